@@ -1,0 +1,68 @@
+//! The parsed `tensor_expr!` input as plain data, every node with the span its
+//! errors should point at. Parsing builds it, validation reads it, expansion
+//! turns it into code; none of them mixes with another.
+
+use proc_macro2::{Span, TokenStream};
+
+/// One macro invocation: an expression to evaluate, or an assignment to a target.
+pub enum Statement {
+    /// `tensor_expr!(e)`: a new tensor.
+    Evaluate(Expr),
+    /// `tensor_expr!(out = e)`, `out += e`, ...: writes into `target`.
+    Assign { target: TokenStream, op: AssignOp, op_span: Span, value: Expr },
+}
+
+/// The assignment operator of a [`Statement::Assign`].
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum AssignOp {
+    /// `=`
+    Set,
+    /// `+=`, `-=`, `*=`, `/=`: the arithmetic operator applied in place.
+    Update(BinaryOp),
+}
+
+/// The binary arithmetic operators.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum BinaryOp {
+    Add,
+    Sub,
+    Mul,
+    Div,
+}
+
+impl BinaryOp {
+    /// The runtime marker for this operator (in `expr::operators`).
+    pub fn marker(self) -> &'static str {
+        match self {
+            BinaryOp::Add => "add",
+            BinaryOp::Sub => "sub",
+            BinaryOp::Mul => "mul",
+            BinaryOp::Div => "div",
+        }
+    }
+
+    /// How tightly the operator binds: `*` and `/` before `+` and `-`.
+    pub fn precedence(self) -> u8 {
+        match self {
+            BinaryOp::Add | BinaryOp::Sub => 1,
+            BinaryOp::Mul | BinaryOp::Div => 2,
+        }
+    }
+}
+
+/// A tensor expression.
+pub enum Expr {
+    /// `lhs op rhs`, spanned on the operator.
+    Binary { op: BinaryOp, span: Span, lhs: Box<Expr>, rhs: Box<Expr> },
+    /// `-operand`, spanned on the `-`.
+    Negate { span: Span, operand: Box<Expr> },
+    /// `name(args...)`: a function from the table, spanned on the name.
+    Call { name: syn::Ident, args: Vec<Expr> },
+    /// An unsuffixed integer literal; it takes the expression's element type.
+    IntLiteral { value: i128, span: Span },
+    /// An unsuffixed float literal; it takes the expression's float type.
+    FloatLiteral { literal: syn::LitFloat },
+    /// Any Rust operand: a path, field access, method call, reference, block or
+    /// suffixed literal. It is evaluated once, before the loop.
+    Operand { tokens: TokenStream, span: Span },
+}

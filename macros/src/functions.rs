@@ -1,0 +1,76 @@
+//! The macro's view of the elementwise function table. The table itself lives in
+//! the runtime (`tensor_expr_runtime::FUNCTIONS`), next to the implementations,
+//! so a name is added in exactly one place.
+
+use tensor_expr_runtime::{FunctionInfo, FUNCTIONS};
+
+/// The table entry called `name`, if any.
+pub fn lookup(name: &str) -> Option<&'static FunctionInfo> {
+    FUNCTIONS.iter().find(|f| f.name == name)
+}
+
+/// The known name closest to `name`, if one is close enough to be a typo.
+pub fn suggest(name: &str) -> Option<&'static str> {
+    let limit = name.chars().count().div_ceil(3).max(1);
+    FUNCTIONS
+        .iter()
+        .map(|f| (edit_distance(name, f.name), f.name))
+        .filter(|&(distance, _)| distance <= limit)
+        .min_by_key(|&(distance, _)| distance)
+        .map(|(_, known)| known)
+}
+
+/// All names, comma separated, for error messages.
+pub fn all_names() -> String {
+    FUNCTIONS.iter().map(|f| f.name).collect::<Vec<_>>().join(", ")
+}
+
+/// How to call `info`: `max(a, b)`.
+pub fn signature(info: &FunctionInfo) -> String {
+    let args = ["x", "y", "z"][..info.arity.min(3)].join(", ");
+    format!("{}({})", info.name, args)
+}
+
+/// Levenshtein distance, counting a swap of two neighbours as one edit.
+fn edit_distance(a: &str, b: &str) -> usize {
+    let (a, b): (Vec<char>, Vec<char>) = (a.chars().collect(), b.chars().collect());
+    let mut rows = vec![vec![0; b.len() + 1]; a.len() + 1];
+    for (i, row) in rows.iter_mut().enumerate() {
+        row[0] = i;
+    }
+    for j in 0..=b.len() {
+        rows[0][j] = j;
+    }
+    for i in 1..=a.len() {
+        for j in 1..=b.len() {
+            let substitution = rows[i - 1][j - 1] + usize::from(a[i - 1] != b[j - 1]);
+            let mut best = substitution.min(rows[i - 1][j] + 1).min(rows[i][j - 1] + 1);
+            if i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] {
+                best = best.min(rows[i - 2][j - 2] + 1);
+            }
+            rows[i][j] = best;
+        }
+    }
+    rows[a.len()][b.len()]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn typos_get_the_nearest_name() {
+        assert_eq!(suggest("rleu"), Some("relu"));
+        assert_eq!(suggest("sqr"), Some("sqrt"));
+        assert_eq!(suggest("tahn"), Some("tanh"));
+        assert_eq!(suggest("softmax_everything"), None);
+    }
+
+    #[test]
+    fn table_has_the_required_functions() {
+        for name in ["abs", "exp", "ln", "sqrt", "sin", "cos", "tanh", "sigmoid", "relu", "max", "min", "pow", "clamp"] {
+            assert!(lookup(name).is_some(), "{name} missing from the function table");
+        }
+        assert_eq!(lookup("clamp").unwrap().arity, 3);
+    }
+}

@@ -1,0 +1,47 @@
+//! Procedural macros of `tensor-expr`. Use them through the `tensor-expr` crate.
+//!
+//! Each entry point is a pipeline over `proc_macro2` tokens (so it can be unit
+//! tested): parse to an AST, validate, expand. Every failure is a spanned
+//! `syn::Error` turned into `compile_error!`; no input makes a macro panic.
+
+mod ast;
+mod expand;
+mod functions;
+mod parse;
+mod shape_macro;
+mod tensor_macro;
+mod validate;
+
+use proc_macro::TokenStream;
+
+/// Evaluates a tensor expression in one fused loop nest; see the `tensor-expr`
+/// crate documentation for the grammar and the shape rules.
+#[proc_macro]
+pub fn tensor_expr(input: TokenStream) -> TokenStream {
+    tensor_expr_tokens(input.into()).into()
+}
+
+/// The shape type for literal dims: `Shape![2, 3]` is `(D<2>, D<3>)`, and a
+/// literal `1` becomes the broadcastable `One`.
+#[proc_macro]
+#[allow(non_snake_case)]
+pub fn Shape(input: TokenStream) -> TokenStream {
+    shape_macro::expand(input.into()).unwrap_or_else(syn::Error::into_compile_error).into()
+}
+
+/// A tensor from a nested array literal, its shape read from the nesting:
+/// `tensor![[1., 2., 3.], [4., 5., 6.]]` is a `Tensor<f64, Shape![2, 3]>`.
+#[proc_macro]
+pub fn tensor(input: TokenStream) -> TokenStream {
+    tensor_macro::expand(input.into()).unwrap_or_else(syn::Error::into_compile_error).into()
+}
+
+/// `tensor_expr!` over `proc_macro2` tokens: parse, validate, expand.
+pub(crate) fn tensor_expr_tokens(input: proc_macro2::TokenStream) -> proc_macro2::TokenStream {
+    syn::parse2::<ast::Statement>(input)
+        .and_then(|statement| {
+            validate::validate(&statement)?;
+            Ok(expand::expand(&statement))
+        })
+        .unwrap_or_else(syn::Error::into_compile_error)
+}

@@ -1,0 +1,253 @@
+//! Tokens to [`ast`](crate::ast): a precedence-climbing (Pratt) parser that keeps
+//! the span of every operator and operand. It only checks syntax; the function
+//! table and arities are [`validate`](crate::validate)'s job.
+
+use crate::ast::{AssignOp, BinaryOp, Expr, Statement};
+use proc_macro2::{Span, TokenStream, TokenTree};
+use quote::ToTokens;
+use syn::ext::IdentExt;
+use syn::parse::{Parse, ParseStream};
+use syn::{token, Error, Result, Token};
+
+/// The deepest nesting of parentheses, calls and unary minus accepted; deeper
+/// input is rejected with an error instead of exhausting the macro's stack.
+const MAX_DEPTH: usize = 256;
+
+impl Parse for Statement {
+    fn parse(input: ParseStream) -> Result<Self> {
+        if input.is_empty() {
+            return Err(input.error(
+                "expected a tensor expression, e.g. `tensor_expr!(x + y)` or `tensor_expr!(out = x * 2)`",
+            ));
+        }
+        let statement = if let Some((target, op, op_span)) = parse_assignment_head(input)? {
+            Statement::Assign { target, op, op_span, value: parse_expr(input, 0, 0)? }
+        } else {
+            Statement::Evaluate(parse_expr(input, 0, 0)?)
+        };
+        if !input.is_empty() {
+            return Err(input.error("expected an operator (`+ - * /`) or the end of the expression"));
+        }
+        Ok(statement)
+    }
+}
+
+/// `target =` or `target op=` at the start of the input, consumed if present.
+fn parse_assignment_head(input: ParseStream) -> Result<Option<(TokenStream, AssignOp, Span)>> {
+    let fork = input.fork();
+    let Ok(target) = parse_place(&fork) else { return Ok(None) };
+    let (op, span) = if fork.peek(Token![==]) {
+        return Ok(None);
+    } else if let Ok(t) = fork.parse::<Token![+=]>() {
+        (AssignOp::Update(BinaryOp::Add), t.spans[0])
+    } else if let Ok(t) = fork.parse::<Token![-=]>() {
+        (AssignOp::Update(BinaryOp::Sub), t.spans[0])
+    } else if let Ok(t) = fork.parse::<Token![*=]>() {
+        (AssignOp::Update(BinaryOp::Mul), t.spans[0])
+    } else if let Ok(t) = fork.parse::<Token![/=]>() {
+        (AssignOp::Update(BinaryOp::Div), t.spans[0])
+    } else if let Ok(t) = fork.parse::<Token![=]>() {
+        (AssignOp::Set, t.span)
+    } else {
+        return Ok(None);
+    };
+    use syn::parse::discouraged::Speculative;
+    input.advance_to(&fork);
+    Ok(Some((target, op, span)))
+}
+
+/// An assignment target: a place expression (`out`, `*out`, `self.out`, `bufs.0`).
+fn parse_place(input: ParseStream) -> Result<TokenStream> {
+    let mut tokens = TokenStream::new();
+    while input.peek(Token![*]) {
+        input.parse::<Token![*]>()?.to_tokens(&mut tokens);
+    }
+    parse_path_chain(input, &mut tokens)?;
+    Ok(tokens)
+}
+
+/// Parses operators of at least `min_precedence`, left-associatively.
+fn parse_expr(input: ParseStream, min_precedence: u8, depth: usize) -> Result<Expr> {
+    let mut lhs = parse_unary(input, depth)?;
+    loop {
+        reject_compound_assignment(input)?;
+        let Some((op, span)) = peek_binary_op(input) else { break };
+        if op.precedence() < min_precedence {
+            break;
+        }
+        input.parse::<TokenTree>()?;
+        let rhs = parse_expr(input, op.precedence() + 1, depth + 1)?;
+        lhs = Expr::Binary { op, span, lhs: Box::new(lhs), rhs: Box::new(rhs) };
+    }
+    Ok(lhs)
+}
+
+fn peek_binary_op(input: ParseStream) -> Option<(BinaryOp, Span)> {
+    let op = if input.peek(Token![+]) {
+        BinaryOp::Add
+    } else if input.peek(Token![-]) {
+        BinaryOp::Sub
+    } else if input.peek(Token![*]) {
+        BinaryOp::Mul
+    } else if input.peek(Token![/]) {
+        BinaryOp::Div
+    } else {
+        return None;
+    };
+    Some((op, input.span()))
+}
+
+/// `+=` and friends are statements: they may only follow the target at the start.
+fn reject_compound_assignment(input: ParseStream) -> Result<()> {
+    if input.peek(Token![+=]) || input.peek(Token![-=]) || input.peek(Token![*=]) || input.peek(Token![/=]) {
+        return Err(input.error(
+            "an in-place operator must come right after its target: write `tensor_expr!(out += x * y)`",
+        ));
+    }
+    if input.peek(Token![==]) || input.peek(Token![!=]) || input.peek(Token![<]) || input.peek(Token![>]) {
+        return Err(input.error("comparisons are not tensor operators; supported: `+ - * /`"));
+    }
+    if input.peek(Token![=]) {
+        return Err(input.error("`=` must follow the target at the start: write `tensor_expr!(out = x + y)`"));
+    }
+    Ok(())
+}
+
+fn parse_unary(input: ParseStream, depth: usize) -> Result<Expr> {
+    if depth > MAX_DEPTH {
+        return Err(input.error(format_args!("expression nested more than {MAX_DEPTH} levels deep")));
+    }
+    if input.peek(Token![-]) {
+        let span = input.parse::<Token![-]>()?.span;
+        let operand = parse_unary(input, depth + 1)?;
+        return Ok(match operand {
+            Expr::IntLiteral { value, .. } => Expr::IntLiteral { value: -value, span },
+            operand => Expr::Negate { span, operand: Box::new(operand) },
+        });
+    }
+    parse_primary(input, depth)
+}
+
+fn parse_primary(input: ParseStream, depth: usize) -> Result<Expr> {
+    if input.peek(token::Paren) {
+        let content;
+        syn::parenthesized!(content in input);
+        if content.is_empty() {
+            return Err(content.error("expected an expression inside the parentheses"));
+        }
+        let inner = parse_expr(&content, 0, depth + 1)?;
+        if !content.is_empty() {
+            return Err(content.error("expected an operator (`+ - * /`) or `)`"));
+        }
+        return Ok(inner);
+    }
+    if input.peek(token::Brace) {
+        let block: TokenTree = input.parse()?;
+        let span = block.span();
+        return Ok(Expr::Operand { tokens: block.into_token_stream(), span });
+    }
+    if input.peek(syn::LitInt) {
+        let literal: syn::LitInt = input.parse()?;
+        if !literal.suffix().is_empty() {
+            return Ok(Expr::Operand { span: literal.span(), tokens: literal.into_token_stream() });
+        }
+        let value = literal.base10_parse::<i128>().map_err(|_| {
+            Error::new(literal.span(), "integer literal too large: tensor elements are at most 128 bits")
+        })?;
+        return Ok(Expr::IntLiteral { value, span: literal.span() });
+    }
+    if input.peek(syn::LitFloat) {
+        let literal: syn::LitFloat = input.parse()?;
+        if !literal.suffix().is_empty() {
+            return Ok(Expr::Operand { span: literal.span(), tokens: literal.into_token_stream() });
+        }
+        return Ok(Expr::FloatLiteral { literal });
+    }
+    if input.peek(Token![&]) || input.peek(Token![&&]) || input.peek(Token![*]) {
+        return parse_prefixed_operand(input);
+    }
+    if input.peek(syn::Ident::peek_any) || input.peek(Token![::]) {
+        return parse_path_operand(input, depth);
+    }
+    if input.is_empty() {
+        return Err(input.error("expected an operand after the operator"));
+    }
+    Err(input.error(
+        "expected an operand: a tensor or scalar variable, a number, `(...)`, `{ ... }`, or a function call",
+    ))
+}
+
+/// `&x`, `&mut x`, `&&x`, `*x`: a Rust reference or dereference of a place.
+fn parse_prefixed_operand(input: ParseStream) -> Result<Expr> {
+    let span = input.span();
+    let mut tokens = TokenStream::new();
+    loop {
+        if input.peek(Token![&&]) {
+            input.parse::<Token![&&]>()?.to_tokens(&mut tokens);
+        } else if input.peek(Token![&]) {
+            input.parse::<Token![&]>()?.to_tokens(&mut tokens);
+            if input.peek(Token![mut]) {
+                input.parse::<Token![mut]>()?.to_tokens(&mut tokens);
+            }
+        } else if input.peek(Token![*]) {
+            input.parse::<Token![*]>()?.to_tokens(&mut tokens);
+        } else {
+            break;
+        }
+    }
+    if input.peek(token::Brace) || input.peek(token::Paren) {
+        input.parse::<TokenTree>()?.to_tokens(&mut tokens);
+    } else {
+        parse_path_chain(input, &mut tokens)?;
+    }
+    Ok(Expr::Operand { tokens, span })
+}
+
+/// A path operand (`x`, `self.w`, `m::W`, `x.view()`), or a function call `f(...)`.
+fn parse_path_operand(input: ParseStream, depth: usize) -> Result<Expr> {
+    let span = input.span();
+    if input.peek(syn::Ident) && input.peek2(token::Paren) {
+        let name: syn::Ident = input.parse()?;
+        let content;
+        syn::parenthesized!(content in input);
+        let mut args = Vec::new();
+        while !content.is_empty() {
+            args.push(parse_expr(&content, 0, depth + 1)?);
+            if content.is_empty() {
+                break;
+            }
+            content.parse::<Token![,]>()?;
+        }
+        return Ok(Expr::Call { name, args });
+    }
+    let mut tokens = TokenStream::new();
+    parse_path_chain(input, &mut tokens)?;
+    Ok(Expr::Operand { tokens, span })
+}
+
+/// A path followed by field accesses and method calls: `a::b.c.0.d(args)`.
+fn parse_path_chain(input: ParseStream, tokens: &mut TokenStream) -> Result<()> {
+    let path = syn::Path::parse_mod_style(input)?;
+    path.to_tokens(tokens);
+    while input.peek(Token![.]) && !input.peek(Token![..]) {
+        input.parse::<Token![.]>()?.to_tokens(tokens);
+        if input.peek(syn::LitInt) {
+            input.parse::<syn::LitInt>()?.to_tokens(tokens);
+        } else {
+            input.call(syn::Ident::parse_any)?.to_tokens(tokens);
+            if input.peek(Token![::]) {
+                let turbofish: syn::AngleBracketedGenericArguments = {
+                    input.parse::<Token![::]>()?.to_tokens(tokens);
+                    input.parse()?
+                };
+                turbofish.to_tokens(tokens);
+            }
+            if input.peek(token::Paren) {
+                input.parse::<TokenTree>()?.to_tokens(tokens);
+            }
+        }
+    }
+    Ok(())
+}
+
+

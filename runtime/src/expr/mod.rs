@@ -1,0 +1,45 @@
+//! Expression trees built by `tensor_expr!` and read row by row by the kernel.
+//!
+//! Two traits, two jobs:
+//! - [`HasShape`] carries the type-level shape. The constructors in [`map`] require
+//!   the shape rules as bounds, so rustc checks them at the operator's span.
+//! - [`Expr`] evaluates: for one row of the output (all indices but the last) it
+//!   returns a [`Row`] whose `get(j, current)` gives the element at column `j`.
+//!   Leaves read their data through broadcast strides, which are constants of the
+//!   monomorphised shapes, so the innermost loop is a plain contiguous loop.
+
+mod function;
+mod leaf;
+pub mod map;
+
+pub use function::{functions, operators, BinaryFunction, FunctionInfo, TernaryFunction, UnaryFunction, FUNCTIONS};
+pub use leaf::{operand, target_leaf, FloatLiteral, IntLiteral, Operand, Scalar, TargetLeaf, TensorLeaf};
+pub use map::{map1, map2, map3, Map1, Map2, Map3};
+
+use crate::shape::{Shape, MAX_RANK};
+
+/// The type-level shape of an expression node.
+#[diagnostic::on_unimplemented(message = "`{Self}` is not a tensor expression")]
+pub trait HasShape {
+    /// The node's shape.
+    type Shape: Shape;
+}
+
+/// An expression node evaluated over elements of type `T`.
+#[diagnostic::on_unimplemented(
+    message = "element types do not match: `{Self}` is not an expression over `{T}`",
+    label = "expected elements of type `{T}` here",
+    note = "tensor expressions never convert element types; convert the operand first"
+)]
+pub trait Expr<T> {
+    /// The reader for one output row. `outer` holds the output index of every
+    /// dim but the last (the rest of the array is zero); `O` is the output shape.
+    fn row<O: Shape>(&self, outer: &[usize; MAX_RANK]) -> impl Row<T> + '_;
+}
+
+/// One output row of an expression, read column by column.
+pub trait Row<T> {
+    /// The value at column `j`; `current` is the target's present value there
+    /// (read only by [`TargetLeaf`], for `out = out * 2 + 1` and `out += e`).
+    fn get(&self, j: usize, current: T) -> T;
+}

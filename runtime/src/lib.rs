@@ -1,0 +1,33 @@
+//! The `#![no_std]` runtime of `tensor-expr`: type-level shapes, the shape rules,
+//! tensors and views, expression nodes and the fused loop-nest driver.
+//!
+//! Users reach all of this through the `tensor-expr` facade crate and its macros;
+//! this crate names only `core` (and `libm` for float functions without `std`),
+//! and needs no allocator.
+#![no_std]
+#![warn(missing_docs)]
+
+#[cfg(feature = "std")]
+extern crate std;
+
+pub mod dim;
+pub mod element;
+pub mod error;
+pub mod expr;
+mod fmt;
+pub mod kernel;
+pub mod rules;
+pub mod shape;
+pub mod tensor;
+pub mod view;
+
+pub use dim::{Dim, One, D};
+pub use element::{Element, Float, Signed};
+pub use error::ShapeError;
+pub use expr::{FunctionInfo, FUNCTIONS};
+pub use kernel::Target;
+pub use rules::broadcast::{Broadcast, BroadcastDim};
+pub use rules::in_place::{BroadcastInto, DimInto};
+pub use shape::{Shape, MAX_RANK};
+pub use tensor::Tensor;
+pub use view::{TensorView, TensorViewMut};

@@ -1,0 +1,183 @@
+//! NumPy broadcasting (seeds 000-004), checked by the trait solver.
+//!
+//! The rule, as the seeds state it:
+//! 1. Align the two shapes on the right; the shorter one is left-padded with 1s
+//!    (rank promotion).
+//! 2. Each pair of dims is compatible when the sizes are equal, or one of them is 1
+//!    (a "degenerate" dim, the type [`One`]).
+//! 3. The result takes the larger size at every position; `0` against `1` gives `0`.
+//!    Scalars (shape `()`) broadcast against anything.
+//!
+//! Examples: `(2,1)` and `(2,3)` give `(2,3)`; `(6,1,5)` and `(3,5)` give `(6,3,5)`;
+//! `(7,2,5)` and `(7,2,6)` are incompatible.
+
+use super::for_each_aligned_rank_pair;
+use crate::dim::{Dim, One, D};
+use crate::shape::{row_major_strides, Shape, MAX_RANK};
+
+/// The broadcast of two single dimensions: equal sizes, or one of them [`One`].
+#[diagnostic::on_unimplemented(
+    message = "dimensions `{Self}` and `{Rhs}` cannot be broadcast together",
+    note = "a `D<1>` from a generic const is not degenerate; write `One` for a dim that stretches"
+)]
+pub trait BroadcastDim<Rhs: Dim>: Dim {
+    /// The larger of the two dims.
+    type Output: Dim;
+}
+
+impl<const N: usize> BroadcastDim<D<N>> for D<N> {
+    type Output = D<N>;
+}
+impl<const N: usize> BroadcastDim<One> for D<N> {
+    type Output = D<N>;
+}
+impl<const N: usize> BroadcastDim<D<N>> for One {
+    type Output = D<N>;
+}
+impl BroadcastDim<One> for One {
+    type Output = One;
+}
+
+/// Shapes that broadcast together under the NumPy rule, and their result.
+///
+/// ```
+/// use tensor_expr_runtime::{Broadcast, Shape, D, One};
+/// type Out = <(D<6>, One, D<5>) as Broadcast<(D<3>, D<5>)>>::Output;
+/// assert_eq!(Out::DIMS, &[6, 3, 5]);
+/// ```
+#[diagnostic::on_unimplemented(
+    message = "shapes `{Self}` and `{Rhs}` cannot be broadcast together",
+    label = "incompatible shapes `{Self}` and `{Rhs}`",
+    note = "NumPy broadcasting aligns shapes on the right; each pair of dims must be equal or one of them `One` (size 1)"
+)]
+pub trait Broadcast<Rhs: Shape>: Shape {
+    /// The broadcast shape.
+    type Output: Shape;
+}
+
+macro_rules! impl_broadcast {
+    ([$($a:ident)*] [$($b:ident)*] []) => {
+        #[diagnostic::do_not_recommend]
+        impl<$($a: BroadcastDim<$b>,)* $($b: Dim,)*> Broadcast<($($b,)*)> for ($($a,)*) {
+            type Output = ($(<$a as BroadcastDim<$b>>::Output,)*);
+        }
+    };
+    ([$($a:ident)*] [$($b:ident)*] [$($l:ident)+]) => {
+        #[diagnostic::do_not_recommend]
+        impl<$($l: Dim,)+ $($a: BroadcastDim<$b>,)* $($b: Dim,)*> Broadcast<($($b,)*)> for ($($l,)+ $($a,)*) {
+            type Output = ($($l,)+ $(<$a as BroadcastDim<$b>>::Output,)*);
+        }
+        #[diagnostic::do_not_recommend]
+        impl<$($l: Dim,)+ $($a: Dim,)* $($b: BroadcastDim<$a>,)*> Broadcast<($($l,)+ $($a,)*)> for ($($b,)*) {
+            type Output = ($($l,)+ $(<$b as BroadcastDim<$a>>::Output,)*);
+        }
+    };
+}
+for_each_aligned_rank_pair!(impl_broadcast);
+
+/// A rank and dims held by value, for the `const fn` reference rules.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub struct Dims {
+    dims: [usize; MAX_RANK],
+    rank: usize,
+}
+
+impl Dims {
+    /// The dims as a slice, outermost first.
+    pub const fn as_slice(&self) -> &[usize] {
+        self.dims.split_at(self.rank).0
+    }
+}
+
+impl core::fmt::Debug for Dims {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        self.as_slice().fmt(f)
+    }
+}
+
+/// Why two shapes do not broadcast: the output dim where they clash (counted in
+/// the broadcast result, outermost 0) and the two sizes there.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct BroadcastMismatch {
+    /// The position in the right-aligned result.
+    pub axis: usize,
+    /// The left operand's size there.
+    pub lhs: usize,
+    /// The right operand's size there.
+    pub rhs: usize,
+}
+
+/// The reference rule over plain sizes, usable in `const` contexts: the NumPy
+/// broadcast of `a` and `b`, or where it fails.
+///
+/// ```
+/// use tensor_expr_runtime::rules::broadcast::broadcast_dims;
+/// assert_eq!(broadcast_dims(&[5, 1, 4, 1], &[3, 1, 1]).unwrap().as_slice(), &[5, 3, 4, 1]);
+/// let clash = broadcast_dims(&[5, 2, 4, 1], &[3, 1, 1]).unwrap_err();
+/// assert_eq!((clash.axis, clash.lhs, clash.rhs), (1, 2, 3));
+/// ```
+pub const fn broadcast_dims(a: &[usize], b: &[usize]) -> Result<Dims, BroadcastMismatch> {
+    let rank = if a.len() > b.len() { a.len() } else { b.len() };
+    let mut dims = [0; MAX_RANK];
+    let mut axis = 0;
+    while axis < rank {
+        let x = aligned_dim(a, rank, axis);
+        let y = aligned_dim(b, rank, axis);
+        dims[axis] = if x == y || y == 1 {
+            x
+        } else if x == 1 {
+            y
+        } else {
+            return Err(BroadcastMismatch { axis, lhs: x, rhs: y });
+        };
+        axis += 1;
+    }
+    Ok(Dims { dims, rank })
+}
+
+/// The size of `dims` at `axis` of a right-aligned rank-`rank` result (1 if padded).
+const fn aligned_dim(dims: &[usize], rank: usize, axis: usize) -> usize {
+    let pad = rank - dims.len();
+    if axis < pad {
+        1
+    } else {
+        dims[axis - pad]
+    }
+}
+
+/// The strides for reading an operand of shape `operand` at each index of the
+/// broadcast result `out`: the operand's row-major strides, right-aligned, with 0
+/// on every dim it does not have or has as size 1 (the stride-0 trick).
+///
+/// ```
+/// use tensor_expr_runtime::rules::broadcast::broadcast_strides;
+/// assert_eq!(broadcast_strides(&[3], &[2, 3])[..2], [0, 1]);
+/// assert_eq!(broadcast_strides(&[2, 1], &[2, 3])[..2], [1, 0]);
+/// ```
+pub const fn broadcast_strides(operand: &[usize], out: &[usize]) -> [usize; MAX_RANK] {
+    let own = row_major_strides(operand);
+    let mut strides = [0; MAX_RANK];
+    let pad = out.len() - operand.len();
+    let mut k = 0;
+    while k < operand.len() {
+        if operand[k] != 1 {
+            strides[pad + k] = own[k];
+        }
+        k += 1;
+    }
+    strides
+}
+
+/// Compile-time strides of operand shape `S` read within output shape `O`.
+pub struct BroadcastStrides<S, O>(core::marker::PhantomData<(S, O)>);
+
+impl<S: Shape, O: Shape> BroadcastStrides<S, O> {
+    /// See [`broadcast_strides`].
+    pub const STRIDES: [usize; MAX_RANK] = broadcast_strides(S::DIMS, O::DIMS);
+    /// The stride along the output's last dim: 1 (contiguous) or 0 (splat).
+    pub const INNER: usize = if O::RANK == 0 {
+        0
+    } else {
+        Self::STRIDES[O::RANK - 1]
+    };
+}

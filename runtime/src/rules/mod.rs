@@ -1,0 +1,35 @@
+//! The shape rules, one module each. Every module states its rule as the seed
+//! documents do, gives a plain `const fn` reference version over `&[usize]` (used
+//! for strides, messages and property tests), and generates the type-level impls
+//! beside it with [`for_each_aligned_rank_pair!`].
+
+pub mod broadcast;
+pub mod in_place;
+
+/// Calls `$callback!([a dims] [b dims] [leading dims])` once for every way of
+/// right-aligning two shapes whose ranks add up to at most [`MAX_RANK`] per side:
+/// the `a` and `b` lists are the aligned (zipped) dims, equally long, and the
+/// leading list holds the extra outer dims of the longer shape.
+///
+/// [`MAX_RANK`]: crate::shape::MAX_RANK
+macro_rules! for_each_aligned_rank_pair {
+    ($callback:ident) => {
+        for_each_aligned_rank_pair!(@zip $callback [] [] [L0 L1 L2 L3 L4 L5] [A0 A1 A2 A3 A4 A5] [B0 B1 B2 B3 B4 B5]);
+    };
+    (@zip $callback:ident [$($a:ident)*] [$($b:ident)*] [$($pool:ident)*] [] []) => {
+        for_each_aligned_rank_pair!(@lead $callback [$($a)*] [$($b)*] [] [$($pool)*]);
+    };
+    (@zip $callback:ident [$($a:ident)*] [$($b:ident)*] [$p:ident $($pool:ident)*]
+        [$na:ident $($ra:ident)*] [$nb:ident $($rb:ident)*]) => {
+        for_each_aligned_rank_pair!(@lead $callback [$($a)*] [$($b)*] [] [$p $($pool)*]);
+        for_each_aligned_rank_pair!(@zip $callback [$($a)* $na] [$($b)* $nb] [$($pool)*] [$($ra)*] [$($rb)*]);
+    };
+    (@lead $callback:ident $a:tt $b:tt [$($l:ident)*] []) => {
+        $callback!($a $b [$($l)*]);
+    };
+    (@lead $callback:ident $a:tt $b:tt [$($l:ident)*] [$n:ident $($pool:ident)*]) => {
+        $callback!($a $b [$($l)*]);
+        for_each_aligned_rank_pair!(@lead $callback $a $b [$($l)* $n] [$($pool)*]);
+    };
+}
+pub(crate) use for_each_aligned_rank_pair;

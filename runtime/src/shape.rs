@@ -1,0 +1,162 @@
+//! Shapes as tuples of type-level dimensions: `(D<2>, D<3>)` is a 2x3 shape,
+//! `()` a scalar. The `Shape!` macro writes them; this module gives each tuple its
+//! rank, dims, element count and nested-array storage.
+//!
+//! Storage is the nested array itself (`[[T; 3]; 2]` for `(D<2>, D<3>)`):
+//! row-major, contiguous, no allocation, and flat views need no `unsafe`.
+
+use crate::dim::Dim;
+use core::fmt::Debug;
+
+/// The highest rank the shape rules are implemented for.
+pub const MAX_RANK: usize = 6;
+
+mod sealed {
+    pub trait Sealed {}
+}
+
+/// A tensor shape known at compile time: a tuple of [`Dim`]s, rank 0 to [`MAX_RANK`].
+///
+/// ```
+/// use tensor_expr_runtime::{Shape, D, One};
+/// type S = (D<2>, One, D<3>);
+/// assert_eq!(S::RANK, 3);
+/// assert_eq!(S::DIMS, &[2, 1, 3]);
+/// assert_eq!(S::LEN, 6);
+/// assert_eq!(<()>::LEN, 1); // a scalar has one element
+/// ```
+pub trait Shape: sealed::Sealed + Copy + Default + Debug + 'static {
+    /// The number of dimensions.
+    const RANK: usize;
+    /// The size of each dimension, outermost first.
+    const DIMS: &'static [usize];
+    /// The number of elements: the product of the dims (1 for rank 0).
+    const LEN: usize;
+    /// The length of one contiguous row: the last dim, or 1 for a scalar.
+    const ROW_LEN: usize = if Self::RANK == 0 {
+        1
+    } else {
+        Self::DIMS[Self::RANK - 1]
+    };
+    /// The nested-array storage: `[[T; 3]; 2]` for `(D<2>, D<3>)`, `T` for `()`.
+    type Storage<T>;
+    /// A multi-index: `[usize; RANK]`.
+    type Index: Copy + Debug + Default + PartialEq + AsRef<[usize]> + AsMut<[usize]> + 'static;
+
+    /// Builds the storage, calling `f` with each flat (row-major) position in order.
+    fn storage_from_fn<T>(f: impl FnMut(usize) -> T) -> Self::Storage<T>;
+    /// The storage as one flat row-major slice of `LEN` elements.
+    fn flat<T>(storage: &Self::Storage<T>) -> &[T];
+    /// The storage as one flat mutable row-major slice of `LEN` elements.
+    fn flat_mut<T>(storage: &mut Self::Storage<T>) -> &mut [T];
+
+    /// The row-major flat position of `index`, or `None` if it is out of bounds.
+    ///
+    /// ```
+    /// use tensor_expr_runtime::{Shape, D};
+    /// assert_eq!(<(D<2>, D<3>)>::flat_position([1, 2]), Some(5));
+    /// assert_eq!(<(D<2>, D<3>)>::flat_position([2, 0]), None);
+    /// ```
+    fn flat_position(index: Self::Index) -> Option<usize> {
+        let mut position = 0;
+        for (&i, &dim) in index.as_ref().iter().zip(Self::DIMS) {
+            if i >= dim {
+                return None;
+            }
+            position = position * dim + i;
+        }
+        Some(position)
+    }
+
+    /// The multi-index of a row-major flat position (which must be `< LEN`).
+    ///
+    /// ```
+    /// use tensor_expr_runtime::{Shape, D};
+    /// assert_eq!(<(D<2>, D<3>)>::multi_index(5), [1, 2]);
+    /// ```
+    fn multi_index(mut position: usize) -> Self::Index {
+        let mut index = Self::Index::default();
+        for (i, &dim) in index.as_mut().iter_mut().zip(Self::DIMS).rev() {
+            *i = position % dim;
+            position /= dim;
+        }
+        index
+    }
+}
+
+/// Nested `array_from_fn` calls, outermost dim first, each leaf taking the next value.
+macro_rules! nested_from_fn {
+    ($next:ident;) => { $next() };
+    ($next:ident; $d:ident $($rest:ident)*) => {
+        <$d as Dim>::array_from_fn(|_| nested_from_fn!($next; $($rest)*))
+    };
+}
+
+/// Flattens one array level per dim, outermost first.
+macro_rules! nested_flatten {
+    ($flatten:ident, $levels:expr;) => { $levels };
+    ($flatten:ident, $levels:expr; $d:ident $($rest:ident)*) => {
+        nested_flatten!($flatten, <$d as Dim>::$flatten($levels); $($rest)*)
+    };
+}
+
+/// Storage type: `A::Array<B::Array<T>>`.
+macro_rules! nested_storage {
+    ($t:ident;) => { $t };
+    ($t:ident; $d:ident $($rest:ident)*) => { <$d as Dim>::Array<nested_storage!($t; $($rest)*)> };
+}
+
+macro_rules! impl_shape {
+    ($rank:literal; $($d:ident)*) => {
+        impl<$($d: Dim),*> sealed::Sealed for ($($d,)*) {}
+        impl<$($d: Dim),*> Shape for ($($d,)*) {
+            const RANK: usize = $rank;
+            const DIMS: &'static [usize] = &[$($d::SIZE),*];
+            const LEN: usize = 1 $(* $d::SIZE)*;
+            type Storage<T> = nested_storage!(T; $($d)*);
+            type Index = [usize; $rank];
+
+            fn storage_from_fn<T>(mut f: impl FnMut(usize) -> T) -> Self::Storage<T> {
+                let mut position = 0;
+                let mut next = || {
+                    let value = f(position);
+                    position += 1;
+                    value
+                };
+                nested_from_fn!(next; $($d)*)
+            }
+            fn flat<T>(storage: &Self::Storage<T>) -> &[T] {
+                nested_flatten!(flatten, core::slice::from_ref(storage); $($d)*)
+            }
+            fn flat_mut<T>(storage: &mut Self::Storage<T>) -> &mut [T] {
+                nested_flatten!(flatten_mut, core::slice::from_mut(storage); $($d)*)
+            }
+        }
+    };
+}
+
+impl_shape!(0;);
+impl_shape!(1; A0);
+impl_shape!(2; A0 A1);
+impl_shape!(3; A0 A1 A2);
+impl_shape!(4; A0 A1 A2 A3);
+impl_shape!(5; A0 A1 A2 A3 A4);
+impl_shape!(6; A0 A1 A2 A3 A4 A5);
+
+/// Row-major strides of `dims`, outermost first, padded with zeros to [`MAX_RANK`].
+///
+/// ```
+/// use tensor_expr_runtime::shape::row_major_strides;
+/// assert_eq!(row_major_strides(&[2, 3, 4])[..3], [12, 4, 1]);
+/// ```
+pub const fn row_major_strides(dims: &[usize]) -> [usize; MAX_RANK] {
+    let mut strides = [0; MAX_RANK];
+    let mut stride = 1;
+    let mut k = dims.len();
+    while k > 0 {
+        k -= 1;
+        strides[k] = stride;
+        stride *= dims[k];
+    }
+    strides
+}

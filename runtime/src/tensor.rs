@@ -1,0 +1,198 @@
+//! `Tensor<T, S>`: an owned, contiguous, row-major tensor whose shape is its type.
+//! Its storage is the nested array itself, so it lives on the stack (or inside
+//! any struct or static) with no allocator.
+
+use crate::dim::{One, D};
+use crate::element::Element;
+use crate::error::{check_len, ShapeError};
+use crate::shape::Shape;
+use crate::view::{TensorView, TensorViewMut};
+
+/// An owned tensor of `T` with the compile-time shape `S`.
+///
+/// ```
+/// use tensor_expr_runtime::{Tensor, D};
+/// let t = Tensor::<f32, (D<2>, D<3>)>::new([[1., 2., 3.], [4., 5., 6.]]);
+/// assert_eq!(t[[1, 2]], 6.0);
+/// assert_eq!(t.shape(), &[2, 3]);
+/// assert_eq!(t.to_string(), "[[1 2 3]\n [4 5 6]]");
+/// ```
+pub struct Tensor<T, S: Shape> {
+    data: S::Storage<T>,
+}
+
+impl<T, S: Shape> Tensor<T, S> {
+    /// Wraps nested-array storage (`[[T; 3]; 2]` for a 2x3 shape).
+    #[inline]
+    pub const fn new(data: S::Storage<T>) -> Self {
+        Tensor { data }
+    }
+
+    /// Builds a tensor from each element's multi-index, in row-major order.
+    ///
+    /// ```
+    /// use tensor_expr_runtime::{Tensor, D};
+    /// let t = Tensor::<usize, (D<2>, D<3>)>::from_fn(|[i, j]| 10 * i + j);
+    /// assert_eq!(t.as_slice(), &[0, 1, 2, 10, 11, 12]);
+    /// ```
+    pub fn from_fn(mut f: impl FnMut(S::Index) -> T) -> Self {
+        Tensor { data: S::storage_from_fn(|position| f(S::multi_index(position))) }
+    }
+
+    /// Copies row-major data, which must hold exactly `S::LEN` elements.
+    ///
+    /// ```
+    /// use tensor_expr_runtime::{Tensor, D};
+    /// let v = Tensor::<f32, (D<3>,)>::try_from_slice(&[7., 8., 9.])?;
+    /// assert_eq!(v.as_slice(), &[7., 8., 9.]);
+    /// assert!(Tensor::<f32, (D<3>,)>::try_from_slice(&[1.]).is_err());
+    /// # Ok::<(), tensor_expr_runtime::ShapeError>(())
+    /// ```
+    pub fn try_from_slice(data: &[T]) -> Result<Self, ShapeError>
+    where
+        T: Copy,
+    {
+        check_len::<S>(data.len())?;
+        Ok(Tensor { data: S::storage_from_fn(|position| data[position]) })
+    }
+
+    /// A tensor with every element equal to `value`.
+    pub fn full(value: T) -> Self
+    where
+        T: Copy,
+    {
+        Tensor { data: S::storage_from_fn(|_| value) }
+    }
+
+    /// A tensor of zeros.
+    pub fn zeros() -> Self
+    where
+        T: Element,
+    {
+        Self::full(T::ZERO)
+    }
+
+    /// The dims, outermost first (`[2, 3]` for a 2x3 tensor).
+    #[inline]
+    pub const fn shape(&self) -> &'static [usize] {
+        S::DIMS
+    }
+
+    /// The elements in row-major order.
+    #[inline]
+    pub fn as_slice(&self) -> &[T] {
+        S::flat(&self.data)
+    }
+
+    /// The elements in row-major order, mutably.
+    #[inline]
+    pub fn as_mut_slice(&mut self) -> &mut [T] {
+        S::flat_mut(&mut self.data)
+    }
+
+    /// The nested-array storage.
+    #[inline]
+    pub const fn as_array(&self) -> &S::Storage<T> {
+        &self.data
+    }
+
+    /// Unwraps the nested-array storage.
+    #[inline]
+    pub fn into_array(self) -> S::Storage<T> {
+        self.data
+    }
+
+    /// A borrowed view of the whole tensor.
+    #[inline]
+    pub fn view(&self) -> TensorView<'_, T, S> {
+        TensorView::from_exact(self.as_slice())
+    }
+
+    /// A mutable borrowed view of the whole tensor.
+    #[inline]
+    pub fn view_mut(&mut self) -> TensorViewMut<'_, T, S> {
+        TensorViewMut::from_exact(self.as_mut_slice())
+    }
+
+    /// The element at `index`, or `None` if it is out of bounds.
+    #[inline]
+    pub fn get(&self, index: S::Index) -> Option<&T> {
+        S::flat_position(index).map(|p| &self.as_slice()[p])
+    }
+}
+
+impl<T: Clone, S: Shape> Clone for Tensor<T, S>
+where
+    S::Storage<T>: Clone,
+{
+    fn clone(&self) -> Self {
+        Tensor { data: self.data.clone() }
+    }
+}
+
+impl<T: Copy, S: Shape> Copy for Tensor<T, S> where S::Storage<T>: Copy {}
+
+impl<T: Default + Copy, S: Shape> Default for Tensor<T, S> {
+    fn default() -> Self {
+        Self::full(T::default())
+    }
+}
+
+impl<T: Element, S: Shape> crate::expr::Operand for Tensor<T, S> {
+    type Element = T;
+    type Leaf<'a> = crate::expr::TensorLeaf<'a, T, S>;
+    #[inline]
+    fn leaf(&self) -> Self::Leaf<'_> {
+        crate::expr::TensorLeaf::new(self.as_slice())
+    }
+}
+
+impl<T: Element, S: Shape> crate::kernel::Target<T> for Tensor<T, S> {
+    type Shape = S;
+    #[inline]
+    fn target_slice(&mut self) -> &mut [T] {
+        self.as_mut_slice()
+    }
+}
+
+crate::view::impl_read_access!(impl[T, S] Tensor<T, S>);
+
+impl<T, S: Shape> core::ops::IndexMut<S::Index> for Tensor<T, S> {
+    fn index_mut(&mut self, index: S::Index) -> &mut T {
+        let position = crate::view::position_or_panic::<S>(index);
+        &mut self.as_mut_slice()[position]
+    }
+}
+
+/// `[[T; n1]; n0]`-style nesting for the `From` impls.
+macro_rules! nested_array {
+    ($t:ty;) => { $t };
+    ($t:ty; $n:tt $(, $rest:tt)*) => { [nested_array!($t; $($rest),*); $n] };
+}
+
+/// `From<nested array>` for every shape of a rank: each dim is either `D<N>` or
+/// `One` (length 1), so a rank-r shape needs 2^r impls; a single generic impl over
+/// `S::Storage<T>` would overlap core's `From<T> for T`.
+macro_rules! from_nested_arrays {
+    (@emit [$($n:ident)*] [$($dim:ty),*] [$($len:tt),*]) => {
+        impl<T, $(const $n: usize),*> From<nested_array!(T; $($len),*)> for Tensor<T, ($($dim,)*)> {
+            #[inline]
+            fn from(data: nested_array!(T; $($len),*)) -> Self {
+                Tensor { data }
+            }
+        }
+    };
+    (@go $n:tt $dim:tt $len:tt []) => { from_nested_arrays!(@emit $n $dim $len); };
+    (@go [$($n:ident)*] [$($dim:ty),*] [$($len:tt),*] [$next:ident $($rest:ident)*]) => {
+        from_nested_arrays!(@go [$($n)* $next] [$($dim,)* D<$next>] [$($len,)* $next] [$($rest)*]);
+        from_nested_arrays!(@go [$($n)*] [$($dim,)* One] [$($len,)* 1] [$($rest)*]);
+    };
+    ($($rank:ident)*) => { from_nested_arrays!(@go [] [] [] [$($rank)*]); };
+}
+from_nested_arrays!();
+from_nested_arrays!(N0);
+from_nested_arrays!(N0 N1);
+from_nested_arrays!(N0 N1 N2);
+from_nested_arrays!(N0 N1 N2 N3);
+from_nested_arrays!(N0 N1 N2 N3 N4);
+from_nested_arrays!(N0 N1 N2 N3 N4 N5);

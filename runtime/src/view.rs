@@ -1,0 +1,188 @@
+//! Borrowed views: `TensorView` and `TensorViewMut` give a shape to a slice the
+//! user already owns (a `Vec`, a DMA buffer, a memory-mapped file). They are
+//! operands and assignment targets exactly like tensors, and the way to work with
+//! data too large for the stack.
+
+use crate::element::Element;
+use crate::error::{check_len, ShapeError};
+use crate::shape::Shape;
+use crate::tensor::Tensor;
+use core::marker::PhantomData;
+
+/// A shared view of `S::LEN` row-major elements with shape `S`.
+///
+/// ```
+/// use tensor_expr_runtime::{TensorView, D};
+/// let data = [1., 2., 3., 4., 5., 6.];
+/// let v = TensorView::<f64, (D<2>, D<3>)>::try_new(&data)?;
+/// assert_eq!(v[[1, 0]], 4.0);
+/// let err = TensorView::<f64, (D<4>,)>::try_new(&data).unwrap_err();
+/// assert_eq!((err.expected, err.actual), (4, 6));
+/// # Ok::<(), tensor_expr_runtime::ShapeError>(())
+/// ```
+pub struct TensorView<'a, T, S> {
+    data: &'a [T],
+    shape: PhantomData<S>,
+}
+
+/// A mutable view of `S::LEN` row-major elements with shape `S`; it can be the
+/// target of `tensor_expr!(out = ...)` and `out += ...`.
+pub struct TensorViewMut<'a, T, S> {
+    data: &'a mut [T],
+    shape: PhantomData<S>,
+}
+
+impl<'a, T, S: Shape> TensorView<'a, T, S> {
+    /// Views `data`, which must hold exactly `S::LEN` elements.
+    pub fn try_new(data: &'a [T]) -> Result<Self, ShapeError> {
+        check_len::<S>(data.len())?;
+        Ok(Self::from_exact(data))
+    }
+
+    pub(crate) fn from_exact(data: &'a [T]) -> Self {
+        TensorView { data, shape: PhantomData }
+    }
+
+    /// The dims, outermost first.
+    #[inline]
+    pub const fn shape(&self) -> &'static [usize] {
+        S::DIMS
+    }
+
+    /// The elements in row-major order.
+    #[inline]
+    pub fn as_slice(&self) -> &'a [T] {
+        self.data
+    }
+
+    /// Copies the viewed elements into an owned tensor.
+    pub fn to_tensor(&self) -> Tensor<T, S>
+    where
+        T: Copy,
+    {
+        Tensor::from_fn(|index| self.data[position_or_panic::<S>(index)])
+    }
+}
+
+impl<T, S> Clone for TensorView<'_, T, S> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+
+impl<T, S> Copy for TensorView<'_, T, S> {}
+
+impl<'a, T, S: Shape> TensorViewMut<'a, T, S> {
+    /// Views `data` mutably; it must hold exactly `S::LEN` elements.
+    ///
+    /// ```
+    /// use tensor_expr_runtime::{TensorViewMut, D};
+    /// let mut buffer = vec![0.0f32; 6];
+    /// let mut v = TensorViewMut::<f32, (D<3>, D<2>)>::try_new(&mut buffer)?;
+    /// v[[2, 1]] = 1.0;
+    /// assert_eq!(buffer[5], 1.0);
+    /// # Ok::<(), tensor_expr_runtime::ShapeError>(())
+    /// ```
+    pub fn try_new(data: &'a mut [T]) -> Result<Self, ShapeError> {
+        check_len::<S>(data.len())?;
+        Ok(Self::from_exact(data))
+    }
+
+    pub(crate) fn from_exact(data: &'a mut [T]) -> Self {
+        TensorViewMut { data, shape: PhantomData }
+    }
+
+    /// The dims, outermost first.
+    #[inline]
+    pub const fn shape(&self) -> &'static [usize] {
+        S::DIMS
+    }
+
+    /// The elements in row-major order.
+    #[inline]
+    pub fn as_slice(&self) -> &[T] {
+        self.data
+    }
+
+    /// The elements in row-major order, mutably.
+    #[inline]
+    pub fn as_mut_slice(&mut self) -> &mut [T] {
+        self.data
+    }
+
+    /// A shared view of the same elements.
+    #[inline]
+    pub fn as_view(&self) -> TensorView<'_, T, S> {
+        TensorView::from_exact(self.data)
+    }
+}
+
+impl<T, S: Shape> core::ops::IndexMut<S::Index> for TensorViewMut<'_, T, S> {
+    fn index_mut(&mut self, index: S::Index) -> &mut T {
+        &mut self.data[position_or_panic::<S>(index)]
+    }
+}
+
+impl<T: Element, S: Shape> crate::kernel::Target<T> for TensorViewMut<'_, T, S> {
+    type Shape = S;
+    #[inline]
+    fn target_slice(&mut self) -> &mut [T] {
+        self.data
+    }
+}
+
+/// The flat position of `index`, panicking with both the index and the shape.
+pub(crate) fn position_or_panic<S: Shape>(index: S::Index) -> usize {
+    match S::flat_position(index) {
+        Some(position) => position,
+        None => panic!("index {:?} is out of bounds for shape {:?}", index, S::DIMS),
+    }
+}
+
+/// The read-only impls every tensor-like type shares, over its `as_slice`:
+/// `Index`, `PartialEq`, `Debug`, `Display` and `Operand`.
+macro_rules! impl_read_access {
+    (impl[$($g:tt)*] $ty:ty) => {
+        impl<$($g)*> core::ops::Index<S::Index> for $ty where S: $crate::Shape {
+            type Output = T;
+            fn index(&self, index: S::Index) -> &T {
+                &self.as_slice()[$crate::view::position_or_panic::<S>(index)]
+            }
+        }
+        impl<$($g)*> PartialEq for $ty where S: $crate::Shape, T: PartialEq {
+            fn eq(&self, other: &Self) -> bool {
+                self.as_slice() == other.as_slice()
+            }
+        }
+        impl<$($g)*> core::fmt::Display for $ty
+        where S: $crate::Shape, T: core::fmt::Display + core::fmt::Debug {
+            fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+                $crate::fmt::write_nested(f, self.as_slice(), S::DIMS, $crate::fmt::Style::Display)
+            }
+        }
+        impl<$($g)*> core::fmt::Debug for $ty
+        where S: $crate::Shape, T: core::fmt::Display + core::fmt::Debug {
+            fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+                $crate::fmt::write_nested(f, self.as_slice(), S::DIMS, $crate::fmt::Style::Debug)
+            }
+        }
+    };
+}
+pub(crate) use impl_read_access;
+
+impl_read_access!(impl['a, T, S] TensorView<'a, T, S>);
+impl_read_access!(impl['a, T, S] TensorViewMut<'a, T, S>);
+
+macro_rules! view_operand {
+    ($($view:ident),*) => {$(
+        impl<T: Element, S: Shape> crate::expr::Operand for $view<'_, T, S> {
+            type Element = T;
+            type Leaf<'b> = crate::expr::TensorLeaf<'b, T, S> where Self: 'b;
+            #[inline]
+            fn leaf(&self) -> Self::Leaf<'_> {
+                crate::expr::TensorLeaf::new(self.as_slice())
+            }
+        }
+    )*};
+}
+view_operand!(TensorView, TensorViewMut);

@@ -6,8 +6,8 @@
 //! 3. hands the tree to the runtime's loop-nest driver: `evaluate` (new tensor),
 //!    `assign` (`out = e`) or `update` (`out += e`, ...).
 //!
-//! Local names use `Span::mixed_site()`, so they cannot clash with the user's; paths
-//! are absolute (`::tensor_expr::__private`), so user items named `core` or
+//! Local names live in the reserved `__tensor_expr_` namespace (see [`at`] for why
+//! they are not `mixed_site`), each in the macro's own block; paths are absolute (`::tensor_expr::__private`), so user items named `core` or
 //! `Tensor` do not interfere. The output names no std item and no `unsafe`.
 
 use crate::ast::{AssignOp, Expr, Statement};
@@ -16,16 +16,16 @@ use quote::{quote, quote_spanned};
 
 /// Expands a validated statement.
 pub fn expand(statement: &Statement) -> TokenStream {
-    let mut builder = TreeBuilder::default();
+    let mut builder = TreeBuilder { lets: Vec::new(), operands: 0, nodes: 0, target: None, root_span: Span::call_site() };
     let finish = match statement {
         Statement::Evaluate(expr) => {
-            let root = builder.node(expr);
-            let rt = runtime(Span::call_site());
-            quote!(#rt::kernel::evaluate(#root))
+            let (root, span) = (builder.node(expr), builder.root_span);
+            let (root, rt) = (at(&root, span), runtime(span));
+            quote_spanned!(span=> #rt::kernel::evaluate(#root))
         }
         Statement::Assign { target, op, op_span, value } => {
             builder.target = Some(target.to_string());
-            let root = builder.node(value);
+            let root = at(&builder.node(value), *op_span);
             let rt = runtime(*op_span);
             match op {
                 AssignOp::Set => quote_spanned!(*op_span=> #rt::kernel::assign(&mut #target, #root)),
@@ -52,50 +52,55 @@ fn runtime(span: Span) -> TokenStream {
 }
 
 /// Emits one `let` per node, in evaluation order.
-#[derive(Default)]
 struct TreeBuilder {
     lets: Vec<TokenStream>,
     operands: usize,
     nodes: usize,
     /// The assignment target's tokens: an operand equal to it is read in place.
     target: Option<String>,
+    /// The span of the last node built, which is the root once the tree is done.
+    root_span: Span,
 }
 
 impl TreeBuilder {
     /// Emits the node for `expr` (after its children) and returns its name.
     fn node(&mut self, expr: &Expr) -> Ident {
-        let value = match expr {
-            Expr::Operand { tokens, span } => self.operand(tokens, *span),
+        let (span, value) = match expr {
+            Expr::Operand { tokens, span } => (*span, self.operand(tokens, *span)),
             Expr::IntLiteral { value, span } => {
                 let rt = runtime(*span);
                 let value = Literal::i128_suffixed(*value);
-                quote_spanned!(*span=> #rt::expr::IntLiteral::<{ #value }>)
+                (*span, quote_spanned!(*span=> #rt::expr::IntLiteral::<{ #value }>))
             }
             Expr::FloatLiteral { literal } => {
                 let rt = runtime(literal.span());
-                quote_spanned!(literal.span()=> #rt::expr::FloatLiteral(#literal))
+                (literal.span(), quote_spanned!(literal.span()=> #rt::expr::FloatLiteral(#literal)))
             }
             Expr::Negate { span, operand } => {
-                let operand = self.node(operand);
+                let operand = at(&self.node(operand), *span);
                 let rt = runtime(*span);
-                quote_spanned!(*span=> #rt::expr::map1(#rt::expr::operators::neg, #operand))
+                (*span, quote_spanned!(*span=> #rt::expr::map1(#rt::expr::operators::neg, #operand)))
             }
             Expr::Binary { op, span, lhs, rhs } => {
-                let (lhs, rhs) = (self.node(lhs), self.node(rhs));
+                let (lhs, rhs) = (at(&self.node(lhs), *span), at(&self.node(rhs), *span));
                 let rt = runtime(*span);
                 let marker = Ident::new(op.marker(), *span);
-                quote_spanned!(*span=> #rt::expr::map2(#rt::expr::operators::#marker, #lhs, #rhs))
+                (*span, quote_spanned!(*span=> #rt::expr::map2(#rt::expr::operators::#marker, #lhs, #rhs)))
             }
             Expr::Call { name, args } => {
-                let args: Vec<Ident> = args.iter().map(|arg| self.node(arg)).collect();
+                let args: Vec<Ident> = args.iter().map(|arg| at(&self.node(arg), name.span())).collect();
                 let rt = runtime(name.span());
                 let map = Ident::new(&format!("map{}", args.len()), name.span());
-                quote_spanned!(name.span()=> #rt::expr::#map(#rt::expr::functions::#name, #(#args),*))
+                let call = quote_spanned!(name.span()=> #rt::expr::#map(#rt::expr::functions::#name, #(#args),*));
+                (name.span(), call)
             }
         };
         let name = local("node", self.nodes);
         self.nodes += 1;
-        self.lets.push(quote!(let #name = #value;));
+        self.root_span = span;
+        // The `let` carries the node's span too: rustc checks the binding's type
+        // there, and an error on the same span as the call's is reported once.
+        self.lets.push(quote_spanned!(span=> let #name = #value;));
         name
     }
 
@@ -108,11 +113,20 @@ impl TreeBuilder {
         let name = local("op", self.operands);
         self.operands += 1;
         self.lets.push(quote_spanned!(span=> let #name = &#tokens;));
+        let name = at(&name, span);
         quote_spanned!(span=> #rt::expr::operand(#name))
     }
 }
 
-/// A hygienic local name: invisible to, and unaffected by, the user's names.
+/// The same local name, located at `span`. rustc points an unsatisfied bound at
+/// the argument it blames, and that must be the user's operator. (A
+/// `Span::mixed_site()` name would be reported at the whole macro call, even
+/// `located_at` the operator; hence call-site names with a reserved prefix.)
+fn at(local: &Ident, span: Span) -> Ident {
+    Ident::new(&local.to_string(), span)
+}
+
+/// A local name in the reserved `__tensor_expr_` namespace.
 fn local(kind: &str, index: usize) -> Ident {
-    Ident::new(&format!("__tensor_expr_{kind}{index}"), Span::mixed_site())
+    Ident::new(&format!("__tensor_expr_{kind}{index}"), Span::call_site())
 }

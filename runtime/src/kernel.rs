@@ -9,7 +9,7 @@
 
 use crate::element::Element;
 use crate::expr::map::map2_unchecked;
-use crate::expr::{BinaryFunction, Expr, HasShape, Map2, Row, TargetLeaf};
+use crate::expr::{BinaryFunction, Expr, Map2, Row, TargetLeaf};
 use crate::rules::in_place::BroadcastInto;
 use crate::shape::{Shape, MAX_RANK};
 use crate::tensor::Tensor;
@@ -38,7 +38,7 @@ impl<T, X: Target<T> + ?Sized> Target<T> for &mut X {
 
 /// Evaluates `e` into a new tensor of its broadcast shape (`tensor_expr!(e)`).
 #[inline]
-pub fn evaluate<T: Element, E: Expr<T> + HasShape>(e: E) -> Tensor<T, E::Shape> {
+pub fn evaluate<T: Element, E: Expr<T>>(e: E) -> Tensor<T, E::Shape> {
     let mut out = Tensor::<T, E::Shape>::zeros();
     drive::<T, E::Shape, E>(out.as_mut_slice(), &e);
     out
@@ -51,7 +51,7 @@ pub fn assign<T, X, E>(target: &mut X, e: E)
 where
     T: Element,
     X: Target<T> + ?Sized,
-    E: Expr<T> + HasShape,
+    E: Expr<T>,
     E::Shape: BroadcastInto<X::Shape>,
 {
     drive::<T, X::Shape, E>(target.target_slice(), &e);
@@ -64,13 +64,13 @@ pub fn update<T, X, F, E>(target: &mut X, f: F, e: E)
 where
     T: Element,
     X: Target<T> + ?Sized,
-    F: BinaryFunction<T>,
-    E: Expr<T> + HasShape,
+    F: BinaryFunction<T, Output = T>,
+    E: Expr<T>,
     E::Shape: BroadcastInto<X::Shape>,
 {
     let _ = f;
     // The in-place bound above already guarantees that target and `e` broadcast.
-    let updated: Map2<T, F, TargetLeaf<X::Shape>, E> = map2_unchecked(TargetLeaf::default(), e);
+    let updated: Map2<T, F, TargetLeaf<X::Shape>, E, X::Shape> = map2_unchecked(TargetLeaf::default(), e);
     drive::<T, X::Shape, _>(target.target_slice(), &updated);
 }
 

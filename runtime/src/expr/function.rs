@@ -1,9 +1,14 @@
 //! The one table of elementwise functions, and the operators.
 //!
 //! Each entry is a zero-sized marker (`functions::exp`) implementing the function
-//! trait of its arity for the element types it is defined on. The same table
+//! trait of its arity for every element type in its domain. The same table
 //! produces [`FUNCTIONS`], from which the `tensor_expr!` macro learns names and
 //! arities, so the macro and the runtime cannot disagree.
+//!
+//! The impls are per concrete element type (`exp` for `f32` and `f64`), not
+//! `impl<T: Float>`: then `exp` on `i32` has no impl at all, the error names the
+//! function and the element type, and the node's type becomes rustc's error type
+//! so the mistake is reported once (see [`crate::expr::map`]).
 
 use crate::element::{Element, Float, Signed};
 
@@ -13,6 +18,8 @@ use crate::element::{Element, Float, Signed};
     label = "`{Self}` cannot take `{T}` elements"
 )]
 pub trait UnaryFunction<T> {
+    /// The element type, `T` (named so a constructor's return type can mention it).
+    type Output;
     /// Applies the function.
     fn apply(x: T) -> T;
 }
@@ -23,6 +30,8 @@ pub trait UnaryFunction<T> {
     label = "`{Self}` cannot take `{T}` elements"
 )]
 pub trait BinaryFunction<T> {
+    /// The element type, `T` (named so a constructor's return type can mention it).
+    type Output;
     /// Applies the function.
     fn apply(a: T, b: T) -> T;
 }
@@ -33,6 +42,8 @@ pub trait BinaryFunction<T> {
     label = "`{Self}` cannot take `{T}` elements"
 )]
 pub trait TernaryFunction<T> {
+    /// The element type, `T` (named so a constructor's return type can mention it).
+    type Output;
     /// Applies the function.
     fn apply(a: T, b: T, c: T) -> T;
 }
@@ -51,6 +62,57 @@ pub struct FunctionInfo {
     pub summary: &'static str,
 }
 
+/// Calls `$callback!($($args)* [types])` with the element types of a domain.
+macro_rules! with_domain_types {
+    (Element, $callback:ident!($($args:tt)*)) => {
+        $callback!($($args)* [f32 f64 i8 i16 i32 i64 i128 isize u8 u16 u32 u64 u128 usize]);
+    };
+    (Signed, $callback:ident!($($args:tt)*)) => {
+        $callback!($($args)* [f32 f64 i8 i16 i32 i64 i128 isize]);
+    };
+    (Float, $callback:ident!($($args:tt)*)) => {
+        $callback!($($args)* [f32 f64]);
+    };
+}
+
+/// Implements the function trait of the entry's arity for each listed type. The
+/// body is checked once, generically, against the domain's trait `$bound`.
+macro_rules! impl_function {
+    ($name:ident($x:ident): $bound:ident => $body:expr; [$($t:ty)*]) => {
+        impl $name {
+            #[inline(always)]
+            fn generic<T: $bound>($x: T) -> T { $body }
+        }
+        $(impl UnaryFunction<$t> for $name {
+            type Output = $t;
+            #[inline(always)]
+            fn apply(x: $t) -> $t { Self::generic(x) }
+        })*
+    };
+    ($name:ident($a:ident, $b:ident): $bound:ident => $body:expr; [$($t:ty)*]) => {
+        impl $name {
+            #[inline(always)]
+            fn generic<T: $bound>($a: T, $b: T) -> T { $body }
+        }
+        $(impl BinaryFunction<$t> for $name {
+            type Output = $t;
+            #[inline(always)]
+            fn apply(a: $t, b: $t) -> $t { Self::generic(a, b) }
+        })*
+    };
+    ($name:ident($a:ident, $b:ident, $c:ident): $bound:ident => $body:expr; [$($t:ty)*]) => {
+        impl $name {
+            #[inline(always)]
+            fn generic<T: $bound>($a: T, $b: T, $c: T) -> T { $body }
+        }
+        $(impl TernaryFunction<$t> for $name {
+            type Output = $t;
+            #[inline(always)]
+            fn apply(a: $t, b: $t, c: $t) -> $t { Self::generic(a, b, c) }
+        })*
+    };
+}
+
 /// Declares the markers, their impls and the [`FUNCTIONS`] list from one table.
 macro_rules! elementwise_functions {
     ($(#[doc = $doc:literal] $name:ident($($arg:ident),+): $bound:ident => $body:expr;)*) => {
@@ -62,7 +124,7 @@ macro_rules! elementwise_functions {
                 #[doc = $doc]
                 #[derive(Clone, Copy, Debug, Default)]
                 pub struct $name;
-                elementwise_functions!(@impl $name($($arg),+): $bound => $body);
+                with_domain_types!($bound, impl_function!($name($($arg),+): $bound => $body;));
             )*
         }
 
@@ -73,24 +135,6 @@ macro_rules! elementwise_functions {
             elements: stringify!($bound),
             summary: $doc,
         }),*];
-    };
-    (@impl $name:ident($x:ident): $bound:ident => $body:expr) => {
-        impl<T: $bound> UnaryFunction<T> for $name {
-            #[inline(always)]
-            fn apply($x: T) -> T { $body }
-        }
-    };
-    (@impl $name:ident($a:ident, $b:ident): $bound:ident => $body:expr) => {
-        impl<T: $bound> BinaryFunction<T> for $name {
-            #[inline(always)]
-            fn apply($a: T, $b: T) -> T { $body }
-        }
-    };
-    (@impl $name:ident($a:ident, $b:ident, $c:ident): $bound:ident => $body:expr) => {
-        impl<T: $bound> TernaryFunction<T> for $name {
-            #[inline(always)]
-            fn apply($a: T, $b: T, $c: T) -> T { $body }
-        }
     };
 }
 
@@ -136,10 +180,7 @@ pub mod operators {
             $(#[$doc])*
             #[derive(Clone, Copy, Debug, Default)]
             pub struct $name;
-            impl<T: Element> BinaryFunction<T> for $name {
-                #[inline(always)]
-                fn apply(a: T, b: T) -> T { a $op b }
-            }
+            with_domain_types!(Element, impl_function!($name(a, b): Element => a $op b;));
         )*};
     }
     binary_operators! {
@@ -153,13 +194,8 @@ pub mod operators {
         div => /;
     }
 
-    /// Unary `-x`.
+    /// Unary `-x` (signed elements only).
     #[derive(Clone, Copy, Debug, Default)]
     pub struct neg;
-    impl<T: Signed> UnaryFunction<T> for neg {
-        #[inline(always)]
-        fn apply(x: T) -> T {
-            -x
-        }
-    }
+    with_domain_types!(Signed, impl_function!(neg(x): Signed => -x;));
 }

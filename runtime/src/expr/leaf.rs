@@ -1,7 +1,7 @@
 //! Leaves of an expression: tensors and views (read through broadcast strides),
 //! scalar variables, literals, and the assignment target read in place.
 
-use super::{Expr, HasShape, Row};
+use super::{Expr, Row};
 use crate::element::{Element, Float};
 use crate::rules::broadcast::BroadcastStrides;
 use crate::shape::{Shape, MAX_RANK};
@@ -18,7 +18,7 @@ pub trait Operand {
     /// The element type.
     type Element: Element;
     /// The leaf this operand becomes.
-    type Leaf<'a>: Expr<Self::Element> + HasShape
+    type Leaf<'a>: Expr<Self::Element>
     where
         Self: 'a;
     /// Borrows the operand as a leaf.
@@ -71,11 +71,8 @@ impl<'a, T, S: Shape> TensorLeaf<'a, T, S> {
     }
 }
 
-impl<T, S: Shape> HasShape for TensorLeaf<'_, T, S> {
-    type Shape = S;
-}
-
 impl<T: Element, S: Shape> Expr<T> for TensorLeaf<'_, T, S> {
+    type Shape = S;
     #[inline(always)]
     fn row<O: Shape>(&self, outer: &[usize; MAX_RANK]) -> impl Row<T> + '_ {
         let strides = BroadcastStrides::<S, O>::STRIDES;
@@ -118,11 +115,8 @@ impl<T: Copy> Row<T> for Splat<T> {
 #[derive(Clone, Copy, Debug)]
 pub struct Scalar<T>(pub T);
 
-impl<T> HasShape for Scalar<T> {
-    type Shape = ();
-}
-
 impl<T: Element> Expr<T> for Scalar<T> {
+    type Shape = ();
     #[inline(always)]
     fn row<O: Shape>(&self, _outer: &[usize; MAX_RANK]) -> impl Row<T> + '_ {
         Splat(self.0)
@@ -156,11 +150,8 @@ impl<T: Element, const V: i128> LiteralInRange<T, V> {
     );
 }
 
-impl<const V: i128> HasShape for IntLiteral<V> {
-    type Shape = ();
-}
-
 impl<T: Element, const V: i128> Expr<T> for IntLiteral<V> {
+    type Shape = ();
     #[inline(always)]
     fn row<O: Shape>(&self, _outer: &[usize; MAX_RANK]) -> impl Row<T> + '_ {
         #[allow(clippy::let_unit_value)]
@@ -173,16 +164,20 @@ impl<T: Element, const V: i128> Expr<T> for IntLiteral<V> {
 #[derive(Clone, Copy, Debug)]
 pub struct FloatLiteral(pub f64);
 
-impl HasShape for FloatLiteral {
-    type Shape = ();
+/// Implemented per float type (not `impl<T: Float>`) so that a float literal in
+/// an integer expression has no impl at all: one error, see [`crate::expr::map`].
+macro_rules! float_literal_expr {
+    ($($t:ty),*) => {$(
+        impl Expr<$t> for FloatLiteral {
+            type Shape = ();
+            #[inline(always)]
+            fn row<O: Shape>(&self, _outer: &[usize; MAX_RANK]) -> impl Row<$t> + '_ {
+                Splat(<$t as Float>::from_float_literal(self.0))
+            }
+        }
+    )*};
 }
-
-impl<T: Float> Expr<T> for FloatLiteral {
-    #[inline(always)]
-    fn row<O: Shape>(&self, _outer: &[usize; MAX_RANK]) -> impl Row<T> + '_ {
-        Splat(T::from_float_literal(self.0))
-    }
-}
+float_literal_expr!(f32, f64);
 
 /// The assignment target read in place (`acc` in `acc = acc * 0.5 + 1.0`): at each
 /// index it yields the target's value there before the write.
@@ -196,11 +191,8 @@ pub fn target_leaf<T, X: crate::Target<T> + ?Sized>(_target: &X) -> TargetLeaf<X
     TargetLeaf(PhantomData)
 }
 
-impl<S: Shape> HasShape for TargetLeaf<S> {
-    type Shape = S;
-}
-
 impl<T: Element, S: Shape> Expr<T> for TargetLeaf<S> {
+    type Shape = S;
     #[inline(always)]
     fn row<O: Shape>(&self, _outer: &[usize; MAX_RANK]) -> impl Row<T> + '_ {
         Current

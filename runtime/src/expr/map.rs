@@ -1,118 +1,127 @@
 //! Interior nodes: a function applied to one, two or three sub-expressions.
 //!
 //! The constructors are what `tensor_expr!` calls, spanned on the operator or the
-//! function name, so their bounds are where shape and element errors are reported:
-//! the broadcast rule for the operands, the function's element domain, and one
-//! element type for all operands.
+//! function name, so their bounds are where errors are reported: the function's
+//! element domain, one element type for all operands, and the broadcast rule.
+//!
+//! One mistake, one error: each node's element type and shape are type
+//! parameters that its constructor computes from projections of exactly the
+//! bounds it checks (`<F as BinaryFunction<T>>::Output`, `<A as Expr<T>>::Shape`,
+//! `<.. as Broadcast<..>>::Output`). Every one of those traits has impls only for
+//! the cases that hold (functions are implemented per element type, not for
+//! `T: Float`), so when a check fails the projection has nothing to select, the
+//! node's type becomes rustc's error type, and every later use of the node (an
+//! enclosing operator, the final evaluation) is silent. An opaque
+//! `impl Expr<T>` return type would not do: rustc re-proves an opaque type's
+//! bounds, with the constructor's where-clauses, at each use.
 
 use super::function::{BinaryFunction, TernaryFunction, UnaryFunction};
-use super::{Expr, HasShape, Row};
+use super::{Expr, Row};
 use crate::element::Element;
 use crate::rules::broadcast::Broadcast;
 use crate::shape::{Shape, MAX_RANK};
 use core::marker::PhantomData;
 
-/// `F(a)`, elementwise.
+/// `F(a)` over elements `T`, elementwise, of shape `S`.
 #[derive(Clone, Copy, Debug)]
-pub struct Map1<T, F, A> {
+pub struct Map1<T, F, A, S> {
     a: A,
-    function: PhantomData<(T, F)>,
+    types: PhantomData<(T, F, S)>,
 }
 
-/// `F(a, b)`, elementwise with broadcasting.
+/// `F(a, b)` over elements `T`, elementwise with broadcasting, of shape `S`.
 #[derive(Clone, Copy, Debug)]
-pub struct Map2<T, F, A, B> {
+pub struct Map2<T, F, A, B, S> {
     a: A,
     b: B,
-    function: PhantomData<(T, F)>,
+    types: PhantomData<(T, F, S)>,
 }
 
-/// `F(a, b, c)`, elementwise with broadcasting.
+/// `F(a, b, c)` over elements `T`, elementwise with broadcasting, of shape `S`.
 #[derive(Clone, Copy, Debug)]
-pub struct Map3<T, F, A, B, C> {
+pub struct Map3<T, F, A, B, C, S> {
     a: A,
     b: B,
     c: C,
-    function: PhantomData<(T, F)>,
+    types: PhantomData<(T, F, S)>,
 }
+
+/// The broadcast shape of two expressions.
+type Broadcast2<T, A, B> = <<A as Expr<T>>::Shape as Broadcast<<B as Expr<T>>::Shape>>::Output;
+
+/// The broadcast shape of three expressions.
+type Broadcast3<T, A, B, C> = <Broadcast2<T, A, B> as Broadcast<<C as Expr<T>>::Shape>>::Output;
 
 /// Builds `f(a)`; `f` must be defined for the element type.
 #[inline(always)]
-pub fn map1<T, F, A>(_f: F, a: A) -> Map1<T, F, A>
+pub fn map1<T, F, A>(_f: F, a: A) -> Map1<F::Output, F, A, A::Shape>
 where
     F: UnaryFunction<T>,
-    A: Expr<T> + HasShape,
+    A: Expr<T>,
 {
-    Map1 { a, function: PhantomData }
+    Map1 { a, types: PhantomData }
 }
 
-/// Builds `f(a, b)`; the shapes must broadcast together.
+/// Builds `f(a, b)`; one element type, and shapes that broadcast together.
 #[inline(always)]
-pub fn map2<T, F, A, B>(_f: F, a: A, b: B) -> Map2<T, F, A, B>
+pub fn map2<T, F, A, B>(_f: F, a: A, b: B) -> Map2<F::Output, F, A, B, Broadcast2<T, A, B>>
 where
     F: BinaryFunction<T>,
-    A: Expr<T> + HasShape,
-    B: Expr<T> + HasShape,
+    A: Expr<T>,
+    B: Expr<T>,
     A::Shape: Broadcast<B::Shape>,
 {
-    Map2 { a, b, function: PhantomData }
+    Map2 { a, b, types: PhantomData }
 }
 
-/// Builds `f(a, b, c)`; the three shapes must broadcast together.
+/// Builds `f(a, b, c)`; one element type, and shapes that broadcast together.
 #[inline(always)]
-pub fn map3<T, F, A, B, C>(_f: F, a: A, b: B, c: C) -> Map3<T, F, A, B, C>
+#[allow(clippy::type_complexity)]
+pub fn map3<T, F, A, B, C>(_f: F, a: A, b: B, c: C) -> Map3<F::Output, F, A, B, C, Broadcast3<T, A, B, C>>
 where
     F: TernaryFunction<T>,
-    A: Expr<T> + HasShape,
-    B: Expr<T> + HasShape,
-    C: Expr<T> + HasShape,
+    A: Expr<T>,
+    B: Expr<T>,
+    C: Expr<T>,
     A::Shape: Broadcast<B::Shape>,
-    <A::Shape as Broadcast<B::Shape>>::Output: Broadcast<C::Shape>,
+    Broadcast2<T, A, B>: Broadcast<C::Shape>,
 {
-    Map3 { a, b, c, function: PhantomData }
+    Map3 { a, b, c, types: PhantomData }
 }
 
-/// Builds `F(a, b)` without the broadcast bound, for callers whose own bounds
-/// already guarantee the shapes fit (the in-place update).
+/// Builds `F(a, b)` of shape `S` without checking anything, for callers whose own
+/// bounds already guarantee the shapes fit (the in-place update).
 #[inline(always)]
-pub(crate) fn map2_unchecked<T, F, A, B>(a: A, b: B) -> Map2<T, F, A, B> {
-    Map2 { a, b, function: PhantomData }
+pub(crate) fn map2_unchecked<T, F, A, B, S>(a: A, b: B) -> Map2<T, F, A, B, S> {
+    Map2 { a, b, types: PhantomData }
 }
 
-impl<T, F, A: HasShape> HasShape for Map1<T, F, A> {
-    type Shape = A::Shape;
-}
-
-impl<T, F, A: HasShape, B: HasShape> HasShape for Map2<T, F, A, B>
-where
-    A::Shape: Broadcast<B::Shape>,
-{
-    type Shape = <A::Shape as Broadcast<B::Shape>>::Output;
-}
-
-impl<T, F, A: HasShape, B: HasShape, C: HasShape> HasShape for Map3<T, F, A, B, C>
-where
-    A::Shape: Broadcast<B::Shape>,
-    <A::Shape as Broadcast<B::Shape>>::Output: Broadcast<C::Shape>,
-{
-    type Shape = <<A::Shape as Broadcast<B::Shape>>::Output as Broadcast<C::Shape>>::Output;
-}
-
-impl<T: Element, F: UnaryFunction<T>, A: Expr<T>> Expr<T> for Map1<T, F, A> {
+impl<T: Element, F: UnaryFunction<T, Output = T>, A: Expr<T>, S: Shape> Expr<T> for Map1<T, F, A, S> {
+    type Shape = S;
     #[inline(always)]
     fn row<O: Shape>(&self, outer: &[usize; MAX_RANK]) -> impl Row<T> + '_ {
         Row1 { a: self.a.row::<O>(outer), function: PhantomData::<F> }
     }
 }
 
-impl<T: Element, F: BinaryFunction<T>, A: Expr<T>, B: Expr<T>> Expr<T> for Map2<T, F, A, B> {
+impl<T: Element, F: BinaryFunction<T, Output = T>, A: Expr<T>, B: Expr<T>, S: Shape> Expr<T> for Map2<T, F, A, B, S> {
+    type Shape = S;
     #[inline(always)]
     fn row<O: Shape>(&self, outer: &[usize; MAX_RANK]) -> impl Row<T> + '_ {
         Row2 { a: self.a.row::<O>(outer), b: self.b.row::<O>(outer), function: PhantomData::<F> }
     }
 }
 
-impl<T: Element, F: TernaryFunction<T>, A: Expr<T>, B: Expr<T>, C: Expr<T>> Expr<T> for Map3<T, F, A, B, C> {
+impl<T, F, A, B, C, S> Expr<T> for Map3<T, F, A, B, C, S>
+where
+    T: Element,
+    F: TernaryFunction<T, Output = T>,
+    A: Expr<T>,
+    B: Expr<T>,
+    C: Expr<T>,
+    S: Shape,
+{
+    type Shape = S;
     #[inline(always)]
     fn row<O: Shape>(&self, outer: &[usize; MAX_RANK]) -> impl Row<T> + '_ {
         Row3 {
@@ -142,21 +151,21 @@ struct Row3<F, A, B, C> {
     function: PhantomData<F>,
 }
 
-impl<T: Copy, F: UnaryFunction<T>, A: Row<T>> Row<T> for Row1<F, A> {
+impl<T: Copy, F: UnaryFunction<T, Output = T>, A: Row<T>> Row<T> for Row1<F, A> {
     #[inline(always)]
     fn get(&self, j: usize, current: T) -> T {
         F::apply(self.a.get(j, current))
     }
 }
 
-impl<T: Copy, F: BinaryFunction<T>, A: Row<T>, B: Row<T>> Row<T> for Row2<F, A, B> {
+impl<T: Copy, F: BinaryFunction<T, Output = T>, A: Row<T>, B: Row<T>> Row<T> for Row2<F, A, B> {
     #[inline(always)]
     fn get(&self, j: usize, current: T) -> T {
         F::apply(self.a.get(j, current), self.b.get(j, current))
     }
 }
 
-impl<T: Copy, F: TernaryFunction<T>, A: Row<T>, B: Row<T>, C: Row<T>> Row<T> for Row3<F, A, B, C> {
+impl<T: Copy, F: TernaryFunction<T, Output = T>, A: Row<T>, B: Row<T>, C: Row<T>> Row<T> for Row3<F, A, B, C> {
     #[inline(always)]
     fn get(&self, j: usize, current: T) -> T {
         F::apply(self.a.get(j, current), self.b.get(j, current), self.c.get(j, current))

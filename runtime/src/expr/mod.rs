@@ -1,12 +1,16 @@
 //! Expression trees built by `tensor_expr!` and read row by row by the kernel.
 //!
-//! Two traits, two jobs:
-//! - [`HasShape`] carries the type-level shape. The constructors in [`map`] require
-//!   the shape rules as bounds, so rustc checks them at the operator's span.
-//! - [`Expr`] evaluates: for one row of the output (all indices but the last) it
-//!   returns a [`Row`] whose `get(j, current)` gives the element at column `j`.
-//!   Leaves read their data through broadcast strides, which are constants of the
-//!   monomorphised shapes, so the innermost loop is a plain contiguous loop.
+//! An [`Expr`] node has a type-level shape and evaluates row by row: for one row
+//! of the output (all indices but the last) it returns a [`Row`] whose
+//! `get(j, current)` gives the element at column `j`. Leaves read their data
+//! through broadcast strides, which are constants of the monomorphised shapes, so
+//! the innermost loop is a plain contiguous loop.
+//!
+//! The constructors in [`map`] carry the shape and element rules as bounds and are
+//! called spanned on the user's operator, so rustc reports a violation there. Each
+//! constructor's return type is built from projections of those same bounds, so a
+//! violation turns the node's type into rustc's error type and every later use is
+//! silent: one mistake, one error.
 
 mod function;
 mod leaf;
@@ -18,13 +22,6 @@ pub use map::{map1, map2, map3, Map1, Map2, Map3};
 
 use crate::shape::{Shape, MAX_RANK};
 
-/// The type-level shape of an expression node.
-#[diagnostic::on_unimplemented(message = "`{Self}` is not a tensor expression")]
-pub trait HasShape {
-    /// The node's shape.
-    type Shape: Shape;
-}
-
 /// An expression node evaluated over elements of type `T`.
 #[diagnostic::on_unimplemented(
     message = "element types do not match: `{Self}` is not an expression over `{T}`",
@@ -32,6 +29,8 @@ pub trait HasShape {
     note = "tensor expressions never convert element types; convert the operand first"
 )]
 pub trait Expr<T> {
+    /// The node's shape.
+    type Shape: Shape;
     /// The reader for one output row. `outer` holds the output index of every
     /// dim but the last (the rest of the array is zero); `O` is the output shape.
     fn row<O: Shape>(&self, outer: &[usize; MAX_RANK]) -> impl Row<T> + '_;

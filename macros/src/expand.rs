@@ -1,9 +1,11 @@
 //! [`ast`](crate::ast) to Rust tokens. The output is a block that
 //! 1. borrows every operand once, in source order (`let __tensor_expr_op0 = &x;`);
-//! 2. builds the expression tree node by node, each constructor call spanned on
+//! 2. binds the element type (the target's, else the first operand's) as a
+//!    witness that every constructor receives, so `T` is known at each node;
+//! 3. builds the expression tree node by node, each constructor call spanned on
 //!    its operator or function name, so rustc reports a shape or element error
 //!    there and nowhere else;
-//! 3. hands the tree to the runtime's loop-nest driver: `evaluate` (new tensor),
+//! 4. hands the tree to the runtime's loop-nest driver: `evaluate` (new tensor),
 //!    `assign` (`out = e`) or `update` (`out += e`, ...).
 //!
 //! Local names live in the reserved `__tensor_expr_` namespace (see [`at`] for why
@@ -16,7 +18,20 @@ use quote::{quote, quote_spanned};
 
 /// Expands a validated statement.
 pub fn expand(statement: &Statement) -> TokenStream {
-    let mut builder = TreeBuilder { lets: Vec::new(), operands: 0, nodes: 0, target: None, root_span: Span::call_site() };
+    let mut builder = TreeBuilder {
+        operand_lets: Vec::new(),
+        node_lets: Vec::new(),
+        operands: 0,
+        nodes: 0,
+        target: None,
+        root_span: Span::call_site(),
+        element: local("element", 0),
+        element_witness: None,
+    };
+    if let Statement::Assign { target, .. } = statement {
+        let rt = runtime(Span::call_site());
+        builder.element_witness = Some(quote!(#rt::expr::target_element(&#target)));
+    }
     let finish = match statement {
         Statement::Evaluate(expr) => {
             let (root, span) = (builder.node(expr), builder.root_span);
@@ -38,9 +53,13 @@ pub fn expand(statement: &Statement) -> TokenStream {
             }
         }
     };
-    let lets = builder.lets;
+    let (operands, nodes) = (builder.operand_lets, builder.node_lets);
+    let element = &builder.element;
+    let witness = builder.element_witness.unwrap_or_else(|| quote!(::core::marker::PhantomData));
     quote!({
-        #(#lets)*
+        #(#operands)*
+        let #element = #witness;
+        #(#nodes)*
         #finish
     })
 }
@@ -51,15 +70,23 @@ fn runtime(span: Span) -> TokenStream {
     quote_spanned!(span=> ::tensor_expr::__private)
 }
 
-/// Emits one `let` per node, in evaluation order.
+/// Collects the `let`s of the expansion.
 struct TreeBuilder {
-    lets: Vec<TokenStream>,
+    /// `let __tensor_expr_opN = &operand;`, in source order.
+    operand_lets: Vec<TokenStream>,
+    /// `let __tensor_expr_nodeN = constructor(..);`, children before parents.
+    node_lets: Vec<TokenStream>,
     operands: usize,
     nodes: usize,
     /// The assignment target's tokens: an operand equal to it is read in place.
     target: Option<String>,
     /// The span of the last node built, which is the root once the tree is done.
     root_span: Span,
+    /// The local holding the element-type witness every constructor receives.
+    element: Ident,
+    /// Where the element type comes from: the target, else the first operand
+    /// (else, for literals only, inference from the context).
+    element_witness: Option<TokenStream>,
 }
 
 impl TreeBuilder {
@@ -73,25 +100,28 @@ impl TreeBuilder {
                 (*span, quote_spanned!(*span=> #rt::expr::IntLiteral::<{ #value }>))
             }
             Expr::FloatLiteral { literal } => {
-                let rt = runtime(literal.span());
-                (literal.span(), quote_spanned!(literal.span()=> #rt::expr::FloatLiteral(#literal)))
+                let span = literal.span();
+                let (rt, element) = (runtime(span), at(&self.element, span));
+                (span, quote_spanned!(span=> #rt::expr::float_literal(#element, #literal)))
             }
             Expr::Negate { span, operand } => {
                 let operand = at(&self.node(operand), *span);
-                let rt = runtime(*span);
-                (*span, quote_spanned!(*span=> #rt::expr::map1(#rt::expr::operators::neg, #operand)))
+                let (rt, element) = (runtime(*span), at(&self.element, *span));
+                (*span, quote_spanned!(*span=> #rt::expr::map1(#element, #rt::expr::operators::neg, #operand)))
             }
             Expr::Binary { op, span, lhs, rhs } => {
                 let (lhs, rhs) = (at(&self.node(lhs), *span), at(&self.node(rhs), *span));
-                let rt = runtime(*span);
+                let (rt, element) = (runtime(*span), at(&self.element, *span));
                 let marker = Ident::new(op.marker(), *span);
-                (*span, quote_spanned!(*span=> #rt::expr::map2(#rt::expr::operators::#marker, #lhs, #rhs)))
+                (*span, quote_spanned!(*span=> #rt::expr::map2(#element, #rt::expr::operators::#marker, #lhs, #rhs)))
             }
             Expr::Call { name, args } => {
                 let args: Vec<Ident> = args.iter().map(|arg| at(&self.node(arg), name.span())).collect();
-                let rt = runtime(name.span());
+                let (rt, element) = (runtime(name.span()), at(&self.element, name.span()));
                 let map = Ident::new(&format!("map{}", args.len()), name.span());
-                let call = quote_spanned!(name.span()=> #rt::expr::#map(#rt::expr::functions::#name, #(#args),*));
+                let call = quote_spanned!(name.span()=>
+                    #rt::expr::#map(#element, #rt::expr::functions::#name, #(#args),*)
+                );
                 (name.span(), call)
             }
         };
@@ -100,7 +130,7 @@ impl TreeBuilder {
         self.root_span = span;
         // The `let` carries the node's span too: rustc checks the binding's type
         // there, and an error on the same span as the call's is reported once.
-        self.lets.push(quote_spanned!(span=> let #name = #value;));
+        self.node_lets.push(quote_spanned!(span=> let #name = #value;));
         name
     }
 
@@ -112,9 +142,13 @@ impl TreeBuilder {
         }
         let name = local("op", self.operands);
         self.operands += 1;
-        self.lets.push(quote_spanned!(span=> let #name = &#tokens;));
+        self.operand_lets.push(quote_spanned!(span=> let #name = &#tokens;));
         let name = at(&name, span);
-        quote_spanned!(span=> #rt::expr::operand(#name))
+        if self.element_witness.is_none() {
+            self.element_witness = Some(quote_spanned!(span=> #rt::expr::element_of(#name)));
+        }
+        let element = at(&self.element, span);
+        quote_spanned!(span=> #rt::expr::operand(#element, #name))
     }
 }
 

@@ -36,6 +36,9 @@ pub trait Element:
     /// Converts an integer literal written in an expression (`x * 2`). The range
     /// is checked at compile time by [`crate::expr::IntLiteral`].
     fn from_int_literal(value: i128) -> Self;
+    /// Converts a float literal written in an expression (`x * 0.5`). Only float
+    /// elements reach it: `float_literal` rejects other types at compile time.
+    fn from_float_literal(value: f64) -> Self;
     /// The larger of two elements (for floats, a NaN operand is ignored).
     fn max_element(self, other: Self) -> Self;
     /// The smaller of two elements (for floats, a NaN operand is ignored).
@@ -53,11 +56,10 @@ pub trait Signed: Element + Neg<Output = Self> {
 
 /// A floating-point element: the transcendental functions.
 #[diagnostic::on_unimplemented(
-    message = "`{Self}` is not a float type: this function needs f32 or f64 elements"
+    message = "`{Self}` is not a float type: float literals and float functions need f32 or f64 elements",
+    label = "a float in an expression over `{Self}`"
 )]
 pub trait Float: Signed {
-    /// Converts a float literal written in an expression (`x * 0.5`).
-    fn from_float_literal(value: f64) -> Self;
     /// e^x.
     fn exp(self) -> Self;
     /// The natural logarithm.
@@ -83,6 +85,8 @@ macro_rules! impl_integer {
             const LITERAL_MAX: i128 = if <$t>::MAX as u128 > i128::MAX as u128 { i128::MAX } else { <$t>::MAX as i128 };
             #[inline(always)]
             fn from_int_literal(value: i128) -> Self { value as $t }
+            #[inline(always)]
+            fn from_float_literal(value: f64) -> Self { value as $t }
             #[inline(always)]
             fn max_element(self, other: Self) -> Self { Ord::max(self, other) }
             #[inline(always)]
@@ -131,6 +135,8 @@ macro_rules! impl_float {
             #[inline(always)]
             fn from_int_literal(value: i128) -> Self { value as $t }
             #[inline(always)]
+            fn from_float_literal(value: f64) -> Self { value as $t }
+            #[inline(always)]
             fn max_element(self, other: Self) -> Self { <$t>::max(self, other) }
             #[inline(always)]
             fn min_element(self, other: Self) -> Self { <$t>::min(self, other) }
@@ -140,8 +146,6 @@ macro_rules! impl_float {
             fn abs_element(self) -> Self { <$t>::abs(self) }
         }
         impl Float for $t {
-            #[inline(always)]
-            fn from_float_literal(value: f64) -> Self { value as $t }
             float_fn!($t, exp, $exp);
             float_fn!($t, ln, $ln);
             float_fn!($t, sqrt, $sqrt);

@@ -21,17 +21,20 @@ use crate::tensor::Tensor;
     label = "not a tensor or a mutable tensor view",
     note = "targets are `Tensor` or `TensorViewMut` (or `&mut` to them) with the expression's element type"
 )]
-pub trait Target<T> {
+pub trait Target {
+    /// The element type.
+    type Element: Element;
     /// The target's shape.
     type Shape: Shape;
     /// The target's elements in row-major order.
-    fn target_slice(&mut self) -> &mut [T];
+    fn target_slice(&mut self) -> &mut [Self::Element];
 }
 
-impl<T, X: Target<T> + ?Sized> Target<T> for &mut X {
+impl<X: Target + ?Sized> Target for &mut X {
+    type Element = X::Element;
     type Shape = X::Shape;
     #[inline]
-    fn target_slice(&mut self) -> &mut [T] {
+    fn target_slice(&mut self) -> &mut [X::Element] {
         (**self).target_slice()
     }
 }
@@ -50,7 +53,7 @@ pub fn evaluate<T: Element, E: Expr<T>>(e: E) -> Tensor<T, E::Shape> {
 pub fn assign<T, X, E>(target: &mut X, e: E)
 where
     T: Element,
-    X: Target<T> + ?Sized,
+    X: Target<Element = T> + ?Sized,
     E: Expr<T>,
     E::Shape: BroadcastInto<X::Shape>,
 {
@@ -63,8 +66,8 @@ where
 pub fn update<T, X, F, E>(target: &mut X, f: F, e: E)
 where
     T: Element,
-    X: Target<T> + ?Sized,
-    F: BinaryFunction<T, Output = T>,
+    X: Target<Element = T> + ?Sized,
+    F: BinaryFunction<T>,
     E: Expr<T>,
     E::Shape: BroadcastInto<X::Shape>,
 {

@@ -138,16 +138,16 @@ impl<T: Default + Copy, S: Shape> Default for Tensor<T, S> {
     }
 }
 
-impl<T: Element, S: Shape> crate::expr::Operand for Tensor<T, S> {
-    type Element = T;
-    type Leaf<'a> = crate::expr::TensorLeaf<'a, T, S>;
+impl<T: Element, S: Shape> crate::expr::Operand<T> for Tensor<T, S> {
+    type Shape = S;
     #[inline]
-    fn leaf(&self) -> Self::Leaf<'_> {
-        crate::expr::TensorLeaf::new(self.as_slice())
+    fn elements(&self) -> &[T] {
+        self.as_slice()
     }
 }
 
-impl<T: Element, S: Shape> crate::kernel::Target<T> for Tensor<T, S> {
+impl<T: Element, S: Shape> crate::kernel::Target for Tensor<T, S> {
+    type Element = T;
     type Shape = S;
     #[inline]
     fn target_slice(&mut self) -> &mut [T] {

@@ -123,7 +123,8 @@ impl<T, S: Shape> core::ops::IndexMut<S::Index> for TensorViewMut<'_, T, S> {
     }
 }
 
-impl<T: Element, S: Shape> crate::kernel::Target<T> for TensorViewMut<'_, T, S> {
+impl<T: Element, S: Shape> crate::kernel::Target for TensorViewMut<'_, T, S> {
+    type Element = T;
     type Shape = S;
     #[inline]
     fn target_slice(&mut self) -> &mut [T] {
@@ -175,12 +176,11 @@ impl_read_access!(impl['a, T, S] TensorViewMut<'a, T, S>);
 
 macro_rules! view_operand {
     ($($view:ident),*) => {$(
-        impl<T: Element, S: Shape> crate::expr::Operand for $view<'_, T, S> {
-            type Element = T;
-            type Leaf<'b> = crate::expr::TensorLeaf<'b, T, S> where Self: 'b;
+        impl<T: Element, S: Shape> crate::expr::Operand<T> for $view<'_, T, S> {
+            type Shape = S;
             #[inline]
-            fn leaf(&self) -> Self::Leaf<'_> {
-                crate::expr::TensorLeaf::new(self.as_slice())
+            fn elements(&self) -> &[T] {
+                self.as_slice()
             }
         }
     )*};

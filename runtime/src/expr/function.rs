@@ -5,45 +5,37 @@
 //! produces [`FUNCTIONS`], from which the `tensor_expr!` macro learns names and
 //! arities, so the macro and the runtime cannot disagree.
 //!
-//! The impls are per concrete element type (`exp` for `f32` and `f64`), not
-//! `impl<T: Float>`: then `exp` on `i32` has no impl at all, the error names the
-//! function and the element type, and the node's type becomes rustc's error type
-//! so the mistake is reported once (see [`crate::expr::map`]).
+//! Where a function is defined is a separate trait, [`DefinedFor`], with one impl
+//! per element type of its domain (`exp` for `f32` and `f64`). Only the node
+//! constructors require it, so a mistake is reported once, at the function's
+//! name, and never re-derived by an enclosing node. The `apply` traits are
+//! implemented for every element type so that nodes need no domain bound; for a
+//! type outside the domain the body is unreachable, because no node with it can
+//! be constructed.
 
 use crate::element::{Element, Float, Signed};
 
-/// A function of one element.
+/// The element types a function is defined for.
 #[diagnostic::on_unimplemented(
     message = "`{Self}` is not defined for elements of type `{T}`",
     label = "`{Self}` cannot take `{T}` elements"
 )]
+pub trait DefinedFor<T> {}
+
+/// A function of one element.
 pub trait UnaryFunction<T> {
-    /// The element type, `T` (named so a constructor's return type can mention it).
-    type Output;
     /// Applies the function.
     fn apply(x: T) -> T;
 }
 
 /// A function of two elements (the operands broadcast together).
-#[diagnostic::on_unimplemented(
-    message = "`{Self}` is not defined for elements of type `{T}`",
-    label = "`{Self}` cannot take `{T}` elements"
-)]
 pub trait BinaryFunction<T> {
-    /// The element type, `T` (named so a constructor's return type can mention it).
-    type Output;
     /// Applies the function.
     fn apply(a: T, b: T) -> T;
 }
 
 /// A function of three elements (the operands broadcast together).
-#[diagnostic::on_unimplemented(
-    message = "`{Self}` is not defined for elements of type `{T}`",
-    label = "`{Self}` cannot take `{T}` elements"
-)]
 pub trait TernaryFunction<T> {
-    /// The element type, `T` (named so a constructor's return type can mention it).
-    type Output;
     /// Applies the function.
     fn apply(a: T, b: T, c: T) -> T;
 }
@@ -62,53 +54,71 @@ pub struct FunctionInfo {
     pub summary: &'static str,
 }
 
-/// Calls `$callback!($($args)* [types])` with the element types of a domain.
+/// Calls `$callback!($($args)* [inside] [outside])` with the element types inside
+/// and outside a domain.
 macro_rules! with_domain_types {
     (Element, $callback:ident!($($args:tt)*)) => {
-        $callback!($($args)* [f32 f64 i8 i16 i32 i64 i128 isize u8 u16 u32 u64 u128 usize]);
+        $callback!($($args)* [f32 f64 i8 i16 i32 i64 i128 isize u8 u16 u32 u64 u128 usize] []);
     };
     (Signed, $callback:ident!($($args:tt)*)) => {
-        $callback!($($args)* [f32 f64 i8 i16 i32 i64 i128 isize]);
+        $callback!($($args)* [f32 f64 i8 i16 i32 i64 i128 isize] [u8 u16 u32 u64 u128 usize]);
     };
     (Float, $callback:ident!($($args:tt)*)) => {
-        $callback!($($args)* [f32 f64]);
+        $callback!($($args)* [f32 f64] [i8 i16 i32 i64 i128 isize u8 u16 u32 u64 u128 usize]);
     };
 }
 
-/// Implements the function trait of the entry's arity for each listed type. The
-/// body is checked once, generically, against the domain's trait `$bound`.
+/// The body of `apply` for a type outside the function's domain.
+macro_rules! outside_domain {
+    () => {
+        unreachable!("no expression node applies a function outside its domain: constructors require `DefinedFor`")
+    };
+}
+
+/// Implements `DefinedFor` for the types inside the domain, and the function
+/// trait of the entry's arity for all element types. The body is checked once,
+/// generically, against the domain's trait `$bound`.
 macro_rules! impl_function {
-    ($name:ident($x:ident): $bound:ident => $body:expr; [$($t:ty)*]) => {
+    ($name:ident($x:ident): $bound:ident => $body:expr; [$($t:ty)*] [$($u:ty)*]) => {
         impl $name {
             #[inline(always)]
             fn generic<T: $bound>($x: T) -> T { $body }
         }
-        $(impl UnaryFunction<$t> for $name {
-            type Output = $t;
+        $(impl DefinedFor<$t> for $name {}
+        impl UnaryFunction<$t> for $name {
             #[inline(always)]
             fn apply(x: $t) -> $t { Self::generic(x) }
         })*
+        $(impl UnaryFunction<$u> for $name {
+            fn apply(_: $u) -> $u { outside_domain!() }
+        })*
     };
-    ($name:ident($a:ident, $b:ident): $bound:ident => $body:expr; [$($t:ty)*]) => {
+    ($name:ident($a:ident, $b:ident): $bound:ident => $body:expr; [$($t:ty)*] [$($u:ty)*]) => {
         impl $name {
             #[inline(always)]
             fn generic<T: $bound>($a: T, $b: T) -> T { $body }
         }
-        $(impl BinaryFunction<$t> for $name {
-            type Output = $t;
+        $(impl DefinedFor<$t> for $name {}
+        impl BinaryFunction<$t> for $name {
             #[inline(always)]
             fn apply(a: $t, b: $t) -> $t { Self::generic(a, b) }
         })*
+        $(impl BinaryFunction<$u> for $name {
+            fn apply(_: $u, _: $u) -> $u { outside_domain!() }
+        })*
     };
-    ($name:ident($a:ident, $b:ident, $c:ident): $bound:ident => $body:expr; [$($t:ty)*]) => {
+    ($name:ident($a:ident, $b:ident, $c:ident): $bound:ident => $body:expr; [$($t:ty)*] [$($u:ty)*]) => {
         impl $name {
             #[inline(always)]
             fn generic<T: $bound>($a: T, $b: T, $c: T) -> T { $body }
         }
-        $(impl TernaryFunction<$t> for $name {
-            type Output = $t;
+        $(impl DefinedFor<$t> for $name {}
+        impl TernaryFunction<$t> for $name {
             #[inline(always)]
             fn apply(a: $t, b: $t, c: $t) -> $t { Self::generic(a, b, c) }
+        })*
+        $(impl TernaryFunction<$u> for $name {
+            fn apply(_: $u, _: $u, _: $u) -> $u { outside_domain!() }
         })*
     };
 }
@@ -172,7 +182,7 @@ elementwise_functions! {
 /// The arithmetic operators `+ - * /` and unary `-`, as function markers.
 #[allow(non_camel_case_types)]
 pub mod operators {
-    use super::{BinaryFunction, UnaryFunction};
+    use super::{BinaryFunction, DefinedFor, UnaryFunction};
     use crate::element::{Element, Signed};
 
     macro_rules! binary_operators {

@@ -1,5 +1,6 @@
-//! Leaves of an expression: tensors and views (read through broadcast strides),
-//! scalar variables, literals, and the assignment target read in place.
+//! Leaves of an expression: operands (tensors, views and scalar variables, all
+//! read through broadcast strides), literals, and the assignment target read in
+//! place.
 
 use super::{Expr, Row};
 use crate::element::{Element, Float};
@@ -7,55 +8,71 @@ use crate::rules::broadcast::BroadcastStrides;
 use crate::shape::{Shape, MAX_RANK};
 use core::marker::PhantomData;
 
-/// Something that can stand as an operand in `tensor_expr!`: a tensor, a view, an
-/// element scalar, or a reference to one of these.
+/// Something that can stand as an operand over elements `T` in `tensor_expr!`: a
+/// tensor, a view, an element scalar (shape `()`), or a reference to one of these.
 #[diagnostic::on_unimplemented(
-    message = "`{Self}` cannot be an operand of a tensor expression",
-    label = "not a tensor, a tensor view or an element scalar",
-    note = "operands are `Tensor`, `TensorView`, `TensorViewMut`, f32/f64/integer scalars, or references to them"
+    message = "`{Self}` cannot be an operand of an expression over `{T}`",
+    label = "expected a tensor, view or scalar of `{T}` elements",
+    note = "operands are `Tensor`, `TensorView`, `TensorViewMut` or element scalars (or references to them), all with the expression's element type; tensor expressions never convert element types"
 )]
-pub trait Operand {
-    /// The element type.
-    type Element: Element;
-    /// The leaf this operand becomes.
-    type Leaf<'a>: Expr<Self::Element>
-    where
-        Self: 'a;
-    /// Borrows the operand as a leaf.
-    fn leaf(&self) -> Self::Leaf<'_>;
+pub trait Operand<T> {
+    /// The operand's shape (`()` for a scalar).
+    type Shape: Shape;
+    /// The elements in row-major order.
+    fn elements(&self) -> &[T];
 }
 
-impl<X: Operand + ?Sized> Operand for &X {
-    type Element = X::Element;
-    type Leaf<'a>
-        = X::Leaf<'a>
-    where
-        Self: 'a;
+#[diagnostic::do_not_recommend]
+impl<T, X: Operand<T> + ?Sized> Operand<T> for &X {
+    type Shape = X::Shape;
     #[inline]
-    fn leaf(&self) -> Self::Leaf<'_> {
-        (**self).leaf()
+    fn elements(&self) -> &[T] {
+        (**self).elements()
     }
 }
 
-impl<X: Operand + ?Sized> Operand for &mut X {
-    type Element = X::Element;
-    type Leaf<'a>
-        = X::Leaf<'a>
-    where
-        Self: 'a;
+#[diagnostic::do_not_recommend]
+impl<T, X: Operand<T> + ?Sized> Operand<T> for &mut X {
+    type Shape = X::Shape;
     #[inline]
-    fn leaf(&self) -> Self::Leaf<'_> {
-        (**self).leaf()
+    fn elements(&self) -> &[T] {
+        (**self).elements()
     }
 }
 
-/// Turns a borrowed operand into its leaf (called by the generated code).
-#[inline]
-pub fn operand<X: Operand + ?Sized>(x: &X) -> X::Leaf<'_> {
-    x.leaf()
+macro_rules! scalar_operands {
+    ($($t:ty),*) => {$(
+        impl Operand<$t> for $t {
+            type Shape = ();
+            #[inline]
+            fn elements(&self) -> &[$t] { core::slice::from_ref(self) }
+        }
+    )*};
+}
+scalar_operands!(f32, f64, i8, i16, i32, i64, i128, isize, u8, u16, u32, u64, u128, usize);
+
+/// The element type of an operand, as a witness for the node constructors: the
+/// macro binds it once, before building any node, so every constructor knows `T`.
+#[inline(always)]
+pub fn element_of<T, X: Operand<T> + ?Sized>(_operand: &X) -> PhantomData<T> {
+    PhantomData
 }
 
-/// A tensor's elements read through broadcast strides.
+/// The element type of an assignment target, as a witness (see [`element_of`]).
+#[inline(always)]
+pub fn target_element<X: crate::Target + ?Sized>(_target: &X) -> PhantomData<X::Element> {
+    PhantomData
+}
+
+/// Borrows an operand as a leaf over the witness's element type `T`. An operand
+/// of another element type is reported here, once, and the leaf still has type
+/// `TensorLeaf<T, _>`, so no enclosing node reports it again.
+#[inline(always)]
+pub fn operand<T, X: Operand<T> + ?Sized>(_element: PhantomData<T>, x: &X) -> TensorLeaf<'_, T, X::Shape> {
+    TensorLeaf::new(x.elements())
+}
+
+/// An operand's elements read through broadcast strides.
 #[derive(Clone, Copy, Debug)]
 pub struct TensorLeaf<'a, T, S> {
     data: &'a [T],
@@ -64,7 +81,7 @@ pub struct TensorLeaf<'a, T, S> {
 
 impl<'a, T, S: Shape> TensorLeaf<'a, T, S> {
     /// Wraps row-major data of shape `S`. Panics if `data` is shorter than
-    /// `S::LEN`: tensors and views guarantee it, so this never fires for them.
+    /// `S::LEN`: tensors, views and scalars guarantee it, so this never fires.
     #[inline]
     pub fn new(data: &'a [T]) -> Self {
         TensorLeaf { data: &data[..S::LEN], shape: PhantomData }
@@ -100,9 +117,9 @@ impl<T: Element, S: Shape, O: Shape> Row<T> for StridedRow<'_, T, S, O> {
     }
 }
 
-/// A value that is the same at every index: a scalar variable or a literal.
+/// A value that is the same at every index: a literal.
 #[derive(Clone, Copy, Debug)]
-pub struct Splat<T>(T);
+struct Splat<T>(T);
 
 impl<T: Copy> Row<T> for Splat<T> {
     #[inline(always)]
@@ -110,30 +127,6 @@ impl<T: Copy> Row<T> for Splat<T> {
         self.0
     }
 }
-
-/// A scalar variable of the element type: shape `()`, broadcasts to anything.
-#[derive(Clone, Copy, Debug)]
-pub struct Scalar<T>(pub T);
-
-impl<T: Element> Expr<T> for Scalar<T> {
-    type Shape = ();
-    #[inline(always)]
-    fn row<O: Shape>(&self, _outer: &[usize; MAX_RANK]) -> impl Row<T> + '_ {
-        Splat(self.0)
-    }
-}
-
-macro_rules! scalar_operands {
-    ($($t:ty),*) => {$(
-        impl Operand for $t {
-            type Element = $t;
-            type Leaf<'a> = Scalar<$t>;
-            #[inline]
-            fn leaf(&self) -> Scalar<$t> { Scalar(*self) }
-        }
-    )*};
-}
-scalar_operands!(f32, f64, i8, i16, i32, i64, i128, isize, u8, u16, u32, u64, u128, usize);
 
 /// An unsuffixed integer literal (`x * 2`): it takes the expression's element type.
 /// A value out of the element type's range is rejected when the code is built.
@@ -162,22 +155,22 @@ impl<T: Element, const V: i128> Expr<T> for IntLiteral<V> {
 
 /// An unsuffixed float literal (`x * 0.5`): it takes the expression's float type.
 #[derive(Clone, Copy, Debug)]
-pub struct FloatLiteral(pub f64);
+pub struct FloatLiteral(f64);
 
-/// Implemented per float type (not `impl<T: Float>`) so that a float literal in
-/// an integer expression has no impl at all: one error, see [`crate::expr::map`].
-macro_rules! float_literal_expr {
-    ($($t:ty),*) => {$(
-        impl Expr<$t> for FloatLiteral {
-            type Shape = ();
-            #[inline(always)]
-            fn row<O: Shape>(&self, _outer: &[usize; MAX_RANK]) -> impl Row<$t> + '_ {
-                Splat(<$t as Float>::from_float_literal(self.0))
-            }
-        }
-    )*};
+/// Builds a float literal for an expression over `T`, which must be a float type
+/// (reported here, at the literal).
+#[inline(always)]
+pub fn float_literal<T: Float>(_element: PhantomData<T>, value: f64) -> FloatLiteral {
+    FloatLiteral(value)
 }
-float_literal_expr!(f32, f64);
+
+impl<T: Element> Expr<T> for FloatLiteral {
+    type Shape = ();
+    #[inline(always)]
+    fn row<O: Shape>(&self, _outer: &[usize; MAX_RANK]) -> impl Row<T> + '_ {
+        Splat(T::from_float_literal(self.0))
+    }
+}
 
 /// The assignment target read in place (`acc` in `acc = acc * 0.5 + 1.0`): at each
 /// index it yields the target's value there before the write.
@@ -187,7 +180,7 @@ pub struct TargetLeaf<S>(PhantomData<S>);
 /// The target leaf for `target`, whose shape it takes. It borrows nothing, so the
 /// target can be borrowed mutably for the write that follows.
 #[inline]
-pub fn target_leaf<T, X: crate::Target<T> + ?Sized>(_target: &X) -> TargetLeaf<X::Shape> {
+pub fn target_leaf<X: crate::Target + ?Sized>(_target: &X) -> TargetLeaf<X::Shape> {
     TargetLeaf(PhantomData)
 }
 

@@ -4,18 +4,18 @@
 //! function name, so their bounds are where errors are reported: the function's
 //! element domain, one element type for all operands, and the broadcast rule.
 //!
-//! One mistake, one error: each node's element type and shape are type
-//! parameters that its constructor computes from projections of exactly the
-//! bounds it checks (`<F as BinaryFunction<T>>::Output`, `<A as Expr<T>>::Shape`,
-//! `<.. as Broadcast<..>>::Output`). Every one of those traits has impls only for
-//! the cases that hold (functions are implemented per element type, not for
-//! `T: Float`), so when a check fails the projection has nothing to select, the
-//! node's type becomes rustc's error type, and every later use of the node (an
-//! enclosing operator, the final evaluation) is silent. An opaque
-//! `impl Expr<T>` return type would not do: rustc re-proves an opaque type's
-//! bounds, with the constructor's where-clauses, at each use.
+//! One mistake, one error. Every rule is a bound of exactly one constructor,
+//! and nothing downstream re-derives it:
+//! - the element type `T` comes from a witness the macro binds first (the
+//!   target's, else the first operand's), and leaves are converted to `T` by
+//!   [`super::operand`], so a parent never re-checks a child's element type;
+//! - a function's domain is [`DefinedFor`], required only here; the nodes' own
+//!   `Expr` impls need just the `apply` traits, which hold for every element;
+//! - the shape `S` is a parameter computed here by projection: if the broadcast
+//!   fails, `S` stays an unresolved variable and later uses are ambiguous, which
+//!   rustc does not report after an error.
 
-use super::function::{BinaryFunction, TernaryFunction, UnaryFunction};
+use super::function::{BinaryFunction, DefinedFor, TernaryFunction, UnaryFunction};
 use super::{Expr, Row};
 use crate::element::Element;
 use crate::rules::broadcast::Broadcast;
@@ -54,9 +54,9 @@ type Broadcast3<T, A, B, C> = <Broadcast2<T, A, B> as Broadcast<<C as Expr<T>>::
 
 /// Builds `f(a)`; `f` must be defined for the element type.
 #[inline(always)]
-pub fn map1<T, F, A>(_f: F, a: A) -> Map1<F::Output, F, A, A::Shape>
+pub fn map1<T, F, A>(_element: PhantomData<T>, _f: F, a: A) -> Map1<T, F, A, A::Shape>
 where
-    F: UnaryFunction<T>,
+    F: UnaryFunction<T> + DefinedFor<T>,
     A: Expr<T>,
 {
     Map1 { a, types: PhantomData }
@@ -64,9 +64,9 @@ where
 
 /// Builds `f(a, b)`; one element type, and shapes that broadcast together.
 #[inline(always)]
-pub fn map2<T, F, A, B>(_f: F, a: A, b: B) -> Map2<F::Output, F, A, B, Broadcast2<T, A, B>>
+pub fn map2<T, F, A, B>(_element: PhantomData<T>, _f: F, a: A, b: B) -> Map2<T, F, A, B, Broadcast2<T, A, B>>
 where
-    F: BinaryFunction<T>,
+    F: BinaryFunction<T> + DefinedFor<T>,
     A: Expr<T>,
     B: Expr<T>,
     A::Shape: Broadcast<B::Shape>,
@@ -77,9 +77,15 @@ where
 /// Builds `f(a, b, c)`; one element type, and shapes that broadcast together.
 #[inline(always)]
 #[allow(clippy::type_complexity)]
-pub fn map3<T, F, A, B, C>(_f: F, a: A, b: B, c: C) -> Map3<F::Output, F, A, B, C, Broadcast3<T, A, B, C>>
+pub fn map3<T, F, A, B, C>(
+    _element: PhantomData<T>,
+    _f: F,
+    a: A,
+    b: B,
+    c: C,
+) -> Map3<T, F, A, B, C, Broadcast3<T, A, B, C>>
 where
-    F: TernaryFunction<T>,
+    F: TernaryFunction<T> + DefinedFor<T>,
     A: Expr<T>,
     B: Expr<T>,
     C: Expr<T>,
@@ -96,7 +102,7 @@ pub(crate) fn map2_unchecked<T, F, A, B, S>(a: A, b: B) -> Map2<T, F, A, B, S> {
     Map2 { a, b, types: PhantomData }
 }
 
-impl<T: Element, F: UnaryFunction<T, Output = T>, A: Expr<T>, S: Shape> Expr<T> for Map1<T, F, A, S> {
+impl<T: Element, F: UnaryFunction<T>, A: Expr<T>, S: Shape> Expr<T> for Map1<T, F, A, S> {
     type Shape = S;
     #[inline(always)]
     fn row<O: Shape>(&self, outer: &[usize; MAX_RANK]) -> impl Row<T> + '_ {
@@ -104,7 +110,7 @@ impl<T: Element, F: UnaryFunction<T, Output = T>, A: Expr<T>, S: Shape> Expr<T> 
     }
 }
 
-impl<T: Element, F: BinaryFunction<T, Output = T>, A: Expr<T>, B: Expr<T>, S: Shape> Expr<T> for Map2<T, F, A, B, S> {
+impl<T: Element, F: BinaryFunction<T>, A: Expr<T>, B: Expr<T>, S: Shape> Expr<T> for Map2<T, F, A, B, S> {
     type Shape = S;
     #[inline(always)]
     fn row<O: Shape>(&self, outer: &[usize; MAX_RANK]) -> impl Row<T> + '_ {
@@ -115,7 +121,7 @@ impl<T: Element, F: BinaryFunction<T, Output = T>, A: Expr<T>, B: Expr<T>, S: Sh
 impl<T, F, A, B, C, S> Expr<T> for Map3<T, F, A, B, C, S>
 where
     T: Element,
-    F: TernaryFunction<T, Output = T>,
+    F: TernaryFunction<T>,
     A: Expr<T>,
     B: Expr<T>,
     C: Expr<T>,
@@ -151,21 +157,21 @@ struct Row3<F, A, B, C> {
     function: PhantomData<F>,
 }
 
-impl<T: Copy, F: UnaryFunction<T, Output = T>, A: Row<T>> Row<T> for Row1<F, A> {
+impl<T: Copy, F: UnaryFunction<T>, A: Row<T>> Row<T> for Row1<F, A> {
     #[inline(always)]
     fn get(&self, j: usize, current: T) -> T {
         F::apply(self.a.get(j, current))
     }
 }
 
-impl<T: Copy, F: BinaryFunction<T, Output = T>, A: Row<T>, B: Row<T>> Row<T> for Row2<F, A, B> {
+impl<T: Copy, F: BinaryFunction<T>, A: Row<T>, B: Row<T>> Row<T> for Row2<F, A, B> {
     #[inline(always)]
     fn get(&self, j: usize, current: T) -> T {
         F::apply(self.a.get(j, current), self.b.get(j, current))
     }
 }
 
-impl<T: Copy, F: TernaryFunction<T, Output = T>, A: Row<T>, B: Row<T>, C: Row<T>> Row<T> for Row3<F, A, B, C> {
+impl<T: Copy, F: TernaryFunction<T>, A: Row<T>, B: Row<T>, C: Row<T>> Row<T> for Row3<F, A, B, C> {
     #[inline(always)]
     fn get(&self, j: usize, current: T) -> T {
         F::apply(self.a.get(j, current), self.b.get(j, current), self.c.get(j, current))

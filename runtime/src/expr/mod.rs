@@ -16,8 +16,13 @@ mod function;
 mod leaf;
 pub mod map;
 
-pub use function::{functions, operators, BinaryFunction, FunctionInfo, TernaryFunction, UnaryFunction, FUNCTIONS};
-pub use leaf::{operand, target_leaf, FloatLiteral, IntLiteral, Operand, Scalar, TargetLeaf, TensorLeaf};
+pub use function::{
+    functions, operators, BinaryFunction, DefinedFor, FunctionInfo, TernaryFunction, UnaryFunction, FUNCTIONS,
+};
+pub use leaf::{
+    element_of, float_literal, operand, target_element, target_leaf, FloatLiteral, IntLiteral, Operand, TargetLeaf,
+    TensorLeaf,
+};
 pub use map::{map1, map2, map3, Map1, Map2, Map3};
 
 use crate::shape::{Shape, MAX_RANK};

@@ -27,10 +27,12 @@ pub fn expand(statement: &Statement) -> TokenStream {
         root_span: Span::call_site(),
         element: local("element", 0),
         element_witness: None,
+        target_let: None,
     };
-    if let Statement::Assign { target, .. } = statement {
+    let target_local = local("target", 0);
+    if let Statement::Assign { .. } = statement {
         let rt = runtime(Span::call_site());
-        builder.element_witness = Some(quote!(#rt::expr::target_element(&#target)));
+        builder.element_witness = Some(quote!(#rt::expr::target_element(&*#target_local)));
     }
     let finish = match statement {
         Statement::Evaluate(expr) => {
@@ -42,12 +44,19 @@ pub fn expand(statement: &Statement) -> TokenStream {
             builder.target = Some(target.to_string());
             let root = at(&builder.node(value), *op_span);
             let rt = runtime(*op_span);
+            let target_ref = at(&target_local, *op_span);
+            builder.target_let = Some(quote!(
+                let #target_local = {
+                    use ::tensor_expr::__private::kernel::Target as _;
+                    (#target).as_target()
+                };
+            ));
             match op {
-                AssignOp::Set => quote_spanned!(*op_span=> #rt::kernel::assign(&mut #target, #root)),
+                AssignOp::Set => quote_spanned!(*op_span=> #rt::kernel::assign(#target_ref, #root)),
                 AssignOp::Update(binary) => {
                     let marker = Ident::new(binary.marker(), *op_span);
                     quote_spanned!(*op_span=>
-                        #rt::kernel::update(&mut #target, #rt::expr::operators::#marker, #root)
+                        #rt::kernel::update(#target_ref, #rt::expr::operators::#marker, #root)
                     )
                 }
             }
@@ -56,8 +65,10 @@ pub fn expand(statement: &Statement) -> TokenStream {
     let (operands, nodes) = (builder.operand_lets, builder.node_lets);
     let element = &builder.element;
     let witness = builder.element_witness.unwrap_or_else(|| quote!(::core::marker::PhantomData));
+    let target_let = builder.target_let;
     quote!({
         #(#operands)*
+        #target_let
         let #element = #witness;
         #(#nodes)*
         #finish
@@ -84,6 +95,8 @@ struct TreeBuilder {
     root_span: Span,
     /// The local holding the element-type witness every constructor receives.
     element: Ident,
+    /// `let __tensor_expr_target0 = (out).as_target();` for assignments.
+    target_let: Option<TokenStream>,
     /// Where the element type comes from: the target, else the first operand
     /// (else, for literals only, inference from the context).
     element_witness: Option<TokenStream>,
@@ -138,7 +151,8 @@ impl TreeBuilder {
     fn operand(&mut self, tokens: &TokenStream, span: Span) -> TokenStream {
         let rt = runtime(span);
         if self.target.as_deref() == Some(tokens.to_string().as_str()) {
-            return quote_spanned!(span=> #rt::expr::target_leaf(&#tokens));
+            let target = at(&local("target", 0), span);
+            return quote_spanned!(span=> #rt::expr::target_leaf(&*#target));
         }
         let name = local("op", self.operands);
         self.operands += 1;

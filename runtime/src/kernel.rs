@@ -28,14 +28,11 @@ pub trait Target {
     type Shape: Shape;
     /// The target's elements in row-major order.
     fn target_slice(&mut self) -> &mut [Self::Element];
-}
-
-impl<X: Target + ?Sized> Target for &mut X {
-    type Element = X::Element;
-    type Shape = X::Shape;
-    #[inline]
-    fn target_slice(&mut self) -> &mut [X::Element] {
-        (**self).target_slice()
+    /// Reborrows the target. The macro calls it with method syntax, so a target
+    /// that is a `&mut Tensor` parameter needs no `mut` binding (auto-deref).
+    #[inline(always)]
+    fn as_target(&mut self) -> &mut Self {
+        self
     }
 }
 

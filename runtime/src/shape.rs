@@ -6,6 +6,8 @@
 //! row-major, contiguous, no allocation, and flat views need no `unsafe`.
 
 use crate::dim::Dim;
+use crate::rules::broadcast::Broadcast;
+use crate::rules::in_place::BroadcastInto;
 use core::fmt::Debug;
 
 /// The highest rank the shape rules are implemented for.
@@ -25,7 +27,21 @@ mod sealed {
 /// assert_eq!(S::LEN, 6);
 /// assert_eq!(<()>::LEN, 1); // a scalar has one element
 /// ```
-pub trait Shape: sealed::Sealed + Copy + Default + Debug + 'static {
+///
+/// Every shape broadcasts with a scalar and with itself, giving itself, and can be
+/// written into itself. These facts are supertraits, so generic code gets them
+/// for free: `fn scale<S: Shape>(x: &Tensor<f32, S>) -> Tensor<f32, S> {
+/// tensor_expr!(x * 2.0 + 1.0) }` needs no further bound.
+pub trait Shape:
+    sealed::Sealed
+    + Copy
+    + Default
+    + Debug
+    + 'static
+    + Broadcast<(), Output = Self>
+    + Broadcast<Self, Output = Self>
+    + BroadcastInto<Self>
+{
     /// The number of dimensions.
     const RANK: usize;
     /// The size of each dimension, outermost first.

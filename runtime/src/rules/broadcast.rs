@@ -20,7 +20,7 @@ use crate::shape::{row_major_strides, Shape, MAX_RANK};
     message = "dimensions `{Self}` and `{Rhs}` cannot be broadcast together",
     note = "a `D<1>` from a generic const is not degenerate; write `One` for a dim that stretches"
 )]
-pub trait BroadcastDim<Rhs: Dim>: Dim {
+pub trait BroadcastDim<Rhs> {
     /// The larger of the two dims.
     type Output: Dim;
 }
@@ -50,19 +50,33 @@ impl BroadcastDim<One> for One {
     label = "incompatible shapes `{Self}` and `{Rhs}`",
     note = "NumPy broadcasting aligns shapes on the right; each pair of dims must be equal or one of them `One` (size 1)"
 )]
-pub trait Broadcast<Rhs: Shape>: Shape {
+pub trait Broadcast<Rhs> {
     /// The broadcast shape.
     type Output: Shape;
 }
 
+/// A scalar broadcasts to any shape. One blanket impl (rather than one per rank)
+/// so that generic code gets `(): Broadcast<S>` for every `S: Shape`.
+impl<S: Shape> Broadcast<S> for () {
+    type Output = S;
+}
+
 macro_rules! impl_broadcast {
-    ([$($a:ident)*] [$($b:ident)*] []) => {
+    // Scalar on the left: the blanket impl above.
+    ([] [] []) => {};
+    ([] [] [$($l:ident)+]) => {
+        #[diagnostic::do_not_recommend]
+        impl<$($l: Dim,)+> Broadcast<()> for ($($l,)+) {
+            type Output = ($($l,)+);
+        }
+    };
+    ([$($a:ident)+] [$($b:ident)+] []) => {
         #[diagnostic::do_not_recommend]
         impl<$($a: BroadcastDim<$b>,)* $($b: Dim,)*> Broadcast<($($b,)*)> for ($($a,)*) {
             type Output = ($(<$a as BroadcastDim<$b>>::Output,)*);
         }
     };
-    ([$($a:ident)*] [$($b:ident)*] [$($l:ident)+]) => {
+    ([$($a:ident)+] [$($b:ident)+] [$($l:ident)+]) => {
         #[diagnostic::do_not_recommend]
         impl<$($l: Dim,)+ $($a: BroadcastDim<$b>,)* $($b: Dim,)*> Broadcast<($($b,)*)> for ($($l,)+ $($a,)*) {
             type Output = ($($l,)+ $(<$a as BroadcastDim<$b>>::Output,)*);

@@ -15,7 +15,7 @@ use crate::shape::Shape;
 #[diagnostic::on_unimplemented(
     message = "a dimension `{Self}` cannot be written into a target dimension `{Target}` in place"
 )]
-pub trait DimInto<Target: Dim>: Dim {}
+pub trait DimInto<Target> {}
 
 impl<const N: usize> DimInto<D<N>> for D<N> {}
 impl<const N: usize> DimInto<D<N>> for One {}
@@ -33,10 +33,14 @@ impl DimInto<One> for One {}
     label = "broadcasting would change the target's shape `{Target}`",
     note = "PyTorch in-place rule: the value must broadcast to the target's shape without changing it"
 )]
-pub trait BroadcastInto<Target: Shape>: Shape {}
+pub trait BroadcastInto<Target> {}
+
+/// A scalar can be written into any shape (blanket, for generic code).
+impl<S: Shape> BroadcastInto<S> for () {}
 
 macro_rules! impl_broadcast_into {
-    ([$($a:ident)*] [$($b:ident)*] [$($l:ident)*]) => {
+    ([] [] [$($l:ident)*]) => {};
+    ([$($a:ident)+] [$($b:ident)+] [$($l:ident)*]) => {
         #[diagnostic::do_not_recommend]
         impl<$($l: Dim,)* $($a: DimInto<$b>,)* $($b: Dim,)*> BroadcastInto<($($l,)* $($b,)*)> for ($($a,)*) {}
     };

@@ -1,0 +1,219 @@
+//! The `tensor_expr!` grammar and forms: precedence, literals, operands,
+//! functions, in-place updates, views, generic code.
+
+use tensor_expr::prelude::*;
+
+fn x() -> Tensor<f64, Shape![2, 3]> {
+    tensor![[1., 2., 3.], [4., 5., 6.]]
+}
+
+#[test]
+fn the_issue_example() {
+    let x: Tensor<f32, Shape![2, 3]> = tensor![[1., 2., 3.], [4., 5., 6.]];
+    let v: Tensor<f32, Shape![3]> = Tensor::try_from_slice(&[7., 8., 9.]).unwrap();
+    let y = tensor_expr!(x + v);
+    let _: &Tensor<f32, Shape![2, 3]> = &y;
+    let z: Tensor<f32, Shape![2, 3]> = tensor_expr!(relu(x * 2 - v) / 4.0);
+    assert_eq!(z.as_slice(), &[0., 0., 0., 0.25, 0.5, 0.75]);
+    let mut acc = Tensor::<f32, Shape![2, 3]>::zeros();
+    tensor_expr!(acc += x * v);
+    assert_eq!(acc.as_slice(), &[7., 16., 27., 28., 40., 54.]);
+    tensor_expr!(acc = acc * 0.5 + 1.0);
+    assert_eq!(acc.as_slice(), &[4.5, 9., 14.5, 15., 21., 28.]);
+}
+
+#[test]
+fn precedence_and_associativity() {
+    let x = x();
+    let y = tensor_expr!(x + x * 2 - x / 2 - 1);
+    let expected = x.as_slice().iter().map(|a| a + a * 2.0 - a / 2.0 - 1.0);
+    assert!(y.as_slice().iter().copied().eq(expected));
+    // Left associativity: 100 - x - x is (100 - x) - x; x / 2 / 2 is x / 4.
+    assert_eq!(tensor_expr!(100 - x - x).as_slice()[0], 98.0);
+    assert_eq!(tensor_expr!(x / 2 / 2), tensor_expr!(x / 4));
+    // Parentheses and unary minus.
+    assert_eq!(tensor_expr!((x + 1) * 2).as_slice()[0], 4.0);
+    assert_eq!(tensor_expr!(-x * 2).as_slice()[1], -4.0);
+    assert_eq!(tensor_expr!(-(x - 3)).as_slice()[0], 2.0);
+    assert_eq!(tensor_expr!(x - -1).as_slice()[0], 2.0);
+}
+
+#[test]
+fn literals_take_the_element_type() {
+    let f: Tensor<f32, Shape![2]> = tensor![1.5, 2.5];
+    assert_eq!(tensor_expr!(f * 2 + 0.5), tensor![3.5, 5.5]);
+    let i: Tensor<i64, Shape![2]> = tensor![3, -4];
+    assert_eq!(tensor_expr!(i * 2 - 1), tensor![5, -9]);
+    let u: Tensor<u8, Shape![2]> = tensor![3, 4];
+    assert_eq!(tensor_expr!(u * 60 + 15), tensor![195, 255]);
+    // A suffixed literal is a typed scalar operand.
+    assert_eq!(tensor_expr!(f * 2.0f32), tensor![3.0, 5.0]);
+}
+
+#[test]
+fn scalar_operands_of_every_kind() {
+    let x = x();
+    let alpha = 0.5;
+    let scale = &alpha;
+    struct Params {
+        bias: f64,
+        w: Tensor<f64, Shape![3]>,
+    }
+    let params = Params { bias: 1.0, w: tensor![1., 0., -1.] };
+    let pair = (2.0, x);
+    let y = tensor_expr!(x * alpha + *scale + params.bias + params.w + pair.0 * pair.1);
+    let expected: Vec<f64> = x
+        .as_slice()
+        .iter()
+        .zip([1., 0., -1.].iter().cycle())
+        .map(|(a, w)| a * 0.5 + 0.5 + 1.0 + w + 2.0 * a)
+        .collect();
+    assert_eq!(y.as_slice(), &expected[..]);
+}
+
+#[test]
+fn paths_method_calls_references_and_blocks() {
+    mod weights {
+        pub const SCALE: f64 = 3.0;
+    }
+    let x = x();
+    let y = tensor_expr!(&x * weights::SCALE + x.view() - { tensor_expr!(x * 4) });
+    assert!(y.as_slice().iter().all(|&v| v == 0.0));
+    // A nested expression in a block, and a function call in a block.
+    let doubled = |t: &Tensor<f64, Shape![2, 3]>| tensor_expr!(t * 2);
+    assert_eq!(tensor_expr!({ doubled(&x) } - x), x);
+}
+
+#[test]
+fn every_function_matches_std() {
+    let x: Tensor<f64, Shape![4]> = tensor![-1.5, -0.25, 0.5, 2.0];
+    let p: Tensor<f64, Shape![4]> = tensor![0.5, 1.5, 2.0, 3.0];
+    let check = |actual: Tensor<f64, Shape![4]>, f: &dyn Fn(f64) -> f64, name: &str| {
+        for (a, &v) in actual.as_slice().iter().zip(x.as_slice()) {
+            assert!((a - f(v)).abs() <= 1e-12 * f(v).abs().max(1.0), "{name}({v}) = {a}, expected {}", f(v));
+        }
+    };
+    check(tensor_expr!(abs(x)), &f64::abs, "abs");
+    check(tensor_expr!(exp(x)), &f64::exp, "exp");
+    check(tensor_expr!(ln(p)), &|v| ln_of_p(v, &x, &p), "ln");
+    check(tensor_expr!(sqrt(p)), &|v| sqrt_of_p(v, &x, &p), "sqrt");
+    check(tensor_expr!(sin(x)), &f64::sin, "sin");
+    check(tensor_expr!(cos(x)), &f64::cos, "cos");
+    check(tensor_expr!(tanh(x)), &f64::tanh, "tanh");
+    check(tensor_expr!(sigmoid(x)), &|v| 1.0 / (1.0 + (-v).exp()), "sigmoid");
+    check(tensor_expr!(relu(x)), &|v| v.max(0.0), "relu");
+    check(tensor_expr!(square(x)), &|v| v * v, "square");
+    check(tensor_expr!(max(x, 0.25)), &|v| v.max(0.25), "max");
+    check(tensor_expr!(min(x, 0.25)), &|v| v.min(0.25), "min");
+    check(tensor_expr!(pow(x, 2)), &|v| v.powf(2.0), "pow");
+    check(tensor_expr!(clamp(x, -1, 1)), &|v| v.clamp(-1.0, 1.0), "clamp");
+}
+
+/// ln and sqrt run on `p`; map an element of `x` to the same position of `p`.
+fn at_same_position(v: f64, x: &Tensor<f64, Shape![4]>, p: &Tensor<f64, Shape![4]>) -> f64 {
+    let i = x.as_slice().iter().position(|&e| e == v).unwrap();
+    p.as_slice()[i]
+}
+fn ln_of_p(v: f64, x: &Tensor<f64, Shape![4]>, p: &Tensor<f64, Shape![4]>) -> f64 {
+    at_same_position(v, x, p).ln()
+}
+fn sqrt_of_p(v: f64, x: &Tensor<f64, Shape![4]>, p: &Tensor<f64, Shape![4]>) -> f64 {
+    at_same_position(v, x, p).sqrt()
+}
+
+#[test]
+fn functions_broadcast_their_arguments() {
+    let x = x();
+    let lo: Tensor<f64, Shape![3]> = tensor![2., 2., 4.];
+    let hi: Tensor<f64, Shape![2, 1]> = tensor![[2.5], [5.]];
+    assert_eq!(tensor_expr!(clamp(x, lo, hi)), tensor![[2., 2., 2.5], [4., 5., 5.]]);
+}
+
+#[test]
+fn integer_tensors() {
+    let a: Tensor<i32, Shape![2, 2]> = tensor![[1, -2], [3, -4]];
+    let b: Tensor<i32, Shape![2]> = tensor![10, 20];
+    assert_eq!(tensor_expr!(abs(a) * b / 2 - max(a, 0)), tensor![[4, 20], [12, 40]]);
+    assert_eq!(tensor_expr!(clamp(a, -1, 1)), tensor![[1, -1], [1, -1]]);
+}
+
+#[test]
+fn every_in_place_operator() {
+    let v: Tensor<f64, Shape![3]> = tensor![1., 2., 4.];
+    let mut t = x();
+    tensor_expr!(t += v);
+    tensor_expr!(t -= 1);
+    tensor_expr!(t *= v);
+    tensor_expr!(t /= 2);
+    let expected: Vec<f64> = x()
+        .as_slice()
+        .iter()
+        .zip([1., 2., 4.].iter().cycle())
+        .map(|(a, b)| (a + b - 1.0) * b / 2.0)
+        .collect();
+    assert_eq!(t.as_slice(), &expected[..]);
+    // Assigning a broadcast value fills the target.
+    tensor_expr!(t = v);
+    assert_eq!(t, tensor![[1., 2., 4.], [1., 2., 4.]]);
+    tensor_expr!(t = 0);
+    assert_eq!(t, Tensor::zeros());
+}
+
+#[test]
+fn the_target_is_read_in_place() {
+    let mut t = x();
+    tensor_expr!(t = t * t - t);
+    assert_eq!(t, tensor![[0., 2., 6.], [12., 20., 30.]]);
+    let mut u = x();
+    tensor_expr!(u += u);
+    assert_eq!(u, tensor_expr!({ x() } * 2));
+}
+
+#[test]
+fn views_are_operands_and_targets() {
+    let data = vec![1.0f64; 6];
+    let ones = TensorView::<f64, Shape![2, 3]>::try_new(&data).unwrap();
+    let mut out_buffer = vec![0.0f64; 6];
+    let mut out = TensorViewMut::<f64, Shape![2, 3]>::try_new(&mut out_buffer).unwrap();
+    let x = x();
+    tensor_expr!(out = x + ones);
+    tensor_expr!(out *= 2);
+    tensor_expr!(out = out - ones);
+    assert_eq!(out_buffer, vec![3., 5., 7., 9., 11., 13.]);
+}
+
+fn scale<S: tensor_expr::Shape>(x: &Tensor<f32, S>) -> Tensor<f32, S> {
+    tensor_expr!(x * 2.0 + 1.0)
+}
+
+fn accumulate<S: tensor_expr::Shape>(out: &mut Tensor<f32, S>, x: &Tensor<f32, S>, alpha: f32) {
+    tensor_expr!(out += alpha * x + exp(x - x));
+}
+
+fn add_row<R, C>(m: &Tensor<f32, (R, C)>, row: &Tensor<f32, (C,)>) -> Tensor<f32, (R, C)>
+where
+    R: tensor_expr::Dim,
+    C: tensor_expr::Dim,
+{
+    tensor_expr!(m + row)
+}
+
+#[test]
+fn generic_code_needs_no_extra_bounds() {
+    let x: Tensor<f32, Shape![2, 2]> = tensor![[1., 2.], [3., 4.]];
+    assert_eq!(scale(&x), tensor![[3., 5.], [7., 9.]]);
+    let mut out = Tensor::zeros();
+    accumulate(&mut out, &x, 2.0);
+    assert_eq!(out, tensor![[3., 5.], [7., 9.]]);
+    assert_eq!(add_row(&x, &tensor![10., 20.]), tensor![[11., 22.], [13., 24.]]);
+}
+
+#[test]
+fn zero_sized_and_scalar_shapes() {
+    let empty = Tensor::<f32, Shape![0, 3]>::zeros();
+    let row: Tensor<f32, Shape![3]> = tensor![1., 2., 3.];
+    assert_eq!(tensor_expr!(empty + row).shape(), &[0, 3]);
+    let s = Tensor::<f32, Shape![]>::new(2.0);
+    let t: Tensor<f32, Shape![]> = tensor_expr!(s * s + 1);
+    assert_eq!(t.as_slice(), &[5.0]);
+}

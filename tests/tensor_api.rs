@@ -1,0 +1,117 @@
+//! The `Tensor` and view API: constructors, accessors, errors, printing.
+
+use tensor_expr::prelude::*;
+use tensor_expr::{One, ShapeError, D};
+
+#[test]
+fn shapes_from_the_type_macro() {
+    use tensor_expr::Shape as _;
+    assert_eq!(<Shape![]>::RANK, 0);
+    assert_eq!(<Shape![]>::LEN, 1);
+    assert_eq!(<Shape![2, 3]>::DIMS, &[2, 3]);
+    assert_eq!(<Shape![1_000_000]>::LEN, 1_000_000);
+    assert_eq!(<Shape![3000, 0]>::LEN, 0);
+    assert_eq!(<Shape![2, 1, 3, 1, 4, 5]>::RANK, 6);
+    assert_eq!(<Shape![2, 1, 3, 1, 4, 5]>::LEN, 120);
+    // A literal 1 is the broadcastable `One`; other sizes are `D<N>`.
+    let _: Shape![1, 4] = (One, D::<4>);
+}
+
+#[test]
+fn constructors_agree() {
+    let from_new = Tensor::<i32, Shape![2, 3]>::new([[1, 2, 3], [4, 5, 6]]);
+    let from_array: Tensor<i32, Shape![2, 3]> = [[1, 2, 3], [4, 5, 6]].into();
+    let from_macro = tensor![[1, 2, 3], [4, 5, 6]];
+    let from_slice = Tensor::<i32, Shape![2, 3]>::try_from_slice(&[1, 2, 3, 4, 5, 6]).unwrap();
+    let from_fn = Tensor::<i32, Shape![2, 3]>::from_fn(|[i, j]| (3 * i + j + 1) as i32);
+    for t in [from_array, from_macro, from_slice, from_fn] {
+        assert_eq!(t, from_new);
+    }
+    assert_eq!(Tensor::<f32, Shape![2]>::zeros().as_slice(), &[0.0, 0.0]);
+    assert_eq!(Tensor::<u8, Shape![3]>::full(7).as_slice(), &[7, 7, 7]);
+    assert_eq!(Tensor::<u8, Shape![3]>::default().as_slice(), &[0, 0, 0]);
+    let one_by_two: Tensor<f32, Shape![1, 2]> = [[5.0, 6.0]].into();
+    assert_eq!(one_by_two.shape(), &[1, 2]);
+    let scalar: Tensor<f64, Shape![]> = Tensor::new(2.5);
+    assert_eq!(scalar.as_slice(), &[2.5]);
+}
+
+#[test]
+fn tensor_macro_reads_the_shape_from_the_nesting() {
+    let t = tensor![[[1, 2], [3, 4], [5, 6]], [[7, 8], [9, 10], [11, 12]]];
+    assert_eq!(t.shape(), &[2, 3, 2]);
+    let row = tensor![[5.0, 6.0]];
+    let _: &Tensor<f64, (One, D<2>)> = &row;
+    let trailing_commas = tensor![[1, 2,], [3, 4,],];
+    assert_eq!(trailing_commas.shape(), &[2, 2]);
+}
+
+#[test]
+fn wrong_lengths_are_errors_naming_both_sizes() {
+    let err = Tensor::<f32, Shape![2, 3]>::try_from_slice(&[0.0; 5]).unwrap_err();
+    assert_eq!(err, ShapeError { shape: &[2, 3], expected: 6, actual: 5 });
+    assert_eq!(err.to_string(), "shape [2, 3] needs 6 elements, got 5");
+    let data = [0.0f32; 7];
+    let err = TensorView::<f32, Shape![2, 3]>::try_new(&data).unwrap_err();
+    assert_eq!((err.expected, err.actual), (6, 7));
+    let mut data = [0.0f32; 4];
+    assert!(TensorViewMut::<f32, Shape![2, 3]>::try_new(&mut data).is_err());
+}
+
+#[test]
+fn indexing_and_slices() {
+    let mut t = tensor![[1, 2, 3], [4, 5, 6]];
+    assert_eq!(t[[1, 2]], 6);
+    t[[0, 1]] = 20;
+    assert_eq!(t.as_slice(), &[1, 20, 3, 4, 5, 6]);
+    t.as_mut_slice()[5] = 60;
+    assert_eq!(t.get([1, 2]), Some(&60));
+    assert_eq!(t.get([2, 0]), None);
+    assert_eq!(t.as_array(), &[[1, 20, 3], [4, 5, 60]]);
+}
+
+#[test]
+#[should_panic(expected = "index [0, 3] is out of bounds for shape [2, 3]")]
+fn out_of_bounds_index_panics_with_index_and_shape() {
+    let t = Tensor::<i32, Shape![2, 3]>::zeros();
+    let _ = t[[0, 3]];
+}
+
+#[test]
+fn printing_follows_numpy() {
+    let t = tensor![[1.0, 2.5, 3.0], [4.0, 5.0, -6.0]];
+    assert_eq!(t.to_string(), "[[  1 2.5   3]\n [  4   5  -6]]");
+    assert_eq!(format!("{t:?}"), "[[ 1.0,  2.5,  3.0],\n [ 4.0,  5.0, -6.0]]");
+    let cube = Tensor::<i32, Shape![2, 2, 2]>::from_fn(|[i, j, k]| (4 * i + 2 * j + k) as i32);
+    assert_eq!(cube.to_string(), "[[[0 1]\n  [2 3]]\n\n [[4 5]\n  [6 7]]]");
+    assert_eq!(Tensor::<i32, Shape![]>::new(7).to_string(), "7");
+    assert_eq!(Tensor::<i32, Shape![0]>::zeros().to_string(), "[]");
+    assert_eq!(format!("{:?}", t.shape()), "[2, 3]");
+}
+
+#[test]
+fn views_share_the_borrowed_data() {
+    let data: Vec<f32> = (0..6).map(|i| i as f32).collect();
+    let view = TensorView::<f32, Shape![2, 3]>::try_new(&data).unwrap();
+    assert_eq!(view[[1, 1]], 4.0);
+    assert_eq!(view.to_tensor().as_slice(), &data[..]);
+    let mut buffer = vec![0.0f32; 6];
+    let mut view_mut = TensorViewMut::<f32, Shape![3, 2]>::try_new(&mut buffer).unwrap();
+    view_mut[[2, 1]] = 9.0;
+    assert_eq!(view_mut.as_view()[[2, 1]], 9.0);
+    assert_eq!(buffer[5], 9.0);
+    let mut owned = tensor![1, 2];
+    owned.view_mut()[[0]] = 10;
+    assert_eq!(owned.view().as_slice(), &[10, 2]);
+}
+
+#[test]
+fn clone_copy_and_eq() {
+    let a = tensor![1.0, 2.0];
+    let b = a; // Copy
+    #[allow(clippy::clone_on_copy)]
+    let c = a.clone();
+    assert_eq!(a, b);
+    assert_eq!(b, c);
+    assert_ne!(a, tensor![1.0, 2.5]);
+}

@@ -61,7 +61,7 @@ fn scalar_operands_of_every_kind() {
     }
     let params = Params { bias: 1.0, w: tensor![1., 0., -1.] };
     let pair = (2.0, x);
-    let y = tensor_expr!(x * alpha + *scale + params.bias + params.w + pair.0 * pair.1);
+    let y = tensor_expr!(x * alpha + { *scale } + params.bias + params.w + pair.0 * pair.1);
     let expected: Vec<f64> = x
         .as_slice()
         .iter()

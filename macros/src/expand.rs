@@ -45,7 +45,8 @@ pub fn expand(statement: &Statement) -> TokenStream {
             let root = at(&builder.node(value), *op_span);
             let rt = runtime(*op_span);
             let target_ref = at(&target_local, *op_span);
-            builder.target_let = Some(quote!(
+            let target_span = target.clone().into_iter().next().map_or(*op_span, |t| t.span());
+            builder.target_let = Some(quote_spanned!(target_span=>
                 let #target_local = {
                     use ::tensor_expr::__private::kernel::Target as _;
                     (#target).as_target()

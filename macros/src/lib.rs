@@ -43,5 +43,13 @@ pub(crate) fn tensor_expr_tokens(input: proc_macro2::TokenStream) -> proc_macro2
             validate::validate(&statement)?;
             Ok(expand::expand(&statement))
         })
-        .unwrap_or_else(syn::Error::into_compile_error)
+        .unwrap_or_else(compile_errors)
+}
+
+/// The errors as `compile_error!`s, in a block of type `!`: valid in expression
+/// position however many errors there are, and it coerces to whatever type the
+/// context expects, so the user sees only the real errors.
+fn compile_errors(error: syn::Error) -> proc_macro2::TokenStream {
+    let errors = error.into_compile_error();
+    quote::quote!({ #errors ::core::unreachable!() })
 }

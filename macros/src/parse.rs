@@ -163,8 +163,19 @@ fn parse_primary(input: ParseStream, depth: usize) -> Result<Expr> {
         }
         return Ok(Expr::FloatLiteral { literal });
     }
-    if input.peek(Token![&]) || input.peek(Token![&&]) || input.peek(Token![*]) {
-        return parse_prefixed_operand(input);
+    if input.peek(Token![&]) || input.peek(Token![&&]) {
+        return parse_reference_operand(input);
+    }
+    if let Some((op, _)) = peek_binary_op(input) {
+        let op = match op {
+            BinaryOp::Add => "+",
+            BinaryOp::Sub => "-",
+            BinaryOp::Mul => "*",
+            BinaryOp::Div => "/",
+        };
+        return Err(input.error(format_args!(
+            "expected an operand, found `{op}`: two operators in a row (to dereference a scalar, write `{{ *x }}`)"
+        )));
     }
     if input.peek(syn::Ident::peek_any) || input.peek(Token![::]) {
         return parse_path_operand(input, depth);
@@ -177,8 +188,8 @@ fn parse_primary(input: ParseStream, depth: usize) -> Result<Expr> {
     ))
 }
 
-/// `&x`, `&mut x`, `&&x`, `*x`: a Rust reference or dereference of a place.
-fn parse_prefixed_operand(input: ParseStream) -> Result<Expr> {
+/// `&x`, `&mut x`, `&&x`: a Rust reference to a place.
+fn parse_reference_operand(input: ParseStream) -> Result<Expr> {
     let span = input.span();
     let mut tokens = TokenStream::new();
     loop {
@@ -189,8 +200,6 @@ fn parse_prefixed_operand(input: ParseStream) -> Result<Expr> {
             if input.peek(Token![mut]) {
                 input.parse::<Token![mut]>()?.to_tokens(&mut tokens);
             }
-        } else if input.peek(Token![*]) {
-            input.parse::<Token![*]>()?.to_tokens(&mut tokens);
         } else {
             break;
         }

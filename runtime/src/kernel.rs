@@ -45,31 +45,20 @@ pub fn evaluate<T: Element, E: Expr<T>>(e: E) -> Tensor<T, E::Shape> {
 }
 
 /// Writes `e` into `target` (`tensor_expr!(out = e)`); `e` must broadcast to the
-/// target's shape without changing it.
+/// target's shape without changing it. (One-line signatures: rustc quotes them in
+/// the note of every in-place error.)
 #[inline]
-pub fn assign<T, X, E>(target: &mut X, e: E)
-where
-    T: Element,
-    X: Target<Element = T> + ?Sized,
-    E: Expr<T>,
-    E::Shape: BroadcastInto<X::Shape>,
-{
+#[rustfmt::skip]
+pub fn assign<T: Element, X: Target<Element = T> + ?Sized, E: Expr<T>>(target: &mut X, e: E) where E::Shape: BroadcastInto<X::Shape> {
     drive::<T, X::Shape, E>(target.target_slice(), &e);
 }
 
 /// Updates `target` to `f(target, e)` in place (`out += e` and friends), under the
 /// same in-place rule as [`assign`].
 #[inline]
-pub fn update<T, X, F, E>(target: &mut X, f: F, e: E)
-where
-    T: Element,
-    X: Target<Element = T> + ?Sized,
-    F: BinaryFunction<T>,
-    E: Expr<T>,
-    E::Shape: BroadcastInto<X::Shape>,
-{
-    let _ = f;
-    // The in-place bound above already guarantees that target and `e` broadcast.
+#[rustfmt::skip]
+pub fn update<T: Element, X: Target<Element = T> + ?Sized, F: BinaryFunction<T>, E: Expr<T>>(target: &mut X, _f: F, e: E) where E::Shape: BroadcastInto<X::Shape> {
+    // The in-place bound already guarantees that the target and `e` broadcast.
     let updated: Map2<T, F, TargetLeaf<X::Shape>, E, X::Shape> = map2_unchecked(TargetLeaf::default(), e);
     drive::<T, X::Shape, _>(target.target_slice(), &updated);
 }

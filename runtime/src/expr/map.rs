@@ -63,14 +63,12 @@ where
 }
 
 /// Builds `f(a, b)`; one element type, and shapes that broadcast together.
+///
+/// The signature is one line on purpose: rustc quotes it in the note of every
+/// broadcast error, and one line keeps that error short.
 #[inline(always)]
-pub fn map2<T, F, A, B>(_element: PhantomData<T>, _f: F, a: A, b: B) -> Map2<T, F, A, B, Broadcast2<T, A, B>>
-where
-    F: BinaryFunction<T> + DefinedFor<T>,
-    A: Expr<T>,
-    B: Expr<T>,
-    A::Shape: Broadcast<B::Shape>,
-{
+#[rustfmt::skip]
+pub fn map2<T, F: BinaryFunction<T> + DefinedFor<T>, A: Expr<T>, B: Expr<T>>(_element: PhantomData<T>, _f: F, a: A, b: B) -> Map2<T, F, A, B, Broadcast2<T, A, B>> where A::Shape: Broadcast<B::Shape> {
     Map2 { a, b, types: PhantomData }
 }
 

@@ -57,6 +57,7 @@ pub trait Broadcast<Rhs> {
 
 /// A scalar broadcasts to any shape. One blanket impl (rather than one per rank)
 /// so that generic code gets `(): Broadcast<S>` for every `S: Shape`.
+#[diagnostic::do_not_recommend]
 impl<S: Shape> Broadcast<S> for () {
     type Output = S;
 }

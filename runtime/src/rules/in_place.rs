@@ -36,6 +36,7 @@ impl DimInto<One> for One {}
 pub trait BroadcastInto<Target> {}
 
 /// A scalar can be written into any shape (blanket, for generic code).
+#[diagnostic::do_not_recommend]
 impl<S: Shape> BroadcastInto<S> for () {}
 
 macro_rules! impl_broadcast_into {

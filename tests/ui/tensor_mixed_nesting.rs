@@ -1,0 +1,5 @@
+use tensor_expr::prelude::*;
+
+fn main() {
+    let _t = tensor![[1, 2], 3];
+}

@@ -1,1 +1,212 @@
-fn main(){}
+//! Elementwise and broadcast benchmarks: `tensor_expr!` against a hand-written
+//! loop and ndarray (operator expressions and `Zip`), in the same run and with
+//! the same flags. Prints ns/element (median of several timed batches) and ratios.
+//!
+//! `cargo bench --bench elementwise`, and with
+//! `RUSTFLAGS="-C target-cpu=native" cargo bench --bench elementwise` for AVX.
+
+use ndarray::{ArrayView1, ArrayView2, ArrayViewMut1, ArrayViewMut2, Zip};
+use std::hint::black_box;
+use std::time::Instant;
+use tensor_expr::prelude::*;
+
+/// Median ns per element of each implementation, over batches of `iterations`
+/// runs taken round-robin (one batch of each in turn), so that a change of clock
+/// speed during the run affects all implementations alike and the ratios hold.
+fn compare(elements: usize, iterations: usize, implementations: &mut [&mut dyn FnMut()]) -> Vec<f64> {
+    for f in implementations.iter_mut() {
+        for _ in 0..iterations.div_ceil(4) {
+            f(); // warm-up
+        }
+    }
+    let mut samples = vec![Vec::new(); implementations.len()];
+    for _round in 0..21 {
+        for (f, samples) in implementations.iter_mut().zip(&mut samples) {
+            let start = Instant::now();
+            for _ in 0..iterations {
+                f();
+            }
+            samples.push(start.elapsed().as_nanos() as f64 / (iterations * elements) as f64);
+        }
+    }
+    samples
+        .into_iter()
+        .map(|mut s| {
+            s.sort_by(f64::total_cmp);
+            s[s.len() / 2]
+        })
+        .collect()
+}
+
+impl Row {
+    fn new(case: &'static str, times: Vec<f64>) -> Row {
+        Row { case, tensor_expr: times[0], hand: times[1], ndarray_ops: times[2], ndarray_zip: times[3] }
+    }
+}
+
+struct Row {
+    case: &'static str,
+    tensor_expr: f64,
+    hand: f64,
+    ndarray_ops: f64,
+    ndarray_zip: f64,
+}
+
+fn print_table(rows: &[Row]) {
+    println!(
+        "{:<34} {:>11} {:>11} {:>11} {:>11}  {:>9} {:>9} {:>9}",
+        "case (ns/element)", "tensor_expr", "hand loop", "nd ops", "nd Zip", "hand/te", "ops/te", "zip/te"
+    );
+    for r in rows {
+        println!(
+            "{:<34} {:>11.4} {:>11.4} {:>11.4} {:>11.4}  {:>8.2}x {:>8.2}x {:>8.2}x",
+            r.case,
+            r.tensor_expr,
+            r.hand,
+            r.ndarray_ops,
+            r.ndarray_zip,
+            r.hand / r.tensor_expr,
+            r.ndarray_ops / r.tensor_expr,
+            r.ndarray_zip / r.tensor_expr
+        );
+    }
+}
+
+fn data(len: usize, seed: f32) -> Vec<f32> {
+    (0..len).map(|i| ((i as f32 * 0.37 + seed).sin()) * 4.0).collect()
+}
+
+type Matrix<const R: usize, const C: usize> = (tensor_expr::D<R>, tensor_expr::D<C>);
+
+/// `relu(a * alpha + b)` with `b` a row vector, on an `R x C` matrix.
+fn relu_axpb<const R: usize, const C: usize>(case: &'static str, iterations: usize) -> Row {
+    let (a, b, alpha) = (data(R * C, 0.1), data(C, 0.7), 1.5f32);
+    // Each implementation writes its own output; all read the same inputs.
+    let (mut out_te, mut out_hand, mut out_zip) = (vec![0.0f32; R * C], vec![0.0f32; R * C], vec![0.0f32; R * C]);
+    let av = TensorView::<f32, Matrix<R, C>>::try_new(&a).unwrap();
+    let bv = TensorView::<f32, (tensor_expr::D<C>,)>::try_new(&b).unwrap();
+    let (na, nb) = (ArrayView2::from_shape((R, C), &a).unwrap(), ArrayView1::from(&b));
+    let mut tensor_expr = || {
+        let mut o = TensorViewMut::<f32, Matrix<R, C>>::try_new(&mut out_te).unwrap();
+        let (av, bv, alpha) = (black_box(&av), black_box(&bv), black_box(alpha));
+        tensor_expr!(o = relu(av * alpha + bv));
+        black_box(&mut o);
+    };
+    let mut hand = || {
+        let (a, b, alpha) = (black_box(&a[..R * C]), black_box(&b[..C]), black_box(alpha));
+        for (out_row, a_row) in out_hand.chunks_exact_mut(C).zip(a.chunks_exact(C)) {
+            for ((o, &x), &y) in out_row.iter_mut().zip(a_row).zip(b) {
+                *o = (x * alpha + y).max(0.0);
+            }
+        }
+        black_box(&mut out_hand);
+    };
+    let mut ndarray_ops = || {
+        let y = (black_box(&na) * black_box(alpha) + black_box(&nb)).mapv_into(|v| v.max(0.0));
+        black_box(y);
+    };
+    let mut ndarray_zip = || {
+        let mut o = ArrayViewMut2::from_shape((R, C), &mut out_zip).unwrap();
+        Zip::from(&mut o).and(black_box(&na)).and_broadcast(black_box(&nb)).for_each(|o, &x, &y| {
+            *o = (x * alpha + y).max(0.0);
+        });
+        black_box(&mut o);
+    };
+    let times = compare(R * C, iterations, &mut [&mut tensor_expr, &mut hand, &mut ndarray_ops, &mut ndarray_zip]);
+    Row::new(case, times)
+}
+
+/// `(a + b) * c - d / e` over `N` elements.
+fn chain<const N: usize>(case: &'static str, iterations: usize) -> Row {
+    type S<const N: usize> = (tensor_expr::D<N>,);
+    fn view<const N: usize>(v: &[f32]) -> TensorView<'_, f32, S<N>> {
+        TensorView::try_new(v).unwrap()
+    }
+    let inputs: Vec<Vec<f32>> = (0..5).map(|k| data(N, k as f32 + 0.5)).collect();
+    let e_safe: Vec<f32> = inputs[4].iter().map(|v| v.abs() + 1.0).collect();
+    let (a, b, c, d, e) = (&inputs[0], &inputs[1], &inputs[2], &inputs[3], &e_safe);
+    let (mut out_te, mut out_hand, mut out_zip) = (vec![0.0f32; N], vec![0.0f32; N], vec![0.0f32; N]);
+    let (av, bv, cv, dv, ev) = (view::<N>(a), view::<N>(b), view::<N>(c), view::<N>(d), view::<N>(e));
+    let (na, nb, nc, nd, ne) =
+        (ArrayView1::from(a), ArrayView1::from(b), ArrayView1::from(c), ArrayView1::from(d), ArrayView1::from(e));
+    let mut tensor_expr = || {
+        let mut o = TensorViewMut::<f32, S<N>>::try_new(&mut out_te).unwrap();
+        let (av, bv, cv, dv, ev) = black_box((&av, &bv, &cv, &dv, &ev));
+        tensor_expr!(o = (av + bv) * cv - dv / ev);
+        black_box(&mut o);
+    };
+    let mut hand = || {
+        let (a, b, c, d, e) = black_box((&a[..N], &b[..N], &c[..N], &d[..N], &e[..N]));
+        let out = &mut out_hand[..N];
+        for i in 0..N {
+            out[i] = (a[i] + b[i]) * c[i] - d[i] / e[i];
+        }
+        black_box(out);
+    };
+    let mut ndarray_ops = || {
+        let (na, nb, nc, nd, ne) = black_box((&na, &nb, &nc, &nd, &ne));
+        black_box((na + nb) * nc - nd / ne);
+    };
+    let mut ndarray_zip = || {
+        let mut o = ArrayViewMut1::from(&mut out_zip[..]);
+        Zip::from(&mut o)
+            .and(black_box(&na))
+            .and(black_box(&nb))
+            .and(black_box(&nc))
+            .and(black_box(&nd))
+            .and(black_box(&ne))
+            .for_each(|o, &a, &b, &c, &d, &e| *o = (a + b) * c - d / e);
+        black_box(&mut o);
+    };
+    let times = compare(N, iterations, &mut [&mut tensor_expr, &mut hand, &mut ndarray_ops, &mut ndarray_zip]);
+    Row::new(case, times)
+}
+
+/// The outer broadcast `x[n, 1] + z[1, m]`.
+fn outer<const N: usize, const M: usize>(case: &'static str, iterations: usize) -> Row {
+    type Col<const N: usize> = (tensor_expr::D<N>, tensor_expr::One);
+    type RowVector<const M: usize> = (tensor_expr::One, tensor_expr::D<M>);
+    let (x, z) = (data(N, 0.3), data(M, 0.9));
+    let (mut out_te, mut out_hand, mut out_zip) = (vec![0.0f32; N * M], vec![0.0f32; N * M], vec![0.0f32; N * M]);
+    let xv = TensorView::<f32, Col<N>>::try_new(&x).unwrap();
+    let zv = TensorView::<f32, RowVector<M>>::try_new(&z).unwrap();
+    let (nx, nz) = (ArrayView2::from_shape((N, 1), &x).unwrap(), ArrayView2::from_shape((1, M), &z).unwrap());
+    let mut tensor_expr = || {
+        let mut o = TensorViewMut::<f32, Matrix<N, M>>::try_new(&mut out_te).unwrap();
+        let (xv, zv) = black_box((&xv, &zv));
+        tensor_expr!(o = xv + zv);
+        black_box(&mut o);
+    };
+    let mut hand = || {
+        let (x, z) = black_box((&x[..N], &z[..M]));
+        for (out_row, &xi) in out_hand.chunks_exact_mut(M).zip(x) {
+            for (o, &zj) in out_row.iter_mut().zip(z) {
+                *o = xi + zj;
+            }
+        }
+        black_box(&mut out_hand);
+    };
+    let mut ndarray_ops = || {
+        black_box(black_box(&nx) + black_box(&nz));
+    };
+    let mut ndarray_zip = || {
+        let mut o = ArrayViewMut2::from_shape((N, M), &mut out_zip).unwrap();
+        Zip::from(&mut o).and_broadcast(black_box(&nx)).and_broadcast(black_box(&nz)).for_each(|o, &a, &b| *o = a + b);
+        black_box(&mut o);
+    };
+    let times = compare(N * M, iterations, &mut [&mut tensor_expr, &mut hand, &mut ndarray_ops, &mut ndarray_zip]);
+    Row::new(case, times)
+}
+
+fn main() {
+    // `cargo test --benches` passes `--test`: then run briefly, as a smoke test.
+    let quick = std::env::args().any(|a| a == "--test");
+    let scale = if quick { 1 } else { 10 };
+    let rows = [
+        relu_axpb::<1024, 1024>("relu(a*alpha+b) 1024x1024", 10 * scale),
+        relu_axpb::<64, 64>("relu(a*alpha+b) 64x64", 1000 * scale),
+        chain::<1_000_000>("(a+b)*c-d/e 10^6", 10 * scale),
+        outer::<1024, 1024>("x[n,1]+z[1,m] 1024x1024", 10 * scale),
+    ];
+    print_table(&rows);
+}

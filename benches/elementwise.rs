@@ -13,7 +13,11 @@ use tensor_expr::prelude::*;
 /// Median ns per element of each implementation, over batches of `iterations`
 /// runs taken round-robin (one batch of each in turn), so that a change of clock
 /// speed during the run affects all implementations alike and the ratios hold.
-fn compare(elements: usize, iterations: usize, implementations: &mut [&mut dyn FnMut()]) -> Vec<f64> {
+fn compare(
+    elements: usize,
+    iterations: usize,
+    implementations: &mut [&mut dyn FnMut()],
+) -> Vec<f64> {
     for f in implementations.iter_mut() {
         for _ in 0..iterations.div_ceil(4) {
             f(); // warm-up
@@ -40,7 +44,13 @@ fn compare(elements: usize, iterations: usize, implementations: &mut [&mut dyn F
 
 impl Row {
     fn new(case: &'static str, times: Vec<f64>) -> Row {
-        Row { case, tensor_expr: times[0], hand: times[1], ndarray_ops: times[2], ndarray_zip: times[3] }
+        Row {
+            case,
+            tensor_expr: times[0],
+            hand: times[1],
+            ndarray_ops: times[2],
+            ndarray_zip: times[3],
+        }
     }
 }
 
@@ -55,7 +65,14 @@ struct Row {
 fn print_table(rows: &[Row]) {
     println!(
         "{:<34} {:>11} {:>11} {:>11} {:>11}  {:>9} {:>9} {:>9}",
-        "case (ns/element)", "tensor_expr", "hand loop", "nd ops", "nd Zip", "hand/te", "ops/te", "zip/te"
+        "case (ns/element)",
+        "tensor_expr",
+        "hand loop",
+        "nd ops",
+        "nd Zip",
+        "hand/te",
+        "ops/te",
+        "zip/te"
     );
     for r in rows {
         println!(
@@ -73,7 +90,9 @@ fn print_table(rows: &[Row]) {
 }
 
 fn data(len: usize, seed: f32) -> Vec<f32> {
-    (0..len).map(|i| ((i as f32 * 0.37 + seed).sin()) * 4.0).collect()
+    (0..len)
+        .map(|i| ((i as f32 * 0.37 + seed).sin()) * 4.0)
+        .collect()
 }
 
 type Matrix<const R: usize, const C: usize> = (tensor_expr::D<R>, tensor_expr::D<C>);
@@ -82,10 +101,17 @@ type Matrix<const R: usize, const C: usize> = (tensor_expr::D<R>, tensor_expr::D
 fn relu_axpb<const R: usize, const C: usize>(case: &'static str, iterations: usize) -> Row {
     let (a, b, alpha) = (data(R * C, 0.1), data(C, 0.7), 1.5f32);
     // Each implementation writes its own output; all read the same inputs.
-    let (mut out_te, mut out_hand, mut out_zip) = (vec![0.0f32; R * C], vec![0.0f32; R * C], vec![0.0f32; R * C]);
+    let (mut out_te, mut out_hand, mut out_zip) = (
+        vec![0.0f32; R * C],
+        vec![0.0f32; R * C],
+        vec![0.0f32; R * C],
+    );
     let av = TensorView::<f32, Matrix<R, C>>::try_new(&a).unwrap();
     let bv = TensorView::<f32, (tensor_expr::D<C>,)>::try_new(&b).unwrap();
-    let (na, nb) = (ArrayView2::from_shape((R, C), &a).unwrap(), ArrayView1::from(&b));
+    let (na, nb) = (
+        ArrayView2::from_shape((R, C), &a).unwrap(),
+        ArrayView1::from(&b),
+    );
     let mut tensor_expr = || {
         let mut o = TensorViewMut::<f32, Matrix<R, C>>::try_new(&mut out_te).unwrap();
         let (av, bv, alpha) = (black_box(&av), black_box(&bv), black_box(alpha));
@@ -107,12 +133,24 @@ fn relu_axpb<const R: usize, const C: usize>(case: &'static str, iterations: usi
     };
     let mut ndarray_zip = || {
         let mut o = ArrayViewMut2::from_shape((R, C), &mut out_zip).unwrap();
-        Zip::from(&mut o).and(black_box(&na)).and_broadcast(black_box(&nb)).for_each(|o, &x, &y| {
-            *o = (x * alpha + y).max(0.0);
-        });
+        Zip::from(&mut o)
+            .and(black_box(&na))
+            .and_broadcast(black_box(&nb))
+            .for_each(|o, &x, &y| {
+                *o = (x * alpha + y).max(0.0);
+            });
         black_box(&mut o);
     };
-    let times = compare(R * C, iterations, &mut [&mut tensor_expr, &mut hand, &mut ndarray_ops, &mut ndarray_zip]);
+    let times = compare(
+        R * C,
+        iterations,
+        &mut [
+            &mut tensor_expr,
+            &mut hand,
+            &mut ndarray_ops,
+            &mut ndarray_zip,
+        ],
+    );
     Row::new(case, times)
 }
 
@@ -125,10 +163,22 @@ fn chain<const N: usize>(case: &'static str, iterations: usize) -> Row {
     let inputs: Vec<Vec<f32>> = (0..5).map(|k| data(N, k as f32 + 0.5)).collect();
     let e_safe: Vec<f32> = inputs[4].iter().map(|v| v.abs() + 1.0).collect();
     let (a, b, c, d, e) = (&inputs[0], &inputs[1], &inputs[2], &inputs[3], &e_safe);
-    let (mut out_te, mut out_hand, mut out_zip) = (vec![0.0f32; N], vec![0.0f32; N], vec![0.0f32; N]);
-    let (av, bv, cv, dv, ev) = (view::<N>(a), view::<N>(b), view::<N>(c), view::<N>(d), view::<N>(e));
-    let (na, nb, nc, nd, ne) =
-        (ArrayView1::from(a), ArrayView1::from(b), ArrayView1::from(c), ArrayView1::from(d), ArrayView1::from(e));
+    let (mut out_te, mut out_hand, mut out_zip) =
+        (vec![0.0f32; N], vec![0.0f32; N], vec![0.0f32; N]);
+    let (av, bv, cv, dv, ev) = (
+        view::<N>(a),
+        view::<N>(b),
+        view::<N>(c),
+        view::<N>(d),
+        view::<N>(e),
+    );
+    let (na, nb, nc, nd, ne) = (
+        ArrayView1::from(a),
+        ArrayView1::from(b),
+        ArrayView1::from(c),
+        ArrayView1::from(d),
+        ArrayView1::from(e),
+    );
     let mut tensor_expr = || {
         let mut o = TensorViewMut::<f32, S<N>>::try_new(&mut out_te).unwrap();
         let (av, bv, cv, dv, ev) = black_box((&av, &bv, &cv, &dv, &ev));
@@ -158,7 +208,16 @@ fn chain<const N: usize>(case: &'static str, iterations: usize) -> Row {
             .for_each(|o, &a, &b, &c, &d, &e| *o = (a + b) * c - d / e);
         black_box(&mut o);
     };
-    let times = compare(N, iterations, &mut [&mut tensor_expr, &mut hand, &mut ndarray_ops, &mut ndarray_zip]);
+    let times = compare(
+        N,
+        iterations,
+        &mut [
+            &mut tensor_expr,
+            &mut hand,
+            &mut ndarray_ops,
+            &mut ndarray_zip,
+        ],
+    );
     Row::new(case, times)
 }
 
@@ -167,10 +226,17 @@ fn outer<const N: usize, const M: usize>(case: &'static str, iterations: usize) 
     type Col<const N: usize> = (tensor_expr::D<N>, tensor_expr::One);
     type RowVector<const M: usize> = (tensor_expr::One, tensor_expr::D<M>);
     let (x, z) = (data(N, 0.3), data(M, 0.9));
-    let (mut out_te, mut out_hand, mut out_zip) = (vec![0.0f32; N * M], vec![0.0f32; N * M], vec![0.0f32; N * M]);
+    let (mut out_te, mut out_hand, mut out_zip) = (
+        vec![0.0f32; N * M],
+        vec![0.0f32; N * M],
+        vec![0.0f32; N * M],
+    );
     let xv = TensorView::<f32, Col<N>>::try_new(&x).unwrap();
     let zv = TensorView::<f32, RowVector<M>>::try_new(&z).unwrap();
-    let (nx, nz) = (ArrayView2::from_shape((N, 1), &x).unwrap(), ArrayView2::from_shape((1, M), &z).unwrap());
+    let (nx, nz) = (
+        ArrayView2::from_shape((N, 1), &x).unwrap(),
+        ArrayView2::from_shape((1, M), &z).unwrap(),
+    );
     let mut tensor_expr = || {
         let mut o = TensorViewMut::<f32, Matrix<N, M>>::try_new(&mut out_te).unwrap();
         let (xv, zv) = black_box((&xv, &zv));
@@ -191,10 +257,22 @@ fn outer<const N: usize, const M: usize>(case: &'static str, iterations: usize) 
     };
     let mut ndarray_zip = || {
         let mut o = ArrayViewMut2::from_shape((N, M), &mut out_zip).unwrap();
-        Zip::from(&mut o).and_broadcast(black_box(&nx)).and_broadcast(black_box(&nz)).for_each(|o, &a, &b| *o = a + b);
+        Zip::from(&mut o)
+            .and_broadcast(black_box(&nx))
+            .and_broadcast(black_box(&nz))
+            .for_each(|o, &a, &b| *o = a + b);
         black_box(&mut o);
     };
-    let times = compare(N * M, iterations, &mut [&mut tensor_expr, &mut hand, &mut ndarray_ops, &mut ndarray_zip]);
+    let times = compare(
+        N * M,
+        iterations,
+        &mut [
+            &mut tensor_expr,
+            &mut hand,
+            &mut ndarray_ops,
+            &mut ndarray_zip,
+        ],
+    );
     Row::new(case, times)
 }
 

@@ -30,7 +30,9 @@ fn oracle(expression: usize, a: f64, b: f64) -> f64 {
 /// Runs `expression` on one pair of shapes with the given values and checks it.
 fn check_pair<SA, SB>(values: &[f64], expression: usize)
 where
-    SA: tensor_expr::Shape + tensor_expr::Broadcast<SB> + tensor_expr::BroadcastInto<<SA as tensor_expr::Broadcast<SB>>::Output>,
+    SA: tensor_expr::Shape
+        + tensor_expr::Broadcast<SB>
+        + tensor_expr::BroadcastInto<<SA as tensor_expr::Broadcast<SB>>::Output>,
     SB: tensor_expr::Shape + tensor_expr::BroadcastInto<<SA as tensor_expr::Broadcast<SB>>::Output>,
 {
     let a = Tensor::<f64, SA>::try_from_slice(&values[..SA::LEN]).unwrap();
@@ -48,11 +50,24 @@ where
         &common::array(b.as_slice(), SB::DIMS),
         |x, y| oracle(expression, x, y),
     );
-    assert_eq!(fused.shape(), expected.shape(), "shape of {:?} with {:?}", SA::DIMS, SB::DIMS);
-    assert_eq!(fused.as_slice(), &common::row_major(&expected)[..], "values of {:?} with {:?}", SA::DIMS, SB::DIMS);
+    assert_eq!(
+        fused.shape(),
+        expected.shape(),
+        "shape of {:?} with {:?}",
+        SA::DIMS,
+        SB::DIMS
+    );
+    assert_eq!(
+        fused.as_slice(),
+        &common::row_major(&expected)[..],
+        "values of {:?} with {:?}",
+        SA::DIMS,
+        SB::DIMS
+    );
 
     // The type-level rule and the reference rule agree on the result shape.
-    let reference = broadcast_dims(SA::DIMS, SB::DIMS).expect("the reference rule accepts what compiled");
+    let reference =
+        broadcast_dims(SA::DIMS, SB::DIMS).expect("the reference rule accepts what compiled");
     assert_eq!(reference.as_slice(), fused.shape());
     // Both operands can be written into the result in place.
     assert!(check_in_place(SA::DIMS, fused.shape()).is_ok());
@@ -126,7 +141,9 @@ proptest! {
 
 #[test]
 fn every_pair_and_expression_runs_at_least_once() {
-    let values: Vec<f64> = (0..2 * 4usize.pow(5)).map(|i| (i % 7) as f64 - 3.0).collect();
+    let values: Vec<f64> = (0..2 * 4usize.pow(5))
+        .map(|i| (i % 7) as f64 - 3.0)
+        .collect();
     for index in 0..PAIRS {
         for expression in 0..EXPRESSIONS {
             run_pair(index, &values, expression);

@@ -59,7 +59,10 @@ fn scalar_operands_of_every_kind() {
         bias: f64,
         w: Tensor<f64, Shape![3]>,
     }
-    let params = Params { bias: 1.0, w: tensor![1., 0., -1.] };
+    let params = Params {
+        bias: 1.0,
+        w: tensor![1., 0., -1.],
+    };
     let pair = (2.0, x);
     let y = tensor_expr!(x * alpha + { *scale } + params.bias + params.w + pair.0 * pair.1);
     let expected: Vec<f64> = x
@@ -90,7 +93,11 @@ fn every_function_matches_std() {
     let p: Tensor<f64, Shape![4]> = tensor![0.5, 1.5, 2.0, 3.0];
     let check = |actual: Tensor<f64, Shape![4]>, f: &dyn Fn(f64) -> f64, name: &str| {
         for (a, &v) in actual.as_slice().iter().zip(x.as_slice()) {
-            assert!((a - f(v)).abs() <= 1e-12 * f(v).abs().max(1.0), "{name}({v}) = {a}, expected {}", f(v));
+            assert!(
+                (a - f(v)).abs() <= 1e-12 * f(v).abs().max(1.0),
+                "{name}({v}) = {a}, expected {}",
+                f(v)
+            );
         }
     };
     check(tensor_expr!(abs(x)), &f64::abs, "abs");
@@ -100,13 +107,21 @@ fn every_function_matches_std() {
     check(tensor_expr!(sin(x)), &f64::sin, "sin");
     check(tensor_expr!(cos(x)), &f64::cos, "cos");
     check(tensor_expr!(tanh(x)), &f64::tanh, "tanh");
-    check(tensor_expr!(sigmoid(x)), &|v| 1.0 / (1.0 + (-v).exp()), "sigmoid");
+    check(
+        tensor_expr!(sigmoid(x)),
+        &|v| 1.0 / (1.0 + (-v).exp()),
+        "sigmoid",
+    );
     check(tensor_expr!(relu(x)), &|v| v.max(0.0), "relu");
     check(tensor_expr!(square(x)), &|v| v * v, "square");
     check(tensor_expr!(max(x, 0.25)), &|v| v.max(0.25), "max");
     check(tensor_expr!(min(x, 0.25)), &|v| v.min(0.25), "min");
     check(tensor_expr!(pow(x, 2)), &|v| v.powf(2.0), "pow");
-    check(tensor_expr!(clamp(x, -1, 1)), &|v| v.clamp(-1.0, 1.0), "clamp");
+    check(
+        tensor_expr!(clamp(x, -1, 1)),
+        &|v| v.clamp(-1.0, 1.0),
+        "clamp",
+    );
 }
 
 /// ln and sqrt run on `p`; map an element of `x` to the same position of `p`.
@@ -126,14 +141,20 @@ fn functions_broadcast_their_arguments() {
     let x = x();
     let lo: Tensor<f64, Shape![3]> = tensor![2., 2., 4.];
     let hi: Tensor<f64, Shape![2, 1]> = tensor![[2.5], [5.]];
-    assert_eq!(tensor_expr!(clamp(x, lo, hi)), tensor![[2., 2., 2.5], [4., 5., 5.]]);
+    assert_eq!(
+        tensor_expr!(clamp(x, lo, hi)),
+        tensor![[2., 2., 2.5], [4., 5., 5.]]
+    );
 }
 
 #[test]
 fn integer_tensors() {
     let a: Tensor<i32, Shape![2, 2]> = tensor![[1, -2], [3, -4]];
     let b: Tensor<i32, Shape![2]> = tensor![10, 20];
-    assert_eq!(tensor_expr!(abs(a) * b / 2 - max(a, 0)), tensor![[4, 20], [12, 40]]);
+    assert_eq!(
+        tensor_expr!(abs(a) * b / 2 - max(a, 0)),
+        tensor![[4, 20], [12, 40]]
+    );
     assert_eq!(tensor_expr!(clamp(a, -1, 1)), tensor![[1, -1], [1, -1]]);
 }
 
@@ -205,7 +226,10 @@ fn generic_code_needs_no_extra_bounds() {
     let mut out = Tensor::zeros();
     accumulate(&mut out, &x, 2.0);
     assert_eq!(out, tensor![[3., 5.], [7., 9.]]);
-    assert_eq!(add_row(&x, &tensor![10., 20.]), tensor![[11., 22.], [13., 24.]]);
+    assert_eq!(
+        add_row(&x, &tensor![10., 20.]),
+        tensor![[11., 22.], [13., 24.]]
+    );
 }
 
 #[test]

@@ -12,15 +12,27 @@ fn counting<S: tensor_expr::Shape>() -> Tensor<f64, S> {
 }
 
 /// Asserts `actual` equals NumPy's `f(a, b)` computed by ndarray, shape and values.
-fn assert_numpy<SA, SB, SO>(a: &Tensor<f64, SA>, b: &Tensor<f64, SB>, actual: &Tensor<f64, SO>, f: fn(f64, f64) -> f64)
-where
+fn assert_numpy<SA, SB, SO>(
+    a: &Tensor<f64, SA>,
+    b: &Tensor<f64, SB>,
+    actual: &Tensor<f64, SO>,
+    f: fn(f64, f64) -> f64,
+) where
     SA: tensor_expr::Shape,
     SB: tensor_expr::Shape,
     SO: tensor_expr::Shape,
 {
-    let expected = common::broadcast_with(&common::array(a.as_slice(), a.shape()), &common::array(b.as_slice(), b.shape()), f);
+    let expected = common::broadcast_with(
+        &common::array(a.as_slice(), a.shape()),
+        &common::array(b.as_slice(), b.shape()),
+        f,
+    );
     assert_eq!(actual.shape(), expected.shape(), "shape");
-    assert_eq!(actual.as_slice(), &common::row_major(&expected)[..], "values");
+    assert_eq!(
+        actual.as_slice(),
+        &common::row_major(&expected)[..],
+        "values"
+    );
 }
 
 #[test]
@@ -29,7 +41,10 @@ fn seed_000_matrix_plus_row_vector() {
     // |4 5 6|             |11 13 15|
     let x: Tensor<f64, Shape![2, 3]> = tensor![[1., 2., 3.], [4., 5., 6.]];
     let v: Tensor<f64, Shape![3]> = tensor![7., 8., 9.];
-    assert_eq!(tensor_expr!(x + v), tensor![[8., 10., 12.], [11., 13., 15.]]);
+    assert_eq!(
+        tensor_expr!(x + v),
+        tensor![[8., 10., 12.], [11., 13., 15.]]
+    );
 }
 
 #[test]
@@ -39,7 +54,10 @@ fn seed_000_matrix_plus_scalar() {
     let x: Tensor<f64, Shape![2, 3]> = tensor![[1., 2., 3.], [4., 5., 6.]];
     assert_eq!(tensor_expr!(x + 7), tensor![[8., 9., 10.], [11., 12., 13.]]);
     let seven = 7.0;
-    assert_eq!(tensor_expr!(x + seven), tensor![[8., 9., 10.], [11., 12., 13.]]);
+    assert_eq!(
+        tensor_expr!(x + seven),
+        tensor![[8., 9., 10.], [11., 12., 13.]]
+    );
 }
 
 #[test]
@@ -63,7 +81,10 @@ fn seed_000_outer_operation() {
     // (2,1) and (1,3) broadcast to (2,3): an outer sum.
     let c: Tensor<f64, Shape![2, 1]> = tensor![[1.], [2.]];
     let r: Tensor<f64, Shape![1, 3]> = tensor![[10., 20., 30.]];
-    assert_eq!(tensor_expr!(c + r), tensor![[11., 21., 31.], [12., 22., 32.]]);
+    assert_eq!(
+        tensor_expr!(c + r),
+        tensor![[11., 21., 31.], [12., 22., 32.]]
+    );
 }
 
 #[test]
@@ -82,11 +103,17 @@ fn seed_002_pytorch_broadcastable_shapes() {
     let z = tensor_expr!(x + y);
     assert_numpy(&x, &y, &z, |a, b| a + b);
     // (5,3,4,1) and (3,1,1) are broadcastable.
-    let (x, y) = (counting::<Shape![5, 3, 4, 1]>(), counting::<Shape![3, 1, 1]>());
+    let (x, y) = (
+        counting::<Shape![5, 3, 4, 1]>(),
+        counting::<Shape![3, 1, 1]>(),
+    );
     let z: Tensor<f64, Shape![5, 3, 4, 1]> = tensor_expr!(x + y);
     assert_numpy(&x, &y, &z, |a, b| a + b);
     // (5,1,4,1) + (3,1,1) has size [5, 3, 4, 1].
-    let (x, y) = (counting::<Shape![5, 1, 4, 1]>(), counting::<Shape![3, 1, 1]>());
+    let (x, y) = (
+        counting::<Shape![5, 1, 4, 1]>(),
+        counting::<Shape![3, 1, 1]>(),
+    );
     let z = tensor_expr!(x + y);
     assert_eq!(z.shape(), &[5, 3, 4, 1]);
     assert_numpy(&x, &y, &z, |a, b| a + b);

@@ -49,7 +49,14 @@ fn tensor_macro_reads_the_shape_from_the_nesting() {
 #[test]
 fn wrong_lengths_are_errors_naming_both_sizes() {
     let err = Tensor::<f32, Shape![2, 3]>::try_from_slice(&[0.0; 5]).unwrap_err();
-    assert_eq!(err, ShapeError { shape: &[2, 3], expected: 6, actual: 5 });
+    assert_eq!(
+        err,
+        ShapeError {
+            shape: &[2, 3],
+            expected: 6,
+            actual: 5
+        }
+    );
     assert_eq!(err.to_string(), "shape [2, 3] needs 6 elements, got 5");
     let data = [0.0f32; 7];
     let err = TensorView::<f32, Shape![2, 3]>::try_new(&data).unwrap_err();
@@ -81,7 +88,10 @@ fn out_of_bounds_index_panics_with_index_and_shape() {
 fn printing_follows_numpy() {
     let t = tensor![[1.0, 2.5, 3.0], [4.0, 5.0, -6.0]];
     assert_eq!(t.to_string(), "[[  1 2.5   3]\n [  4   5  -6]]");
-    assert_eq!(format!("{t:?}"), "[[ 1.0,  2.5,  3.0],\n [ 4.0,  5.0, -6.0]]");
+    assert_eq!(
+        format!("{t:?}"),
+        "[[ 1.0,  2.5,  3.0],\n [ 4.0,  5.0, -6.0]]"
+    );
     let cube = Tensor::<i32, Shape![2, 2, 2]>::from_fn(|[i, j, k]| (4 * i + 2 * j + k) as i32);
     assert_eq!(cube.to_string(), "[[[0 1]\n  [2 3]]\n\n [[4 5]\n  [6 7]]]");
     assert_eq!(Tensor::<i32, Shape![]>::new(7).to_string(), "7");

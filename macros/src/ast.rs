@@ -9,7 +9,12 @@ pub enum Statement {
     /// `tensor_expr!(e)`: a new tensor.
     Evaluate(Expr),
     /// `tensor_expr!(out = e)`, `out += e`, ...: writes into `target`.
-    Assign { target: TokenStream, op: AssignOp, op_span: Span, value: Expr },
+    Assign {
+        target: TokenStream,
+        op: AssignOp,
+        op_span: Span,
+        value: Expr,
+    },
 }
 
 /// The assignment operator of a [`Statement::Assign`].
@@ -53,7 +58,12 @@ impl BinaryOp {
 /// A tensor expression.
 pub enum Expr {
     /// `lhs op rhs`, spanned on the operator.
-    Binary { op: BinaryOp, span: Span, lhs: Box<Expr>, rhs: Box<Expr> },
+    Binary {
+        op: BinaryOp,
+        span: Span,
+        lhs: Box<Expr>,
+        rhs: Box<Expr>,
+    },
     /// `-operand`, spanned on the `-`.
     Negate { span: Span, operand: Box<Expr> },
     /// `name(args...)`: a function from the table, spanned on the name.

@@ -40,12 +40,21 @@ pub fn expand(statement: &Statement) -> TokenStream {
             let (root, rt) = (at(&root, span), runtime(span));
             quote_spanned!(span=> #rt::kernel::evaluate(#root))
         }
-        Statement::Assign { target, op, op_span, value } => {
+        Statement::Assign {
+            target,
+            op,
+            op_span,
+            value,
+        } => {
             builder.target = Some(target.to_string());
             let root = at(&builder.node(value), *op_span);
             let rt = runtime(*op_span);
             let target_ref = at(&target_local, *op_span);
-            let target_span = target.clone().into_iter().next().map_or(*op_span, |t| t.span());
+            let target_span = target
+                .clone()
+                .into_iter()
+                .next()
+                .map_or(*op_span, |t| t.span());
             builder.target_let = Some(quote_spanned!(target_span=>
                 let #target_local = {
                     use ::tensor_expr::__private::kernel::Target as _;
@@ -65,7 +74,9 @@ pub fn expand(statement: &Statement) -> TokenStream {
     };
     let (operands, nodes) = (builder.operand_lets, builder.node_lets);
     let element = &builder.element;
-    let witness = builder.element_witness.unwrap_or_else(|| quote!(::core::marker::PhantomData));
+    let witness = builder
+        .element_witness
+        .unwrap_or_else(|| quote!(::core::marker::PhantomData));
     let target_let = builder.target_let;
     quote!({
         #(#operands)*
@@ -111,26 +122,41 @@ impl TreeBuilder {
             Expr::IntLiteral { value, span } => {
                 let rt = runtime(*span);
                 let value = Literal::i128_suffixed(*value);
-                (*span, quote_spanned!(*span=> #rt::expr::IntLiteral::<{ #value }>))
+                (
+                    *span,
+                    quote_spanned!(*span=> #rt::expr::IntLiteral::<{ #value }>),
+                )
             }
             Expr::FloatLiteral { literal } => {
                 let span = literal.span();
                 let (rt, element) = (runtime(span), at(&self.element, span));
-                (span, quote_spanned!(span=> #rt::expr::float_literal(#element, #literal)))
+                (
+                    span,
+                    quote_spanned!(span=> #rt::expr::float_literal(#element, #literal)),
+                )
             }
             Expr::Negate { span, operand } => {
                 let operand = at(&self.node(operand), *span);
                 let (rt, element) = (runtime(*span), at(&self.element, *span));
-                (*span, quote_spanned!(*span=> #rt::expr::map1(#element, #rt::expr::operators::neg, #operand)))
+                (
+                    *span,
+                    quote_spanned!(*span=> #rt::expr::map1(#element, #rt::expr::operators::neg, #operand)),
+                )
             }
             Expr::Binary { op, span, lhs, rhs } => {
                 let (lhs, rhs) = (at(&self.node(lhs), *span), at(&self.node(rhs), *span));
                 let (rt, element) = (runtime(*span), at(&self.element, *span));
                 let marker = Ident::new(op.marker(), *span);
-                (*span, quote_spanned!(*span=> #rt::expr::map2(#element, #rt::expr::operators::#marker, #lhs, #rhs)))
+                (
+                    *span,
+                    quote_spanned!(*span=> #rt::expr::map2(#element, #rt::expr::operators::#marker, #lhs, #rhs)),
+                )
             }
             Expr::Call { name, args } => {
-                let args: Vec<Ident> = args.iter().map(|arg| at(&self.node(arg), name.span())).collect();
+                let args: Vec<Ident> = args
+                    .iter()
+                    .map(|arg| at(&self.node(arg), name.span()))
+                    .collect();
                 let (rt, element) = (runtime(name.span()), at(&self.element, name.span()));
                 let map = Ident::new(&format!("map{}", args.len()), name.span());
                 let call = quote_spanned!(name.span()=>
@@ -144,7 +170,8 @@ impl TreeBuilder {
         self.root_span = span;
         // The `let` carries the node's span too: rustc checks the binding's type
         // there, and an error on the same span as the call's is reported once.
-        self.node_lets.push(quote_spanned!(span=> let #name = #value;));
+        self.node_lets
+            .push(quote_spanned!(span=> let #name = #value;));
         name
     }
 
@@ -157,7 +184,8 @@ impl TreeBuilder {
         }
         let name = local("op", self.operands);
         self.operands += 1;
-        self.operand_lets.push(quote_spanned!(span=> let #name = &#tokens;));
+        self.operand_lets
+            .push(quote_spanned!(span=> let #name = &#tokens;));
         let name = at(&name, span);
         if self.element_witness.is_none() {
             self.element_witness = Some(quote_spanned!(span=> #rt::expr::element_of(#name)));

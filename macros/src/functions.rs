@@ -22,7 +22,11 @@ pub fn suggest(name: &str) -> Option<&'static str> {
 
 /// All names, comma separated, for error messages.
 pub fn all_names() -> String {
-    FUNCTIONS.iter().map(|f| f.name).collect::<Vec<_>>().join(", ")
+    FUNCTIONS
+        .iter()
+        .map(|f| f.name)
+        .collect::<Vec<_>>()
+        .join(", ")
 }
 
 /// How to call `info`: `max(a, b)`.
@@ -38,8 +42,8 @@ fn edit_distance(a: &str, b: &str) -> usize {
     for (i, row) in rows.iter_mut().enumerate() {
         row[0] = i;
     }
-    for j in 0..=b.len() {
-        rows[0][j] = j;
+    for (j, cell) in rows[0].iter_mut().enumerate() {
+        *cell = j;
     }
     for i in 1..=a.len() {
         for j in 1..=b.len() {
@@ -68,8 +72,14 @@ mod tests {
 
     #[test]
     fn table_has_the_required_functions() {
-        for name in ["abs", "exp", "ln", "sqrt", "sin", "cos", "tanh", "sigmoid", "relu", "max", "min", "pow", "clamp"] {
-            assert!(lookup(name).is_some(), "{name} missing from the function table");
+        for name in [
+            "abs", "exp", "ln", "sqrt", "sin", "cos", "tanh", "sigmoid", "relu", "max", "min",
+            "pow", "clamp",
+        ] {
+            assert!(
+                lookup(name).is_some(),
+                "{name} missing from the function table"
+            );
         }
         assert_eq!(lookup("clamp").unwrap().arity, 3);
     }

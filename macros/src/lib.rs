@@ -26,14 +26,18 @@ pub fn tensor_expr(input: TokenStream) -> TokenStream {
 #[proc_macro]
 #[allow(non_snake_case)]
 pub fn Shape(input: TokenStream) -> TokenStream {
-    shape_macro::expand(input.into()).unwrap_or_else(syn::Error::into_compile_error).into()
+    shape_macro::expand(input.into())
+        .unwrap_or_else(syn::Error::into_compile_error)
+        .into()
 }
 
 /// A tensor from a nested array literal, its shape read from the nesting:
 /// `tensor![[1., 2., 3.], [4., 5., 6.]]` is a `Tensor<f64, Shape![2, 3]>`.
 #[proc_macro]
 pub fn tensor(input: TokenStream) -> TokenStream {
-    tensor_macro::expand(input.into()).unwrap_or_else(syn::Error::into_compile_error).into()
+    tensor_macro::expand(input.into())
+        .unwrap_or_else(syn::Error::into_compile_error)
+        .into()
 }
 
 /// `tensor_expr!` over `proc_macro2` tokens: parse, validate, expand.

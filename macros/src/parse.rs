@@ -21,12 +21,19 @@ impl Parse for Statement {
             ));
         }
         let statement = if let Some((target, op, op_span)) = parse_assignment_head(input)? {
-            Statement::Assign { target, op, op_span, value: parse_expr(input, 0, 0)? }
+            Statement::Assign {
+                target,
+                op,
+                op_span,
+                value: parse_expr(input, 0, 0)?,
+            }
         } else {
             Statement::Evaluate(parse_expr(input, 0, 0)?)
         };
         if !input.is_empty() {
-            return Err(input.error("expected an operator (`+ - * /`) or the end of the expression"));
+            return Err(
+                input.error("expected an operator (`+ - * /`) or the end of the expression")
+            );
         }
         Ok(statement)
     }
@@ -35,7 +42,9 @@ impl Parse for Statement {
 /// `target =` or `target op=` at the start of the input, consumed if present.
 fn parse_assignment_head(input: ParseStream) -> Result<Option<(TokenStream, AssignOp, Span)>> {
     let fork = input.fork();
-    let Ok(target) = parse_place(&fork) else { return Ok(None) };
+    let Ok(target) = parse_place(&fork) else {
+        return Ok(None);
+    };
     let (op, span) = if fork.peek(Token![==]) {
         return Ok(None);
     } else if let Ok(t) = fork.parse::<Token![+=]>() {
@@ -71,13 +80,20 @@ fn parse_expr(input: ParseStream, min_precedence: u8, depth: usize) -> Result<Ex
     let mut lhs = parse_unary(input, depth)?;
     loop {
         reject_compound_assignment(input)?;
-        let Some((op, span)) = peek_binary_op(input) else { break };
+        let Some((op, span)) = peek_binary_op(input) else {
+            break;
+        };
         if op.precedence() < min_precedence {
             break;
         }
         input.parse::<TokenTree>()?;
         let rhs = parse_expr(input, op.precedence() + 1, depth + 1)?;
-        lhs = Expr::Binary { op, span, lhs: Box::new(lhs), rhs: Box::new(rhs) };
+        lhs = Expr::Binary {
+            op,
+            span,
+            lhs: Box::new(lhs),
+            rhs: Box::new(rhs),
+        };
     }
     Ok(lhs)
 }
@@ -99,30 +115,47 @@ fn peek_binary_op(input: ParseStream) -> Option<(BinaryOp, Span)> {
 
 /// `+=` and friends are statements: they may only follow the target at the start.
 fn reject_compound_assignment(input: ParseStream) -> Result<()> {
-    if input.peek(Token![+=]) || input.peek(Token![-=]) || input.peek(Token![*=]) || input.peek(Token![/=]) {
+    if input.peek(Token![+=])
+        || input.peek(Token![-=])
+        || input.peek(Token![*=])
+        || input.peek(Token![/=])
+    {
         return Err(input.error(
             "an in-place operator must come right after its target: write `tensor_expr!(out += x * y)`",
         ));
     }
-    if input.peek(Token![==]) || input.peek(Token![!=]) || input.peek(Token![<]) || input.peek(Token![>]) {
+    if input.peek(Token![==])
+        || input.peek(Token![!=])
+        || input.peek(Token![<])
+        || input.peek(Token![>])
+    {
         return Err(input.error("comparisons are not tensor operators; supported: `+ - * /`"));
     }
     if input.peek(Token![=]) {
-        return Err(input.error("`=` must follow the target at the start: write `tensor_expr!(out = x + y)`"));
+        return Err(input
+            .error("`=` must follow the target at the start: write `tensor_expr!(out = x + y)`"));
     }
     Ok(())
 }
 
 fn parse_unary(input: ParseStream, depth: usize) -> Result<Expr> {
     if depth > MAX_DEPTH {
-        return Err(input.error(format_args!("expression nested more than {MAX_DEPTH} levels deep")));
+        return Err(input.error(format_args!(
+            "expression nested more than {MAX_DEPTH} levels deep"
+        )));
     }
     if input.peek(Token![-]) {
         let span = input.parse::<Token![-]>()?.span;
         let operand = parse_unary(input, depth + 1)?;
         return Ok(match operand {
-            Expr::IntLiteral { value, .. } => Expr::IntLiteral { value: -value, span },
-            operand => Expr::Negate { span, operand: Box::new(operand) },
+            Expr::IntLiteral { value, .. } => Expr::IntLiteral {
+                value: -value,
+                span,
+            },
+            operand => Expr::Negate {
+                span,
+                operand: Box::new(operand),
+            },
         });
     }
     parse_primary(input, depth)
@@ -144,22 +177,37 @@ fn parse_primary(input: ParseStream, depth: usize) -> Result<Expr> {
     if input.peek(token::Brace) {
         let block: TokenTree = input.parse()?;
         let span = block.span();
-        return Ok(Expr::Operand { tokens: block.into_token_stream(), span });
+        return Ok(Expr::Operand {
+            tokens: block.into_token_stream(),
+            span,
+        });
     }
     if input.peek(syn::LitInt) {
         let literal: syn::LitInt = input.parse()?;
         if !literal.suffix().is_empty() {
-            return Ok(Expr::Operand { span: literal.span(), tokens: literal.into_token_stream() });
+            return Ok(Expr::Operand {
+                span: literal.span(),
+                tokens: literal.into_token_stream(),
+            });
         }
         let value = literal.base10_parse::<i128>().map_err(|_| {
-            Error::new(literal.span(), "integer literal too large: tensor elements are at most 128 bits")
+            Error::new(
+                literal.span(),
+                "integer literal too large: tensor elements are at most 128 bits",
+            )
         })?;
-        return Ok(Expr::IntLiteral { value, span: literal.span() });
+        return Ok(Expr::IntLiteral {
+            value,
+            span: literal.span(),
+        });
     }
     if input.peek(syn::LitFloat) {
         let literal: syn::LitFloat = input.parse()?;
         if !literal.suffix().is_empty() {
-            return Ok(Expr::Operand { span: literal.span(), tokens: literal.into_token_stream() });
+            return Ok(Expr::Operand {
+                span: literal.span(),
+                tokens: literal.into_token_stream(),
+            });
         }
         return Ok(Expr::FloatLiteral { literal });
     }
@@ -258,5 +306,3 @@ fn parse_path_chain(input: ParseStream, tokens: &mut TokenStream) -> Result<()> 
     }
     Ok(())
 }
-
-

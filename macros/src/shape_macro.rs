@@ -20,7 +20,10 @@ impl Parse for DimSpec {
         if input.peek(syn::LitInt) {
             let literal: syn::LitInt = input.parse()?;
             if !matches!(literal.suffix(), "" | "usize") {
-                return Err(Error::new(literal.span(), "a dim is a `usize`: drop the suffix"));
+                return Err(Error::new(
+                    literal.span(),
+                    "a dim is a `usize`: drop the suffix",
+                ));
             }
             let size = literal
                 .base10_parse::<usize>()
@@ -46,11 +49,17 @@ pub fn expand(input: TokenStream) -> syn::Result<TokenStream> {
 }
 
 /// The tuple type for `dims`, or an error if there are more than `MAX_RANK`.
-pub fn shape_type<'a>(dims: impl ExactSizeIterator<Item = &'a DimSpec>, span: Span) -> syn::Result<TokenStream> {
+pub fn shape_type<'a>(
+    dims: impl ExactSizeIterator<Item = &'a DimSpec>,
+    span: Span,
+) -> syn::Result<TokenStream> {
     if dims.len() > MAX_RANK {
         return Err(Error::new(
             span,
-            format!("shapes have at most {MAX_RANK} dims; this one has {}", dims.len()),
+            format!(
+                "shapes have at most {MAX_RANK} dims; this one has {}",
+                dims.len()
+            ),
         ));
     }
     let types = dims.map(|dim| match dim {

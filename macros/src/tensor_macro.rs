@@ -9,7 +9,10 @@ use syn::Error;
 /// Expands `tensor![...]`.
 pub fn expand(input: TokenStream) -> syn::Result<TokenStream> {
     let dims = nested_dims(input.clone(), Span::call_site())?;
-    let specs: Vec<DimSpec> = dims.iter().map(|&(size, span)| DimSpec::Size(size, span)).collect();
+    let specs: Vec<DimSpec> = dims
+        .iter()
+        .map(|&(size, span)| DimSpec::Size(size, span))
+        .collect();
     let shape = shape_type(specs.iter(), Span::call_site())?;
     Ok(quote!(::tensor_expr::Tensor::<_, #shape>::new([#input])))
 }
@@ -23,7 +26,10 @@ fn nested_dims(items: TokenStream, span: Span) -> syn::Result<Vec<(usize, Span)>
         return Ok(vec![(items.len(), span)]);
     }
     if rows.len() != items.len() {
-        let scalar = items.iter().find(|item| as_row(item).is_none()).expect("a non-row item");
+        let scalar = items
+            .iter()
+            .find(|item| as_row(item).is_none())
+            .expect("a non-row item");
         return Err(Error::new(
             first_span(scalar),
             "mixed nesting: every element at this level must be a `[...]` row, or none",
@@ -31,7 +37,9 @@ fn nested_dims(items: TokenStream, span: Span) -> syn::Result<Vec<(usize, Span)>
     }
     let mut inner: Option<Vec<(usize, Span)>> = None;
     for row in rows {
-        let TokenTree::Group(group) = row else { unreachable!("rows are groups") };
+        let TokenTree::Group(group) = row else {
+            unreachable!("rows are groups")
+        };
         let dims = nested_dims(group.stream(), group.span())?;
         match &inner {
             None => inner = Some(dims),

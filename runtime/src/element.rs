@@ -133,17 +133,27 @@ macro_rules! impl_float {
             const LITERAL_MIN: i128 = i128::MIN;
             const LITERAL_MAX: i128 = i128::MAX;
             #[inline(always)]
-            fn from_int_literal(value: i128) -> Self { value as $t }
+            fn from_int_literal(value: i128) -> Self {
+                value as $t
+            }
             #[inline(always)]
-            fn from_float_literal(value: f64) -> Self { value as $t }
+            fn from_float_literal(value: f64) -> Self {
+                value as $t
+            }
             #[inline(always)]
-            fn max_element(self, other: Self) -> Self { <$t>::max(self, other) }
+            fn max_element(self, other: Self) -> Self {
+                <$t>::max(self, other)
+            }
             #[inline(always)]
-            fn min_element(self, other: Self) -> Self { <$t>::min(self, other) }
+            fn min_element(self, other: Self) -> Self {
+                <$t>::min(self, other)
+            }
         }
         impl Signed for $t {
             #[inline(always)]
-            fn abs_element(self) -> Self { <$t>::abs(self) }
+            fn abs_element(self) -> Self {
+                <$t>::abs(self)
+            }
         }
         impl Float for $t {
             float_fn!($t, exp, $exp);
@@ -155,9 +165,13 @@ macro_rules! impl_float {
             #[inline(always)]
             fn powf(self, exponent: Self) -> Self {
                 #[cfg(feature = "std")]
-                { <$t>::powf(self, exponent) }
+                {
+                    <$t>::powf(self, exponent)
+                }
                 #[cfg(not(feature = "std"))]
-                { $pow(self, exponent) }
+                {
+                    $pow(self, exponent)
+                }
             }
         }
     };

@@ -21,7 +21,11 @@ pub struct ShapeError {
 
 impl fmt::Display for ShapeError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "shape {:?} needs {} elements, got {}", self.shape, self.expected, self.actual)
+        write!(
+            f,
+            "shape {:?} needs {} elements, got {}",
+            self.shape, self.expected, self.actual
+        )
     }
 }
 
@@ -32,6 +36,10 @@ pub(crate) fn check_len<S: crate::Shape>(actual: usize) -> Result<(), ShapeError
     if actual == S::LEN {
         Ok(())
     } else {
-        Err(ShapeError { shape: S::DIMS, expected: S::LEN, actual })
+        Err(ShapeError {
+            shape: S::DIMS,
+            expected: S::LEN,
+            actual,
+        })
     }
 }

@@ -61,12 +61,24 @@ fn write_level<T: Display + Debug>(
             }
         }
         let start = i * inner_len;
-        write_level(f, &data[start..start + inner_len], inner_dims, depth + 1, width, style)?;
+        write_level(
+            f,
+            &data[start..start + inner_len],
+            inner_dims,
+            depth + 1,
+            width,
+            style,
+        )?;
     }
     f.write_char(']')
 }
 
-fn write_element<T: Display + Debug>(w: &mut impl Write, x: &T, style: Style, width: usize) -> fmt::Result {
+fn write_element<T: Display + Debug>(
+    w: &mut impl Write,
+    x: &T,
+    style: Style,
+    width: usize,
+) -> fmt::Result {
     match style {
         Style::Display => write!(w, "{x:>width$}"),
         Style::Debug => write!(w, "{x:>width$?}"),

@@ -36,7 +36,9 @@ impl<T, S: Shape> Tensor<T, S> {
     /// assert_eq!(t.as_slice(), &[0, 1, 2, 10, 11, 12]);
     /// ```
     pub fn from_fn(mut f: impl FnMut(S::Index) -> T) -> Self {
-        Tensor { data: S::storage_from_fn(|position| f(S::multi_index(position))) }
+        Tensor {
+            data: S::storage_from_fn(|position| f(S::multi_index(position))),
+        }
     }
 
     /// Copies row-major data, which must hold exactly `S::LEN` elements.
@@ -53,7 +55,9 @@ impl<T, S: Shape> Tensor<T, S> {
         T: Copy,
     {
         check_len::<S>(data.len())?;
-        Ok(Tensor { data: S::storage_from_fn(|position| data[position]) })
+        Ok(Tensor {
+            data: S::storage_from_fn(|position| data[position]),
+        })
     }
 
     /// A tensor with every element equal to `value`.
@@ -61,7 +65,9 @@ impl<T, S: Shape> Tensor<T, S> {
     where
         T: Copy,
     {
-        Tensor { data: S::storage_from_fn(|_| value) }
+        Tensor {
+            data: S::storage_from_fn(|_| value),
+        }
     }
 
     /// A tensor of zeros.
@@ -126,7 +132,9 @@ where
     S::Storage<T>: Clone,
 {
     fn clone(&self) -> Self {
-        Tensor { data: self.data.clone() }
+        Tensor {
+            data: self.data.clone(),
+        }
     }
 }
 

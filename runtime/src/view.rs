@@ -40,7 +40,10 @@ impl<'a, T, S: Shape> TensorView<'a, T, S> {
     }
 
     pub(crate) fn from_exact(data: &'a [T]) -> Self {
-        TensorView { data, shape: PhantomData }
+        TensorView {
+            data,
+            shape: PhantomData,
+        }
     }
 
     /// The dims, outermost first.
@@ -89,7 +92,10 @@ impl<'a, T, S: Shape> TensorViewMut<'a, T, S> {
     }
 
     pub(crate) fn from_exact(data: &'a mut [T]) -> Self {
-        TensorViewMut { data, shape: PhantomData }
+        TensorViewMut {
+            data,
+            shape: PhantomData,
+        }
     }
 
     /// The dims, outermost first.

@@ -68,6 +68,7 @@ pub fn target_element<X: crate::Target + ?Sized>(_target: &X) -> PhantomData<X::
 /// of another element type is reported here, once, and the leaf still has type
 /// `TensorLeaf<T, _>`, so no enclosing node reports it again.
 #[inline(always)]
+#[rustfmt::skip]
 pub fn operand<T, X: Operand<T> + ?Sized>(_element: PhantomData<T>, x: &X) -> TensorLeaf<'_, T, X::Shape> {
     TensorLeaf::new(x.elements())
 }
@@ -84,7 +85,10 @@ impl<'a, T, S: Shape> TensorLeaf<'a, T, S> {
     /// `S::LEN`: tensors, views and scalars guarantee it, so this never fires.
     #[inline]
     pub fn new(data: &'a [T]) -> Self {
-        TensorLeaf { data: &data[..S::LEN], shape: PhantomData }
+        TensorLeaf {
+            data: &data[..S::LEN],
+            shape: PhantomData,
+        }
     }
 }
 
@@ -100,7 +104,10 @@ impl<T: Element, S: Shape> Expr<T> for TensorLeaf<'_, T, S> {
         // Re-slicing to exactly the elements the row touches lets LLVM drop the
         // bounds checks of the inner loop: j < ROW_LEN implies j * INNER < span.
         let span = O::ROW_LEN.saturating_sub(1) * BroadcastStrides::<S, O>::INNER + 1;
-        StridedRow::<T, S, O> { row: &self.data[offset..offset + span], shape: PhantomData }
+        StridedRow::<T, S, O> {
+            row: &self.data[offset..offset + span],
+            shape: PhantomData,
+        }
     }
 }
 

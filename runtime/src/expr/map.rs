@@ -59,7 +59,10 @@ where
     F: UnaryFunction<T> + DefinedFor<T>,
     A: Expr<T>,
 {
-    Map1 { a, types: PhantomData }
+    Map1 {
+        a,
+        types: PhantomData,
+    }
 }
 
 /// Builds `f(a, b)`; one element type, and shapes that broadcast together.
@@ -90,29 +93,47 @@ where
     A::Shape: Broadcast<B::Shape>,
     Broadcast2<T, A, B>: Broadcast<C::Shape>,
 {
-    Map3 { a, b, c, types: PhantomData }
+    Map3 {
+        a,
+        b,
+        c,
+        types: PhantomData,
+    }
 }
 
 /// Builds `F(a, b)` of shape `S` without checking anything, for callers whose own
 /// bounds already guarantee the shapes fit (the in-place update).
 #[inline(always)]
 pub(crate) fn map2_unchecked<T, F, A, B, S>(a: A, b: B) -> Map2<T, F, A, B, S> {
-    Map2 { a, b, types: PhantomData }
+    Map2 {
+        a,
+        b,
+        types: PhantomData,
+    }
 }
 
 impl<T: Element, F: UnaryFunction<T>, A: Expr<T>, S: Shape> Expr<T> for Map1<T, F, A, S> {
     type Shape = S;
     #[inline(always)]
     fn row<O: Shape>(&self, outer: &[usize; MAX_RANK]) -> impl Row<T> + '_ {
-        Row1 { a: self.a.row::<O>(outer), function: PhantomData::<F> }
+        Row1 {
+            a: self.a.row::<O>(outer),
+            function: PhantomData::<F>,
+        }
     }
 }
 
-impl<T: Element, F: BinaryFunction<T>, A: Expr<T>, B: Expr<T>, S: Shape> Expr<T> for Map2<T, F, A, B, S> {
+impl<T: Element, F: BinaryFunction<T>, A: Expr<T>, B: Expr<T>, S: Shape> Expr<T>
+    for Map2<T, F, A, B, S>
+{
     type Shape = S;
     #[inline(always)]
     fn row<O: Shape>(&self, outer: &[usize; MAX_RANK]) -> impl Row<T> + '_ {
-        Row2 { a: self.a.row::<O>(outer), b: self.b.row::<O>(outer), function: PhantomData::<F> }
+        Row2 {
+            a: self.a.row::<O>(outer),
+            b: self.b.row::<O>(outer),
+            function: PhantomData::<F>,
+        }
     }
 }
 
@@ -172,6 +193,10 @@ impl<T: Copy, F: BinaryFunction<T>, A: Row<T>, B: Row<T>> Row<T> for Row2<F, A, 
 impl<T: Copy, F: TernaryFunction<T>, A: Row<T>, B: Row<T>, C: Row<T>> Row<T> for Row3<F, A, B, C> {
     #[inline(always)]
     fn get(&self, j: usize, current: T) -> T {
-        F::apply(self.a.get(j, current), self.b.get(j, current), self.c.get(j, current))
+        F::apply(
+            self.a.get(j, current),
+            self.b.get(j, current),
+            self.c.get(j, current),
+        )
     }
 }

@@ -17,11 +17,12 @@ mod leaf;
 pub mod map;
 
 pub use function::{
-    functions, operators, BinaryFunction, DefinedFor, FunctionInfo, TernaryFunction, UnaryFunction, FUNCTIONS,
+    functions, operators, BinaryFunction, DefinedFor, FunctionInfo, TernaryFunction, UnaryFunction,
+    FUNCTIONS,
 };
 pub use leaf::{
-    element_of, float_literal, operand, target_element, target_leaf, FloatLiteral, IntLiteral, Operand, TargetLeaf,
-    TensorLeaf,
+    element_of, float_literal, operand, target_element, target_leaf, FloatLiteral, IntLiteral,
+    Operand, TargetLeaf, TensorLeaf,
 };
 pub use map::{map1, map2, map3, Map1, Map2, Map3};
 

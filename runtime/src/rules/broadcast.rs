@@ -143,7 +143,11 @@ pub const fn broadcast_dims(a: &[usize], b: &[usize]) -> Result<Dims, BroadcastM
         } else if x == 1 {
             y
         } else {
-            return Err(BroadcastMismatch { axis, lhs: x, rhs: y });
+            return Err(BroadcastMismatch {
+                axis,
+                lhs: x,
+                rhs: y,
+            });
         };
         axis += 1;
     }

@@ -6,8 +6,8 @@
 //! is legal; `(1,3,1) += (3,1,7)` is not ("the expanded size of the tensor (1) must
 //! match the existing size (7)").
 
-use super::for_each_aligned_rank_pair;
 use super::broadcast::BroadcastMismatch;
+use super::for_each_aligned_rank_pair;
 use crate::dim::{Dim, One, D};
 use crate::shape::Shape;
 
@@ -49,7 +49,8 @@ macro_rules! impl_broadcast_into {
 for_each_aligned_rank_pair!(impl_broadcast_into);
 
 /// The reference rule over plain sizes: `Ok` if a `value` shape can be written
-/// into a `target` shape in place, else the first position that would change.
+/// into a `target` shape in place, else the position that would change, counted
+/// from the right as PyTorch reports it ("... at non-singleton dimension 2").
 ///
 /// ```
 /// use tensor_expr_runtime::rules::in_place::check_in_place;
@@ -59,16 +60,24 @@ for_each_aligned_rank_pair!(impl_broadcast_into);
 /// ```
 pub const fn check_in_place(value: &[usize], target: &[usize]) -> Result<(), BroadcastMismatch> {
     if value.len() > target.len() {
-        return Err(BroadcastMismatch { axis: 0, lhs: 1, rhs: value[0] });
+        return Err(BroadcastMismatch {
+            axis: 0,
+            lhs: 1,
+            rhs: value[0],
+        });
     }
     let pad = target.len() - value.len();
-    let mut k = 0;
-    while k < value.len() {
+    let mut k = value.len();
+    while k > 0 {
+        k -= 1;
         let (t, v) = (target[pad + k], value[k]);
         if v != t && v != 1 {
-            return Err(BroadcastMismatch { axis: pad + k, lhs: t, rhs: v });
+            return Err(BroadcastMismatch {
+                axis: pad + k,
+                lhs: t,
+                rhs: v,
+            });
         }
-        k += 1;
     }
     Ok(())
 }

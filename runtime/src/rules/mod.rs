@@ -1,7 +1,7 @@
 //! The shape rules, one module each. Every module states its rule as the seed
 //! documents do, gives a plain `const fn` reference version over `&[usize]` (used
 //! for strides, messages and property tests), and generates the type-level impls
-//! beside it with [`for_each_aligned_rank_pair!`].
+//! beside it with the private `for_each_aligned_rank_pair!` generator.
 
 pub mod broadcast;
 pub mod in_place;

@@ -1,0 +1,83 @@
+//! A guided tour of tensor-expr: `cargo run --release --example tour`.
+//!
+//! Every number printed below is computed by the library as you watch; the
+//! compile error at the end is the real message, kept in sync by the ui tests.
+
+use tensor_expr::prelude::*;
+
+fn section(title: &str) {
+    println!("\n== {title} ==\n");
+}
+
+fn main() -> Result<(), tensor_expr::ShapeError> {
+    section("1. Shapes are types");
+    let x: Tensor<f32, Shape![2, 3]> = tensor![[1., 2., 3.], [4., 5., 6.]];
+    let v: Tensor<f32, Shape![3]> = Tensor::try_from_slice(&[7., 8., 9.])?;
+    println!("x, shape {:?}:\n{x}", x.shape());
+    println!("v, shape {:?}: {v}", v.shape());
+    println!("x[[1, 2]] = {}", x[[1, 2]]);
+    let too_short = Tensor::<f32, Shape![2, 3]>::try_from_slice(&[1., 2.]);
+    println!("try_from_slice with 2 values: {}", too_short.unwrap_err());
+
+    section("2. NumPy broadcasting, checked at compile time");
+    let y = tensor_expr!(x + v);
+    println!("x + v  (the matrix-plus-row example of the XLA docs):\n{y}");
+    let column: Tensor<f32, Shape![2, 1]> = tensor![[10.], [20.]];
+    let row: Tensor<f32, Shape![1, 3]> = tensor![[1., 2., 3.]];
+    println!(
+        "column [2, 1] + row [1, 3] = outer sum [2, 3]:\n{}",
+        tensor_expr!(column + row)
+    );
+    println!(
+        "x + 7 (scalars broadcast to anything):\n{}",
+        tensor_expr!(x + 7)
+    );
+
+    section("3. Functions, literals and scalars: one fused loop");
+    let alpha = 0.5f32;
+    let z: Tensor<f32, Shape![2, 3]> = tensor_expr!(relu(x * 2 - v) / 4.0);
+    println!("relu(x * 2 - v) / 4.0:\n{z}");
+    println!(
+        "sigmoid(x * alpha - 1):\n{:?}",
+        tensor_expr!(sigmoid(x * alpha - 1))
+    );
+    println!("clamp(x, 2, 5):\n{}", tensor_expr!(clamp(x, 2, 5)));
+    let counts: Tensor<i32, Shape![4]> = tensor![3, -1, 4, -1];
+    println!(
+        "integers too, abs(counts) * 10 - 1: {}",
+        tensor_expr!(abs(counts) * 10 - 1)
+    );
+
+    section("4. In place, under PyTorch's rule");
+    let mut acc = Tensor::<f32, Shape![2, 3]>::zeros();
+    tensor_expr!(acc += x * v);
+    println!("acc += x * v:\n{acc}");
+    tensor_expr!(acc = acc * 0.5 + 1.0);
+    println!("acc = acc * 0.5 + 1.0 (the target may appear on the right):\n{acc}");
+    tensor_expr!(acc -= v);
+    println!("acc -= v (v broadcasts, acc keeps its shape):\n{acc}");
+
+    section("5. Views: large data and buffers you already own");
+    let samples: Vec<f32> = (0..12).map(|i| i as f32).collect();
+    let mut spectrum = vec![0.0f32; 12];
+    let input = TensorView::<f32, Shape![3, 4]>::try_new(&samples)?;
+    let mut output = TensorViewMut::<f32, Shape![3, 4]>::try_new(&mut spectrum)?;
+    let gain: Tensor<f32, Shape![3, 1]> = tensor![[1.], [10.], [100.]];
+    tensor_expr!(output = input * gain);
+    println!("a Vec viewed as [3, 4], scaled per row, written into another Vec:\n{output}");
+    println!("the Vec now holds: {spectrum:?}");
+
+    section("6. Generic code");
+    fn affine<S: tensor_expr::Shape>(t: &Tensor<f32, S>) -> Tensor<f32, S> {
+        tensor_expr!(t * 2.0 + 1.0)
+    }
+    println!(
+        "affine(x) for any shape S, no extra bounds:\n{}",
+        affine(&x)
+    );
+
+    section("7. A shape mistake is a compile error");
+    println!("tensor_expr!(x + w) with x: [2, 3] and w: [4] does not compile; cargo check says:\n");
+    println!("{}", include_str!("../tests/ui/broadcast_mismatch.stderr"));
+    Ok(())
+}

@@ -7,6 +7,8 @@
 mod ast;
 mod expand;
 mod functions;
+#[cfg(test)]
+mod golden_tests;
 mod parse;
 mod shape_macro;
 mod tensor_macro;

@@ -1,0 +1,24 @@
+fn expansion() {
+    let _ = {
+        let __tensor_expr_op0 = &x;
+        let __tensor_expr_op1 = &v;
+        let __tensor_expr_element0 = ::tensor_expr::__private::expr::element_of(
+            __tensor_expr_op0,
+        );
+        let __tensor_expr_node0 = ::tensor_expr::__private::expr::operand(
+            __tensor_expr_element0,
+            __tensor_expr_op0,
+        );
+        let __tensor_expr_node1 = ::tensor_expr::__private::expr::operand(
+            __tensor_expr_element0,
+            __tensor_expr_op1,
+        );
+        let __tensor_expr_node2 = ::tensor_expr::__private::expr::map2(
+            __tensor_expr_element0,
+            ::tensor_expr::__private::expr::operators::add,
+            __tensor_expr_node0,
+            __tensor_expr_node1,
+        );
+        ::tensor_expr::__private::kernel::evaluate(__tensor_expr_node2)
+    };
+}

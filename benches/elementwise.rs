@@ -276,6 +276,48 @@ fn outer<const N: usize, const M: usize>(case: &'static str, iterations: usize) 
     Row::new(case, times)
 }
 
+/// `m + in_dims(v, [1])` against the implicit `m + v`, and `m + in_dims(c, [0])`
+/// against the column `m + c[n, 1]`: the same loops, so the ratios should be 1.
+fn in_dims_against_implicit<const N: usize>(iterations: usize) {
+    let (m, v) = (data(N * N, 0.2), data(N, 0.4));
+    let (mut out_in_dims, mut out_implicit) = (vec![0.0f32; N * N], vec![0.0f32; N * N]);
+    let mv = TensorView::<f32, Matrix<N, N>>::try_new(&m).unwrap();
+    let vv = TensorView::<f32, (tensor_expr::D<N>,)>::try_new(&v).unwrap();
+    let cv = TensorView::<f32, (tensor_expr::D<N>, tensor_expr::One)>::try_new(&v).unwrap();
+    for (name, dims_1) in [
+        ("rows: in_dims(v, [1]) vs v", true),
+        ("columns: in_dims(v, [0]) vs v[n, 1]", false),
+    ] {
+        let mut with_in_dims = || {
+            let mut o = TensorViewMut::<f32, Matrix<N, N>>::try_new(&mut out_in_dims).unwrap();
+            let (mv, vv) = black_box((&mv, &vv));
+            if dims_1 {
+                tensor_expr!(o = mv + in_dims(vv, [1]));
+            } else {
+                tensor_expr!(o = mv + in_dims(vv, [0]));
+            }
+            black_box(&mut o);
+        };
+        let mut implicit = || {
+            let mut o = TensorViewMut::<f32, Matrix<N, N>>::try_new(&mut out_implicit).unwrap();
+            let (mv, vv, cv) = black_box((&mv, &vv, &cv));
+            if dims_1 {
+                tensor_expr!(o = mv + vv);
+            } else {
+                tensor_expr!(o = mv + cv);
+            }
+            black_box(&mut o);
+        };
+        let times = compare(N * N, iterations, &mut [&mut with_in_dims, &mut implicit]);
+        println!(
+            "in_dims {name} at {N}x{N}: {:.4} vs {:.4} ns/element, implicit/in_dims = {:.2}x",
+            times[0],
+            times[1],
+            times[1] / times[0]
+        );
+    }
+}
+
 fn main() {
     // `cargo test --benches` passes `--test`: then run briefly, as a smoke test.
     let quick = std::env::args().any(|a| a == "--test");
@@ -287,4 +329,6 @@ fn main() {
         outer::<1024, 1024>("x[n,1]+z[1,m] 1024x1024", 10 * scale),
     ];
     print_table(&rows);
+    println!();
+    in_dims_against_implicit::<1024>(10 * scale);
 }

@@ -57,7 +57,29 @@ fn main() -> Result<(), tensor_expr::ShapeError> {
     tensor_expr!(acc -= v);
     println!("acc -= v (v broadcasts, acc keeps its shape):\n{acc}");
 
-    section("5. Views: large data and buffers you already own");
+    section("5. XLA broadcast dims: in_dims and strict mode");
+    let square: Tensor<f32, Shape![3, 3]> = Tensor::zeros();
+    let w: Tensor<f32, Shape![3]> = tensor![7., 8., 9.];
+    println!(
+        "square + in_dims(w, [1]): w along dim 1, each row gets [7, 8, 9]:\n{}",
+        tensor_expr!(square + in_dims(w, [1]))
+    );
+    println!(
+        "square + in_dims(w, [0]): w along dim 0, row i gets w[i]:\n{}",
+        tensor_expr!(square + in_dims(w, [0]))
+    );
+    let four: Tensor<f32, Shape![4]> = tensor![1., 2., 3., 4.];
+    let pair = tensor![[5., 6.]];
+    println!(
+        "in_dims([1, 2, 3, 4], [0]) + [[5, 6]] (XLA's composition example):\n{}",
+        tensor_expr!(in_dims(four, [0]) + pair)
+    );
+    println!(
+        "strict: square + in_dims(w, [1]) (rank promotion must be explicit):\n{}",
+        tensor_expr!(strict: square + in_dims(w, [1]))
+    );
+
+    section("6. Views: large data and buffers you already own");
     let samples: Vec<f32> = (0..12).map(|i| i as f32).collect();
     let mut spectrum = vec![0.0f32; 12];
     let input = TensorView::<f32, Shape![3, 4]>::try_new(&samples)?;
@@ -67,7 +89,7 @@ fn main() -> Result<(), tensor_expr::ShapeError> {
     println!("a Vec viewed as [3, 4], scaled per row, written into another Vec:\n{output}");
     println!("the Vec now holds: {spectrum:?}");
 
-    section("6. Generic code");
+    section("7. Generic code");
     fn affine<S: tensor_expr::Shape>(t: &Tensor<f32, S>) -> Tensor<f32, S> {
         tensor_expr!(t * 2.0 + 1.0)
     }
@@ -76,7 +98,7 @@ fn main() -> Result<(), tensor_expr::ShapeError> {
         affine(&x)
     );
 
-    section("7. A shape mistake is a compile error");
+    section("8. A shape mistake is a compile error");
     println!("tensor_expr!(x + w) with x: [2, 3] and w: [4] does not compile; cargo check says:\n");
     println!("{}", include_str!("../tests/ui/broadcast_mismatch.stderr"));
     Ok(())

@@ -4,8 +4,16 @@
 
 use proc_macro2::{Span, TokenStream};
 
-/// One macro invocation: an expression to evaluate, or an assignment to a target.
-pub enum Statement {
+/// One macro invocation: an optional `strict:` mode, then a form.
+pub struct Statement {
+    /// `strict:` was given: rank promotion must be explicit (`in_dims`).
+    pub strict: bool,
+    /// What to do.
+    pub form: Form,
+}
+
+/// An expression to evaluate, or an assignment to a target.
+pub enum Form {
     /// `tensor_expr!(e)`: a new tensor.
     Evaluate(Expr),
     /// `tensor_expr!(out = e)`, `out += e`, ...: writes into `target`.
@@ -17,7 +25,7 @@ pub enum Statement {
     },
 }
 
-/// The assignment operator of a [`Statement::Assign`].
+/// The assignment operator of a [`Form::Assign`].
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub enum AssignOp {
     /// `=`
@@ -75,4 +83,28 @@ pub enum Expr {
     /// Any Rust operand: a path, field access, method call, reference, block or
     /// suffixed literal. It is evaluated once, before the loop.
     Operand { tokens: TokenStream, span: Span },
+    /// `in_dims(x, [d0, d1, ...])`: `x`'s dims placed on dims `d0 < d1 < ...` of
+    /// the other operand of the enclosing binary operation (XLA's InDim).
+    InDims {
+        name: syn::Ident,
+        operand: Box<Expr>,
+        dims: Vec<InDim>,
+        tuple_span: Span,
+    },
+}
+
+/// One entry of an `in_dims` tuple, as written (validation checks the rules).
+#[derive(Clone, Copy, Debug)]
+pub struct InDim {
+    /// The value, possibly negative (which validation rejects).
+    pub value: i128,
+    /// The entry's span, for errors about it.
+    pub span: Span,
+}
+
+impl Expr {
+    /// Is this an `in_dims(..)` node?
+    pub fn is_in_dims(&self) -> bool {
+        matches!(self, Expr::InDims { .. })
+    }
 }

@@ -1,90 +1,75 @@
 //! [`ast`](crate::ast) to Rust tokens. The output is a block that
-//! 1. borrows every operand once, in source order (`let __tensor_expr_op0 = &x;`);
-//! 2. binds the element type (the target's, else the first operand's) as a
-//!    witness that every constructor receives, so `T` is known at each node;
+//! 1. borrows every operand once, in source order (`let __tensor_expr_op0 = &x;`),
+//!    and reborrows the target of an assignment;
+//! 2. binds the context: the element type (the target's, else the first
+//!    operand's) and the mode (`Numpy` or `Strict`), which every constructor
+//!    receives, so `T` is known at each node;
 //! 3. builds the expression tree node by node, each constructor call spanned on
-//!    its operator or function name, so rustc reports a shape or element error
-//!    there and nowhere else;
+//!    its operator, function name or `in_dims` tuple, so rustc reports a shape or
+//!    element error there and nowhere else;
 //! 4. hands the tree to the runtime's loop-nest driver: `evaluate` (new tensor),
 //!    `assign` (`out = e`) or `update` (`out += e`, ...).
 //!
 //! Local names live in the reserved `__tensor_expr_` namespace (see [`at`] for why
-//! they are not `mixed_site`), each in the macro's own block; paths are absolute (`::tensor_expr::__private`), so user items named `core` or
-//! `Tensor` do not interfere. The output names no std item and no `unsafe`.
+//! they are not `mixed_site`), each in the macro's own block; paths are absolute
+//! (`::tensor_expr::__private`), so user items named `core` or `Tensor` do not
+//! interfere. The output names no std item and no `unsafe`.
 
-use crate::ast::{AssignOp, Expr, Statement};
+use crate::ast::{AssignOp, Expr, Form, InDim, Statement};
 use proc_macro2::{Ident, Literal, Span, TokenStream};
-use quote::{quote, quote_spanned};
+use quote::{quote, quote_spanned, ToTokens};
+use tensor_expr_runtime::MAX_RANK;
 
 /// Expands a validated statement.
 pub fn expand(statement: &Statement) -> TokenStream {
-    let mut builder = TreeBuilder {
-        operand_lets: Vec::new(),
-        node_lets: Vec::new(),
-        operands: 0,
-        nodes: 0,
-        target: None,
-        root_span: Span::call_site(),
-        element: local("element", 0),
-        element_witness: None,
-        target_let: None,
-    };
-    let target_local = local("target", 0);
-    if let Statement::Assign { .. } = statement {
-        let rt = runtime(Span::call_site());
-        builder.element_witness = Some(quote!(#rt::expr::target_element(&*#target_local)));
-    }
-    let finish = match statement {
-        Statement::Evaluate(expr) => {
-            let (root, span) = (builder.node(expr), builder.root_span);
+    let mut builder = TreeBuilder::new(statement);
+    let finish = match &statement.form {
+        Form::Evaluate(expr) => {
+            let root = builder.node(expr, None);
+            let span = builder.root_span;
             let (root, rt) = (at(&root, span), runtime(span));
             quote_spanned!(span=> #rt::kernel::evaluate(#root))
         }
-        Statement::Assign {
-            target,
-            op,
-            op_span,
-            value,
+        Form::Assign {
+            op, op_span, value, ..
         } => {
-            builder.target = Some(target.to_string());
-            let root = at(&builder.node(value), *op_span);
-            let rt = runtime(*op_span);
-            let target_ref = at(&target_local, *op_span);
-            let target_span = target
-                .clone()
-                .into_iter()
-                .next()
-                .map_or(*op_span, |t| t.span());
-            builder.target_let = Some(quote_spanned!(target_span=>
-                let #target_local = {
-                    use ::tensor_expr::__private::kernel::Target as _;
-                    (#target).as_target()
-                };
-            ));
+            let root = at(&builder.node(value, Some(Other::Target)), *op_span);
+            let (rt, context) = (runtime(*op_span), at(&builder.context, *op_span));
+            let target_ref = at(&local(TARGET_NAME), *op_span);
             match op {
-                AssignOp::Set => quote_spanned!(*op_span=> #rt::kernel::assign(#target_ref, #root)),
+                AssignOp::Set => {
+                    quote_spanned!(*op_span=> #rt::kernel::assign(#context, #target_ref, #root))
+                }
                 AssignOp::Update(binary) => {
                     let marker = Ident::new(binary.marker(), *op_span);
                     quote_spanned!(*op_span=>
-                        #rt::kernel::update(#target_ref, #rt::expr::operators::#marker, #root)
+                        #rt::kernel::update(#context, #target_ref, #rt::expr::operators::#marker, #root)
                     )
                 }
             }
         }
     };
-    let (operands, nodes) = (builder.operand_lets, builder.node_lets);
-    let element = &builder.element;
-    let witness = builder
-        .element_witness
-        .unwrap_or_else(|| quote!(::core::marker::PhantomData));
-    let target_let = builder.target_let;
-    quote!({
-        #(#operands)*
-        #target_let
-        let #element = #witness;
-        #(#nodes)*
-        #finish
-    })
+    builder.finish(finish)
+}
+
+/// The name of the reborrowed assignment target.
+const TARGET_NAME: &str = "target";
+
+/// The other operand of an `in_dims`, whose shape it is placed on.
+enum Other {
+    /// A node already built.
+    Node(Ident),
+    /// The assignment target (`out += in_dims(v, [0])`).
+    Target,
+}
+
+/// The span of the target's first token (where a bad target is reported).
+fn target_span(target: &TokenStream) -> Span {
+    target
+        .clone()
+        .into_iter()
+        .next()
+        .map_or_else(Span::call_site, |t| t.span())
 }
 
 /// `::tensor_expr::__private` carrying `span`, so a call built on it is reported
@@ -95,7 +80,7 @@ fn runtime(span: Span) -> TokenStream {
 
 /// Collects the `let`s of the expansion.
 struct TreeBuilder {
-    /// `let __tensor_expr_opN = &operand;`, in source order.
+    /// `let __tensor_expr_opN = &operand;`, in source order, and the target's reborrow.
     operand_lets: Vec<TokenStream>,
     /// `let __tensor_expr_nodeN = constructor(..);`, children before parents.
     node_lets: Vec<TokenStream>,
@@ -105,18 +90,69 @@ struct TreeBuilder {
     target: Option<String>,
     /// The span of the last node built, which is the root once the tree is done.
     root_span: Span,
-    /// The local holding the element-type witness every constructor receives.
-    element: Ident,
-    /// `let __tensor_expr_target0 = (out).as_target();` for assignments.
-    target_let: Option<TokenStream>,
+    /// The local holding the context every constructor receives.
+    context: Ident,
+    /// The mode marker: `Numpy` or `Strict`.
+    mode: TokenStream,
     /// Where the element type comes from: the target, else the first operand
-    /// (else, for literals only, inference from the context).
-    element_witness: Option<TokenStream>,
+    /// (else, for literals only, inference from the use site).
+    element_source: Option<TokenStream>,
 }
 
 impl TreeBuilder {
+    fn new(statement: &Statement) -> Self {
+        let mode = if statement.strict {
+            quote!(Strict)
+        } else {
+            quote!(Numpy)
+        };
+        let mut builder = TreeBuilder {
+            operand_lets: Vec::new(),
+            node_lets: Vec::new(),
+            operands: 0,
+            nodes: 0,
+            target: None,
+            root_span: Span::call_site(),
+            context: local("context"),
+            mode: quote!(::tensor_expr::__private::rules::rank::#mode),
+            element_source: None,
+        };
+        if let Form::Assign { target, .. } = &statement.form {
+            builder.target = Some(target.to_string());
+            let name = local(TARGET_NAME);
+            builder
+                .operand_lets
+                .push(quote_spanned!(target_span(target)=>
+                    let #name = {
+                        use ::tensor_expr::__private::kernel::Target as _;
+                        (#target).as_target()
+                    };
+                ));
+            let mode = &builder.mode;
+            builder.element_source =
+                Some(quote!(::tensor_expr::__private::expr::target_context(#mode, &*#name)));
+        }
+        builder
+    }
+
+    /// The block: operands, context, nodes, then `finish`.
+    fn finish(self, finish: TokenStream) -> TokenStream {
+        let (operands, nodes, context, mode) =
+            (self.operand_lets, self.node_lets, self.context, self.mode);
+        let source = self
+            .element_source
+            .unwrap_or_else(|| quote!(::tensor_expr::__private::expr::inferred_context(#mode)));
+        quote!({
+            #(#operands)*
+            let #context = #source;
+            #(#nodes)*
+            #finish
+        })
+    }
+
     /// Emits the node for `expr` (after its children) and returns its name.
-    fn node(&mut self, expr: &Expr) -> Ident {
+    /// `other` is the other operand of the enclosing operation, for `in_dims`.
+    fn node(&mut self, expr: &Expr, other: Option<Other>) -> Ident {
         let (span, value) = match expr {
             Expr::Operand { tokens, span } => (*span, self.operand(tokens, *span)),
             Expr::IntLiteral { value, span } => {
@@ -129,43 +165,62 @@ impl TreeBuilder {
             }
             Expr::FloatLiteral { literal } => {
                 let span = literal.span();
-                let (rt, element) = (runtime(span), at(&self.element, span));
+                let (rt, context) = (runtime(span), at(&self.context, span));
                 (
                     span,
-                    quote_spanned!(span=> #rt::expr::float_literal(#element, #literal)),
+                    quote_spanned!(span=> #rt::expr::float_literal(#context, #literal)),
                 )
             }
             Expr::Negate { span, operand } => {
-                let operand = at(&self.node(operand), *span);
-                let (rt, element) = (runtime(*span), at(&self.element, *span));
+                let operand = at(&self.node(operand, None), *span);
+                let (rt, context) = (runtime(*span), at(&self.context, *span));
                 (
                     *span,
-                    quote_spanned!(*span=> #rt::expr::map1(#element, #rt::expr::operators::neg, #operand)),
+                    quote_spanned!(*span=> #rt::expr::map1(#context, #rt::expr::operators::neg, #operand)),
                 )
             }
             Expr::Binary { op, span, lhs, rhs } => {
-                let (lhs, rhs) = (at(&self.node(lhs), *span), at(&self.node(rhs), *span));
-                let (rt, element) = (runtime(*span), at(&self.element, *span));
+                let (lhs, rhs) = self.pair(lhs, rhs, *span);
+                let (rt, context) = (runtime(*span), at(&self.context, *span));
                 let marker = Ident::new(op.marker(), *span);
-                (
-                    *span,
-                    quote_spanned!(*span=> #rt::expr::map2(#element, #rt::expr::operators::#marker, #lhs, #rhs)),
-                )
+                let call = quote_spanned!(*span=> #rt::expr::map2(#context, #rt::expr::operators::#marker, #lhs, #rhs));
+                (*span, call)
             }
             Expr::Call { name, args } => {
-                let args: Vec<Ident> = args
-                    .iter()
-                    .map(|arg| at(&self.node(arg), name.span()))
-                    .collect();
-                let (rt, element) = (runtime(name.span()), at(&self.element, name.span()));
-                let map = Ident::new(&format!("map{}", args.len()), name.span());
-                let call = quote_spanned!(name.span()=>
-                    #rt::expr::#map(#element, #rt::expr::functions::#name, #(#args),*)
-                );
-                (name.span(), call)
+                let span = name.span();
+                let args: Vec<Ident> = match &args[..] {
+                    [a, b] => {
+                        let (a, b) = self.pair(a, b, span);
+                        vec![a, b]
+                    }
+                    _ => args
+                        .iter()
+                        .map(|arg| at(&self.node(arg, None), span))
+                        .collect(),
+                };
+                let (rt, context) = (runtime(span), at(&self.context, span));
+                let map = Ident::new(&format!("map{}", args.len()), span);
+                let call = quote_spanned!(span=> #rt::expr::#map(#context, #rt::expr::functions::#name, #(#args),*));
+                (span, call)
+            }
+            Expr::InDims {
+                operand,
+                dims,
+                tuple_span,
+                ..
+            } => {
+                let Expr::Operand { tokens, span } = &**operand else {
+                    unreachable!("validated: an operand")
+                };
+                let other = other.expect("validated: in_dims has another operand");
+                let other = self.shape_witness(other, *tuple_span);
+                (
+                    *tuple_span,
+                    self.in_dims(tokens, *span, dims, *tuple_span, other),
+                )
             }
         };
-        let name = local("node", self.nodes);
+        let name = local(&format!("node{}", self.nodes));
         self.nodes += 1;
         self.root_span = span;
         // The `let` carries the node's span too: rustc checks the binding's type
@@ -175,24 +230,148 @@ impl TreeBuilder {
         name
     }
 
+    /// The two operands of a binary operation, located at `span`. An `in_dims`
+    /// side is built after the other, whose shape it needs.
+    fn pair(&mut self, lhs: &Expr, rhs: &Expr, span: Span) -> (Ident, Ident) {
+        let (lhs, rhs) = if rhs.is_in_dims() {
+            let lhs = self.node(lhs, None);
+            let rhs = self.node(rhs, Some(Other::Node(lhs.clone())));
+            (lhs, rhs)
+        } else if lhs.is_in_dims() {
+            let rhs = self.node(rhs, None);
+            let lhs = self.node(lhs, Some(Other::Node(rhs.clone())));
+            (lhs, rhs)
+        } else {
+            (self.node(lhs, None), self.node(rhs, None))
+        };
+        (at(&lhs, span), at(&rhs, span))
+    }
+
+    /// The other operand's shape as a witness, located at `span` (the tuple).
+    fn shape_witness(&self, other: Other, span: Span) -> TokenStream {
+        let rt = runtime(span);
+        match other {
+            Other::Node(node) => {
+                let (context, node) = (at(&self.context, span), at(&node, span));
+                quote_spanned!(span=> #rt::expr::shape_of(#context, &#node))
+            }
+            Other::Target => {
+                let target = at(&local(TARGET_NAME), span);
+                quote_spanned!(span=> #rt::expr::target_shape(&*#target))
+            }
+        }
+    }
+
     /// A leaf: the target read in place, or a borrowed operand.
     fn operand(&mut self, tokens: &TokenStream, span: Span) -> TokenStream {
         let rt = runtime(span);
         if self.target.as_deref() == Some(tokens.to_string().as_str()) {
-            let target = at(&local("target", 0), span);
+            let target = at(&local(TARGET_NAME), span);
             return quote_spanned!(span=> #rt::expr::target_leaf(&*#target));
         }
-        let name = local("op", self.operands);
+        let name = self.borrow_operand(tokens, span);
+        let context = at(&self.context, span);
+        quote_spanned!(span=> #rt::expr::operand(#context, #name))
+    }
+
+    /// `let __tensor_expr_opN = &operand;`, and the element source if it is the first.
+    fn borrow_operand(&mut self, tokens: &TokenStream, span: Span) -> Ident {
+        let name = local(&format!("op{}", self.operands));
         self.operands += 1;
         self.operand_lets
             .push(quote_spanned!(span=> let #name = &#tokens;));
         let name = at(&name, span);
-        if self.element_witness.is_none() {
-            self.element_witness = Some(quote_spanned!(span=> #rt::expr::element_of(#name)));
+        if self.element_source.is_none() {
+            let (rt, mode) = (runtime(span), &self.mode);
+            self.element_source = Some(quote_spanned!(span=> #rt::expr::context_of(#mode, #name)));
         }
-        let element = at(&self.element, span);
-        quote_spanned!(span=> #rt::expr::operand(#element, #name))
+        name
     }
+
+    /// `in_dims(x, [d0, ..])`: a leaf over `x`'s data with `x`'s dims placed on
+    /// dims `d0, ..` of the other operand and `One` elsewhere. The placement is a
+    /// local trait, implemented for each possible rank of the other operand (so
+    /// rustc waits for that shape before judging), whose message names the tuple;
+    /// its where-clause also checks the sizes (`rules::in_dims::PlacedFits`), so
+    /// every typed in_dims mistake is one error on the tuple.
+    fn in_dims(
+        &mut self,
+        tokens: &TokenStream,
+        span: Span,
+        dims: &[InDim],
+        tuple_span: Span,
+        other: TokenStream,
+    ) -> TokenStream {
+        let operand = self.borrow_operand(tokens, span);
+        let operand = at(&operand, tuple_span);
+        let context = at(&self.context, tuple_span);
+        let positions: Vec<usize> = dims.iter().map(|d| d.value as usize).collect();
+        let tuple = format!("{positions:?}");
+        let message = format!(
+            "`in_dims(.., {tuple})` cannot place shape `{{X}}` on dims {tuple} of shape `{{Self}}`"
+        );
+        let label = format!("placing `{{X}}` on dims {tuple} of `{{Self}}`");
+        let note = format!(
+            "the tuple needs one entry per dim of the operand ({} here), each less than the rank of the other \
+             operand, and each placed size must equal the size there or be 1",
+            positions.len()
+        );
+        let impls = in_dims_impls(&positions);
+        quote_spanned!(tuple_span=> {
+            // No user tokens in this block: these names cannot shadow the user's.
+            use ::tensor_expr::__private::{expr::{Context, Operand, TensorLeaf}, rules::in_dims::PlacedFits, Dim, One, Shape};
+            #[diagnostic::on_unimplemented(message = #message, label = #label, note = #note)]
+            trait InDims<X> {
+                type Placed: Shape;
+            }
+            #(#impls)*
+            #[inline(always)]
+            fn place<'a, T, M, X, Other>(
+                _context: Context<T, M>,
+                operand: &'a X,
+                _other: ::core::marker::PhantomData<Other>,
+            ) -> TensorLeaf<'a, T, <Other as InDims<X::Shape>>::Placed>
+            where
+                X: Operand<T> + ?Sized,
+                Other: InDims<X::Shape>,
+            {
+                TensorLeaf::new(Operand::elements(operand))
+            }
+            place(#context, #operand, #other)
+        })
+    }
+}
+
+/// One impl of the local `InDims` trait per rank of the other operand that can
+/// hold `positions` (from max + 1 up to `MAX_RANK`).
+fn in_dims_impls(positions: &[usize]) -> Vec<TokenStream> {
+    let operand_dims: Vec<Ident> = (0..positions.len())
+        .map(|j| Ident::new(&format!("X{j}"), Span::call_site()))
+        .collect();
+    let lowest_rank = positions
+        .last()
+        .map_or(0, |&last| last + 1)
+        .max(positions.len());
+    (lowest_rank..=MAX_RANK)
+        .map(|rank| {
+            let other_dims: Vec<Ident> = (0..rank).map(|k| Ident::new(&format!("O{k}"), Span::call_site())).collect();
+            let placed: Vec<TokenStream> = (0..rank)
+                .map(|k| match positions.iter().position(|&p| p == k) {
+                    Some(j) => operand_dims[j].to_token_stream(),
+                    None => quote!(One),
+                })
+                .collect();
+            quote! {
+                #[diagnostic::do_not_recommend]
+                impl<#(#operand_dims: Dim,)* #(#other_dims: Dim,)*> InDims<(#(#operand_dims,)*)> for (#(#other_dims,)*)
+                where
+                    (#(#placed,)*): PlacedFits<(#(#other_dims,)*)>,
+                {
+                    type Placed = <(#(#placed,)*) as PlacedFits<(#(#other_dims,)*)>>::Placed;
+                }
+            }
+        })
+        .collect()
 }
 
 /// The same local name, located at `span`. rustc points an unsatisfied bound at
@@ -204,6 +383,6 @@ fn at(local: &Ident, span: Span) -> Ident {
 }
 
 /// A local name in the reserved `__tensor_expr_` namespace.
-fn local(kind: &str, index: usize) -> Ident {
-    Ident::new(&format!("__tensor_expr_{kind}{index}"), Span::call_site())
+fn local(name: &str) -> Ident {
+    Ident::new(&format!("__tensor_expr_{name}"), Span::call_site())
 }

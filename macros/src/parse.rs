@@ -2,7 +2,7 @@
 //! the span of every operator and operand. It only checks syntax; the function
 //! table and arities are [`validate`](crate::validate)'s job.
 
-use crate::ast::{AssignOp, BinaryOp, Expr, Statement};
+use crate::ast::{AssignOp, BinaryOp, Expr, Form, InDim, Statement};
 use proc_macro2::{Span, TokenStream, TokenTree};
 use quote::ToTokens;
 use syn::ext::IdentExt;
@@ -20,23 +20,42 @@ impl Parse for Statement {
                 "expected a tensor expression, e.g. `tensor_expr!(x + y)` or `tensor_expr!(out = x * 2)`",
             ));
         }
-        let statement = if let Some((target, op, op_span)) = parse_assignment_head(input)? {
-            Statement::Assign {
+        let strict = parse_strict_prefix(input)?;
+        let form = if let Some((target, op, op_span)) = parse_assignment_head(input)? {
+            let value = parse_expr(input, 0, 0)?;
+            Form::Assign {
                 target,
                 op,
                 op_span,
-                value: parse_expr(input, 0, 0)?,
+                value,
             }
         } else {
-            Statement::Evaluate(parse_expr(input, 0, 0)?)
+            Form::Evaluate(parse_expr(input, 0, 0)?)
         };
         if !input.is_empty() {
-            return Err(
-                input.error("expected an operator (`+ - * /`) or the end of the expression")
-            );
+            let message = "expected an operator (`+ - * /`) or the end of the expression";
+            return Err(input.error(message));
         }
-        Ok(statement)
+        Ok(Statement { strict, form })
     }
+}
+
+/// `strict:` at the start of the input, consumed if present.
+fn parse_strict_prefix(input: ParseStream) -> Result<bool> {
+    let is_prefix = input
+        .fork()
+        .call(syn::Ident::parse_any)
+        .is_ok_and(|ident| ident == "strict")
+        && input.peek2(Token![:])
+        && !input.peek2(Token![::]);
+    if is_prefix {
+        input.call(syn::Ident::parse_any)?;
+        input.parse::<Token![:]>()?;
+        if input.is_empty() {
+            return Err(input.error("expected a tensor expression after `strict:`"));
+        }
+    }
+    Ok(is_prefix)
 }
 
 /// `target =` or `target op=` at the start of the input, consumed if present.
@@ -265,6 +284,9 @@ fn parse_path_operand(input: ParseStream, depth: usize) -> Result<Expr> {
     let span = input.span();
     if input.peek(syn::Ident) && input.peek2(token::Paren) {
         let name: syn::Ident = input.parse()?;
+        if name == "in_dims" {
+            return parse_in_dims(input, name, depth);
+        }
         let content;
         syn::parenthesized!(content in input);
         let mut args = Vec::new();
@@ -280,6 +302,65 @@ fn parse_path_operand(input: ParseStream, depth: usize) -> Result<Expr> {
     let mut tokens = TokenStream::new();
     parse_path_chain(input, &mut tokens)?;
     Ok(Expr::Operand { tokens, span })
+}
+
+/// The rest of `in_dims(x, [d0, d1, ...])` after its name; `( )` also works for
+/// the tuple, as XLA writes it.
+fn parse_in_dims(input: ParseStream, name: syn::Ident, depth: usize) -> Result<Expr> {
+    let content;
+    let parens = syn::parenthesized!(content in input);
+    if content.is_empty() {
+        return Err(Error::new(
+            parens.span.join(),
+            "expected `in_dims(x, [d0, d1, ...])`",
+        ));
+    }
+    let operand = parse_expr(&content, 0, depth + 1)?;
+    if content.is_empty() {
+        return Err(Error::new(
+            parens.span.close(),
+            "expected a tuple of dims after the operand: `in_dims(x, [1])`",
+        ));
+    }
+    content.parse::<Token![,]>()?;
+    let tuple;
+    let tuple_span = if content.peek(token::Bracket) {
+        syn::bracketed!(tuple in content).span.join()
+    } else if content.peek(token::Paren) {
+        syn::parenthesized!(tuple in content).span.join()
+    } else {
+        return Err(content.error("expected the dims as a tuple: `[1]` or `[1, 2]`"));
+    };
+    let mut dims = Vec::new();
+    while !tuple.is_empty() {
+        let span = tuple.span();
+        let negative = tuple.parse::<Option<Token![-]>>()?.is_some();
+        let literal: syn::LitInt = tuple
+            .parse()
+            .map_err(|_| Error::new(span, "in_dims dims are integer literals, like `[0, 2]`"))?;
+        let value = literal
+            .base10_parse::<i128>()
+            .map_err(|_| Error::new(literal.span(), "dim too large"))?;
+        dims.push(InDim {
+            value: if negative { -value } else { value },
+            span,
+        });
+        if tuple.is_empty() {
+            break;
+        }
+        tuple.parse::<Token![,]>()?;
+    }
+    if !content.is_empty() {
+        return Err(
+            content.error("`in_dims` takes two arguments: the operand and the tuple of dims")
+        );
+    }
+    Ok(Expr::InDims {
+        name,
+        operand: Box::new(operand),
+        dims,
+        tuple_span,
+    })
 }
 
 /// A path followed by field accesses and method calls: `a::b.c.0.d(args)`.

@@ -1,41 +1,140 @@
-//! The rules the macro can check without types: every called function is in the
-//! table and gets the right number of arguments. Each failure is a `syn::Error` on
-//! the offending tokens; shape rules need types and are left to rustc.
+//! The rules the macro can check without types, each failure a `syn::Error` on
+//! the offending tokens:
+//! - every called function is in the table and gets the right number of arguments;
+//! - `in_dims` wraps an operand, stands directly in a binary operation (or a
+//!   function of two arguments, or as the value of an in-place update), on one
+//!   side only, and its tuple lists non-negative dims in strictly increasing order.
+//!
+//! The rules that need types (the tuple's length against the operand's rank, its
+//! range against the other operand's rank, the sizes) are left to rustc.
 
-use crate::ast::{Expr, Statement};
+use crate::ast::{Expr, Form, InDim, Statement};
 use crate::functions;
 use syn::Error;
+use tensor_expr_runtime::MAX_RANK;
+
+/// Where an expression stands, for the `in_dims` placement rule.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Place {
+    /// A direct operand of a binary operation or of a 2-argument function.
+    BinaryOperand,
+    /// The whole value of `out = ...` / `out += ...`: the target is the other side.
+    AssignedValue,
+    /// Anywhere else.
+    Elsewhere,
+}
 
 /// Checks the whole statement, combining every error found.
 pub fn validate(statement: &Statement) -> syn::Result<()> {
     let mut errors: Option<Error> = None;
-    let expr = match statement {
-        Statement::Evaluate(expr) | Statement::Assign { value: expr, .. } => expr,
-    };
-    visit(expr, &mut |error| match &mut errors {
+    let mut report = |error| match &mut errors {
         Some(all) => all.combine(error),
         None => errors = Some(error),
-    });
+    };
+    match &statement.form {
+        Form::Evaluate(expr) => visit(expr, Place::Elsewhere, &mut report),
+        Form::Assign { value, .. } => visit(value, Place::AssignedValue, &mut report),
+    }
     errors.map_or(Ok(()), Err)
 }
 
-fn visit(expr: &Expr, report: &mut impl FnMut(Error)) {
+fn visit(expr: &Expr, place: Place, report: &mut impl FnMut(Error)) {
     match expr {
-        Expr::Binary { lhs, rhs, .. } => {
-            visit(lhs, report);
-            visit(rhs, report);
-        }
-        Expr::Negate { operand, .. } => visit(operand, report),
+        Expr::Binary { lhs, rhs, .. } => visit_pair(lhs, rhs, report),
+        Expr::Negate { operand, .. } => visit(operand, Place::Elsewhere, report),
         Expr::Call { name, args } => {
             if let Err(error) = check_call(name, args.len()) {
                 report(error);
             }
-            for arg in args {
-                visit(arg, report);
+            if let [a, b] = &args[..] {
+                visit_pair(a, b, report);
+            } else {
+                for arg in args {
+                    visit(arg, Place::Elsewhere, report);
+                }
+            }
+        }
+        Expr::InDims {
+            name,
+            operand,
+            dims,
+            ..
+        } => {
+            if place == Place::Elsewhere {
+                report(Error::new(
+                    name.span(),
+                    "`in_dims` must be an operand of a binary operation (like `m + in_dims(v, [0])`) or \
+                     of a function of two arguments: it places its operand on dims of the other operand",
+                ));
+            }
+            if !matches!(**operand, Expr::Operand { .. }) {
+                report(Error::new(
+                    name.span(),
+                    "`in_dims` takes a tensor operand, not an expression: compute the expression first, \
+                     or write it in a block, `in_dims({ tensor_expr!(...) }, [..])`",
+                ));
+            }
+            if let Err(error) = check_dims(dims) {
+                report(error);
             }
         }
         Expr::IntLiteral { .. } | Expr::FloatLiteral { .. } | Expr::Operand { .. } => {}
     }
+}
+
+/// The two operands of a binary operation: each may be an `in_dims`, not both.
+fn visit_pair(lhs: &Expr, rhs: &Expr, report: &mut impl FnMut(Error)) {
+    visit(lhs, Place::BinaryOperand, report);
+    visit(rhs, Place::BinaryOperand, report);
+    if let (true, Expr::InDims { name, .. }) = (lhs.is_in_dims(), rhs) {
+        report(Error::new(
+            name.span(),
+            "only one operand of an operation can be placed with `in_dims`: it maps onto the dims of the other",
+        ));
+    }
+}
+
+/// The tuple's entries are non-negative and strictly increasing (XLA: "the order
+/// of broadcast dimensions must be strictly increasing").
+fn check_dims(dims: &[InDim]) -> syn::Result<()> {
+    for (i, dim) in dims.iter().enumerate() {
+        if dim.value < 0 {
+            return Err(Error::new(
+                dim.span,
+                format!("in_dims dims are non-negative; found {}", dim.value),
+            ));
+        }
+        if dim.value >= MAX_RANK as i128 {
+            return Err(Error::new(
+                dim.span,
+                format!(
+                    "dim {} is out of range: shapes have at most {MAX_RANK} dims",
+                    dim.value
+                ),
+            ));
+        }
+        if let Some(previous) = i.checked_sub(1).map(|p| dims[p]) {
+            if dim.value == previous.value {
+                return Err(Error::new(
+                    dim.span,
+                    format!(
+                        "dim {} is listed twice: each dim of the operand maps to a different dim of the other operand",
+                        dim.value
+                    ),
+                ));
+            }
+            if dim.value < previous.value {
+                return Err(Error::new(
+                    dim.span,
+                    format!(
+                        "in_dims dims must be strictly increasing: {} comes after {}; the operand's dims are placed in their own order",
+                        dim.value, previous.value
+                    ),
+                ));
+            }
+        }
+    }
+    Ok(())
 }
 
 fn check_call(name: &syn::Ident, arity: usize) -> syn::Result<()> {
@@ -48,7 +147,7 @@ fn check_call(name: &syn::Ident, arity: usize) -> syn::Result<()> {
         return Err(Error::new(
             name.span(),
             format!(
-                "unknown function `{text}`; {hint}the elementwise functions are: {}. \
+                "unknown function `{text}`; {hint}the elementwise functions are: {}, and `in_dims`. \
                  To call your own function, wrap the call in a block: `{{ {text}(..) }}`",
                 functions::all_names()
             ),

@@ -9,8 +9,9 @@
 
 use crate::element::Element;
 use crate::expr::map::map2_unchecked;
-use crate::expr::{BinaryFunction, Expr, Map2, Row, TargetLeaf};
+use crate::expr::{BinaryFunction, Context, Expr, Map2, Row, TargetLeaf};
 use crate::rules::in_place::BroadcastInto;
+use crate::rules::rank::RankRule;
 use crate::shape::{Shape, MAX_RANK};
 use crate::tensor::Tensor;
 
@@ -49,7 +50,7 @@ pub fn evaluate<T: Element, E: Expr<T>>(e: E) -> Tensor<T, E::Shape> {
 /// the note of every in-place error.)
 #[inline]
 #[rustfmt::skip]
-pub fn assign<T: Element, X: Target<Element = T> + ?Sized, E: Expr<T>>(target: &mut X, e: E) where E::Shape: BroadcastInto<X::Shape> {
+pub fn assign<T: Element, M, X: Target<Element = T> + ?Sized, E: Expr<T>>(_context: Context<T, M>, target: &mut X, e: E) where E::Shape: BroadcastInto<X::Shape> + RankRule<X::Shape, M> {
     drive::<T, X::Shape, E>(target.target_slice(), &e);
 }
 
@@ -57,7 +58,7 @@ pub fn assign<T: Element, X: Target<Element = T> + ?Sized, E: Expr<T>>(target: &
 /// same in-place rule as [`assign`].
 #[inline]
 #[rustfmt::skip]
-pub fn update<T: Element, X: Target<Element = T> + ?Sized, F: BinaryFunction<T>, E: Expr<T>>(target: &mut X, _f: F, e: E) where E::Shape: BroadcastInto<X::Shape> {
+pub fn update<T: Element, M, X: Target<Element = T> + ?Sized, F: BinaryFunction<T>, E: Expr<T>>(_context: Context<T, M>, target: &mut X, _f: F, e: E) where E::Shape: BroadcastInto<X::Shape> + RankRule<X::Shape, M> {
     // The in-place bound already guarantees that the target and `e` broadcast.
     let updated: Map2<T, F, TargetLeaf<X::Shape>, E, X::Shape> = map2_unchecked(TargetLeaf::default(), e);
     drive::<T, X::Shape, _>(target.target_slice(), &updated);

@@ -2,19 +2,20 @@ fn expansion() {
     let _ = {
         let __tensor_expr_op0 = &x;
         let __tensor_expr_op1 = &v;
-        let __tensor_expr_element0 = ::tensor_expr::__private::expr::element_of(
+        let __tensor_expr_context = ::tensor_expr::__private::expr::context_of(
+            ::tensor_expr::__private::rules::rank::Numpy,
             __tensor_expr_op0,
         );
         let __tensor_expr_node0 = ::tensor_expr::__private::expr::operand(
-            __tensor_expr_element0,
+            __tensor_expr_context,
             __tensor_expr_op0,
         );
         let __tensor_expr_node1 = ::tensor_expr::__private::expr::operand(
-            __tensor_expr_element0,
+            __tensor_expr_context,
             __tensor_expr_op1,
         );
         let __tensor_expr_node2 = ::tensor_expr::__private::expr::map2(
-            __tensor_expr_element0,
+            __tensor_expr_context,
             ::tensor_expr::__private::expr::operators::add,
             __tensor_expr_node0,
             __tensor_expr_node1,

@@ -1,30 +1,32 @@
 fn expansion() {
     let _ = {
-        let __tensor_expr_op0 = &x;
-        let __tensor_expr_op1 = &v;
-        let __tensor_expr_target0 = {
+        let __tensor_expr_target = {
             use ::tensor_expr::__private::kernel::Target as _;
             (acc).as_target()
         };
-        let __tensor_expr_element0 = ::tensor_expr::__private::expr::target_element(
-            &*__tensor_expr_target0,
+        let __tensor_expr_op0 = &x;
+        let __tensor_expr_op1 = &v;
+        let __tensor_expr_context = ::tensor_expr::__private::expr::target_context(
+            ::tensor_expr::__private::rules::rank::Numpy,
+            &*__tensor_expr_target,
         );
         let __tensor_expr_node0 = ::tensor_expr::__private::expr::operand(
-            __tensor_expr_element0,
+            __tensor_expr_context,
             __tensor_expr_op0,
         );
         let __tensor_expr_node1 = ::tensor_expr::__private::expr::operand(
-            __tensor_expr_element0,
+            __tensor_expr_context,
             __tensor_expr_op1,
         );
         let __tensor_expr_node2 = ::tensor_expr::__private::expr::map2(
-            __tensor_expr_element0,
+            __tensor_expr_context,
             ::tensor_expr::__private::expr::operators::mul,
             __tensor_expr_node0,
             __tensor_expr_node1,
         );
         ::tensor_expr::__private::kernel::update(
-            __tensor_expr_target0,
+            __tensor_expr_context,
+            __tensor_expr_target,
             ::tensor_expr::__private::expr::operators::add,
             __tensor_expr_node2,
         )

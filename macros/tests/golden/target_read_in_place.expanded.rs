@@ -1,37 +1,39 @@
 fn expansion() {
     let _ = {
-        let __tensor_expr_target0 = {
+        let __tensor_expr_target = {
             use ::tensor_expr::__private::kernel::Target as _;
             (acc).as_target()
         };
-        let __tensor_expr_element0 = ::tensor_expr::__private::expr::target_element(
-            &*__tensor_expr_target0,
+        let __tensor_expr_context = ::tensor_expr::__private::expr::target_context(
+            ::tensor_expr::__private::rules::rank::Numpy,
+            &*__tensor_expr_target,
         );
         let __tensor_expr_node0 = ::tensor_expr::__private::expr::target_leaf(
-            &*__tensor_expr_target0,
+            &*__tensor_expr_target,
         );
         let __tensor_expr_node1 = ::tensor_expr::__private::expr::float_literal(
-            __tensor_expr_element0,
+            __tensor_expr_context,
             0.5,
         );
         let __tensor_expr_node2 = ::tensor_expr::__private::expr::map2(
-            __tensor_expr_element0,
+            __tensor_expr_context,
             ::tensor_expr::__private::expr::operators::mul,
             __tensor_expr_node0,
             __tensor_expr_node1,
         );
         let __tensor_expr_node3 = ::tensor_expr::__private::expr::float_literal(
-            __tensor_expr_element0,
+            __tensor_expr_context,
             1.0,
         );
         let __tensor_expr_node4 = ::tensor_expr::__private::expr::map2(
-            __tensor_expr_element0,
+            __tensor_expr_context,
             ::tensor_expr::__private::expr::operators::add,
             __tensor_expr_node2,
             __tensor_expr_node3,
         );
         ::tensor_expr::__private::kernel::assign(
-            __tensor_expr_target0,
+            __tensor_expr_context,
+            __tensor_expr_target,
             __tensor_expr_node4,
         )
     };

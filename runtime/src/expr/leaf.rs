@@ -51,16 +51,50 @@ macro_rules! scalar_operands {
 }
 scalar_operands!(f32, f64, i8, i16, i32, i64, i128, isize, u8, u16, u32, u64, u128, usize);
 
-/// The element type of an operand, as a witness for the node constructors: the
-/// macro binds it once, before building any node, so every constructor knows `T`.
+/// What every node constructor is told before any node exists: the element type
+/// `T` and the broadcasting mode `M` ([`Numpy`](crate::rules::rank::Numpy) or
+/// [`Strict`](crate::rules::rank::Strict)). Knowing `T` up front is what lets each
+/// constructor check its own rule once and nothing downstream re-check it.
+pub struct Context<T, M>(PhantomData<(T, M)>);
+
+impl<T, M> Clone for Context<T, M> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+
+impl<T, M> Copy for Context<T, M> {}
+
+/// The context of an expression whose element type is that of `operand`.
 #[inline(always)]
-pub fn element_of<T, X: Operand<T> + ?Sized>(_operand: &X) -> PhantomData<T> {
+pub fn context_of<T, M, X: Operand<T> + ?Sized>(_mode: M, _operand: &X) -> Context<T, M> {
+    Context(PhantomData)
+}
+
+/// The context of an assignment, whose element type is the target's.
+#[inline(always)]
+pub fn target_context<M, X: crate::Target + ?Sized>(
+    _mode: M,
+    _target: &X,
+) -> Context<X::Element, M> {
+    Context(PhantomData)
+}
+
+/// The context of an expression of literals only: `T` comes from the use site.
+#[inline(always)]
+pub fn inferred_context<T, M>(_mode: M) -> Context<T, M> {
+    Context(PhantomData)
+}
+
+/// The shape of an already built node, as a witness (used by `in_dims`).
+#[inline(always)]
+pub fn shape_of<T, M, E: Expr<T>>(_context: Context<T, M>, _node: &E) -> PhantomData<E::Shape> {
     PhantomData
 }
 
-/// The element type of an assignment target, as a witness (see [`element_of`]).
+/// The shape of an assignment target, as a witness (used by `in_dims`).
 #[inline(always)]
-pub fn target_element<X: crate::Target + ?Sized>(_target: &X) -> PhantomData<X::Element> {
+pub fn target_shape<X: crate::Target + ?Sized>(_target: &X) -> PhantomData<X::Shape> {
     PhantomData
 }
 
@@ -69,7 +103,7 @@ pub fn target_element<X: crate::Target + ?Sized>(_target: &X) -> PhantomData<X::
 /// `TensorLeaf<T, _>`, so no enclosing node reports it again.
 #[inline(always)]
 #[rustfmt::skip]
-pub fn operand<T, X: Operand<T> + ?Sized>(_element: PhantomData<T>, x: &X) -> TensorLeaf<'_, T, X::Shape> {
+pub fn operand<T, M, X: Operand<T> + ?Sized>(_context: Context<T, M>, x: &X) -> TensorLeaf<'_, T, X::Shape> {
     TensorLeaf::new(x.elements())
 }
 
@@ -83,6 +117,8 @@ pub struct TensorLeaf<'a, T, S> {
 impl<'a, T, S: Shape> TensorLeaf<'a, T, S> {
     /// Wraps row-major data of shape `S`. Panics if `data` is shorter than
     /// `S::LEN`: tensors, views and scalars guarantee it, so this never fires.
+    /// (`in_dims` wraps an operand's data with the operand's shape plus inserted
+    /// size-1 dims, which has the same element count and row-major order.)
     #[inline]
     pub fn new(data: &'a [T]) -> Self {
         TensorLeaf {
@@ -167,7 +203,7 @@ pub struct FloatLiteral(f64);
 /// Builds a float literal for an expression over `T`, which must be a float type
 /// (reported here, at the literal).
 #[inline(always)]
-pub fn float_literal<T: Float>(_element: PhantomData<T>, value: f64) -> FloatLiteral {
+pub fn float_literal<T: Float, M>(_context: Context<T, M>, value: f64) -> FloatLiteral {
     FloatLiteral(value)
 }
 

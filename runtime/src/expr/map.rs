@@ -6,9 +6,11 @@
 //!
 //! One mistake, one error. Every rule is a bound of exactly one constructor,
 //! and nothing downstream re-derives it:
-//! - the element type `T` comes from a witness the macro binds first (the
-//!   target's, else the first operand's), and leaves are converted to `T` by
-//!   [`super::operand`], so a parent never re-checks a child's element type;
+//! - the element type `T` comes from a [`Context`] witness the macro binds
+//!   first (the target's, else the first operand's), and leaves are converted to
+//!   `T` by [`super::operand`], so a parent never re-checks a child's element type;
+//! - the context also carries the mode: in `strict:` mode [`RankRule`] requires
+//!   equal ranks or a scalar; in the default NumPy mode it always holds;
 //! - a function's domain is [`DefinedFor`], required only here; the nodes' own
 //!   `Expr` impls need just the `apply` traits, which hold for every element;
 //! - the shape `S` is a parameter computed here by projection: if the broadcast
@@ -16,9 +18,10 @@
 //!   rustc does not report after an error.
 
 use super::function::{BinaryFunction, DefinedFor, TernaryFunction, UnaryFunction};
-use super::{Expr, Row};
+use super::{Context, Expr, Row};
 use crate::element::Element;
 use crate::rules::broadcast::Broadcast;
+use crate::rules::rank::RankRule;
 use crate::shape::{Shape, MAX_RANK};
 use core::marker::PhantomData;
 
@@ -54,7 +57,7 @@ type Broadcast3<T, A, B, C> = <Broadcast2<T, A, B> as Broadcast<<C as Expr<T>>::
 
 /// Builds `f(a)`; `f` must be defined for the element type.
 #[inline(always)]
-pub fn map1<T, F, A>(_element: PhantomData<T>, _f: F, a: A) -> Map1<T, F, A, A::Shape>
+pub fn map1<T, M, F, A>(_context: Context<T, M>, _f: F, a: A) -> Map1<T, F, A, A::Shape>
 where
     F: UnaryFunction<T> + DefinedFor<T>,
     A: Expr<T>,
@@ -71,15 +74,15 @@ where
 /// broadcast error, and one line keeps that error short.
 #[inline(always)]
 #[rustfmt::skip]
-pub fn map2<T, F: BinaryFunction<T> + DefinedFor<T>, A: Expr<T>, B: Expr<T>>(_element: PhantomData<T>, _f: F, a: A, b: B) -> Map2<T, F, A, B, Broadcast2<T, A, B>> where A::Shape: Broadcast<B::Shape> {
+pub fn map2<T, M, F: BinaryFunction<T> + DefinedFor<T>, A: Expr<T>, B: Expr<T>>(_context: Context<T, M>, _f: F, a: A, b: B) -> Map2<T, F, A, B, Broadcast2<T, A, B>> where A::Shape: Broadcast<B::Shape> + RankRule<B::Shape, M> {
     Map2 { a, b, types: PhantomData }
 }
 
 /// Builds `f(a, b, c)`; one element type, and shapes that broadcast together.
 #[inline(always)]
 #[allow(clippy::type_complexity)]
-pub fn map3<T, F, A, B, C>(
-    _element: PhantomData<T>,
+pub fn map3<T, M, F, A, B, C>(
+    _context: Context<T, M>,
     _f: F,
     a: A,
     b: B,
@@ -90,8 +93,8 @@ where
     A: Expr<T>,
     B: Expr<T>,
     C: Expr<T>,
-    A::Shape: Broadcast<B::Shape>,
-    Broadcast2<T, A, B>: Broadcast<C::Shape>,
+    A::Shape: Broadcast<B::Shape> + RankRule<B::Shape, M>,
+    Broadcast2<T, A, B>: Broadcast<C::Shape> + RankRule<C::Shape, M>,
 {
     Map3 {
         a,

@@ -21,8 +21,8 @@ pub use function::{
     FUNCTIONS,
 };
 pub use leaf::{
-    element_of, float_literal, operand, target_element, target_leaf, FloatLiteral, IntLiteral,
-    Operand, TargetLeaf, TensorLeaf,
+    context_of, float_literal, inferred_context, operand, shape_of, target_context, target_leaf,
+    target_shape, Context, FloatLiteral, IntLiteral, Operand, TargetLeaf, TensorLeaf,
 };
 pub use map::{map1, map2, map3, Map1, Map2, Map3};
 

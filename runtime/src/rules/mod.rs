@@ -4,7 +4,9 @@
 //! beside it with the private `for_each_aligned_rank_pair!` generator.
 
 pub mod broadcast;
+pub mod in_dims;
 pub mod in_place;
+pub mod rank;
 
 /// Calls `$callback!([a dims] [b dims] [leading dims])` once for every way of
 /// right-aligning two shapes whose ranks add up to at most [`MAX_RANK`] per side:

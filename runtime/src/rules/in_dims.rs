@@ -1,0 +1,95 @@
+//! XLA "InDim" broadcasting (seeds 000 and 001): `in_dims(x, [d0, d1, ...])`
+//! places `x`'s dims, in order, on dims `d0 < d1 < ...` of the other operand of
+//! the enclosing operation, whose rank `R` must be at least `x`'s.
+//!
+//! The rule, as the seeds state it:
+//! 1. The tuple has one entry per dim of `x`, strictly increasing, each `< R`
+//!    ("it is illegal to match V to N and T to P; it is also illegal to match V to
+//!    both P and N").
+//! 2. The dims of `R` not listed become size 1 ("degenerate"): `x` is reshaped to
+//!    rank `R` without moving any element.
+//! 3. Then degenerate broadcasting applies on both sides: each placed size must
+//!    equal the other operand's size there, or one of them must be 1. So a vector
+//!    of 4 in dims (0) plus a 1x2 matrix gives 4x2.
+//!
+//! The macro checks rule 1's order and signs on the tuple's tokens and writes the
+//! placement (rule 2) as a small local trait per use, since it knows the tuple
+//! and a type cannot compare const generics. This module holds rule 3 as
+//! [`PlacedFits`]: its per-dim impls fail at the impl header, so a size mismatch
+//! leaves the placed shape unresolved and rustc reports it once, on the tuple.
+
+use super::for_each_aligned_rank_pair;
+use crate::dim::{Dim, One, D};
+use crate::shape::Shape;
+
+/// A placed dim next to the other operand's dim: equal, or one of them [`One`].
+/// `Placed` is the placed dim itself (not the broadcast result).
+#[diagnostic::on_unimplemented(
+    message = "`in_dims`: a placed dim `{Self}` does not fit the other operand's dim `{Other}`",
+    label = "placed sizes must equal the other operand's sizes there, or one of them must be 1",
+    note = "XLA broadcast dims: the placed operand's dims, and the dims it is placed on, must match or be degenerate"
+)]
+pub trait DimFits<Other> {
+    /// `Self`, when it fits.
+    type Placed: Dim;
+}
+
+#[diagnostic::do_not_recommend]
+impl<const N: usize> DimFits<D<N>> for D<N> {
+    type Placed = D<N>;
+}
+#[diagnostic::do_not_recommend]
+impl<const N: usize> DimFits<One> for D<N> {
+    type Placed = D<N>;
+}
+#[diagnostic::do_not_recommend]
+impl<const N: usize> DimFits<D<N>> for One {
+    type Placed = One;
+}
+#[diagnostic::do_not_recommend]
+impl DimFits<One> for One {
+    type Placed = One;
+}
+
+/// A placed shape next to the other operand's shape (equal ranks): every dim fits.
+#[diagnostic::on_unimplemented(
+    message = "`in_dims` placed the operand as `{Self}`, which does not fit the other operand's shape `{Other}`",
+    label = "placed sizes must equal the other operand's sizes there, or one of them must be 1",
+    note = "dims not listed in the tuple are `One`; the listed ones keep the operand's sizes"
+)]
+pub trait PlacedFits<Other> {
+    /// `Self`, when every dim fits.
+    type Placed: Shape;
+}
+
+macro_rules! impl_placed_fits {
+    ([$($a:ident)*] [$($b:ident)*] []) => {
+        #[diagnostic::do_not_recommend]
+        impl<$($a: DimFits<$b>,)* $($b: Dim,)*> PlacedFits<($($b,)*)> for ($($a,)*) {
+            type Placed = ($(<$a as DimFits<$b>>::Placed,)*);
+        }
+    };
+    ([$($a:ident)*] [$($b:ident)*] [$($l:ident)+]) => {};
+}
+for_each_aligned_rank_pair!(impl_placed_fits);
+
+/// The reference rule over plain sizes: `x`'s dims placed on `positions` of a
+/// rank-`rank` shape (1 elsewhere), or `None` if the tuple is malformed.
+///
+/// ```
+/// use tensor_expr_runtime::rules::in_dims::place_dims;
+/// assert_eq!(place_dims(&[3, 4], &[1, 2], 3).unwrap().as_slice(), &[1, 3, 4]);
+/// assert!(place_dims(&[3], &[2], 2).is_none()); // out of range
+/// assert!(place_dims(&[3, 4], &[2, 1], 3).is_none()); // not increasing
+/// ```
+pub fn place_dims(x: &[usize], positions: &[usize], rank: usize) -> Option<super::broadcast::Dims> {
+    let increasing = positions.windows(2).all(|w| w[0] < w[1]);
+    if x.len() != positions.len() || !increasing || positions.last().is_some_and(|&p| p >= rank) {
+        return None;
+    }
+    let mut placed = [1; crate::shape::MAX_RANK];
+    for (&size, &position) in x.iter().zip(positions) {
+        placed[position] = size;
+    }
+    super::broadcast::broadcast_dims(&placed[..rank], &[]).ok()
+}

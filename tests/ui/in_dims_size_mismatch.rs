@@ -1,0 +1,7 @@
+use tensor_expr::prelude::*;
+
+fn main() {
+    let m = Tensor::<f32, Shape![2, 3]>::zeros();
+    let v = Tensor::<f32, Shape![4]>::zeros();
+    let _y = tensor_expr!(m * in_dims(v, [1]));
+}

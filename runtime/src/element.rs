@@ -155,6 +155,7 @@ macro_rules! impl_float {
                 <$t>::abs(self)
             }
         }
+        #[diagnostic::do_not_recommend]
         impl Float for $t {
             float_fn!($t, exp, $exp);
             float_fn!($t, ln, $ln);

@@ -146,6 +146,7 @@ impl<T: Default + Copy, S: Shape> Default for Tensor<T, S> {
     }
 }
 
+#[diagnostic::do_not_recommend]
 impl<T: Element, S: Shape> crate::expr::Operand<T> for Tensor<T, S> {
     type Shape = S;
     #[inline]

@@ -182,6 +182,7 @@ impl_read_access!(impl['a, T, S] TensorViewMut<'a, T, S>);
 
 macro_rules! view_operand {
     ($($view:ident),*) => {$(
+        #[diagnostic::do_not_recommend]
         impl<T: Element, S: Shape> crate::expr::Operand<T> for $view<'_, T, S> {
             type Shape = S;
             #[inline]

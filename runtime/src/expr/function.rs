@@ -84,7 +84,8 @@ macro_rules! impl_function {
             #[inline(always)]
             fn generic<T: $bound>($x: T) -> T { $body }
         }
-        $(impl DefinedFor<$t> for $name {}
+        $(#[diagnostic::do_not_recommend]
+        impl DefinedFor<$t> for $name {}
         impl UnaryFunction<$t> for $name {
             #[inline(always)]
             fn apply(x: $t) -> $t { Self::generic(x) }
@@ -98,7 +99,8 @@ macro_rules! impl_function {
             #[inline(always)]
             fn generic<T: $bound>($a: T, $b: T) -> T { $body }
         }
-        $(impl DefinedFor<$t> for $name {}
+        $(#[diagnostic::do_not_recommend]
+        impl DefinedFor<$t> for $name {}
         impl BinaryFunction<$t> for $name {
             #[inline(always)]
             fn apply(a: $t, b: $t) -> $t { Self::generic(a, b) }
@@ -112,7 +114,8 @@ macro_rules! impl_function {
             #[inline(always)]
             fn generic<T: $bound>($a: T, $b: T, $c: T) -> T { $body }
         }
-        $(impl DefinedFor<$t> for $name {}
+        $(#[diagnostic::do_not_recommend]
+        impl DefinedFor<$t> for $name {}
         impl TernaryFunction<$t> for $name {
             #[inline(always)]
             fn apply(a: $t, b: $t, c: $t) -> $t { Self::generic(a, b, c) }

@@ -42,6 +42,7 @@ impl<T, X: Operand<T> + ?Sized> Operand<T> for &mut X {
 
 macro_rules! scalar_operands {
     ($($t:ty),*) => {$(
+        #[diagnostic::do_not_recommend]
         impl Operand<$t> for $t {
             type Shape = ();
             #[inline]

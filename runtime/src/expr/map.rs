@@ -55,17 +55,12 @@ type Broadcast2<T, A, B> = <<A as Expr<T>>::Shape as Broadcast<<B as Expr<T>>::S
 /// The broadcast shape of three expressions.
 type Broadcast3<T, A, B, C> = <Broadcast2<T, A, B> as Broadcast<<C as Expr<T>>::Shape>>::Output;
 
-/// Builds `f(a)`; `f` must be defined for the element type.
+/// Builds `f(a)`; `f` must be defined for the element type. (One-line
+/// signature: rustc quotes it in the note of every domain error.)
 #[inline(always)]
-pub fn map1<T, M, F, A>(_context: Context<T, M>, _f: F, a: A) -> Map1<T, F, A, A::Shape>
-where
-    F: UnaryFunction<T> + DefinedFor<T>,
-    A: Expr<T>,
-{
-    Map1 {
-        a,
-        types: PhantomData,
-    }
+#[rustfmt::skip]
+pub fn map1<T, M, F: UnaryFunction<T> + DefinedFor<T>, A: Expr<T>>(_context: Context<T, M>, _f: F, a: A) -> Map1<T, F, A, A::Shape> {
+    Map1 { a, types: PhantomData }
 }
 
 /// Builds `f(a, b)`; one element type, and shapes that broadcast together.

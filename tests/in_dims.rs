@@ -6,6 +6,7 @@ mod common;
 
 use proptest::prelude::*;
 use tensor_expr::prelude::*;
+use tensor_expr::rules::in_dims::place_dims;
 
 /// 1, 2, 3, ... in row-major order.
 fn counting<S: tensor_expr::Shape>() -> Tensor<f64, S> {
@@ -24,6 +25,9 @@ fn reference(
     let placed_dims: Vec<usize> = (0..rank)
         .map(|k| positions.iter().position(|&p| p == k).map_or(1, |j| x.1[j]))
         .collect();
+    // The library's reference rule places the dims the same way.
+    let reference = place_dims(x.1, positions, rank).expect("a valid tuple");
+    assert_eq!(reference.as_slice(), &placed_dims[..], "place_dims");
     let result = common::broadcast_with(
         &common::array(other.0, other.1),
         &common::array(x.0, &placed_dims),

@@ -15,8 +15,9 @@ use crate::rules::rank::RankRule;
 use crate::shape::{Shape, MAX_RANK};
 use crate::tensor::Tensor;
 
-/// A tensor that can be written by `tensor_expr!(out = ...)`: a [`Tensor`], a
-/// [`TensorViewMut`](crate::TensorViewMut), or a mutable reference to either.
+/// A tensor that can be written by `tensor_expr!(out = ...)`: a [`Tensor`] or a
+/// [`TensorViewMut`](crate::TensorViewMut). A `&mut` to either works as a target
+/// too: the macro reborrows it with [`Target::as_target`], by auto-deref.
 #[diagnostic::on_unimplemented(
     message = "`{Self}` cannot be the target of a tensor assignment",
     label = "not a tensor or a mutable tensor view",
@@ -38,6 +39,8 @@ pub trait Target {
 }
 
 /// Evaluates `e` into a new tensor of its broadcast shape (`tensor_expr!(e)`).
+/// The tensor is zero-filled before the loop writes it (no `unsafe`); where that
+/// extra pass matters, write into an existing tensor or view with `out = e`.
 #[inline]
 pub fn evaluate<T: Element, E: Expr<T>>(e: E) -> Tensor<T, E::Shape> {
     let mut out = Tensor::<T, E::Shape>::zeros();

@@ -98,6 +98,23 @@ pub struct Dims {
 }
 
 impl Dims {
+    /// Holds `dims`, or `None` if there are more than [`MAX_RANK`].
+    pub const fn from_slice(dims: &[usize]) -> Option<Dims> {
+        if dims.len() > MAX_RANK {
+            return None;
+        }
+        let mut held = [0; MAX_RANK];
+        let mut k = 0;
+        while k < dims.len() {
+            held[k] = dims[k];
+            k += 1;
+        }
+        Some(Dims {
+            dims: held,
+            rank: dims.len(),
+        })
+    }
+
     /// The dims as a slice, outermost first.
     pub const fn as_slice(&self) -> &[usize] {
         self.dims.split_at(self.rank).0

@@ -84,12 +84,13 @@ for_each_aligned_rank_pair!(impl_placed_fits);
 /// ```
 pub fn place_dims(x: &[usize], positions: &[usize], rank: usize) -> Option<super::broadcast::Dims> {
     let increasing = positions.windows(2).all(|w| w[0] < w[1]);
-    if x.len() != positions.len() || !increasing || positions.last().is_some_and(|&p| p >= rank) {
+    let in_range = rank <= crate::shape::MAX_RANK && positions.last().is_none_or(|&p| p < rank);
+    if x.len() != positions.len() || !increasing || !in_range {
         return None;
     }
     let mut placed = [1; crate::shape::MAX_RANK];
     for (&size, &position) in x.iter().zip(positions) {
         placed[position] = size;
     }
-    super::broadcast::broadcast_dims(&placed[..rank], &[]).ok()
+    super::broadcast::Dims::from_slice(&placed[..rank])
 }

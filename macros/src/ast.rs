@@ -41,6 +41,8 @@ pub enum BinaryOp {
     Sub,
     Mul,
     Div,
+    /// `@`, the matrix product (not elementwise: no marker, its own constructor).
+    MatMul,
 }
 
 impl BinaryOp {
@@ -51,6 +53,7 @@ impl BinaryOp {
             BinaryOp::Sub => "sub",
             BinaryOp::Mul => "mul",
             BinaryOp::Div => "div",
+            BinaryOp::MatMul => "matmul",
         }
     }
 
@@ -58,7 +61,7 @@ impl BinaryOp {
     pub fn precedence(self) -> u8 {
         match self {
             BinaryOp::Add | BinaryOp::Sub => 1,
-            BinaryOp::Mul | BinaryOp::Div => 2,
+            BinaryOp::Mul | BinaryOp::Div | BinaryOp::MatMul => 2,
         }
     }
 }

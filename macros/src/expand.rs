@@ -15,7 +15,7 @@
 //! (`::tensor_expr::__private`), so user items named `core` or `Tensor` do not
 //! interfere. The output names no std item and no `unsafe`.
 
-use crate::ast::{AssignOp, Expr, Form, InDim, Statement};
+use crate::ast::{AssignOp, BinaryOp, Expr, Form, InDim, Statement};
 use proc_macro2::{Ident, Literal, Span, TokenStream};
 use quote::{quote, quote_spanned, ToTokens};
 use tensor_expr_runtime::MAX_RANK;
@@ -178,6 +178,17 @@ impl TreeBuilder {
                     *span,
                     quote_spanned!(*span=> #rt::expr::map1(#context, #rt::expr::operators::neg, #operand)),
                 )
+            }
+            Expr::Binary {
+                op: BinaryOp::MatMul,
+                span,
+                lhs,
+                rhs,
+            } => {
+                let (lhs, rhs) = self.pair(lhs, rhs, *span);
+                let (rt, context) = (runtime(*span), at(&self.context, *span));
+                let call = quote_spanned!(*span=> #rt::expr::matmul(#context, #lhs, #rhs));
+                (*span, call)
             }
             Expr::Binary { op, span, lhs, rhs } => {
                 let (lhs, rhs) = self.pair(lhs, rhs, *span);

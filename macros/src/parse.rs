@@ -126,6 +126,8 @@ fn peek_binary_op(input: ParseStream) -> Option<(BinaryOp, Span)> {
         BinaryOp::Mul
     } else if input.peek(Token![/]) {
         BinaryOp::Div
+    } else if input.peek(Token![@]) {
+        BinaryOp::MatMul
     } else {
         return None;
     };
@@ -239,6 +241,7 @@ fn parse_primary(input: ParseStream, depth: usize) -> Result<Expr> {
             BinaryOp::Sub => "-",
             BinaryOp::Mul => "*",
             BinaryOp::Div => "/",
+            BinaryOp::MatMul => "@",
         };
         return Err(input.error(format_args!(
             "expected an operand, found `{op}`: two operators in a row (to dereference a scalar, write `{{ *x }}`)"

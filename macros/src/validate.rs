@@ -3,12 +3,15 @@
 //! - every called function is in the table and gets the right number of arguments;
 //! - `in_dims` wraps an operand, stands directly in a binary operation (or a
 //!   function of two arguments, or as the value of an in-place update), on one
-//!   side only, and its tuple lists non-negative dims in strictly increasing order.
+//!   side only, and its tuple lists non-negative dims in strictly increasing order;
+//! - the operands of `@` are not `in_dims` (a product's batch dims broadcast by
+//!   the NumPy rule) and do not read the assignment target, which the product
+//!   would overwrite while still reading it.
 //!
 //! The rules that need types (the tuple's length against the operand's rank, its
 //! range against the other operand's rank, the sizes) are left to rustc.
 
-use crate::ast::{Expr, Form, InDim, Statement};
+use crate::ast::{BinaryOp, Expr, Form, InDim, Statement};
 use crate::functions;
 use syn::Error;
 use tensor_expr_runtime::MAX_RANK;
@@ -33,13 +36,34 @@ pub fn validate(statement: &Statement) -> syn::Result<()> {
     };
     match &statement.form {
         Form::Evaluate(expr) => visit(expr, Place::Elsewhere, &mut report),
-        Form::Assign { value, .. } => visit(value, Place::AssignedValue, &mut report),
+        Form::Assign { target, value, .. } => {
+            visit(value, Place::AssignedValue, &mut report);
+            check_target_not_in_products(value, &target.to_string(), false, &mut report);
+        }
     }
     errors.map_or(Ok(()), Err)
 }
 
 fn visit(expr: &Expr, place: Place, report: &mut impl FnMut(Error)) {
     match expr {
+        Expr::Binary {
+            op: BinaryOp::MatMul,
+            lhs,
+            rhs,
+            ..
+        } => {
+            for operand in [lhs, rhs] {
+                if let Expr::InDims { name, .. } = &**operand {
+                    report(Error::new(
+                        name.span(),
+                        "`in_dims` does not apply to `@`: the batch dims of a matrix product broadcast by \
+                         the NumPy rule; `in_dims` places an operand of an elementwise operation",
+                    ));
+                } else {
+                    visit(operand, Place::Elsewhere, report);
+                }
+            }
+        }
         Expr::Binary { lhs, rhs, .. } => visit_pair(lhs, rhs, report),
         Expr::Negate { operand, .. } => visit(operand, Place::Elsewhere, report),
         Expr::Call { name, args } => {
@@ -77,6 +101,41 @@ fn visit(expr: &Expr, place: Place, report: &mut impl FnMut(Error)) {
             if let Err(error) = check_dims(dims) {
                 report(error);
             }
+        }
+        Expr::IntLiteral { .. } | Expr::FloatLiteral { .. } | Expr::Operand { .. } => {}
+    }
+}
+
+/// An `@` may not read the assignment target: the product reads whole rows and
+/// columns of its operands while the nest overwrites the target element by element.
+fn check_target_not_in_products(
+    expr: &Expr,
+    target: &str,
+    in_product: bool,
+    report: &mut impl FnMut(Error),
+) {
+    match expr {
+        Expr::Binary { op, lhs, rhs, .. } => {
+            let in_product = in_product || *op == BinaryOp::MatMul;
+            check_target_not_in_products(lhs, target, in_product, report);
+            check_target_not_in_products(rhs, target, in_product, report);
+        }
+        Expr::Negate { operand, .. } | Expr::InDims { operand, .. } => {
+            check_target_not_in_products(operand, target, in_product, report);
+        }
+        Expr::Call { args, .. } => {
+            for arg in args {
+                check_target_not_in_products(arg, target, in_product, report);
+            }
+        }
+        Expr::Operand { tokens, span } if in_product && tokens.to_string() == target => {
+            report(Error::new(
+                *span,
+                format!(
+                    "`{target}` is both the target and an operand of `@`: the product would read \
+                     `{target}` while overwriting it. Write the product into another tensor first"
+                ),
+            ));
         }
         Expr::IntLiteral { .. } | Expr::FloatLiteral { .. } | Expr::Operand { .. } => {}
     }

@@ -43,6 +43,13 @@ pub trait Element:
     fn max_element(self, other: Self) -> Self;
     /// The smaller of two elements (for floats, a NaN operand is ignored).
     fn min_element(self, other: Self) -> Self;
+    /// `self * b + c`, the step of a dot product. Floats fuse it into one FMA
+    /// instruction where the target has one and `std` provides it; elsewhere it
+    /// is a multiply and an add (rustc never contracts them by itself).
+    #[inline(always)]
+    fn mul_add(self, b: Self, c: Self) -> Self {
+        self * b + c
+    }
 }
 
 /// An element with a sign: negation and `abs`.
@@ -147,6 +154,11 @@ macro_rules! impl_float {
             #[inline(always)]
             fn min_element(self, other: Self) -> Self {
                 <$t>::min(self, other)
+            }
+            #[cfg(all(feature = "std", target_feature = "fma"))]
+            #[inline(always)]
+            fn mul_add(self, b: Self, c: Self) -> Self {
+                <$t>::mul_add(self, b, c)
             }
         }
         impl Signed for $t {

@@ -9,7 +9,7 @@
 
 use crate::element::Element;
 use crate::expr::map::map2_unchecked;
-use crate::expr::{BinaryFunction, Context, Expr, Map2, Row, TargetLeaf};
+use crate::expr::{BinaryFunction, Context, Expr, Map2, Row, TargetLeaf, Tile};
 use crate::rules::in_place::BroadcastInto;
 use crate::rules::rank::RankRule;
 use crate::shape::{Shape, MAX_RANK};
@@ -67,16 +67,27 @@ pub fn update<T: Element, M, X: Target<Element = T> + ?Sized, F: BinaryFunction<
     drive::<T, X::Shape, _>(target.target_slice(), &updated);
 }
 
-/// Runs the loop nest for output shape `O` over `out` (at least `O::LEN` long).
+/// Runs the loop nest for output shape `O` over `out` (at least `O::LEN` long):
+/// row by row, or tile by tile if `e` contains a matrix product.
 #[inline(always)]
 fn drive<T: Element, O: Shape, E: Expr<T>>(out: &mut [T], e: &E) {
+    if E::TILED {
+        drive_tiles::<T, O, E>(out, e);
+    } else {
+        drive_rows::<T, O, E>(out, e);
+    }
+}
+
+/// The elementwise nest: one contiguous inner loop per output row.
+#[inline(always)]
+fn drive_rows<T: Element, O: Shape, E: Expr<T>>(out: &mut [T], e: &E) {
     if O::LEN == 0 {
         return;
     }
     let out = &mut out[..O::LEN];
     let mut outer = [0usize; MAX_RANK];
     for out_row in out.chunks_exact_mut(O::ROW_LEN) {
-        let row = e.row::<O>(&outer);
+        let row = e.row::<O>(outer);
         for (j, slot) in out_row.iter_mut().enumerate() {
             *slot = row.get(j, *slot);
         }
@@ -84,10 +95,102 @@ fn drive<T: Element, O: Shape, E: Expr<T>>(out: &mut [T], e: &E) {
     }
 }
 
+/// The width of the target's widest float vector, in `f32` lanes.
+const VECTOR_LANES: usize = if cfg!(target_feature = "avx512f") {
+    16
+} else if cfg!(target_feature = "avx") {
+    8
+} else {
+    4
+};
+
+/// Output rows per tile of a product: each is one named accumulator array.
+const TILE_ROWS: usize = 4;
+
+/// Output columns per tile: two vectors per row, so `TILE_ROWS x 2` accumulator
+/// registers plus the operands fit the 16 (SSE, AVX) or 32 (AVX-512) registers.
+const TILE_COLUMNS: usize = 2 * VECTOR_LANES;
+
+/// The nest of an expression with a matrix product: for each matrix of the
+/// output (every index but the last two), blocks of [`TILE_ROWS`] rows, each cut
+/// into tiles of [`TILE_COLUMNS`] columns; the remainders in narrower tiles.
+#[inline(always)]
+fn drive_tiles<T: Element, O: Shape, E: Expr<T>>(out: &mut [T], e: &E) {
+    if O::LEN == 0 {
+        return;
+    }
+    let columns = O::ROW_LEN;
+    let rows = if O::RANK >= 2 {
+        O::DIMS[O::RANK - 2]
+    } else {
+        1
+    };
+    let row_axis = O::RANK.saturating_sub(2);
+    let mut outer = [0usize; MAX_RANK];
+    for matrix in out[..O::LEN].chunks_exact_mut(rows * columns) {
+        let mut i = 0;
+        while i + TILE_ROWS <= rows {
+            outer[row_axis] = i;
+            let block = &mut matrix[i * columns..(i + TILE_ROWS) * columns];
+            drive_row_block::<T, O, E, TILE_ROWS>(block, e, outer);
+            i += TILE_ROWS;
+        }
+        while i < rows {
+            outer[row_axis] = i;
+            drive_row_block::<T, O, E, 1>(&mut matrix[i * columns..(i + 1) * columns], e, outer);
+            i += 1;
+        }
+        outer[row_axis] = 0;
+        advance_odometer::<O>(&mut outer, row_axis);
+    }
+}
+
+/// One block of `R` output rows, `block` holding them row-major.
+#[inline(always)]
+fn drive_row_block<T: Element, O: Shape, E: Expr<T>, const R: usize>(
+    block: &mut [T],
+    e: &E,
+    outer: [usize; MAX_RANK],
+) {
+    let mut j = 0;
+    while j + TILE_COLUMNS <= O::ROW_LEN {
+        store_tile::<T, O, R, TILE_COLUMNS>(block, e.tile::<O, R, TILE_COLUMNS>(outer, j), j);
+        j += TILE_COLUMNS;
+    }
+    while j + VECTOR_LANES <= O::ROW_LEN {
+        store_tile::<T, O, R, VECTOR_LANES>(block, e.tile::<O, R, VECTOR_LANES>(outer, j), j);
+        j += VECTOR_LANES;
+    }
+    while j < O::ROW_LEN {
+        store_tile::<T, O, R, 1>(block, e.tile::<O, R, 1>(outer, j), j);
+        j += 1;
+    }
+}
+
+/// Writes an `R x C` tile at column `j0` of a block of rows.
+#[inline(always)]
+fn store_tile<T: Element, O: Shape, const R: usize, const C: usize>(
+    block: &mut [T],
+    tile: impl Tile<T>,
+    j0: usize,
+) {
+    for (r, row) in block.chunks_exact_mut(O::ROW_LEN).take(R).enumerate() {
+        for (j, slot) in row[j0..j0 + C].iter_mut().enumerate() {
+            *slot = tile.get(r, j, *slot);
+        }
+    }
+}
+
 /// Steps the odometer over all dims but the last, innermost first.
 #[inline(always)]
 fn advance_outer<O: Shape>(outer: &mut [usize; MAX_RANK]) {
-    let mut k = O::RANK.saturating_sub(1);
+    advance_odometer::<O>(outer, O::RANK.saturating_sub(1));
+}
+
+/// Steps the odometer over the first `axes` dims of `O`, innermost first.
+#[inline(always)]
+fn advance_odometer<O: Shape>(outer: &mut [usize; MAX_RANK], axes: usize) {
+    let mut k = axes;
     while k > 0 {
         k -= 1;
         outer[k] += 1;

@@ -44,3 +44,78 @@ pub fn broadcast_with(
 pub fn row_major(a: &ArrayD<f64>) -> Vec<f64> {
     a.iter().copied().collect()
 }
+
+/// NumPy's `a @ b`, computed with ndarray's 2-D `dot` once per batch index:
+/// 1-D operands promoted (and the promoted dim removed), batch dims broadcast.
+pub fn matmul(a: &ArrayD<f64>, b: &ArrayD<f64>) -> ArrayD<f64> {
+    use ndarray::{Axis, Ix2};
+    let (a_vector, b_vector) = (a.ndim() == 1, b.ndim() == 1);
+    let a = if a_vector {
+        a.clone().insert_axis(Axis(0))
+    } else {
+        a.clone()
+    };
+    let b = if b_vector {
+        b.clone().insert_axis(Axis(1))
+    } else {
+        b.clone()
+    };
+    let (a_batch, b_batch) = (&a.shape()[..a.ndim() - 2], &b.shape()[..b.ndim() - 2]);
+    let batch = broadcast_with(
+        &array(&vec![0.0; a_batch.iter().product()], a_batch),
+        &array(&vec![0.0; b_batch.iter().product()], b_batch),
+        |x, _| x,
+    );
+    let batch_dims = batch.shape().to_vec();
+    let (m, n) = (a.shape()[a.ndim() - 2], b.shape()[b.ndim() - 1]);
+    let with_matrix = |matrix: [usize; 2]| [&batch_dims[..], &matrix[..]].concat();
+    let a = a
+        .broadcast(IxDyn(&with_matrix([m, a.shape()[a.ndim() - 1]])))
+        .expect("a broadcasts");
+    let b = b
+        .broadcast(IxDyn(&with_matrix([b.shape()[b.ndim() - 2], n])))
+        .expect("b broadcasts");
+    let mut out = Vec::new();
+    for (a2, b2) in a.rows_from_batches().into_iter().zip(b.rows_from_batches()) {
+        let a2 = a2.into_dimensionality::<Ix2>().expect("2-D");
+        let b2 = b2.into_dimensionality::<Ix2>().expect("2-D");
+        out.extend(a2.dot(&b2).iter().copied());
+    }
+    let mut dims = batch_dims.clone();
+    if !a_vector {
+        dims.push(m);
+    }
+    if !b_vector {
+        dims.push(n);
+    }
+    ArrayD::from_shape_vec(IxDyn(&dims), out).expect("product dims")
+}
+
+/// Iterates over the trailing 2-D matrices of an array, batch indices in row-major order.
+trait Batches {
+    fn rows_from_batches(&self) -> Vec<ndarray::ArrayViewD<'_, f64>>;
+}
+
+impl<S: ndarray::Data<Elem = f64>> Batches for ndarray::ArrayBase<S, IxDyn> {
+    fn rows_from_batches(&self) -> Vec<ndarray::ArrayViewD<'_, f64>> {
+        let batch_rank = self.ndim() - 2;
+        let batch: Vec<usize> = self.shape()[..batch_rank].to_vec();
+        let count: usize = batch.iter().product();
+        (0..count)
+            .map(|flat| {
+                let mut view = self.view();
+                let mut rest = flat;
+                for k in (0..batch_rank).rev() {
+                    let index = rest % batch[k];
+                    rest /= batch[k];
+                    view.collapse_axis(ndarray::Axis(k), index);
+                }
+                let mut view = view;
+                for _ in 0..batch_rank {
+                    view = view.index_axis_move(ndarray::Axis(0), 0);
+                }
+                view
+            })
+            .collect()
+    }
+}

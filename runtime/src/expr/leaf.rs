@@ -132,7 +132,7 @@ impl<'a, T, S: Shape> TensorLeaf<'a, T, S> {
 impl<T: Element, S: Shape> Expr<T> for TensorLeaf<'_, T, S> {
     type Shape = S;
     #[inline(always)]
-    fn row<O: Shape>(&self, outer: &[usize; MAX_RANK]) -> impl Row<T> + '_ {
+    fn row<O: Shape>(&self, outer: [usize; MAX_RANK]) -> impl Row<T> + '_ {
         let strides = BroadcastStrides::<S, O>::STRIDES;
         let mut offset = 0;
         for k in 0..O::RANK.saturating_sub(1) {
@@ -140,7 +140,11 @@ impl<T: Element, S: Shape> Expr<T> for TensorLeaf<'_, T, S> {
         }
         // Re-slicing to exactly the elements the row touches lets LLVM drop the
         // bounds checks of the inner loop: j < ROW_LEN implies j * INNER < span.
-        let span = O::ROW_LEN.saturating_sub(1) * BroadcastStrides::<S, O>::INNER + 1;
+        // (An empty row, as in a product contracting over a size-0 dim, reads nothing.)
+        let span = match O::ROW_LEN {
+            0 => 0,
+            len => (len - 1) * BroadcastStrides::<S, O>::INNER + 1,
+        };
         StridedRow::<T, S, O> {
             row: &self.data[offset..offset + span],
             shape: PhantomData,
@@ -190,7 +194,7 @@ impl<T: Element, const V: i128> LiteralInRange<T, V> {
 impl<T: Element, const V: i128> Expr<T> for IntLiteral<V> {
     type Shape = ();
     #[inline(always)]
-    fn row<O: Shape>(&self, _outer: &[usize; MAX_RANK]) -> impl Row<T> + '_ {
+    fn row<O: Shape>(&self, _outer: [usize; MAX_RANK]) -> impl Row<T> + '_ {
         #[allow(clippy::let_unit_value)]
         let () = LiteralInRange::<T, V>::CHECKED;
         Splat(T::from_int_literal(V))
@@ -211,7 +215,7 @@ pub fn float_literal<T: Float, M>(_context: Context<T, M>, value: f64) -> FloatL
 impl<T: Element> Expr<T> for FloatLiteral {
     type Shape = ();
     #[inline(always)]
-    fn row<O: Shape>(&self, _outer: &[usize; MAX_RANK]) -> impl Row<T> + '_ {
+    fn row<O: Shape>(&self, _outer: [usize; MAX_RANK]) -> impl Row<T> + '_ {
         Splat(T::from_float_literal(self.0))
     }
 }
@@ -231,7 +235,7 @@ pub fn target_leaf<X: crate::Target + ?Sized>(_target: &X) -> TargetLeaf<X::Shap
 impl<T: Element, S: Shape> Expr<T> for TargetLeaf<S> {
     type Shape = S;
     #[inline(always)]
-    fn row<O: Shape>(&self, _outer: &[usize; MAX_RANK]) -> impl Row<T> + '_ {
+    fn row<O: Shape>(&self, _outer: [usize; MAX_RANK]) -> impl Row<T> + '_ {
         Current
     }
 }

@@ -18,7 +18,7 @@
 //!   rustc does not report after an error.
 
 use super::function::{BinaryFunction, DefinedFor, TernaryFunction, UnaryFunction};
-use super::{Context, Expr, Row};
+use super::{Context, Expr, Row, Tile};
 use crate::element::Element;
 use crate::rules::broadcast::Broadcast;
 use crate::rules::rank::RankRule;
@@ -113,9 +113,21 @@ pub(crate) fn map2_unchecked<T, F, A, B, S>(a: A, b: B) -> Map2<T, F, A, B, S> {
 impl<T: Element, F: UnaryFunction<T>, A: Expr<T>, S: Shape> Expr<T> for Map1<T, F, A, S> {
     type Shape = S;
     #[inline(always)]
-    fn row<O: Shape>(&self, outer: &[usize; MAX_RANK]) -> impl Row<T> + '_ {
-        Row1 {
+    fn row<O: Shape>(&self, outer: [usize; MAX_RANK]) -> impl Row<T> + '_ {
+        Apply1 {
             a: self.a.row::<O>(outer),
+            function: PhantomData::<F>,
+        }
+    }
+    const TILED: bool = A::TILED;
+    #[inline(always)]
+    fn tile<O: Shape, const R: usize, const C: usize>(
+        &self,
+        outer: [usize; MAX_RANK],
+        j0: usize,
+    ) -> impl Tile<T> + '_ {
+        Apply1 {
+            a: self.a.tile::<O, R, C>(outer, j0),
             function: PhantomData::<F>,
         }
     }
@@ -126,10 +138,23 @@ impl<T: Element, F: BinaryFunction<T>, A: Expr<T>, B: Expr<T>, S: Shape> Expr<T>
 {
     type Shape = S;
     #[inline(always)]
-    fn row<O: Shape>(&self, outer: &[usize; MAX_RANK]) -> impl Row<T> + '_ {
-        Row2 {
+    fn row<O: Shape>(&self, outer: [usize; MAX_RANK]) -> impl Row<T> + '_ {
+        Apply2 {
             a: self.a.row::<O>(outer),
             b: self.b.row::<O>(outer),
+            function: PhantomData::<F>,
+        }
+    }
+    const TILED: bool = A::TILED || B::TILED;
+    #[inline(always)]
+    fn tile<O: Shape, const R: usize, const C: usize>(
+        &self,
+        outer: [usize; MAX_RANK],
+        j0: usize,
+    ) -> impl Tile<T> + '_ {
+        Apply2 {
+            a: self.a.tile::<O, R, C>(outer, j0),
+            b: self.b.tile::<O, R, C>(outer, j0),
             function: PhantomData::<F>,
         }
     }
@@ -146,55 +171,102 @@ where
 {
     type Shape = S;
     #[inline(always)]
-    fn row<O: Shape>(&self, outer: &[usize; MAX_RANK]) -> impl Row<T> + '_ {
-        Row3 {
+    fn row<O: Shape>(&self, outer: [usize; MAX_RANK]) -> impl Row<T> + '_ {
+        Apply3 {
             a: self.a.row::<O>(outer),
             b: self.b.row::<O>(outer),
             c: self.c.row::<O>(outer),
             function: PhantomData::<F>,
         }
     }
+    const TILED: bool = A::TILED || B::TILED || C::TILED;
+    #[inline(always)]
+    fn tile<O: Shape, const R: usize, const N: usize>(
+        &self,
+        outer: [usize; MAX_RANK],
+        j0: usize,
+    ) -> impl Tile<T> + '_ {
+        Apply3 {
+            a: self.a.tile::<O, R, N>(outer, j0),
+            b: self.b.tile::<O, R, N>(outer, j0),
+            c: self.c.tile::<O, R, N>(outer, j0),
+            function: PhantomData::<F>,
+        }
+    }
 }
 
-struct Row1<F, A> {
+/// `F` applied to the readers of the children: a row reader over child rows, or
+/// a tile reader over child tiles.
+struct Apply1<F, A> {
     a: A,
     function: PhantomData<F>,
 }
 
-struct Row2<F, A, B> {
+/// See [`Apply1`].
+struct Apply2<F, A, B> {
     a: A,
     b: B,
     function: PhantomData<F>,
 }
 
-struct Row3<F, A, B, C> {
+/// See [`Apply1`].
+struct Apply3<F, A, B, C> {
     a: A,
     b: B,
     c: C,
     function: PhantomData<F>,
 }
 
-impl<T: Copy, F: UnaryFunction<T>, A: Row<T>> Row<T> for Row1<F, A> {
+impl<T: Copy, F: UnaryFunction<T>, A: Row<T>> Row<T> for Apply1<F, A> {
     #[inline(always)]
     fn get(&self, j: usize, current: T) -> T {
         F::apply(self.a.get(j, current))
     }
 }
 
-impl<T: Copy, F: BinaryFunction<T>, A: Row<T>, B: Row<T>> Row<T> for Row2<F, A, B> {
+impl<T: Copy, F: BinaryFunction<T>, A: Row<T>, B: Row<T>> Row<T> for Apply2<F, A, B> {
     #[inline(always)]
     fn get(&self, j: usize, current: T) -> T {
         F::apply(self.a.get(j, current), self.b.get(j, current))
     }
 }
 
-impl<T: Copy, F: TernaryFunction<T>, A: Row<T>, B: Row<T>, C: Row<T>> Row<T> for Row3<F, A, B, C> {
+impl<T: Copy, F: TernaryFunction<T>, A: Row<T>, B: Row<T>, C: Row<T>> Row<T>
+    for Apply3<F, A, B, C>
+{
     #[inline(always)]
     fn get(&self, j: usize, current: T) -> T {
         F::apply(
             self.a.get(j, current),
             self.b.get(j, current),
             self.c.get(j, current),
+        )
+    }
+}
+
+impl<T: Copy, F: UnaryFunction<T>, A: Tile<T>> Tile<T> for Apply1<F, A> {
+    #[inline(always)]
+    fn get(&self, r: usize, j: usize, current: T) -> T {
+        F::apply(self.a.get(r, j, current))
+    }
+}
+
+impl<T: Copy, F: BinaryFunction<T>, A: Tile<T>, B: Tile<T>> Tile<T> for Apply2<F, A, B> {
+    #[inline(always)]
+    fn get(&self, r: usize, j: usize, current: T) -> T {
+        F::apply(self.a.get(r, j, current), self.b.get(r, j, current))
+    }
+}
+
+impl<T: Copy, F: TernaryFunction<T>, A: Tile<T>, B: Tile<T>, C: Tile<T>> Tile<T>
+    for Apply3<F, A, B, C>
+{
+    #[inline(always)]
+    fn get(&self, r: usize, j: usize, current: T) -> T {
+        F::apply(
+            self.a.get(r, j, current),
+            self.b.get(r, j, current),
+            self.c.get(r, j, current),
         )
     }
 }

@@ -15,6 +15,7 @@
 mod function;
 mod leaf;
 pub mod map;
+mod matmul;
 
 pub use function::{
     functions, operators, BinaryFunction, DefinedFor, FunctionInfo, TernaryFunction, UnaryFunction,
@@ -25,6 +26,7 @@ pub use leaf::{
     target_shape, Context, FloatLiteral, IntLiteral, Operand, TargetLeaf, TensorLeaf,
 };
 pub use map::{map1, map2, map3, Map1, Map2, Map3};
+pub use matmul::{matmul, MatMul};
 
 use crate::shape::{Shape, MAX_RANK};
 
@@ -39,7 +41,58 @@ pub trait Expr<T> {
     type Shape: Shape;
     /// The reader for one output row. `outer` holds the output index of every
     /// dim but the last (the rest of the array is zero); `O` is the output shape.
-    fn row<O: Shape>(&self, outer: &[usize; MAX_RANK]) -> impl Row<T> + '_;
+    fn row<O: Shape>(&self, outer: [usize; MAX_RANK]) -> impl Row<T> + '_;
+
+    /// Whether the expression contains a matrix product. The kernel then walks
+    /// the output in tiles of `R` rows by `C` columns instead of row by row, so a
+    /// product keeps its block of results in registers across its whole `k` loop.
+    const TILED: bool = false;
+
+    /// The reader for one `R x C` tile of the output: rows `outer[O::RANK - 2]`
+    /// to `+ R` (all other outer indices fixed), columns `j0` to `j0 + C`. The
+    /// default reads `R` rows; interior nodes forward to their children, and the
+    /// matrix product computes its block here.
+    #[inline(always)]
+    fn tile<O: Shape, const R: usize, const C: usize>(
+        &self,
+        outer: [usize; MAX_RANK],
+        j0: usize,
+    ) -> impl Tile<T> + '_ {
+        RowsTile {
+            rows: core::array::from_fn::<_, R, _>(|r| self.row::<O>(row_of_tile::<O>(outer, r))),
+            j0,
+        }
+    }
+}
+
+/// A tile of an expression's output, read by row and column within the tile.
+pub trait Tile<T> {
+    /// The value at row `r`, column `j` of the tile; `current` is the target's
+    /// present value there.
+    fn get(&self, r: usize, j: usize, current: T) -> T;
+}
+
+/// The outer index of row `r` of a tile whose first row is at `outer`.
+#[inline(always)]
+pub(crate) fn row_of_tile<O: Shape>(outer: [usize; MAX_RANK], r: usize) -> [usize; MAX_RANK] {
+    let mut shifted = outer;
+    if O::RANK >= 2 {
+        shifted[O::RANK - 2] += r;
+    }
+    shifted
+}
+
+/// A tile read as `R` rows of an expression without a matrix product.
+struct RowsTile<Rw, const R: usize> {
+    rows: [Rw; R],
+    j0: usize,
+}
+
+impl<T, Rw: Row<T>, const R: usize> Tile<T> for RowsTile<Rw, R> {
+    #[inline(always)]
+    fn get(&self, r: usize, j: usize, current: T) -> T {
+        self.rows[r].get(self.j0 + j, current)
+    }
 }
 
 /// One output row of an expression, read column by column.

@@ -6,6 +6,7 @@
 pub mod broadcast;
 pub mod in_dims;
 pub mod in_place;
+pub mod matmul;
 pub mod rank;
 
 /// Calls `$callback!([a dims] [b dims] [leading dims])` once for every way of

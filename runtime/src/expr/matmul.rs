@@ -1,0 +1,284 @@
+//! The matrix product node, `a @ b`, evaluated inside the output's loop nest.
+//!
+//! There is no temporary for `a @ b`. The kernel walks the output in tiles of
+//! `R` rows by `C` columns; for each tile the product keeps its `R x C` block of
+//! sums in registers across the whole `k` loop (one named accumulator array per
+//! row, contiguous columns innermost: the register-tiled kernel of DESIGN.md
+//! section 6), and the enclosing nodes (`+ b`, `relu`, `* alpha`) are applied to
+//! that block before its single store.
+//!
+//! Operands that are themselves expressions (`(x * 2.0) @ w`) are recomputed
+//! where the product reads them, never materialised: each element of the left
+//! operand is read once per column tile and each element of the right operand
+//! once per row tile, so an elementwise operand costs a few extra operations
+//! per multiply-add and no memory. An operand that contains another `@` is read
+//! element by element through a dot product (no tiling): correct, but slow for
+//! large shapes; write such a chain as two statements.
+//!
+//! A product whose right operand is a vector (`(.., m, k) @ (k,)`) is read through
+//! the same per-element dot product: its output columns run along `m`.
+
+use super::{row_of_tile, Context, Expr, Row, Tile};
+use crate::dim::Dim;
+use crate::element::Element;
+use crate::rules::matmul::{BatchesBroadcast, Contracted, MatmulLhs, MatmulRhs, MatmulShape};
+use crate::shape::{Shape, MAX_RANK};
+use core::marker::PhantomData;
+
+/// `a @ b` over elements `T`, of shape `S`.
+#[derive(Clone, Copy, Debug)]
+pub struct MatMul<T, A, B, S> {
+    a: A,
+    b: B,
+    types: PhantomData<(T, S)>,
+}
+
+/// The contracted dims of `A @ B`, as a pair.
+type InnerDims<A, B> = (<A as MatmulLhs>::Inner, <B as MatmulRhs>::Inner);
+/// The batch dims of `A @ B`, as a pair.
+type BatchDims<A, B> = (<A as MatmulLhs>::Batch, <B as MatmulRhs>::Batch);
+/// The shape of `A @ B`.
+type Product<A, B> = <A as MatmulShape<B>>::Output;
+
+/// Builds `a @ b`: operands of rank >= 1, equal contracted dims, batch dims that
+/// broadcast. Each is its own bound, so each mistake is one error at the `@`.
+/// (One-line signature: rustc quotes it in the note of every error.)
+#[inline(always)]
+#[rustfmt::skip]
+pub fn matmul<T, M, A: Expr<T>, B: Expr<T>>(_context: Context<T, M>, a: A, b: B) -> MatMul<T, A, B, Product<A::Shape, B::Shape>> where A::Shape: MatmulLhs + MatmulShape<B::Shape>, B::Shape: MatmulRhs, InnerDims<A::Shape, B::Shape>: Contracted<A::Shape, B::Shape>, BatchDims<A::Shape, B::Shape>: BatchesBroadcast<A::Shape, B::Shape> {
+    MatMul { a, b, types: PhantomData }
+}
+
+/// Where one output row of a product reads its operands.
+#[derive(Clone, Copy)]
+struct ProductRow {
+    /// The batch indices (in the broadcast batch), then the row `i` of the left
+    /// operand at position `BATCH_RANK` (unused if `i` comes from the column).
+    left: [usize; MAX_RANK],
+}
+
+impl<T, A, B, S> MatMul<T, A, B, S>
+where
+    T: Element,
+    A: Expr<T>,
+    B: Expr<T>,
+    A::Shape: MatmulShape<B::Shape>,
+    B::Shape: MatmulRhs,
+    S: Shape,
+{
+    const BATCH_RANK: usize = <<A::Shape as MatmulShape<B::Shape>>::Batch as Shape>::RANK;
+    const K: usize = <<A::Shape as MatmulLhs>::Inner as Dim>::SIZE;
+    const RHS_VECTOR: bool = <A::Shape as MatmulShape<B::Shape>>::RHS_VECTOR;
+    const LHS_VECTOR: bool = <A::Shape as MatmulShape<B::Shape>>::LHS_VECTOR;
+
+    /// Maps an output index (every dim but the last) of the whole expression,
+    /// shape `O`, to this product's batch indices and left row.
+    #[inline(always)]
+    fn product_row<O: Shape>(outer: [usize; MAX_RANK]) -> ProductRow {
+        let mut left = [0; MAX_RANK];
+        // `S` is right-aligned in `O`; its own outer dims are all but its last.
+        let offset = O::RANK - S::RANK;
+        let own_outer = S::RANK.saturating_sub(1);
+        let mut k = 0;
+        while k < own_outer {
+            // A size-1 dim of the product is read at 0 wherever the output is.
+            left[k] = if S::DIMS[k] == 1 {
+                0
+            } else {
+                outer[offset + k]
+            };
+            k += 1;
+        }
+        // A promoted left vector has its row 0; otherwise `own_outer` already
+        // ended with `i` (matrix @ matrix), or `i` is the column (matrix @ vector).
+        if Self::LHS_VECTOR {
+            left[Self::BATCH_RANK] = 0;
+        }
+        ProductRow { left }
+    }
+
+    /// The product's own column index for output column `j` (0 if the product
+    /// is broadcast along the output's last dim, or has no dims).
+    #[inline(always)]
+    fn own_column(j: usize) -> usize {
+        if S::RANK == 0 || S::DIMS[S::RANK - 1] == 1 {
+            0
+        } else {
+            j
+        }
+    }
+
+    /// Row `kk` of the right operand, read along `n`.
+    #[inline(always)]
+    fn right_row(&self, batch: [usize; MAX_RANK], kk: usize) -> impl Row<T> + '_ {
+        let mut index = batch;
+        index[Self::BATCH_RANK] = kk;
+        self.b
+            .row::<<A::Shape as MatmulShape<B::Shape>>::RhsView>(index)
+    }
+
+    /// Row `i` (set in `left`) of the left operand, read along `k`.
+    #[inline(always)]
+    fn left_row(&self, left: [usize; MAX_RANK]) -> impl Row<T> + '_ {
+        self.a
+            .row::<<A::Shape as MatmulShape<B::Shape>>::LhsView>(left)
+    }
+
+    /// One element by a plain dot product: the general path (right vectors and
+    /// operands that are themselves products).
+    #[inline(always)]
+    fn dot(&self, row: &ProductRow, j: usize) -> T {
+        let column = Self::own_column(j);
+        let mut left = row.left;
+        let n = if Self::RHS_VECTOR {
+            if !Self::LHS_VECTOR {
+                left[Self::BATCH_RANK] = column;
+            }
+            0
+        } else {
+            column
+        };
+        let a = self.left_row(left);
+        let mut sum = T::ZERO;
+        if Self::RHS_VECTOR {
+            // A vector `(k,)` is read along its only dim.
+            let b = self.b.row::<B::Shape>([0; MAX_RANK]);
+            for kk in 0..Self::K {
+                sum = a.get(kk, T::ZERO).mul_add(b.get(kk, T::ZERO), sum);
+            }
+        } else {
+            for kk in 0..Self::K {
+                let b = self.right_row(left, kk).get(n, T::ZERO);
+                sum = a.get(kk, T::ZERO).mul_add(b, sum);
+            }
+        }
+        sum
+    }
+}
+
+impl<T, A, B, S> Expr<T> for MatMul<T, A, B, S>
+where
+    T: Element,
+    A: Expr<T>,
+    B: Expr<T>,
+    A::Shape: MatmulShape<B::Shape>,
+    B::Shape: MatmulRhs,
+    S: Shape,
+{
+    type Shape = S;
+    const TILED: bool = true;
+
+    #[inline(always)]
+    fn row<O: Shape>(&self, outer: [usize; MAX_RANK]) -> impl Row<T> + '_ {
+        DotRow {
+            node: self,
+            row: Self::product_row::<O>(outer),
+        }
+    }
+
+    #[inline(always)]
+    fn tile<O: Shape, const R: usize, const C: usize>(
+        &self,
+        outer: [usize; MAX_RANK],
+        j0: usize,
+    ) -> impl Tile<T> + '_ {
+        let mut block = [[T::ZERO; C]; R];
+        if Self::RHS_VECTOR || A::TILED || B::TILED {
+            for (r, sums) in block.iter_mut().enumerate() {
+                let row = Self::product_row::<O>(row_of_tile::<O>(outer, r));
+                for (j, sum) in sums.iter_mut().enumerate() {
+                    *sum = self.dot(&row, j0 + j);
+                }
+            }
+        } else {
+            let lefts: [_; R] =
+                core::array::from_fn(|r| Self::product_row::<O>(row_of_tile::<O>(outer, r)).left);
+            let batch = lefts[0];
+            let a_rows: [_; R] = core::array::from_fn(|r| self.left_row(lefts[r]));
+            let broadcast_columns = Self::own_column(1) == 0;
+            accumulate_block(&a_rows, Self::K, &mut block, |kk| {
+                let b = self.right_row(batch, kk);
+                core::array::from_fn(|j| b.get(if broadcast_columns { 0 } else { j0 + j }, T::ZERO))
+            });
+        }
+        Block(block)
+    }
+}
+
+/// One output row of a product, element by element.
+struct DotRow<'a, N> {
+    node: &'a N,
+    row: ProductRow,
+}
+
+impl<T, A, B, S> Row<T> for DotRow<'_, MatMul<T, A, B, S>>
+where
+    T: Element,
+    A: Expr<T>,
+    B: Expr<T>,
+    A::Shape: MatmulShape<B::Shape>,
+    B::Shape: MatmulRhs,
+    S: Shape,
+{
+    #[inline(always)]
+    fn get(&self, j: usize, _current: T) -> T {
+        self.node.dot(&self.row, j)
+    }
+}
+
+/// A computed block of a product.
+struct Block<T, const R: usize, const C: usize>([[T; C]; R]);
+
+impl<T: Copy, const R: usize, const C: usize> Tile<T> for Block<T, R, C> {
+    #[inline(always)]
+    fn get(&self, r: usize, j: usize, _current: T) -> T {
+        self.0[r][j]
+    }
+}
+
+/// Sums `a_rows[r][kk] * b(kk)[j]` over `kk < k` into `block[r][j]`.
+///
+/// Each row of the block is its own named accumulator array (`acc0`, `acc1`,
+/// ...), updated with contiguous columns innermost. A generic `[[T; C]; R]`
+/// accumulator makes LLVM vectorise across rows with gathers (60x slower,
+/// measured); the named rows keep every update a packed multiply-add.
+#[inline(always)]
+fn accumulate_block<T: Element, Ra: Row<T>, const R: usize, const C: usize>(
+    a_rows: &[Ra; R],
+    k: usize,
+    block: &mut [[T; C]; R],
+    b: impl Fn(usize) -> [T; C],
+) {
+    macro_rules! named_rows {
+        ($($acc:ident $r:literal)+) => {{
+            $(let mut $acc = [T::ZERO; C];)+
+            for kk in 0..k {
+                let b_row = b(kk);
+                $(
+                    let a = a_rows[$r].get(kk, T::ZERO);
+                    for j in 0..C {
+                        $acc[j] = a.mul_add(b_row[j], $acc[j]);
+                    }
+                )+
+            }
+            $(block[$r] = $acc;)+
+        }};
+    }
+    match R {
+        1 => named_rows!(acc0 0),
+        2 => named_rows!(acc0 0 acc1 1),
+        4 => named_rows!(acc0 0 acc1 1 acc2 2 acc3 3),
+        8 => named_rows!(acc0 0 acc1 1 acc2 2 acc3 3 acc4 4 acc5 5 acc6 6 acc7 7),
+        _ => {
+            for kk in 0..k {
+                let b_row = b(kk);
+                for (sums, a_row) in block.iter_mut().zip(a_rows) {
+                    let a = a_row.get(kk, T::ZERO);
+                    for j in 0..C {
+                        sums[j] = a.mul_add(b_row[j], sums[j]);
+                    }
+                }
+            }
+        }
+    }
+}

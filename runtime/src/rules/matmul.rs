@@ -1,0 +1,277 @@
+//! NumPy `matmul` (`a @ b`, seed 004), checked by the trait solver.
+//!
+//! The rule, as the seeds state it:
+//! 1. Do not reverse the order: `a @ b` is not `b @ a`.
+//! 2. The last two dims of each operand are a matrix, `(m, k) @ (k, n) -> (m, n)`;
+//!    the two `k` (the contracted dims) must be equal. They do not broadcast.
+//! 3. The dims before them (the batch dims) broadcast by the elementwise rule:
+//!    left-pad the shorter batch with 1s, each pair equal or one of them 1.
+//! 4. A 1-D left operand `(k,)` is promoted to `(1, k)` and that 1 is removed from
+//!    the result; a 1-D right operand `(k,)` to `(k, 1)`, likewise removed; so
+//!    `(k,) @ (k,)` is a scalar (a dot product). Scalars are not matrices: use `*`.
+//!
+//! Examples: `(3, 4) @ (2, 5, 4, 6)` gives `(2, 5, 3, 6)`; `(4, 3, 5, 3, 8) @ (8, 6)`
+//! gives `(4, 3, 5, 3, 6)`; `(7, 1, 2, 3) @ (5, 3, 4)` gives `(7, 5, 2, 4)`;
+//! `(1, 1, 3, 4) @ (2, 3, 5, 3)` fails (4 against 5) and `(4, 2, 3, 5) @ (3, 2, 5, 6)`
+//! fails (batch dims 4 against 3).
+//!
+//! [`matmul_dims`] is the same rule over plain sizes, for messages and tests.
+
+use super::broadcast::{broadcast_dims, Broadcast, BroadcastMismatch, Dims};
+use crate::dim::{Dim, One};
+use crate::shape::{Shape, MAX_RANK};
+
+/// Whether an operand of `@` is a matrix (rank >= 2) or a promoted vector (rank 1).
+pub trait Kind {
+    /// `true` for a promoted 1-D operand, whose unit dim leaves the result.
+    const VECTOR: bool;
+}
+
+/// A rank >= 2 operand.
+pub enum Matrix {}
+/// A rank-1 operand, promoted for the product and removed from the result.
+pub enum Vector {}
+
+impl Kind for Matrix {
+    const VECTOR: bool = false;
+}
+impl Kind for Vector {
+    const VECTOR: bool = true;
+}
+
+/// A shape that can stand on the left of `@`: rank 1 or more.
+#[diagnostic::on_unimplemented(
+    message = "`@` needs a tensor of rank 1 or more on its left, found shape `{Self}`",
+    label = "the left operand of `@` is a scalar",
+    note = "to scale a tensor by a scalar, use `*`"
+)]
+pub trait MatmulLhs: Shape {
+    /// The batch dims (all but the last two).
+    type Batch: BatchShape;
+    /// `m`: the rows (`One` for a promoted vector).
+    type Rows: Dim;
+    /// `k`: the contracted dim.
+    type Inner: Dim;
+    /// Matrix or promoted vector.
+    type Kind: Kind;
+}
+
+/// A shape that can stand on the right of `@`: rank 1 or more.
+#[diagnostic::on_unimplemented(
+    message = "`@` needs a tensor of rank 1 or more on its right, found shape `{Self}`",
+    label = "the right operand of `@` is a scalar",
+    note = "to scale a tensor by a scalar, use `*`"
+)]
+pub trait MatmulRhs: Shape {
+    /// The batch dims (all but the last two).
+    type Batch: BatchShape;
+    /// `k`: the contracted dim.
+    type Inner: Dim;
+    /// `n`: the columns (`One` for a promoted vector).
+    type Cols: Dim;
+    /// Matrix or promoted vector.
+    type Kind: Kind;
+}
+
+/// The contracted dims `(k_a, k_b)` of `A @ B` are equal. Implemented for pairs of
+/// one dim twice only, so a mismatch fails at the impl header: one error, naming
+/// both shapes and both sizes.
+#[diagnostic::on_unimplemented(
+    message = "matrix product `{A} @ {B}`: the contracted dims `{Self}` differ",
+    label = "`{A} @ {B}`: inner dims `{Self}` differ",
+    note = "`@` multiplies (.., m, k) by (.., k, n): the last dim of the left operand must equal the second-to-last of the right (for a 1-D right operand, its only dim)"
+)]
+pub trait Contracted<A, B> {}
+
+#[diagnostic::do_not_recommend]
+impl<K: Dim, A, B> Contracted<A, B> for (K, K) {}
+
+/// The batch dims `(batch_a, batch_b)` of `A @ B` broadcast together, giving
+/// `Output`.
+#[diagnostic::on_unimplemented(
+    message = "matrix product `{A} @ {B}`: the batch dims `{Self}` cannot be broadcast together",
+    label = "`{A} @ {B}`: batch dims `{Self}` are incompatible",
+    note = "the dims before the last two broadcast by the NumPy rule: aligned on the right, each pair equal or one of them 1"
+)]
+pub trait BatchesBroadcast<A, B> {
+    /// The broadcast batch dims.
+    type Output: BatchShape;
+}
+
+#[diagnostic::do_not_recommend]
+impl<X: Broadcast<Y>, Y, A, B> BatchesBroadcast<A, B> for (X, Y)
+where
+    X::Output: BatchShape,
+{
+    type Output = X::Output;
+}
+
+/// Batch dims (rank 0 to 4): they can be extended by one or two trailing dims.
+pub trait BatchShape: Shape {
+    /// The batch followed by one dim.
+    type Push1<X: Dim>: Shape;
+    /// The batch followed by two dims.
+    type Push2<X: Dim, Y: Dim>: Shape;
+}
+
+/// The shapes around `A @ B` that evaluation needs. Implemented for every pair
+/// that satisfies the rule above; the constructor checks each part of the rule
+/// as its own bound (one error each), and this trait names the results.
+pub trait MatmulShape<B: MatmulRhs>: MatmulLhs {
+    /// The broadcast batch dims.
+    type Batch: BatchShape;
+    /// The result, with the dims of promoted vectors removed.
+    type Output: Shape;
+    /// The left operand as the product reads it: `batch ++ (m, k)`.
+    type LhsView: Shape;
+    /// The right operand as the product reads it: `batch ++ (k, n)`.
+    type RhsView: Shape;
+    /// `true` if the right operand is a promoted vector (`n` is removed).
+    const RHS_VECTOR: bool;
+    /// `true` if the left operand is a promoted vector (`m` is removed).
+    const LHS_VECTOR: bool;
+}
+
+/// The broadcast batch of `A @ B`.
+type BatchOf<A, B> =
+    <(<A as MatmulLhs>::Batch, <B as MatmulRhs>::Batch) as BatchesBroadcast<A, B>>::Output;
+
+impl<A: MatmulLhs, B: MatmulRhs> MatmulShape<B> for A
+where
+    (<A as MatmulLhs>::Batch, B::Batch): BatchesBroadcast<A, B>,
+    (A::Kind, B::Kind): Assemble<BatchOf<A, B>, A::Rows, B::Cols>,
+{
+    type Batch = BatchOf<A, B>;
+    type Output = <(A::Kind, B::Kind) as Assemble<BatchOf<A, B>, A::Rows, B::Cols>>::Output;
+    type LhsView = <BatchOf<A, B> as BatchShape>::Push2<A::Rows, A::Inner>;
+    type RhsView = <BatchOf<A, B> as BatchShape>::Push2<B::Inner, B::Cols>;
+    const RHS_VECTOR: bool = <B::Kind as Kind>::VECTOR;
+    const LHS_VECTOR: bool = <A::Kind as Kind>::VECTOR;
+}
+
+/// The result shape for a pair of operand kinds: `batch ++ (m, n)`, without `m`
+/// if the left operand was a vector and without `n` if the right one was.
+pub trait Assemble<Batch: BatchShape, M: Dim, N: Dim> {
+    /// The result shape.
+    type Output: Shape;
+}
+
+impl<Batch: BatchShape, M: Dim, N: Dim> Assemble<Batch, M, N> for (Matrix, Matrix) {
+    type Output = Batch::Push2<M, N>;
+}
+impl<Batch: BatchShape, M: Dim, N: Dim> Assemble<Batch, M, N> for (Vector, Matrix) {
+    type Output = Batch::Push1<N>;
+}
+impl<Batch: BatchShape, M: Dim, N: Dim> Assemble<Batch, M, N> for (Matrix, Vector) {
+    type Output = Batch::Push1<M>;
+}
+impl<Batch: BatchShape, M: Dim, N: Dim> Assemble<Batch, M, N> for (Vector, Vector) {
+    type Output = Batch;
+}
+
+macro_rules! impl_matrix_shapes {
+    ($($b:ident)*) => {
+        impl<$($b: Dim,)*> BatchShape for ($($b,)*) {
+            type Push1<X: Dim> = ($($b,)* X,);
+            type Push2<X: Dim, Y: Dim> = ($($b,)* X, Y);
+        }
+        impl<$($b: Dim,)* M: Dim, K: Dim> MatmulLhs for ($($b,)* M, K) {
+            type Batch = ($($b,)*);
+            type Rows = M;
+            type Inner = K;
+            type Kind = Matrix;
+        }
+        impl<$($b: Dim,)* K: Dim, N: Dim> MatmulRhs for ($($b,)* K, N) {
+            type Batch = ($($b,)*);
+            type Inner = K;
+            type Cols = N;
+            type Kind = Matrix;
+        }
+    };
+}
+impl_matrix_shapes!();
+impl_matrix_shapes!(B0);
+impl_matrix_shapes!(B0 B1);
+impl_matrix_shapes!(B0 B1 B2);
+impl_matrix_shapes!(B0 B1 B2 B3);
+
+impl<K: Dim> MatmulLhs for (K,) {
+    type Batch = ();
+    type Rows = One;
+    type Inner = K;
+    type Kind = Vector;
+}
+
+impl<K: Dim> MatmulRhs for (K,) {
+    type Batch = ();
+    type Inner = K;
+    type Cols = One;
+    type Kind = Vector;
+}
+
+/// Why two shapes cannot be multiplied, by [`matmul_dims`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum MatmulMismatch {
+    /// An operand is a scalar (rank 0): `true` for the left one.
+    Scalar {
+        /// Whether the scalar is the left operand.
+        left: bool,
+    },
+    /// The contracted dims differ: `(k_a, k_b)`.
+    Inner(usize, usize),
+    /// The batch dims do not broadcast.
+    Batch(BroadcastMismatch),
+    /// The result would have more than [`MAX_RANK`](crate::MAX_RANK) dims.
+    TooManyDims,
+}
+
+/// The NumPy `matmul` rule over plain sizes: the result dims of `a @ b`.
+///
+/// ```
+/// use tensor_expr_runtime::rules::matmul::{matmul_dims, MatmulMismatch};
+/// let dims = matmul_dims(&[7, 1, 2, 3], &[5, 3, 4]).unwrap();
+/// assert_eq!(dims.as_slice(), &[7, 5, 2, 4]);
+/// assert_eq!(matmul_dims(&[2], &[2]).unwrap().as_slice(), &[] as &[usize]);
+/// assert_eq!(matmul_dims(&[2, 3], &[4, 5]), Err(MatmulMismatch::Inner(3, 4)));
+/// ```
+pub const fn matmul_dims(a: &[usize], b: &[usize]) -> Result<Dims, MatmulMismatch> {
+    if a.is_empty() {
+        return Err(MatmulMismatch::Scalar { left: true });
+    }
+    if b.is_empty() {
+        return Err(MatmulMismatch::Scalar { left: false });
+    }
+    let (a_batch, a_matrix) = a.split_at(a.len().saturating_sub(2));
+    let (b_batch, b_matrix) = b.split_at(b.len().saturating_sub(2));
+    let k_a = a_matrix[a_matrix.len() - 1];
+    let k_b = b_matrix[0];
+    if k_a != k_b {
+        return Err(MatmulMismatch::Inner(k_a, k_b));
+    }
+    if a_batch.len() > MAX_RANK || b_batch.len() > MAX_RANK {
+        return Err(MatmulMismatch::TooManyDims);
+    }
+    let batch = match broadcast_dims(a_batch, b_batch) {
+        Ok(batch) => batch,
+        Err(mismatch) => return Err(MatmulMismatch::Batch(mismatch)),
+    };
+    let mut out = [0; MAX_RANK + 2];
+    let batch = batch.as_slice();
+    let mut len = 0;
+    while len < batch.len() {
+        out[len] = batch[len];
+        len += 1;
+    }
+    if a_matrix.len() == 2 {
+        out[len] = a_matrix[0];
+        len += 1;
+    }
+    if b_matrix.len() == 2 {
+        out[len] = b_matrix[1];
+        len += 1;
+    }
+    match Dims::from_slice(out.split_at(len).0) {
+        Some(dims) => Ok(dims),
+        None => Err(MatmulMismatch::TooManyDims),
+    }
+}

@@ -1,0 +1,229 @@
+//! `a @ b`: NumPy `matmul` semantics (seed 004 and the NumPy docstring), with
+//! values, and a property test against ndarray's `dot` per batch.
+
+mod common;
+
+use proptest::prelude::*;
+use tensor_expr::prelude::*;
+use tensor_expr::rules::matmul::matmul_dims;
+
+/// `0, 1, 2, ...` as a tensor of shape `S`.
+fn iota<S: tensor_expr::Shape>() -> Tensor<f64, S> {
+    flat(|position| position as f64)
+}
+
+/// `f(0), f(1), ...` in row-major order as a tensor of shape `S`.
+fn flat<T: tensor_expr::Element, S: tensor_expr::Shape>(f: impl Fn(usize) -> T) -> Tensor<T, S> {
+    let values: Vec<T> = (0..S::LEN).map(f).collect();
+    Tensor::try_from_slice(&values).unwrap()
+}
+
+#[test]
+fn square_product_is_not_commutative() {
+    let a: Tensor<f32, Shape![2, 2]> = tensor![[1.0, 2.0], [3.0, 4.0]];
+    let b: Tensor<f32, Shape![2, 2]> = tensor![[5.0, 6.0], [7.0, 8.0]];
+    assert_eq!(tensor_expr!(a @ b), tensor![[19.0, 22.0], [43.0, 50.0]]);
+    assert_eq!(tensor_expr!(b @ a), tensor![[23.0, 34.0], [31.0, 46.0]]);
+}
+
+#[test]
+fn at_binds_like_times_and_associates_left() {
+    let a: Tensor<i32, Shape![2, 2]> = tensor![[1, 2], [3, 4]];
+    let i: Tensor<i32, Shape![2, 2]> = tensor![[1, 0], [0, 1]];
+    // `a + i @ a` is `a + (i @ a)`; `a @ i * 2` is `(a @ i) * 2`.
+    assert_eq!(tensor_expr!(a + i @ a), tensor![[2, 4], [6, 8]]);
+    assert_eq!(tensor_expr!(a @ i * 2), tensor![[2, 4], [6, 8]]);
+    // Left associative: `a @ a @ i` is `(a @ a) @ i`.
+    assert_eq!(tensor_expr!(a @ a @ i), tensor![[7, 10], [15, 22]]);
+}
+
+/// NumPy's docstring: `(2,2) @ (2,)`, `(2,) @ (2,2)`, `(2,2,2) @ (2,2)`, and 1-D @ 1-D.
+#[test]
+fn numpy_docstring_cases() {
+    let a: Tensor<i64, Shape![2, 2]> = tensor![[1, 0], [0, 1]];
+    let b: Tensor<i64, Shape![2, 2]> = tensor![[4, 1], [2, 2]];
+    let v: Tensor<i64, Shape![2]> = tensor![1, 2];
+    let matrix_vector: Tensor<i64, Shape![2]> = tensor_expr!(a @ v);
+    assert_eq!(matrix_vector, tensor![1, 2]);
+    let vector_matrix: Tensor<i64, Shape![2]> = tensor_expr!(v @ b);
+    assert_eq!(vector_matrix, tensor![8, 5]);
+    let stack: Tensor<i64, Shape![2, 2, 4]> = flat(|p| p as i64);
+    let w: Tensor<i64, Shape![4, 2]> = flat(|p| p as i64);
+    let batched: Tensor<i64, Shape![2, 2, 2]> = tensor_expr!(stack @ w);
+    assert_eq!(
+        batched,
+        tensor![[[28, 34], [76, 98]], [[124, 162], [172, 226]]]
+    );
+    let dot: Tensor<i64, Shape![]> = tensor_expr!(v @ v);
+    assert_eq!(dot.as_slice(), &[5]);
+}
+
+/// Seed 004's matmul examples (the seed's second example names B `(2, 5, 4, 6)`
+/// but means `(8, 6)`; its third, `(4, 2, 3, 5) @ (3, 2, 5, 6)`, is a ui test).
+#[test]
+fn seed_004_examples() {
+    let (a, b) = (iota::<Shape![1, 1, 3, 5]>(), iota::<Shape![2, 3, 5, 3]>());
+    let c: Tensor<f64, Shape![2, 3, 3, 3]> = tensor_expr!(a @ b);
+    check(&c, a.as_slice(), &[1, 1, 3, 5], b.as_slice(), &[2, 3, 5, 3]);
+
+    let (a, b) = (iota::<Shape![3, 4]>(), iota::<Shape![2, 5, 4, 6]>());
+    let c: Tensor<f64, Shape![2, 5, 3, 6]> = tensor_expr!(a @ b);
+    check(&c, a.as_slice(), &[3, 4], b.as_slice(), &[2, 5, 4, 6]);
+
+    let (a, b) = (iota::<Shape![4, 3, 5, 3, 8]>(), iota::<Shape![8, 6]>());
+    let c: Tensor<f64, Shape![4, 3, 5, 3, 6]> = tensor_expr!(a @ b);
+    check(&c, a.as_slice(), &[4, 3, 5, 3, 8], b.as_slice(), &[8, 6]);
+}
+
+#[test]
+fn batch_dims_broadcast() {
+    let (a, b) = (iota::<Shape![7, 1, 2, 3]>(), iota::<Shape![5, 3, 4]>());
+    let c: Tensor<f64, Shape![7, 5, 2, 4]> = tensor_expr!(a @ b);
+    check(&c, a.as_slice(), &[7, 1, 2, 3], b.as_slice(), &[5, 3, 4]);
+}
+
+/// The dense layer: bias and activation fused onto each block of the product.
+#[test]
+fn dense_layer_epilogue() {
+    let x = iota::<Shape![5, 7]>();
+    let w: Tensor<f64, Shape![7, 19]> = flat(|p| (p % 5) as f64 - 2.0);
+    let bias: Tensor<f64, Shape![19]> = flat(|p| p as f64 - 9.0);
+    let y = tensor_expr!(relu(x @ w + bias) * 0.5);
+    let product = common::matmul(
+        &common::array(x.as_slice(), &[5, 7]),
+        &common::array(w.as_slice(), &[7, 19]),
+    );
+    let expected =
+        common::broadcast_with(&product, &common::array(bias.as_slice(), &[19]), |p, b| {
+            (p + b).max(0.0) * 0.5
+        });
+    assert_eq!(y.as_slice(), common::row_major(&expected).as_slice());
+}
+
+#[test]
+fn in_place_update_adds_the_product() {
+    let a = iota::<Shape![6, 9]>();
+    let b = iota::<Shape![9, 10]>();
+    let mut out: Tensor<f64, Shape![6, 10]> = Tensor::full(1.0);
+    tensor_expr!(out += a @ b);
+    let product = tensor_expr!(a @ b);
+    assert_eq!(out, tensor_expr!(product + 1));
+    tensor_expr!(out = out * 2 - a @ b);
+    assert_eq!(out, tensor_expr!(product + 2));
+}
+
+/// A product broadcast against a larger operand: `(k,) @ (k, n)` is `(n,)`,
+/// stretched over the rows of `m`; `(m, k) @ (k, 1)` is stretched over columns.
+#[test]
+fn product_broadcasts_into_a_larger_output() {
+    let v = iota::<Shape![3]>();
+    let w = iota::<Shape![3, 4]>();
+    let m = iota::<Shape![5, 4]>();
+    let out = tensor_expr!(m + v @ w);
+    let row = tensor_expr!(v @ w);
+    for i in 0..5 {
+        for j in 0..4 {
+            assert_eq!(out[[i, j]], m[[i, j]] + row[[j]]);
+        }
+    }
+    let column: Tensor<f64, Shape![3, 1]> = flat(|p| p as f64);
+    let tall = iota::<Shape![6, 3]>();
+    let wide = iota::<Shape![6, 10]>();
+    let out = tensor_expr!(wide - tall @ column);
+    let product = tensor_expr!(tall @ column);
+    for i in 0..6 {
+        for j in 0..10 {
+            assert_eq!(out[[i, j]], wide[[i, j]] - product[[i, 0]]);
+        }
+    }
+}
+
+/// Operands that are expressions are recomputed in place; nested products too.
+#[test]
+fn expression_operands() {
+    let a = iota::<Shape![9, 5]>();
+    let b = iota::<Shape![5, 17]>();
+    let c = iota::<Shape![17, 3]>();
+    let a2 = tensor_expr!(a * 2 - 1);
+    let b2 = tensor_expr!(b / 4);
+    assert_eq!(tensor_expr!((a * 2 - 1) @ (b / 4)), tensor_expr!(a2 @ b2));
+    let ab = tensor_expr!(a @ b);
+    assert_eq!(tensor_expr!(a @ b @ c), tensor_expr!(ab @ c));
+    let bc = tensor_expr!(b @ c);
+    assert_eq!(tensor_expr!(a @ (b @ c)), tensor_expr!(a @ bc));
+}
+
+#[test]
+fn empty_and_degenerate_sizes() {
+    let a = iota::<Shape![2, 0]>();
+    let b = iota::<Shape![0, 3]>();
+    let c: Tensor<f64, Shape![2, 3]> = tensor_expr!(a @ b);
+    assert_eq!(c, Tensor::zeros());
+    let a = iota::<Shape![0, 4]>();
+    let b = iota::<Shape![4, 3]>();
+    let c: Tensor<f64, Shape![0, 3]> = tensor_expr!(a @ b);
+    assert!(c.as_slice().is_empty());
+    let a = iota::<Shape![1, 1]>();
+    let b = iota::<Shape![1, 1]>();
+    let c: Tensor<f64, Shape![1, 1]> = tensor_expr!(a @ b);
+    assert_eq!(c.as_slice(), &[0.0]);
+}
+
+#[test]
+fn views_are_operands_and_targets() {
+    let data: Vec<f32> = (0..12).map(|v| v as f32).collect();
+    let a = TensorView::<f32, Shape![3, 4]>::try_new(&data).unwrap();
+    let b = TensorView::<f32, Shape![4, 3]>::try_new(&data).unwrap();
+    let mut out_data = [0.0f32; 9];
+    let mut out = TensorViewMut::<f32, Shape![3, 3]>::try_new(&mut out_data).unwrap();
+    tensor_expr!(out = a @ b);
+    let owned_a: Tensor<f32, Shape![3, 4]> = Tensor::try_from_slice(&data).unwrap();
+    let owned_b: Tensor<f32, Shape![4, 3]> = Tensor::try_from_slice(&data).unwrap();
+    assert_eq!(out_data, *tensor_expr!(owned_a @ owned_b).as_slice());
+}
+
+/// Compares a product against ndarray and the result dims against the reference rule.
+fn check<S: tensor_expr::Shape>(
+    c: &Tensor<f64, S>,
+    a: &[f64],
+    a_dims: &[usize],
+    b: &[f64],
+    b_dims: &[usize],
+) {
+    let expected = common::matmul(&common::array(a, a_dims), &common::array(b, b_dims));
+    assert_eq!(S::DIMS, expected.shape(), "{a_dims:?} @ {b_dims:?}");
+    assert_eq!(S::DIMS, matmul_dims(a_dims, b_dims).unwrap().as_slice());
+    assert_eq!(
+        c.as_slice(),
+        common::row_major(&expected).as_slice(),
+        "{a_dims:?} @ {b_dims:?}"
+    );
+}
+
+/// Every pair: random values (small integers, so sums are exact), both operand
+/// orders where the shapes allow, and the product with an epilogue.
+macro_rules! products {
+    ($values:ident; $([$($a:literal),*] @ [$($b:literal),*]),* $(,)?) => {$({
+        let a = Tensor::<f64, Shape![$($a),*]>::try_from_slice(&$values[..<Shape![$($a),*] as tensor_expr::Shape>::LEN]).unwrap();
+        let b = Tensor::<f64, Shape![$($b),*]>::try_from_slice(&$values[1000..1000 + <Shape![$($b),*] as tensor_expr::Shape>::LEN]).unwrap();
+        let c = tensor_expr!(a @ b);
+        check(&c, a.as_slice(), &[$($a),*], b.as_slice(), &[$($b),*]);
+        let shifted = tensor_expr!(a @ b - 3);
+        assert_eq!(shifted, tensor_expr!(c - 3));
+    })*};
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(24))]
+    #[test]
+    fn products_match_ndarray(values in prop::collection::vec(-8i32..8, 2000)) {
+        let values: Vec<f64> = values.into_iter().map(f64::from).collect();
+        products!(values;
+            [4, 4] @ [4, 4], [8, 8] @ [8, 8], [16, 16] @ [16, 16], [5, 7] @ [7, 13],
+            [9, 3] @ [3, 17], [1, 20] @ [20, 33], [13, 1] @ [1, 9], [3, 1, 6, 5] @ [2, 5, 9],
+            [2, 3, 4] @ [4], [4] @ [2, 4, 3], [7] @ [7], [6] @ [6, 11], [11, 6] @ [6],
+            [1, 4, 5] @ [3, 5, 2], [2, 1, 3, 2] @ [1, 4, 2, 5], [2, 2, 2, 2, 3] @ [3, 4],
+            [33, 10] @ [10, 34], [4, 0] @ [0, 5], [0, 3] @ [3, 2], [3, 1] @ [1, 3],
+        );
+    }
+}

@@ -18,7 +18,7 @@
 //! [`matmul_dims`] is the same rule over plain sizes, for messages and tests.
 
 use super::broadcast::{broadcast_dims, Broadcast, BroadcastMismatch, Dims};
-use crate::dim::{Dim, One};
+use crate::dim::{Dim, One, D};
 use crate::shape::{Shape, MAX_RANK};
 
 /// Whether an operand of `@` is a matrix (rank >= 2) or a promoted vector (rank 1).
@@ -74,8 +74,9 @@ pub trait MatmulRhs: Shape {
 }
 
 /// The contracted dims `(k_a, k_b)` of `A @ B` are equal. Implemented for pairs of
-/// one dim twice only, so a mismatch fails at the impl header: one error, naming
-/// both shapes and both sizes.
+/// equal sizes only (one impl per kind of dim, so rustc normalises the pair before
+/// matching), so a mismatch fails at the impl header: one error, naming both
+/// shapes and both sizes.
 #[diagnostic::on_unimplemented(
     message = "matrix product `{A} @ {B}`: the contracted dims `{Self}` differ",
     label = "`{A} @ {B}`: inner dims `{Self}` differ",
@@ -84,7 +85,21 @@ pub trait MatmulRhs: Shape {
 pub trait Contracted<A, B> {}
 
 #[diagnostic::do_not_recommend]
-impl<K: Dim, A, B> Contracted<A, B> for (K, K) {}
+impl<const K: usize, A, B> Contracted<A, B> for (D<K>, D<K>) {}
+#[diagnostic::do_not_recommend]
+impl<A, B> Contracted<A, B> for (One, One) {}
+#[diagnostic::do_not_recommend]
+impl<A, B> Contracted<A, B> for (One, D<1>) {}
+#[diagnostic::do_not_recommend]
+impl<A, B> Contracted<A, B> for (D<1>, One) {}
+/// Never used: with a second impl for every `(D<K>, _)`, rustc cannot infer the
+/// right dim from the left one, so it normalises both and reports a mismatch
+/// with this trait's message instead of a bare type mismatch.
+#[diagnostic::do_not_recommend]
+impl<const K: usize, A, B> Contracted<A, B> for (D<K>, NotADim) {}
+
+/// See the last impl of [`Contracted`]; not a [`Dim`], so never a shape's dim.
+pub enum NotADim {}
 
 /// The batch dims `(batch_a, batch_b)` of `A @ B` broadcast together, giving
 /// `Output`.
@@ -175,12 +190,14 @@ macro_rules! impl_matrix_shapes {
             type Push1<X: Dim> = ($($b,)* X,);
             type Push2<X: Dim, Y: Dim> = ($($b,)* X, Y);
         }
+        #[diagnostic::do_not_recommend]
         impl<$($b: Dim,)* M: Dim, K: Dim> MatmulLhs for ($($b,)* M, K) {
             type Batch = ($($b,)*);
             type Rows = M;
             type Inner = K;
             type Kind = Matrix;
         }
+        #[diagnostic::do_not_recommend]
         impl<$($b: Dim,)* K: Dim, N: Dim> MatmulRhs for ($($b,)* K, N) {
             type Batch = ($($b,)*);
             type Inner = K;
@@ -195,6 +212,7 @@ impl_matrix_shapes!(B0 B1);
 impl_matrix_shapes!(B0 B1 B2);
 impl_matrix_shapes!(B0 B1 B2 B3);
 
+#[diagnostic::do_not_recommend]
 impl<K: Dim> MatmulLhs for (K,) {
     type Batch = ();
     type Rows = One;
@@ -202,6 +220,7 @@ impl<K: Dim> MatmulLhs for (K,) {
     type Kind = Vector;
 }
 
+#[diagnostic::do_not_recommend]
 impl<K: Dim> MatmulRhs for (K,) {
     type Batch = ();
     type Inner = K;

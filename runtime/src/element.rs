@@ -50,6 +50,13 @@ pub trait Element:
     fn mul_add(self, b: Self, c: Self) -> Self {
         self * b + c
     }
+    /// `self * b + c` rounded once (an FMA) for floats with `std`, whatever the
+    /// compile-time target: the kernel calls it only inside functions compiled
+    /// for FMA after detecting it at run time. Otherwise [`Element::mul_add`].
+    #[inline(always)]
+    fn fused_mul_add(self, b: Self, c: Self) -> Self {
+        self.mul_add(b, c)
+    }
 }
 
 /// An element with a sign: negation and `abs`.
@@ -158,6 +165,11 @@ macro_rules! impl_float {
             #[cfg(all(feature = "std", target_feature = "fma"))]
             #[inline(always)]
             fn mul_add(self, b: Self, c: Self) -> Self {
+                <$t>::mul_add(self, b, c)
+            }
+            #[cfg(feature = "std")]
+            #[inline(always)]
+            fn fused_mul_add(self, b: Self, c: Self) -> Self {
                 <$t>::mul_add(self, b, c)
             }
         }

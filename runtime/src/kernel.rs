@@ -95,7 +95,7 @@ fn drive_rows<T: Element, O: Shape, E: Expr<T>>(out: &mut [T], e: &E) {
     }
 }
 
-/// The width of the target's widest float vector, in `f32` lanes.
+/// The width of the compile-time target's widest float vector, in `f32` lanes.
 const VECTOR_LANES: usize = if cfg!(target_feature = "avx512f") {
     16
 } else if cfg!(target_feature = "avx") {
@@ -104,40 +104,103 @@ const VECTOR_LANES: usize = if cfg!(target_feature = "avx512f") {
     4
 };
 
-/// Output rows per tile of a product: each is one named accumulator array.
-const TILE_ROWS: usize = 4;
+/// Output rows per tile of a product for a vector width: each row is one named
+/// accumulator array. With 32 vector registers (AVX-512) 8 rows halve the loads
+/// of the right operand per multiply-add, which bounds a 256 x 256 product
+/// (measured); with 16 registers (SSE, AVX) 4 rows.
+const fn tile_rows(lanes: usize) -> usize {
+    if lanes >= 16 {
+        8
+    } else {
+        4
+    }
+}
 
-/// Output columns per tile: two vectors per row, so `TILE_ROWS x 2` accumulator
-/// registers plus the operands fit the 16 (SSE, AVX) or 32 (AVX-512) registers.
-const TILE_COLUMNS: usize = 2 * VECTOR_LANES;
-
-/// The nest of an expression with a matrix product: for each matrix of the
-/// output (every index but the last two), blocks of [`TILE_ROWS`] rows, each cut
-/// into tiles of [`TILE_COLUMNS`] columns; the remainders in narrower tiles.
+/// The nest of an expression with a matrix product.
+///
+/// With `std` on x86-64, a target without AVX2 or AVX-512 at compile time (the
+/// default `x86-64` target) still gets them when the CPU has them: the nest is
+/// compiled a second and third time inside functions with those features
+/// enabled, and one is chosen at run time (one cached check per evaluation).
 #[inline(always)]
 fn drive_tiles<T: Element, O: Shape, E: Expr<T>>(out: &mut [T], e: &E) {
+    #[cfg(all(feature = "std", target_arch = "x86_64"))]
+    {
+        if VECTOR_LANES < 16 && std::is_x86_feature_detected!("avx512f") {
+            // SAFETY: the CPU has AVX-512F (checked on the line above).
+            unsafe { x86::drive_tiles_avx512::<T, O, E>(out, e) };
+            return;
+        }
+        if VECTOR_LANES < 8
+            && std::is_x86_feature_detected!("avx2")
+            && std::is_x86_feature_detected!("fma")
+        {
+            // SAFETY: the CPU has AVX2 and FMA (checked above).
+            unsafe { x86::drive_tiles_avx2::<T, O, E>(out, e) };
+            return;
+        }
+    }
+    const FUSE: bool = cfg!(target_feature = "fma");
+    const ROWS: usize = tile_rows(VECTOR_LANES);
+    drive_tiles_for::<T, O, E, ROWS, { 2 * VECTOR_LANES }, VECTOR_LANES, FUSE>(out, e);
+}
+
+/// The tiled nest recompiled for wider vectors than the compile-time target's.
+#[cfg(all(feature = "std", target_arch = "x86_64"))]
+mod x86 {
+    use super::drive_tiles_for;
+    use crate::element::Element;
+    use crate::expr::Expr;
+    use crate::shape::Shape;
+
+    /// The nest with AVX-512 (16 lanes, 8-row tiles of 32 columns) and FMA.
+    #[target_feature(enable = "avx512f,avx2,fma")]
+    pub(super) unsafe fn drive_tiles_avx512<T: Element, O: Shape, E: Expr<T>>(
+        out: &mut [T],
+        e: &E,
+    ) {
+        drive_tiles_for::<T, O, E, 8, 32, 16, true>(out, e);
+    }
+
+    /// The nest with AVX2 (8 lanes, 4-row tiles of 16 columns) and FMA.
+    #[target_feature(enable = "avx2,fma")]
+    pub(super) unsafe fn drive_tiles_avx2<T: Element, O: Shape, E: Expr<T>>(out: &mut [T], e: &E) {
+        drive_tiles_for::<T, O, E, 4, 16, 8, true>(out, e);
+    }
+}
+
+/// The tiled nest for vectors of `LANES` `f32`: for each matrix of the output
+/// (every index but the last two), blocks of `ROWS` rows, each cut into tiles
+/// of `WIDE = 2 * LANES` columns (two vectors per accumulator row); the
+/// remainders in narrower tiles.
+#[inline(always)]
+#[rustfmt::skip]
+fn drive_tiles_for<T: Element, O: Shape, E: Expr<T>, const ROWS: usize, const WIDE: usize, const LANES: usize, const FUSE: bool>(out: &mut [T], e: &E) {
     if O::LEN == 0 {
         return;
     }
     let columns = O::ROW_LEN;
-    let rows = if O::RANK >= 2 {
-        O::DIMS[O::RANK - 2]
-    } else {
-        1
-    };
+    let rows = if O::RANK >= 2 { O::DIMS[O::RANK - 2] } else { 1 };
     let row_axis = O::RANK.saturating_sub(2);
     let mut outer = [0usize; MAX_RANK];
     for matrix in out[..O::LEN].chunks_exact_mut(rows * columns) {
         let mut i = 0;
-        while i + TILE_ROWS <= rows {
+        while i + ROWS <= rows {
             outer[row_axis] = i;
-            let block = &mut matrix[i * columns..(i + TILE_ROWS) * columns];
-            drive_row_block::<T, O, E, TILE_ROWS>(block, e, outer);
-            i += TILE_ROWS;
+            let block = &mut matrix[i * columns..(i + ROWS) * columns];
+            drive_row_block::<T, O, E, ROWS, WIDE, LANES, FUSE>(block, e, outer);
+            i += ROWS;
+        }
+        if ROWS > 4 && i + 4 <= rows {
+            outer[row_axis] = i;
+            let block = &mut matrix[i * columns..(i + 4) * columns];
+            drive_row_block::<T, O, E, 4, WIDE, LANES, FUSE>(block, e, outer);
+            i += 4;
         }
         while i < rows {
             outer[row_axis] = i;
-            drive_row_block::<T, O, E, 1>(&mut matrix[i * columns..(i + 1) * columns], e, outer);
+            let block = &mut matrix[i * columns..(i + 1) * columns];
+            drive_row_block::<T, O, E, 1, WIDE, LANES, FUSE>(block, e, outer);
             i += 1;
         }
         outer[row_axis] = 0;
@@ -145,24 +208,31 @@ fn drive_tiles<T: Element, O: Shape, E: Expr<T>>(out: &mut [T], e: &E) {
     }
 }
 
-/// One block of `R` output rows, `block` holding them row-major.
+/// One block of `R` output rows, `block` holding them row-major: tiles of
+/// `WIDE` columns, then `LANES`, then 8 and 4 (small matrices on wide vectors),
+/// then single columns.
 #[inline(always)]
-fn drive_row_block<T: Element, O: Shape, E: Expr<T>, const R: usize>(
-    block: &mut [T],
-    e: &E,
-    outer: [usize; MAX_RANK],
-) {
+#[rustfmt::skip]
+fn drive_row_block<T: Element, O: Shape, E: Expr<T>, const R: usize, const WIDE: usize, const LANES: usize, const FUSE: bool>(block: &mut [T], e: &E, outer: [usize; MAX_RANK]) {
     let mut j = 0;
-    while j + TILE_COLUMNS <= O::ROW_LEN {
-        store_tile::<T, O, R, TILE_COLUMNS>(block, e.tile::<O, R, TILE_COLUMNS>(outer, j), j);
-        j += TILE_COLUMNS;
+    while j + WIDE <= O::ROW_LEN {
+        store_tile::<T, O, R, WIDE>(block, e.tile::<O, R, WIDE, FUSE>(outer, j), j);
+        j += WIDE;
     }
-    while j + VECTOR_LANES <= O::ROW_LEN {
-        store_tile::<T, O, R, VECTOR_LANES>(block, e.tile::<O, R, VECTOR_LANES>(outer, j), j);
-        j += VECTOR_LANES;
+    while j + LANES <= O::ROW_LEN {
+        store_tile::<T, O, R, LANES>(block, e.tile::<O, R, LANES, FUSE>(outer, j), j);
+        j += LANES;
+    }
+    if LANES > 8 && j + 8 <= O::ROW_LEN {
+        store_tile::<T, O, R, 8>(block, e.tile::<O, R, 8, FUSE>(outer, j), j);
+        j += 8;
+    }
+    if LANES > 4 && j + 4 <= O::ROW_LEN {
+        store_tile::<T, O, R, 4>(block, e.tile::<O, R, 4, FUSE>(outer, j), j);
+        j += 4;
     }
     while j < O::ROW_LEN {
-        store_tile::<T, O, R, 1>(block, e.tile::<O, R, 1>(outer, j), j);
+        store_tile::<T, O, R, 1>(block, e.tile::<O, R, 1, FUSE>(outer, j), j);
         j += 1;
     }
 }

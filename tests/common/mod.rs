@@ -110,7 +110,6 @@ impl<S: ndarray::Data<Elem = f64>> Batches for ndarray::ArrayBase<S, IxDyn> {
                     rest /= batch[k];
                     view.collapse_axis(ndarray::Axis(k), index);
                 }
-                let mut view = view;
                 for _ in 0..batch_rank {
                     view = view.index_axis_move(ndarray::Axis(0), 0);
                 }

@@ -121,13 +121,13 @@ impl<T: Element, F: UnaryFunction<T>, A: Expr<T>, S: Shape> Expr<T> for Map1<T, 
     }
     const TILED: bool = A::TILED;
     #[inline(always)]
-    fn tile<O: Shape, const R: usize, const C: usize>(
+    fn tile<O: Shape, const R: usize, const C: usize, const FUSE: bool>(
         &self,
         outer: [usize; MAX_RANK],
         j0: usize,
     ) -> impl Tile<T> + '_ {
         Apply1 {
-            a: self.a.tile::<O, R, C>(outer, j0),
+            a: self.a.tile::<O, R, C, FUSE>(outer, j0),
             function: PhantomData::<F>,
         }
     }
@@ -147,14 +147,14 @@ impl<T: Element, F: BinaryFunction<T>, A: Expr<T>, B: Expr<T>, S: Shape> Expr<T>
     }
     const TILED: bool = A::TILED || B::TILED;
     #[inline(always)]
-    fn tile<O: Shape, const R: usize, const C: usize>(
+    fn tile<O: Shape, const R: usize, const C: usize, const FUSE: bool>(
         &self,
         outer: [usize; MAX_RANK],
         j0: usize,
     ) -> impl Tile<T> + '_ {
         Apply2 {
-            a: self.a.tile::<O, R, C>(outer, j0),
-            b: self.b.tile::<O, R, C>(outer, j0),
+            a: self.a.tile::<O, R, C, FUSE>(outer, j0),
+            b: self.b.tile::<O, R, C, FUSE>(outer, j0),
             function: PhantomData::<F>,
         }
     }
@@ -181,15 +181,15 @@ where
     }
     const TILED: bool = A::TILED || B::TILED || C::TILED;
     #[inline(always)]
-    fn tile<O: Shape, const R: usize, const N: usize>(
+    fn tile<O: Shape, const R: usize, const N: usize, const FUSE: bool>(
         &self,
         outer: [usize; MAX_RANK],
         j0: usize,
     ) -> impl Tile<T> + '_ {
         Apply3 {
-            a: self.a.tile::<O, R, N>(outer, j0),
-            b: self.b.tile::<O, R, N>(outer, j0),
-            c: self.c.tile::<O, R, N>(outer, j0),
+            a: self.a.tile::<O, R, N, FUSE>(outer, j0),
+            b: self.b.tile::<O, R, N, FUSE>(outer, j0),
+            c: self.c.tile::<O, R, N, FUSE>(outer, j0),
             function: PhantomData::<F>,
         }
     }

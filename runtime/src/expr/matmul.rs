@@ -177,7 +177,7 @@ where
     }
 
     #[inline(always)]
-    fn tile<O: Shape, const R: usize, const C: usize>(
+    fn tile<O: Shape, const R: usize, const C: usize, const FUSE: bool>(
         &self,
         outer: [usize; MAX_RANK],
         j0: usize,
@@ -196,10 +196,13 @@ where
             let batch = lefts[0];
             let a_rows: [_; R] = core::array::from_fn(|r| self.left_row(lefts[r]));
             let broadcast_columns = Self::own_column(1) == 0;
-            accumulate_block(&a_rows, Self::K, &mut block, |kk| {
-                let b = self.right_row(batch, kk);
-                core::array::from_fn(|j| b.get(if broadcast_columns { 0 } else { j0 + j }, T::ZERO))
-            });
+            let right = RightRows {
+                node: self,
+                batch,
+                j0,
+                broadcast_columns,
+            };
+            accumulate_block::<T, _, R, C, FUSE>(&a_rows, Self::K, &mut block, &right);
         }
         Block(block)
     }
@@ -236,6 +239,57 @@ impl<T: Copy, const R: usize, const C: usize> Tile<T> for Block<T, R, C> {
     }
 }
 
+/// `a * b + c`, fused into one FMA if `FUSE` (see [`Element::fused_mul_add`]).
+#[inline(always)]
+fn multiply_add<T: Element, const FUSE: bool>(a: T, b: T, c: T) -> T {
+    if FUSE {
+        a.fused_mul_add(b, c)
+    } else {
+        a.mul_add(b, c)
+    }
+}
+
+/// Reads `C` consecutive elements of a row of the right operand of a product.
+/// (A struct with an always-inlined method rather than a closure: LLVM did not
+/// always inline the closure into the `k` loop, which cost 10x, measured.)
+trait RightBlock<T, const C: usize> {
+    /// Elements `j0 .. j0 + C` of row `kk`.
+    fn load(&self, kk: usize) -> [T; C];
+}
+
+/// The right operand of `node` at fixed batch indices and first column `j0`.
+struct RightRows<'a, N> {
+    node: &'a N,
+    batch: [usize; MAX_RANK],
+    j0: usize,
+    broadcast_columns: bool,
+}
+
+impl<T, A, B, S, const C: usize> RightBlock<T, C> for RightRows<'_, MatMul<T, A, B, S>>
+where
+    T: Element,
+    A: Expr<T>,
+    B: Expr<T>,
+    A::Shape: MatmulShape<B::Shape>,
+    B::Shape: MatmulRhs,
+    S: Shape,
+{
+    #[inline(always)]
+    fn load(&self, kk: usize) -> [T; C] {
+        let row = self.node.right_row(self.batch, kk);
+        let mut values = [T::ZERO; C];
+        for (j, value) in values.iter_mut().enumerate() {
+            let column = if self.broadcast_columns {
+                0
+            } else {
+                self.j0 + j
+            };
+            *value = row.get(column, T::ZERO);
+        }
+        values
+    }
+}
+
 /// Sums `a_rows[r][kk] * b(kk)[j]` over `kk < k` into `block[r][j]`.
 ///
 /// Each row of the block is its own named accumulator array (`acc0`, `acc1`,
@@ -243,21 +297,21 @@ impl<T: Copy, const R: usize, const C: usize> Tile<T> for Block<T, R, C> {
 /// accumulator makes LLVM vectorise across rows with gathers (60x slower,
 /// measured); the named rows keep every update a packed multiply-add.
 #[inline(always)]
-fn accumulate_block<T: Element, Ra: Row<T>, const R: usize, const C: usize>(
+fn accumulate_block<T: Element, Ra: Row<T>, const R: usize, const C: usize, const FUSE: bool>(
     a_rows: &[Ra; R],
     k: usize,
     block: &mut [[T; C]; R],
-    b: impl Fn(usize) -> [T; C],
+    b: &impl RightBlock<T, C>,
 ) {
     macro_rules! named_rows {
         ($($acc:ident $r:literal)+) => {{
             $(let mut $acc = [T::ZERO; C];)+
             for kk in 0..k {
-                let b_row = b(kk);
+                let b_row = b.load(kk);
                 $(
                     let a = a_rows[$r].get(kk, T::ZERO);
                     for j in 0..C {
-                        $acc[j] = a.mul_add(b_row[j], $acc[j]);
+                        $acc[j] = multiply_add::<T, FUSE>(a, b_row[j], $acc[j]);
                     }
                 )+
             }
@@ -271,11 +325,11 @@ fn accumulate_block<T: Element, Ra: Row<T>, const R: usize, const C: usize>(
         8 => named_rows!(acc0 0 acc1 1 acc2 2 acc3 3 acc4 4 acc5 5 acc6 6 acc7 7),
         _ => {
             for kk in 0..k {
-                let b_row = b(kk);
+                let b_row = b.load(kk);
                 for (sums, a_row) in block.iter_mut().zip(a_rows) {
                     let a = a_row.get(kk, T::ZERO);
                     for j in 0..C {
-                        sums[j] = a.mul_add(b_row[j], sums[j]);
+                        sums[j] = multiply_add::<T, FUSE>(a, b_row[j], sums[j]);
                     }
                 }
             }

@@ -51,9 +51,10 @@ pub trait Expr<T> {
     /// The reader for one `R x C` tile of the output: rows `outer[O::RANK - 2]`
     /// to `+ R` (all other outer indices fixed), columns `j0` to `j0 + C`. The
     /// default reads `R` rows; interior nodes forward to their children, and the
-    /// matrix product computes its block here.
+    /// matrix product computes its block here. `FUSE` asks the product for
+    /// fused multiply-adds (the kernel sets it where it enabled FMA at run time).
     #[inline(always)]
-    fn tile<O: Shape, const R: usize, const C: usize>(
+    fn tile<O: Shape, const R: usize, const C: usize, const FUSE: bool>(
         &self,
         outer: [usize; MAX_RANK],
         j0: usize,

@@ -1,0 +1,291 @@
+//! Matrix product benchmarks: `tensor_expr!(o = a @ b)` against nalgebra's
+//! `SMatrix` (sizes up to 64), matrixmultiply's `sgemm` (all sizes; the epilogue
+//! as a separate pass) and a naive triple loop, in the same run with the same
+//! flags. Prints GFLOP/s (median of round-robin batches) and ratios.
+//!
+//! `cargo bench --bench matmul`, and with
+//! `RUSTFLAGS="-C target-cpu=native" cargo bench --bench matmul` for AVX-512.
+
+mod common;
+
+use common::compare;
+use nalgebra::SMatrix;
+use std::hint::black_box;
+use tensor_expr::prelude::*;
+use tensor_expr::D;
+
+fn data(len: usize, seed: f32) -> Vec<f32> {
+    (0..len)
+        .map(|i| ((i as f32 * 0.37 + seed).sin()) * 2.0)
+        .collect()
+}
+
+/// One bench row: GFLOP/s of each implementation (`None` where it does not apply).
+struct Row {
+    case: String,
+    tensor_expr: f64,
+    nalgebra: Option<f64>,
+    matrixmultiply: f64,
+    naive: f64,
+}
+
+fn print_table(rows: &[Row]) {
+    println!(
+        "{:<34} {:>8} {:>8} {:>8} {:>8}  {:>8} {:>8} {:>8}",
+        "case (GFLOP/s)", "te", "nalgebra", "mm", "naive", "te/na", "te/mm", "te/naive"
+    );
+    for r in rows {
+        let na = r.nalgebra.map_or("-".to_string(), |g| format!("{g:.1}"));
+        let na_ratio = r
+            .nalgebra
+            .map_or("-".to_string(), |g| format!("{:.2}x", r.tensor_expr / g));
+        println!(
+            "{:<34} {:>8.1} {:>8} {:>8.1} {:>8.1}  {:>8} {:>7.2}x {:>7.2}x",
+            r.case,
+            r.tensor_expr,
+            na,
+            r.matrixmultiply,
+            r.naive,
+            na_ratio,
+            r.tensor_expr / r.matrixmultiply,
+            r.tensor_expr / r.naive
+        );
+    }
+}
+
+/// `c = a @ b` by matrixmultiply, row-major, `m x k` times `k x n`.
+fn sgemm(m: usize, k: usize, n: usize, a: &[f32], b: &[f32], c: &mut [f32]) {
+    assert!(a.len() >= m * k && b.len() >= k * n && c.len() >= m * n);
+    // SAFETY: the slices hold the row-major matrices the strides describe.
+    unsafe {
+        matrixmultiply::sgemm(
+            m,
+            k,
+            n,
+            1.0,
+            a.as_ptr(),
+            k as isize,
+            1,
+            b.as_ptr(),
+            n as isize,
+            1,
+            0.0,
+            c.as_mut_ptr(),
+            n as isize,
+            1,
+        );
+    }
+}
+
+/// The textbook i-j-k loop.
+fn naive(m: usize, k: usize, n: usize, a: &[f32], b: &[f32], c: &mut [f32]) {
+    for i in 0..m {
+        for j in 0..n {
+            let mut sum = 0.0;
+            for p in 0..k {
+                sum += a[i * k + p] * b[p * n + j];
+            }
+            c[i * n + j] = sum;
+        }
+    }
+}
+
+fn gflops(flops: usize, ns_per_flop: f64) -> f64 {
+    let _ = flops;
+    1.0 / ns_per_flop
+}
+
+/// Square `N x N @ N x N`; nalgebra only where `with_nalgebra`.
+fn square<const N: usize>(iterations: usize, with_nalgebra: bool) -> Row {
+    let (a, b) = (data(N * N, 0.1), data(N * N, 0.7));
+    let (mut out_te, mut out_mm, mut out_naive) = (
+        vec![0.0f32; N * N],
+        vec![0.0f32; N * N],
+        vec![0.0f32; N * N],
+    );
+    let av = TensorView::<f32, (D<N>, D<N>)>::try_new(&a).unwrap();
+    let bv = TensorView::<f32, (D<N>, D<N>)>::try_new(&b).unwrap();
+    let mut tensor_expr = || {
+        let mut o = TensorViewMut::<f32, (D<N>, D<N>)>::try_new(&mut out_te).unwrap();
+        let (av, bv) = black_box((&av, &bv));
+        tensor_expr!(o = av @ bv);
+        black_box(&mut o);
+    };
+    let mut mm = || {
+        sgemm(N, N, N, black_box(&a), black_box(&b), &mut out_mm);
+        black_box(&mut out_mm);
+    };
+    let mut textbook = || {
+        naive(N, N, N, black_box(&a), black_box(&b), &mut out_naive);
+        black_box(&mut out_naive);
+    };
+    let flops = 2 * N * N * N;
+    let (times, nalgebra) = if with_nalgebra {
+        let na = SMatrix::<f32, N, N>::from_row_slice(&a);
+        let nb = SMatrix::<f32, N, N>::from_row_slice(&b);
+        let mut nc = SMatrix::<f32, N, N>::zeros();
+        let mut nalgebra = || {
+            black_box(&na).mul_to(black_box(&nb), &mut nc);
+            black_box(&mut nc);
+        };
+        let times = compare(
+            flops,
+            iterations,
+            &mut [&mut tensor_expr, &mut mm, &mut textbook, &mut nalgebra],
+        );
+        (times.clone(), Some(gflops(flops, times[3])))
+    } else {
+        (
+            compare(
+                flops,
+                iterations,
+                &mut [&mut tensor_expr, &mut mm, &mut textbook],
+            ),
+            None,
+        )
+    };
+    let check = tensor_expr!(av @ bv);
+    let _ = check;
+    Row {
+        case: format!("square {N}"),
+        tensor_expr: gflops(flops, times[0]),
+        nalgebra,
+        matrixmultiply: gflops(flops, times[1]),
+        naive: gflops(flops, times[2]),
+    }
+}
+
+/// `[8, 32, 32] @ [8, 32, 32]`.
+fn batched(iterations: usize) -> Row {
+    const B: usize = 8;
+    const N: usize = 32;
+    type S = (D<B>, D<N>, D<N>);
+    let (a, b) = (data(B * N * N, 0.1), data(B * N * N, 0.7));
+    let (mut out_te, mut out_mm, mut out_naive) = (
+        vec![0.0f32; B * N * N],
+        vec![0.0f32; B * N * N],
+        vec![0.0f32; B * N * N],
+    );
+    let av = TensorView::<f32, S>::try_new(&a).unwrap();
+    let bv = TensorView::<f32, S>::try_new(&b).unwrap();
+    let mut tensor_expr = || {
+        let mut o = TensorViewMut::<f32, S>::try_new(&mut out_te).unwrap();
+        let (av, bv) = black_box((&av, &bv));
+        tensor_expr!(o = av @ bv);
+        black_box(&mut o);
+    };
+    let mut mm = || {
+        let (a, b) = black_box((&a, &b));
+        for ((a, b), c) in a
+            .chunks_exact(N * N)
+            .zip(b.chunks_exact(N * N))
+            .zip(out_mm.chunks_exact_mut(N * N))
+        {
+            sgemm(N, N, N, a, b, c);
+        }
+        black_box(&mut out_mm);
+    };
+    let mut textbook = || {
+        let (a, b) = black_box((&a, &b));
+        for ((a, b), c) in a
+            .chunks_exact(N * N)
+            .zip(b.chunks_exact(N * N))
+            .zip(out_naive.chunks_exact_mut(N * N))
+        {
+            naive(N, N, N, a, b, c);
+        }
+        black_box(&mut out_naive);
+    };
+    let flops = 2 * B * N * N * N;
+    let times = compare(
+        flops,
+        iterations,
+        &mut [&mut tensor_expr, &mut mm, &mut textbook],
+    );
+    Row {
+        case: "batched [8,32,32] @ [8,32,32]".into(),
+        tensor_expr: gflops(flops, times[0]),
+        nalgebra: None,
+        matrixmultiply: gflops(flops, times[1]),
+        naive: gflops(flops, times[2]),
+    }
+}
+
+/// `relu(A @ B + bias)`, A `[128, 256]`, B `[256, 128]`, bias `[128]`; the
+/// baselines apply the epilogue in a second pass over the product.
+fn dense_layer(iterations: usize) -> Row {
+    const M: usize = 128;
+    const K: usize = 256;
+    const N: usize = 128;
+    let (a, b, bias) = (data(M * K, 0.1), data(K * N, 0.7), data(N, 0.3));
+    let (mut out_te, mut out_mm, mut out_naive) = (
+        vec![0.0f32; M * N],
+        vec![0.0f32; M * N],
+        vec![0.0f32; M * N],
+    );
+    let av = TensorView::<f32, (D<M>, D<K>)>::try_new(&a).unwrap();
+    let bv = TensorView::<f32, (D<K>, D<N>)>::try_new(&b).unwrap();
+    let biasv = TensorView::<f32, (D<N>,)>::try_new(&bias).unwrap();
+    let epilogue = |c: &mut [f32], bias: &[f32]| {
+        for row in c.chunks_exact_mut(N) {
+            for (v, &b) in row.iter_mut().zip(bias) {
+                *v = (*v + b).max(0.0);
+            }
+        }
+    };
+    let mut tensor_expr = || {
+        let mut o = TensorViewMut::<f32, (D<M>, D<N>)>::try_new(&mut out_te).unwrap();
+        let (av, bv, biasv) = black_box((&av, &bv, &biasv));
+        tensor_expr!(o = relu(av @ bv + biasv));
+        black_box(&mut o);
+    };
+    let mut mm = || {
+        sgemm(M, K, N, black_box(&a), black_box(&b), &mut out_mm);
+        epilogue(&mut out_mm, black_box(&bias));
+        black_box(&mut out_mm);
+    };
+    let mut textbook = || {
+        naive(M, K, N, black_box(&a), black_box(&b), &mut out_naive);
+        epilogue(&mut out_naive, black_box(&bias));
+        black_box(&mut out_naive);
+    };
+    let flops = 2 * M * K * N;
+    let times = compare(
+        flops,
+        iterations,
+        &mut [&mut tensor_expr, &mut mm, &mut textbook],
+    );
+    let worst = out_te
+        .iter()
+        .zip(&out_mm)
+        .map(|(x, y)| (x - y).abs())
+        .fold(0.0f32, f32::max);
+    assert!(
+        worst < 1e-3,
+        "tensor_expr and matrixmultiply disagree by {worst}"
+    );
+    Row {
+        case: "relu(A@B+bias) 128x256x128".into(),
+        tensor_expr: gflops(flops, times[0]),
+        nalgebra: None,
+        matrixmultiply: gflops(flops, times[1]),
+        naive: gflops(flops, times[2]),
+    }
+}
+
+fn main() {
+    // `cargo test --benches` passes `--test`: then run briefly, as a smoke test.
+    let quick = std::env::args().any(|a| a == "--test");
+    let scale = if quick { 1 } else { 10 };
+    let rows = [
+        square::<4>(20_000 * scale, true),
+        square::<8>(5_000 * scale, true),
+        square::<16>(1_000 * scale, true),
+        square::<32>(200 * scale, true),
+        square::<64>(30 * scale, true),
+        square::<256>(scale, false),
+        batched(30 * scale),
+        dense_layer(3 * scale),
+    ];
+    print_table(&rows);
+}

@@ -89,7 +89,28 @@ fn main() -> Result<(), tensor_expr::ShapeError> {
     println!("a Vec viewed as [3, 4], scaled per row, written into another Vec:\n{output}");
     println!("the Vec now holds: {spectrum:?}");
 
-    section("7. Generic code");
+    section("7. Matrix products: a dense layer in one fused nest");
+    let input: Tensor<f32, Shape![2, 4]> = tensor![[1., 0., -1., 2.], [0.5, 0.5, 0.5, 0.5]];
+    let weights: Tensor<f32, Shape![4, 3]> =
+        tensor![[1., 0., 0.], [0., 1., 0.], [0., 0., 1.], [1., 1., 1.]];
+    let bias: Tensor<f32, Shape![3]> = tensor![0., -1., 0.5];
+    let activations = tensor_expr!(relu(input @ weights + bias));
+    println!("relu(input [2, 4] @ weights [4, 3] + bias [3]) -> [2, 3]; the bias and relu are applied to each block of the product before it is stored:\n{activations}");
+    let batch: Tensor<f32, Shape![2, 1, 2, 4]> = Tensor::full(1.0);
+    let per_head: Tensor<f32, Shape![3, 4, 3]> = Tensor::full(0.5);
+    println!(
+        "batch dims broadcast like elementwise ones: [2, 1, 2, 4] @ [3, 4, 3] has shape {:?}",
+        tensor_expr!(batch @ per_head).shape()
+    );
+    let u: Tensor<f32, Shape![4]> = tensor![1., 2., 3., 4.];
+    println!(
+        "1-D operands are promoted, then the promoted dim removed: u @ u = {}, u @ weights = {}",
+        tensor_expr!(u @ u),
+        tensor_expr!(u @ weights)
+    );
+    println!("and weights @ input does not compile: the contracted dims 3 and 2 differ.");
+
+    section("8. Generic code");
     fn affine<S: tensor_expr::Shape>(t: &Tensor<f32, S>) -> Tensor<f32, S> {
         tensor_expr!(t * 2.0 + 1.0)
     }
@@ -98,7 +119,7 @@ fn main() -> Result<(), tensor_expr::ShapeError> {
         affine(&x)
     );
 
-    section("8. A shape mistake is a compile error");
+    section("9. A shape mistake is a compile error");
     println!("tensor_expr!(x + w) with x: [2, 3] and w: [4] does not compile; cargo check says:\n");
     println!("{}", include_str!("../tests/ui/broadcast_mismatch.stderr"));
     Ok(())

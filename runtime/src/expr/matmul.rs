@@ -11,7 +11,13 @@
 //! where the product reads them, never materialised: each element of the left
 //! operand is read once per column tile and each element of the right operand
 //! once per row tile, so an elementwise operand costs a few extra operations
-//! per multiply-add and no memory. An operand that contains another `@` is read
+//! per multiply-add and no memory. Measured (`cargo bench --bench matmul`,
+//! 64x64): `(a * 0.5 + 1.0) @ b` recomputed runs at 77 GFLOP/s, against 101 for
+//! materialising `a * 0.5 + 1.0` into a buffer first and multiplying that.
+//! Recomputing is kept because materialising needs a buffer the size of the
+//! operand, which the nest may not allocate (no heap, no hidden stack
+//! temporaries); where the 1.3x matters, write the operand into a tensor in a
+//! statement of its own. An operand that contains another `@` is read
 //! element by element through a dot product (no tiling): correct, but slow for
 //! large shapes; write such a chain as two statements.
 //!

@@ -40,11 +40,18 @@ pub use tensor_expr_runtime::{
     Signed, Target, Tensor, TensorView, TensorViewMut, D, FUNCTIONS, MAX_RANK,
 };
 
+/// A tensor with its elements on the heap, for shapes too big for the stack
+/// (features `alloc` or `std`).
+#[cfg(feature = "alloc")]
+pub use tensor_expr_runtime::HeapTensor;
+
 /// The shape rules as types and as `const fn` reference rules.
 pub use tensor_expr_runtime::rules;
 
 /// Everything an expression needs: `use tensor_expr::prelude::*;`.
 pub mod prelude {
+    #[cfg(feature = "alloc")]
+    pub use crate::HeapTensor;
     pub use crate::{tensor, tensor_expr, Shape, Tensor, TensorView, TensorViewMut};
 }
 

@@ -7,6 +7,8 @@
 #![no_std]
 #![warn(missing_docs)]
 
+#[cfg(feature = "alloc")]
+extern crate alloc;
 #[cfg(feature = "std")]
 extern crate std;
 
@@ -15,6 +17,8 @@ pub mod element;
 pub mod error;
 pub mod expr;
 mod fmt;
+#[cfg(feature = "alloc")]
+pub mod heap;
 pub mod kernel;
 pub mod rules;
 pub mod shape;
@@ -25,6 +29,8 @@ pub use dim::{Dim, One, D};
 pub use element::{Element, Float, Signed};
 pub use error::ShapeError;
 pub use expr::{FunctionInfo, FUNCTIONS};
+#[cfg(feature = "alloc")]
+pub use heap::HeapTensor;
 pub use kernel::Target;
 pub use rules::broadcast::{Broadcast, BroadcastDim};
 pub use rules::in_place::{BroadcastInto, DimInto};

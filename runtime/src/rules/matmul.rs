@@ -240,7 +240,7 @@ pub enum MatmulMismatch {
     Inner(usize, usize),
     /// The batch dims do not broadcast.
     Batch(BroadcastMismatch),
-    /// The result would have more than [`MAX_RANK`](crate::MAX_RANK) dims.
+    /// The result would have more than [`MAX_RANK`] dims.
     TooManyDims,
 }
 

@@ -1,0 +1,77 @@
+//! `HeapTensor` (feature `alloc`, on with `std`): shapes too big for the stack,
+//! evaluated with a small stack.
+#![cfg(feature = "alloc")]
+
+use tensor_expr::prelude::*;
+
+/// A `[4096, 4096]` f32 tensor (64 MiB) created and evaluated into on a thread
+/// whose whole stack is 64 KiB: neither the tensors nor the nest may put more
+/// than a few accumulators there.
+#[test]
+fn big_tensor_on_a_64_kib_stack() {
+    let worker = std::thread::Builder::new()
+        .stack_size(64 * 1024)
+        .spawn(|| {
+            let a = HeapTensor::<f32, Shape![4096, 4096]>::from_flat_fn(|p| (p % 7) as f32 - 3.0);
+            let row = HeapTensor::<f32, Shape![4096]>::from_flat_fn(|p| (p % 5) as f32);
+            let mut big = HeapTensor::<f32, Shape![4096, 4096]>::zeros();
+            tensor_expr!(big = relu(a * 2.0 + row));
+            tensor_expr!(big += in_dims(row, [0]));
+            let corner = big[[4095, 4095]];
+            let expected = |i: usize, j: usize| {
+                let p = i * 4096 + j;
+                (((p % 7) as f32 - 3.0) * 2.0 + (j % 5) as f32).max(0.0) + (i % 5) as f32
+            };
+            for (i, j) in [(0, 0), (1, 2), (17, 4000), (4095, 4095)] {
+                assert_eq!(big[[i, j]], expected(i, j), "at [{i}, {j}]");
+            }
+            assert_eq!(big.as_slice().len(), 4096 * 4096);
+            corner
+        })
+        .expect("thread starts");
+    worker.join().expect("no stack overflow, no panic");
+}
+
+/// A product into a heap tensor on the same small stack: the tiled nest keeps
+/// one block of accumulators (at most 8 x 32 f32, 1 KiB), not a row or a copy of
+/// an operand. Optimised builds run it in 64 KiB. Unoptimised builds keep every
+/// temporary of the always-inlined tile code of all tile widths in one frame
+/// and need more than 64 but less than 128 KiB (measured), hence the 128 there.
+#[test]
+fn big_product_on_a_64_kib_stack() {
+    let stack = if cfg!(debug_assertions) { 128 } else { 64 } * 1024;
+    std::thread::Builder::new()
+        .stack_size(stack)
+        .spawn(|| {
+            let x = HeapTensor::<f32, Shape![64, 512]>::from_flat_fn(|p| (p % 3) as f32);
+            let w = HeapTensor::<f32, Shape![512, 1024]>::full(0.5);
+            let mut y = HeapTensor::<f32, Shape![64, 1024]>::zeros();
+            tensor_expr!(y = x @ w);
+            let row_sum: f32 = (0..512).map(|k| ((k % 3) as f32) * 0.5).sum();
+            assert_eq!(y[[0, 0]], row_sum);
+            assert_eq!(y[[0, 1023]], row_sum);
+        })
+        .expect("thread starts")
+        .join()
+        .expect("no stack overflow, no panic");
+}
+
+#[test]
+fn heap_tensor_api() {
+    let t = HeapTensor::<i32, Shape![2, 3]>::try_from_slice(&[1, 2, 3, 4, 5, 6]).unwrap();
+    assert_eq!(t[[1, 0]], 4);
+    assert_eq!(
+        t.to_string(),
+        Tensor::<i32, Shape![2, 3]>::try_from_slice(t.as_slice())
+            .unwrap()
+            .to_string()
+    );
+    let error = HeapTensor::<i32, Shape![2, 3]>::try_from_vec(vec![1, 2]).unwrap_err();
+    assert_eq!((error.expected, error.actual), (6, 2));
+    let doubled = tensor_expr!(t * 2);
+    assert_eq!(doubled.as_slice(), &[2, 4, 6, 8, 10, 12]);
+    let mut view_target = HeapTensor::<i32, Shape![2, 3]>::zeros();
+    let mut v = view_target.view_mut();
+    tensor_expr!(v = t.view() + 1);
+    assert_eq!(view_target.into_vec(), vec![2, 3, 4, 5, 6, 7]);
+}

@@ -121,6 +121,7 @@ impl<T, S: Shape> core::ops::IndexMut<S::Index> for HeapTensor<T, S> {
 
 impl_read_access!(impl[T, S] HeapTensor<T, S>);
 
+#[diagnostic::do_not_recommend]
 impl<T: Element, S: Shape> crate::expr::Operand<T> for HeapTensor<T, S> {
     type Shape = S;
     #[inline]

@@ -8,6 +8,8 @@ mod ast;
 mod expand;
 mod functions;
 #[cfg(test)]
+mod fuzz_tests;
+#[cfg(test)]
 mod golden_tests;
 mod parse;
 mod shape_macro;

@@ -274,8 +274,13 @@ fn parse_reference_operand(input: ParseStream) -> Result<Expr> {
             break;
         }
     }
-    if input.peek(token::Brace) || input.peek(token::Paren) {
+    if input.peek(token::Brace) {
         input.parse::<TokenTree>()?.to_tokens(&mut tokens);
+    } else if input.peek(token::Paren) {
+        // `&(rust expression)`: checked here, so a slip is reported on its tokens.
+        let group: proc_macro2::Group = input.parse()?;
+        syn::parse2::<syn::Expr>(group.stream())?;
+        group.to_tokens(&mut tokens);
     } else {
         parse_path_chain(input, &mut tokens)?;
     }

@@ -80,8 +80,11 @@ fn runtime(span: Span) -> TokenStream {
 
 /// Collects the `let`s of the expansion.
 struct TreeBuilder {
-    /// `let __tensor_expr_opN = &operand;`, in source order, and the target's reborrow.
-    operand_lets: Vec<TokenStream>,
+    /// The user's operands (`__tensor_expr_opN` and `&operand`), in source
+    /// order, and the target's reborrow: bound by one `let` of a tuple, so no
+    /// operand can see another's generated name (hygiene: a user variable named
+    /// `__tensor_expr_op0` stays the user's).
+    operand_bindings: Vec<(Ident, TokenStream)>,
     /// `let __tensor_expr_nodeN = constructor(..);`, children before parents.
     node_lets: Vec<TokenStream>,
     operands: usize,
@@ -107,7 +110,7 @@ impl TreeBuilder {
             quote!(Numpy)
         };
         let mut builder = TreeBuilder {
-            operand_lets: Vec::new(),
+            operand_bindings: Vec::new(),
             node_lets: Vec::new(),
             operands: 0,
             nodes: 0,
@@ -120,14 +123,11 @@ impl TreeBuilder {
         if let Form::Assign { target, .. } = &statement.form {
             builder.target = Some(target.to_string());
             let name = local(TARGET_NAME);
-            builder
-                .operand_lets
-                .push(quote_spanned!(target_span(target)=>
-                    let #name = {
-                        use ::tensor_expr::__private::kernel::Target as _;
-                        (#target).as_target()
-                    };
-                ));
+            let reborrow = quote_spanned!(target_span(target)=> {
+                use ::tensor_expr::__private::kernel::Target as _;
+                (#target).as_target()
+            });
+            builder.operand_bindings.push((name.clone(), reborrow));
             let mode = &builder.mode;
             builder.element_source =
                 Some(quote!(::tensor_expr::__private::expr::target_context(#mode, &*#name)));
@@ -137,13 +137,14 @@ impl TreeBuilder {
 
     /// The block: operands, context, nodes, then `finish`.
     fn finish(self, finish: TokenStream) -> TokenStream {
-        let (operands, nodes, context, mode) =
-            (self.operand_lets, self.node_lets, self.context, self.mode);
+        let (bindings, nodes, context, mode) =
+            (self.operand_bindings, self.node_lets, self.context, self.mode);
         let source = self
             .element_source
             .unwrap_or_else(|| quote!(::tensor_expr::__private::expr::inferred_context(#mode)));
+        let (names, values): (Vec<_>, Vec<_>) = bindings.into_iter().unzip();
         quote!({
-            #(#operands)*
+            let (#(#names,)*) = (#(#values,)*);
             let #context = #source;
             #(#nodes)*
             #finish
@@ -289,8 +290,8 @@ impl TreeBuilder {
     fn borrow_operand(&mut self, tokens: &TokenStream, span: Span) -> Ident {
         let name = local(&format!("op{}", self.operands));
         self.operands += 1;
-        self.operand_lets
-            .push(quote_spanned!(span=> let #name = &#tokens;));
+        self.operand_bindings
+            .push((name.clone(), quote_spanned!(span=> &#tokens)));
         let name = at(&name, span);
         if self.element_source.is_none() {
             let (rt, mode) = (runtime(span), &self.mode);

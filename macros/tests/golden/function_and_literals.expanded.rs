@@ -1,7 +1,6 @@
 fn expansion() {
     let _ = {
-        let __tensor_expr_op0 = &x;
-        let __tensor_expr_op1 = &v;
+        let (__tensor_expr_op0, __tensor_expr_op1) = (&x, &v);
         let __tensor_expr_context = ::tensor_expr::__private::expr::context_of(
             ::tensor_expr::__private::rules::rank::Numpy,
             __tensor_expr_op0,

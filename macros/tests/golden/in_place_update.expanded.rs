@@ -1,11 +1,13 @@
 fn expansion() {
     let _ = {
-        let __tensor_expr_target = {
-            use ::tensor_expr::__private::kernel::Target as _;
-            (acc).as_target()
-        };
-        let __tensor_expr_op0 = &x;
-        let __tensor_expr_op1 = &v;
+        let (__tensor_expr_target, __tensor_expr_op0, __tensor_expr_op1) = (
+            {
+                use ::tensor_expr::__private::kernel::Target as _;
+                (acc).as_target()
+            },
+            &x,
+            &v,
+        );
         let __tensor_expr_context = ::tensor_expr::__private::expr::target_context(
             ::tensor_expr::__private::rules::rank::Numpy,
             &*__tensor_expr_target,

@@ -1,9 +1,11 @@
 fn expansion() {
     let _ = {
-        let __tensor_expr_target = {
-            use ::tensor_expr::__private::kernel::Target as _;
-            (acc).as_target()
-        };
+        let (__tensor_expr_target,) = (
+            {
+                use ::tensor_expr::__private::kernel::Target as _;
+                (acc).as_target()
+            },
+        );
         let __tensor_expr_context = ::tensor_expr::__private::expr::target_context(
             ::tensor_expr::__private::rules::rank::Numpy,
             &*__tensor_expr_target,

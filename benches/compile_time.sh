@@ -1,0 +1,65 @@
+#!/usr/bin/env bash
+# Compile-time budget: generates a crate of 200 distinct tensor expressions
+# (broadcasts, functions, in-place updates, in_dims, matrix products with
+# epilogues, over varied shapes), builds its dependencies once, then times
+# `cargo check` of that crate alone. Target: under 3 s on a 2-core machine.
+# Usage: benches/compile_time.sh [count]
+set -euo pipefail
+cd "$(dirname "$0")/.."
+root=$(pwd)
+count=${1:-200}
+dir=target/compile_time
+mkdir -p "$dir/src"
+cat > "$dir/Cargo.toml" <<TOML
+[package]
+name = "compile-time-probe"
+version = "0.0.0"
+edition = "2021"
+publish = false
+
+[workspace]
+
+[dependencies]
+tensor-expr = { path = "$root" }
+TOML
+
+{
+    echo "//! $count generated tensor expressions (benches/compile_time.sh)."
+    echo "#![allow(unused, clippy::all)]"
+    echo "use tensor_expr::prelude::*;"
+    for ((k = 0; k < count; k++)); do
+        m=$((2 + k % 7)); n=$((3 + k % 11)); p=$((1 + k % 5))
+        case $((k % 8)) in
+            0) body="tensor_expr!(relu(a * $((k % 9 + 1)) + b))" ;;
+            1) body="tensor_expr!(exp(a - b) / (a + 2.5))" ;;
+            2) body="tensor_expr!(max(a, b) * sigmoid(a) - min(a, 0.5))" ;;
+            3) body="{ let mut o = a; tensor_expr!(o += b * $k); o }" ;;
+            4) body="tensor_expr!(a + in_dims(c, [0]))" ;;
+            5) body="tensor_expr!(relu(a @ w + b))" ;;
+            6) body="tensor_expr!(clamp(a * b, -1.0, 1.0) + tanh(b))" ;;
+            *) body="tensor_expr!((a - b) * (a + b) / $((k + 2)))" ;;
+        esac
+        cat <<RUST
+pub fn expr_$k(
+    a: Tensor<f32, Shape![$m, $n]>,
+    b: Tensor<f32, Shape![$n]>,
+    c: Tensor<f32, Shape![$m]>,
+    w: Tensor<f32, Shape![$n, $n]>,
+) -> Tensor<f32, Shape![$m, $n]> {
+    let _ = (&c, &w, $p);
+    $body
+}
+RUST
+    done
+} > "$dir/src/lib.rs"
+
+cd "$dir"
+cargo check --quiet   # dependencies, and a first check
+touch src/lib.rs
+start=$(date +%s.%N)
+cargo check --quiet
+end=$(date +%s.%N)
+awk -v s="$start" -v e="$end" -v n="$count" 'BEGIN {
+    t = e - s
+    printf "cargo check of %d expressions: %.2f s (%.1f ms per expression)\n", n, t, 1000 * t / n
+}'

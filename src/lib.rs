@@ -55,6 +55,82 @@ pub mod prelude {
     pub use crate::{tensor, tensor_expr, Shape, Tensor, TensorView, TensorViewMut};
 }
 
+/// One entry of [`errors`]: a heading, the fix, the ui test's code and message.
+macro_rules! catalogue_entry {
+    ($name:literal, $fix:literal) => {
+        concat!(
+            "\n### `", $name, "`\n\n", $fix, "\n\n```rust,ignore\n",
+            include_str!(concat!("../tests/ui/", $name, ".rs")),
+            "```\n\n```text\n",
+            include_str!(concat!("../tests/ui/", $name, ".stderr")),
+            "```\n"
+        )
+    };
+}
+
+/// Every compile error tensor-expr can give, grouped by rule: the code that
+/// triggers it, the exact message (`cargo check` prints it, spanned on your
+/// operator, operand or `in_dims` tuple), and what to write instead.
+///
+/// Each entry includes a file of the ui test suite (`tests/ui/NAME.rs` and its
+/// `NAME.stderr`), which `cargo test --test ui` compiles and compares, so this
+/// page cannot drift from the real messages; a test checks that every ui case
+/// is listed here. (Messages show the paths of this repository's checkout.)
+#[doc = "\n## Broadcasting\n"]
+#[doc = catalogue_entry!("broadcast_mismatch", "Make the trailing dims agree (equal, or 1 on one side), or place the lower-rank operand on other dims with `in_dims`.")]
+#[doc = catalogue_entry!("broadcast_mismatch_in_function", "The arguments of `max`, `min`, `pow`, `clamp` broadcast together like operands: make their dims agree.")]
+#[doc = catalogue_entry!("broadcast_mismatch_reported_once", "One mistake is one error, even when the failing node is used again: fix the first operation.")]
+#[doc = catalogue_entry!("seed_000_incompatible_degenerate", "A size-1 dim stretches only against another dim; `(2, 3)` and `(3, 2)` clash: transpose the data or use matching shapes.")]
+#[doc = catalogue_entry!("seed_002_empty_with_matrix", "A size-0 dim broadcasts only with 0 or 1.")]
+#[doc = catalogue_entry!("seed_002_not_broadcastable", "Align on the right: the last dims must agree first.")]
+#[doc = catalogue_entry!("seed_004_two_five_with_three", "`(2, 5)` with `(3,)`: the last dims 5 and 3 differ; reshape or pick a `(5,)` operand.")]
+#[doc = catalogue_entry!("seed_004_four_three_two_with_four_two", "`(4, 3, 2)` with `(4, 2)`: 3 against 4 in the middle; write `in_dims(b, [0, 2])` to place `(4, 2)` on dims 0 and 2.")]
+#[doc = catalogue_entry!("generic_d1_is_not_degenerate", "In generic code, `D<1>` does not stretch: write `One` for a dim that should broadcast.")]
+#[doc = catalogue_entry!("shape_too_many_dims", "Shapes have at most 6 dims.")]
+#[doc = "\n## In place (PyTorch rule)\n"]
+#[doc = catalogue_entry!("in_place_assign_would_grow_target", "The value must broadcast to the target's shape without changing it: use a bigger target, or write `tensor_expr!(value)` into a new tensor.")]
+#[doc = catalogue_entry!("seed_002_in_place_would_grow_target", "As above: broadcasting the value would grow the target.")]
+#[doc = catalogue_entry!("target_not_a_tensor", "Targets are `Tensor`, `HeapTensor` or `TensorViewMut` (or `&mut` to them).")]
+#[doc = "\n## XLA broadcast dims (`in_dims`) and strict mode\n"]
+#[doc = catalogue_entry!("in_dims_size_mismatch", "Each dim of the operand must equal the dim it is placed on, or be 1.")]
+#[doc = catalogue_entry!("in_dims_wrong_length", "List one target dim per dim of the operand.")]
+#[doc = catalogue_entry!("in_dims_out_of_range", "Each listed dim must be below the other operand's rank.")]
+#[doc = catalogue_entry!("in_dims_order_reversed", "List the dims in strictly increasing order: the operand's dims are placed in their own order.")]
+#[doc = catalogue_entry!("in_dims_duplicate", "Each operand dim maps to a different dim of the other operand.")]
+#[doc = catalogue_entry!("in_dims_negative", "Dims are non-negative indices.")]
+#[doc = catalogue_entry!("in_dims_on_an_expression", "`in_dims` wraps a tensor operand; compute the expression first, or put it in a block.")]
+#[doc = catalogue_entry!("in_dims_on_both_sides", "Place only one side of an operation; the other side is what it is placed on.")]
+#[doc = catalogue_entry!("in_dims_outside_binary_operation", "`in_dims` must be an operand of a binary operation, a two-argument function, or the value of `out += ...`.")]
+#[doc = catalogue_entry!("strict_implicit_rank_promotion", "In `strict:` mode, place a lower-rank operand explicitly: `m + in_dims(v, [1])`.")]
+#[doc = catalogue_entry!("strict_implicit_rank_promotion_in_place", "The same for an in-place update: `out += in_dims(v, [1])`.")]
+#[doc = "\n## Matrix products (`@`)\n"]
+#[doc = catalogue_entry!("matmul_inner_dims_differ", "`(m, k) @ (k, n)`: the left operand's last dim must equal the right operand's second-to-last.")]
+#[doc = catalogue_entry!("seed_004_matmul_inner_dims_differ", "Seed 004: `(1, 1, 3, 4) @ (2, 3, 5, 3)` contracts 4 against 5.")]
+#[doc = catalogue_entry!("seed_004_matmul_batch_dims_incompatible", "The batch dims (all but the last two) broadcast like elementwise dims; 4 against 3 fails.")]
+#[doc = catalogue_entry!("matmul_not_commutative", "`@` never swaps its operands: write them in the order that contracts.")]
+#[doc = catalogue_entry!("matmul_vector_lengths_differ", "A dot product needs two vectors of the same length.")]
+#[doc = catalogue_entry!("matmul_scalar_operand", "Scalars are not matrices: to scale, use `*`.")]
+#[doc = catalogue_entry!("matmul_result_does_not_fit_target", "The product's shape must fit the target under the in-place rule.")]
+#[doc = catalogue_entry!("matmul_target_is_operand", "A product cannot read the target it overwrites: write it into another tensor first.")]
+#[doc = catalogue_entry!("matmul_in_dims_operand", "`in_dims` places operands of elementwise operations; the batch dims of `@` broadcast by the NumPy rule.")]
+#[doc = "\n## Element types\n"]
+#[doc = catalogue_entry!("element_types_mixed", "Tensor expressions never convert element types: convert one operand first.")]
+#[doc = catalogue_entry!("float_function_on_integers", "`exp`, `ln`, `sqrt`, `sin`, `cos`, `tanh`, `sigmoid`, `pow` need `f32` or `f64` elements.")]
+#[doc = catalogue_entry!("float_literal_on_integers", "Write an integer literal, or use float elements.")]
+#[doc = catalogue_entry!("negate_unsigned", "Negation and `abs` need a signed element type.")]
+#[doc = catalogue_entry!("not_an_operand", "Operands are tensors, views or element scalars; call your own functions in a block, `{ f(&x) }`, that returns one.")]
+#[doc = "\n## Syntax\n"]
+#[doc = catalogue_entry!("syntax_empty_input", "Write an expression: `tensor_expr!(a + b)` or `tensor_expr!(out = a + b)`.")]
+#[doc = catalogue_entry!("syntax_missing_operand", "Every operator needs an operand on each side.")]
+#[doc = catalogue_entry!("syntax_trailing_tokens", "One expression per call; remove what follows it.")]
+#[doc = catalogue_entry!("syntax_in_place_not_at_start", "`+=` and friends are statements: `tensor_expr!(out += e)`, with the target first.")]
+#[doc = catalogue_entry!("unknown_function", "Use a function of the table (the message lists them and suggests the closest), or call your own in a block.")]
+#[doc = catalogue_entry!("wrong_arity", "The message gives the function's signature.")]
+#[doc = "\n## `tensor!` literals\n"]
+#[doc = catalogue_entry!("tensor_ragged", "Every row of a nested literal has the same length.")]
+#[doc = catalogue_entry!("tensor_mixed_nesting", "Nest every element to the same depth.")]
+pub mod errors {}
+
 /// Used by the code `tensor_expr!` generates; not a public API.
 #[doc(hidden)]
 pub use tensor_expr_runtime as __private;

@@ -6,3 +6,20 @@ fn ui() {
     let cases = trybuild::TestCases::new();
     cases.compile_fail("tests/ui/*.rs");
 }
+
+/// The error catalogue (`tensor_expr::errors`) lists every ui case, and names
+/// no case that does not exist (the `include_str!`s would not compile).
+#[test]
+fn catalogue_lists_every_ui_case() {
+    let catalogue = include_str!("../src/lib.rs");
+    for entry in std::fs::read_dir("tests/ui").expect("tests/ui exists") {
+        let path = entry.expect("readable").path();
+        if path.extension().is_some_and(|e| e == "rs") {
+            let name = path.file_stem().unwrap().to_string_lossy().into_owned();
+            assert!(
+                catalogue.contains(&format!("catalogue_entry!(\"{name}\"")),
+                "tests/ui/{name}.rs is missing from the error catalogue in src/lib.rs"
+            );
+        }
+    }
+}

@@ -59,7 +59,11 @@ pub mod prelude {
 macro_rules! catalogue_entry {
     ($name:literal, $fix:literal) => {
         concat!(
-            "\n### `", $name, "`\n\n", $fix, "\n\n```rust,ignore\n",
+            "\n### `",
+            $name,
+            "`\n\n",
+            $fix,
+            "\n\n```rust,ignore\n",
             include_str!(concat!("../tests/ui/", $name, ".rs")),
             "```\n\n```text\n",
             include_str!(concat!("../tests/ui/", $name, ".stderr")),

@@ -32,7 +32,8 @@ fn user_items_do_not_capture_generated_names() {
     let __tensor_expr_context = 1000.0f32;
     let __tensor_expr_node0 = 0.5f32;
     let __tensor_expr_op0 = 2.0f32;
-    let y = tensor_expr!(out * i + j - __tensor_expr_context * __tensor_expr_node0 / __tensor_expr_op0);
+    let y =
+        tensor_expr!(out * i + j - __tensor_expr_context * __tensor_expr_node0 / __tensor_expr_op0);
     assert_eq!(y[[1, 2]], 6.0 * 10.0 + 100.0 - 1000.0 * 0.5 / 2.0);
     let mut target = Tensor::<f32, Matrix>::zeros();
     tensor_expr!(target = out @ { Tensor::<f32, Shape![3, 3]>::full(1.0) } + i);

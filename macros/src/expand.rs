@@ -137,8 +137,12 @@ impl TreeBuilder {
 
     /// The block: operands, context, nodes, then `finish`.
     fn finish(self, finish: TokenStream) -> TokenStream {
-        let (bindings, nodes, context, mode) =
-            (self.operand_bindings, self.node_lets, self.context, self.mode);
+        let (bindings, nodes, context, mode) = (
+            self.operand_bindings,
+            self.node_lets,
+            self.context,
+            self.mode,
+        );
         let source = self
             .element_source
             .unwrap_or_else(|| quote!(::tensor_expr::__private::expr::inferred_context(#mode)));

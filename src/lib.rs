@@ -63,7 +63,7 @@ macro_rules! catalogue_entry {
             $name,
             "`\n\n",
             $fix,
-            "\n\n```rust,ignore\n",
+            "\n\n```text\n",
             include_str!(concat!("../tests/ui/", $name, ".rs")),
             "```\n\n```text\n",
             include_str!(concat!("../tests/ui/", $name, ".stderr")),

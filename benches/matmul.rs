@@ -90,8 +90,8 @@ fn naive(m: usize, k: usize, n: usize, a: &[f32], b: &[f32], c: &mut [f32]) {
     }
 }
 
-fn gflops(flops: usize, ns_per_flop: f64) -> f64 {
-    let _ = flops;
+/// GFLOP/s from the nanoseconds per flop that `compare` measured.
+fn gflops(ns_per_flop: f64) -> f64 {
     1.0 / ns_per_flop
 }
 
@@ -133,7 +133,7 @@ fn square<const N: usize>(iterations: usize, with_nalgebra: bool) -> Row {
             iterations,
             &mut [&mut tensor_expr, &mut mm, &mut textbook, &mut nalgebra],
         );
-        (times.clone(), Some(gflops(flops, times[3])))
+        (times.clone(), Some(gflops(times[3])))
     } else {
         (
             compare(
@@ -144,14 +144,21 @@ fn square<const N: usize>(iterations: usize, with_nalgebra: bool) -> Row {
             None,
         )
     };
-    let check = tensor_expr!(av @ bv);
-    let _ = check;
+    let worst = out_te
+        .iter()
+        .zip(&out_mm)
+        .map(|(x, y)| (x - y).abs())
+        .fold(0.0f32, f32::max);
+    assert!(
+        worst < 1e-3 * N as f32,
+        "tensor_expr and matrixmultiply disagree by {worst}"
+    );
     Row {
         case: format!("square {N}"),
-        tensor_expr: gflops(flops, times[0]),
+        tensor_expr: gflops(times[0]),
         nalgebra,
-        matrixmultiply: gflops(flops, times[1]),
-        naive: gflops(flops, times[2]),
+        matrixmultiply: gflops(times[1]),
+        naive: gflops(times[2]),
     }
 }
 
@@ -204,10 +211,10 @@ fn batched(iterations: usize) -> Row {
     );
     Row {
         case: "batched [8,32,32] @ [8,32,32]".into(),
-        tensor_expr: gflops(flops, times[0]),
+        tensor_expr: gflops(times[0]),
         nalgebra: None,
-        matrixmultiply: gflops(flops, times[1]),
-        naive: gflops(flops, times[2]),
+        matrixmultiply: gflops(times[1]),
+        naive: gflops(times[2]),
     }
 }
 
@@ -266,10 +273,10 @@ fn dense_layer(iterations: usize) -> Row {
     );
     Row {
         case: "relu(A@B+bias) 128x256x128".into(),
-        tensor_expr: gflops(flops, times[0]),
+        tensor_expr: gflops(times[0]),
         nalgebra: None,
-        matrixmultiply: gflops(flops, times[1]),
-        naive: gflops(flops, times[2]),
+        matrixmultiply: gflops(times[1]),
+        naive: gflops(times[2]),
     }
 }
 

@@ -77,6 +77,9 @@ fn sgemm(m: usize, k: usize, n: usize, a: &[f32], b: &[f32], c: &mut [f32]) {
     }
 }
 
+/// A row-major `c = a @ b` of `m x k` by `k x n` (`sgemm` or `naive`).
+type Gemm = fn(usize, usize, usize, &[f32], &[f32], &mut [f32]);
+
 /// The textbook i-j-k loop.
 fn naive(m: usize, k: usize, n: usize, a: &[f32], b: &[f32], c: &mut [f32]) {
     for i in 0..m {
@@ -181,26 +184,19 @@ fn batched(iterations: usize) -> Row {
         tensor_expr!(o = av @ bv);
         black_box(&mut o);
     };
-    let mut mm = || {
-        let (a, b) = black_box((&a, &b));
-        for ((a, b), c) in a
-            .chunks_exact(N * N)
-            .zip(b.chunks_exact(N * N))
-            .zip(out_mm.chunks_exact_mut(N * N))
-        {
-            sgemm(N, N, N, a, b, c);
+    /// `product` on each of the `B` square matrices in turn.
+    fn per_batch(product: Gemm, a: &[f32], b: &[f32], c: &mut [f32]) {
+        let chunks = a.chunks_exact(N * N).zip(b.chunks_exact(N * N));
+        for ((a, b), c) in chunks.zip(c.chunks_exact_mut(N * N)) {
+            product(N, N, N, a, b, c);
         }
+    }
+    let mut mm = || {
+        per_batch(sgemm, black_box(&a), black_box(&b), &mut out_mm);
         black_box(&mut out_mm);
     };
     let mut textbook = || {
-        let (a, b) = black_box((&a, &b));
-        for ((a, b), c) in a
-            .chunks_exact(N * N)
-            .zip(b.chunks_exact(N * N))
-            .zip(out_naive.chunks_exact_mut(N * N))
-        {
-            naive(N, N, N, a, b, c);
-        }
+        per_batch(naive, black_box(&a), black_box(&b), &mut out_naive);
         black_box(&mut out_naive);
     };
     let flops = 2 * B * N * N * N;

@@ -168,7 +168,7 @@ fn fuzz_tensor_expr_never_panics_and_rejects_malformed_input() {
         assert_eq!(run(seed), Some(false), "seed `{seed}` must be valid");
     }
     let mut rng = Rng(0x9E37_79B9_7F4A_7C15);
-    let (mut fed, mut rejected_by_lexer) = (0, 0);
+    let mut rejected_by_lexer = 0;
     for case in 0..cases() {
         let seed = &seeds[case % seeds.len()];
         if case % 2 == 0 {
@@ -184,7 +184,6 @@ fn fuzz_tensor_expr_never_panics_and_rejects_malformed_input() {
                 "no error for malformed input: {source}"
             );
         }
-        fed += 1;
     }
     for source in [
         "",
@@ -200,9 +199,11 @@ fn fuzz_tensor_expr_never_panics_and_rejects_malformed_input() {
     ] {
         assert_ne!(run(source), Some(false), "no error for `{source}`");
     }
+    // Most random mutants must reach the macro, not stop at rustc's lexer.
     assert!(
-        fed >= cases() && rejected_by_lexer < fed / 4,
-        "{fed} fed, {rejected_by_lexer} unbalanced"
+        rejected_by_lexer < cases() / 4,
+        "{rejected_by_lexer} of {} mutants unbalanced",
+        cases() / 2
     );
 }
 

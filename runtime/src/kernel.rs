@@ -148,7 +148,7 @@ fn drive_tiles<T: Element, O: Shape, E: Expr<T>>(out: &mut [T], e: &E) {
 /// The tiled nest recompiled for wider vectors than the compile-time target's.
 #[cfg(all(feature = "std", target_arch = "x86_64"))]
 mod x86 {
-    use super::drive_tiles_for;
+    use super::{drive_tiles_for, tile_rows};
     use crate::element::Element;
     use crate::expr::Expr;
     use crate::shape::Shape;
@@ -159,13 +159,13 @@ mod x86 {
         out: &mut [T],
         e: &E,
     ) {
-        drive_tiles_for::<T, O, E, 8, 32, 16, true>(out, e);
+        drive_tiles_for::<T, O, E, { tile_rows(16) }, 32, 16, true>(out, e);
     }
 
     /// The nest with AVX2 (8 lanes, 4-row tiles of 16 columns) and FMA.
     #[target_feature(enable = "avx2,fma")]
     pub(super) unsafe fn drive_tiles_avx2<T: Element, O: Shape, E: Expr<T>>(out: &mut [T], e: &E) {
-        drive_tiles_for::<T, O, E, 4, 16, 8, true>(out, e);
+        drive_tiles_for::<T, O, E, { tile_rows(8) }, 16, 8, true>(out, e);
     }
 }
 

@@ -48,7 +48,7 @@ pub fn row_major(a: &ArrayD<f64>) -> Vec<f64> {
 /// NumPy's `a @ b`, computed with ndarray's 2-D `dot` once per batch index:
 /// 1-D operands promoted (and the promoted dim removed), batch dims broadcast.
 pub fn matmul(a: &ArrayD<f64>, b: &ArrayD<f64>) -> ArrayD<f64> {
-    use ndarray::{Axis, Ix2};
+    use ndarray::Axis;
     let (a_vector, b_vector) = (a.ndim() == 1, b.ndim() == 1);
     let a = if a_vector {
         a.clone().insert_axis(Axis(0))
@@ -76,9 +76,7 @@ pub fn matmul(a: &ArrayD<f64>, b: &ArrayD<f64>) -> ArrayD<f64> {
         .broadcast(IxDyn(&with_matrix([b.shape()[b.ndim() - 2], n])))
         .expect("b broadcasts");
     let mut out = Vec::new();
-    for (a2, b2) in a.rows_from_batches().into_iter().zip(b.rows_from_batches()) {
-        let a2 = a2.into_dimensionality::<Ix2>().expect("2-D");
-        let b2 = b2.into_dimensionality::<Ix2>().expect("2-D");
+    for (a2, b2) in matrices(a.view()).into_iter().zip(matrices(b.view())) {
         out.extend(a2.dot(&b2).iter().copied());
     }
     let mut dims = batch_dims.clone();
@@ -91,30 +89,25 @@ pub fn matmul(a: &ArrayD<f64>, b: &ArrayD<f64>) -> ArrayD<f64> {
     ArrayD::from_shape_vec(IxDyn(&dims), out).expect("product dims")
 }
 
-/// Iterates over the trailing 2-D matrices of an array, batch indices in row-major order.
-trait Batches {
-    fn rows_from_batches(&self) -> Vec<ndarray::ArrayViewD<'_, f64>>;
-}
-
-impl<S: ndarray::Data<Elem = f64>> Batches for ndarray::ArrayBase<S, IxDyn> {
-    fn rows_from_batches(&self) -> Vec<ndarray::ArrayViewD<'_, f64>> {
-        let batch_rank = self.ndim() - 2;
-        let batch: Vec<usize> = self.shape()[..batch_rank].to_vec();
-        let count: usize = batch.iter().product();
-        (0..count)
-            .map(|flat| {
-                let mut view = self.view();
-                let mut rest = flat;
-                for k in (0..batch_rank).rev() {
-                    let index = rest % batch[k];
-                    rest /= batch[k];
-                    view.collapse_axis(ndarray::Axis(k), index);
-                }
-                for _ in 0..batch_rank {
-                    view = view.index_axis_move(ndarray::Axis(0), 0);
-                }
-                view
-            })
-            .collect()
-    }
+/// The trailing 2-D matrices of an array, batch indices in row-major order.
+fn matrices(x: ndarray::ArrayViewD<'_, f64>) -> Vec<ndarray::Array2<f64>> {
+    let batch = x.shape()[..x.ndim() - 2].to_vec();
+    (0..batch.iter().product::<usize>())
+        .map(|flat| {
+            // The batch index of `flat`, innermost dim fastest.
+            let mut index = vec![0; batch.len()];
+            let mut rest = flat;
+            for (i, &dim) in index.iter_mut().zip(&batch).rev() {
+                *i = rest % dim;
+                rest /= dim;
+            }
+            let mut view = x.view();
+            for &i in &index {
+                view = view.index_axis_move(ndarray::Axis(0), i);
+            }
+            view.into_dimensionality::<ndarray::Ix2>()
+                .expect("2-D")
+                .to_owned()
+        })
+        .collect()
 }

@@ -27,7 +27,10 @@
 use super::{row_of_tile, Context, Expr, Row, Tile};
 use crate::dim::Dim;
 use crate::element::Element;
-use crate::rules::matmul::{BatchesBroadcast, Contracted, MatmulLhs, MatmulRhs, MatmulShape};
+use crate::rules::matmul::{
+    BatchDims, BatchesBroadcast, Contracted, InnerDims, MatmulLhs, MatmulRhs, MatmulShape,
+    ProductShape,
+};
 use crate::shape::{Shape, MAX_RANK};
 use core::marker::PhantomData;
 
@@ -39,19 +42,12 @@ pub struct MatMul<T, A, B, S> {
     types: PhantomData<(T, S)>,
 }
 
-/// The contracted dims of `A @ B`, as a pair.
-type InnerDims<A, B> = (<A as MatmulLhs>::Inner, <B as MatmulRhs>::Inner);
-/// The batch dims of `A @ B`, as a pair.
-type BatchDims<A, B> = (<A as MatmulLhs>::Batch, <B as MatmulRhs>::Batch);
-/// The shape of `A @ B`.
-type Product<A, B> = <A as MatmulShape<B>>::Output;
-
 /// Builds `a @ b`: operands of rank >= 1, equal contracted dims, batch dims that
 /// broadcast. Each is its own bound, so each mistake is one error at the `@`.
 /// (One-line signature: rustc quotes it in the note of every error.)
 #[inline(always)]
 #[rustfmt::skip]
-pub fn matmul<T, M, A: Expr<T>, B: Expr<T>>(_context: Context<T, M>, a: A, b: B) -> MatMul<T, A, B, Product<A::Shape, B::Shape>> where A::Shape: MatmulLhs + MatmulShape<B::Shape>, B::Shape: MatmulRhs, InnerDims<A::Shape, B::Shape>: Contracted<A::Shape, B::Shape>, BatchDims<A::Shape, B::Shape>: BatchesBroadcast<A::Shape, B::Shape> {
+pub fn matmul<T, M, A: Expr<T>, B: Expr<T>>(_context: Context<T, M>, a: A, b: B) -> MatMul<T, A, B, ProductShape<A::Shape, B::Shape>> where A::Shape: MatmulLhs + MatmulShape<B::Shape>, B::Shape: MatmulRhs, InnerDims<A::Shape, B::Shape>: Contracted<A::Shape, B::Shape>, BatchDims<A::Shape, B::Shape>: BatchesBroadcast<A::Shape, B::Shape> {
     MatMul { a, b, types: PhantomData }
 }
 
@@ -95,19 +91,19 @@ where
             };
             k += 1;
         }
-        // A promoted left vector has its row 0; otherwise `own_outer` already
-        // ended with `i` (matrix @ matrix), or `i` is the column (matrix @ vector).
-        if Self::LHS_VECTOR {
-            left[Self::BATCH_RANK] = 0;
-        }
+        // `own_outer` ended with `i` (matrix @ matrix); a promoted left vector
+        // keeps row 0; for matrix @ vector `i` is the column, set by `dot`.
         ProductRow { left }
     }
 
-    /// The product's own column index for output column `j` (0 if the product
-    /// is broadcast along the output's last dim, or has no dims).
+    /// Whether the product is read at column 0 for every output column: it is
+    /// broadcast along the output's last dim, or has no dims.
+    const COLUMNS_BROADCAST: bool = S::RANK == 0 || S::DIMS[S::RANK - 1] == 1;
+
+    /// The product's own column index for output column `j`.
     #[inline(always)]
     fn own_column(j: usize) -> usize {
-        if S::RANK == 0 || S::DIMS[S::RANK - 1] == 1 {
+        if Self::COLUMNS_BROADCAST {
             0
         } else {
             j
@@ -201,12 +197,10 @@ where
                 core::array::from_fn(|r| Self::product_row::<O>(row_of_tile::<O>(outer, r)).left);
             let batch = lefts[0];
             let a_rows: [_; R] = core::array::from_fn(|r| self.left_row(lefts[r]));
-            let broadcast_columns = Self::own_column(1) == 0;
             let right = RightRows {
                 node: self,
                 batch,
                 j0,
-                broadcast_columns,
             };
             accumulate_block::<T, _, R, C, FUSE>(&a_rows, Self::K, &mut block, &right);
         }
@@ -220,7 +214,23 @@ struct DotRow<'a, N> {
     row: ProductRow,
 }
 
-impl<T, A, B, S> Row<T> for DotRow<'_, MatMul<T, A, B, S>>
+impl<T, N: Product<T>> Row<T> for DotRow<'_, N> {
+    #[inline(always)]
+    fn get(&self, j: usize, _current: T) -> T {
+        self.node.dot(&self.row, j)
+    }
+}
+
+/// What the readers of a product ask of its node; implemented once, for
+/// [`MatMul`], so the readers need none of its bounds.
+trait Product<T> {
+    /// One element by a plain dot product.
+    fn dot(&self, row: &ProductRow, j: usize) -> T;
+    /// Elements `j0 .. j0 + C` of row `kk` of the right operand at `batch`.
+    fn load_right<const C: usize>(&self, batch: [usize; MAX_RANK], kk: usize, j0: usize) -> [T; C];
+}
+
+impl<T, A, B, S> Product<T> for MatMul<T, A, B, S>
 where
     T: Element,
     A: Expr<T>,
@@ -230,8 +240,18 @@ where
     S: Shape,
 {
     #[inline(always)]
-    fn get(&self, j: usize, _current: T) -> T {
-        self.node.dot(&self.row, j)
+    fn dot(&self, row: &ProductRow, j: usize) -> T {
+        MatMul::dot(self, row, j)
+    }
+
+    #[inline(always)]
+    fn load_right<const C: usize>(&self, batch: [usize; MAX_RANK], kk: usize, j0: usize) -> [T; C] {
+        let row = self.right_row(batch, kk);
+        let mut values = [T::ZERO; C];
+        for (j, value) in values.iter_mut().enumerate() {
+            *value = row.get(Self::own_column(j0 + j), T::ZERO);
+        }
+        values
     }
 }
 
@@ -268,31 +288,12 @@ struct RightRows<'a, N> {
     node: &'a N,
     batch: [usize; MAX_RANK],
     j0: usize,
-    broadcast_columns: bool,
 }
 
-impl<T, A, B, S, const C: usize> RightBlock<T, C> for RightRows<'_, MatMul<T, A, B, S>>
-where
-    T: Element,
-    A: Expr<T>,
-    B: Expr<T>,
-    A::Shape: MatmulShape<B::Shape>,
-    B::Shape: MatmulRhs,
-    S: Shape,
-{
+impl<T, N: Product<T>, const C: usize> RightBlock<T, C> for RightRows<'_, N> {
     #[inline(always)]
     fn load(&self, kk: usize) -> [T; C] {
-        let row = self.node.right_row(self.batch, kk);
-        let mut values = [T::ZERO; C];
-        for (j, value) in values.iter_mut().enumerate() {
-            let column = if self.broadcast_columns {
-                0
-            } else {
-                self.j0 + j
-            };
-            *value = row.get(column, T::ZERO);
-        }
-        values
+        self.node.load_right(self.batch, kk, self.j0)
     }
 }
 

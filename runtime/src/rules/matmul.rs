@@ -147,13 +147,18 @@ pub trait MatmulShape<B: MatmulRhs>: MatmulLhs {
     const LHS_VECTOR: bool;
 }
 
+/// The contracted dims of `A @ B`, as the pair [`Contracted`] checks.
+pub type InnerDims<A, B> = (<A as MatmulLhs>::Inner, <B as MatmulRhs>::Inner);
+/// The batch dims of `A @ B`, as the pair [`BatchesBroadcast`] checks.
+pub type BatchDims<A, B> = (<A as MatmulLhs>::Batch, <B as MatmulRhs>::Batch);
 /// The broadcast batch of `A @ B`.
-type BatchOf<A, B> =
-    <(<A as MatmulLhs>::Batch, <B as MatmulRhs>::Batch) as BatchesBroadcast<A, B>>::Output;
+type BatchOf<A, B> = <BatchDims<A, B> as BatchesBroadcast<A, B>>::Output;
+/// The shape of `A @ B`.
+pub type ProductShape<A, B> = <A as MatmulShape<B>>::Output;
 
 impl<A: MatmulLhs, B: MatmulRhs> MatmulShape<B> for A
 where
-    (<A as MatmulLhs>::Batch, B::Batch): BatchesBroadcast<A, B>,
+    BatchDims<A, B>: BatchesBroadcast<A, B>,
     (A::Kind, B::Kind): Assemble<BatchOf<A, B>, A::Rows, B::Cols>,
 {
     type Batch = BatchOf<A, B>;

@@ -36,15 +36,17 @@ pub fn expand(statement: &Statement) -> TokenStream {
             let root = at(&builder.node(value, Some(Other::Target)), *op_span);
             let (rt, context) = (runtime(*op_span), at(&builder.context, *op_span));
             let target_ref = at(&local(TARGET_NAME), *op_span);
+            // A statement in a block: the in-place call returns the rule's
+            // witness (a tuple of `()`), the macro's value is `()`.
             match op {
-                AssignOp::Set => {
-                    quote_spanned!(*op_span=> #rt::kernel::assign(#context, #target_ref, #root))
-                }
+                AssignOp::Set => quote_spanned!(*op_span=> {
+                    #rt::kernel::assign(#context, #target_ref, #root);
+                }),
                 AssignOp::Update(binary) => {
                     let marker = Ident::new(binary.marker(), *op_span);
-                    quote_spanned!(*op_span=>
-                        #rt::kernel::update(#context, #target_ref, #rt::expr::operators::#marker, #root)
-                    )
+                    quote_spanned!(*op_span=> {
+                        #rt::kernel::update(#context, #target_ref, #rt::expr::operators::#marker, #root);
+                    })
                 }
             }
         }

@@ -26,11 +26,13 @@ fn expansion() {
             __tensor_expr_node0,
             __tensor_expr_node1,
         );
-        ::tensor_expr::__private::kernel::update(
-            __tensor_expr_context,
-            __tensor_expr_target,
-            ::tensor_expr::__private::expr::operators::add,
-            __tensor_expr_node2,
-        )
+        {
+            ::tensor_expr::__private::kernel::update(
+                __tensor_expr_context,
+                __tensor_expr_target,
+                ::tensor_expr::__private::expr::operators::add,
+                __tensor_expr_node2,
+            );
+        }
     };
 }

@@ -33,10 +33,12 @@ fn expansion() {
             __tensor_expr_node2,
             __tensor_expr_node3,
         );
-        ::tensor_expr::__private::kernel::assign(
-            __tensor_expr_context,
-            __tensor_expr_target,
-            __tensor_expr_node4,
-        )
+        {
+            ::tensor_expr::__private::kernel::assign(
+                __tensor_expr_context,
+                __tensor_expr_target,
+                __tensor_expr_node4,
+            );
+        }
     };
 }

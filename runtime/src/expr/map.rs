@@ -52,6 +52,13 @@ pub struct Map3<T, F, A, B, C, S> {
 /// The broadcast shape of two expressions.
 type Broadcast2<T, A, B> = <<A as Expr<T>>::Shape as Broadcast<<B as Expr<T>>::Shape>>::Output;
 
+/// [`Broadcast2`] under mode `M`'s rank rule: the same shape, computed through
+/// [`RankRule::Checked`] so a strict-mode failure is reported by itself.
+type Ranked2<T, M, A, B> =
+    <<<A as Expr<T>>::Shape as RankRule<<B as Expr<T>>::Shape, M>>::Checked as Broadcast<
+        <B as Expr<T>>::Shape,
+    >>::Output;
+
 /// The broadcast shape of three expressions.
 type Broadcast3<T, A, B, C> = <Broadcast2<T, A, B> as Broadcast<<C as Expr<T>>::Shape>>::Output;
 
@@ -69,7 +76,7 @@ pub fn map1<T, M, F: UnaryFunction<T> + DefinedFor<T>, A: Expr<T>>(_context: Con
 /// broadcast error, and one line keeps that error short.
 #[inline(always)]
 #[rustfmt::skip]
-pub fn map2<T, M, F: BinaryFunction<T> + DefinedFor<T>, A: Expr<T>, B: Expr<T>>(_context: Context<T, M>, _f: F, a: A, b: B) -> Map2<T, F, A, B, Broadcast2<T, A, B>> where A::Shape: Broadcast<B::Shape> + RankRule<B::Shape, M> {
+pub fn map2<T, M, F: BinaryFunction<T> + DefinedFor<T>, A: Expr<T>, B: Expr<T>>(_context: Context<T, M>, _f: F, a: A, b: B) -> Map2<T, F, A, B, Ranked2<T, M, A, B>> where A::Shape: RankRule<B::Shape, M>, <A::Shape as RankRule<B::Shape, M>>::Checked: Broadcast<B::Shape> {
     Map2 { a, b, types: PhantomData }
 }
 

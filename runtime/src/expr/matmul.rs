@@ -28,28 +28,38 @@ use super::{row_of_tile, Context, Expr, Row, Tile};
 use crate::dim::Dim;
 use crate::element::Element;
 use crate::rules::matmul::{
-    BatchDims, BatchesBroadcast, Contracted, InnerDims, MatmulLhs, MatmulRhs, MatmulShape,
-    ProductShape,
+    BatchPair, BatchesBroadcast, Contracted, InnerPair, MatmulChecks, MatmulLeft, MatmulLhs,
+    MatmulRhs, MatmulRight, MatmulRule, MatmulShape,
 };
 use crate::shape::{Shape, MAX_RANK};
 use core::marker::PhantomData;
 
 /// `a @ b` over elements `T`, of shape `S`.
 #[derive(Clone, Copy, Debug)]
-pub struct MatMul<T, A, B, S> {
+pub struct MatMul<T, A, B, S, Checks = ()> {
     a: A,
     b: B,
-    types: PhantomData<(T, S)>,
+    types: PhantomData<(T, S, Checks)>,
 }
 
 /// Builds `a @ b`: operands of rank >= 1, equal contracted dims, batch dims that
-/// broadcast. Each is its own bound, so each mistake is one error at the `@`.
-/// (One-line signature: rustc quotes it in the note of every error.)
+/// broadcast. [`MatmulRule`] checks each as its own part, so each mistake is one
+/// error at the `@`.
 #[inline(always)]
 #[rustfmt::skip]
-pub fn matmul<T, M, A: Expr<T>, B: Expr<T>>(_context: Context<T, M>, a: A, b: B) -> MatMul<T, A, B, ProductShape<A::Shape, B::Shape>> where A::Shape: MatmulLhs + MatmulShape<B::Shape>, B::Shape: MatmulRhs, InnerDims<A::Shape, B::Shape>: Contracted<A::Shape, B::Shape>, BatchDims<A::Shape, B::Shape>: BatchesBroadcast<A::Shape, B::Shape> {
+pub fn matmul<T, M, A: Expr<T>, B: Expr<T>>(_context: Context<T, M>, a: A, b: B) -> CheckedProduct<T, A, B> where A::Shape: MatmulLeft<B::Shape> + MatmulRule<B::Shape>, B::Shape: MatmulRight<A::Shape>, InnerPair<A::Shape, B::Shape>: Contracted<A::Shape, B::Shape>, BatchPair<A::Shape, B::Shape>: BatchesBroadcast<A::Shape, B::Shape> {
     MatMul { a, b, types: PhantomData }
 }
+
+/// The node [`matmul`] builds: its shape, and the witnesses of every part of
+/// the rule ([`MatmulChecks`]).
+type CheckedProduct<T, A, B> = MatMul<
+    T,
+    A,
+    B,
+    <<A as Expr<T>>::Shape as MatmulRule<<B as Expr<T>>::Shape>>::Output,
+    MatmulChecks<<A as Expr<T>>::Shape, <B as Expr<T>>::Shape>,
+>;
 
 /// Where one output row of a product reads its operands.
 #[derive(Clone, Copy)]
@@ -59,7 +69,7 @@ struct ProductRow {
     left: [usize; MAX_RANK],
 }
 
-impl<T, A, B, S> MatMul<T, A, B, S>
+impl<T, A, B, S, Checks> MatMul<T, A, B, S, Checks>
 where
     T: Element,
     A: Expr<T>,
@@ -158,7 +168,7 @@ where
     }
 }
 
-impl<T, A, B, S> Expr<T> for MatMul<T, A, B, S>
+impl<T, A, B, S, Checks> Expr<T> for MatMul<T, A, B, S, Checks>
 where
     T: Element,
     A: Expr<T>,
@@ -230,7 +240,7 @@ trait Product<T> {
     fn load_right<const C: usize>(&self, batch: [usize; MAX_RANK], kk: usize, j0: usize) -> [T; C];
 }
 
-impl<T, A, B, S> Product<T> for MatMul<T, A, B, S>
+impl<T, A, B, S, Checks> Product<T> for MatMul<T, A, B, S, Checks>
 where
     T: Element,
     A: Expr<T>,

@@ -38,6 +38,27 @@ impl BroadcastDim<One> for One {
     type Output = One;
 }
 
+/// One aligned pair of dims, `(lhs, rhs)`, at position `AXIS` (counted from the
+/// right, `-1` is the last dim) of the broadcast of shapes `L` and `R`.
+///
+/// This middle step exists for the error message: when a pair fails, rustc
+/// reports this trait, so the message names both whole shapes, the failing
+/// position and the two sizes there, in one error per failing pair.
+#[diagnostic::on_unimplemented(
+    message = "shapes `{L}` and `{R}` cannot be broadcast together: at dim {AXIS} the sizes `{Self}` differ",
+    label = "sizes `{Self}` at dim {AXIS} (counted from the right); neither is `One`",
+    note = "NumPy broadcasting aligns shapes on the right; each pair of dims must be equal or one of them `One` (size 1)"
+)]
+pub trait BroadcastAt<L, R, const AXIS: isize> {
+    /// The larger of the two dims.
+    type Output: Dim;
+}
+
+#[diagnostic::do_not_recommend]
+impl<L, R, const AXIS: isize, X: BroadcastDim<Y>, Y> BroadcastAt<L, R, AXIS> for (X, Y) {
+    type Output = X::Output;
+}
+
 /// Shapes that broadcast together under the NumPy rule, and their result.
 ///
 /// ```
@@ -64,27 +85,30 @@ impl<S: Shape> Broadcast<S> for () {
 
 macro_rules! impl_broadcast {
     // Scalar on the left: the blanket impl above.
-    ([] [] []) => {};
-    ([] [] [$($l:ident)+]) => {
+    ([] [] [] $p:tt) => {};
+    ([] [] [$($l:ident)+] $p:tt) => {
         #[diagnostic::do_not_recommend]
         impl<$($l: Dim,)+> Broadcast<()> for ($($l,)+) {
             type Output = ($($l,)+);
         }
     };
-    ([$($a:ident)+] [$($b:ident)+] []) => {
-        #[diagnostic::do_not_recommend]
-        impl<$($a: BroadcastDim<$b>,)* $($b: Dim,)*> Broadcast<($($b,)*)> for ($($a,)*) {
-            type Output = ($(<$a as BroadcastDim<$b>>::Output,)*);
-        }
+    // Equal ranks: one impl.
+    ([$($a:ident)+] [$($b:ident)+] [] [$($p:tt)+]) => {
+        impl_broadcast!(@emit [$($a)* $($b)*] ($($a,)*) ($($b,)*) [] [$(($a, $b, $p))*]);
     };
-    ([$($a:ident)+] [$($b:ident)+] [$($l:ident)+]) => {
+    // The longer shape on either side.
+    ([$($a:ident)+] [$($b:ident)+] [$($l:ident)+] [$($p:tt)+]) => {
+        impl_broadcast!(@emit [$($l)* $($a)* $($b)*] ($($l,)* $($a,)*) ($($b,)*) [$($l)*] [$(($a, $b, $p))*]);
+        impl_broadcast!(@emit [$($l)* $($a)* $($b)*] ($($b,)*) ($($l,)* $($a,)*) [$($l)*] [$(($b, $a, $p))*]);
+    };
+    // `Self` broadcast with `Rhs`: the leading dims pass through, each aligned
+    // pair goes through `BroadcastAt` at its position.
+    (@emit [$($g:ident)*] $self_:tt $rhs:tt [$($l:ident)*] [$(($x:ident, $y:ident, $p:tt))*]) => {
         #[diagnostic::do_not_recommend]
-        impl<$($l: Dim,)+ $($a: BroadcastDim<$b>,)* $($b: Dim,)*> Broadcast<($($b,)*)> for ($($l,)+ $($a,)*) {
-            type Output = ($($l,)+ $(<$a as BroadcastDim<$b>>::Output,)*);
-        }
-        #[diagnostic::do_not_recommend]
-        impl<$($l: Dim,)+ $($a: Dim,)* $($b: BroadcastDim<$a>,)*> Broadcast<($($l,)+ $($a,)*)> for ($($b,)*) {
-            type Output = ($($l,)+ $(<$b as BroadcastDim<$a>>::Output,)*);
+        impl<$($g: Dim,)*> Broadcast<$rhs> for $self_
+        where $(($x, $y): BroadcastAt<$self_, $rhs, $p>,)*
+        {
+            type Output = ($($l,)* $(<($x, $y) as BroadcastAt<$self_, $rhs, $p>>::Output,)*);
         }
     };
 }

@@ -63,13 +63,13 @@ pub trait PlacedFits<Other> {
 }
 
 macro_rules! impl_placed_fits {
-    ([$($a:ident)*] [$($b:ident)*] []) => {
+    ([$($a:ident)*] [$($b:ident)*] [] $_positions:tt) => {
         #[diagnostic::do_not_recommend]
         impl<$($a: DimFits<$b>,)* $($b: Dim,)*> PlacedFits<($($b,)*)> for ($($a,)*) {
             type Placed = ($(<$a as DimFits<$b>>::Placed,)*);
         }
     };
-    ([$($a:ident)*] [$($b:ident)*] [$($l:ident)+]) => {};
+    ([$($a:ident)*] [$($b:ident)*] [$($l:ident)+] $_positions:tt) => {};
 }
 for_each_aligned_rank_pair!(impl_placed_fits);
 

@@ -21,6 +21,44 @@ impl<const N: usize> DimInto<D<N>> for D<N> {}
 impl<const N: usize> DimInto<D<N>> for One {}
 impl DimInto<One> for One {}
 
+/// One aligned pair `(value dim, target dim)` at position `AXIS` (counted from
+/// the right) of writing shape `V` into shape `X`. The message carrier: rustc
+/// reports a failing pair here, naming both shapes, the position and the sizes.
+#[diagnostic::on_unimplemented(
+    message = "cannot write a value of shape `{V}` into a target of shape `{X}` in place: at dim {AXIS} the sizes `{Self}` differ",
+    label = "sizes `{Self}` (value, target) at dim {AXIS} (counted from the right): broadcasting would change the target",
+    note = "PyTorch in-place rule: the value must broadcast to the target's shape without changing it"
+)]
+pub trait WritableAt<V, X, const AXIS: isize> {
+    /// `()`, when the pair fits.
+    type Written: Default;
+}
+
+#[diagnostic::do_not_recommend]
+impl<V, X, const AXIS: isize, A: DimInto<B>, B> WritableAt<V, X, AXIS> for (A, B) {
+    type Written = ();
+}
+
+/// What writing shape `V` into shape `X` requires of their ranks: the value may
+/// not have more dims than the target.
+#[diagnostic::on_unimplemented(
+    message = "cannot write a value of shape `{V}` into a target of shape `{X}` in place: the value has more dims",
+    label = "broadcasting would add dims to the target's shape `{X}`",
+    note = "PyTorch in-place rule: the value must broadcast to the target's shape without changing it"
+)]
+pub trait TargetRankFits<V, X> {
+    /// `()`, when the ranks fit.
+    type Written: Default;
+}
+
+/// The verdict on a value with more dims than its target; implements nothing.
+pub struct ValueHasMoreDims;
+
+#[diagnostic::do_not_recommend]
+impl<V, X, R: super::rank::Holds> TargetRankFits<V, X> for R {
+    type Written = ();
+}
+
 /// A value shape that broadcasts to `Target` without changing it.
 ///
 /// ```
@@ -33,17 +71,43 @@ impl DimInto<One> for One {}
     label = "broadcasting would change the target's shape `{Target}`",
     note = "PyTorch in-place rule: the value must broadcast to the target's shape without changing it"
 )]
-pub trait BroadcastInto<Target> {}
+pub trait BroadcastInto<Target> {
+    /// `()`: the in-place constructors return it, so a failure is reported
+    /// once, through [`WritableAt`] or [`TargetRankFits`], with no note
+    /// pointing into the library.
+    type Written: Default;
+}
 
 /// A scalar can be written into any shape (blanket, for generic code).
 #[diagnostic::do_not_recommend]
-impl<S: Shape> BroadcastInto<S> for () {}
+impl<S: Shape> BroadcastInto<S> for () {
+    type Written = ();
+}
 
 macro_rules! impl_broadcast_into {
-    ([] [] [$($l:ident)*]) => {};
-    ([$($a:ident)+] [$($b:ident)+] [$($l:ident)*]) => {
+    ([] [] [$($l:ident)*] $p:tt) => {};
+    // The value aligned under the target's trailing dims.
+    ([$($a:ident)+] [$($b:ident)+] [$($l:ident)*] [$($p:tt)+]) => {
+        impl_broadcast_into!(@emit [$($l)* $($a)* $($b)*] ($($a,)*) ($($l,)* $($b,)*) [$(($a, $b, $p))*]);
+        impl_broadcast_into!(@longer [$($a)+] [$($b)+] [$($l)*]);
+    };
+    (@emit [$($g:ident)*] $value:tt $target:tt [$(($x:ident, $y:ident, $p:tt))*]) => {
         #[diagnostic::do_not_recommend]
-        impl<$($l: Dim,)* $($a: DimInto<$b>,)* $($b: Dim,)*> BroadcastInto<($($l,)* $($b,)*)> for ($($a,)*) {}
+        impl<$($g: Dim,)*> BroadcastInto<$target> for $value
+        where $(($x, $y): WritableAt<$value, $target, $p>,)*
+        {
+            type Written = ($(<($x, $y) as WritableAt<$value, $target, $p>>::Written,)*);
+        }
+    };
+    // The value longer than the target: never writable.
+    (@longer [$($a:ident)+] [$($b:ident)+] []) => {};
+    (@longer [$($a:ident)+] [$($b:ident)+] [$($l:ident)+]) => {
+        #[diagnostic::do_not_recommend]
+        impl<$($l: Dim,)* $($a: Dim,)* $($b: Dim,)*> BroadcastInto<($($b,)*)> for ($($l,)* $($a,)*)
+        where ValueHasMoreDims: TargetRankFits<Self, ($($b,)*)>
+        {
+            type Written = <ValueHasMoreDims as TargetRankFits<Self, ($($b,)*)>>::Written;
+        }
     };
 }
 for_each_aligned_rank_pair!(impl_broadcast_into);

@@ -40,11 +40,6 @@ impl Kind for Vector {
 }
 
 /// A shape that can stand on the left of `@`: rank 1 or more.
-#[diagnostic::on_unimplemented(
-    message = "`@` needs a tensor of rank 1 or more on its left, found shape `{Self}`",
-    label = "the left operand of `@` is a scalar",
-    note = "to scale a tensor by a scalar, use `*`"
-)]
 pub trait MatmulLhs: Shape {
     /// The batch dims (all but the last two).
     type Batch: BatchShape;
@@ -57,11 +52,6 @@ pub trait MatmulLhs: Shape {
 }
 
 /// A shape that can stand on the right of `@`: rank 1 or more.
-#[diagnostic::on_unimplemented(
-    message = "`@` needs a tensor of rank 1 or more on its right, found shape `{Self}`",
-    label = "the right operand of `@` is a scalar",
-    note = "to scale a tensor by a scalar, use `*`"
-)]
 pub trait MatmulRhs: Shape {
     /// The batch dims (all but the last two).
     type Batch: BatchShape;
@@ -73,36 +63,99 @@ pub trait MatmulRhs: Shape {
     type Kind: Kind;
 }
 
-/// The contracted dims `(k_a, k_b)` of `A @ B` are equal. Implemented for pairs of
-/// equal sizes only (one impl per kind of dim, so rustc normalises the pair before
-/// matching), so a mismatch fails at the impl header: one error, naming both
-/// shapes and both sizes.
+/// `Self` on the left of `Self @ B`: the message carrier for a scalar there.
+///
+/// Every part of the rule is a trait like this one, reached through a
+/// projection in [`MatmulRule::Output`] and implemented by one blanket impl
+/// over the plain rule trait. rustc then reports a failing part by this
+/// trait's message, once, on the `@`, with no note pointing into the library.
+#[diagnostic::on_unimplemented(
+    message = "`@` needs a tensor of rank 1 or more on its left, found shape `{Self}`",
+    label = "the left operand of `@` is a scalar",
+    note = "to scale a tensor by a scalar, use `*`"
+)]
+pub trait MatmulLeft<B> {
+    /// See [`MatmulLhs`].
+    type Batch: BatchShape;
+    /// See [`MatmulLhs`].
+    type Rows: Dim;
+    /// See [`MatmulLhs`].
+    type Inner: Dim;
+    /// See [`MatmulLhs`].
+    type Kind: Kind;
+}
+
+#[diagnostic::do_not_recommend]
+impl<A: MatmulLhs, B> MatmulLeft<B> for A {
+    type Batch = A::Batch;
+    type Rows = A::Rows;
+    type Inner = A::Inner;
+    type Kind = A::Kind;
+}
+
+/// `Self` on the right of `A @ Self`: the message carrier for a scalar there.
+#[diagnostic::on_unimplemented(
+    message = "`@` needs a tensor of rank 1 or more on its right, found shape `{Self}`",
+    label = "the right operand of `@` is a scalar",
+    note = "to scale a tensor by a scalar, use `*`"
+)]
+pub trait MatmulRight<A> {
+    /// See [`MatmulRhs`].
+    type Batch: BatchShape;
+    /// See [`MatmulRhs`].
+    type Inner: Dim;
+    /// See [`MatmulRhs`].
+    type Cols: Dim;
+    /// See [`MatmulRhs`].
+    type Kind: Kind;
+}
+
+#[diagnostic::do_not_recommend]
+impl<B: MatmulRhs, A> MatmulRight<A> for B {
+    type Batch = B::Batch;
+    type Inner = B::Inner;
+    type Cols = B::Cols;
+    type Kind = B::Kind;
+}
+
+/// Two dims of equal size: `D<K>` twice, or size 1 either way. One impl per
+/// kind of dim, so rustc normalises the pair before matching.
+pub trait SameSize<Other> {}
+
+impl<const K: usize> SameSize<D<K>> for D<K> {}
+impl SameSize<One> for One {}
+impl SameSize<D<1>> for One {}
+impl SameSize<One> for D<1> {}
+/// Never used: with a second impl for every `D<K>`, rustc cannot infer the
+/// right dim from the left one, so it reports the mismatch with the message of
+/// [`Contracted`] instead of a bare type mismatch.
+impl<const K: usize> SameSize<NotADim> for D<K> {}
+
+/// See the last impl of [`SameSize`]; not a [`Dim`], so never a shape's dim.
+pub enum NotADim {}
+
+/// The contracted dims `(k_a, k_b)` of `A @ B` are equal: the message carrier
+/// for rule 2, naming both shapes and both sizes.
 #[diagnostic::on_unimplemented(
     message = "matrix product `{A} @ {B}`: the contracted dims `{Self}` differ",
     label = "`{A} @ {B}`: inner dims `{Self}` differ",
     note = "`@` multiplies (.., m, k) by (.., k, n): the last dim of the left operand must equal the second-to-last of the right (for a 1-D right operand, its only dim)"
 )]
-pub trait Contracted<A, B> {}
+pub trait Contracted<A, B> {
+    /// The left operand's contracted dim.
+    type Inner: Dim;
+}
 
 #[diagnostic::do_not_recommend]
-impl<const K: usize, A, B> Contracted<A, B> for (D<K>, D<K>) {}
-#[diagnostic::do_not_recommend]
-impl<A, B> Contracted<A, B> for (One, One) {}
-#[diagnostic::do_not_recommend]
-impl<A, B> Contracted<A, B> for (One, D<1>) {}
-#[diagnostic::do_not_recommend]
-impl<A, B> Contracted<A, B> for (D<1>, One) {}
-/// Never used: with a second impl for every `(D<K>, _)`, rustc cannot infer the
-/// right dim from the left one, so it normalises both and reports a mismatch
-/// with this trait's message instead of a bare type mismatch.
-#[diagnostic::do_not_recommend]
-impl<const K: usize, A, B> Contracted<A, B> for (D<K>, NotADim) {}
-
-/// See the last impl of [`Contracted`]; not a [`Dim`], so never a shape's dim.
-pub enum NotADim {}
+impl<A, B, X: Dim + SameSize<Y>, Y> Contracted<A, B> for (X, Y) {
+    type Inner = X;
+}
 
 /// The batch dims `(batch_a, batch_b)` of `A @ B` broadcast together, giving
-/// `Output`.
+/// `Output`. (A failing pair is reported by [`BroadcastAt`], naming the two
+/// batches and the dim.)
+///
+/// [`BroadcastAt`]: super::broadcast::BroadcastAt
 #[diagnostic::on_unimplemented(
     message = "matrix product `{A} @ {B}`: the batch dims `{Self}` cannot be broadcast together",
     label = "`{A} @ {B}`: batch dims `{Self}` are incompatible",
@@ -120,6 +173,50 @@ where
 {
     type Output = X::Output;
 }
+
+/// The result shape of `Self @ B`, assembled from the parts of the rule. The
+/// constructor also states each part as its own check (see [`MatmulChecks`]),
+/// so this trait never reports a failure itself.
+pub trait MatmulRule<B> {
+    /// The shape of `Self @ B`.
+    type Output: Shape;
+}
+
+#[diagnostic::do_not_recommend]
+impl<A: MatmulLeft<B>, B: MatmulRight<A>> MatmulRule<B> for A
+where
+    (A::Batch, <B as MatmulRight<A>>::Batch): BatchesBroadcast<A, B>,
+    (A::Kind, <B as MatmulRight<A>>::Kind):
+        Assemble<RuleBatch<A, B>, A::Rows, <B as MatmulRight<A>>::Cols>,
+{
+    type Output = <(A::Kind, <B as MatmulRight<A>>::Kind) as Assemble<
+        RuleBatch<A, B>,
+        A::Rows,
+        <B as MatmulRight<A>>::Cols,
+    >>::Output;
+}
+
+/// The broadcast batch, as [`MatmulRule`] computes it.
+type RuleBatch<A, B> = <BatchPair<A, B> as BatchesBroadcast<A, B>>::Output;
+
+/// The contracted dims of `A @ B`, read through the message carriers.
+pub type InnerPair<A, B> = (<A as MatmulLeft<B>>::Inner, <B as MatmulRight<A>>::Inner);
+/// The batch dims of `A @ B`, read through the message carriers.
+pub type BatchPair<A, B> = (<A as MatmulLeft<B>>::Batch, <B as MatmulRight<A>>::Batch);
+
+/// Every part of the rule for `A @ B`, each a projection at the top level of a
+/// tuple. The constructor returns a node that carries this type, so a failing
+/// part is reported by its own trait's message, once. (rustc reports a failing
+/// projection by the trait above its leaf, and only where the projection is
+/// not nested in another one; an operand of rank 0 is reported that way with
+/// no note, a failing contracted or batch pair still with a note that points
+/// at the constructor's bound.)
+pub type MatmulChecks<A, B> = (
+    <A as MatmulLeft<B>>::Kind,
+    <B as MatmulRight<A>>::Kind,
+    <InnerPair<A, B> as Contracted<A, B>>::Inner,
+    <BatchPair<A, B> as BatchesBroadcast<A, B>>::Output,
+);
 
 /// Batch dims (rank 0 to 4): they can be extended by one or two trailing dims.
 pub trait BatchShape: Shape {
@@ -147,9 +244,9 @@ pub trait MatmulShape<B: MatmulRhs>: MatmulLhs {
     const LHS_VECTOR: bool;
 }
 
-/// The contracted dims of `A @ B`, as the pair [`Contracted`] checks.
+/// The contracted dims of `A @ B`.
 pub type InnerDims<A, B> = (<A as MatmulLhs>::Inner, <B as MatmulRhs>::Inner);
-/// The batch dims of `A @ B`, as the pair [`BatchesBroadcast`] checks.
+/// The batch dims of `A @ B`.
 pub type BatchDims<A, B> = (<A as MatmulLhs>::Batch, <B as MatmulRhs>::Batch);
 /// The broadcast batch of `A @ B`.
 type BatchOf<A, B> = <BatchDims<A, B> as BatchesBroadcast<A, B>>::Output;

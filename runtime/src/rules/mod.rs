@@ -9,30 +9,33 @@ pub mod in_place;
 pub mod matmul;
 pub mod rank;
 
-/// Calls `$callback!([a dims] [b dims] [leading dims])` once for every way of
-/// right-aligning two shapes whose ranks add up to at most [`MAX_RANK`] per side:
-/// the `a` and `b` lists are the aligned (zipped) dims, equally long, and the
-/// leading list holds the extra outer dims of the longer shape.
+/// Calls `$callback!([a dims] [b dims] [leading dims] [positions])` once for
+/// every way of right-aligning two shapes whose ranks add up to at most
+/// [`MAX_RANK`] per side: the `a` and `b` lists are the aligned (zipped) dims,
+/// equally long, outermost first; the leading list holds the extra outer dims of
+/// the longer shape; the positions list gives each aligned pair's dim counted
+/// from the right, NumPy style (`{-2} {-1}`), for error messages.
 ///
 /// [`MAX_RANK`]: crate::shape::MAX_RANK
 macro_rules! for_each_aligned_rank_pair {
     ($callback:ident) => {
-        for_each_aligned_rank_pair!(@zip $callback [] [] [L0 L1 L2 L3 L4 L5] [A0 A1 A2 A3 A4 A5] [B0 B1 B2 B3 B4 B5]);
+        for_each_aligned_rank_pair!(@zip $callback [] [] [] [L0 L1 L2 L3 L4 L5] [A0 A1 A2 A3 A4 A5] [B0 B1 B2 B3 B4 B5]
+            [{-1} {-2} {-3} {-4} {-5} {-6}]);
     };
-    (@zip $callback:ident [$($a:ident)*] [$($b:ident)*] [$($pool:ident)*] [] []) => {
-        for_each_aligned_rank_pair!(@lead $callback [$($a)*] [$($b)*] [] [$($pool)*]);
+    (@zip $callback:ident [$($a:ident)*] [$($b:ident)*] [$($p:tt)*] [$($pool:ident)*] [] [] []) => {
+        for_each_aligned_rank_pair!(@lead $callback [$($a)*] [$($b)*] [$($p)*] [] [$($pool)*]);
     };
-    (@zip $callback:ident [$($a:ident)*] [$($b:ident)*] [$p:ident $($pool:ident)*]
-        [$na:ident $($ra:ident)*] [$nb:ident $($rb:ident)*]) => {
-        for_each_aligned_rank_pair!(@lead $callback [$($a)*] [$($b)*] [] [$p $($pool)*]);
-        for_each_aligned_rank_pair!(@zip $callback [$($a)* $na] [$($b)* $nb] [$($pool)*] [$($ra)*] [$($rb)*]);
+    (@zip $callback:ident [$($a:ident)*] [$($b:ident)*] [$($p:tt)*] [$l:ident $($pool:ident)*]
+        [$na:ident $($ra:ident)*] [$nb:ident $($rb:ident)*] [$np:tt $($rp:tt)*]) => {
+        for_each_aligned_rank_pair!(@lead $callback [$($a)*] [$($b)*] [$($p)*] [] [$l $($pool)*]);
+        for_each_aligned_rank_pair!(@zip $callback [$($a)* $na] [$($b)* $nb] [$np $($p)*] [$($pool)*] [$($ra)*] [$($rb)*] [$($rp)*]);
     };
-    (@lead $callback:ident $a:tt $b:tt [$($l:ident)*] []) => {
-        $callback!($a $b [$($l)*]);
+    (@lead $callback:ident $a:tt $b:tt $p:tt [$($l:ident)*] []) => {
+        $callback!($a $b [$($l)*] $p);
     };
-    (@lead $callback:ident $a:tt $b:tt [$($l:ident)*] [$n:ident $($pool:ident)*]) => {
-        $callback!($a $b [$($l)*]);
-        for_each_aligned_rank_pair!(@lead $callback $a $b [$($l)* $n] [$($pool)*]);
+    (@lead $callback:ident $a:tt $b:tt $p:tt [$($l:ident)*] [$n:ident $($pool:ident)*]) => {
+        $callback!($a $b [$($l)*] $p);
+        for_each_aligned_rank_pair!(@lead $callback $a $b $p [$($l)* $n] [$($pool)*]);
     };
 }
 pub(crate) use for_each_aligned_rank_pair;

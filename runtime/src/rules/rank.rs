@@ -21,33 +21,87 @@ pub struct Numpy;
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Strict;
 
-/// The rank rule of a mode between two shapes.
+/// The rank rule of a mode between two shapes. Implemented for every pair of
+/// shapes; in strict mode a pair of different ranks (neither a scalar) requires
+/// [`StrictRanks`] of [`ImplicitRankPromotion`], which nothing implements, so
+/// rustc reports that message, once, on the operator.
+pub trait RankRule<Rhs, Mode> {
+    /// `Self`. Constructors compute their shape through this projection, so a
+    /// failing rule is reported once, where the node is built, without a note
+    /// pointing into the library.
+    type Checked;
+}
+
+/// What a strict-mode pair of shapes `L` and `R` requires of their ranks.
 #[diagnostic::on_unimplemented(
-    message = "strict mode: shapes `{Self}` and `{Rhs}` have different ranks",
-    label = "implicit rank promotion between `{Self}` and `{Rhs}`",
+    message = "strict mode: shapes `{L}` and `{R}` have different ranks",
+    label = "implicit rank promotion between `{L}` and `{R}`",
     note = "in `strict:` mode, place the lower-rank operand explicitly with `in_dims(x, [..])`; scalars need nothing"
 )]
-pub trait RankRule<Rhs, Mode> {}
+pub trait StrictRanks<L, R> {
+    /// `L`, when the ranks agree.
+    type Checked;
+}
 
-impl<A, B> RankRule<B, Numpy> for A {}
+/// Holds for [`RanksAgree`] only: the leaf under [`StrictRanks`]. (rustc reports
+/// a failure in a projection at the trait above its leaf: [`StrictRanks`], with
+/// its message.)
+pub trait Holds {}
+
+/// The verdict on equal ranks.
+pub struct RanksAgree;
+impl Holds for RanksAgree {}
+
+/// The verdict on a pair of different ranks in strict mode.
+pub struct ImplicitRankPromotion;
+
+#[diagnostic::do_not_recommend]
+impl<L, R, X: Holds> StrictRanks<L, R> for X {
+    type Checked = L;
+}
+
+impl<A, B> RankRule<B, Numpy> for A {
+    type Checked = A;
+}
 
 /// Strict: a scalar against anything (blanket, so generic code gets it).
 #[diagnostic::do_not_recommend]
-impl<S: Shape> RankRule<(), Strict> for S {}
+impl<S: Shape> RankRule<(), Strict> for S {
+    type Checked = S;
+}
 
 macro_rules! impl_strict_rank_rule {
     // Equal ranks (no leading dims), at least 1.
-    ([$($a:ident)+] [$($b:ident)+] []) => {
+    ([$($a:ident)+] [$($b:ident)+] [] $_positions:tt) => {
         #[diagnostic::do_not_recommend]
-        impl<$($a: Dim,)+ $($b: Dim,)+> RankRule<($($b,)+), Strict> for ($($a,)+) {}
+        impl<$($a: Dim,)+ $($b: Dim,)+> RankRule<($($b,)+), Strict> for ($($a,)+) {
+            type Checked = Self;
+        }
     };
     // A scalar on the left.
-    ([] [] [$($l:ident)+]) => {
+    ([] [] [$($l:ident)+] $_positions:tt) => {
         #[diagnostic::do_not_recommend]
-        impl<$($l: Dim,)+> RankRule<($($l,)+), Strict> for () {}
+        impl<$($l: Dim,)+> RankRule<($($l,)+), Strict> for () {
+            type Checked = Self;
+        }
     };
-    // Different ranks, or `()` with `()` (covered by the blanket impl).
-    ([$($a:ident)*] [$($b:ident)*] [$($l:ident)*]) => {};
+    // Different ranks, either way round.
+    ([$($a:ident)+] [$($b:ident)+] [$($l:ident)+] $_positions:tt) => {
+        #[diagnostic::do_not_recommend]
+        impl<$($l: Dim,)+ $($a: Dim,)+ $($b: Dim,)+> RankRule<($($b,)+), Strict> for ($($l,)+ $($a,)+)
+        where ImplicitRankPromotion: StrictRanks<Self, ($($b,)+)>
+        {
+            type Checked = <ImplicitRankPromotion as StrictRanks<Self, ($($b,)+)>>::Checked;
+        }
+        #[diagnostic::do_not_recommend]
+        impl<$($l: Dim,)+ $($a: Dim,)+ $($b: Dim,)+> RankRule<($($l,)+ $($a,)+), Strict> for ($($b,)+)
+        where ImplicitRankPromotion: StrictRanks<Self, ($($l,)+ $($a,)+)>
+        {
+            type Checked = <ImplicitRankPromotion as StrictRanks<Self, ($($l,)+ $($a,)+)>>::Checked;
+        }
+    };
+    // `()` with `()`: the blanket impl.
+    ([] [] [] $_positions:tt) => {};
 }
 for_each_aligned_rank_pair!(impl_strict_rank_rule);
 

@@ -13,9 +13,12 @@
 //!   equal ranks or a scalar; in the default NumPy mode it always holds;
 //! - a function's domain is [`DefinedFor`], required only here; the nodes' own
 //!   `Expr` impls need just the `apply` traits, which hold for every element;
-//! - the shape `S` is a parameter computed here by projection: if the broadcast
-//!   fails, `S` stays an unresolved variable and later uses are ambiguous, which
-//!   rustc does not report after an error.
+//! - the shape `S` is a parameter computed here by projection (through
+//!   [`RankRule::Checked`], then [`Broadcast::Output`]): a failing pair of dims
+//!   is reported while rustc normalises that projection, by the message of
+//!   [`BroadcastAt`](crate::rules::broadcast::BroadcastAt) and without a note
+//!   pointing here; `S` then stays unresolved and later uses are ambiguous,
+//!   which rustc does not report after an error.
 
 use super::function::{BinaryFunction, DefinedFor, TernaryFunction, UnaryFunction};
 use super::{Context, Expr, Row, Tile};

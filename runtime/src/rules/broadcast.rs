@@ -47,7 +47,7 @@ impl BroadcastDim<One> for One {
 #[diagnostic::on_unimplemented(
     message = "shapes `{L}` and `{R}` cannot be broadcast together: at dim {AXIS} the sizes `{Self}` differ",
     label = "sizes `{Self}` at dim {AXIS} (counted from the right); neither is `One`",
-    note = "NumPy broadcasting aligns shapes on the right; each pair of dims must be equal or one of them `One` (size 1)"
+    note = "NumPy broadcasting aligns shapes on the right; each pair of dims must be equal or one of them `One` (size 1; a generic `D<N>` is never `One`)"
 )]
 pub trait BroadcastAt<L, R, const AXIS: isize> {
     /// The larger of the two dims.

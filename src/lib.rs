@@ -107,6 +107,7 @@ macro_rules! catalogue_entry {
 #[doc = catalogue_entry!("in_dims_on_both_sides", "Place only one side of an operation; the other side is what it is placed on.")]
 #[doc = catalogue_entry!("in_dims_outside_binary_operation", "`in_dims` must be an operand of a binary operation, a two-argument function, or the value of `out += ...`.")]
 #[doc = catalogue_entry!("strict_implicit_rank_promotion", "In `strict:` mode, place a lower-rank operand explicitly: `m + in_dims(v, [1])`.")]
+#[doc = catalogue_entry!("strict_implicit_rank_promotion_ternary", "Every operand of `clamp` counts: place the lower-rank bound with `in_dims(hi, [1])`.")]
 #[doc = catalogue_entry!("strict_implicit_rank_promotion_in_place", "The same for an in-place update: `out += in_dims(v, [1])`.")]
 #[doc = "\n## Matrix products (`@`)\n"]
 #[doc = catalogue_entry!("matmul_inner_dims_differ", "`(m, k) @ (k, n)`: the left operand's last dim must equal the right operand's second-to-last.")]

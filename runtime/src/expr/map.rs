@@ -52,18 +52,16 @@ pub struct Map3<T, F, A, B, C, S> {
     types: PhantomData<(T, F, S)>,
 }
 
-/// The broadcast shape of two expressions.
-type Broadcast2<T, A, B> = <<A as Expr<T>>::Shape as Broadcast<<B as Expr<T>>::Shape>>::Output;
+/// Shapes `X` and `Y` broadcast under mode `M`: `M`'s rank rule, then the
+/// NumPy rule. Through [`RankRule::Checked`], so both are projections and a
+/// failure of either is reported by itself (see the module doc).
+type RankedBroadcast<X, Y, M> = <<X as RankRule<Y, M>>::Checked as Broadcast<Y>>::Output;
 
-/// [`Broadcast2`] under mode `M`'s rank rule: the same shape, computed through
-/// [`RankRule::Checked`] so a strict-mode failure is reported by itself.
-type Ranked2<T, M, A, B> =
-    <<<A as Expr<T>>::Shape as RankRule<<B as Expr<T>>::Shape, M>>::Checked as Broadcast<
-        <B as Expr<T>>::Shape,
-    >>::Output;
+/// The shape of `f(a, b)` under mode `M`.
+type Ranked2<T, M, A, B> = RankedBroadcast<<A as Expr<T>>::Shape, <B as Expr<T>>::Shape, M>;
 
-/// The broadcast shape of three expressions.
-type Broadcast3<T, A, B, C> = <Broadcast2<T, A, B> as Broadcast<<C as Expr<T>>::Shape>>::Output;
+/// The shape of `f(a, b, c)` under mode `M`.
+type Ranked3<T, M, A, B, C> = RankedBroadcast<Ranked2<T, M, A, B>, <C as Expr<T>>::Shape, M>;
 
 /// Builds `f(a)`; `f` must be defined for the element type. (One-line
 /// signature: rustc quotes it in the note of every domain error.)
@@ -75,8 +73,8 @@ pub fn map1<T, M, F: UnaryFunction<T> + DefinedFor<T>, A: Expr<T>>(_context: Con
 
 /// Builds `f(a, b)`; one element type, and shapes that broadcast together.
 ///
-/// The signature is one line on purpose: rustc quotes it in the note of every
-/// broadcast error, and one line keeps that error short.
+/// The signature is one line on purpose: should rustc quote it in a note (it
+/// does not for the shape rules, see the module doc), one line keeps it short.
 #[inline(always)]
 #[rustfmt::skip]
 pub fn map2<T, M, F: BinaryFunction<T> + DefinedFor<T>, A: Expr<T>, B: Expr<T>>(_context: Context<T, M>, _f: F, a: A, b: B) -> Map2<T, F, A, B, Ranked2<T, M, A, B>> where A::Shape: RankRule<B::Shape, M>, <A::Shape as RankRule<B::Shape, M>>::Checked: Broadcast<B::Shape> {
@@ -92,14 +90,16 @@ pub fn map3<T, M, F, A, B, C>(
     a: A,
     b: B,
     c: C,
-) -> Map3<T, F, A, B, C, Broadcast3<T, A, B, C>>
+) -> Map3<T, F, A, B, C, Ranked3<T, M, A, B, C>>
 where
     F: TernaryFunction<T> + DefinedFor<T>,
     A: Expr<T>,
     B: Expr<T>,
     C: Expr<T>,
-    A::Shape: Broadcast<B::Shape> + RankRule<B::Shape, M>,
-    Broadcast2<T, A, B>: Broadcast<C::Shape> + RankRule<C::Shape, M>,
+    A::Shape: RankRule<B::Shape, M>,
+    <A::Shape as RankRule<B::Shape, M>>::Checked: Broadcast<B::Shape>,
+    Ranked2<T, M, A, B>: RankRule<C::Shape, M>,
+    <Ranked2<T, M, A, B> as RankRule<C::Shape, M>>::Checked: Broadcast<C::Shape>,
 {
     Map3 {
         a,

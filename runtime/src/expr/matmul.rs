@@ -43,8 +43,8 @@ pub struct MatMul<T, A, B, S, Checks = ()> {
 }
 
 /// Builds `a @ b`: operands of rank >= 1, equal contracted dims, batch dims that
-/// broadcast. [`MatmulRule`] checks each as its own part, so each mistake is one
-/// error at the `@`.
+/// broadcast. Each part is its own bound and its own projection in the node's
+/// type ([`MatmulChecks`]), so each mistake is one error at the `@`.
 #[inline(always)]
 #[rustfmt::skip]
 pub fn matmul<T, M, A: Expr<T>, B: Expr<T>>(_context: Context<T, M>, a: A, b: B) -> CheckedProduct<T, A, B> where A::Shape: MatmulLeft<B::Shape> + MatmulRule<B::Shape>, B::Shape: MatmulRight<A::Shape>, InnerPair<A::Shape, B::Shape>: Contracted<A::Shape, B::Shape>, BatchPair<A::Shape, B::Shape>: BatchesBroadcast<A::Shape, B::Shape> {

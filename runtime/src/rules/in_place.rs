@@ -7,7 +7,7 @@
 //! match the existing size (7)").
 
 use super::broadcast::BroadcastMismatch;
-use super::for_each_aligned_rank_pair;
+use super::{for_each_aligned_rank_pair, Holds};
 use crate::dim::{Dim, One, D};
 use crate::shape::Shape;
 
@@ -55,7 +55,7 @@ pub trait TargetRankFits<V, X> {
 pub struct ValueHasMoreDims;
 
 #[diagnostic::do_not_recommend]
-impl<V, X, R: super::rank::Holds> TargetRankFits<V, X> for R {
+impl<V, X, R: Holds> TargetRankFits<V, X> for R {
     type Written = ();
 }
 

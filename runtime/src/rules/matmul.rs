@@ -66,9 +66,10 @@ pub trait MatmulRhs: Shape {
 /// `Self` on the left of `Self @ B`: the message carrier for a scalar there.
 ///
 /// Every part of the rule is a trait like this one, reached through a
-/// projection in [`MatmulRule::Output`] and implemented by one blanket impl
-/// over the plain rule trait. rustc then reports a failing part by this
-/// trait's message, once, on the `@`, with no note pointing into the library.
+/// projection in [`MatmulChecks`] and implemented by one blanket impl over the
+/// plain rule trait. rustc then reports a failing part by this trait's
+/// message, once, on the `@` ([`MatmulChecks`] says which parts still end with
+/// a note pointing into the library).
 #[diagnostic::on_unimplemented(
     message = "`@` needs a tensor of rank 1 or more on its left, found shape `{Self}`",
     label = "the left operand of `@` is a scalar",
@@ -244,8 +245,6 @@ pub trait MatmulShape<B: MatmulRhs>: MatmulLhs {
     const LHS_VECTOR: bool;
 }
 
-/// The contracted dims of `A @ B`.
-pub type InnerDims<A, B> = (<A as MatmulLhs>::Inner, <B as MatmulRhs>::Inner);
 /// The batch dims of `A @ B`.
 pub type BatchDims<A, B> = (<A as MatmulLhs>::Batch, <B as MatmulRhs>::Batch);
 /// The broadcast batch of `A @ B`.
@@ -253,13 +252,13 @@ type BatchOf<A, B> = <BatchDims<A, B> as BatchesBroadcast<A, B>>::Output;
 /// The shape of `A @ B`.
 pub type ProductShape<A, B> = <A as MatmulShape<B>>::Output;
 
-impl<A: MatmulLhs, B: MatmulRhs> MatmulShape<B> for A
+/// The result shape comes from [`MatmulRule`], so it is assembled in one place.
+impl<A: MatmulLhs + MatmulRule<B>, B: MatmulRhs> MatmulShape<B> for A
 where
     BatchDims<A, B>: BatchesBroadcast<A, B>,
-    (A::Kind, B::Kind): Assemble<BatchOf<A, B>, A::Rows, B::Cols>,
 {
     type Batch = BatchOf<A, B>;
-    type Output = <(A::Kind, B::Kind) as Assemble<BatchOf<A, B>, A::Rows, B::Cols>>::Output;
+    type Output = <A as MatmulRule<B>>::Output;
     type LhsView = <BatchOf<A, B> as BatchShape>::Push2<A::Rows, A::Inner>;
     type RhsView = <BatchOf<A, B> as BatchShape>::Push2<B::Inner, B::Cols>;
     const RHS_VECTOR: bool = <B::Kind as Kind>::VECTOR;

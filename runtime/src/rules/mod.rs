@@ -9,6 +9,13 @@ pub mod in_place;
 pub mod matmul;
 pub mod rank;
 
+/// The leaf under the message-carrying traits whose `Self` is a verdict type
+/// ([`rank::StrictRanks`] for [`rank::ImplicitRankPromotion`],
+/// [`in_place::TargetRankFits`] for [`in_place::ValueHasMoreDims`]): no type
+/// implements it, so such a requirement always fails, and rustc reports it by
+/// the message of the trait above this leaf.
+pub trait Holds {}
+
 /// Calls `$callback!([a dims] [b dims] [leading dims] [positions])` once for
 /// every way of right-aligning two shapes whose ranks add up to at most
 /// [`MAX_RANK`] per side: the `a` and `b` lists are the aligned (zipped) dims,

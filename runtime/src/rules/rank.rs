@@ -9,7 +9,7 @@
 //! ranks stays legal. In the default NumPy mode every pair passes this rule and
 //! only [`Broadcast`](super::broadcast::Broadcast) applies.
 
-use super::for_each_aligned_rank_pair;
+use super::{for_each_aligned_rank_pair, Holds};
 use crate::dim::Dim;
 use crate::shape::Shape;
 
@@ -42,15 +42,6 @@ pub trait StrictRanks<L, R> {
     /// `L`, when the ranks agree.
     type Checked;
 }
-
-/// Holds for [`RanksAgree`] only: the leaf under [`StrictRanks`]. (rustc reports
-/// a failure in a projection at the trait above its leaf: [`StrictRanks`], with
-/// its message.)
-pub trait Holds {}
-
-/// The verdict on equal ranks.
-pub struct RanksAgree;
-impl Holds for RanksAgree {}
 
 /// The verdict on a pair of different ranks in strict mode.
 pub struct ImplicitRankPromotion;

@@ -91,14 +91,43 @@ pub enum Expr {
     InDims {
         name: syn::Ident,
         operand: Box<Expr>,
-        dims: Vec<InDim>,
+        dims: Vec<DimLiteral>,
         tuple_span: Span,
+    },
+    /// `sum(x, [1], keepdim)`, `mean(x, [0, -1])`, `max(x)` (all axes): a
+    /// reduction from the runtime's table, spanned on the name (the axes list
+    /// for the axes rule).
+    Reduce {
+        name: syn::Ident,
+        operand: Box<Expr>,
+        /// The axes as written; `None` reduces every axis.
+        axes: Option<Vec<DimLiteral>>,
+        /// The axes list's span, or the name's when there is none.
+        axes_span: Span,
+        /// `keepdim` was given: the reduced dims stay, as size 1.
+        keepdim: bool,
+    },
+    /// `transpose(x)` (`perm: None`: the last two dims swapped) or
+    /// `permute(x, [2, 0, 1])`: an operand read in another dim order.
+    Permute {
+        name: syn::Ident,
+        operand: Box<Expr>,
+        perm: Option<Vec<DimLiteral>>,
+        /// The list's span, or the name's for `transpose`.
+        perm_span: Span,
+    },
+    /// `reshape::<Shape![8, 8]>(x)`: an operand read as another shape.
+    Reshape {
+        name: syn::Ident,
+        shape: Box<syn::Type>,
+        operand: Box<Expr>,
     },
 }
 
-/// One entry of an `in_dims` tuple, as written (validation checks the rules).
+/// One entry of an `in_dims` tuple, a reduction's axes or a permutation, as
+/// written (validation checks the rules).
 #[derive(Clone, Copy, Debug)]
-pub struct InDim {
+pub struct DimLiteral {
     /// The value, possibly negative (which validation rejects).
     pub value: i128,
     /// The entry's span, for errors about it.

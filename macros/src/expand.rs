@@ -15,7 +15,7 @@
 //! (`::tensor_expr::__private`), so user items named `core` or `Tensor` do not
 //! interfere. The output names no std item and no `unsafe`.
 
-use crate::ast::{AssignOp, BinaryOp, Expr, Form, InDim, Statement};
+use crate::ast::{AssignOp, BinaryOp, DimLiteral, Expr, Form, Statement};
 use proc_macro2::{Ident, Literal, Span, TokenStream};
 use quote::{quote, quote_spanned, ToTokens};
 use tensor_expr_runtime::MAX_RANK;
@@ -221,6 +221,50 @@ impl TreeBuilder {
                 let call = quote_spanned!(span=> #rt::expr::#map(#context, #rt::expr::functions::#name, #(#args),*));
                 (span, call)
             }
+            Expr::Reduce {
+                name,
+                operand,
+                axes,
+                axes_span,
+                keepdim,
+            } => {
+                let operand = self.node(operand, None);
+                let span = name.span();
+                let call = self.reduction(name, &operand, axes.as_deref(), *axes_span, *keepdim);
+                (span, call)
+            }
+            Expr::Permute {
+                name,
+                operand,
+                perm,
+                perm_span,
+            } => {
+                let Expr::Operand { tokens, span } = &**operand else {
+                    unreachable!("validated: an operand")
+                };
+                let operand = self.borrow_operand(tokens, *span);
+                let (rt, context) = (runtime(*perm_span), at(&self.context, *perm_span));
+                let operand = at(&operand, *perm_span);
+                let call = match perm {
+                    None => quote_spanned!(*perm_span=> #rt::expr::transpose(#context, #operand)),
+                    Some(perm) => permute(perm, *perm_span, &context, &operand),
+                };
+                (name.span(), call)
+            }
+            Expr::Reshape {
+                name,
+                shape,
+                operand,
+            } => {
+                let Expr::Operand { tokens, span } = &**operand else {
+                    unreachable!("validated: an operand")
+                };
+                let span_name = name.span();
+                let operand = at(&self.borrow_operand(tokens, *span), span_name);
+                let (rt, context) = (runtime(span_name), at(&self.context, span_name));
+                let call = quote_spanned!(span_name=> #rt::expr::reshape::<#shape, _, _, _>(#context, #operand));
+                (span_name, call)
+            }
             Expr::InDims {
                 operand,
                 dims,
@@ -316,7 +360,7 @@ impl TreeBuilder {
         &mut self,
         tokens: &TokenStream,
         span: Span,
-        dims: &[InDim],
+        dims: &[DimLiteral],
         tuple_span: Span,
         other: TokenStream,
     ) -> TokenStream {
@@ -358,6 +402,167 @@ impl TreeBuilder {
             place(#context, #operand, #other)
         })
     }
+}
+
+impl TreeBuilder {
+    /// `sum(x, [axes], keepdim)` and friends: the axes rule is a local trait
+    /// with one impl per rank the axes fit (in range, each dim once once the
+    /// negative ones are counted from the end), giving the kept and the result
+    /// shapes; its message names the axes as written. A local function spanned
+    /// on the axes list checks it, and its witness fixes the shapes of the
+    /// runtime's `reduction`, spanned on the name (where a float-only `mean`
+    /// on integers is reported).
+    fn reduction(
+        &self,
+        name: &syn::Ident,
+        operand: &Ident,
+        axes: Option<&[DimLiteral]>,
+        axes_span: Span,
+        keepdim: bool,
+    ) -> TokenStream {
+        let span = name.span();
+        let listed = axes.map(|axes| {
+            let values: Vec<String> = axes.iter().map(|a| a.value.to_string()).collect();
+            format!("[{}]", values.join(", "))
+        });
+        let described = listed
+            .as_deref()
+            .map_or_else(|| "every axis".to_string(), |l| format!("axes {l}"));
+        let message = format!("cannot reduce shape `{{Self}}` over {described}");
+        let label = format!("`{name}` over {described} of `{{Self}}`");
+        let note = "axes count from 0 at the outermost dim, or from -1 at the innermost; each must be a dim \
+                    of the operand, and name a different dim than the others";
+        let impls = reduction_impls(axes, keepdim);
+        let checked = at(operand, axes_span);
+        let context = at(&self.context, axes_span);
+        let witness = quote_spanned!(axes_span=> {
+            use ::tensor_expr::__private::{expr::{Context, Expr}, Dim, One, Shape};
+            #[diagnostic::on_unimplemented(message = #message, label = #label, note = #note)]
+            trait Axes {
+                type Kept: Shape;
+                type Output: Shape;
+            }
+            #(#impls)*
+            #[inline(always)]
+            fn axes<T, M, E: Expr<T>>(
+                _context: Context<T, M>,
+                _operand: &E,
+            ) -> ::core::marker::PhantomData<(<E::Shape as Axes>::Kept, <E::Shape as Axes>::Output)>
+            where
+                E::Shape: Axes,
+            {
+                ::core::marker::PhantomData
+            }
+            axes(#context, &#checked)
+        });
+        let (rt, context, operand) = (runtime(span), at(&self.context, span), at(operand, span));
+        quote_spanned!(span=> #rt::expr::reduction(#context, #rt::expr::reductions::#name, #witness, #operand))
+    }
+}
+
+/// The impls of a reduction's local `Axes` trait: one per rank whose dims the
+/// axes name, each once (`None`: every axis, for every rank).
+fn reduction_impls(axes: Option<&[DimLiteral]>, keepdim: bool) -> Vec<TokenStream> {
+    (0..=MAX_RANK)
+        .filter_map(|rank| {
+            let reduced: Vec<usize> = match axes {
+                None => (0..rank).collect(),
+                Some(axes) => {
+                    let mut reduced = Vec::new();
+                    for axis in axes {
+                        let index = if axis.value < 0 {
+                            axis.value + rank as i128
+                        } else {
+                            axis.value
+                        };
+                        if index < 0 || index >= rank as i128 || reduced.contains(&(index as usize))
+                        {
+                            return None;
+                        }
+                        reduced.push(index as usize);
+                    }
+                    reduced
+                }
+            };
+            let dims: Vec<Ident> = (0..rank)
+                .map(|k| Ident::new(&format!("A{k}"), Span::call_site()))
+                .collect();
+            let kept: Vec<TokenStream> = dims
+                .iter()
+                .enumerate()
+                .map(|(k, d)| {
+                    if reduced.contains(&k) {
+                        quote!(One)
+                    } else {
+                        d.to_token_stream()
+                    }
+                })
+                .collect();
+            let output: Vec<TokenStream> = if keepdim {
+                kept.clone()
+            } else {
+                dims.iter()
+                    .enumerate()
+                    .filter(|(k, _)| !reduced.contains(k))
+                    .map(|(_, d)| d.to_token_stream())
+                    .collect()
+            };
+            Some(quote! {
+                #[diagnostic::do_not_recommend]
+                impl<#(#dims: Dim),*> Axes for (#(#dims,)*) {
+                    type Kept = (#(#kept,)*);
+                    type Output = (#(#output,)*);
+                }
+            })
+        })
+        .collect()
+}
+
+/// `permute(x, [p0, p1, ..])`: a strided leaf over `x`'s data whose layout is a
+/// local type, implemented for the list's rank only (the macro has checked it
+/// is a permutation); a local trait carries the rank rule and its message.
+fn permute(perm: &[DimLiteral], span: Span, context: &Ident, operand: &Ident) -> TokenStream {
+    let order: Vec<usize> = perm.iter().map(|p| p.value as usize).collect();
+    let listed = format!("{order:?}");
+    let message = format!(
+        "`permute(.., {listed})` needs an operand of rank {}, and shape `{{Self}}` is not",
+        order.len()
+    );
+    let label = format!("permuting `{{Self}}` by {listed}");
+    let note = "the list gives, for each dim of the result, the dim of the operand it reads: one entry per dim";
+    let dims: Vec<Ident> = (0..order.len())
+        .map(|k| Ident::new(&format!("A{k}"), Span::call_site()))
+        .collect();
+    let permuted: Vec<&Ident> = order.iter().map(|&p| &dims[p]).collect();
+    let order = order.iter().map(|&p| Literal::usize_unsuffixed(p));
+    quote_spanned!(span=> {
+        use ::tensor_expr::__private::{expr::{permuted_strides, Context, Layout, Operand, StridedLeaf}, Dim, Shape, MAX_RANK};
+        #[diagnostic::on_unimplemented(message = #message, label = #label, note = #note)]
+        trait Permute {
+            type Layout: Layout;
+        }
+        struct Permuted<S>(::core::marker::PhantomData<S>);
+        impl<#(#dims: Dim),*> Layout for Permuted<(#(#dims,)*)> {
+            type Shape = (#(#permuted,)*);
+            const STRIDES: [usize; MAX_RANK] = permuted_strides(<(#(#dims,)*) as Shape>::DIMS, &[#(#order),*]);
+            const DATA_LEN: usize = <(#(#dims,)*) as Shape>::LEN;
+        }
+        #[diagnostic::do_not_recommend]
+        impl<#(#dims: Dim),*> Permute for (#(#dims,)*) {
+            type Layout = Permuted<Self>;
+        }
+        #[inline(always)]
+        fn permute<'a, T, M, X: Operand<T> + ?Sized>(
+            _context: Context<T, M>,
+            operand: &'a X,
+        ) -> StridedLeaf<'a, T, <X::Shape as Permute>::Layout>
+        where
+            X::Shape: Permute,
+        {
+            StridedLeaf::new(Operand::elements(operand))
+        }
+        permute(#context, #operand)
+    })
 }
 
 /// One impl of the local `InDims` trait per rank of the other operand that can

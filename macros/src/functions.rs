@@ -2,11 +2,17 @@
 //! the runtime (`tensor_expr_runtime::FUNCTIONS`), next to the implementations,
 //! so a name is added in exactly one place.
 
+use tensor_expr_runtime::expr::{ReductionInfo, REDUCTIONS};
 use tensor_expr_runtime::{FunctionInfo, FUNCTIONS};
 
 /// The table entry called `name`, if any.
 pub fn lookup(name: &str) -> Option<&'static FunctionInfo> {
     FUNCTIONS.iter().find(|f| f.name == name)
+}
+
+/// The reduction called `name`, if any.
+pub fn lookup_reduction(name: &str) -> Option<&'static ReductionInfo> {
+    REDUCTIONS.iter().find(|r| r.name == name)
 }
 
 /// The known name closest to `name`, if one is close enough to be a typo.

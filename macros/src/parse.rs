@@ -2,7 +2,7 @@
 //! the span of every operator and operand. It only checks syntax; the function
 //! table and arities are [`validate`](crate::validate)'s job.
 
-use crate::ast::{AssignOp, BinaryOp, Expr, Form, InDim, Statement};
+use crate::ast::{AssignOp, BinaryOp, DimLiteral, Expr, Form, Statement};
 use proc_macro2::{Span, TokenStream, TokenTree};
 use quote::ToTokens;
 use syn::ext::IdentExt;
@@ -290,10 +290,24 @@ fn parse_reference_operand(input: ParseStream) -> Result<Expr> {
 /// A path operand (`x`, `self.w`, `m::W`, `x.view()`), or a function call `f(...)`.
 fn parse_path_operand(input: ParseStream, depth: usize) -> Result<Expr> {
     let span = input.span();
+    if input.peek(syn::Ident) && input.peek2(Token![::]) {
+        let fork = input.fork();
+        if fork.parse::<syn::Ident>()? == "reshape" {
+            return parse_reshape(input, depth);
+        }
+    }
     if input.peek(syn::Ident) && input.peek2(token::Paren) {
         let name: syn::Ident = input.parse()?;
         if name == "in_dims" {
             return parse_in_dims(input, name, depth);
+        }
+        if name == "transpose" || name == "permute" {
+            return parse_permute(input, name, depth);
+        }
+        if crate::functions::lookup_reduction(&name.to_string()).is_some() {
+            if let Some(reduce) = parse_reduction(input, &name, depth)? {
+                return Ok(reduce);
+            }
         }
         let content;
         syn::parenthesized!(content in input);
@@ -331,33 +345,7 @@ fn parse_in_dims(input: ParseStream, name: syn::Ident, depth: usize) -> Result<E
         ));
     }
     content.parse::<Token![,]>()?;
-    let tuple;
-    let tuple_span = if content.peek(token::Bracket) {
-        syn::bracketed!(tuple in content).span.join()
-    } else if content.peek(token::Paren) {
-        syn::parenthesized!(tuple in content).span.join()
-    } else {
-        return Err(content.error("expected the dims as a tuple: `[1]` or `[1, 2]`"));
-    };
-    let mut dims = Vec::new();
-    while !tuple.is_empty() {
-        let span = tuple.span();
-        let negative = tuple.parse::<Option<Token![-]>>()?.is_some();
-        let literal: syn::LitInt = tuple
-            .parse()
-            .map_err(|_| Error::new(span, "in_dims dims are integer literals, like `[0, 2]`"))?;
-        let value = literal
-            .base10_parse::<i128>()
-            .map_err(|_| Error::new(literal.span(), "dim too large"))?;
-        dims.push(InDim {
-            value: if negative { -value } else { value },
-            span,
-        });
-        if tuple.is_empty() {
-            break;
-        }
-        tuple.parse::<Token![,]>()?;
-    }
+    let (dims, tuple_span) = parse_dim_list(&content, "in_dims dims", "[1, 2]")?;
     if !content.is_empty() {
         return Err(
             content.error("`in_dims` takes two arguments: the operand and the tuple of dims")
@@ -368,6 +356,162 @@ fn parse_in_dims(input: ParseStream, name: syn::Ident, depth: usize) -> Result<E
         operand: Box::new(operand),
         dims,
         tuple_span,
+    })
+}
+
+/// A list of integer literals, `[0, -1]` (or `(0, -1)`, as XLA writes tuples),
+/// and its span. `what` and `example` name it in errors.
+fn parse_dim_list(
+    input: ParseStream,
+    what: &str,
+    example: &str,
+) -> Result<(Vec<DimLiteral>, Span)> {
+    let list;
+    let list_span = if input.peek(token::Bracket) {
+        syn::bracketed!(list in input).span.join()
+    } else if input.peek(token::Paren) {
+        syn::parenthesized!(list in input).span.join()
+    } else {
+        return Err(input.error(format_args!("expected the {what} as a list: `{example}`")));
+    };
+    let mut dims = Vec::new();
+    while !list.is_empty() {
+        let span = list.span();
+        let negative = list.parse::<Option<Token![-]>>()?.is_some();
+        let literal: syn::LitInt = list.parse().map_err(|_| {
+            Error::new(
+                span,
+                format!("{what} are integer literals, like `{example}`"),
+            )
+        })?;
+        let value = literal
+            .base10_parse::<i128>()
+            .map_err(|_| Error::new(literal.span(), "dim too large"))?;
+        dims.push(DimLiteral {
+            value: if negative { -value } else { value },
+            span,
+        });
+        if list.is_empty() {
+            break;
+        }
+        list.parse::<Token![,]>()?;
+    }
+    Ok((dims, list_span))
+}
+
+/// The rest of `sum(x)`, `sum(x, [axes])`, `sum(x, [axes], keepdim)` or
+/// `sum(x, keepdim)` after its name, or `None` (input untouched) for the
+/// elementwise `max(a, b)` and `min(a, b)`, which share a name with a reduction.
+fn parse_reduction(input: ParseStream, name: &syn::Ident, depth: usize) -> Result<Option<Expr>> {
+    let fork = input.fork();
+    let content;
+    let parens = syn::parenthesized!(content in fork);
+    let usage =
+        format!("expected `{name}(x)`, `{name}(x, [axes])` or `{name}(x, [axes], keepdim)`");
+    if content.is_empty() {
+        return Err(Error::new(parens.span.join(), usage));
+    }
+    let operand = parse_expr(&content, 0, depth + 1)?;
+    let (mut axes, mut axes_span, mut keepdim) = (None, name.span(), false);
+    if !content.is_empty() {
+        content.parse::<Token![,]>()?;
+        let is_keepdim = |stream: ParseStream| {
+            stream
+                .fork()
+                .parse::<syn::Ident>()
+                .is_ok_and(|ident| ident == "keepdim")
+        };
+        if content.peek(token::Bracket) {
+            let (list, span) = parse_dim_list(&content, "reduction axes", "[1]")?;
+            (axes, axes_span) = (Some(list), span);
+            if !content.is_empty() {
+                content.parse::<Token![,]>()?;
+                if !is_keepdim(&content) {
+                    return Err(content.error(usage));
+                }
+            }
+        } else if !is_keepdim(&content) {
+            if crate::functions::lookup(&name.to_string()).is_some() {
+                return Ok(None);
+            }
+            return Err(content.error(usage));
+        }
+        if is_keepdim(&content) {
+            content.parse::<syn::Ident>()?;
+            keepdim = true;
+        }
+        if !content.is_empty() {
+            return Err(content.error(usage));
+        }
+    }
+    use syn::parse::discouraged::Speculative;
+    input.advance_to(&fork);
+    Ok(Some(Expr::Reduce {
+        name: name.clone(),
+        operand: Box::new(operand),
+        axes,
+        axes_span,
+        keepdim,
+    }))
+}
+
+/// The rest of `transpose(x)` or `permute(x, [2, 0, 1])` after the name.
+fn parse_permute(input: ParseStream, name: syn::Ident, depth: usize) -> Result<Expr> {
+    let content;
+    let parens = syn::parenthesized!(content in input);
+    let usage = if name == "transpose" {
+        "expected `transpose(x)`"
+    } else {
+        "expected `permute(x, [..])` with a permutation of the dims, like `[1, 0]`"
+    };
+    if content.is_empty() {
+        return Err(Error::new(parens.span.join(), usage));
+    }
+    let operand = parse_expr(&content, 0, depth + 1)?;
+    let (perm, perm_span) = if name == "transpose" {
+        (None, name.span())
+    } else {
+        if content.is_empty() {
+            return Err(Error::new(parens.span.close(), usage));
+        }
+        content.parse::<Token![,]>()?;
+        let (list, span) = parse_dim_list(&content, "permute dims", "[1, 0]")?;
+        (Some(list), span)
+    };
+    if !content.is_empty() {
+        return Err(content.error(usage));
+    }
+    Ok(Expr::Permute {
+        name,
+        operand: Box::new(operand),
+        perm,
+        perm_span,
+    })
+}
+
+/// `reshape::<Shape![8, 8]>(x)`.
+fn parse_reshape(input: ParseStream, depth: usize) -> Result<Expr> {
+    let name: syn::Ident = input.parse()?;
+    input.parse::<Token![::]>()?;
+    input.parse::<Token![<]>()?;
+    let shape: syn::Type = input.parse()?;
+    input.parse::<Token![>]>()?;
+    let content;
+    let parens = syn::parenthesized!(content in input);
+    if content.is_empty() {
+        return Err(Error::new(
+            parens.span.join(),
+            "expected `reshape::<Shape![..]>(x)`",
+        ));
+    }
+    let operand = parse_expr(&content, 0, depth + 1)?;
+    if !content.is_empty() {
+        return Err(content.error("`reshape` takes one operand: `reshape::<Shape![..]>(x)`"));
+    }
+    Ok(Expr::Reshape {
+        name,
+        shape: Box::new(shape),
+        operand: Box::new(operand),
     })
 }
 

@@ -11,7 +11,7 @@
 //! The rules that need types (the tuple's length against the operand's rank, its
 //! range against the other operand's rank, the sizes) are left to rustc.
 
-use crate::ast::{BinaryOp, Expr, Form, InDim, Statement};
+use crate::ast::{BinaryOp, DimLiteral, Expr, Form, Statement};
 use crate::functions;
 use syn::Error;
 use tensor_expr_runtime::MAX_RANK;
@@ -38,7 +38,7 @@ pub fn validate(statement: &Statement) -> syn::Result<()> {
         Form::Evaluate(expr) => visit(expr, Place::Elsewhere, &mut report),
         Form::Assign { target, value, .. } => {
             visit(value, Place::AssignedValue, &mut report);
-            check_target_not_in_products(value, &target.to_string(), false, &mut report);
+            check_target_not_in_products(value, &target.to_string(), None, &mut report);
         }
     }
     errors.map_or(Ok(()), Err)
@@ -102,43 +102,176 @@ fn visit(expr: &Expr, place: Place, report: &mut impl FnMut(Error)) {
                 report(error);
             }
         }
+        Expr::Reduce {
+            name,
+            operand,
+            axes,
+            ..
+        } => {
+            if let Err(error) = check_reduction(name, axes.as_deref()) {
+                report(error);
+            }
+            visit(operand, Place::Elsewhere, report);
+        }
+        Expr::Permute {
+            name,
+            operand,
+            perm,
+            perm_span,
+        } => {
+            if let Err(error) = check_operand_only(name, operand) {
+                report(error);
+            }
+            if let Some(perm) = perm {
+                if let Err(error) = check_permutation(perm, *perm_span) {
+                    report(error);
+                }
+            }
+        }
+        Expr::Reshape { name, operand, .. } => {
+            if let Err(error) = check_operand_only(name, operand) {
+                report(error);
+            }
+        }
         Expr::IntLiteral { .. } | Expr::FloatLiteral { .. } | Expr::Operand { .. } => {}
     }
 }
 
-/// An `@` may not read the assignment target: the product reads whole rows and
-/// columns of its operands while the nest overwrites the target element by element.
+/// The constructs that read other elements of their operand than the one being
+/// written, so may not read the assignment target: the nest overwrites it
+/// element by element while they still read it.
 fn check_target_not_in_products(
     expr: &Expr,
     target: &str,
-    in_product: bool,
+    reader: Option<&str>,
     report: &mut impl FnMut(Error),
 ) {
     match expr {
         Expr::Binary { op, lhs, rhs, .. } => {
-            let in_product = in_product || *op == BinaryOp::MatMul;
-            check_target_not_in_products(lhs, target, in_product, report);
-            check_target_not_in_products(rhs, target, in_product, report);
+            let reader = reader.or((*op == BinaryOp::MatMul).then_some("`@`"));
+            check_target_not_in_products(lhs, target, reader, report);
+            check_target_not_in_products(rhs, target, reader, report);
         }
         Expr::Negate { operand, .. } | Expr::InDims { operand, .. } => {
-            check_target_not_in_products(operand, target, in_product, report);
+            check_target_not_in_products(operand, target, reader, report);
+        }
+        Expr::Reduce { operand, .. } => {
+            let reader = reader.or(Some("a reduction"));
+            check_target_not_in_products(operand, target, reader, report);
+        }
+        Expr::Permute { name, operand, .. } | Expr::Reshape { name, operand, .. } => {
+            let reader = reader.or(Some(if name == "reshape" {
+                "`reshape`"
+            } else {
+                "`transpose` / `permute`"
+            }));
+            check_target_not_in_products(operand, target, reader, report);
         }
         Expr::Call { args, .. } => {
             for arg in args {
-                check_target_not_in_products(arg, target, in_product, report);
+                check_target_not_in_products(arg, target, reader, report);
             }
         }
-        Expr::Operand { tokens, span } if in_product && tokens.to_string() == target => {
+        Expr::Operand { tokens, span } if reader.is_some() && tokens.to_string() == target => {
+            let reader = reader.unwrap_or_default();
             report(Error::new(
                 *span,
                 format!(
-                    "`{target}` is both the target and an operand of `@`: the product would read \
-                     `{target}` while overwriting it. Write the product into another tensor first"
+                    "`{target}` is both the target and an operand of {reader}, which would read \
+                     `{target}` while the loop overwrites it. Compute it into another tensor first"
                 ),
             ));
         }
         Expr::IntLiteral { .. } | Expr::FloatLiteral { .. } | Expr::Operand { .. } => {}
     }
+}
+
+/// `transpose`, `permute` and `reshape` read a tensor's data in place, so they
+/// take an operand (a tensor, a view), not a computed expression.
+fn check_operand_only(name: &syn::Ident, operand: &Expr) -> syn::Result<()> {
+    if matches!(operand, Expr::Operand { .. }) {
+        return Ok(());
+    }
+    Err(Error::new(
+        name.span(),
+        format!(
+            "`{name}` takes a tensor operand, not an expression: it reads the tensor's data in place \
+             (zero-copy). Compute the expression into a tensor first, or write it in a block, \
+             `{name}({{ tensor_expr!(...) }}{})`",
+            if name == "permute" { ", [..]" } else { "" }
+        ),
+    ))
+}
+
+/// A reduction's axes: at least one, each once as written, each within the
+/// highest rank (the rank of the operand is checked by rustc, per shape).
+fn check_reduction(name: &syn::Ident, axes: Option<&[DimLiteral]>) -> syn::Result<()> {
+    let Some(axes) = axes else { return Ok(()) };
+    if axes.is_empty() {
+        return Err(Error::new(
+            name.span(),
+            format!("`{name}` needs at least one axis, like `{name}(x, [1])`; `{name}(x)` reduces every axis"),
+        ));
+    }
+    for (i, axis) in axes.iter().enumerate() {
+        if axis.value >= MAX_RANK as i128 || axis.value < -(MAX_RANK as i128) {
+            return Err(Error::new(
+                axis.span,
+                format!(
+                    "axis {} is out of range: shapes have at most {MAX_RANK} dims",
+                    axis.value
+                ),
+            ));
+        }
+        if axes[..i].iter().any(|earlier| earlier.value == axis.value) {
+            return Err(Error::new(
+                axis.span,
+                format!(
+                    "axis {} is listed twice: each axis is reduced once",
+                    axis.value
+                ),
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// `permute`'s list is a permutation of `0..n`: each dim once, none missing.
+fn check_permutation(perm: &[DimLiteral], span: proc_macro2::Span) -> syn::Result<()> {
+    let n = perm.len();
+    if n == 0 || n > MAX_RANK {
+        return Err(Error::new(
+            span,
+            format!(
+                "`permute` needs one entry per dim of the operand (1 to {MAX_RANK}), like `[1, 0]`"
+            ),
+        ));
+    }
+    for (i, dim) in perm.iter().enumerate() {
+        if dim.value < 0 || dim.value >= n as i128 {
+            return Err(Error::new(
+                dim.span,
+                format!(
+                    "`{}` is not a dim of a rank-{n} operand: a permutation of {n} dims lists each of 0..={} once",
+                    dim.value,
+                    n - 1
+                ),
+            ));
+        }
+        if perm[..i].iter().any(|earlier| earlier.value == dim.value) {
+            let missing = (0..n as i128).filter(|d| perm.iter().all(|p| p.value != *d));
+            let missing: Vec<String> = missing.map(|d| d.to_string()).collect();
+            return Err(Error::new(
+                dim.span,
+                format!(
+                    "dim {} is listed twice, so this is not a permutation (missing: {})",
+                    dim.value,
+                    missing.join(", ")
+                ),
+            ));
+        }
+    }
+    Ok(())
 }
 
 /// The two operands of a binary operation: each may be an `in_dims`, not both.
@@ -155,7 +288,7 @@ fn visit_pair(lhs: &Expr, rhs: &Expr, report: &mut impl FnMut(Error)) {
 
 /// The tuple's entries are non-negative and strictly increasing (XLA: "the order
 /// of broadcast dimensions must be strictly increasing").
-fn check_dims(dims: &[InDim]) -> syn::Result<()> {
+fn check_dims(dims: &[DimLiteral]) -> syn::Result<()> {
     for (i, dim) in dims.iter().enumerate() {
         if dim.value < 0 {
             return Err(Error::new(

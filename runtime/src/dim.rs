@@ -47,7 +47,7 @@ pub trait Dim:
     /// The number of elements along this dimension.
     const SIZE: usize;
     /// One level of nested-array storage: `[X; SIZE]`.
-    type Array<X>;
+    type Array<X>: AsRef<[X]> + AsMut<[X]>;
     /// Builds one array level, calling `f` with each position in order.
     fn array_from_fn<X>(f: impl FnMut(usize) -> X) -> Self::Array<X>;
     /// Views a slice of array levels as one flat slice (no copy).

@@ -29,6 +29,10 @@ pub trait Element:
     const ZERO: Self;
     /// The multiplicative identity.
     const ONE: Self;
+    /// The lowest value (`-inf` for floats): the start of a `max` reduction.
+    const LOWEST: Self;
+    /// The highest value (`+inf` for floats): the start of a `min` reduction.
+    const HIGHEST: Self;
     /// The smallest integer literal that converts into this type.
     const LITERAL_MIN: i128;
     /// The largest integer literal that converts into this type.
@@ -95,6 +99,8 @@ macro_rules! impl_integer {
         impl Element for $t {
             const ZERO: Self = 0;
             const ONE: Self = 1;
+            const LOWEST: Self = <$t>::MIN;
+            const HIGHEST: Self = <$t>::MAX;
             const LITERAL_MIN: i128 = if (<$t>::MIN as i128) < 0 { <$t>::MIN as i128 } else { 0 };
             const LITERAL_MAX: i128 = if <$t>::MAX as u128 > i128::MAX as u128 { i128::MAX } else { <$t>::MAX as i128 };
             #[inline(always)]
@@ -144,6 +150,8 @@ macro_rules! impl_float {
         impl Element for $t {
             const ZERO: Self = 0.0;
             const ONE: Self = 1.0;
+            const LOWEST: Self = <$t>::NEG_INFINITY;
+            const HIGHEST: Self = <$t>::INFINITY;
             const LITERAL_MIN: i128 = i128::MIN;
             const LITERAL_MAX: i128 = i128::MAX;
             #[inline(always)]

@@ -5,7 +5,7 @@
 //! Storage is the nested array itself (`[[T; 3]; 2]` for `(D<2>, D<3>)`):
 //! row-major, contiguous, no allocation, and flat views need no `unsafe`.
 
-use crate::dim::Dim;
+use crate::dim::{Dim, One};
 use crate::rules::broadcast::Broadcast;
 use crate::rules::in_place::BroadcastInto;
 use core::fmt::Debug;
@@ -56,11 +56,16 @@ pub trait Shape:
     };
     /// The nested-array storage: `[[T; 3]; 2]` for `(D<2>, D<3>)`, `T` for `()`.
     type Storage<T>;
+    /// One row of elements, `[X; ROW_LEN]`: the buffer of a node that computes
+    /// a whole row before the loop reads it (reductions, shared subexpressions).
+    type Row<X>: AsRef<[X]> + AsMut<[X]>;
     /// A multi-index: `[usize; RANK]`.
     type Index: Copy + Debug + Default + PartialEq + AsRef<[usize]> + AsMut<[usize]> + 'static;
 
     /// Builds the storage, calling `f` with each flat (row-major) position in order.
     fn storage_from_fn<T>(f: impl FnMut(usize) -> T) -> Self::Storage<T>;
+    /// Builds one row, calling `f` with each column in order.
+    fn row_from_fn<X>(f: impl FnMut(usize) -> X) -> Self::Row<X>;
     /// The storage as one flat row-major slice of `LEN` elements.
     fn flat<T>(storage: &Self::Storage<T>) -> &[T];
     /// The storage as one flat mutable row-major slice of `LEN` elements.
@@ -122,6 +127,14 @@ macro_rules! nested_storage {
     ($t:ident; $d:ident $($rest:ident)*) => { <$d as Dim>::Array<nested_storage!($t; $($rest)*)> };
 }
 
+/// The last of a list of dims (the list starts with `One`, the row of a scalar),
+/// or its array of `X`.
+macro_rules! last_dim {
+    ($x:ident; $($d:ident)*) => { <last_dim!($($d)*) as Dim>::Array<$x> };
+    ($d:ident) => { $d };
+    ($first:ident $($rest:ident)+) => { last_dim!($($rest)+) };
+}
+
 macro_rules! impl_shape {
     ($rank:literal; $($d:ident)*) => {
         impl<$($d: Dim),*> sealed::Sealed for ($($d,)*) {}
@@ -131,6 +144,11 @@ macro_rules! impl_shape {
             const LEN: usize = 1 $(* $d::SIZE)*;
             type Storage<T> = nested_storage!(T; $($d)*);
             type Index = [usize; $rank];
+            type Row<X> = last_dim!(X; One $($d)*);
+
+            fn row_from_fn<X>(f: impl FnMut(usize) -> X) -> Self::Row<X> {
+                <last_dim!(One $($d)*) as Dim>::array_from_fn(f)
+            }
 
             fn storage_from_fn<T>(mut f: impl FnMut(usize) -> T) -> Self::Storage<T> {
                 let mut position = 0;

@@ -12,11 +12,15 @@
 //! violation turns the node's type into rustc's error type and every later use is
 //! silent: one mistake, one error.
 
+mod buffered;
 mod function;
 mod leaf;
 pub mod map;
 mod matmul;
+mod reduce;
+mod strided;
 
+pub use buffered::{shared, Shared};
 pub use function::{
     functions, operators, BinaryFunction, DefinedFor, FunctionInfo, TernaryFunction, UnaryFunction,
     FUNCTIONS,
@@ -27,6 +31,8 @@ pub use leaf::{
 };
 pub use map::{map1, map2, map3, Map1, Map2, Map3};
 pub use matmul::{matmul, MatMul};
+pub use reduce::{reduction, reductions, Reducer, Reduction, ReductionInfo, REDUCTIONS};
+pub use strided::{permuted_strides, reshape, transpose, Layout, StridedLeaf, Transposed};
 
 use crate::shape::{Shape, MAX_RANK};
 

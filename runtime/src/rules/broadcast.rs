@@ -215,7 +215,22 @@ const fn aligned_dim(dims: &[usize], rank: usize, axis: usize) -> usize {
 /// assert_eq!(broadcast_strides(&[2, 1], &[2, 3])[..2], [1, 0]);
 /// ```
 pub const fn broadcast_strides(operand: &[usize], out: &[usize]) -> [usize; MAX_RANK] {
-    let own = row_major_strides(operand);
+    aligned_strides(row_major_strides(operand), operand, out)
+}
+
+/// [`broadcast_strides`] for an operand whose dims have the strides `own` in
+/// its data (a transposed or permuted view), not necessarily row-major.
+///
+/// ```
+/// use tensor_expr_runtime::rules::broadcast::aligned_strides;
+/// // A 3x2 view of 2x3 data (the transpose), read within a 4x3x2 output.
+/// assert_eq!(aligned_strides([1, 3, 0, 0, 0, 0], &[3, 2], &[4, 3, 2])[..3], [0, 1, 3]);
+/// ```
+pub const fn aligned_strides(
+    own: [usize; MAX_RANK],
+    operand: &[usize],
+    out: &[usize],
+) -> [usize; MAX_RANK] {
     let mut strides = [0; MAX_RANK];
     let pad = out.len() - operand.len();
     let mut k = 0;

@@ -7,7 +7,9 @@ pub mod broadcast;
 pub mod in_dims;
 pub mod in_place;
 pub mod matmul;
+pub mod permute;
 pub mod rank;
+pub mod reshape;
 
 /// The leaf under the message-carrying traits whose `Self` is a verdict type
 /// ([`rank::StrictRanks`] for [`rank::ImplicitRankPromotion`],

@@ -1,0 +1,257 @@
+//! Axis reductions inside the nest: `sum`, `mean`, `prod`, `max`, `min` over a
+//! literal list of axes, with or without the reduced dims kept as size 1.
+//!
+//! The axes rule (in range, each once, negative axes counted from the end) is
+//! checked where the macro calls the node's constructor, by a local trait the
+//! macro writes for the literal axes (see `tensor_expr_macros`): it gives the
+//! shape with the reduced dims set to `One` (`K`, "keepdim") and the result
+//! shape `R` (`K`, or `K` without the reduced dims; both have `K`'s row-major
+//! layout). This module only evaluates.
+//!
+//! A [`Reduction`] computes one row of its result at a time, when an output
+//! row first needs it, and caches it ([`super::buffered`]): a reduction over
+//! the last axis (softmax, layer norm) is one pass over the input row per
+//! output row; one over outer axes (`x - mean(x, [0], keepdim)`) is computed
+//! once and read by every output row. A fold along a row keeps 16 independent
+//! partial results, so it vectorises (and sums in a different order than a
+//! plain left-to-right loop, as NumPy's pairwise sum also does).
+
+use super::buffered::{outer_of_row, source_row, BufferedRow, RowCache};
+use super::function::DefinedFor;
+use super::{Context, Expr, Row};
+use crate::element::{Element, Float};
+use crate::shape::{Shape, MAX_RANK};
+use core::marker::PhantomData;
+
+/// How a reduction combines elements.
+pub trait Reducer<T> {
+    /// The value of an empty reduction, and the start of every fold.
+    const IDENTITY: T;
+    /// Folds one more element in.
+    fn combine(acc: T, x: T) -> T;
+    /// The result from the folded value and the number of elements folded.
+    #[inline(always)]
+    fn finish(acc: T, _count: usize) -> T {
+        acc
+    }
+}
+
+/// What the macro needs to know about a reduction.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ReductionInfo {
+    /// The name written in expressions.
+    pub name: &'static str,
+    /// The element trait it needs: `"Element"` (any) or `"Float"`.
+    pub elements: &'static str,
+    /// What it computes.
+    pub summary: &'static str,
+}
+
+/// Declares the reduction markers and [`REDUCTIONS`] from one table.
+macro_rules! reductions {
+    ($(#[doc = $doc:literal] $name:ident: $bound:ident, start $identity:ident,
+        combine($acc:ident, $x:ident) => $combine:expr $(, finish($facc:ident, $count:ident) => $finish:expr)?;)*) => {
+        /// The reductions, one zero-sized marker each.
+        #[allow(non_camel_case_types)]
+        pub mod reductions {
+            use super::*;
+            $(
+                #[doc = $doc]
+                #[derive(Clone, Copy, Debug, Default)]
+                pub struct $name;
+                impl<T: $bound> Reducer<T> for $name {
+                    const IDENTITY: T = T::$identity;
+                    #[inline(always)]
+                    fn combine($acc: T, $x: T) -> T { $combine }
+                    $(#[inline(always)]
+                    fn finish($facc: T, $count: usize) -> T { $finish })?
+                }
+                #[diagnostic::do_not_recommend]
+                impl<T: $bound> DefinedFor<T> for $name {}
+            )*
+        }
+
+        /// Every reduction, in table order (read by the `tensor_expr!` macro).
+        pub const REDUCTIONS: &[ReductionInfo] = &[$(ReductionInfo {
+            name: stringify!($name),
+            elements: stringify!($bound),
+            summary: $doc,
+        }),*];
+    };
+}
+
+reductions! {
+    /// The sum of the elements.
+    sum: Element, start ZERO, combine(acc, x) => acc + x;
+    /// The arithmetic mean (float elements; NaN over an empty axis, as NumPy).
+    mean: Float, start ZERO, combine(acc, x) => acc + x,
+        finish(acc, count) => acc / T::from_int_literal(count as i128);
+    /// The product of the elements.
+    prod: Element, start ONE, combine(acc, x) => acc * x;
+    /// The largest element (for floats, NaN is ignored, as in `max(a, b)`).
+    max: Element, start LOWEST, combine(acc, x) => acc.max_element(x);
+    /// The smallest element (for floats, NaN is ignored, as in `min(a, b)`).
+    min: Element, start HIGHEST, combine(acc, x) => acc.min_element(x);
+}
+
+/// The reduction `F` of `expr` (shape `E::Shape`) to shape `R`; `K` is the
+/// input shape with the reduced dims set to `One`.
+pub struct Reduction<T, F, E, K, R: Shape> {
+    expr: E,
+    cache: RowCache<T, R>,
+    types: PhantomData<(F, K)>,
+}
+
+/// Builds a reduction; `_shapes` is the witness the macro's local axes check
+/// returns: the kept shape `K` and the result shape `R`.
+#[inline(always)]
+pub fn reduction<T, M, F, E, K, R>(
+    _context: Context<T, M>,
+    _f: F,
+    _shapes: PhantomData<(K, R)>,
+    expr: E,
+) -> Reduction<T, F, E, K, R>
+where
+    T: Element,
+    F: Reducer<T> + DefinedFor<T>,
+    E: Expr<T>,
+    K: Shape,
+    R: Shape,
+{
+    Reduction {
+        expr,
+        cache: RowCache::new(),
+        types: PhantomData,
+    }
+}
+
+impl<T, F, E, K, R> Reduction<T, F, E, K, R>
+where
+    T: Element,
+    F: Reducer<T>,
+    E: Expr<T>,
+    K: Shape,
+    R: Shape,
+{
+    /// Whether input dim `k` is reduced. A dim of size 1 counts as kept: reducing
+    /// it changes nothing.
+    const fn reduced(k: usize) -> bool {
+        K::DIMS[k] == 1 && <E::Shape as Shape>::DIMS[k] != 1
+    }
+
+    /// Whether the last input dim is reduced: each result element then folds
+    /// whole input rows; otherwise a result row folds input rows column by column.
+    const LAST_REDUCED: bool = K::RANK > 0 && Self::reduced(K::RANK - 1);
+
+    /// The number of input rows folded into each result element (the product
+    /// of the reduced outer dims).
+    const GROUP: usize = {
+        let mut group = 1;
+        let mut k = 0;
+        while k + 1 < K::RANK {
+            if Self::reduced(k) {
+                group *= <E::Shape as Shape>::DIMS[k];
+            }
+            k += 1;
+        }
+        group
+    };
+
+    /// The number of input elements per result element.
+    const COUNT: usize = if Self::LAST_REDUCED {
+        Self::GROUP * <E::Shape as Shape>::ROW_LEN
+    } else {
+        Self::GROUP
+    };
+
+    /// The input's outer index of member `member` of the group that folds into
+    /// the result element whose keepdim index is `kept` (reduced dims at 0).
+    #[inline(always)]
+    fn member(kept: [usize; MAX_RANK], mut member: usize) -> [usize; MAX_RANK] {
+        let mut outer = kept;
+        let mut k = K::RANK.saturating_sub(1);
+        while k > 0 {
+            k -= 1;
+            if Self::reduced(k) {
+                let dim = <E::Shape as Shape>::DIMS[k];
+                outer[k] = member % dim;
+                member /= dim;
+            }
+        }
+        outer
+    }
+
+    /// Computes row `row` of the result into `values`.
+    #[inline(always)]
+    fn compute(&self, row: usize, values: &mut [T]) {
+        if Self::LAST_REDUCED {
+            // Each result element folds whole input rows.
+            for (t, value) in values.iter_mut().enumerate() {
+                let kept = outer_of_row::<K>(row * R::ROW_LEN + t);
+                let mut acc = F::IDENTITY;
+                for member in 0..Self::GROUP {
+                    let source = self.expr.row::<E::Shape>(Self::member(kept, member));
+                    acc = F::combine(acc, fold_row::<T, F>(&source, <E::Shape as Shape>::ROW_LEN));
+                }
+                *value = F::finish(acc, Self::COUNT);
+            }
+        } else {
+            // A result row folds input rows column by column.
+            let kept = outer_of_row::<K>(row);
+            values.fill(F::IDENTITY);
+            for member in 0..Self::GROUP {
+                let source = self.expr.row::<E::Shape>(Self::member(kept, member));
+                for (j, value) in values.iter_mut().enumerate() {
+                    *value = F::combine(*value, source.get(j, T::ZERO));
+                }
+            }
+            for value in values.iter_mut() {
+                *value = F::finish(*value, Self::COUNT);
+            }
+        }
+    }
+}
+
+/// Folds the first `len` elements of a row with 16 independent partial results
+/// (so the loop vectorises), then folds those.
+#[inline(always)]
+fn fold_row<T: Element, F: Reducer<T>>(row: &impl Row<T>, len: usize) -> T {
+    const LANES: usize = 16;
+    let mut lanes = [F::IDENTITY; LANES];
+    let whole = len - len % LANES;
+    let mut j = 0;
+    while j < whole {
+        for (lane, acc) in lanes.iter_mut().enumerate() {
+            *acc = F::combine(*acc, row.get(j + lane, T::ZERO));
+        }
+        j += LANES;
+    }
+    let mut acc = F::IDENTITY;
+    for lane in lanes {
+        acc = F::combine(acc, lane);
+    }
+    for j in whole..len {
+        acc = F::combine(acc, row.get(j, T::ZERO));
+    }
+    acc
+}
+
+impl<T, F, E, K, R> Expr<T> for Reduction<T, F, E, K, R>
+where
+    T: Element,
+    F: Reducer<T>,
+    E: Expr<T>,
+    K: Shape,
+    R: Shape,
+{
+    type Shape = R;
+    #[inline(always)]
+    fn row<O: Shape>(&self, outer: [usize; MAX_RANK]) -> impl Row<T> + '_ {
+        let row = source_row::<R, O>(outer);
+        let values = self.cache.row(row, |values| self.compute(row, values));
+        BufferedRow::<T, R, O> {
+            values,
+            shape: PhantomData,
+        }
+    }
+}

@@ -1,0 +1,134 @@
+//! Zero-copy reads of an operand in another dim order (`transpose(x)`,
+//! `permute(x, [2, 0, 1])`) or another shape (`reshape::<Shape![..]>(x)`).
+//!
+//! Nothing is moved: a [`StridedLeaf`] reads the operand's own elements through
+//! the strides of a [`Layout`], which are constants of the monomorphised
+//! shapes, exactly as a plain leaf reads through broadcast strides. A transposed
+//! operand's rows are read with a stride (a gather), so its inner loop does not
+//! vectorise the way a contiguous one does.
+
+use super::leaf::{Context, Operand, TensorLeaf};
+use super::{Expr, Row};
+use crate::element::Element;
+use crate::rules::broadcast::aligned_strides;
+use crate::rules::permute::Transpose;
+use crate::rules::reshape::ReshapeInto;
+use crate::shape::{Shape, MAX_RANK};
+use core::marker::PhantomData;
+
+/// How a view's dims sit in its operand's row-major data.
+pub trait Layout {
+    /// The view's shape.
+    type Shape: Shape;
+    /// The stride in the data of each dim of the view, outermost first.
+    const STRIDES: [usize; MAX_RANK];
+    /// The number of elements of the data.
+    const DATA_LEN: usize;
+}
+
+/// The strides of the dims of `dims` (row-major data) taken in the order `perm`:
+/// view dim `k` is data dim `perm[k]`.
+///
+/// ```
+/// use tensor_expr_runtime::expr::permuted_strides;
+/// assert_eq!(permuted_strides(&[2, 3, 4], &[2, 0, 1])[..3], [1, 12, 4]);
+/// ```
+pub const fn permuted_strides(dims: &[usize], perm: &[usize]) -> [usize; MAX_RANK] {
+    let own = crate::shape::row_major_strides(dims);
+    let mut strides = [0; MAX_RANK];
+    let mut k = 0;
+    while k < perm.len() {
+        strides[k] = own[perm[k]];
+        k += 1;
+    }
+    strides
+}
+
+/// The transpose of shape `S` (its last two dims swapped) as a layout.
+pub struct Transposed<S>(PhantomData<S>);
+
+impl<S: Transpose> Layout for Transposed<S> {
+    type Shape = S::Transposed;
+    const STRIDES: [usize; MAX_RANK] = permuted_strides(S::DIMS, S::PERM);
+    const DATA_LEN: usize = S::LEN;
+}
+
+/// An operand's elements read through the strides of layout `L`.
+pub struct StridedLeaf<'a, T, L> {
+    data: &'a [T],
+    layout: PhantomData<L>,
+}
+
+impl<'a, T, L: Layout> StridedLeaf<'a, T, L> {
+    /// Wraps row-major data laid out as `L` describes. Panics if `data` is
+    /// shorter than the layout needs: operands guarantee it, so this never fires.
+    #[inline]
+    pub fn new(data: &'a [T]) -> Self {
+        StridedLeaf {
+            data: &data[..L::DATA_LEN],
+            layout: PhantomData,
+        }
+    }
+}
+
+/// The strides of layout `L` read within output shape `O`.
+struct ReadStrides<L, O>(PhantomData<(L, O)>);
+
+impl<L: Layout, O: Shape> ReadStrides<L, O> {
+    const STRIDES: [usize; MAX_RANK] =
+        aligned_strides(L::STRIDES, <L::Shape as Shape>::DIMS, O::DIMS);
+    const INNER: usize = if O::RANK == 0 {
+        0
+    } else {
+        Self::STRIDES[O::RANK - 1]
+    };
+}
+
+impl<T: Element, L: Layout> Expr<T> for StridedLeaf<'_, T, L> {
+    type Shape = L::Shape;
+    #[inline(always)]
+    fn row<O: Shape>(&self, outer: [usize; MAX_RANK]) -> impl Row<T> + '_ {
+        let strides = ReadStrides::<L, O>::STRIDES;
+        let mut offset = 0;
+        for k in 0..O::RANK.saturating_sub(1) {
+            offset += outer[k] * strides[k];
+        }
+        // As in `TensorLeaf`: re-slicing to the elements the row touches lets
+        // LLVM drop the bounds checks of the inner loop.
+        let span = match O::ROW_LEN {
+            0 => 0,
+            len => (len - 1) * ReadStrides::<L, O>::INNER + 1,
+        };
+        StridedRow::<T, L, O> {
+            row: &self.data[offset..offset + span],
+            layout: PhantomData,
+        }
+    }
+}
+
+/// One row of a [`StridedLeaf`].
+struct StridedRow<'a, T, L, O> {
+    row: &'a [T],
+    layout: PhantomData<(L, O)>,
+}
+
+impl<T: Element, L: Layout, O: Shape> Row<T> for StridedRow<'_, T, L, O> {
+    #[inline(always)]
+    fn get(&self, j: usize, _current: T) -> T {
+        self.row[j * ReadStrides::<L, O>::INNER]
+    }
+}
+
+/// `transpose(x)`: `x` with its last two dims swapped, read in place.
+#[inline(always)]
+#[rustfmt::skip]
+pub fn transpose<T, M, X: Operand<T> + ?Sized>(_context: Context<T, M>, x: &X) -> StridedLeaf<'_, T, Transposed<<X::Shape as Transpose>::Checked>> where X::Shape: Transpose {
+    StridedLeaf::new(x.elements())
+}
+
+/// `reshape::<R>(x)`: `x`'s elements, in the same row-major order, as shape `R`.
+#[inline(always)]
+#[rustfmt::skip]
+pub fn reshape<R: Shape, T, M, X: Operand<T> + ?Sized>(_context: Context<T, M>, x: &X) -> TensorLeaf<'_, T, <X::Shape as ReshapeInto<R>>::Output> where X::Shape: ReshapeInto<R> {
+    TensorLeaf::new(x.elements())
+}

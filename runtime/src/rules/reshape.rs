@@ -1,0 +1,80 @@
+//! The reshape rule: `reshape::<R>(x)` keeps `x`'s elements in row-major order
+//! and needs `R` to have as many as `x`'s shape.
+//!
+//! Equal element counts is arithmetic on dims, which stable Rust cannot do on
+//! const generics in a bound; typenum does it on types, so `cargo check` (and
+//! rust-analyzer) reports a mismatch. Each `D<N>` maps to typenum's `U<N>`
+//! through `typenum::Const<N>: ToUInt`, which typenum provides for sizes up to
+//! 1024 and for powers of 2 and of 10; a dim outside those cannot be reshaped
+//! (the error then names `Const<N>: ToUInt`). The message reads:
+//!
+//! ``cannot reshape `(D<8>, D<64>)` into `(D<8>, D<8>, D<9>)`: the element counts differ``
+
+use crate::dim::{One, D};
+use crate::shape::Shape;
+use core::ops::Mul;
+use typenum::{Const, Prod, Same, ToUInt, U, U1};
+
+/// A dim's size as a typenum unsigned.
+pub trait TypeSize {
+    /// The size as a typenum type.
+    type Size;
+}
+
+impl<const N: usize> TypeSize for D<N>
+where
+    Const<N>: ToUInt,
+{
+    type Size = U<N>;
+}
+
+impl TypeSize for One {
+    type Size = U1;
+}
+
+/// A shape's element count as a typenum unsigned.
+pub trait TypeLen {
+    /// The product of the dims' sizes.
+    type Len;
+}
+
+/// `impl TypeLen` for one rank: the product folded left to right, each step a bound.
+macro_rules! impl_type_len {
+    (@fold [$($d:ident)*] [$($bounds:tt)*] $acc:ty;) => {
+        impl<$($d: TypeSize),*> TypeLen for ($($d,)*) where $($bounds)* {
+            type Len = $acc;
+        }
+    };
+    (@fold [$($d:ident)*] [$($bounds:tt)*] $acc:ty; $next:ident $($rest:ident)*) => {
+        impl_type_len!(@fold [$($d)*] [$($bounds)* $acc: Mul<<$next as TypeSize>::Size>,]
+            Prod<$acc, <$next as TypeSize>::Size>; $($rest)*);
+    };
+    ($($d:ident)*) => { impl_type_len!(@fold [$($d)*] [] U1; $($d)*); };
+}
+
+impl_type_len!();
+impl_type_len!(A0);
+impl_type_len!(A0 A1);
+impl_type_len!(A0 A1 A2);
+impl_type_len!(A0 A1 A2 A3);
+impl_type_len!(A0 A1 A2 A3 A4);
+impl_type_len!(A0 A1 A2 A3 A4 A5);
+
+/// `Self` can be reshaped into `R`: both have the same number of elements.
+#[diagnostic::on_unimplemented(
+    message = "cannot reshape `{Self}` into `{R}`: the element counts differ",
+    label = "reshaping `{Self}` into `{R}`",
+    note = "`reshape` keeps every element in row-major order, so the product of the dims must stay the same"
+)]
+pub trait ReshapeInto<R: Shape>: Shape {
+    /// `R`, once the counts are known equal.
+    type Output: Shape;
+}
+
+#[diagnostic::do_not_recommend]
+impl<S: Shape + TypeLen, R: Shape + TypeLen> ReshapeInto<R> for S
+where
+    S::Len: Same<R::Len>,
+{
+    type Output = R;
+}

@@ -17,7 +17,9 @@
 
 use crate::ast::{AssignOp, BinaryOp, DimLiteral, Expr, Form, Statement};
 use proc_macro2::{Ident, Literal, Span, TokenStream};
+use crate::share;
 use quote::{quote, quote_spanned, ToTokens};
+use std::collections::HashMap;
 use tensor_expr_runtime::MAX_RANK;
 
 /// Expands a validated statement.
@@ -102,6 +104,10 @@ struct TreeBuilder {
     /// Where the element type comes from: the target, else the first operand
     /// (else, for literals only, inference from the use site).
     element_source: Option<TokenStream>,
+    /// How often each shareable subexpression is written ([`share`]).
+    repeats: HashMap<String, usize>,
+    /// The node holding each shared subexpression built so far, by key.
+    shared: HashMap<String, Ident>,
 }
 
 impl TreeBuilder {
@@ -121,6 +127,12 @@ impl TreeBuilder {
             context: local("context"),
             mode: quote!(::tensor_expr::__private::rules::rank::#mode),
             element_source: None,
+            repeats: HashMap::new(),
+            shared: HashMap::new(),
+        };
+        builder.repeats = match &statement.form {
+            Form::Evaluate(expr) => share::repeats(expr, None),
+            Form::Assign { target, value, .. } => share::repeats(value, Some(&target.to_string())),
         };
         if let Form::Assign { target, .. } = &statement.form {
             builder.target = Some(target.to_string());
@@ -160,6 +172,34 @@ impl TreeBuilder {
     /// Emits the node for `expr` (after its children) and returns its name.
     /// `other` is the other operand of the enclosing operation, for `in_dims`.
     fn node(&mut self, expr: &Expr, other: Option<Other>) -> Ident {
+        let target = self.target.clone();
+        let key = share::shareable_key(expr, target.as_deref())
+            .filter(|key| self.repeats.get(key).is_some_and(|&n| n > 1));
+        let Some(key) = key else {
+            return self.unshared_node(expr, other);
+        };
+        let store = match self.shared.get(&key) {
+            Some(store) => store.clone(),
+            None => {
+                let built = self.unshared_node(expr, other);
+                let store = if matches!(expr, Expr::Reduce { .. }) {
+                    built
+                } else {
+                    let span = self.root_span;
+                    let (rt, context, built) = (runtime(span), at(&self.context, span), at(&built, span));
+                    self.push_node(span, quote_spanned!(span=> #rt::expr::shared(#context, #built)))
+                };
+                self.shared.insert(key, store.clone());
+                store
+            }
+        };
+        let span = self.root_span;
+        let store = at(&store, span);
+        self.push_node(span, quote_spanned!(span=> &#store))
+    }
+
+    /// [`Self::node`] for a subexpression built where it is written.
+    fn unshared_node(&mut self, expr: &Expr, other: Option<Other>) -> Ident {
         let (span, value) = match expr {
             Expr::Operand { tokens, span } => (*span, self.operand(tokens, *span)),
             Expr::IntLiteral { value, span } => {
@@ -282,6 +322,11 @@ impl TreeBuilder {
                 )
             }
         };
+        self.push_node(span, value)
+    }
+
+    /// `let __tensor_expr_nodeN = value;`, located at `span`; returns the name.
+    fn push_node(&mut self, span: Span, value: TokenStream) -> Ident {
         let name = local(&format!("node{}", self.nodes));
         self.nodes += 1;
         self.root_span = span;

@@ -12,6 +12,7 @@ mod fuzz_tests;
 #[cfg(test)]
 mod golden_tests;
 mod parse;
+mod share;
 mod shape_macro;
 mod tensor_macro;
 mod validate;

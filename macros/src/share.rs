@@ -1,0 +1,178 @@
+//! Which subexpressions are computed once and read in several places.
+//!
+//! A softmax written out in full names `exp(x - max(x, [1], keepdim))` twice;
+//! computing it twice would double the cost of the `exp`. Subexpressions are
+//! compared as written (after parsing, so spacing does not matter), and a
+//! repeated one is built once when that saves work:
+//! - a repeated reduction is built once and read by reference (it caches its
+//!   rows, so every reader gets the same computed row);
+//! - a repeated subexpression that calls a function or multiplies matrices is
+//!   wrapped in the runtime's `Shared` node, which computes each row once;
+//! - repeated cheap arithmetic (`x - m`) is recomputed: a few adds cost less
+//!   than the copies a shared row needs.
+//!
+//! Never shared: anything with `in_dims` (its shape depends on the other
+//! operand), anything that reads the assignment target (it is read in place,
+//! element by element), and operands with a call or block in them (`{ f() }`
+//! is evaluated once per place it is written, as the user wrote it).
+
+use crate::ast::{BinaryOp, Expr};
+use proc_macro2::{TokenStream, TokenTree};
+use std::collections::HashMap;
+
+/// How many times each shareable subexpression is written, by [`key`].
+/// Occurrences inside a repeat are counted once: they are built once with it.
+pub fn repeats(root: &Expr, target: Option<&str>) -> HashMap<String, usize> {
+    let mut counts = HashMap::new();
+    count(root, target, &mut counts);
+    counts
+}
+
+fn count(expr: &Expr, target: Option<&str>, counts: &mut HashMap<String, usize>) {
+    if let Some(key) = shareable_key(expr, target) {
+        let seen = counts.entry(key).or_insert(0);
+        *seen += 1;
+        if *seen > 1 {
+            return;
+        }
+    }
+    for child in children(expr) {
+        count(child, target, counts);
+    }
+}
+
+/// The key of `expr` if it is worth sharing and may be shared.
+pub fn shareable_key(expr: &Expr, target: Option<&str>) -> Option<String> {
+    let worth = match expr {
+        Expr::Reduce { .. } => true,
+        Expr::Call { .. } | Expr::Binary { .. } | Expr::Negate { .. } => costly(expr),
+        _ => false,
+    };
+    if !worth {
+        return None;
+    }
+    let mut key = String::new();
+    write_key(expr, target, &mut key).then_some(key)
+}
+
+/// Whether `expr` calls a function or multiplies matrices.
+fn costly(expr: &Expr) -> bool {
+    matches!(
+        expr,
+        Expr::Call { .. }
+            | Expr::Binary {
+                op: BinaryOp::MatMul,
+                ..
+            }
+    ) || children(expr).into_iter().any(costly)
+}
+
+/// The direct subexpressions of `expr`.
+fn children(expr: &Expr) -> Vec<&Expr> {
+    match expr {
+        Expr::Binary { lhs, rhs, .. } => vec![lhs, rhs],
+        Expr::Call { args, .. } => args.iter().collect(),
+        Expr::Negate { operand, .. }
+        | Expr::InDims { operand, .. }
+        | Expr::Reduce { operand, .. }
+        | Expr::Permute { operand, .. }
+        | Expr::Reshape { operand, .. } => vec![operand],
+        Expr::IntLiteral { .. } | Expr::FloatLiteral { .. } | Expr::Operand { .. } => vec![],
+    }
+}
+
+/// Appends `expr` as written to `key`; `false` if it may not be shared.
+fn write_key(expr: &Expr, target: Option<&str>, key: &mut String) -> bool {
+    use std::fmt::Write;
+    let _ = match expr {
+        Expr::Operand { tokens, .. } => {
+            let text = tokens.to_string();
+            if Some(text.as_str()) == target || has_group(tokens) {
+                return false;
+            }
+            write!(key, "{{{text}}}")
+        }
+        Expr::IntLiteral { value, .. } => write!(key, "{value}"),
+        Expr::FloatLiteral { literal } => write!(key, "{literal}"),
+        Expr::InDims { .. } => return false,
+        Expr::Binary { op, .. } => write!(key, "{}(", op.marker()),
+        Expr::Negate { .. } => write!(key, "neg("),
+        Expr::Call { name, .. } => write!(key, "{name}("),
+        Expr::Reduce {
+            name,
+            axes,
+            keepdim,
+            ..
+        } => {
+            let axes: Option<Vec<i128>> = axes.as_ref().map(|a| a.iter().map(|d| d.value).collect());
+            write!(key, "{name}[{axes:?},{keepdim}](")
+        }
+        Expr::Permute { name, perm, .. } => {
+            let perm: Option<Vec<i128>> = perm.as_ref().map(|p| p.iter().map(|d| d.value).collect());
+            write!(key, "{name}[{perm:?}](")
+        }
+        Expr::Reshape { shape, .. } => {
+            write!(key, "reshape<{}>(", quote::ToTokens::to_token_stream(shape))
+        }
+    };
+    let children = children(expr);
+    if children.is_empty() {
+        return true;
+    }
+    for child in children {
+        if !write_key(child, target, key) {
+            return false;
+        }
+        key.push(',');
+    }
+    key.push(')');
+    true
+}
+
+/// Whether the tokens hold a group: a call's parentheses, a block, an index.
+fn has_group(tokens: &TokenStream) -> bool {
+    tokens
+        .clone()
+        .into_iter()
+        .any(|token| matches!(token, TokenTree::Group(_)))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ast::{Form, Statement};
+
+    fn value(input: &str) -> Expr {
+        let statement: Statement = syn::parse_str(input).expect("parses");
+        match statement.form {
+            Form::Evaluate(expr) => expr,
+            Form::Assign { value, .. } => value,
+        }
+    }
+
+    fn shared_counts(input: &str) -> Vec<usize> {
+        let mut counts: Vec<usize> = repeats(&value(input), Some("out")).into_values().filter(|&n| n > 1).collect();
+        counts.sort();
+        counts
+    }
+
+    #[test]
+    fn softmax_shares_the_exponential_once() {
+        let softmax = "exp(x - max(x, [1], keepdim)) / sum(exp(x - max(x, [1], keepdim)), [1], keepdim)";
+        // One shared `exp(..)`, written twice; the max inside it is built with it.
+        assert_eq!(shared_counts(softmax), vec![2]);
+    }
+
+    #[test]
+    fn repeated_reductions_are_shared_and_cheap_arithmetic_is_not() {
+        assert_eq!(shared_counts("(x - mean(x, [1])) * (x - mean(x, [1]))"), vec![2]);
+        assert_eq!(shared_counts("(x - y) * (x - y)"), Vec::<usize>::new());
+    }
+
+    #[test]
+    fn the_target_and_calls_in_operands_are_never_shared() {
+        assert_eq!(shared_counts("exp(out) + exp(out)"), Vec::<usize>::new());
+        assert_eq!(shared_counts("exp({ f() }) + exp({ f() })"), Vec::<usize>::new());
+        assert_eq!(shared_counts("exp(x) + exp(x)"), vec![2]);
+    }
+}

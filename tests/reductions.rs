@@ -1,40 +1,225 @@
-//! Reductions, transposes, permutes and reshapes against ndarray.
+//! Reductions, transposes, permutes and reshapes, with values checked against
+//! ndarray (NumPy semantics: negative axes from the end, keepdim, the sizes of
+//! the results).
 
+mod common;
+
+use ndarray::{ArrayD, Axis, IxDyn};
 use tensor_expr::prelude::*;
 
+/// Deterministic, irregular values for shape `S`.
 fn sample<S: tensor_expr::Shape>() -> Tensor<f64, S> {
     let mut k = 0.0f64;
     Tensor::from_fn(|_| {
         k += 1.0;
-        (k * 0.7).sin() * 3.0
+        (k * 0.7).sin() * 3.0 + 0.5
     })
 }
 
-#[test]
-fn smoke() {
-    let x: Tensor<f64, Shape![2, 3]> = tensor![[1., 2., 3.], [4., 5., 6.]];
-    let s: Tensor<f64, Shape![2, 1]> = tensor_expr!(sum(x, [1], keepdim));
-    assert_eq!(s.as_slice(), &[6., 15.]);
-    let s: Tensor<f64, Shape![3]> = tensor_expr!(sum(x, [0]));
-    assert_eq!(s.as_slice(), &[5., 7., 9.]);
-    let c: Tensor<f64, Shape![2, 3]> = tensor_expr!(x - mean(x, [-1], keepdim));
-    assert_eq!(c.as_slice(), &[-1., 0., 1., -1., 0., 1.]);
-    let m: Tensor<f64, Shape![]> = tensor_expr!(max(x));
-    assert_eq!(m.as_slice(), &[6.]);
-    let t: Tensor<f64, Shape![3, 2]> = tensor_expr!(transpose(x));
-    assert_eq!(t.as_slice(), &[1., 4., 2., 5., 3., 6.]);
-    let p: Tensor<f64, Shape![3, 2]> = tensor_expr!(permute(x, [1, 0]) * 2);
-    assert_eq!(p.as_slice(), &[2., 8., 4., 10., 6., 12.]);
-    let r: Tensor<f64, Shape![3, 2]> = tensor_expr!(reshape::<Shape![3, 2]>(x) + 1);
-    assert_eq!(r.as_slice(), &[2., 3., 4., 5., 6., 7.]);
-    let q: Tensor<f64, Shape![2, 2]> = tensor_expr!(x @ transpose(x));
-    assert_eq!(q.as_slice(), &[14., 32., 32., 77.]);
-    let y = sample::<Shape![4, 5]>();
-    let p: Tensor<f64, Shape![4, 5]> = tensor_expr!(
-        exp(y - max(y, [1], keepdim)) / sum(exp(y - max(y, [1], keepdim)), [1], keepdim)
-    );
-    for i in 0..4 {
-        let total: f64 = (0..5).map(|j| p[[i, j]]).sum();
-        assert!((total - 1.0).abs() < 1e-12);
+fn to_nd<S: tensor_expr::Shape>(t: &Tensor<f64, S>) -> ArrayD<f64> {
+    common::array(t.as_slice(), S::DIMS)
+}
+
+/// NumPy's reduction of `a` over `axes` (negative from the end) by `fold`
+/// (`mean` divides the sum afterwards), with or without keepdims.
+fn nd_reduce(a: &ArrayD<f64>, axes: &[isize], keepdim: bool, op: &str) -> ArrayD<f64> {
+    let rank = a.ndim() as isize;
+    let mut axes: Vec<usize> = axes.iter().map(|&x| if x < 0 { (x + rank) as usize } else { x as usize }).collect();
+    axes.sort_unstable();
+    let count: usize = axes.iter().map(|&x| a.shape()[x]).product();
+    let mut out = a.clone();
+    for &axis in axes.iter().rev() {
+        out = match op {
+            "sum" | "mean" => out.sum_axis(Axis(axis)),
+            "prod" => out.fold_axis(Axis(axis), 1.0, |acc, x| acc * x),
+            "max" => out.fold_axis(Axis(axis), f64::NEG_INFINITY, |acc, x| acc.max(*x)),
+            "min" => out.fold_axis(Axis(axis), f64::INFINITY, |acc, x| acc.min(*x)),
+            _ => unreachable!(),
+        };
     }
+    if op == "mean" {
+        out.mapv_inplace(|x| x / count as f64);
+    }
+    if keepdim {
+        for &axis in &axes {
+            out = out.insert_axis(Axis(axis));
+        }
+    }
+    out
+}
+
+fn assert_close(actual: &[f64], dims: &[usize], expected: &ArrayD<f64>) {
+    assert_eq!(dims, expected.shape(), "shape");
+    let expected: Vec<f64> = expected.iter().copied().collect();
+    for (k, (a, e)) in actual.iter().zip(&expected).enumerate() {
+        assert!((a - e).abs() <= 1e-9 * (1.0 + e.abs()), "element {k}: {a} != {e}");
+    }
+}
+
+/// Every reduction over `axes` of a sample of shape `[dims]`, with and without
+/// keepdim, against ndarray. (The reduction names are written out: a name
+/// passed in as a macro fragment would carry another hygiene context than the
+/// `tensor_expr!` call, see the README's limitations.)
+macro_rules! check_reductions {
+    ([$($dim:literal),*], [$($axis:literal),*]) => {{
+        let x = sample::<Shape![$($dim),*]>();
+        let nd = to_nd(&x);
+        let axes = [$($axis),*];
+        macro_rules! check {
+            ($name:literal, $keepdim:literal, $y:expr) => {{
+                let y = $y;
+                assert_close(y.as_slice(), y.shape(), &nd_reduce(&nd, &axes, $keepdim, $name));
+            }};
+        }
+        check!("sum", false, tensor_expr!(sum(x, [$($axis),*])));
+        check!("sum", true, tensor_expr!(sum(x, [$($axis),*], keepdim)));
+        check!("mean", false, tensor_expr!(mean(x, [$($axis),*])));
+        check!("mean", true, tensor_expr!(mean(x, [$($axis),*], keepdim)));
+        check!("prod", false, tensor_expr!(prod(x, [$($axis),*])));
+        check!("prod", true, tensor_expr!(prod(x, [$($axis),*], keepdim)));
+        check!("max", false, tensor_expr!(max(x, [$($axis),*])));
+        check!("max", true, tensor_expr!(max(x, [$($axis),*], keepdim)));
+        check!("min", false, tensor_expr!(min(x, [$($axis),*])));
+        check!("min", true, tensor_expr!(min(x, [$($axis),*], keepdim)));
+    }};
+}
+
+#[test]
+fn every_reduction_over_every_kind_of_axis_list() {
+    check_reductions!([5], [0]);
+    check_reductions!([3, 40], [1]); // the last axis, longer than the 16-lane fold
+    check_reductions!([3, 40], [-1]);
+    check_reductions!([3, 40], [0]); // an outer axis
+    check_reductions!([2, 3, 4], [0, 2]);
+    check_reductions!([2, 3, 4], [2, 0]); // any order
+    check_reductions!([2, 3, 4], [-3, -2]);
+    check_reductions!([2, 3, 4], [0, 1, 2]);
+    check_reductions!([2, 1, 3, 5], [1, 3]); // a size-1 axis among them
+    check_reductions!([2, 3, 2, 2, 3], [0, 2, 4]);
+}
+
+#[test]
+fn reducing_every_axis() {
+    let x = sample::<Shape![3, 4, 5]>();
+    let total: Tensor<f64, Shape![]> = tensor_expr!(sum(x));
+    assert!((total.as_slice()[0] - x.as_slice().iter().sum::<f64>()).abs() < 1e-9);
+    let kept: Tensor<f64, Shape![1, 1, 1]> = tensor_expr!(max(x, keepdim));
+    let expected = x.as_slice().iter().copied().fold(f64::NEG_INFINITY, f64::max);
+    assert_eq!(kept.as_slice(), &[expected]);
+}
+
+#[test]
+fn a_reduction_broadcast_back_against_its_input() {
+    let x = sample::<Shape![6, 33]>();
+    let nd = to_nd(&x);
+    // Centring along each row, and along each column (outer axis).
+    let rows = tensor_expr!(x - mean(x, [1], keepdim));
+    let expected = &nd - &nd_reduce(&nd, &[1], true, "mean");
+    assert_close(rows.as_slice(), rows.shape(), &expected);
+    let columns = tensor_expr!(x - mean(x, [0], keepdim));
+    let expected = &nd - &nd_reduce(&nd, &[0], true, "mean");
+    assert_close(columns.as_slice(), columns.shape(), &expected);
+    // Standardising along columns: the centred values are read by the output
+    // and, whole column by whole column, by the variance.
+    let z = tensor_expr!((x - mean(x, [0], keepdim)) / sqrt(mean(square(x - mean(x, [0], keepdim)), [0], keepdim)));
+    let centred = &nd - &nd_reduce(&nd, &[0], true, "mean");
+    let variance = nd_reduce(&centred.mapv(|v| v * v), &[0], true, "mean");
+    let expected = &centred / &variance.mapv(f64::sqrt);
+    assert_close(z.as_slice(), z.shape(), &expected);
+}
+
+#[test]
+fn softmax_and_layer_norm_match_ndarray() {
+    let x = sample::<Shape![4, 37]>();
+    let nd = to_nd(&x);
+    let p = tensor_expr!(exp(x - max(x, [1], keepdim)) / sum(exp(x - max(x, [1], keepdim)), [1], keepdim));
+    let e = (&nd - &nd_reduce(&nd, &[1], true, "max")).mapv(f64::exp);
+    let expected = &e / &nd_reduce(&e, &[1], true, "sum");
+    assert_close(p.as_slice(), p.shape(), &expected);
+
+    let gamma = sample::<Shape![37]>();
+    let beta: Tensor<f64, Shape![37]> = tensor_expr!(gamma * 0.5);
+    let y = tensor_expr!(
+        (x - mean(x, [-1], keepdim)) / sqrt(mean(square(x - mean(x, [-1], keepdim)), [-1], keepdim) + 1e-5) * gamma + beta
+    );
+    let centred = &nd - &nd_reduce(&nd, &[1], true, "mean");
+    let std = nd_reduce(&centred.mapv(|v| v * v), &[1], true, "mean").mapv(|v| (v + 1e-5).sqrt());
+    let expected = &(&(&centred / &std) * &to_nd(&gamma)) + &to_nd(&beta);
+    assert_close(y.as_slice(), y.shape(), &expected);
+}
+
+#[test]
+fn integer_reductions() {
+    let x: Tensor<i32, Shape![2, 3]> = tensor![[1, -2, 3], [4, 5, -6]];
+    assert_eq!(tensor_expr!(sum(x, [1])).as_slice(), &[2, 3]);
+    assert_eq!(tensor_expr!(prod(x, [0])).as_slice(), &[4, -10, -18]);
+    assert_eq!(tensor_expr!(max(x, [0])).as_slice(), &[4, 5, 3]);
+    assert_eq!(tensor_expr!(min(x)).as_slice(), &[-6]);
+}
+
+#[test]
+fn transpose_and_permute_read_in_place() {
+    let x = sample::<Shape![2, 3, 4]>();
+    let nd = to_nd(&x);
+    let t = tensor_expr!(transpose(x));
+    let expected = nd.clone().permuted_axes(IxDyn(&[0, 2, 1]));
+    assert_close(t.as_slice(), t.shape(), &expected.as_standard_layout().to_owned());
+    for_each_permutation(&x, &nd);
+    // Broadcast against another operand, and as the right operand of `@`.
+    let v = sample::<Shape![3]>();
+    let s = tensor_expr!(transpose(x) * v);
+    let expected = &nd.clone().permuted_axes(IxDyn(&[0, 2, 1])) * &to_nd(&v);
+    assert_close(s.as_slice(), s.shape(), &expected);
+    let q = sample::<Shape![5, 4]>();
+    let k = sample::<Shape![6, 4]>();
+    let scores = tensor_expr!(q @ transpose(k) / 2.0);
+    let (qn, kn) = (to_nd(&q), to_nd(&k));
+    let expected = ArrayD::from_shape_fn(IxDyn(&[5, 6]), |i| {
+        (0..4).map(|c| qn[[i[0], c]] * kn[[i[1], c]]).sum::<f64>() / 2.0
+    });
+    assert_close(scores.as_slice(), scores.shape(), &expected);
+}
+
+fn for_each_permutation(x: &Tensor<f64, Shape![2, 3, 4]>, nd: &ArrayD<f64>) {
+    macro_rules! check {
+        ($($p:literal),*) => {{
+            let y = tensor_expr!(permute(x, [$($p),*]));
+            let expected = nd.clone().permuted_axes(IxDyn(&[$($p),*])).as_standard_layout().to_owned();
+            assert_close(y.as_slice(), y.shape(), &expected);
+        }};
+    }
+    check!(0, 1, 2);
+    check!(0, 2, 1);
+    check!(1, 0, 2);
+    check!(1, 2, 0);
+    check!(2, 0, 1);
+    check!(2, 1, 0);
+}
+
+#[test]
+fn reshape_reads_the_same_elements_as_another_shape() {
+    let x = sample::<Shape![8, 64]>();
+    let f = tensor_expr!(reshape::<Shape![8, 8, 8]>(x) * 2);
+    assert_eq!(f.shape(), &[8, 8, 8]);
+    for (a, b) in f.as_slice().iter().zip(x.as_slice()) {
+        assert_eq!(*a, b * 2.0);
+    }
+    let v = sample::<Shape![64]>();
+    let outer = tensor_expr!(reshape::<Shape![64, 1]>(v) * reshape::<Shape![1, 64]>(v));
+    assert_eq!(outer.shape(), &[64, 64]);
+    assert_eq!(outer[[3, 5]], v.as_slice()[3] * v.as_slice()[5]);
+}
+
+#[test]
+fn a_reduction_of_a_product_and_in_place_updates() {
+    let a = sample::<Shape![3, 4]>();
+    let b = sample::<Shape![4, 5]>();
+    let rows = tensor_expr!(sum(a @ b, [1]));
+    let (an, bn) = (to_nd(&a), to_nd(&b));
+    let product = ArrayD::from_shape_fn(IxDyn(&[3, 5]), |i| (0..4).map(|c| an[[i[0], c]] * bn[[c, i[1]]]).sum::<f64>());
+    assert_close(rows.as_slice(), rows.shape(), &nd_reduce(&product, &[1], false, "sum"));
+    let mut out = Tensor::<f64, Shape![3, 4]>::zeros();
+    tensor_expr!(out += a - mean(a, [1], keepdim));
+    let expected = &an - &nd_reduce(&an, &[1], true, "mean");
+    assert_close(out.as_slice(), out.shape(), &expected);
 }

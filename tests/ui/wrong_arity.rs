@@ -2,5 +2,5 @@ use tensor_expr::prelude::*;
 
 fn main() {
     let x = Tensor::<f32, Shape![3]>::zeros();
-    let _y = tensor_expr!(max(x) + clamp(x, 0));
+    let _y = tensor_expr!(pow(x) + clamp(x, 0));
 }

@@ -8,7 +8,9 @@
 
 use core::cell::Cell;
 use core::ops::{Add, Div, Mul, Neg, Sub};
-use tensor_expr::__private::expr::{functions, operators, BinaryFunction, DefinedFor, UnaryFunction};
+use tensor_expr::__private::expr::{
+    functions, operators, BinaryFunction, DefinedFor, UnaryFunction,
+};
 use tensor_expr::prelude::*;
 use tensor_expr::{Element, Float, Signed};
 
@@ -125,10 +127,14 @@ const COLS: usize = 64;
 
 #[test]
 fn softmax_computes_each_exp_once_and_each_row_max_once() {
-    let x = Tensor::<Counted, Shape![8, 64]>::from_fn(|[i, j]| Counted(((i * COLS + j) as f64 * 0.37).sin()));
+    let x = Tensor::<Counted, Shape![8, 64]>::from_fn(|[i, j]| {
+        Counted(((i * COLS + j) as f64 * 0.37).sin())
+    });
     EXPS.with(|c| c.set(0));
     COMPARISONS.with(|c| c.set(0));
-    let p = tensor_expr!(exp(x - max(x, [1], keepdim)) / sum(exp(x - max(x, [1], keepdim)), [1], keepdim));
+    let p = tensor_expr!(
+        exp(x - max(x, [1], keepdim)) / sum(exp(x - max(x, [1], keepdim)), [1], keepdim)
+    );
     let (exps, comparisons) = (EXPS.with(Cell::get), COMPARISONS.with(Cell::get));
 
     assert_eq!(exps, ROWS * COLS, "exp once per element");

@@ -24,7 +24,16 @@ fn to_nd<S: tensor_expr::Shape>(t: &Tensor<f64, S>) -> ArrayD<f64> {
 /// (`mean` divides the sum afterwards), with or without keepdims.
 fn nd_reduce(a: &ArrayD<f64>, axes: &[isize], keepdim: bool, op: &str) -> ArrayD<f64> {
     let rank = a.ndim() as isize;
-    let mut axes: Vec<usize> = axes.iter().map(|&x| if x < 0 { (x + rank) as usize } else { x as usize }).collect();
+    let mut axes: Vec<usize> = axes
+        .iter()
+        .map(|&x| {
+            if x < 0 {
+                (x + rank) as usize
+            } else {
+                x as usize
+            }
+        })
+        .collect();
     axes.sort_unstable();
     let count: usize = axes.iter().map(|&x| a.shape()[x]).product();
     let mut out = a.clone();
@@ -52,7 +61,10 @@ fn assert_close(actual: &[f64], dims: &[usize], expected: &ArrayD<f64>) {
     assert_eq!(dims, expected.shape(), "shape");
     let expected: Vec<f64> = expected.iter().copied().collect();
     for (k, (a, e)) in actual.iter().zip(&expected).enumerate() {
-        assert!((a - e).abs() <= 1e-9 * (1.0 + e.abs()), "element {k}: {a} != {e}");
+        assert!(
+            (a - e).abs() <= 1e-9 * (1.0 + e.abs()),
+            "element {k}: {a} != {e}"
+        );
     }
 }
 
@@ -104,7 +116,11 @@ fn reducing_every_axis() {
     let total: Tensor<f64, Shape![]> = tensor_expr!(sum(x));
     assert!((total.as_slice()[0] - x.as_slice().iter().sum::<f64>()).abs() < 1e-9);
     let kept: Tensor<f64, Shape![1, 1, 1]> = tensor_expr!(max(x, keepdim));
-    let expected = x.as_slice().iter().copied().fold(f64::NEG_INFINITY, f64::max);
+    let expected = x
+        .as_slice()
+        .iter()
+        .copied()
+        .fold(f64::NEG_INFINITY, f64::max);
     assert_eq!(kept.as_slice(), &[expected]);
 }
 
@@ -121,7 +137,9 @@ fn a_reduction_broadcast_back_against_its_input() {
     assert_close(columns.as_slice(), columns.shape(), &expected);
     // Standardising along columns: the centred values are read by the output
     // and, whole column by whole column, by the variance.
-    let z = tensor_expr!((x - mean(x, [0], keepdim)) / sqrt(mean(square(x - mean(x, [0], keepdim)), [0], keepdim)));
+    let z = tensor_expr!(
+        (x - mean(x, [0], keepdim)) / sqrt(mean(square(x - mean(x, [0], keepdim)), [0], keepdim))
+    );
     let centred = &nd - &nd_reduce(&nd, &[0], true, "mean");
     let variance = nd_reduce(&centred.mapv(|v| v * v), &[0], true, "mean");
     let expected = &centred / &variance.mapv(f64::sqrt);
@@ -132,7 +150,9 @@ fn a_reduction_broadcast_back_against_its_input() {
 fn softmax_and_layer_norm_match_ndarray() {
     let x = sample::<Shape![4, 37]>();
     let nd = to_nd(&x);
-    let p = tensor_expr!(exp(x - max(x, [1], keepdim)) / sum(exp(x - max(x, [1], keepdim)), [1], keepdim));
+    let p = tensor_expr!(
+        exp(x - max(x, [1], keepdim)) / sum(exp(x - max(x, [1], keepdim)), [1], keepdim)
+    );
     let e = (&nd - &nd_reduce(&nd, &[1], true, "max")).mapv(f64::exp);
     let expected = &e / &nd_reduce(&e, &[1], true, "sum");
     assert_close(p.as_slice(), p.shape(), &expected);
@@ -140,7 +160,10 @@ fn softmax_and_layer_norm_match_ndarray() {
     let gamma = sample::<Shape![37]>();
     let beta: Tensor<f64, Shape![37]> = tensor_expr!(gamma * 0.5);
     let y = tensor_expr!(
-        (x - mean(x, [-1], keepdim)) / sqrt(mean(square(x - mean(x, [-1], keepdim)), [-1], keepdim) + 1e-5) * gamma + beta
+        (x - mean(x, [-1], keepdim))
+            / sqrt(mean(square(x - mean(x, [-1], keepdim)), [-1], keepdim) + 1e-5)
+            * gamma
+            + beta
     );
     let centred = &nd - &nd_reduce(&nd, &[1], true, "mean");
     let std = nd_reduce(&centred.mapv(|v| v * v), &[1], true, "mean").mapv(|v| (v + 1e-5).sqrt());
@@ -163,7 +186,11 @@ fn transpose_and_permute_read_in_place() {
     let nd = to_nd(&x);
     let t = tensor_expr!(transpose(x));
     let expected = nd.clone().permuted_axes(IxDyn(&[0, 2, 1]));
-    assert_close(t.as_slice(), t.shape(), &expected.as_standard_layout().to_owned());
+    assert_close(
+        t.as_slice(),
+        t.shape(),
+        &expected.as_standard_layout().to_owned(),
+    );
     for_each_permutation(&x, &nd);
     // Broadcast against another operand, and as the right operand of `@`.
     let v = sample::<Shape![3]>();
@@ -216,10 +243,55 @@ fn a_reduction_of_a_product_and_in_place_updates() {
     let b = sample::<Shape![4, 5]>();
     let rows = tensor_expr!(sum(a @ b, [1]));
     let (an, bn) = (to_nd(&a), to_nd(&b));
-    let product = ArrayD::from_shape_fn(IxDyn(&[3, 5]), |i| (0..4).map(|c| an[[i[0], c]] * bn[[c, i[1]]]).sum::<f64>());
-    assert_close(rows.as_slice(), rows.shape(), &nd_reduce(&product, &[1], false, "sum"));
+    let product = ArrayD::from_shape_fn(IxDyn(&[3, 5]), |i| {
+        (0..4).map(|c| an[[i[0], c]] * bn[[c, i[1]]]).sum::<f64>()
+    });
+    assert_close(
+        rows.as_slice(),
+        rows.shape(),
+        &nd_reduce(&product, &[1], false, "sum"),
+    );
     let mut out = Tensor::<f64, Shape![3, 4]>::zeros();
     tensor_expr!(out += a - mean(a, [1], keepdim));
     let expected = &an - &nd_reduce(&an, &[1], true, "mean");
     assert_close(out.as_slice(), out.shape(), &expected);
+}
+
+#[test]
+fn a_shared_subexpression_walked_by_an_outer_reduction_and_beside_a_product() {
+    let x = sample::<Shape![5, 7]>();
+    let nd = to_nd(&x);
+    let e = nd.mapv(f64::exp);
+    // `exp(x)` is shared; the column sum walks all its rows while the output
+    // row reads one.
+    let columns = tensor_expr!(exp(x) / sum(exp(x), [0], keepdim));
+    assert_close(
+        columns.as_slice(),
+        columns.shape(),
+        &(&e / &nd_reduce(&e, &[0], true, "sum")),
+    );
+    let squeezed = tensor_expr!(exp(x) - max(exp(x), [0]));
+    assert_close(
+        squeezed.as_slice(),
+        squeezed.shape(),
+        &(&e - &nd_reduce(&e, &[0], false, "max")),
+    );
+    // A product in the same expression: the nest walks rows, not tiles.
+    let a = sample::<Shape![5, 3]>();
+    let b = sample::<Shape![3, 7]>();
+    let mixed = tensor_expr!(exp(x) / sum(exp(x), [1], keepdim) + a @ b);
+    let (an, bn) = (to_nd(&a), to_nd(&b));
+    let product = ArrayD::from_shape_fn(IxDyn(&[5, 7]), |i| {
+        (0..3).map(|c| an[[i[0], c]] * bn[[c, i[1]]]).sum::<f64>()
+    });
+    let expected = &(&e / &nd_reduce(&e, &[1], true, "sum")) + &product;
+    assert_close(mixed.as_slice(), mixed.shape(), &expected);
+    // The shared node as both operands of `@`.
+    let s = sample::<Shape![4, 4]>();
+    let sn = to_nd(&s).mapv(f64::exp);
+    let square = tensor_expr!(exp(s) @ exp(s) + exp(s));
+    let expected = ArrayD::from_shape_fn(IxDyn(&[4, 4]), |i| {
+        (0..4).map(|c| sn[[i[0], c]] * sn[[c, i[1]]]).sum::<f64>() + sn[[i[0], i[1]]]
+    });
+    assert_close(square.as_slice(), square.shape(), &expected);
 }

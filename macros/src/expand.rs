@@ -16,8 +16,8 @@
 //! interfere. The output names no std item and no `unsafe`.
 
 use crate::ast::{AssignOp, BinaryOp, DimLiteral, Expr, Form, Statement};
-use proc_macro2::{Ident, Literal, Span, TokenStream};
 use crate::share;
+use proc_macro2::{Ident, Literal, Span, TokenStream};
 use quote::{quote, quote_spanned, ToTokens};
 use std::collections::HashMap;
 use tensor_expr_runtime::MAX_RANK;
@@ -186,8 +186,12 @@ impl TreeBuilder {
                     built
                 } else {
                     let span = self.root_span;
-                    let (rt, context, built) = (runtime(span), at(&self.context, span), at(&built, span));
-                    self.push_node(span, quote_spanned!(span=> #rt::expr::shared(#context, #built)))
+                    let (rt, context, built) =
+                        (runtime(span), at(&self.context, span), at(&built, span));
+                    self.push_node(
+                        span,
+                        quote_spanned!(span=> #rt::expr::shared(#context, #built)),
+                    )
                 };
                 self.shared.insert(key, store.clone());
                 store

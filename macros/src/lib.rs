@@ -12,8 +12,8 @@ mod fuzz_tests;
 #[cfg(test)]
 mod golden_tests;
 mod parse;
-mod share;
 mod shape_macro;
+mod share;
 mod tensor_macro;
 mod validate;
 

@@ -104,11 +104,13 @@ fn write_key(expr: &Expr, target: Option<&str>, key: &mut String) -> bool {
             keepdim,
             ..
         } => {
-            let axes: Option<Vec<i128>> = axes.as_ref().map(|a| a.iter().map(|d| d.value).collect());
+            let axes: Option<Vec<i128>> =
+                axes.as_ref().map(|a| a.iter().map(|d| d.value).collect());
             write!(key, "{name}[{axes:?},{keepdim}](")
         }
         Expr::Permute { name, perm, .. } => {
-            let perm: Option<Vec<i128>> = perm.as_ref().map(|p| p.iter().map(|d| d.value).collect());
+            let perm: Option<Vec<i128>> =
+                perm.as_ref().map(|p| p.iter().map(|d| d.value).collect());
             write!(key, "{name}[{perm:?}](")
         }
         Expr::Reshape { shape, .. } => {
@@ -151,28 +153,38 @@ mod tests {
     }
 
     fn shared_counts(input: &str) -> Vec<usize> {
-        let mut counts: Vec<usize> = repeats(&value(input), Some("out")).into_values().filter(|&n| n > 1).collect();
+        let mut counts: Vec<usize> = repeats(&value(input), Some("out"))
+            .into_values()
+            .filter(|&n| n > 1)
+            .collect();
         counts.sort();
         counts
     }
 
     #[test]
     fn softmax_shares_the_exponential_once() {
-        let softmax = "exp(x - max(x, [1], keepdim)) / sum(exp(x - max(x, [1], keepdim)), [1], keepdim)";
+        let softmax =
+            "exp(x - max(x, [1], keepdim)) / sum(exp(x - max(x, [1], keepdim)), [1], keepdim)";
         // One shared `exp(..)`, written twice; the max inside it is built with it.
         assert_eq!(shared_counts(softmax), vec![2]);
     }
 
     #[test]
     fn repeated_reductions_are_shared_and_cheap_arithmetic_is_not() {
-        assert_eq!(shared_counts("(x - mean(x, [1])) * (x - mean(x, [1]))"), vec![2]);
+        assert_eq!(
+            shared_counts("(x - mean(x, [1])) * (x - mean(x, [1]))"),
+            vec![2]
+        );
         assert_eq!(shared_counts("(x - y) * (x - y)"), Vec::<usize>::new());
     }
 
     #[test]
     fn the_target_and_calls_in_operands_are_never_shared() {
         assert_eq!(shared_counts("exp(out) + exp(out)"), Vec::<usize>::new());
-        assert_eq!(shared_counts("exp({ f() }) + exp({ f() })"), Vec::<usize>::new());
+        assert_eq!(
+            shared_counts("exp({ f() }) + exp({ f() })"),
+            Vec::<usize>::new()
+        );
         assert_eq!(shared_counts("exp(x) + exp(x)"), vec![2]);
     }
 }

@@ -80,7 +80,7 @@ type Written<T, M, X, E> = <Ranked<T, M, X, E> as BroadcastInto<<X as Target>::S
 /// row by row, or tile by tile if `e` contains a matrix product.
 #[inline(always)]
 fn drive<T: Element, O: Shape, E: Expr<T>>(out: &mut [T], e: &E) {
-    if E::TILED {
+    if E::TILED && !E::BUFFERED {
         drive_tiles::<T, O, E>(out, e);
     } else {
         drive_rows::<T, O, E>(out, e);

@@ -2,14 +2,18 @@
 //! by [`Reduction`](super::Reduction) and [`Shared`].
 //!
 //! Such a node keeps the last row it computed in a one-row cache, keyed by the
-//! row's number in the node's own shape. A node read by several output rows (a
-//! reduction broadcast back over its input, `x - mean(x, [0], keepdim)`) or by
-//! several parents in one row (`exp(..)` in both halves of a softmax) computes
-//! the row once. Each reader gets its own copy of the row (a row of the node's
-//! last dim, on the stack): a copy of a row already in L1 costs a fraction of
-//! computing it, and a reader can never see the cache refilled under it, which
-//! would happen when a reduction walks many rows of a node another parent is
-//! reading (`c / sqrt(mean(c * c, [0], keepdim))`).
+//! row's number in the node's own shape, and its readers borrow that row: no
+//! copy. A node read by several output rows (a reduction broadcast back over
+//! its input, `x - mean(x, [0], keepdim)`) or by several parents in one row
+//! (`exp(..)` in both halves of a softmax) computes each row once.
+//!
+//! Why a borrowed row stays valid: within one output row, every reader that
+//! holds a row of a node asks for the same row (broadcasting maps an output
+//! row to one row of each node, and composes), and the kernel walks the output
+//! row by row when the expression has such a node ([`super::Expr::BUFFERED`]).
+//! The only readers that ask for other rows are the ones that walk several
+//! rows: a reduction over outer axes and a matrix product's operands. They read
+//! through [`super::Expr::row_fresh`], which never touches a cache.
 
 use super::{Expr, Row};
 use crate::element::Element;
@@ -56,31 +60,39 @@ impl<T: Element, S: Shape> RowCache<T, S> {
         }
     }
 
-    /// Row `row`: a copy of the cached one, or `compute`d into a new row and cached.
+    /// Row `row`, `fill`ed into the cache first unless it is there already.
     #[inline(always)]
-    pub(crate) fn row(&self, row: usize, compute: impl FnOnce(&mut [T])) -> S::Row<T> {
+    pub(crate) fn row(&self, row: usize, fill: impl FnOnce(&[Cell<T>])) -> &[Cell<T>] {
         let cells = self.values.as_ref();
-        if self.key.get() == row {
-            return S::row_from_fn(|j| cells[j].get());
+        if self.key.get() != row {
+            fill(cells);
+            self.key.set(row);
         }
-        let mut values = S::row_from_fn(|_| T::ZERO);
-        compute(values.as_mut());
-        for (cell, &value) in cells.iter().zip(values.as_ref()) {
-            cell.set(value);
-        }
-        self.key.set(row);
-        values
+        cells
     }
 }
 
-/// A computed row of shape `S`'s last dim, read by output rows of `O`: along
-/// the row (stride 1) or splat (stride 0, `S`'s last dim is broadcast).
-pub(crate) struct BufferedRow<T, S: Shape, O> {
+/// A cached row of shape `S`'s last dim, read by output rows of `O`: along the
+/// row (stride 1) or splat (stride 0, `S`'s last dim is broadcast).
+pub(crate) struct CachedRow<'a, T, S, O> {
+    pub(crate) cells: &'a [Cell<T>],
+    pub(crate) shape: PhantomData<(S, O)>,
+}
+
+impl<T: Element, S: Shape, O: Shape> Row<T> for CachedRow<'_, T, S, O> {
+    #[inline(always)]
+    fn get(&self, j: usize, _current: T) -> T {
+        self.cells[j * BroadcastStrides::<S, O>::INNER].get()
+    }
+}
+
+/// A computed row owned by its reader (a reduction read through `row_fresh`).
+pub(crate) struct OwnedRow<T, S: Shape, O> {
     pub(crate) values: S::Row<T>,
     pub(crate) shape: PhantomData<O>,
 }
 
-impl<T: Element, S: Shape, O: Shape> Row<T> for BufferedRow<T, S, O> {
+impl<T: Element, S: Shape, O: Shape> Row<T> for OwnedRow<T, S, O> {
     #[inline(always)]
     fn get(&self, j: usize, _current: T) -> T {
         self.values.as_ref()[j * BroadcastStrides::<S, O>::INNER]
@@ -91,8 +103,7 @@ impl<T: Element, S: Shape, O: Shape> Row<T> for BufferedRow<T, S, O> {
 /// once per row and read by each place it appears in through a reference.
 ///
 /// `tensor_expr!` builds one for a repeated subexpression that calls a function
-/// or multiplies matrices; repeated cheap arithmetic is recomputed instead,
-/// which costs less than the copies.
+/// or multiplies matrices; repeated cheap arithmetic is recomputed instead.
 pub struct Shared<T, E: Expr<T>> {
     expr: E,
     cache: RowCache<T, E::Shape>,
@@ -109,19 +120,24 @@ pub fn shared<T: Element, M, E: Expr<T>>(_context: super::Context<T, M>, e: E) -
 
 impl<T: Element, E: Expr<T>> Expr<T> for Shared<T, E> {
     type Shape = E::Shape;
+    const BUFFERED: bool = true;
     #[inline(always)]
     fn row<O: Shape>(&self, outer: [usize; MAX_RANK]) -> impl Row<T> + '_ {
         let row = source_row::<E::Shape, O>(outer);
-        let values = self.cache.row(row, |values| {
+        let cells = self.cache.row(row, |cells| {
             let source = self.expr.row::<E::Shape>(outer_of_row::<E::Shape>(row));
-            for (j, value) in values.iter_mut().enumerate() {
-                *value = source.get(j, T::ZERO);
+            for (j, cell) in cells.iter().enumerate() {
+                cell.set(source.get(j, T::ZERO));
             }
         });
-        BufferedRow::<T, E::Shape, O> {
-            values,
+        CachedRow::<T, E::Shape, O> {
+            cells,
             shape: PhantomData,
         }
+    }
+    #[inline(always)]
+    fn row_fresh<O: Shape>(&self, outer: [usize; MAX_RANK]) -> impl Row<T> + '_ {
+        self.expr.row_fresh::<O>(outer)
     }
 }
 
@@ -130,9 +146,14 @@ impl<T: Element, E: Expr<T>> Expr<T> for Shared<T, E> {
 impl<T, E: Expr<T>> Expr<T> for &E {
     type Shape = E::Shape;
     const TILED: bool = E::TILED;
+    const BUFFERED: bool = E::BUFFERED;
     #[inline(always)]
     fn row<O: Shape>(&self, outer: [usize; MAX_RANK]) -> impl Row<T> + '_ {
         (**self).row::<O>(outer)
+    }
+    #[inline(always)]
+    fn row_fresh<O: Shape>(&self, outer: [usize; MAX_RANK]) -> impl Row<T> + '_ {
+        (**self).row_fresh::<O>(outer)
     }
     #[inline(always)]
     fn tile<O: Shape, const R: usize, const C: usize, const FUSE: bool>(

@@ -129,6 +129,14 @@ impl<T: Element, F: UnaryFunction<T>, A: Expr<T>, S: Shape> Expr<T> for Map1<T, 
             function: PhantomData::<F>,
         }
     }
+    #[inline(always)]
+    fn row_fresh<O: Shape>(&self, outer: [usize; MAX_RANK]) -> impl Row<T> + '_ {
+        Apply1 {
+            a: self.a.row_fresh::<O>(outer),
+            function: PhantomData::<F>,
+        }
+    }
+    const BUFFERED: bool = A::BUFFERED;
     const TILED: bool = A::TILED;
     #[inline(always)]
     fn tile<O: Shape, const R: usize, const C: usize, const FUSE: bool>(
@@ -155,6 +163,15 @@ impl<T: Element, F: BinaryFunction<T>, A: Expr<T>, B: Expr<T>, S: Shape> Expr<T>
             function: PhantomData::<F>,
         }
     }
+    #[inline(always)]
+    fn row_fresh<O: Shape>(&self, outer: [usize; MAX_RANK]) -> impl Row<T> + '_ {
+        Apply2 {
+            a: self.a.row_fresh::<O>(outer),
+            b: self.b.row_fresh::<O>(outer),
+            function: PhantomData::<F>,
+        }
+    }
+    const BUFFERED: bool = A::BUFFERED || B::BUFFERED;
     const TILED: bool = A::TILED || B::TILED;
     #[inline(always)]
     fn tile<O: Shape, const R: usize, const C: usize, const FUSE: bool>(
@@ -189,6 +206,16 @@ where
             function: PhantomData::<F>,
         }
     }
+    #[inline(always)]
+    fn row_fresh<O: Shape>(&self, outer: [usize; MAX_RANK]) -> impl Row<T> + '_ {
+        Apply3 {
+            a: self.a.row_fresh::<O>(outer),
+            b: self.b.row_fresh::<O>(outer),
+            c: self.c.row_fresh::<O>(outer),
+            function: PhantomData::<F>,
+        }
+    }
+    const BUFFERED: bool = A::BUFFERED || B::BUFFERED || C::BUFFERED;
     const TILED: bool = A::TILED || B::TILED || C::TILED;
     #[inline(always)]
     fn tile<O: Shape, const R: usize, const N: usize, const FUSE: bool>(

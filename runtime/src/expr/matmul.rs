@@ -126,14 +126,14 @@ where
         let mut index = batch;
         index[Self::BATCH_RANK] = kk;
         self.b
-            .row::<<A::Shape as MatmulShape<B::Shape>>::RhsView>(index)
+            .row_fresh::<<A::Shape as MatmulShape<B::Shape>>::RhsView>(index)
     }
 
     /// Row `i` (set in `left`) of the left operand, read along `k`.
     #[inline(always)]
     fn left_row(&self, left: [usize; MAX_RANK]) -> impl Row<T> + '_ {
         self.a
-            .row::<<A::Shape as MatmulShape<B::Shape>>::LhsView>(left)
+            .row_fresh::<<A::Shape as MatmulShape<B::Shape>>::LhsView>(left)
     }
 
     /// One element by a plain dot product: the general path (right vectors and
@@ -154,7 +154,7 @@ where
         let mut sum = T::ZERO;
         if Self::RHS_VECTOR {
             // A vector `(k,)` is read along its only dim.
-            let b = self.b.row::<B::Shape>([0; MAX_RANK]);
+            let b = self.b.row_fresh::<B::Shape>([0; MAX_RANK]);
             for kk in 0..Self::K {
                 sum = a.get(kk, T::ZERO).mul_add(b.get(kk, T::ZERO), sum);
             }

@@ -49,6 +49,21 @@ pub trait Expr<T> {
     /// dim but the last (the rest of the array is zero); `O` is the output shape.
     fn row<O: Shape>(&self, outer: [usize; MAX_RANK]) -> impl Row<T> + '_;
 
+    /// The same row, read without the row caches of reductions and shared
+    /// subexpressions. A caller that reads several rows of a node while other
+    /// readers hold one (a reduction over outer axes, a matrix product reading
+    /// its operands) uses this, so no cache is refilled under a reader that
+    /// borrows it (see `buffered`). Leaves have no cache: the default is `row`.
+    #[inline(always)]
+    fn row_fresh<O: Shape>(&self, outer: [usize; MAX_RANK]) -> impl Row<T> + '_ {
+        self.row::<O>(outer)
+    }
+
+    /// Whether the expression holds a reduction or a shared subexpression, whose
+    /// readers borrow a one-row cache: the kernel then walks the output row by
+    /// row (never several rows at once, as tiles do).
+    const BUFFERED: bool = false;
+
     /// Whether the expression contains a matrix product. The kernel then walks
     /// the output in tiles of `R` rows by `C` columns instead of row by row, so a
     /// product keeps its block of results in registers across its whole `k` loop.

@@ -16,11 +16,12 @@
 //! partial results, so it vectorises (and sums in a different order than a
 //! plain left-to-right loop, as NumPy's pairwise sum also does).
 
-use super::buffered::{outer_of_row, source_row, BufferedRow, RowCache};
+use super::buffered::{outer_of_row, source_row, CachedRow, OwnedRow, RowCache};
 use super::function::DefinedFor;
 use super::{Context, Expr, Row};
 use crate::element::{Element, Float};
 use crate::shape::{Shape, MAX_RANK};
+use core::cell::Cell;
 use core::marker::PhantomData;
 
 /// How a reduction combines elements.
@@ -181,32 +182,45 @@ where
         outer
     }
 
-    /// Computes row `row` of the result into `values`.
+    /// Whether computing a result row reads exactly the input row that an
+    /// output row reads directly (a reduction over the last axis with keepdim,
+    /// as in softmax and layer norm): it may then read the input through its
+    /// row caches, which is what lets a softmax's shared `exp(..)` be computed
+    /// once. Any other reduction reads its input fresh (`Expr::row_fresh`).
+    const ALIGNED: bool = Self::GROUP == 1 && R::RANK == <E::Shape as Shape>::RANK;
+
+    /// Computes row `row` of the result, giving each element to `set`, reading
+    /// input rows with `read`.
     #[inline(always)]
-    fn compute(&self, row: usize, values: &mut [T]) {
+    fn compute<Source: Row<T>>(
+        &self,
+        row: usize,
+        mut set: impl FnMut(usize, T),
+        read: impl Fn([usize; MAX_RANK]) -> Source,
+    ) {
         if Self::LAST_REDUCED {
             // Each result element folds whole input rows.
-            for (t, value) in values.iter_mut().enumerate() {
+            for t in 0..R::ROW_LEN {
                 let kept = outer_of_row::<K>(row * R::ROW_LEN + t);
                 let mut acc = F::IDENTITY;
                 for member in 0..Self::GROUP {
-                    let source = self.expr.row::<E::Shape>(Self::member(kept, member));
+                    let source = read(Self::member(kept, member));
                     acc = F::combine(acc, fold_row::<T, F>(&source, <E::Shape as Shape>::ROW_LEN));
                 }
-                *value = F::finish(acc, Self::COUNT);
+                set(t, F::finish(acc, Self::COUNT));
             }
         } else {
             // A result row folds input rows column by column.
             let kept = outer_of_row::<K>(row);
-            values.fill(F::IDENTITY);
+            let mut values = R::row_from_fn(|_| F::IDENTITY);
             for member in 0..Self::GROUP {
-                let source = self.expr.row::<E::Shape>(Self::member(kept, member));
-                for (j, value) in values.iter_mut().enumerate() {
+                let source = read(Self::member(kept, member));
+                for (j, value) in values.as_mut().iter_mut().enumerate() {
                     *value = F::combine(*value, source.get(j, T::ZERO));
                 }
             }
-            for value in values.iter_mut() {
-                *value = F::finish(*value, Self::COUNT);
+            for (j, &value) in values.as_ref().iter().enumerate() {
+                set(j, F::finish(value, Self::COUNT));
             }
         }
     }
@@ -245,11 +259,30 @@ where
     R: Shape,
 {
     type Shape = R;
+    const BUFFERED: bool = true;
     #[inline(always)]
     fn row<O: Shape>(&self, outer: [usize; MAX_RANK]) -> impl Row<T> + '_ {
         let row = source_row::<R, O>(outer);
-        let values = self.cache.row(row, |values| self.compute(row, values));
-        BufferedRow::<T, R, O> {
+        let cells = self.cache.row(row, |cells: &[Cell<T>]| {
+            let set = |j: usize, value| cells[j].set(value);
+            if Self::ALIGNED {
+                self.compute(row, set, |outer| self.expr.row::<E::Shape>(outer));
+            } else {
+                self.compute(row, set, |outer| self.expr.row_fresh::<E::Shape>(outer));
+            }
+        });
+        CachedRow::<T, R, O> {
+            cells,
+            shape: PhantomData,
+        }
+    }
+    #[inline(always)]
+    fn row_fresh<O: Shape>(&self, outer: [usize; MAX_RANK]) -> impl Row<T> + '_ {
+        let row = source_row::<R, O>(outer);
+        let mut values = R::row_from_fn(|_| T::ZERO);
+        let set = |j: usize, value| values.as_mut()[j] = value;
+        self.compute(row, set, |outer| self.expr.row_fresh::<E::Shape>(outer));
+        OwnedRow::<T, R, O> {
             values,
             shape: PhantomData,
         }

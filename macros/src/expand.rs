@@ -588,7 +588,7 @@ fn permute(perm: &[DimLiteral], span: Span, context: &Ident, operand: &Ident) ->
         use ::tensor_expr::__private::{expr::{permuted_strides, Context, Layout, Operand, StridedLeaf}, Dim, Shape, MAX_RANK};
         #[diagnostic::on_unimplemented(message = #message, label = #label, note = #note)]
         trait Permute {
-            type Layout: Layout;
+            type Read: Layout;
         }
         struct Permuted<S>(::core::marker::PhantomData<S>);
         impl<#(#dims: Dim),*> Layout for Permuted<(#(#dims,)*)> {
@@ -598,13 +598,13 @@ fn permute(perm: &[DimLiteral], span: Span, context: &Ident, operand: &Ident) ->
         }
         #[diagnostic::do_not_recommend]
         impl<#(#dims: Dim),*> Permute for (#(#dims,)*) {
-            type Layout = Permuted<Self>;
+            type Read = Permuted<Self>;
         }
         #[inline(always)]
         fn permute<'a, T, M, X: Operand<T> + ?Sized>(
             _context: Context<T, M>,
             operand: &'a X,
-        ) -> StridedLeaf<'a, T, <X::Shape as Permute>::Layout>
+        ) -> StridedLeaf<'a, T, <X::Shape as Permute>::Read>
         where
             X::Shape: Permute,
         {

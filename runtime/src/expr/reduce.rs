@@ -60,7 +60,9 @@ macro_rules! reductions {
                 #[doc = $doc]
                 #[derive(Clone, Copy, Debug, Default)]
                 pub struct $name;
-                impl<T: $bound> Reducer<T> for $name {
+                // For every element type, so that only `DefinedFor` reports a
+                // type outside the domain (`mean` of integers), once.
+                impl<T: Element> Reducer<T> for $name {
                     const IDENTITY: T = T::$identity;
                     #[inline(always)]
                     fn combine($acc: T, $x: T) -> T { $combine }

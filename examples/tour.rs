@@ -110,7 +110,50 @@ fn main() -> Result<(), tensor_expr::ShapeError> {
     );
     println!("and weights @ input does not compile: the contracted dims 3 and 2 differ.");
 
-    section("8. Generic code");
+    section("8. Reductions, transposes and reshapes: softmax and layer norm in one call each");
+    let logits: Tensor<f32, Shape![2, 4]> = tensor![[1., 2., 3., 4.], [2., 0., 2., 0.]];
+    println!(
+        "sum over axis 1, keepdim -> [2, 1]:\n{}",
+        tensor_expr!(sum(logits, [1], keepdim))
+    );
+    println!(
+        "mean over axis 0 -> [4]: {}",
+        tensor_expr!(mean(logits, [0]))
+    );
+    println!("max of everything -> []: {}", tensor_expr!(max(logits)));
+    // Written out in full; the repeated `exp(..)` is computed once per element,
+    // each row max and sum once per row, all in the same loop nest.
+    let p = tensor_expr!(
+        exp(logits - max(logits, [1], keepdim))
+            / sum(exp(logits - max(logits, [1], keepdim)), [1], keepdim)
+    );
+    println!("softmax over each row (rows sum to 1):\n{p}");
+    let gamma: Tensor<f32, Shape![4]> = tensor![1., 1., 2., 2.];
+    let beta: Tensor<f32, Shape![4]> = tensor![0., 0., 0.5, 0.5];
+    let normed = tensor_expr!(
+        (logits - mean(logits, [-1], keepdim))
+            / sqrt(mean(square(logits - mean(logits, [-1], keepdim)), [-1], keepdim) + 1e-5)
+            * gamma
+            + beta
+    );
+    println!("layer norm over the last axis, then * gamma + beta:\n{normed}");
+    let q: Tensor<f32, Shape![2, 4]> = tensor![[1., 0., 1., 0.], [0., 1., 0., 1.]];
+    let k: Tensor<f32, Shape![3, 4]> =
+        tensor![[1., 1., 0., 0.], [0., 0., 1., 1.], [1., 0., 0., 1.]];
+    println!(
+        "attention scores q [2, 4] @ transpose(k) [4, 3] / 2 (k read in place, no copy):\n{}",
+        tensor_expr!(q @ transpose(k) / 2.0)
+    );
+    println!(
+        "permute(q, [1, 0]) -> [4, 2]:\n{}",
+        tensor_expr!(permute(q, [1, 0]))
+    );
+    println!(
+        "reshape::<Shape![2, 2, 2]>(q) + 1 (element counts checked by cargo check):\n{}",
+        tensor_expr!(reshape::<Shape![2, 2, 2]>(q) + 1.0)
+    );
+
+    section("9. Generic code");
     fn affine<S: tensor_expr::Shape>(t: &Tensor<f32, S>) -> Tensor<f32, S> {
         tensor_expr!(t * 2.0 + 1.0)
     }
@@ -119,7 +162,7 @@ fn main() -> Result<(), tensor_expr::ShapeError> {
         affine(&x)
     );
 
-    section("9. A shape mistake is a compile error");
+    section("10. A shape mistake is a compile error");
     println!("tensor_expr!(x + w) with x: [2, 3] and w: [4] does not compile; cargo check says:\n");
     println!("{}", include_str!("../tests/ui/broadcast_mismatch.stderr"));
     Ok(())

@@ -493,6 +493,7 @@ impl TreeBuilder {
             }
             #(#impls)*
             #[inline(always)]
+            #[allow(clippy::type_complexity)]
             fn axes<T, M, E: Expr<T>>(
                 _context: Context<T, M>,
                 _operand: &E,
@@ -601,6 +602,7 @@ fn permute(perm: &[DimLiteral], span: Span, context: &Ident, operand: &Ident) ->
             type Read = Permuted<Self>;
         }
         #[inline(always)]
+        #[allow(clippy::type_complexity)]
         fn permute<'a, T, M, X: Operand<T> + ?Sized>(
             _context: Context<T, M>,
             operand: &'a X,

@@ -61,3 +61,33 @@ fn literal_only_expressions_take_the_type_from_the_use_site() {
     let z: Tensor<f32, Shape![]> = tensor_expr!(1.5 * 2 - 1);
     assert_eq!(z.as_slice(), &[2.0]);
 }
+
+#[test]
+#[allow(non_camel_case_types)]
+fn reductions_permutes_and_shared_nodes_are_hygienic() {
+    // User items named like the generated local traits, types and fns.
+    #[allow(dead_code)]
+    trait Axes {}
+    #[allow(dead_code)]
+    trait Permute {}
+    struct Permuted;
+    fn axes() {}
+    fn permute() {}
+    let _unused = (Permuted, axes, permute);
+    let ones = Tensor::<f32, Shape![2, 3]>::full(1.0);
+    let probabilities = tensor_expr!(
+        exp(ones - max(ones, [1], keepdim))
+            / sum(exp(ones - max(ones, [1], keepdim)), [-1], keepdim)
+    );
+    assert!((probabilities[[1, 2]] - 1.0 / 3.0).abs() < 1e-6);
+    let threes = tensor_expr!(
+        permute(ones, [1, 0]) + transpose(ones) * mean(ones) + reshape::<Shape![3, 2]>(ones)
+    );
+    assert_eq!(threes.as_slice(), &[3.0; 6]);
+    let twos = Tensor::<f32, Shape![3, 2]>::full(2.0);
+    let column = Tensor::<f32, Shape![3]>::full(1.0);
+    assert_eq!(
+        tensor_expr!(twos + in_dims(column, [0])).as_slice(),
+        &[3.0; 6]
+    );
+}

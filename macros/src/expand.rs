@@ -436,7 +436,7 @@ impl TreeBuilder {
                 type Placed: Shape;
             }
             #(#impls)*
-            #[inline(always)]
+            #[inline]
             fn place<'a, T, M, X, Other>(
                 _context: Context<T, M>,
                 operand: &'a X,
@@ -492,7 +492,7 @@ impl TreeBuilder {
                 type Output: Shape;
             }
             #(#impls)*
-            #[inline(always)]
+            #[inline]
             #[allow(clippy::type_complexity)]
             fn axes<T, M, E: Expr<T>>(
                 _context: Context<T, M>,
@@ -601,7 +601,7 @@ fn permute(perm: &[DimLiteral], span: Span, context: &Ident, operand: &Ident) ->
         impl<#(#dims: Dim),*> Permute for (#(#dims,)*) {
             type Read = Permuted<Self>;
         }
-        #[inline(always)]
+        #[inline]
         #[allow(clippy::type_complexity)]
         fn permute<'a, T, M, X: Operand<T> + ?Sized>(
             _context: Context<T, M>,

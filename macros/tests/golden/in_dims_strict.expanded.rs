@@ -85,7 +85,7 @@ fn expansion() {
                     One,
                 ) as PlacedFits<(O0, O1, O2, O3, O4, O5)>>::Placed;
             }
-            #[inline(always)]
+            #[inline]
             fn place<'a, T, M, X, Other>(
                 _context: Context<T, M>,
                 operand: &'a X,

@@ -1,0 +1,163 @@
+fn expansion() {
+    let _ = {
+        let (__tensor_expr_op0, __tensor_expr_op1) = (&x, &x);
+        let __tensor_expr_context = ::tensor_expr::__private::expr::context_of(
+            ::tensor_expr::__private::rules::rank::Numpy,
+            __tensor_expr_op0,
+        );
+        let __tensor_expr_node0 = ::tensor_expr::__private::expr::operand(
+            __tensor_expr_context,
+            __tensor_expr_op0,
+        );
+        let __tensor_expr_node1 = ::tensor_expr::__private::expr::operand(
+            __tensor_expr_context,
+            __tensor_expr_op1,
+        );
+        let __tensor_expr_node2 = ::tensor_expr::__private::expr::reduction(
+            __tensor_expr_context,
+            ::tensor_expr::__private::expr::reductions::max,
+            {
+                use ::tensor_expr::__private::{
+                    expr::{Context, Expr},
+                    Dim, One, Shape,
+                };
+                #[diagnostic::on_unimplemented(
+                    message = "cannot reduce shape `{Self}` over axes [1]",
+                    label = "`max` over axes [1] of `{Self}`",
+                    note = "axes count from 0 at the outermost dim, or from -1 at the innermost; each must be a dim of the operand, and name a different dim than the others"
+                )]
+                trait Axes {
+                    type Kept: Shape;
+                    type Output: Shape;
+                }
+                #[diagnostic::do_not_recommend]
+                impl<A0: Dim, A1: Dim> Axes for (A0, A1) {
+                    type Kept = (A0, One);
+                    type Output = (A0, One);
+                }
+                #[diagnostic::do_not_recommend]
+                impl<A0: Dim, A1: Dim, A2: Dim> Axes for (A0, A1, A2) {
+                    type Kept = (A0, One, A2);
+                    type Output = (A0, One, A2);
+                }
+                #[diagnostic::do_not_recommend]
+                impl<A0: Dim, A1: Dim, A2: Dim, A3: Dim> Axes for (A0, A1, A2, A3) {
+                    type Kept = (A0, One, A2, A3);
+                    type Output = (A0, One, A2, A3);
+                }
+                #[diagnostic::do_not_recommend]
+                impl<A0: Dim, A1: Dim, A2: Dim, A3: Dim, A4: Dim> Axes
+                for (A0, A1, A2, A3, A4) {
+                    type Kept = (A0, One, A2, A3, A4);
+                    type Output = (A0, One, A2, A3, A4);
+                }
+                #[diagnostic::do_not_recommend]
+                impl<A0: Dim, A1: Dim, A2: Dim, A3: Dim, A4: Dim, A5: Dim> Axes
+                for (A0, A1, A2, A3, A4, A5) {
+                    type Kept = (A0, One, A2, A3, A4, A5);
+                    type Output = (A0, One, A2, A3, A4, A5);
+                }
+                #[inline]
+                #[allow(clippy::type_complexity)]
+                fn axes<T, M, E: Expr<T>>(
+                    _context: Context<T, M>,
+                    _operand: &E,
+                ) -> ::core::marker::PhantomData<
+                    (<E::Shape as Axes>::Kept, <E::Shape as Axes>::Output),
+                >
+                where
+                    E::Shape: Axes,
+                {
+                    ::core::marker::PhantomData
+                }
+                axes(__tensor_expr_context, &__tensor_expr_node1)
+            },
+            __tensor_expr_node1,
+        );
+        let __tensor_expr_node3 = ::tensor_expr::__private::expr::map2(
+            __tensor_expr_context,
+            ::tensor_expr::__private::expr::operators::sub,
+            __tensor_expr_node0,
+            __tensor_expr_node2,
+        );
+        let __tensor_expr_node4 = ::tensor_expr::__private::expr::map1(
+            __tensor_expr_context,
+            ::tensor_expr::__private::expr::functions::exp,
+            __tensor_expr_node3,
+        );
+        let __tensor_expr_node5 = ::tensor_expr::__private::expr::shared(
+            __tensor_expr_context,
+            __tensor_expr_node4,
+        );
+        let __tensor_expr_node6 = &__tensor_expr_node5;
+        let __tensor_expr_node7 = &__tensor_expr_node5;
+        let __tensor_expr_node8 = ::tensor_expr::__private::expr::reduction(
+            __tensor_expr_context,
+            ::tensor_expr::__private::expr::reductions::sum,
+            {
+                use ::tensor_expr::__private::{
+                    expr::{Context, Expr},
+                    Dim, One, Shape,
+                };
+                #[diagnostic::on_unimplemented(
+                    message = "cannot reduce shape `{Self}` over axes [1]",
+                    label = "`sum` over axes [1] of `{Self}`",
+                    note = "axes count from 0 at the outermost dim, or from -1 at the innermost; each must be a dim of the operand, and name a different dim than the others"
+                )]
+                trait Axes {
+                    type Kept: Shape;
+                    type Output: Shape;
+                }
+                #[diagnostic::do_not_recommend]
+                impl<A0: Dim, A1: Dim> Axes for (A0, A1) {
+                    type Kept = (A0, One);
+                    type Output = (A0, One);
+                }
+                #[diagnostic::do_not_recommend]
+                impl<A0: Dim, A1: Dim, A2: Dim> Axes for (A0, A1, A2) {
+                    type Kept = (A0, One, A2);
+                    type Output = (A0, One, A2);
+                }
+                #[diagnostic::do_not_recommend]
+                impl<A0: Dim, A1: Dim, A2: Dim, A3: Dim> Axes for (A0, A1, A2, A3) {
+                    type Kept = (A0, One, A2, A3);
+                    type Output = (A0, One, A2, A3);
+                }
+                #[diagnostic::do_not_recommend]
+                impl<A0: Dim, A1: Dim, A2: Dim, A3: Dim, A4: Dim> Axes
+                for (A0, A1, A2, A3, A4) {
+                    type Kept = (A0, One, A2, A3, A4);
+                    type Output = (A0, One, A2, A3, A4);
+                }
+                #[diagnostic::do_not_recommend]
+                impl<A0: Dim, A1: Dim, A2: Dim, A3: Dim, A4: Dim, A5: Dim> Axes
+                for (A0, A1, A2, A3, A4, A5) {
+                    type Kept = (A0, One, A2, A3, A4, A5);
+                    type Output = (A0, One, A2, A3, A4, A5);
+                }
+                #[inline]
+                #[allow(clippy::type_complexity)]
+                fn axes<T, M, E: Expr<T>>(
+                    _context: Context<T, M>,
+                    _operand: &E,
+                ) -> ::core::marker::PhantomData<
+                    (<E::Shape as Axes>::Kept, <E::Shape as Axes>::Output),
+                >
+                where
+                    E::Shape: Axes,
+                {
+                    ::core::marker::PhantomData
+                }
+                axes(__tensor_expr_context, &__tensor_expr_node7)
+            },
+            __tensor_expr_node7,
+        );
+        let __tensor_expr_node9 = ::tensor_expr::__private::expr::map2(
+            __tensor_expr_context,
+            ::tensor_expr::__private::expr::operators::div,
+            __tensor_expr_node6,
+            __tensor_expr_node8,
+        );
+        ::tensor_expr::__private::kernel::evaluate(__tensor_expr_node9)
+    };
+}

@@ -139,4 +139,18 @@ impl Expr {
     pub fn is_in_dims(&self) -> bool {
         matches!(self, Expr::InDims { .. })
     }
+
+    /// The direct subexpressions, in source order.
+    pub fn children(&self) -> Vec<&Expr> {
+        match self {
+            Expr::Binary { lhs, rhs, .. } => vec![lhs, rhs],
+            Expr::Call { args, .. } => args.iter().collect(),
+            Expr::Negate { operand, .. }
+            | Expr::InDims { operand, .. }
+            | Expr::Reduce { operand, .. }
+            | Expr::Permute { operand, .. }
+            | Expr::Reshape { operand, .. } => vec![operand],
+            Expr::IntLiteral { .. } | Expr::FloatLiteral { .. } | Expr::Operand { .. } => vec![],
+        }
+    }
 }

@@ -36,7 +36,7 @@ fn count(expr: &Expr, target: Option<&str>, counts: &mut HashMap<String, usize>)
             return;
         }
     }
-    for child in children(expr) {
+    for child in expr.children() {
         count(child, target, counts);
     }
 }
@@ -64,21 +64,7 @@ fn costly(expr: &Expr) -> bool {
                 op: BinaryOp::MatMul,
                 ..
             }
-    ) || children(expr).into_iter().any(costly)
-}
-
-/// The direct subexpressions of `expr`.
-fn children(expr: &Expr) -> Vec<&Expr> {
-    match expr {
-        Expr::Binary { lhs, rhs, .. } => vec![lhs, rhs],
-        Expr::Call { args, .. } => args.iter().collect(),
-        Expr::Negate { operand, .. }
-        | Expr::InDims { operand, .. }
-        | Expr::Reduce { operand, .. }
-        | Expr::Permute { operand, .. }
-        | Expr::Reshape { operand, .. } => vec![operand],
-        Expr::IntLiteral { .. } | Expr::FloatLiteral { .. } | Expr::Operand { .. } => vec![],
-    }
+    ) || expr.children().into_iter().any(costly)
 }
 
 /// Appends `expr` as written to `key`; `false` if it may not be shared.
@@ -117,7 +103,7 @@ fn write_key(expr: &Expr, target: Option<&str>, key: &mut String) -> bool {
             write!(key, "reshape<{}>(", quote::ToTokens::to_token_stream(shape))
         }
     };
-    let children = children(expr);
+    let children = expr.children();
     if children.is_empty() {
         return true;
     }

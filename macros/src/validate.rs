@@ -38,7 +38,7 @@ pub fn validate(statement: &Statement) -> syn::Result<()> {
         Form::Evaluate(expr) => visit(expr, Place::Elsewhere, &mut report),
         Form::Assign { target, value, .. } => {
             visit(value, Place::AssignedValue, &mut report);
-            check_target_not_in_products(value, &target.to_string(), None, &mut report);
+            check_target_read_elementwise(value, &target.to_string(), None, &mut report);
         }
     }
     errors.map_or(Ok(()), Err)
@@ -140,40 +140,24 @@ fn visit(expr: &Expr, place: Place, report: &mut impl FnMut(Error)) {
 /// The constructs that read other elements of their operand than the one being
 /// written, so may not read the assignment target: the nest overwrites it
 /// element by element while they still read it.
-fn check_target_not_in_products(
+fn check_target_read_elementwise(
     expr: &Expr,
     target: &str,
     reader: Option<&str>,
     report: &mut impl FnMut(Error),
 ) {
-    match expr {
-        Expr::Binary { op, lhs, rhs, .. } => {
-            let reader = reader.or((*op == BinaryOp::MatMul).then_some("`@`"));
-            check_target_not_in_products(lhs, target, reader, report);
-            check_target_not_in_products(rhs, target, reader, report);
-        }
-        Expr::Negate { operand, .. } | Expr::InDims { operand, .. } => {
-            check_target_not_in_products(operand, target, reader, report);
-        }
-        Expr::Reduce { operand, .. } => {
-            let reader = reader.or(Some("a reduction"));
-            check_target_not_in_products(operand, target, reader, report);
-        }
-        Expr::Permute { name, operand, .. } | Expr::Reshape { name, operand, .. } => {
-            let reader = reader.or(Some(if name == "reshape" {
-                "`reshape`"
-            } else {
-                "`transpose` / `permute`"
-            }));
-            check_target_not_in_products(operand, target, reader, report);
-        }
-        Expr::Call { args, .. } => {
-            for arg in args {
-                check_target_not_in_products(arg, target, reader, report);
-            }
-        }
-        Expr::Operand { tokens, span } if reader.is_some() && tokens.to_string() == target => {
-            let reader = reader.unwrap_or_default();
+    let reader = reader.or(match expr {
+        Expr::Binary {
+            op: BinaryOp::MatMul,
+            ..
+        } => Some("`@`"),
+        Expr::Reduce { .. } => Some("a reduction"),
+        Expr::Permute { .. } => Some("`transpose` / `permute`"),
+        Expr::Reshape { .. } => Some("`reshape`"),
+        _ => None,
+    });
+    if let (Some(reader), Expr::Operand { tokens, span }) = (reader, expr) {
+        if tokens.to_string() == target {
             report(Error::new(
                 *span,
                 format!(
@@ -182,7 +166,9 @@ fn check_target_not_in_products(
                 ),
             ));
         }
-        Expr::IntLiteral { .. } | Expr::FloatLiteral { .. } | Expr::Operand { .. } => {}
+    }
+    for child in expr.children() {
+        check_target_read_elementwise(child, target, reader, report);
     }
 }
 

@@ -15,6 +15,7 @@
 //! rows: a reduction over outer axes and a matrix product's operands. They read
 //! through [`super::Expr::row_fresh`], which never touches a cache.
 
+use super::strided::row_offset;
 use super::{Expr, Row};
 use crate::element::Element;
 use crate::rules::broadcast::BroadcastStrides;
@@ -29,12 +30,7 @@ pub(crate) fn source_row<S: Shape, O: Shape>(outer: [usize; MAX_RANK]) -> usize 
     if S::LEN == 0 {
         return 0;
     }
-    let strides = BroadcastStrides::<S, O>::STRIDES;
-    let mut offset = 0;
-    for k in 0..O::RANK.saturating_sub(1) {
-        offset += outer[k] * strides[k];
-    }
-    offset / S::ROW_LEN
+    row_offset::<O>(&BroadcastStrides::<S, O>::STRIDES, outer) / S::ROW_LEN
 }
 
 /// The outer index (every dim but the last, padded with zeros) of row `row` of `S`.

@@ -2,9 +2,9 @@
 //! read through broadcast strides), literals, and the assignment target read in
 //! place.
 
+use super::strided::{RowMajor, StridedLeaf};
 use super::{Expr, Row};
 use crate::element::{Element, Float};
-use crate::rules::broadcast::BroadcastStrides;
 use crate::shape::{Shape, MAX_RANK};
 use core::marker::PhantomData;
 
@@ -108,62 +108,9 @@ pub fn operand<T, M, X: Operand<T> + ?Sized>(_context: Context<T, M>, x: &X) -> 
     TensorLeaf::new(x.elements())
 }
 
-/// An operand's elements read through broadcast strides.
-#[derive(Clone, Copy, Debug)]
-pub struct TensorLeaf<'a, T, S> {
-    data: &'a [T],
-    shape: PhantomData<S>,
-}
-
-impl<'a, T, S: Shape> TensorLeaf<'a, T, S> {
-    /// Wraps row-major data of shape `S`. Panics if `data` is shorter than
-    /// `S::LEN`: tensors, views and scalars guarantee it, so this never fires.
-    /// (`in_dims` wraps an operand's data with the operand's shape plus inserted
-    /// size-1 dims, which has the same element count and row-major order.)
-    #[inline]
-    pub fn new(data: &'a [T]) -> Self {
-        TensorLeaf {
-            data: &data[..S::LEN],
-            shape: PhantomData,
-        }
-    }
-}
-
-impl<T: Element, S: Shape> Expr<T> for TensorLeaf<'_, T, S> {
-    type Shape = S;
-    #[inline(always)]
-    fn row<O: Shape>(&self, outer: [usize; MAX_RANK]) -> impl Row<T> + '_ {
-        let strides = BroadcastStrides::<S, O>::STRIDES;
-        let mut offset = 0;
-        for k in 0..O::RANK.saturating_sub(1) {
-            offset += outer[k] * strides[k];
-        }
-        // Re-slicing to exactly the elements the row touches lets LLVM drop the
-        // bounds checks of the inner loop: j < ROW_LEN implies j * INNER < span.
-        // (An empty row, as in a product contracting over a size-0 dim, reads nothing.)
-        let span = match O::ROW_LEN {
-            0 => 0,
-            len => (len - 1) * BroadcastStrides::<S, O>::INNER + 1,
-        };
-        StridedRow::<T, S, O> {
-            row: &self.data[offset..offset + span],
-            shape: PhantomData,
-        }
-    }
-}
-
-/// One row of a [`TensorLeaf`]: contiguous (stride 1) or a splat (stride 0).
-struct StridedRow<'a, T, S, O> {
-    row: &'a [T],
-    shape: PhantomData<(S, O)>,
-}
-
-impl<T: Element, S: Shape, O: Shape> Row<T> for StridedRow<'_, T, S, O> {
-    #[inline(always)]
-    fn get(&self, j: usize, _current: T) -> T {
-        self.row[j * BroadcastStrides::<S, O>::INNER]
-    }
-}
+/// An operand's elements read through broadcast strides: its data in
+/// row-major order, as shape `S` (a [`StridedLeaf`] of the row-major layout).
+pub type TensorLeaf<'a, T, S> = StridedLeaf<'a, T, RowMajor<S>>;
 
 /// A value that is the same at every index: a literal.
 #[derive(Clone, Copy, Debug)]

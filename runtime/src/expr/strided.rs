@@ -44,6 +44,15 @@ pub const fn permuted_strides(dims: &[usize], perm: &[usize]) -> [usize; MAX_RAN
     strides
 }
 
+/// Shape `S` over its own row-major data: how every plain operand is read.
+pub struct RowMajor<S>(PhantomData<S>);
+
+impl<S: Shape> Layout for RowMajor<S> {
+    type Shape = S;
+    const STRIDES: [usize; MAX_RANK] = crate::shape::row_major_strides(S::DIMS);
+    const DATA_LEN: usize = S::LEN;
+}
+
 /// The transpose of shape `S` (its last two dims swapped) as a layout.
 pub struct Transposed<S>(PhantomData<S>);
 
@@ -53,15 +62,34 @@ impl<S: Transpose> Layout for Transposed<S> {
     const DATA_LEN: usize = S::LEN;
 }
 
-/// An operand's elements read through the strides of layout `L`.
+/// An operand's elements read through the strides of layout `L`, broadcast
+/// into the output (stride 0 on the dims it has as size 1 or lacks).
 pub struct StridedLeaf<'a, T, L> {
     data: &'a [T],
     layout: PhantomData<L>,
 }
 
+impl<T, L> Clone for StridedLeaf<'_, T, L> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+
+impl<T, L> Copy for StridedLeaf<'_, T, L> {}
+
+impl<T: core::fmt::Debug, L> core::fmt::Debug for StridedLeaf<'_, T, L> {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_struct("StridedLeaf")
+            .field("data", &self.data)
+            .finish()
+    }
+}
+
 impl<'a, T, L: Layout> StridedLeaf<'a, T, L> {
     /// Wraps row-major data laid out as `L` describes. Panics if `data` is
     /// shorter than the layout needs: operands guarantee it, so this never fires.
+    /// (`in_dims` and `reshape` wrap an operand's data as another shape with
+    /// the same element count and row-major order.)
     #[inline]
     pub fn new(data: &'a [T]) -> Self {
         StridedLeaf {
@@ -88,13 +116,10 @@ impl<T: Element, L: Layout> Expr<T> for StridedLeaf<'_, T, L> {
     type Shape = L::Shape;
     #[inline(always)]
     fn row<O: Shape>(&self, outer: [usize; MAX_RANK]) -> impl Row<T> + '_ {
-        let strides = ReadStrides::<L, O>::STRIDES;
-        let mut offset = 0;
-        for k in 0..O::RANK.saturating_sub(1) {
-            offset += outer[k] * strides[k];
-        }
-        // As in `TensorLeaf`: re-slicing to the elements the row touches lets
-        // LLVM drop the bounds checks of the inner loop.
+        let offset = row_offset::<O>(&ReadStrides::<L, O>::STRIDES, outer);
+        // Re-slicing to exactly the elements the row touches lets LLVM drop the
+        // bounds checks of the inner loop: j < ROW_LEN implies j * INNER < span.
+        // (An empty row, as in a product contracting over a size-0 dim, reads nothing.)
         let span = match O::ROW_LEN {
             0 => 0,
             len => (len - 1) * ReadStrides::<L, O>::INNER + 1,
@@ -106,7 +131,18 @@ impl<T: Element, L: Layout> Expr<T> for StridedLeaf<'_, T, L> {
     }
 }
 
-/// One row of a [`StridedLeaf`].
+/// Where output row `outer` of `O` starts, for a reader whose strides within
+/// `O` are `strides`.
+#[inline(always)]
+pub(crate) fn row_offset<O: Shape>(strides: &[usize; MAX_RANK], outer: [usize; MAX_RANK]) -> usize {
+    let mut offset = 0;
+    for k in 0..O::RANK.saturating_sub(1) {
+        offset += outer[k] * strides[k];
+    }
+    offset
+}
+
+/// One row of a [`StridedLeaf`]: contiguous, strided (a transpose) or a splat.
 struct StridedRow<'a, T, L, O> {
     row: &'a [T],
     layout: PhantomData<(L, O)>,
@@ -122,7 +158,7 @@ impl<T: Element, L: Layout, O: Shape> Row<T> for StridedRow<'_, T, L, O> {
 /// `transpose(x)`: `x` with its last two dims swapped, read in place.
 #[inline(always)]
 #[rustfmt::skip]
-pub fn transpose<T, M, X: Operand<T> + ?Sized>(_context: Context<T, M>, x: &X) -> StridedLeaf<'_, T, Transposed<<X::Shape as Transpose>::Checked>> where X::Shape: Transpose {
+pub fn transpose<T, M, X: Operand<T> + ?Sized>(_context: Context<T, M>, x: &X) -> StridedLeaf<'_, T, Transposed<X::Shape>> where X::Shape: Transpose {
     StridedLeaf::new(x.elements())
 }
 

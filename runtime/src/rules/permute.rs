@@ -20,9 +20,6 @@ pub trait Transpose: Shape {
     type Transposed: Shape;
     /// The data dim each dim of the transpose reads.
     const PERM: &'static [usize];
-    /// `Self`, as a projection: a shape of rank < 2 is then reported by this
-    /// trait's message alone (see `rules::broadcast::BroadcastAt`).
-    type Checked: Transpose<Transposed = Self::Transposed>;
 }
 
 macro_rules! impl_transpose {
@@ -31,7 +28,6 @@ macro_rules! impl_transpose {
         impl<$($lead: Dim,)* Y: Dim, Z: Dim> Transpose for ($($lead,)* Y, Z) {
             type Transposed = ($($lead,)* Z, Y);
             const PERM: &'static [usize] = &[$($perm),*];
-            type Checked = Self;
         }
     )*};
 }

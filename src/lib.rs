@@ -116,6 +116,7 @@ macro_rules! catalogue_entry {
 #[doc = catalogue_entry!("matmul_not_commutative", "`@` never swaps its operands: write them in the order that contracts.")]
 #[doc = catalogue_entry!("matmul_vector_lengths_differ", "A dot product needs two vectors of the same length.")]
 #[doc = catalogue_entry!("matmul_scalar_operand", "Scalars are not matrices: to scale, use `*`.")]
+#[doc = catalogue_entry!("matmul_scalar_on_the_left", "Scalars are not matrices on either side of `@`; two scalars are reported once, by the left one.")]
 #[doc = catalogue_entry!("matmul_result_does_not_fit_target", "The product's shape must fit the target under the in-place rule.")]
 #[doc = catalogue_entry!("matmul_target_is_operand", "A product cannot read the target it overwrites: write it into another tensor first.")]
 #[doc = catalogue_entry!("matmul_in_dims_operand", "`in_dims` places operands of elementwise operations; the batch dims of `@` broadcast by the NumPy rule.")]

@@ -27,39 +27,29 @@
 use super::{row_of_tile, Context, Expr, Row, Tile};
 use crate::dim::Dim;
 use crate::element::Element;
-use crate::rules::matmul::{
-    BatchPair, BatchesBroadcast, Contracted, InnerPair, MatmulChecks, MatmulLeft, MatmulLhs,
-    MatmulRhs, MatmulRight, MatmulRule, MatmulShape,
-};
+use crate::rules::matmul::{MatmulLhs, MatmulRhs, MatmulRule, MatmulShape};
 use crate::shape::{Shape, MAX_RANK};
 use core::marker::PhantomData;
 
 /// `a @ b` over elements `T`, of shape `S`.
 #[derive(Clone, Copy, Debug)]
-pub struct MatMul<T, A, B, S, Checks = ()> {
+pub struct MatMul<T, A, B, S> {
     a: A,
     b: B,
-    types: PhantomData<(T, S, Checks)>,
+    types: PhantomData<(T, S)>,
 }
 
 /// Builds `a @ b`: operands of rank >= 1, equal contracted dims, batch dims that
-/// broadcast. Each part is its own bound and its own projection in the node's
-/// type ([`MatmulChecks`]), so each mistake is one error at the `@`.
+/// broadcast. The node's shape is [`MatmulRule::Output`], which is computed
+/// through each part of the rule, so each mistake is one error at the `@`.
 #[inline(always)]
 #[rustfmt::skip]
-pub fn matmul<T, M, A: Expr<T>, B: Expr<T>>(_context: Context<T, M>, a: A, b: B) -> CheckedProduct<T, A, B> where A::Shape: MatmulLeft<B::Shape> + MatmulRule<B::Shape>, B::Shape: MatmulRight<A::Shape>, InnerPair<A::Shape, B::Shape>: Contracted<A::Shape, B::Shape>, BatchPair<A::Shape, B::Shape>: BatchesBroadcast<A::Shape, B::Shape> {
+pub fn matmul<T, M, A: Expr<T>, B: Expr<T>>(_context: Context<T, M>, a: A, b: B) -> MatMul<T, A, B, ProductOf<T, A, B>> where A::Shape: MatmulRule<B::Shape> {
     MatMul { a, b, types: PhantomData }
 }
 
-/// The node [`matmul`] builds: its shape, and the witnesses of every part of
-/// the rule ([`MatmulChecks`]).
-type CheckedProduct<T, A, B> = MatMul<
-    T,
-    A,
-    B,
-    <<A as Expr<T>>::Shape as MatmulRule<<B as Expr<T>>::Shape>>::Output,
-    MatmulChecks<<A as Expr<T>>::Shape, <B as Expr<T>>::Shape>,
->;
+/// The shape of the node [`matmul`] builds.
+type ProductOf<T, A, B> = <<A as Expr<T>>::Shape as MatmulRule<<B as Expr<T>>::Shape>>::Output;
 
 /// Where one output row of a product reads its operands.
 #[derive(Clone, Copy)]
@@ -69,7 +59,7 @@ struct ProductRow {
     left: [usize; MAX_RANK],
 }
 
-impl<T, A, B, S, Checks> MatMul<T, A, B, S, Checks>
+impl<T, A, B, S> MatMul<T, A, B, S>
 where
     T: Element,
     A: Expr<T>,
@@ -168,7 +158,7 @@ where
     }
 }
 
-impl<T, A, B, S, Checks> Expr<T> for MatMul<T, A, B, S, Checks>
+impl<T, A, B, S> Expr<T> for MatMul<T, A, B, S>
 where
     T: Element,
     A: Expr<T>,
@@ -240,7 +230,7 @@ trait Product<T> {
     fn load_right<const C: usize>(&self, batch: [usize; MAX_RANK], kk: usize, j0: usize) -> [T; C];
 }
 
-impl<T, A, B, S, Checks> Product<T> for MatMul<T, A, B, S, Checks>
+impl<T, A, B, S> Product<T> for MatMul<T, A, B, S>
 where
     T: Element,
     A: Expr<T>,

@@ -40,7 +40,11 @@ impl Kind for Vector {
 }
 
 /// A shape that can stand on the left of `@`: rank 1 or more.
-pub trait MatmulLhs: Shape {
+///
+/// Every such shape can also stand on the right (the supertrait). Besides
+/// being true, it lets rustc see that a scalar failing this trait also fails
+/// [`MatmulRhs`], so `s @ s` is reported once, by [`MatmulLeft`].
+pub trait MatmulLhs: MatmulRhs {
     /// The batch dims (all but the last two).
     type Batch: BatchShape;
     /// `m`: the rows (`One` for a promoted vector).
@@ -65,11 +69,9 @@ pub trait MatmulRhs: Shape {
 
 /// `Self` on the left of `Self @ B`: the message carrier for a scalar there.
 ///
-/// Every part of the rule is a trait like this one, reached through a
-/// projection in [`MatmulChecks`] and implemented by one blanket impl over the
-/// plain rule trait. rustc then reports a failing part by this trait's
-/// message, once, on the `@` ([`MatmulChecks`] says which parts still end with
-/// a note pointing into the library).
+/// Like every part of the rule, it is a where-clause of a [`MatmulRule`] impl
+/// whose `Output` is computed through it (here: the impls for a scalar
+/// operand), so rustc reports it by this message, once, on the `@`.
 #[diagnostic::on_unimplemented(
     message = "`@` needs a tensor of rank 1 or more on its left, found shape `{Self}`",
     label = "the left operand of `@` is a scalar",
@@ -78,20 +80,11 @@ pub trait MatmulRhs: Shape {
 pub trait MatmulLeft<B> {
     /// See [`MatmulLhs`].
     type Batch: BatchShape;
-    /// See [`MatmulLhs`].
-    type Rows: Dim;
-    /// See [`MatmulLhs`].
-    type Inner: Dim;
-    /// See [`MatmulLhs`].
-    type Kind: Kind;
 }
 
 #[diagnostic::do_not_recommend]
 impl<A: MatmulLhs, B> MatmulLeft<B> for A {
-    type Batch = A::Batch;
-    type Rows = A::Rows;
-    type Inner = A::Inner;
-    type Kind = A::Kind;
+    type Batch = <A as MatmulLhs>::Batch;
 }
 
 /// `Self` on the right of `A @ Self`: the message carrier for a scalar there.
@@ -103,34 +96,42 @@ impl<A: MatmulLhs, B> MatmulLeft<B> for A {
 pub trait MatmulRight<A> {
     /// See [`MatmulRhs`].
     type Batch: BatchShape;
-    /// See [`MatmulRhs`].
-    type Inner: Dim;
-    /// See [`MatmulRhs`].
-    type Cols: Dim;
-    /// See [`MatmulRhs`].
-    type Kind: Kind;
 }
 
 #[diagnostic::do_not_recommend]
 impl<B: MatmulRhs, A> MatmulRight<A> for B {
     type Batch = B::Batch;
-    type Inner = B::Inner;
-    type Cols = B::Cols;
-    type Kind = B::Kind;
 }
 
 /// Two dims of equal size: `D<K>` twice, or size 1 either way. One impl per
 /// kind of dim, so rustc normalises the pair before matching.
-pub trait SameSize<Other> {}
+///
+/// `Same` is the dim itself. [`Contracted`] is computed through it, so a
+/// mismatch fails while rustc normalises the product's shape, and is reported
+/// there once (see [`MatmulRule`]).
+pub trait SameSize<Other> {
+    /// `Self`.
+    type Same: Dim;
+}
 
-impl<const K: usize> SameSize<D<K>> for D<K> {}
-impl SameSize<One> for One {}
-impl SameSize<D<1>> for One {}
-impl SameSize<One> for D<1> {}
+impl<const K: usize> SameSize<D<K>> for D<K> {
+    type Same = D<K>;
+}
+impl SameSize<One> for One {
+    type Same = One;
+}
+impl SameSize<D<1>> for One {
+    type Same = One;
+}
+impl SameSize<One> for D<1> {
+    type Same = D<1>;
+}
 /// Never used: with a second impl for every `D<K>`, rustc cannot infer the
 /// right dim from the left one, so it reports the mismatch with the message of
 /// [`Contracted`] instead of a bare type mismatch.
-impl<const K: usize> SameSize<NotADim> for D<K> {}
+impl<const K: usize> SameSize<NotADim> for D<K> {
+    type Same = D<K>;
+}
 
 /// See the last impl of [`SameSize`]; not a [`Dim`], so never a shape's dim.
 pub enum NotADim {}
@@ -149,7 +150,7 @@ pub trait Contracted<A, B> {
 
 #[diagnostic::do_not_recommend]
 impl<A, B, X: Dim + SameSize<Y>, Y> Contracted<A, B> for (X, Y) {
-    type Inner = X;
+    type Inner = X::Same;
 }
 
 /// The batch dims `(batch_a, batch_b)` of `A @ B` broadcast together, giving
@@ -175,49 +176,85 @@ where
     type Output = X::Output;
 }
 
-/// The result shape of `Self @ B`, assembled from the parts of the rule. The
-/// constructor also states each part as its own check (see [`MatmulChecks`]),
-/// so this trait never reports a failure itself.
+/// The result shape of `Self @ B`, assembled from the parts of the rule.
+///
+/// Each part is a where-clause of the impl *and* a projection its `Output` is
+/// computed through (the contracted dim goes into [`Assemble`], the batch is
+/// [`BatchesBroadcast::Output`], a scalar operand's carrier gives the scalar
+/// impls' `Output`). The constructor states only this trait and takes its
+/// node's shape from `Output`. A failing part is then reported once, while
+/// rustc normalises that projection: by the part's own message carrier, on
+/// the `@`, with no note pointing into the library.
+///
+/// The impls are one per pair of operand ranks, over plain tuples, like
+/// [`Broadcast`]'s. Measured on rustc 1.95: with a single impl for a given
+/// `Self` (one blanket impl, or impls whose `Self` is generic), the
+/// constructor's bound fails first instead, and its error names only
+/// `MatmulRule`, with a "required by a bound" note.
 pub trait MatmulRule<B> {
     /// The shape of `Self @ B`.
     type Output: Shape;
 }
 
-#[diagnostic::do_not_recommend]
-impl<A: MatmulLeft<B>, B: MatmulRight<A>> MatmulRule<B> for A
-where
-    (A::Batch, <B as MatmulRight<A>>::Batch): BatchesBroadcast<A, B>,
-    (A::Kind, <B as MatmulRight<A>>::Kind):
-        Assemble<RuleBatch<A, B>, A::Rows, <B as MatmulRight<A>>::Cols>,
-{
-    type Output = <(A::Kind, <B as MatmulRight<A>>::Kind) as Assemble<
-        RuleBatch<A, B>,
-        A::Rows,
-        <B as MatmulRight<A>>::Cols,
-    >>::Output;
+/// Writes the [`MatmulRule`] impls. Each operand is written as
+/// `kind [batch dims] [rows or cols] contracted`; a promoted vector has no
+/// rows (left) or cols (right).
+macro_rules! impl_matmul_rule {
+    // Every right operand for one left operand.
+    (@left $left:tt) => {
+        impl_matmul_rule!(@pair $left (Vector [] [] Kb));
+        impl_matmul_rule!(@pair $left (Matrix [] [N] Kb));
+        impl_matmul_rule!(@pair $left (Matrix [B0] [N] Kb));
+        impl_matmul_rule!(@pair $left (Matrix [B0 B1] [N] Kb));
+        impl_matmul_rule!(@pair $left (Matrix [B0 B1 B2] [N] Kb));
+        impl_matmul_rule!(@pair $left (Matrix [B0 B1 B2 B3] [N] Kb));
+        impl_matmul_rule!(@scalar_right $left);
+    };
+    // A scalar on the right of `Self`, reported by `MatmulRight`.
+    (@scalar_right ($lkind:ident [$($ab:ident)*] [$($m:ident)?] $k:ident)) => {
+        #[diagnostic::do_not_recommend]
+        impl<$($ab: Dim,)* $($m: Dim,)? $k: Dim> MatmulRule<()> for ($($ab,)* $($m,)? $k,)
+        where
+            (): MatmulRight<Self>,
+        {
+            type Output = <() as MatmulRight<Self>>::Batch;
+        }
+    };
+    (@pair ($lkind:ident [$($ab:ident)*] [$($m:ident)?] $k:ident)
+           ($rkind:ident [$($bb:ident)*] [$($n:ident)?] $kb:ident)) => {
+        #[diagnostic::do_not_recommend]
+        impl<$($ab: Dim,)* $($m: Dim,)? $k: Dim, $($bb: Dim,)* $kb: Dim, $($n: Dim,)?>
+            MatmulRule<($($bb,)* $kb, $($n,)?)> for ($($ab,)* $($m,)? $k,)
+        where
+            ($k, $kb): Contracted<Self, ($($bb,)* $kb, $($n,)?)>,
+            (($($ab,)*), ($($bb,)*)): BatchesBroadcast<Self, ($($bb,)* $kb, $($n,)?)>,
+        {
+            type Output = <($lkind, $rkind) as Assemble<
+                <(($($ab,)*), ($($bb,)*)) as BatchesBroadcast<Self, ($($bb,)* $kb, $($n,)?)>>::Output,
+                impl_matmul_rule!(@or_one $($m)?),
+                <($k, $kb) as Contracted<Self, ($($bb,)* $kb, $($n,)?)>>::Inner,
+                impl_matmul_rule!(@or_one $($n)?),
+            >>::Output;
+        }
+    };
+    (@or_one) => { One };
+    (@or_one $d:ident) => { $d };
 }
+impl_matmul_rule!(@left (Vector [] [] Ka));
+impl_matmul_rule!(@left (Matrix [] [M] Ka));
+impl_matmul_rule!(@left (Matrix [A0] [M] Ka));
+impl_matmul_rule!(@left (Matrix [A0 A1] [M] Ka));
+impl_matmul_rule!(@left (Matrix [A0 A1 A2] [M] Ka));
+impl_matmul_rule!(@left (Matrix [A0 A1 A2 A3] [M] Ka));
 
-/// The broadcast batch, as [`MatmulRule`] computes it.
-type RuleBatch<A, B> = <BatchPair<A, B> as BatchesBroadcast<A, B>>::Output;
-
-/// The contracted dims of `A @ B`, read through the message carriers.
-pub type InnerPair<A, B> = (<A as MatmulLeft<B>>::Inner, <B as MatmulRight<A>>::Inner);
-/// The batch dims of `A @ B`, read through the message carriers.
-pub type BatchPair<A, B> = (<A as MatmulLeft<B>>::Batch, <B as MatmulRight<A>>::Batch);
-
-/// Every part of the rule for `A @ B`, each a projection at the top level of a
-/// tuple. The constructor returns a node that carries this type, so a failing
-/// part is reported by its own trait's message, once. (rustc reports a failing
-/// projection by the trait above its leaf, and only where the projection is
-/// not nested in another one; an operand of rank 0 is reported that way with
-/// no note, a failing contracted or batch pair still with a note that points
-/// at the constructor's bound.)
-pub type MatmulChecks<A, B> = (
-    <A as MatmulLeft<B>>::Kind,
-    <B as MatmulRight<A>>::Kind,
-    <InnerPair<A, B> as Contracted<A, B>>::Inner,
-    <BatchPair<A, B> as BatchesBroadcast<A, B>>::Output,
-);
+/// A scalar on the left of anything, reported by `MatmulLeft`.
+#[diagnostic::do_not_recommend]
+impl<B> MatmulRule<B> for ()
+where
+    (): MatmulLeft<B>,
+{
+    type Output = <() as MatmulLeft<B>>::Batch;
+}
 
 /// Batch dims (rank 0 to 4): they can be extended by one or two trailing dims.
 pub trait BatchShape: Shape {
@@ -259,29 +296,32 @@ where
 {
     type Batch = BatchOf<A, B>;
     type Output = <A as MatmulRule<B>>::Output;
-    type LhsView = <BatchOf<A, B> as BatchShape>::Push2<A::Rows, A::Inner>;
+    type LhsView = <BatchOf<A, B> as BatchShape>::Push2<A::Rows, <A as MatmulLhs>::Inner>;
     type RhsView = <BatchOf<A, B> as BatchShape>::Push2<B::Inner, B::Cols>;
     const RHS_VECTOR: bool = <B::Kind as Kind>::VECTOR;
-    const LHS_VECTOR: bool = <A::Kind as Kind>::VECTOR;
+    const LHS_VECTOR: bool = <<A as MatmulLhs>::Kind as Kind>::VECTOR;
 }
 
 /// The result shape for a pair of operand kinds: `batch ++ (m, n)`, without `m`
 /// if the left operand was a vector and without `n` if the right one was.
-pub trait Assemble<Batch: BatchShape, M: Dim, N: Dim> {
+///
+/// `K`, the contracted dim, leaves the result; it is a parameter so that the
+/// result is computed through the [`Contracted`] check (see [`MatmulRule`]).
+pub trait Assemble<Batch: BatchShape, M: Dim, K: Dim, N: Dim> {
     /// The result shape.
     type Output: Shape;
 }
 
-impl<Batch: BatchShape, M: Dim, N: Dim> Assemble<Batch, M, N> for (Matrix, Matrix) {
+impl<Batch: BatchShape, M: Dim, K: Dim, N: Dim> Assemble<Batch, M, K, N> for (Matrix, Matrix) {
     type Output = Batch::Push2<M, N>;
 }
-impl<Batch: BatchShape, M: Dim, N: Dim> Assemble<Batch, M, N> for (Vector, Matrix) {
+impl<Batch: BatchShape, M: Dim, K: Dim, N: Dim> Assemble<Batch, M, K, N> for (Vector, Matrix) {
     type Output = Batch::Push1<N>;
 }
-impl<Batch: BatchShape, M: Dim, N: Dim> Assemble<Batch, M, N> for (Matrix, Vector) {
+impl<Batch: BatchShape, M: Dim, K: Dim, N: Dim> Assemble<Batch, M, K, N> for (Matrix, Vector) {
     type Output = Batch::Push1<M>;
 }
-impl<Batch: BatchShape, M: Dim, N: Dim> Assemble<Batch, M, N> for (Vector, Vector) {
+impl<Batch: BatchShape, M: Dim, K: Dim, N: Dim> Assemble<Batch, M, K, N> for (Vector, Vector) {
     type Output = Batch;
 }
 

@@ -419,9 +419,9 @@ impl TreeBuilder {
         let positions: Vec<usize> = dims.iter().map(|d| d.value as usize).collect();
         let tuple = format!("{positions:?}");
         let message = format!(
-            "`in_dims(.., {tuple})` cannot place shape `{{X}}` on dims {tuple} of shape `{{Self}}`"
+            "`in_dims(.., {tuple})` cannot place shape `{{X}}` on dims {tuple} of shape `{{Other}}`"
         );
-        let label = format!("placing `{{X}}` on dims {tuple} of `{{Self}}`");
+        let label = format!("placing `{{X}}` on dims {tuple} of `{{Other}}`");
         let note = format!(
             "the tuple needs one entry per dim of the operand ({} here), each less than the rank of the other \
              operand, and each placed size must equal the size there or be 1",
@@ -430,9 +430,16 @@ impl TreeBuilder {
         let impls = in_dims_impls(&positions);
         quote_spanned!(tuple_span=> {
             // No user tokens in this block: these names cannot shadow the user's.
-            use ::tensor_expr::__private::{expr::{Context, Operand, TensorLeaf}, rules::in_dims::PlacedFits, Dim, One, Shape};
+            use ::tensor_expr::__private::{expr::{Context, Operand, TensorLeaf}, rules::{in_dims::{CannotPlace, PlacedFits}, Holds}, Dim, One, Shape};
             #[diagnostic::on_unimplemented(message = #message, label = #label, note = #note)]
-            trait InDims<X> {
+            trait InDims<Other, X> {
+                type Placed: Shape;
+            }
+            #[diagnostic::do_not_recommend]
+            impl<Other: Shape, X, Verdict: Holds> InDims<Other, X> for Verdict {
+                type Placed = Other;
+            }
+            trait Place<X> {
                 type Placed: Shape;
             }
             #(#impls)*
@@ -441,10 +448,10 @@ impl TreeBuilder {
                 _context: Context<T, M>,
                 operand: &'a X,
                 _other: ::core::marker::PhantomData<Other>,
-            ) -> TensorLeaf<'a, T, <Other as InDims<X::Shape>>::Placed>
+            ) -> TensorLeaf<'a, T, <Other as Place<X::Shape>>::Placed>
             where
                 X: Operand<T> + ?Sized,
-                Other: InDims<X::Shape>,
+                Other: Place<X::Shape>,
             {
                 TensorLeaf::new(Operand::elements(operand))
             }
@@ -616,36 +623,62 @@ fn permute(perm: &[DimLiteral], span: Span, context: &Ident, operand: &Ident) ->
     })
 }
 
-/// One impl of the local `InDims` trait per rank of the other operand that can
-/// hold `positions` (from max + 1 up to `MAX_RANK`).
+/// The impls of the local `Place` trait: one for every rank of the operand
+/// (0 to `MAX_RANK`) and of the other operand (1 to `MAX_RANK`). Where the
+/// tuple fits both ranks, the placed shape must fit the other operand
+/// (`PlacedFits`); everywhere else the impl requires the local `InDims` of the
+/// verdict `CannotPlace`, which fails, so the mistake is reported by
+/// `InDims`'s message.
+///
+/// Why every pair of ranks, not only the ones that fit: with an impl for each,
+/// rustc reports the failing requirement while it computes `Placed` in
+/// `place`'s return type, with no note; a shape with no impl at all fails
+/// `place`'s bound instead, with a note pointing at it (measured, rustc 1.95).
 fn in_dims_impls(positions: &[usize]) -> Vec<TokenStream> {
-    let operand_dims: Vec<Ident> = (0..positions.len())
-        .map(|j| Ident::new(&format!("X{j}"), Span::call_site()))
-        .collect();
     let lowest_rank = positions
         .last()
         .map_or(0, |&last| last + 1)
         .max(positions.len());
-    (lowest_rank..=MAX_RANK)
-        .map(|rank| {
-            let other_dims: Vec<Ident> = (0..rank).map(|k| Ident::new(&format!("O{k}"), Span::call_site())).collect();
-            let placed: Vec<TokenStream> = (0..rank)
-                .map(|k| match positions.iter().position(|&p| p == k) {
-                    Some(j) => operand_dims[j].to_token_stream(),
-                    None => quote!(One),
-                })
+    let mut impls = Vec::new();
+    for operand_rank in 0..=MAX_RANK {
+        let operand_dims: Vec<Ident> = (0..operand_rank)
+            .map(|j| Ident::new(&format!("X{j}"), Span::call_site()))
+            .collect();
+        for rank in 1..=MAX_RANK {
+            let other_dims: Vec<Ident> = (0..rank)
+                .map(|k| Ident::new(&format!("O{k}"), Span::call_site()))
                 .collect();
-            quote! {
+            let operand = quote!((#(#operand_dims,)*));
+            let other = quote!((#(#other_dims,)*));
+            let (requirement, placed) = if operand_rank == positions.len() && rank >= lowest_rank {
+                let placed: Vec<TokenStream> = (0..rank)
+                    .map(|k| match positions.iter().position(|&p| p == k) {
+                        Some(j) => operand_dims[j].to_token_stream(),
+                        None => quote!(One),
+                    })
+                    .collect();
+                (
+                    quote!((#(#placed,)*): PlacedFits<#other>),
+                    quote!(<(#(#placed,)*) as PlacedFits<#other>>::Placed),
+                )
+            } else {
+                (
+                    quote!(CannotPlace: InDims<#other, #operand>),
+                    quote!(<CannotPlace as InDims<#other, #operand>>::Placed),
+                )
+            };
+            impls.push(quote! {
                 #[diagnostic::do_not_recommend]
-                impl<#(#operand_dims: Dim,)* #(#other_dims: Dim,)*> InDims<(#(#operand_dims,)*)> for (#(#other_dims,)*)
+                impl<#(#operand_dims: Dim,)* #(#other_dims: Dim,)*> Place<#operand> for #other
                 where
-                    (#(#placed,)*): PlacedFits<(#(#other_dims,)*)>,
+                    #requirement,
                 {
-                    type Placed = <(#(#placed,)*) as PlacedFits<(#(#other_dims,)*)>>::Placed;
+                    type Placed = #placed;
                 }
-            }
-        })
-        .collect()
+            });
+        }
+    }
+    impls
 }
 
 /// The same local name, located at `span`. rustc points an unsatisfied bound at

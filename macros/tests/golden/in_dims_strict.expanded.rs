@@ -12,32 +12,97 @@ fn expansion() {
         let __tensor_expr_node1 = {
             use ::tensor_expr::__private::{
                 expr::{Context, Operand, TensorLeaf},
-                rules::in_dims::PlacedFits, Dim, One, Shape,
+                rules::{
+                    in_dims::{CannotPlace, PlacedFits},
+                    Holds,
+                },
+                Dim, One, Shape,
             };
             #[diagnostic::on_unimplemented(
-                message = "`in_dims(.., [1])` cannot place shape `{X}` on dims [1] of shape `{Self}`",
-                label = "placing `{X}` on dims [1] of `{Self}`",
+                message = "`in_dims(.., [1])` cannot place shape `{X}` on dims [1] of shape `{Other}`",
+                label = "placing `{X}` on dims [1] of `{Other}`",
                 note = "the tuple needs one entry per dim of the operand (1 here), each less than the rank of the other operand, and each placed size must equal the size there or be 1"
             )]
-            trait InDims<X> {
+            trait InDims<Other, X> {
                 type Placed: Shape;
             }
             #[diagnostic::do_not_recommend]
-            impl<X0: Dim, O0: Dim, O1: Dim> InDims<(X0,)> for (O0, O1)
+            impl<Other: Shape, X, Verdict: Holds> InDims<Other, X> for Verdict {
+                type Placed = Other;
+            }
+            trait Place<X> {
+                type Placed: Shape;
+            }
+            #[diagnostic::do_not_recommend]
+            impl<O0: Dim> Place<()> for (O0,)
+            where
+                CannotPlace: InDims<(O0,), ()>,
+            {
+                type Placed = <CannotPlace as InDims<(O0,), ()>>::Placed;
+            }
+            #[diagnostic::do_not_recommend]
+            impl<O0: Dim, O1: Dim> Place<()> for (O0, O1)
+            where
+                CannotPlace: InDims<(O0, O1), ()>,
+            {
+                type Placed = <CannotPlace as InDims<(O0, O1), ()>>::Placed;
+            }
+            #[diagnostic::do_not_recommend]
+            impl<O0: Dim, O1: Dim, O2: Dim> Place<()> for (O0, O1, O2)
+            where
+                CannotPlace: InDims<(O0, O1, O2), ()>,
+            {
+                type Placed = <CannotPlace as InDims<(O0, O1, O2), ()>>::Placed;
+            }
+            #[diagnostic::do_not_recommend]
+            impl<O0: Dim, O1: Dim, O2: Dim, O3: Dim> Place<()> for (O0, O1, O2, O3)
+            where
+                CannotPlace: InDims<(O0, O1, O2, O3), ()>,
+            {
+                type Placed = <CannotPlace as InDims<(O0, O1, O2, O3), ()>>::Placed;
+            }
+            #[diagnostic::do_not_recommend]
+            impl<O0: Dim, O1: Dim, O2: Dim, O3: Dim, O4: Dim> Place<()>
+            for (O0, O1, O2, O3, O4)
+            where
+                CannotPlace: InDims<(O0, O1, O2, O3, O4), ()>,
+            {
+                type Placed = <CannotPlace as InDims<(O0, O1, O2, O3, O4), ()>>::Placed;
+            }
+            #[diagnostic::do_not_recommend]
+            impl<O0: Dim, O1: Dim, O2: Dim, O3: Dim, O4: Dim, O5: Dim> Place<()>
+            for (O0, O1, O2, O3, O4, O5)
+            where
+                CannotPlace: InDims<(O0, O1, O2, O3, O4, O5), ()>,
+            {
+                type Placed = <CannotPlace as InDims<
+                    (O0, O1, O2, O3, O4, O5),
+                    (),
+                >>::Placed;
+            }
+            #[diagnostic::do_not_recommend]
+            impl<X0: Dim, O0: Dim> Place<(X0,)> for (O0,)
+            where
+                CannotPlace: InDims<(O0,), (X0,)>,
+            {
+                type Placed = <CannotPlace as InDims<(O0,), (X0,)>>::Placed;
+            }
+            #[diagnostic::do_not_recommend]
+            impl<X0: Dim, O0: Dim, O1: Dim> Place<(X0,)> for (O0, O1)
             where
                 (One, X0): PlacedFits<(O0, O1)>,
             {
                 type Placed = <(One, X0) as PlacedFits<(O0, O1)>>::Placed;
             }
             #[diagnostic::do_not_recommend]
-            impl<X0: Dim, O0: Dim, O1: Dim, O2: Dim> InDims<(X0,)> for (O0, O1, O2)
+            impl<X0: Dim, O0: Dim, O1: Dim, O2: Dim> Place<(X0,)> for (O0, O1, O2)
             where
                 (One, X0, One): PlacedFits<(O0, O1, O2)>,
             {
                 type Placed = <(One, X0, One) as PlacedFits<(O0, O1, O2)>>::Placed;
             }
             #[diagnostic::do_not_recommend]
-            impl<X0: Dim, O0: Dim, O1: Dim, O2: Dim, O3: Dim> InDims<(X0,)>
+            impl<X0: Dim, O0: Dim, O1: Dim, O2: Dim, O3: Dim> Place<(X0,)>
             for (O0, O1, O2, O3)
             where
                 (One, X0, One, One): PlacedFits<(O0, O1, O2, O3)>,
@@ -50,7 +115,7 @@ fn expansion() {
                 ) as PlacedFits<(O0, O1, O2, O3)>>::Placed;
             }
             #[diagnostic::do_not_recommend]
-            impl<X0: Dim, O0: Dim, O1: Dim, O2: Dim, O3: Dim, O4: Dim> InDims<(X0,)>
+            impl<X0: Dim, O0: Dim, O1: Dim, O2: Dim, O3: Dim, O4: Dim> Place<(X0,)>
             for (O0, O1, O2, O3, O4)
             where
                 (One, X0, One, One, One): PlacedFits<(O0, O1, O2, O3, O4)>,
@@ -72,7 +137,7 @@ fn expansion() {
                 O3: Dim,
                 O4: Dim,
                 O5: Dim,
-            > InDims<(X0,)> for (O0, O1, O2, O3, O4, O5)
+            > Place<(X0,)> for (O0, O1, O2, O3, O4, O5)
             where
                 (One, X0, One, One, One, One): PlacedFits<(O0, O1, O2, O3, O4, O5)>,
             {
@@ -85,15 +150,517 @@ fn expansion() {
                     One,
                 ) as PlacedFits<(O0, O1, O2, O3, O4, O5)>>::Placed;
             }
+            #[diagnostic::do_not_recommend]
+            impl<X0: Dim, X1: Dim, O0: Dim> Place<(X0, X1)> for (O0,)
+            where
+                CannotPlace: InDims<(O0,), (X0, X1)>,
+            {
+                type Placed = <CannotPlace as InDims<(O0,), (X0, X1)>>::Placed;
+            }
+            #[diagnostic::do_not_recommend]
+            impl<X0: Dim, X1: Dim, O0: Dim, O1: Dim> Place<(X0, X1)> for (O0, O1)
+            where
+                CannotPlace: InDims<(O0, O1), (X0, X1)>,
+            {
+                type Placed = <CannotPlace as InDims<(O0, O1), (X0, X1)>>::Placed;
+            }
+            #[diagnostic::do_not_recommend]
+            impl<X0: Dim, X1: Dim, O0: Dim, O1: Dim, O2: Dim> Place<(X0, X1)>
+            for (O0, O1, O2)
+            where
+                CannotPlace: InDims<(O0, O1, O2), (X0, X1)>,
+            {
+                type Placed = <CannotPlace as InDims<(O0, O1, O2), (X0, X1)>>::Placed;
+            }
+            #[diagnostic::do_not_recommend]
+            impl<X0: Dim, X1: Dim, O0: Dim, O1: Dim, O2: Dim, O3: Dim> Place<(X0, X1)>
+            for (O0, O1, O2, O3)
+            where
+                CannotPlace: InDims<(O0, O1, O2, O3), (X0, X1)>,
+            {
+                type Placed = <CannotPlace as InDims<
+                    (O0, O1, O2, O3),
+                    (X0, X1),
+                >>::Placed;
+            }
+            #[diagnostic::do_not_recommend]
+            impl<
+                X0: Dim,
+                X1: Dim,
+                O0: Dim,
+                O1: Dim,
+                O2: Dim,
+                O3: Dim,
+                O4: Dim,
+            > Place<(X0, X1)> for (O0, O1, O2, O3, O4)
+            where
+                CannotPlace: InDims<(O0, O1, O2, O3, O4), (X0, X1)>,
+            {
+                type Placed = <CannotPlace as InDims<
+                    (O0, O1, O2, O3, O4),
+                    (X0, X1),
+                >>::Placed;
+            }
+            #[diagnostic::do_not_recommend]
+            impl<
+                X0: Dim,
+                X1: Dim,
+                O0: Dim,
+                O1: Dim,
+                O2: Dim,
+                O3: Dim,
+                O4: Dim,
+                O5: Dim,
+            > Place<(X0, X1)> for (O0, O1, O2, O3, O4, O5)
+            where
+                CannotPlace: InDims<(O0, O1, O2, O3, O4, O5), (X0, X1)>,
+            {
+                type Placed = <CannotPlace as InDims<
+                    (O0, O1, O2, O3, O4, O5),
+                    (X0, X1),
+                >>::Placed;
+            }
+            #[diagnostic::do_not_recommend]
+            impl<X0: Dim, X1: Dim, X2: Dim, O0: Dim> Place<(X0, X1, X2)> for (O0,)
+            where
+                CannotPlace: InDims<(O0,), (X0, X1, X2)>,
+            {
+                type Placed = <CannotPlace as InDims<(O0,), (X0, X1, X2)>>::Placed;
+            }
+            #[diagnostic::do_not_recommend]
+            impl<X0: Dim, X1: Dim, X2: Dim, O0: Dim, O1: Dim> Place<(X0, X1, X2)>
+            for (O0, O1)
+            where
+                CannotPlace: InDims<(O0, O1), (X0, X1, X2)>,
+            {
+                type Placed = <CannotPlace as InDims<(O0, O1), (X0, X1, X2)>>::Placed;
+            }
+            #[diagnostic::do_not_recommend]
+            impl<
+                X0: Dim,
+                X1: Dim,
+                X2: Dim,
+                O0: Dim,
+                O1: Dim,
+                O2: Dim,
+            > Place<(X0, X1, X2)> for (O0, O1, O2)
+            where
+                CannotPlace: InDims<(O0, O1, O2), (X0, X1, X2)>,
+            {
+                type Placed = <CannotPlace as InDims<
+                    (O0, O1, O2),
+                    (X0, X1, X2),
+                >>::Placed;
+            }
+            #[diagnostic::do_not_recommend]
+            impl<
+                X0: Dim,
+                X1: Dim,
+                X2: Dim,
+                O0: Dim,
+                O1: Dim,
+                O2: Dim,
+                O3: Dim,
+            > Place<(X0, X1, X2)> for (O0, O1, O2, O3)
+            where
+                CannotPlace: InDims<(O0, O1, O2, O3), (X0, X1, X2)>,
+            {
+                type Placed = <CannotPlace as InDims<
+                    (O0, O1, O2, O3),
+                    (X0, X1, X2),
+                >>::Placed;
+            }
+            #[diagnostic::do_not_recommend]
+            impl<
+                X0: Dim,
+                X1: Dim,
+                X2: Dim,
+                O0: Dim,
+                O1: Dim,
+                O2: Dim,
+                O3: Dim,
+                O4: Dim,
+            > Place<(X0, X1, X2)> for (O0, O1, O2, O3, O4)
+            where
+                CannotPlace: InDims<(O0, O1, O2, O3, O4), (X0, X1, X2)>,
+            {
+                type Placed = <CannotPlace as InDims<
+                    (O0, O1, O2, O3, O4),
+                    (X0, X1, X2),
+                >>::Placed;
+            }
+            #[diagnostic::do_not_recommend]
+            impl<
+                X0: Dim,
+                X1: Dim,
+                X2: Dim,
+                O0: Dim,
+                O1: Dim,
+                O2: Dim,
+                O3: Dim,
+                O4: Dim,
+                O5: Dim,
+            > Place<(X0, X1, X2)> for (O0, O1, O2, O3, O4, O5)
+            where
+                CannotPlace: InDims<(O0, O1, O2, O3, O4, O5), (X0, X1, X2)>,
+            {
+                type Placed = <CannotPlace as InDims<
+                    (O0, O1, O2, O3, O4, O5),
+                    (X0, X1, X2),
+                >>::Placed;
+            }
+            #[diagnostic::do_not_recommend]
+            impl<X0: Dim, X1: Dim, X2: Dim, X3: Dim, O0: Dim> Place<(X0, X1, X2, X3)>
+            for (O0,)
+            where
+                CannotPlace: InDims<(O0,), (X0, X1, X2, X3)>,
+            {
+                type Placed = <CannotPlace as InDims<(O0,), (X0, X1, X2, X3)>>::Placed;
+            }
+            #[diagnostic::do_not_recommend]
+            impl<
+                X0: Dim,
+                X1: Dim,
+                X2: Dim,
+                X3: Dim,
+                O0: Dim,
+                O1: Dim,
+            > Place<(X0, X1, X2, X3)> for (O0, O1)
+            where
+                CannotPlace: InDims<(O0, O1), (X0, X1, X2, X3)>,
+            {
+                type Placed = <CannotPlace as InDims<
+                    (O0, O1),
+                    (X0, X1, X2, X3),
+                >>::Placed;
+            }
+            #[diagnostic::do_not_recommend]
+            impl<
+                X0: Dim,
+                X1: Dim,
+                X2: Dim,
+                X3: Dim,
+                O0: Dim,
+                O1: Dim,
+                O2: Dim,
+            > Place<(X0, X1, X2, X3)> for (O0, O1, O2)
+            where
+                CannotPlace: InDims<(O0, O1, O2), (X0, X1, X2, X3)>,
+            {
+                type Placed = <CannotPlace as InDims<
+                    (O0, O1, O2),
+                    (X0, X1, X2, X3),
+                >>::Placed;
+            }
+            #[diagnostic::do_not_recommend]
+            impl<
+                X0: Dim,
+                X1: Dim,
+                X2: Dim,
+                X3: Dim,
+                O0: Dim,
+                O1: Dim,
+                O2: Dim,
+                O3: Dim,
+            > Place<(X0, X1, X2, X3)> for (O0, O1, O2, O3)
+            where
+                CannotPlace: InDims<(O0, O1, O2, O3), (X0, X1, X2, X3)>,
+            {
+                type Placed = <CannotPlace as InDims<
+                    (O0, O1, O2, O3),
+                    (X0, X1, X2, X3),
+                >>::Placed;
+            }
+            #[diagnostic::do_not_recommend]
+            impl<
+                X0: Dim,
+                X1: Dim,
+                X2: Dim,
+                X3: Dim,
+                O0: Dim,
+                O1: Dim,
+                O2: Dim,
+                O3: Dim,
+                O4: Dim,
+            > Place<(X0, X1, X2, X3)> for (O0, O1, O2, O3, O4)
+            where
+                CannotPlace: InDims<(O0, O1, O2, O3, O4), (X0, X1, X2, X3)>,
+            {
+                type Placed = <CannotPlace as InDims<
+                    (O0, O1, O2, O3, O4),
+                    (X0, X1, X2, X3),
+                >>::Placed;
+            }
+            #[diagnostic::do_not_recommend]
+            impl<
+                X0: Dim,
+                X1: Dim,
+                X2: Dim,
+                X3: Dim,
+                O0: Dim,
+                O1: Dim,
+                O2: Dim,
+                O3: Dim,
+                O4: Dim,
+                O5: Dim,
+            > Place<(X0, X1, X2, X3)> for (O0, O1, O2, O3, O4, O5)
+            where
+                CannotPlace: InDims<(O0, O1, O2, O3, O4, O5), (X0, X1, X2, X3)>,
+            {
+                type Placed = <CannotPlace as InDims<
+                    (O0, O1, O2, O3, O4, O5),
+                    (X0, X1, X2, X3),
+                >>::Placed;
+            }
+            #[diagnostic::do_not_recommend]
+            impl<
+                X0: Dim,
+                X1: Dim,
+                X2: Dim,
+                X3: Dim,
+                X4: Dim,
+                O0: Dim,
+            > Place<(X0, X1, X2, X3, X4)> for (O0,)
+            where
+                CannotPlace: InDims<(O0,), (X0, X1, X2, X3, X4)>,
+            {
+                type Placed = <CannotPlace as InDims<
+                    (O0,),
+                    (X0, X1, X2, X3, X4),
+                >>::Placed;
+            }
+            #[diagnostic::do_not_recommend]
+            impl<
+                X0: Dim,
+                X1: Dim,
+                X2: Dim,
+                X3: Dim,
+                X4: Dim,
+                O0: Dim,
+                O1: Dim,
+            > Place<(X0, X1, X2, X3, X4)> for (O0, O1)
+            where
+                CannotPlace: InDims<(O0, O1), (X0, X1, X2, X3, X4)>,
+            {
+                type Placed = <CannotPlace as InDims<
+                    (O0, O1),
+                    (X0, X1, X2, X3, X4),
+                >>::Placed;
+            }
+            #[diagnostic::do_not_recommend]
+            impl<
+                X0: Dim,
+                X1: Dim,
+                X2: Dim,
+                X3: Dim,
+                X4: Dim,
+                O0: Dim,
+                O1: Dim,
+                O2: Dim,
+            > Place<(X0, X1, X2, X3, X4)> for (O0, O1, O2)
+            where
+                CannotPlace: InDims<(O0, O1, O2), (X0, X1, X2, X3, X4)>,
+            {
+                type Placed = <CannotPlace as InDims<
+                    (O0, O1, O2),
+                    (X0, X1, X2, X3, X4),
+                >>::Placed;
+            }
+            #[diagnostic::do_not_recommend]
+            impl<
+                X0: Dim,
+                X1: Dim,
+                X2: Dim,
+                X3: Dim,
+                X4: Dim,
+                O0: Dim,
+                O1: Dim,
+                O2: Dim,
+                O3: Dim,
+            > Place<(X0, X1, X2, X3, X4)> for (O0, O1, O2, O3)
+            where
+                CannotPlace: InDims<(O0, O1, O2, O3), (X0, X1, X2, X3, X4)>,
+            {
+                type Placed = <CannotPlace as InDims<
+                    (O0, O1, O2, O3),
+                    (X0, X1, X2, X3, X4),
+                >>::Placed;
+            }
+            #[diagnostic::do_not_recommend]
+            impl<
+                X0: Dim,
+                X1: Dim,
+                X2: Dim,
+                X3: Dim,
+                X4: Dim,
+                O0: Dim,
+                O1: Dim,
+                O2: Dim,
+                O3: Dim,
+                O4: Dim,
+            > Place<(X0, X1, X2, X3, X4)> for (O0, O1, O2, O3, O4)
+            where
+                CannotPlace: InDims<(O0, O1, O2, O3, O4), (X0, X1, X2, X3, X4)>,
+            {
+                type Placed = <CannotPlace as InDims<
+                    (O0, O1, O2, O3, O4),
+                    (X0, X1, X2, X3, X4),
+                >>::Placed;
+            }
+            #[diagnostic::do_not_recommend]
+            impl<
+                X0: Dim,
+                X1: Dim,
+                X2: Dim,
+                X3: Dim,
+                X4: Dim,
+                O0: Dim,
+                O1: Dim,
+                O2: Dim,
+                O3: Dim,
+                O4: Dim,
+                O5: Dim,
+            > Place<(X0, X1, X2, X3, X4)> for (O0, O1, O2, O3, O4, O5)
+            where
+                CannotPlace: InDims<(O0, O1, O2, O3, O4, O5), (X0, X1, X2, X3, X4)>,
+            {
+                type Placed = <CannotPlace as InDims<
+                    (O0, O1, O2, O3, O4, O5),
+                    (X0, X1, X2, X3, X4),
+                >>::Placed;
+            }
+            #[diagnostic::do_not_recommend]
+            impl<
+                X0: Dim,
+                X1: Dim,
+                X2: Dim,
+                X3: Dim,
+                X4: Dim,
+                X5: Dim,
+                O0: Dim,
+            > Place<(X0, X1, X2, X3, X4, X5)> for (O0,)
+            where
+                CannotPlace: InDims<(O0,), (X0, X1, X2, X3, X4, X5)>,
+            {
+                type Placed = <CannotPlace as InDims<
+                    (O0,),
+                    (X0, X1, X2, X3, X4, X5),
+                >>::Placed;
+            }
+            #[diagnostic::do_not_recommend]
+            impl<
+                X0: Dim,
+                X1: Dim,
+                X2: Dim,
+                X3: Dim,
+                X4: Dim,
+                X5: Dim,
+                O0: Dim,
+                O1: Dim,
+            > Place<(X0, X1, X2, X3, X4, X5)> for (O0, O1)
+            where
+                CannotPlace: InDims<(O0, O1), (X0, X1, X2, X3, X4, X5)>,
+            {
+                type Placed = <CannotPlace as InDims<
+                    (O0, O1),
+                    (X0, X1, X2, X3, X4, X5),
+                >>::Placed;
+            }
+            #[diagnostic::do_not_recommend]
+            impl<
+                X0: Dim,
+                X1: Dim,
+                X2: Dim,
+                X3: Dim,
+                X4: Dim,
+                X5: Dim,
+                O0: Dim,
+                O1: Dim,
+                O2: Dim,
+            > Place<(X0, X1, X2, X3, X4, X5)> for (O0, O1, O2)
+            where
+                CannotPlace: InDims<(O0, O1, O2), (X0, X1, X2, X3, X4, X5)>,
+            {
+                type Placed = <CannotPlace as InDims<
+                    (O0, O1, O2),
+                    (X0, X1, X2, X3, X4, X5),
+                >>::Placed;
+            }
+            #[diagnostic::do_not_recommend]
+            impl<
+                X0: Dim,
+                X1: Dim,
+                X2: Dim,
+                X3: Dim,
+                X4: Dim,
+                X5: Dim,
+                O0: Dim,
+                O1: Dim,
+                O2: Dim,
+                O3: Dim,
+            > Place<(X0, X1, X2, X3, X4, X5)> for (O0, O1, O2, O3)
+            where
+                CannotPlace: InDims<(O0, O1, O2, O3), (X0, X1, X2, X3, X4, X5)>,
+            {
+                type Placed = <CannotPlace as InDims<
+                    (O0, O1, O2, O3),
+                    (X0, X1, X2, X3, X4, X5),
+                >>::Placed;
+            }
+            #[diagnostic::do_not_recommend]
+            impl<
+                X0: Dim,
+                X1: Dim,
+                X2: Dim,
+                X3: Dim,
+                X4: Dim,
+                X5: Dim,
+                O0: Dim,
+                O1: Dim,
+                O2: Dim,
+                O3: Dim,
+                O4: Dim,
+            > Place<(X0, X1, X2, X3, X4, X5)> for (O0, O1, O2, O3, O4)
+            where
+                CannotPlace: InDims<(O0, O1, O2, O3, O4), (X0, X1, X2, X3, X4, X5)>,
+            {
+                type Placed = <CannotPlace as InDims<
+                    (O0, O1, O2, O3, O4),
+                    (X0, X1, X2, X3, X4, X5),
+                >>::Placed;
+            }
+            #[diagnostic::do_not_recommend]
+            impl<
+                X0: Dim,
+                X1: Dim,
+                X2: Dim,
+                X3: Dim,
+                X4: Dim,
+                X5: Dim,
+                O0: Dim,
+                O1: Dim,
+                O2: Dim,
+                O3: Dim,
+                O4: Dim,
+                O5: Dim,
+            > Place<(X0, X1, X2, X3, X4, X5)> for (O0, O1, O2, O3, O4, O5)
+            where
+                CannotPlace: InDims<(O0, O1, O2, O3, O4, O5), (X0, X1, X2, X3, X4, X5)>,
+            {
+                type Placed = <CannotPlace as InDims<
+                    (O0, O1, O2, O3, O4, O5),
+                    (X0, X1, X2, X3, X4, X5),
+                >>::Placed;
+            }
             #[inline]
             fn place<'a, T, M, X, Other>(
                 _context: Context<T, M>,
                 operand: &'a X,
                 _other: ::core::marker::PhantomData<Other>,
-            ) -> TensorLeaf<'a, T, <Other as InDims<X::Shape>>::Placed>
+            ) -> TensorLeaf<'a, T, <Other as Place<X::Shape>>::Placed>
             where
                 X: Operand<T> + ?Sized,
-                Other: InDims<X::Shape>,
+                Other: Place<X::Shape>,
             {
                 TensorLeaf::new(Operand::elements(operand))
             }

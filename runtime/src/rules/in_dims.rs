@@ -22,6 +22,11 @@ use super::for_each_aligned_rank_pair;
 use crate::dim::{Dim, One, D};
 use crate::shape::Shape;
 
+/// The verdict on an `in_dims` tuple that does not fit the ranks (an entry out
+/// of range, or not one entry per dim of the operand): it implements nothing
+/// ([`Holds`](super::Holds)), so the macro's local message carrier over it fails.
+pub struct CannotPlace;
+
 /// A placed dim next to the other operand's dim: equal, or one of them [`One`].
 /// `Placed` is the placed dim itself (not the broadcast result).
 #[diagnostic::on_unimplemented(

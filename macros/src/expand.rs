@@ -484,17 +484,28 @@ impl TreeBuilder {
         let described = listed
             .as_deref()
             .map_or_else(|| "every axis".to_string(), |l| format!("axes {l}"));
-        let message = format!("cannot reduce shape `{{Self}}` over {described}");
-        let label = format!("`{name}` over {described} of `{{Self}}`");
+        let message = format!("cannot reduce shape `{{Operand}}` over {described}");
+        let label = format!("`{name}` over {described} of `{{Operand}}`");
         let note = "axes count from 0 at the outermost dim, or from -1 at the innermost; each must be a dim \
                     of the operand, and name a different dim than the others";
         let impls = reduction_impls(axes, keepdim);
         let checked = at(operand, axes_span);
         let context = at(&self.context, axes_span);
         let witness = quote_spanned!(axes_span=> {
-            use ::tensor_expr::__private::{expr::{Context, Expr}, Dim, One, Shape};
+            use ::tensor_expr::__private::{expr::{Context, Expr}, rules::Holds, Dim, One, Shape};
+            // Unused where the axes fit every rank (no failing impl names it).
+            #[allow(dead_code)]
             #[diagnostic::on_unimplemented(message = #message, label = #label, note = #note)]
-            trait Axes {
+            trait Axes<Operand> {
+                type Kept: Shape;
+                type Output: Shape;
+            }
+            #[diagnostic::do_not_recommend]
+            impl<Operand: Shape, Verdict: Holds> Axes<Operand> for Verdict {
+                type Kept = Operand;
+                type Output = Operand;
+            }
+            trait Reduce {
                 type Kept: Shape;
                 type Output: Shape;
             }
@@ -504,9 +515,9 @@ impl TreeBuilder {
             fn axes<T, M, E: Expr<T>>(
                 _context: Context<T, M>,
                 _operand: &E,
-            ) -> ::core::marker::PhantomData<(<E::Shape as Axes>::Kept, <E::Shape as Axes>::Output)>
+            ) -> ::core::marker::PhantomData<(<E::Shape as Reduce>::Kept, <E::Shape as Reduce>::Output)>
             where
-                E::Shape: Axes,
+                E::Shape: Reduce,
             {
                 ::core::marker::PhantomData
             }
@@ -517,33 +528,35 @@ impl TreeBuilder {
     }
 }
 
-/// The impls of a reduction's local `Axes` trait: one per rank whose dims the
-/// axes name, each once (`None`: every axis, for every rank).
+/// The impls of a reduction's local `Reduce` trait, one per rank (0 to
+/// `MAX_RANK`; no failing one for a scalar). Where the axes name dims of that
+/// rank, each once, it gives the
+/// kept and the result shapes; elsewhere it requires the local message carrier
+/// `Axes` of the verdict `CannotReduce`, which fails, and computes its shapes
+/// through it, so the mistake is reported by `Axes`'s message with no note
+/// (see `in_dims_impls`). `None`: every axis, which fits every rank.
 fn reduction_impls(axes: Option<&[DimLiteral]>, keepdim: bool) -> Vec<TokenStream> {
     (0..=MAX_RANK)
         .filter_map(|rank| {
-            let reduced: Vec<usize> = match axes {
-                None => (0..rank).collect(),
-                Some(axes) => {
-                    let mut reduced = Vec::new();
-                    for axis in axes {
-                        let index = if axis.value < 0 {
-                            axis.value + rank as i128
-                        } else {
-                            axis.value
-                        };
-                        if index < 0 || index >= rank as i128 || reduced.contains(&(index as usize))
-                        {
-                            return None;
-                        }
-                        reduced.push(index as usize);
-                    }
-                    reduced
-                }
-            };
             let dims: Vec<Ident> = (0..rank)
                 .map(|k| Ident::new(&format!("A{k}"), Span::call_site()))
                 .collect();
+            let Some(reduced) = reduced_dims(axes, rank) else {
+                // A scalar gets no failing impl: with no type parameter its
+                // bound would be trivially false, which rustc rejects.
+                return (rank > 0).then(|| {
+                    quote! {
+                        #[diagnostic::do_not_recommend]
+                        impl<#(#dims: Dim),*> Reduce for (#(#dims,)*)
+                        where
+                            ::tensor_expr::__private::rules::CannotReduce: Axes<Self>,
+                        {
+                            type Kept = <::tensor_expr::__private::rules::CannotReduce as Axes<Self>>::Kept;
+                            type Output = <::tensor_expr::__private::rules::CannotReduce as Axes<Self>>::Output;
+                        }
+                    }
+                });
+            };
             let kept: Vec<TokenStream> = dims
                 .iter()
                 .enumerate()
@@ -566,13 +579,34 @@ fn reduction_impls(axes: Option<&[DimLiteral]>, keepdim: bool) -> Vec<TokenStrea
             };
             Some(quote! {
                 #[diagnostic::do_not_recommend]
-                impl<#(#dims: Dim),*> Axes for (#(#dims,)*) {
+                impl<#(#dims: Dim),*> Reduce for (#(#dims,)*) {
                     type Kept = (#(#kept,)*);
                     type Output = (#(#output,)*);
                 }
             })
         })
         .collect()
+}
+
+/// The dims of a rank-`rank` shape that `axes` name (negative ones counted
+/// from the end), or `None` if one is out of range or named twice.
+fn reduced_dims(axes: Option<&[DimLiteral]>, rank: usize) -> Option<Vec<usize>> {
+    let Some(axes) = axes else {
+        return Some((0..rank).collect());
+    };
+    let mut reduced = Vec::new();
+    for axis in axes {
+        let index = if axis.value < 0 {
+            axis.value + rank as i128
+        } else {
+            axis.value
+        };
+        if index < 0 || index >= rank as i128 || reduced.contains(&(index as usize)) {
+            return None;
+        }
+        reduced.push(index as usize);
+    }
+    Some(reduced)
 }
 
 /// `permute(x, [p0, p1, ..])`: a strided leaf over `x`'s data whose layout is a
@@ -582,22 +616,47 @@ fn permute(perm: &[DimLiteral], span: Span, context: &Ident, operand: &Ident) ->
     let order: Vec<usize> = perm.iter().map(|p| p.value as usize).collect();
     let listed = format!("{order:?}");
     let message = format!(
-        "`permute(.., {listed})` needs an operand of rank {}, and shape `{{Self}}` is not",
+        "`permute(.., {listed})` needs an operand of rank {}, and shape `{{Operand}}` is not",
         order.len()
     );
-    let label = format!("permuting `{{Self}}` by {listed}");
+    let label = format!("permuting `{{Operand}}` by {listed}");
     let note = "the list gives, for each dim of the result, the dim of the operand it reads: one entry per dim";
     let dims: Vec<Ident> = (0..order.len())
         .map(|k| Ident::new(&format!("A{k}"), Span::call_site()))
         .collect();
     let permuted: Vec<&Ident> = order.iter().map(|&p| &dims[p]).collect();
+    let rank = order.len();
     let order = order.iter().map(|&p| Literal::usize_unsuffixed(p));
+    // Every other rank (see `in_dims_impls`): its impl requires the message
+    // carrier `PermuteRank` of the verdict `CannotPermute`, which fails.
+    let other_ranks = (1..=MAX_RANK).filter(|&r| r != rank).map(|r| {
+        let dims: Vec<Ident> = (0..r)
+            .map(|k| Ident::new(&format!("A{k}"), Span::call_site()))
+            .collect();
+        quote! {
+            #[diagnostic::do_not_recommend]
+            impl<#(#dims: Dim),*> Permute for (#(#dims,)*)
+            where
+                CannotPermute: PermuteRank<Self>,
+            {
+                type Read = <CannotPermute as PermuteRank<Self>>::Read;
+            }
+        }
+    });
     quote_spanned!(span=> {
-        use ::tensor_expr::__private::{expr::{permuted_strides, Context, Layout, Operand, StridedLeaf}, Dim, Shape, MAX_RANK};
+        use ::tensor_expr::__private::{expr::{permuted_strides, Context, Layout, Operand, RowMajor, StridedLeaf}, rules::{CannotPermute, Holds}, Dim, Shape, MAX_RANK};
         #[diagnostic::on_unimplemented(message = #message, label = #label, note = #note)]
+        trait PermuteRank<Operand> {
+            type Read: Layout;
+        }
+        #[diagnostic::do_not_recommend]
+        impl<Operand: Shape, Verdict: Holds> PermuteRank<Operand> for Verdict {
+            type Read = RowMajor<Operand>;
+        }
         trait Permute {
             type Read: Layout;
         }
+        #(#other_ranks)*
         struct Permuted<S>(::core::marker::PhantomData<S>);
         impl<#(#dims: Dim),*> Layout for Permuted<(#(#dims,)*)> {
             type Shape = (#(#permuted,)*);

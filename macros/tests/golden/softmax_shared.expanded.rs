@@ -19,40 +19,62 @@ fn expansion() {
             {
                 use ::tensor_expr::__private::{
                     expr::{Context, Expr},
-                    Dim, One, Shape,
+                    rules::Holds, Dim, One, Shape,
                 };
+                #[allow(dead_code)]
                 #[diagnostic::on_unimplemented(
-                    message = "cannot reduce shape `{Self}` over axes [1]",
-                    label = "`max` over axes [1] of `{Self}`",
+                    message = "cannot reduce shape `{Operand}` over axes [1]",
+                    label = "`max` over axes [1] of `{Operand}`",
                     note = "axes count from 0 at the outermost dim, or from -1 at the innermost; each must be a dim of the operand, and name a different dim than the others"
                 )]
-                trait Axes {
+                trait Axes<Operand> {
                     type Kept: Shape;
                     type Output: Shape;
                 }
                 #[diagnostic::do_not_recommend]
-                impl<A0: Dim, A1: Dim> Axes for (A0, A1) {
+                impl<Operand: Shape, Verdict: Holds> Axes<Operand> for Verdict {
+                    type Kept = Operand;
+                    type Output = Operand;
+                }
+                trait Reduce {
+                    type Kept: Shape;
+                    type Output: Shape;
+                }
+                #[diagnostic::do_not_recommend]
+                impl<A0: Dim> Reduce for (A0,)
+                where
+                    ::tensor_expr::__private::rules::CannotReduce: Axes<Self>,
+                {
+                    type Kept = <::tensor_expr::__private::rules::CannotReduce as Axes<
+                        Self,
+                    >>::Kept;
+                    type Output = <::tensor_expr::__private::rules::CannotReduce as Axes<
+                        Self,
+                    >>::Output;
+                }
+                #[diagnostic::do_not_recommend]
+                impl<A0: Dim, A1: Dim> Reduce for (A0, A1) {
                     type Kept = (A0, One);
                     type Output = (A0, One);
                 }
                 #[diagnostic::do_not_recommend]
-                impl<A0: Dim, A1: Dim, A2: Dim> Axes for (A0, A1, A2) {
+                impl<A0: Dim, A1: Dim, A2: Dim> Reduce for (A0, A1, A2) {
                     type Kept = (A0, One, A2);
                     type Output = (A0, One, A2);
                 }
                 #[diagnostic::do_not_recommend]
-                impl<A0: Dim, A1: Dim, A2: Dim, A3: Dim> Axes for (A0, A1, A2, A3) {
+                impl<A0: Dim, A1: Dim, A2: Dim, A3: Dim> Reduce for (A0, A1, A2, A3) {
                     type Kept = (A0, One, A2, A3);
                     type Output = (A0, One, A2, A3);
                 }
                 #[diagnostic::do_not_recommend]
-                impl<A0: Dim, A1: Dim, A2: Dim, A3: Dim, A4: Dim> Axes
+                impl<A0: Dim, A1: Dim, A2: Dim, A3: Dim, A4: Dim> Reduce
                 for (A0, A1, A2, A3, A4) {
                     type Kept = (A0, One, A2, A3, A4);
                     type Output = (A0, One, A2, A3, A4);
                 }
                 #[diagnostic::do_not_recommend]
-                impl<A0: Dim, A1: Dim, A2: Dim, A3: Dim, A4: Dim, A5: Dim> Axes
+                impl<A0: Dim, A1: Dim, A2: Dim, A3: Dim, A4: Dim, A5: Dim> Reduce
                 for (A0, A1, A2, A3, A4, A5) {
                     type Kept = (A0, One, A2, A3, A4, A5);
                     type Output = (A0, One, A2, A3, A4, A5);
@@ -63,10 +85,10 @@ fn expansion() {
                     _context: Context<T, M>,
                     _operand: &E,
                 ) -> ::core::marker::PhantomData<
-                    (<E::Shape as Axes>::Kept, <E::Shape as Axes>::Output),
+                    (<E::Shape as Reduce>::Kept, <E::Shape as Reduce>::Output),
                 >
                 where
-                    E::Shape: Axes,
+                    E::Shape: Reduce,
                 {
                     ::core::marker::PhantomData
                 }
@@ -97,40 +119,62 @@ fn expansion() {
             {
                 use ::tensor_expr::__private::{
                     expr::{Context, Expr},
-                    Dim, One, Shape,
+                    rules::Holds, Dim, One, Shape,
                 };
+                #[allow(dead_code)]
                 #[diagnostic::on_unimplemented(
-                    message = "cannot reduce shape `{Self}` over axes [1]",
-                    label = "`sum` over axes [1] of `{Self}`",
+                    message = "cannot reduce shape `{Operand}` over axes [1]",
+                    label = "`sum` over axes [1] of `{Operand}`",
                     note = "axes count from 0 at the outermost dim, or from -1 at the innermost; each must be a dim of the operand, and name a different dim than the others"
                 )]
-                trait Axes {
+                trait Axes<Operand> {
                     type Kept: Shape;
                     type Output: Shape;
                 }
                 #[diagnostic::do_not_recommend]
-                impl<A0: Dim, A1: Dim> Axes for (A0, A1) {
+                impl<Operand: Shape, Verdict: Holds> Axes<Operand> for Verdict {
+                    type Kept = Operand;
+                    type Output = Operand;
+                }
+                trait Reduce {
+                    type Kept: Shape;
+                    type Output: Shape;
+                }
+                #[diagnostic::do_not_recommend]
+                impl<A0: Dim> Reduce for (A0,)
+                where
+                    ::tensor_expr::__private::rules::CannotReduce: Axes<Self>,
+                {
+                    type Kept = <::tensor_expr::__private::rules::CannotReduce as Axes<
+                        Self,
+                    >>::Kept;
+                    type Output = <::tensor_expr::__private::rules::CannotReduce as Axes<
+                        Self,
+                    >>::Output;
+                }
+                #[diagnostic::do_not_recommend]
+                impl<A0: Dim, A1: Dim> Reduce for (A0, A1) {
                     type Kept = (A0, One);
                     type Output = (A0, One);
                 }
                 #[diagnostic::do_not_recommend]
-                impl<A0: Dim, A1: Dim, A2: Dim> Axes for (A0, A1, A2) {
+                impl<A0: Dim, A1: Dim, A2: Dim> Reduce for (A0, A1, A2) {
                     type Kept = (A0, One, A2);
                     type Output = (A0, One, A2);
                 }
                 #[diagnostic::do_not_recommend]
-                impl<A0: Dim, A1: Dim, A2: Dim, A3: Dim> Axes for (A0, A1, A2, A3) {
+                impl<A0: Dim, A1: Dim, A2: Dim, A3: Dim> Reduce for (A0, A1, A2, A3) {
                     type Kept = (A0, One, A2, A3);
                     type Output = (A0, One, A2, A3);
                 }
                 #[diagnostic::do_not_recommend]
-                impl<A0: Dim, A1: Dim, A2: Dim, A3: Dim, A4: Dim> Axes
+                impl<A0: Dim, A1: Dim, A2: Dim, A3: Dim, A4: Dim> Reduce
                 for (A0, A1, A2, A3, A4) {
                     type Kept = (A0, One, A2, A3, A4);
                     type Output = (A0, One, A2, A3, A4);
                 }
                 #[diagnostic::do_not_recommend]
-                impl<A0: Dim, A1: Dim, A2: Dim, A3: Dim, A4: Dim, A5: Dim> Axes
+                impl<A0: Dim, A1: Dim, A2: Dim, A3: Dim, A4: Dim, A5: Dim> Reduce
                 for (A0, A1, A2, A3, A4, A5) {
                     type Kept = (A0, One, A2, A3, A4, A5);
                     type Output = (A0, One, A2, A3, A4, A5);
@@ -141,10 +185,10 @@ fn expansion() {
                     _context: Context<T, M>,
                     _operand: &E,
                 ) -> ::core::marker::PhantomData<
-                    (<E::Shape as Axes>::Kept, <E::Shape as Axes>::Output),
+                    (<E::Shape as Reduce>::Kept, <E::Shape as Reduce>::Output),
                 >
                 where
-                    E::Shape: Axes,
+                    E::Shape: Reduce,
                 {
                     ::core::marker::PhantomData
                 }

@@ -15,12 +15,50 @@
 
 use crate::element::{Element, Float, Signed};
 
-/// The element types a function is defined for.
+/// The element types a function is defined for: one impl per type of its
+/// domain (a new element type implements it for the functions it supports).
+pub trait DefinedFor<T> {}
+
+/// The message carrier for a function outside its domain: implemented exactly
+/// where [`DefinedFor`] is, and reported in its place.
 #[diagnostic::on_unimplemented(
     message = "`{Self}` is not defined for elements of type `{T}`",
     label = "`{Self}` cannot take `{T}` elements"
 )]
-pub trait DefinedFor<T> {}
+pub trait Defined<T> {
+    /// The function marker itself.
+    type Function;
+}
+
+#[diagnostic::do_not_recommend]
+impl<F: DefinedFor<T>, T> Defined<T> for F {
+    type Function = F;
+}
+
+/// What the node constructors state: one impl per function marker, requiring
+/// [`Defined`] and computing `Function` through it. The constructors type their
+/// node with `Function`, so rustc reports a type outside the domain while it
+/// computes that type: once, by [`Defined`]'s message, with no note (an impl
+/// per marker, rather than one blanket impl, is what makes it so; measured,
+/// rustc 1.95).
+pub trait Domain<T> {
+    /// The function marker itself.
+    type Function;
+}
+
+/// Implements [`Domain`] for a function marker.
+macro_rules! impl_domain {
+    ($name:ident) => {
+        #[diagnostic::do_not_recommend]
+        impl<T> $crate::expr::function::Domain<T> for $name
+        where
+            $name: $crate::expr::function::Defined<T>,
+        {
+            type Function = <$name as $crate::expr::function::Defined<T>>::Function;
+        }
+    };
+}
+pub(crate) use impl_domain;
 
 /// A function of one element.
 pub trait UnaryFunction<T> {
@@ -137,6 +175,7 @@ macro_rules! elementwise_functions {
                 #[doc = $doc]
                 #[derive(Clone, Copy, Debug, Default)]
                 pub struct $name;
+                impl_domain!($name);
                 with_domain_types!($bound, impl_function!($name($($arg),+): $bound => $body;));
             )*
         }
@@ -193,6 +232,7 @@ pub mod operators {
             $(#[$doc])*
             #[derive(Clone, Copy, Debug, Default)]
             pub struct $name;
+            impl_domain!($name);
             with_domain_types!(Element, impl_function!($name(a, b): Element => a $op b;));
         )*};
     }
@@ -210,5 +250,6 @@ pub mod operators {
     /// Unary `-x` (signed elements only).
     #[derive(Clone, Copy, Debug, Default)]
     pub struct neg;
+    impl_domain!(neg);
     with_domain_types!(Signed, impl_function!(neg(x): Signed => -x;));
 }

@@ -20,7 +20,7 @@
 //!   pointing here; `S` then stays unresolved and later uses are ambiguous,
 //!   which rustc does not report after an error.
 
-use super::function::{BinaryFunction, DefinedFor, TernaryFunction, UnaryFunction};
+use super::function::{BinaryFunction, Domain, TernaryFunction, UnaryFunction};
 use super::{Context, Expr, Row, Tile};
 use crate::element::Element;
 use crate::rules::broadcast::Broadcast;
@@ -67,7 +67,7 @@ type Ranked3<T, M, A, B, C> = RankedBroadcast<Ranked2<T, M, A, B>, <C as Expr<T>
 /// signature: rustc quotes it in the note of every domain error.)
 #[inline(always)]
 #[rustfmt::skip]
-pub fn map1<T, M, F: UnaryFunction<T> + DefinedFor<T>, A: Expr<T>>(_context: Context<T, M>, _f: F, a: A) -> Map1<T, F, A, A::Shape> {
+pub fn map1<T, M, F: UnaryFunction<T> + Domain<T>, A: Expr<T>>(_context: Context<T, M>, _f: F, a: A) -> Map1<T, F::Function, A, A::Shape> {
     Map1 { a, types: PhantomData }
 }
 
@@ -77,7 +77,8 @@ pub fn map1<T, M, F: UnaryFunction<T> + DefinedFor<T>, A: Expr<T>>(_context: Con
 /// does not for the shape rules, see the module doc), one line keeps it short.
 #[inline(always)]
 #[rustfmt::skip]
-pub fn map2<T, M, F: BinaryFunction<T> + DefinedFor<T>, A: Expr<T>, B: Expr<T>>(_context: Context<T, M>, _f: F, a: A, b: B) -> Map2<T, F, A, B, Ranked2<T, M, A, B>> where A::Shape: RankRule<B::Shape, M>, <A::Shape as RankRule<B::Shape, M>>::Checked: Broadcast<B::Shape> {
+#[allow(clippy::type_complexity)]
+pub fn map2<T, M, F: BinaryFunction<T> + Domain<T>, A: Expr<T>, B: Expr<T>>(_context: Context<T, M>, _f: F, a: A, b: B) -> Map2<T, F::Function, A, B, Ranked2<T, M, A, B>> where A::Shape: RankRule<B::Shape, M>, <A::Shape as RankRule<B::Shape, M>>::Checked: Broadcast<B::Shape> {
     Map2 { a, b, types: PhantomData }
 }
 
@@ -90,9 +91,9 @@ pub fn map3<T, M, F, A, B, C>(
     a: A,
     b: B,
     c: C,
-) -> Map3<T, F, A, B, C, Ranked3<T, M, A, B, C>>
+) -> Map3<T, F::Function, A, B, C, Ranked3<T, M, A, B, C>>
 where
-    F: TernaryFunction<T> + DefinedFor<T>,
+    F: TernaryFunction<T> + Domain<T>,
     A: Expr<T>,
     B: Expr<T>,
     C: Expr<T>,

@@ -22,8 +22,8 @@ mod strided;
 
 pub use buffered::{shared, Shared};
 pub use function::{
-    functions, operators, BinaryFunction, DefinedFor, FunctionInfo, TernaryFunction, UnaryFunction,
-    FUNCTIONS,
+    functions, operators, BinaryFunction, Defined, DefinedFor, Domain, FunctionInfo,
+    TernaryFunction, UnaryFunction, FUNCTIONS,
 };
 pub use leaf::{
     context_of, float_literal, inferred_context, operand, shape_of, target_context, target_leaf,

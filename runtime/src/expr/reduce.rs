@@ -17,7 +17,7 @@
 //! plain left-to-right loop, as NumPy's pairwise sum also does).
 
 use super::buffered::{outer_of_row, source_row, CachedRow, OwnedRow, RowCache};
-use super::function::DefinedFor;
+use super::function::{impl_domain, DefinedFor, Domain};
 use super::{Context, Expr, Row};
 use crate::element::{Element, Float};
 use crate::shape::{Shape, MAX_RANK};
@@ -71,6 +71,7 @@ macro_rules! reductions {
                 }
                 #[diagnostic::do_not_recommend]
                 impl<T: $bound> DefinedFor<T> for $name {}
+                impl_domain!($name);
             )*
         }
 
@@ -113,10 +114,10 @@ pub fn reduction<T, M, F, E, K, R>(
     _f: F,
     _shapes: PhantomData<(K, R)>,
     expr: E,
-) -> Reduction<T, F, E, K, R>
+) -> Reduction<T, <F as Domain<T>>::Function, E, K, R>
 where
     T: Element,
-    F: Reducer<T> + DefinedFor<T>,
+    F: Reducer<T> + Domain<T>,
     E: Expr<T>,
     K: Shape,
     R: Shape,

@@ -12,7 +12,7 @@ use super::{Expr, Row};
 use crate::element::Element;
 use crate::rules::broadcast::aligned_strides;
 use crate::rules::permute::Transpose;
-use crate::rules::reshape::ReshapeInto;
+use crate::rules::reshape::Reshape;
 use crate::shape::{Shape, MAX_RANK};
 use core::marker::PhantomData;
 
@@ -158,13 +158,13 @@ impl<T: Element, L: Layout, O: Shape> Row<T> for StridedRow<'_, T, L, O> {
 /// `transpose(x)`: `x` with its last two dims swapped, read in place.
 #[inline(always)]
 #[rustfmt::skip]
-pub fn transpose<T, M, X: Operand<T> + ?Sized>(_context: Context<T, M>, x: &X) -> StridedLeaf<'_, T, Transposed<X::Shape>> where X::Shape: Transpose {
+pub fn transpose<T, M, X: Operand<T> + ?Sized>(_context: Context<T, M>, x: &X) -> StridedLeaf<'_, T, Transposed<<X::Shape as Transpose>::Checked>> where X::Shape: Transpose {
     StridedLeaf::new(x.elements())
 }
 
 /// `reshape::<R>(x)`: `x`'s elements, in the same row-major order, as shape `R`.
 #[inline(always)]
 #[rustfmt::skip]
-pub fn reshape<R: Shape, T, M, X: Operand<T> + ?Sized>(_context: Context<T, M>, x: &X) -> TensorLeaf<'_, T, <X::Shape as ReshapeInto<R>>::Output> where X::Shape: ReshapeInto<R> {
+pub fn reshape<R: Shape, T, M, X: Operand<T> + ?Sized>(_context: Context<T, M>, x: &X) -> TensorLeaf<'_, T, <X::Shape as Reshape<R>>::Output> where X::Shape: Reshape<R> {
     TensorLeaf::new(x.elements())
 }

@@ -18,6 +18,16 @@ pub mod reshape;
 /// the message of the trait above this leaf.
 pub trait Holds {}
 
+/// The verdict on a reduction whose axes do not fit the operand's rank (out of
+/// range, or one dim named twice): it implements nothing ([`Holds`]), so the
+/// macro's local message carrier over it fails.
+pub struct CannotReduce;
+
+/// The verdict on a `permute` list whose length is not the operand's rank, or
+/// a `transpose` of an operand of rank below 2: it implements nothing
+/// ([`Holds`]), so the message carrier over it fails.
+pub struct CannotPermute;
+
 /// Calls `$callback!([a dims] [b dims] [leading dims] [positions])` once for
 /// every way of right-aligning two shapes whose ranks add up to at most
 /// [`MAX_RANK`] per side: the `a` and `b` lists are the aligned (zipped) dims,

@@ -6,26 +6,59 @@
 //! of `0..n`) and by a local trait it writes for the list (`x` must have rank
 //! `n`); see `tensor_expr_macros`.
 
-use crate::dim::Dim;
+use super::{CannotPermute, Holds};
+use crate::dim::{Dim, One};
 use crate::shape::Shape;
 
-/// A shape with at least two dims, and its transpose.
+/// The message carrier for a `transpose` of a shape of rank below 2: the
+/// verdict [`CannotPermute`] implements nothing, so this always fails, and
+/// rustc reports it by this message, once, on `transpose`.
 #[diagnostic::on_unimplemented(
-    message = "`transpose` needs at least two dims, and shape `{Self}` has fewer",
+    message = "`transpose` needs at least two dims, and shape `{Operand}` has fewer",
     label = "transposing a shape of rank < 2",
     note = "`transpose(x)` swaps the last two dims; a vector has nothing to swap (use `in_dims` or `reshape` to make it a matrix)"
 )]
+pub trait TransposeRank<Operand> {
+    /// Never computed: the verdict fails first.
+    type Checked: Transpose;
+}
+
+#[diagnostic::do_not_recommend]
+impl<Operand, Verdict: Holds> TransposeRank<Operand> for Verdict {
+    type Checked = (One, One);
+}
+
+/// A shape and its transpose: implemented for every rank from 1, failing
+/// through [`TransposeRank`] for a vector.
+///
+/// `Checked` is `Self` where the rule holds. The constructor's node is typed
+/// through it, so rustc reports a vector while it computes that type, by
+/// [`TransposeRank`]'s message, with no note; the impl for rank 1 (rather than
+/// none) is what makes it so (measured, rustc 1.95).
 pub trait Transpose: Shape {
+    /// `Self`, computed through the rule.
+    type Checked: Transpose;
     /// The shape with its last two dims swapped.
     type Transposed: Shape;
     /// The data dim each dim of the transpose reads.
     const PERM: &'static [usize];
 }
 
+#[diagnostic::do_not_recommend]
+impl<X: Dim> Transpose for (X,)
+where
+    CannotPermute: TransposeRank<Self>,
+{
+    type Checked = <CannotPermute as TransposeRank<Self>>::Checked;
+    type Transposed = Self;
+    const PERM: &'static [usize] = &[0];
+}
+
 macro_rules! impl_transpose {
     ($([$($lead:ident)*] => [$($perm:literal)*];)*) => {$(
         #[diagnostic::do_not_recommend]
         impl<$($lead: Dim,)* Y: Dim, Z: Dim> Transpose for ($($lead,)* Y, Z) {
+            type Checked = Self;
             type Transposed = ($($lead,)* Z, Y);
             const PERM: &'static [usize] = &[$($perm),*];
         }

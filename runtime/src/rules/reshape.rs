@@ -78,3 +78,34 @@ where
 {
     type Output = R;
 }
+
+/// The rule the `reshape` constructor states: one impl per rank of the
+/// operand, each requiring the message carrier [`ReshapeInto`] and computing
+/// `Output` through it. With the carrier behind an impl for a concrete rank
+/// (rather than bound directly), rustc reports a count mismatch while it
+/// computes the node's type, by [`ReshapeInto`]'s message, with no note
+/// (measured, rustc 1.95).
+pub trait Reshape<R: Shape>: Shape {
+    /// `R`, when the counts agree.
+    type Output: Shape;
+}
+
+macro_rules! impl_reshape {
+    ($($d:ident)*) => {
+        #[diagnostic::do_not_recommend]
+        impl<$($d: crate::dim::Dim,)* R: Shape> Reshape<R> for ($($d,)*)
+        where
+            Self: ReshapeInto<R>,
+        {
+            type Output = <Self as ReshapeInto<R>>::Output;
+        }
+    };
+}
+
+impl_reshape!();
+impl_reshape!(A0);
+impl_reshape!(A0 A1);
+impl_reshape!(A0 A1 A2);
+impl_reshape!(A0 A1 A2 A3);
+impl_reshape!(A0 A1 A2 A3 A4);
+impl_reshape!(A0 A1 A2 A3 A4 A5);

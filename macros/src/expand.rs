@@ -488,6 +488,8 @@ impl TreeBuilder {
         let label = format!("`{name}` over {described} of `{{Operand}}`");
         let note = "axes count from 0 at the outermost dim, or from -1 at the innermost; each must be a dim \
                     of the operand, and name a different dim than the others";
+        let scalar_message = message.replace("{Operand}", "{Self}");
+        let scalar_label = label.replace("{Operand}", "{Self}");
         let impls = reduction_impls(axes, keepdim);
         let checked = at(operand, axes_span);
         let context = at(&self.context, axes_span);
@@ -505,6 +507,8 @@ impl TreeBuilder {
                 type Kept = Operand;
                 type Output = Operand;
             }
+            // Reported itself only for a scalar (no impl), hence the message.
+            #[diagnostic::on_unimplemented(message = #scalar_message, label = #scalar_label, note = #note)]
             trait Reduce {
                 type Kept: Shape;
                 type Output: Shape;
@@ -621,6 +625,8 @@ fn permute(perm: &[DimLiteral], span: Span, context: &Ident, operand: &Ident) ->
     );
     let label = format!("permuting `{{Operand}}` by {listed}");
     let note = "the list gives, for each dim of the result, the dim of the operand it reads: one entry per dim";
+    let scalar_message = message.replace("{Operand}", "{Self}");
+    let scalar_label = label.replace("{Operand}", "{Self}");
     let dims: Vec<Ident> = (0..order.len())
         .map(|k| Ident::new(&format!("A{k}"), Span::call_site()))
         .collect();
@@ -653,6 +659,8 @@ fn permute(perm: &[DimLiteral], span: Span, context: &Ident, operand: &Ident) ->
         impl<Operand: Shape, Verdict: Holds> PermuteRank<Operand> for Verdict {
             type Read = RowMajor<Operand>;
         }
+        // Reported itself only for a scalar (no impl), hence the message.
+        #[diagnostic::on_unimplemented(message = #scalar_message, label = #scalar_label, note = #note)]
         trait Permute {
             type Read: Layout;
         }

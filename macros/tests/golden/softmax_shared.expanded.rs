@@ -36,6 +36,11 @@ fn expansion() {
                     type Kept = Operand;
                     type Output = Operand;
                 }
+                #[diagnostic::on_unimplemented(
+                    message = "cannot reduce shape `{Self}` over axes [1]",
+                    label = "`max` over axes [1] of `{Self}`",
+                    note = "axes count from 0 at the outermost dim, or from -1 at the innermost; each must be a dim of the operand, and name a different dim than the others"
+                )]
                 trait Reduce {
                     type Kept: Shape;
                     type Output: Shape;
@@ -136,6 +141,11 @@ fn expansion() {
                     type Kept = Operand;
                     type Output = Operand;
                 }
+                #[diagnostic::on_unimplemented(
+                    message = "cannot reduce shape `{Self}` over axes [1]",
+                    label = "`sum` over axes [1] of `{Self}`",
+                    note = "axes count from 0 at the outermost dim, or from -1 at the innermost; each must be a dim of the operand, and name a different dim than the others"
+                )]
                 trait Reduce {
                     type Kept: Shape;
                     type Output: Shape;

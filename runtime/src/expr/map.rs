@@ -11,8 +11,12 @@
 //!   `T` by [`super::operand`], so a parent never re-checks a child's element type;
 //! - the context also carries the mode: in `strict:` mode [`RankRule`] requires
 //!   equal ranks or a scalar; in the default NumPy mode it always holds;
-//! - a function's domain is [`DefinedFor`], required only here; the nodes' own
-//!   `Expr` impls need just the `apply` traits, which hold for every element;
+//! - a function's domain is [`Domain`] (over
+//!   [`DefinedFor`](super::function::DefinedFor)), required only here, and the
+//!   node's function parameter is computed through it, so a type outside the
+//!   domain is reported by [`Defined`](super::function::Defined)'s message
+//!   with no note; the nodes' own `Expr` impls need just the `apply` traits,
+//!   which hold for every element;
 //! - the shape `S` is a parameter computed here by projection (through
 //!   [`RankRule::Checked`], then [`Broadcast::Output`]): a failing pair of dims
 //!   is reported while rustc normalises that projection, by the message of

@@ -2,6 +2,30 @@
 //! documents do, gives a plain `const fn` reference version over `&[usize]` (used
 //! for strides, messages and property tests), and generates the type-level impls
 //! beside it with the private `for_each_aligned_rank_pair!` generator.
+//!
+//! # How a rule reports a mistake (measured on rustc 1.95)
+//!
+//! Every rule, here and in the traits the macro writes, has the same three
+//! parts, so that a mistake is one error of at most 8 lines, spanned where the
+//! macro put the constructor call, with no note pointing into the library:
+//! 1. a **message carrier**: a trait with `#[diagnostic::on_unimplemented]`
+//!    whose parameters name what the message prints (both shapes, the dim);
+//!    where it needs a leaf, its one impl is a `do_not_recommend` blanket impl
+//!    over that leaf, so rustc reports the carrier, not the leaf;
+//! 2. a **rule** the constructor states, with one impl per concrete shape (per
+//!    rank, or per pair of ranks, or per function marker), never one blanket
+//!    impl. Where the rule cannot hold, the impl still exists and requires
+//!    the carrier of a verdict that implements nothing ([`CannotReduce`],
+//!    [`CannotPermute`], `in_dims::CannotPlace`; the leaf is [`Holds`]);
+//! 3. the rule's output **computed through the carrier** (an associated type
+//!    of the carrier), and the constructor's node **typed through the rule's
+//!    output**.
+//!
+//! rustc then finds the mistake while it computes the node's type and reports
+//! the carrier. With a blanket impl, or with no impl for the failing shape, the
+//! constructor's own bound fails first instead, and the error gains a
+//! five-line "required by a bound" note (and, through `do_not_recommend`,
+//! names the message-free rule).
 
 pub mod broadcast;
 pub mod in_dims;

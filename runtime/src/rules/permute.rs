@@ -29,12 +29,18 @@ impl<Operand, Verdict: Holds> TransposeRank<Operand> for Verdict {
 }
 
 /// A shape and its transpose: implemented for every rank from 1, failing
-/// through [`TransposeRank`] for a vector.
+/// through [`TransposeRank`] for a vector. (Its own message is for a scalar,
+/// which has no impl: its bound would be trivially false.)
 ///
 /// `Checked` is `Self` where the rule holds. The constructor's node is typed
 /// through it, so rustc reports a vector while it computes that type, by
 /// [`TransposeRank`]'s message, with no note; the impl for rank 1 (rather than
 /// none) is what makes it so (measured, rustc 1.95).
+#[diagnostic::on_unimplemented(
+    message = "`transpose` needs at least two dims, and shape `{Self}` has fewer",
+    label = "transposing a shape of rank < 2",
+    note = "`transpose(x)` swaps the last two dims; a scalar has nothing to swap"
+)]
 pub trait Transpose: Shape {
     /// `Self`, computed through the rule.
     type Checked: Transpose;

@@ -154,10 +154,9 @@ impl<A, B, X: Dim + SameSize<Y>, Y> Contracted<A, B> for (X, Y) {
 }
 
 /// The batch dims `(batch_a, batch_b)` of `A @ B` broadcast together, giving
-/// `Output`. (A failing pair is reported by [`BroadcastAt`], naming the two
-/// batches and the dim.)
-///
-/// [`BroadcastAt`]: super::broadcast::BroadcastAt
+/// `Output`: the message carrier for rule 3. It names both operands and both
+/// batches, not the failing batch dim (that would need a second, per-dim copy
+/// of the broadcast impls).
 #[diagnostic::on_unimplemented(
     message = "matrix product `{A} @ {B}`: the batch dims `{Self}` cannot be broadcast together",
     label = "`{A} @ {B}`: batch dims `{Self}` are incompatible",

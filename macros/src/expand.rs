@@ -534,31 +534,25 @@ impl TreeBuilder {
 
 /// The impls of a reduction's local `Reduce` trait, one per rank (0 to
 /// `MAX_RANK`; no failing one for a scalar). Where the axes name dims of that
-/// rank, each once, it gives the
-/// kept and the result shapes; elsewhere it requires the local message carrier
-/// `Axes` of the verdict `CannotReduce`, which fails, and computes its shapes
-/// through it, so the mistake is reported by `Axes`'s message with no note
-/// (see `in_dims_impls`). `None`: every axis, which fits every rank.
+/// rank, each once, it gives the kept and the result shapes; elsewhere it
+/// rejects the shape through the local carrier `Axes` ([`rejecting_impl`]).
+/// `None`: every axis, which fits every rank.
 fn reduction_impls(axes: Option<&[DimLiteral]>, keepdim: bool) -> Vec<TokenStream> {
     (0..=MAX_RANK)
         .filter_map(|rank| {
-            let dims: Vec<Ident> = (0..rank)
-                .map(|k| Ident::new(&format!("A{k}"), Span::call_site()))
-                .collect();
+            let dims = dim_params("A", rank);
             let Some(reduced) = reduced_dims(axes, rank) else {
                 // A scalar gets no failing impl: with no type parameter its
                 // bound would be trivially false, which rustc rejects.
                 return (rank > 0).then(|| {
-                    quote! {
-                        #[diagnostic::do_not_recommend]
-                        impl<#(#dims: Dim),*> Reduce for (#(#dims,)*)
-                        where
-                            ::tensor_expr::__private::rules::CannotReduce: Axes<Self>,
-                        {
-                            type Kept = <::tensor_expr::__private::rules::CannotReduce as Axes<Self>>::Kept;
-                            type Output = <::tensor_expr::__private::rules::CannotReduce as Axes<Self>>::Output;
-                        }
-                    }
+                    rejecting_impl(
+                        &dims,
+                        &dims,
+                        quote!(Reduce),
+                        quote!(::tensor_expr::__private::rules::CannotReduce),
+                        quote!(Axes<Self>),
+                        &["Kept", "Output"],
+                    )
                 });
             };
             let kept: Vec<TokenStream> = dims
@@ -627,30 +621,24 @@ fn permute(perm: &[DimLiteral], span: Span, context: &Ident, operand: &Ident) ->
     let note = "the list gives, for each dim of the result, the dim of the operand it reads: one entry per dim";
     let scalar_message = message.replace("{Operand}", "{Self}");
     let scalar_label = label.replace("{Operand}", "{Self}");
-    let dims: Vec<Ident> = (0..order.len())
-        .map(|k| Ident::new(&format!("A{k}"), Span::call_site()))
-        .collect();
+    let dims = dim_params("A", order.len());
     let permuted: Vec<&Ident> = order.iter().map(|&p| &dims[p]).collect();
     let rank = order.len();
     let order = order.iter().map(|&p| Literal::usize_unsuffixed(p));
-    // Every other rank (see `in_dims_impls`): its impl requires the message
-    // carrier `PermuteRank` of the verdict `CannotPermute`, which fails.
+    // Every other rank is rejected through the local carrier `PermuteRank`.
     let other_ranks = (1..=MAX_RANK).filter(|&r| r != rank).map(|r| {
-        let dims: Vec<Ident> = (0..r)
-            .map(|k| Ident::new(&format!("A{k}"), Span::call_site()))
-            .collect();
-        quote! {
-            #[diagnostic::do_not_recommend]
-            impl<#(#dims: Dim),*> Permute for (#(#dims,)*)
-            where
-                CannotPermute: PermuteRank<Self>,
-            {
-                type Read = <CannotPermute as PermuteRank<Self>>::Read;
-            }
-        }
+        let dims = dim_params("A", r);
+        rejecting_impl(
+            &dims,
+            &dims,
+            quote!(Permute),
+            quote!(CannotPermute),
+            quote!(PermuteRank<Self>),
+            &["Read"],
+        )
     });
     quote_spanned!(span=> {
-        use ::tensor_expr::__private::{expr::{permuted_strides, Context, Layout, Operand, RowMajor, StridedLeaf}, rules::{CannotPermute, Holds}, Dim, Shape, MAX_RANK};
+        use ::tensor_expr::__private::{expr::{permuted_strides, Context, Layout, Operand, RowMajor, StridedLeaf}, rules::{permute::CannotPermute, Holds}, Dim, Shape, MAX_RANK};
         #[diagnostic::on_unimplemented(message = #message, label = #label, note = #note)]
         trait PermuteRank<Operand> {
             type Read: Layout;
@@ -693,14 +681,8 @@ fn permute(perm: &[DimLiteral], span: Span, context: &Ident, operand: &Ident) ->
 /// The impls of the local `Place` trait: one for every rank of the operand
 /// (0 to `MAX_RANK`) and of the other operand (1 to `MAX_RANK`). Where the
 /// tuple fits both ranks, the placed shape must fit the other operand
-/// (`PlacedFits`); everywhere else the impl requires the local `InDims` of the
-/// verdict `CannotPlace`, which fails, so the mistake is reported by
-/// `InDims`'s message.
-///
-/// Why every pair of ranks, not only the ones that fit: with an impl for each,
-/// rustc reports the failing requirement while it computes `Placed` in
-/// `place`'s return type, with no note; a shape with no impl at all fails
-/// `place`'s bound instead, with a note pointing at it (measured, rustc 1.95).
+/// (`PlacedFits`); every other pair is rejected through the local carrier
+/// `InDims` ([`rejecting_impl`]), rather than left without an impl.
 fn in_dims_impls(positions: &[usize]) -> Vec<TokenStream> {
     let lowest_rank = positions
         .last()
@@ -708,44 +690,83 @@ fn in_dims_impls(positions: &[usize]) -> Vec<TokenStream> {
         .max(positions.len());
     let mut impls = Vec::new();
     for operand_rank in 0..=MAX_RANK {
-        let operand_dims: Vec<Ident> = (0..operand_rank)
-            .map(|j| Ident::new(&format!("X{j}"), Span::call_site()))
-            .collect();
+        let operand_dims = dim_params("X", operand_rank);
         for rank in 1..=MAX_RANK {
-            let other_dims: Vec<Ident> = (0..rank)
-                .map(|k| Ident::new(&format!("O{k}"), Span::call_site()))
-                .collect();
+            let other_dims = dim_params("O", rank);
+            let generics: Vec<Ident> = operand_dims.iter().chain(&other_dims).cloned().collect();
             let operand = quote!((#(#operand_dims,)*));
             let other = quote!((#(#other_dims,)*));
-            let (requirement, placed) = if operand_rank == positions.len() && rank >= lowest_rank {
-                let placed: Vec<TokenStream> = (0..rank)
-                    .map(|k| match positions.iter().position(|&p| p == k) {
-                        Some(j) => operand_dims[j].to_token_stream(),
-                        None => quote!(One),
-                    })
-                    .collect();
-                (
-                    quote!((#(#placed,)*): PlacedFits<#other>),
-                    quote!(<(#(#placed,)*) as PlacedFits<#other>>::Placed),
-                )
-            } else {
-                (
-                    quote!(CannotPlace: InDims<#other, #operand>),
-                    quote!(<CannotPlace as InDims<#other, #operand>>::Placed),
-                )
-            };
+            if operand_rank != positions.len() || rank < lowest_rank {
+                impls.push(rejecting_impl(
+                    &generics,
+                    &other_dims,
+                    quote!(Place<#operand>),
+                    quote!(CannotPlace),
+                    quote!(InDims<#other, #operand>),
+                    &["Placed"],
+                ));
+                continue;
+            }
+            let placed: Vec<TokenStream> = (0..rank)
+                .map(|k| match positions.iter().position(|&p| p == k) {
+                    Some(j) => operand_dims[j].to_token_stream(),
+                    None => quote!(One),
+                })
+                .collect();
             impls.push(quote! {
                 #[diagnostic::do_not_recommend]
-                impl<#(#operand_dims: Dim,)* #(#other_dims: Dim,)*> Place<#operand> for #other
+                impl<#(#generics: Dim,)*> Place<#operand> for #other
                 where
-                    #requirement,
+                    (#(#placed,)*): PlacedFits<#other>,
                 {
-                    type Placed = #placed;
+                    type Placed = <(#(#placed,)*) as PlacedFits<#other>>::Placed;
                 }
             });
         }
     }
     impls
+}
+
+/// `count` type parameters named `{prefix}0`, `{prefix}1`, ..: the dims of a
+/// shape in a generated impl.
+fn dim_params(prefix: &str, count: usize) -> Vec<Ident> {
+    (0..count)
+        .map(|k| Ident::new(&format!("{prefix}{k}"), Span::call_site()))
+        .collect()
+}
+
+/// An impl of a local rule (`rule`, over the dims `generics`, for the shape of
+/// the dims `self_dims`) where the rule cannot hold: it requires `carrier`, the local trait with
+/// the message, of `verdict`, a type that implements nothing, and computes
+/// each associated type in `assocs` through it.
+///
+/// Why an impl that fails rather than no impl (measured, rustc 1.95): rustc
+/// then finds the mistake while it computes the node's type, and reports
+/// `carrier`'s message once, with no note. With no impl for the shape, the
+/// generated function's own bound fails first, and the error gains a note
+/// pointing at that bound. `runtime/src/rules/mod.rs` describes the layout.
+fn rejecting_impl(
+    generics: &[Ident],
+    self_dims: &[Ident],
+    rule: TokenStream,
+    verdict: TokenStream,
+    carrier: TokenStream,
+    assocs: &[&str],
+) -> TokenStream {
+    let self_ty = quote!((#(#self_dims,)*));
+    let assocs: Vec<Ident> = assocs
+        .iter()
+        .map(|a| Ident::new(a, Span::call_site()))
+        .collect();
+    quote! {
+        #[diagnostic::do_not_recommend]
+        impl<#(#generics: Dim),*> #rule for #self_ty
+        where
+            #verdict: #carrier,
+        {
+            #(type #assocs = <#verdict as #carrier>::#assocs;)*
+        }
+    }
 }
 
 /// The same local name, located at `span`. rustc points an unsatisfied bound at

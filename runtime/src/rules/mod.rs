@@ -16,7 +16,8 @@
 //!    rank, or per pair of ranks, or per function marker), never one blanket
 //!    impl. Where the rule cannot hold, the impl still exists and requires
 //!    the carrier of a verdict that implements nothing ([`CannotReduce`],
-//!    [`CannotPermute`], `in_dims::CannotPlace`; the leaf is [`Holds`]);
+//!    [`permute::CannotPermute`], [`in_dims::CannotPlace`]; the leaf is
+//!    [`Holds`]);
 //! 3. the rule's output **computed through the carrier** (an associated type
 //!    of the carrier), and the constructor's node **typed through the rule's
 //!    output**.
@@ -46,11 +47,6 @@ pub trait Holds {}
 /// range, or one dim named twice): it implements nothing ([`Holds`]), so the
 /// macro's local message carrier over it fails.
 pub struct CannotReduce;
-
-/// The verdict on a `permute` list whose length is not the operand's rank, or
-/// a `transpose` of an operand of rank below 2: it implements nothing
-/// ([`Holds`]), so the message carrier over it fails.
-pub struct CannotPermute;
 
 /// Calls `$callback!([a dims] [b dims] [leading dims] [positions])` once for
 /// every way of right-aligning two shapes whose ranks add up to at most

@@ -6,9 +6,14 @@
 //! of `0..n`) and by a local trait it writes for the list (`x` must have rank
 //! `n`); see `tensor_expr_macros`.
 
-use super::{CannotPermute, Holds};
+use super::Holds;
 use crate::dim::{Dim, One};
 use crate::shape::Shape;
+
+/// The verdict on a `permute` list whose length is not the operand's rank, or
+/// a `transpose` of an operand of rank below 2: it implements nothing
+/// ([`Holds`]), so the message carrier over it fails.
+pub struct CannotPermute;
 
 /// The message carrier for a `transpose` of a shape of rank below 2: the
 /// verdict [`CannotPermute`] implements nothing, so this always fails, and

@@ -84,6 +84,7 @@ macro_rules! catalogue_entry {
 #[doc = catalogue_entry!("broadcast_mismatch", "Make the trailing dims agree (equal, or 1 on one side), or place the lower-rank operand on other dims with `in_dims`.")]
 #[doc = catalogue_entry!("broadcast_mismatch_in_function", "The arguments of `max`, `min`, `pow`, `clamp` broadcast together like operands: make their dims agree.")]
 #[doc = catalogue_entry!("broadcast_mismatch_ternary", "All operands of a three-argument function broadcast together: give the bounds of `clamp` shapes that fit the value.")]
+#[doc = catalogue_entry!("broadcast_every_dim_clashes", "Several clashing dims are one error, at the rightmost: fix it, and the next one (if any) is reported.")]
 #[doc = catalogue_entry!("broadcast_mismatch_reported_once", "One mistake is one error, even when the failing node is used again: fix the first operation.")]
 #[doc = catalogue_entry!("seed_000_incompatible_degenerate", "A size-1 dim stretches only against another dim; `(2, 3)` and `(3, 2)` clash: transpose the data or use matching shapes.")]
 #[doc = catalogue_entry!("seed_002_empty_with_matrix", "A size-0 dim broadcasts only with 0 or 1.")]

@@ -11,6 +11,7 @@
 //! Examples: `(2,1)` and `(2,3)` give `(2,3)`; `(6,1,5)` and `(3,5)` give `(6,3,5)`;
 //! `(7,2,5)` and `(7,2,6)` are incompatible.
 
+use super::chain::{chain_pairs, Unchecked};
 use super::for_each_aligned_rank_pair;
 use crate::dim::{Dim, One, D};
 use crate::shape::{row_major_strides, Shape, MAX_RANK};
@@ -39,25 +40,55 @@ impl BroadcastDim<One> for One {
 }
 
 /// One aligned pair of dims, `(lhs, rhs)`, at position `AXIS` (counted from the
-/// right, `-1` is the last dim) of the broadcast of shapes `L` and `R`.
+/// right, `-1` is the last dim) of the broadcast of shapes `L` and `R`, checked
+/// after the pairs to its right, whose witness is `W` (see [`super::chain`]).
 ///
-/// This middle step exists for the error message: when a pair fails, rustc
-/// reports this trait, so the message names both whole shapes, the failing
-/// position and the two sizes there, in one error per failing pair.
+/// This is the message carrier: when a pair fails, rustc reports this trait,
+/// so the message names both whole shapes, the failing position and the two
+/// sizes there, in one error however many pairs clash.
 #[diagnostic::on_unimplemented(
     message = "shapes `{L}` and `{R}` cannot be broadcast together: at dim {AXIS} the sizes `{Self}` differ",
     label = "sizes `{Self}` at dim {AXIS} (counted from the right); neither is `One`",
     note = "NumPy broadcasting aligns shapes on the right; each pair of dims must be equal or one of them `One` (size 1; a generic `D<N>` is never `One`)"
 )]
-pub trait BroadcastAt<L, R, const AXIS: isize> {
+pub trait BroadcastAt<L, R, const AXIS: isize, W> {
     /// The larger of the two dims.
     type Output: Dim;
+    /// `()` when this pair and every pair to its right fit.
+    type Checked;
 }
 
-#[diagnostic::do_not_recommend]
-impl<L, R, const AXIS: isize, X: BroadcastDim<Y>, Y> BroadcastAt<L, R, AXIS> for (X, Y) {
-    type Output = X::Output;
+/// One impl per pair shape that fits (not a blanket impl over [`BroadcastDim`]):
+/// a clashing pair then has no impl at all, which stops the chain. Equal dims
+/// are one impl over any [`Dim`], so that shape-generic code gets them too.
+macro_rules! impl_broadcast_at {
+    ($([$($n:tt)*] ($x:ty, $y:ty) => $out:ty;)*) => {$(
+        #[diagnostic::do_not_recommend]
+        impl<L, R, const AXIS: isize, $($n)*> BroadcastAt<L, R, AXIS, ()> for ($x, $y) {
+            type Output = $out;
+            type Checked = ();
+        }
+    )*};
 }
+impl_broadcast_at! {
+    [X: Dim] (X, X) => X;
+    [const N: usize] (D<N>, One) => D<N>;
+    [const N: usize] (One, D<N>) => D<N>;
+}
+
+/// A pair to the left of a failure: never reported (see [`super::chain`]).
+#[diagnostic::do_not_recommend]
+impl<L, R, const AXIS: isize, X: Dim, Y> BroadcastAt<L, R, AXIS, Unchecked> for (X, Y) {
+    type Output = X;
+    type Checked = Unchecked;
+}
+
+/// The chained form of [`BroadcastAt`], one trait per number of pairs to the right.
+pub mod links {
+    use super::BroadcastAt;
+    super::super::chain::define_links!(BroadcastAt);
+}
+use links::{Link0, Link1, Link2, Link3, Link4, Link5};
 
 /// Shapes that broadcast together under the NumPy rule, and their result.
 ///
@@ -101,14 +132,17 @@ macro_rules! impl_broadcast {
         impl_broadcast!(@emit [$($l)* $($a)* $($b)*] ($($l,)* $($a,)*) ($($b,)*) [$($l)*] [$(($a, $b, $p))*]);
         impl_broadcast!(@emit [$($l)* $($a)* $($b)*] ($($b,)*) ($($l,)* $($a,)*) [$($l)*] [$(($b, $a, $p))*]);
     };
-    // `Self` broadcast with `Rhs`: the leading dims pass through, each aligned
-    // pair goes through `BroadcastAt` at its position.
-    (@emit [$($g:ident)*] $self_:tt $rhs:tt [$($l:ident)*] [$(($x:ident, $y:ident, $p:tt))*]) => {
+    // `Self` broadcast with `Rhs`: the leading dims pass through, the aligned
+    // pairs are chained through `BroadcastAt` (see `super::chain`).
+    (@emit [$($g:ident)*] $self_:tt $rhs:tt [$($l:ident)*] $pairs:tt) => {
+        chain_pairs!(impl_broadcast, BroadcastAt, Output, [[$($g)*] $self_ $rhs [$($l)*]] $pairs);
+    };
+    (@emit_chained [$($g:ident)*] $self_:tt $rhs:tt [$($l:ident)*] [$($bounds:tt)*] [$($outputs:tt)*]) => {
         #[diagnostic::do_not_recommend]
         impl<$($g: Dim,)*> Broadcast<$rhs> for $self_
-        where $(($x, $y): BroadcastAt<$self_, $rhs, $p>,)*
+        where $($bounds)*
         {
-            type Output = ($($l,)* $(<($x, $y) as BroadcastAt<$self_, $rhs, $p>>::Output,)*);
+            type Output = ($($l,)* $($outputs)*);
         }
     };
 }

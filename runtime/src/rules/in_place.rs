@@ -7,6 +7,7 @@
 //! match the existing size (7)").
 
 use super::broadcast::BroadcastMismatch;
+use super::chain::{chain_pairs, Unchecked};
 use super::{for_each_aligned_rank_pair, Holds};
 use crate::dim::{Dim, One, D};
 use crate::shape::Shape;
@@ -22,22 +23,44 @@ impl<const N: usize> DimInto<D<N>> for One {}
 impl DimInto<One> for One {}
 
 /// One aligned pair `(value dim, target dim)` at position `AXIS` (counted from
-/// the right) of writing shape `V` into shape `X`. The message carrier: rustc
-/// reports a failing pair here, naming both shapes, the position and the sizes.
+/// the right) of writing shape `V` into shape `X`, checked after the pairs to
+/// its right, whose witness is `W` (see [`super::chain`]). The message carrier:
+/// rustc reports a failing pair here, naming both shapes, the position and the
+/// sizes, in one error however many pairs clash.
 #[diagnostic::on_unimplemented(
     message = "cannot write a value of shape `{V}` into a target of shape `{X}` in place: at dim {AXIS} the sizes `{Self}` differ",
     label = "sizes `{Self}` (value, target) at dim {AXIS} (counted from the right): broadcasting would change the target",
     note = "PyTorch in-place rule: the value must broadcast to the target's shape without changing it"
 )]
-pub trait WritableAt<V, X, const AXIS: isize> {
-    /// `()`, when the pair fits.
-    type Written: Default;
+pub trait WritableAt<V, X, const AXIS: isize, W> {
+    /// `()` when this pair and every pair to its right fit.
+    type Checked: Default;
+}
+
+/// One impl per pair shape that fits (equal dims over any [`Dim`], for
+/// shape-generic code; or a `One` value dim): a clashing pair has no impl.
+#[diagnostic::do_not_recommend]
+impl<V, X, const AXIS: isize, A: Dim> WritableAt<V, X, AXIS, ()> for (A, A) {
+    type Checked = ();
 }
 
 #[diagnostic::do_not_recommend]
-impl<V, X, const AXIS: isize, A: DimInto<B>, B> WritableAt<V, X, AXIS> for (A, B) {
-    type Written = ();
+impl<V, X, const AXIS: isize, const N: usize> WritableAt<V, X, AXIS, ()> for (One, D<N>) {
+    type Checked = ();
 }
+
+/// A pair to the left of a failure: never reported (see [`super::chain`]).
+#[diagnostic::do_not_recommend]
+impl<V, X, const AXIS: isize, A, B> WritableAt<V, X, AXIS, Unchecked> for (A, B) {
+    type Checked = Unchecked;
+}
+
+/// The chained form of [`WritableAt`], one trait per number of pairs to the right.
+pub mod links {
+    use super::WritableAt;
+    super::super::chain::define_links!(WritableAt);
+}
+use links::{Link0, Link1, Link2, Link3, Link4, Link5};
 
 /// What writing shape `V` into shape `X` requires of their ranks: the value may
 /// not have more dims than the target.
@@ -91,12 +114,15 @@ macro_rules! impl_broadcast_into {
         impl_broadcast_into!(@emit [$($l)* $($a)* $($b)*] ($($a,)*) ($($l,)* $($b,)*) [$(($a, $b, $p))*]);
         impl_broadcast_into!(@longer [$($a)+] [$($b)+] [$($l)*]);
     };
-    (@emit [$($g:ident)*] $value:tt $target:tt [$(($x:ident, $y:ident, $p:tt))*]) => {
+    (@emit [$($g:ident)*] $value:tt $target:tt $pairs:tt) => {
+        chain_pairs!(impl_broadcast_into, WritableAt, Checked, [[$($g)*] $value $target []] $pairs);
+    };
+    (@emit_chained [$($g:ident)*] $value:tt $target:tt [] [$($bounds:tt)*] [$($checked:tt)*]) => {
         #[diagnostic::do_not_recommend]
         impl<$($g: Dim,)*> BroadcastInto<$target> for $value
-        where $(($x, $y): WritableAt<$value, $target, $p>,)*
+        where $($bounds)*
         {
-            type Written = ($(<($x, $y) as WritableAt<$value, $target, $p>>::Written,)*);
+            type Written = ($($checked)*);
         }
     };
     // The value longer than the target: never writable.

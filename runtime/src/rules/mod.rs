@@ -29,6 +29,7 @@
 //! names the message-free rule).
 
 pub mod broadcast;
+pub mod chain;
 pub mod in_dims;
 pub mod in_place;
 pub mod matmul;

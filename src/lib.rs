@@ -130,7 +130,7 @@ macro_rules! catalogue_entry {
 #[doc = catalogue_entry!("reduce_without_keepdim_does_not_broadcast", "Without `keepdim` the reduced dims are dropped, and the result aligns on the right: write `mean(x, [1], keepdim)` to broadcast it back over `x`.")]
 #[doc = catalogue_entry!("permute_not_a_permutation", "List every dim of the operand exactly once, in the order the result reads them.")]
 #[doc = catalogue_entry!("permute_wrong_rank", "Give one entry per dim of the operand.")]
-#[doc = catalogue_entry!("scalar_operand_of_an_axes_rule", "A scalar has no axes: reduce, transpose or permute a tensor of rank 1 or more (these three errors end with a note pointing at the bound they fail).")]
+#[doc = catalogue_entry!("scalar_operand_of_an_axes_rule", "A scalar has no axes: reduce, transpose or permute a tensor of rank 1 or more.")]
 #[doc = catalogue_entry!("transpose_vector", "`transpose` swaps the last two dims; make a vector a matrix first (`reshape::<Shape![1, 3]>(v)`).")]
 #[doc = catalogue_entry!("transpose_of_an_expression", "`transpose`, `permute` and `reshape` read a tensor's data in place: compute the expression into a tensor first.")]
 #[doc = catalogue_entry!("reshape_element_counts_differ", "The target shape must have as many elements as the operand (8 x 64 = 512 here, not 576).")]

@@ -488,8 +488,6 @@ impl TreeBuilder {
         let label = format!("`{name}` over {described} of `{{Operand}}`");
         let note = "axes count from 0 at the outermost dim, or from -1 at the innermost; each must be a dim \
                     of the operand, and name a different dim than the others";
-        let scalar_message = message.replace("{Operand}", "{Self}");
-        let scalar_label = label.replace("{Operand}", "{Self}");
         let impls = reduction_impls(axes, keepdim);
         let checked = at(operand, axes_span);
         let context = at(&self.context, axes_span);
@@ -498,18 +496,17 @@ impl TreeBuilder {
             // Unused where the axes fit every rank (no failing impl names it).
             #[allow(dead_code)]
             #[diagnostic::on_unimplemented(message = #message, label = #label, note = #note)]
-            trait Axes<Operand> {
+            trait Axes<Operand, Anchor = ()> {
                 type Kept: Shape;
                 type Output: Shape;
             }
             #[diagnostic::do_not_recommend]
-            impl<Operand: Shape, Verdict: Holds> Axes<Operand> for Verdict {
+            impl<Operand: Shape, Anchor, Verdict: Holds> Axes<Operand, Anchor> for Verdict {
                 type Kept = Operand;
                 type Output = Operand;
             }
-            // Reported itself only for a scalar (no impl), hence the message.
-            #[diagnostic::on_unimplemented(message = #scalar_message, label = #scalar_label, note = #note)]
-            trait Reduce {
+            // `Anchor`: see `rejecting_scalar_impl`.
+            trait Reduce<Anchor = ()> {
                 type Kept: Shape;
                 type Output: Shape;
             }
@@ -533,27 +530,32 @@ impl TreeBuilder {
 }
 
 /// The impls of a reduction's local `Reduce` trait, one per rank (0 to
-/// `MAX_RANK`; no failing one for a scalar). Where the axes name dims of that
+/// `MAX_RANK`). Where the axes name dims of that
 /// rank, each once, it gives the kept and the result shapes; elsewhere it
 /// rejects the shape through the local carrier `Axes` ([`rejecting_impl`]).
 /// `None`: every axis, which fits every rank.
 fn reduction_impls(axes: Option<&[DimLiteral]>, keepdim: bool) -> Vec<TokenStream> {
     (0..=MAX_RANK)
-        .filter_map(|rank| {
+        .map(|rank| {
             let dims = dim_params("A", rank);
             let Some(reduced) = reduced_dims(axes, rank) else {
-                // A scalar gets no failing impl: with no type parameter its
-                // bound would be trivially false, which rustc rejects.
-                return (rank > 0).then(|| {
+                let verdict = quote!(::tensor_expr::__private::rules::CannotReduce);
+                let (rule, carrier) = (
+                    Ident::new("Reduce", Span::call_site()),
+                    Ident::new("Axes", Span::call_site()),
+                );
+                return if rank == 0 {
+                    rejecting_scalar_impl(&rule, verdict, &carrier, &["Kept", "Output"])
+                } else {
                     rejecting_impl(
                         &dims,
                         &dims,
-                        quote!(Reduce),
-                        quote!(::tensor_expr::__private::rules::CannotReduce),
-                        quote!(Axes<Self>),
+                        quote!(#rule),
+                        verdict,
+                        quote!(#carrier<Self>),
                         &["Kept", "Output"],
                     )
-                });
+                };
             };
             let kept: Vec<TokenStream> = dims
                 .iter()
@@ -575,13 +577,13 @@ fn reduction_impls(axes: Option<&[DimLiteral]>, keepdim: bool) -> Vec<TokenStrea
                     .map(|(_, d)| d.to_token_stream())
                     .collect()
             };
-            Some(quote! {
+            quote! {
                 #[diagnostic::do_not_recommend]
                 impl<#(#dims: Dim),*> Reduce for (#(#dims,)*) {
                     type Kept = (#(#kept,)*);
                     type Output = (#(#output,)*);
                 }
-            })
+            }
         })
         .collect()
 }
@@ -619,37 +621,42 @@ fn permute(perm: &[DimLiteral], span: Span, context: &Ident, operand: &Ident) ->
     );
     let label = format!("permuting `{{Operand}}` by {listed}");
     let note = "the list gives, for each dim of the result, the dim of the operand it reads: one entry per dim";
-    let scalar_message = message.replace("{Operand}", "{Self}");
-    let scalar_label = label.replace("{Operand}", "{Self}");
     let dims = dim_params("A", order.len());
     let permuted: Vec<&Ident> = order.iter().map(|&p| &dims[p]).collect();
     let rank = order.len();
     let order = order.iter().map(|&p| Literal::usize_unsuffixed(p));
     // Every other rank is rejected through the local carrier `PermuteRank`.
-    let other_ranks = (1..=MAX_RANK).filter(|&r| r != rank).map(|r| {
+    let (rule, carrier) = (
+        Ident::new("Permute", Span::call_site()),
+        Ident::new("PermuteRank", Span::call_site()),
+    );
+    let other_ranks = (0..=MAX_RANK).filter(|&r| r != rank).map(|r| {
         let dims = dim_params("A", r);
-        rejecting_impl(
-            &dims,
-            &dims,
-            quote!(Permute),
-            quote!(CannotPermute),
-            quote!(PermuteRank<Self>),
-            &["Read"],
-        )
+        if r == 0 {
+            rejecting_scalar_impl(&rule, quote!(CannotPermute), &carrier, &["Read"])
+        } else {
+            rejecting_impl(
+                &dims,
+                &dims,
+                quote!(#rule),
+                quote!(CannotPermute),
+                quote!(#carrier<Self>),
+                &["Read"],
+            )
+        }
     });
     quote_spanned!(span=> {
         use ::tensor_expr::__private::{expr::{permuted_strides, Context, Layout, Operand, RowMajor, StridedLeaf}, rules::{permute::CannotPermute, Holds}, Dim, Shape, MAX_RANK};
         #[diagnostic::on_unimplemented(message = #message, label = #label, note = #note)]
-        trait PermuteRank<Operand> {
+        trait PermuteRank<Operand, Anchor = ()> {
             type Read: Layout;
         }
         #[diagnostic::do_not_recommend]
-        impl<Operand: Shape, Verdict: Holds> PermuteRank<Operand> for Verdict {
+        impl<Operand: Shape, Anchor, Verdict: Holds> PermuteRank<Operand, Anchor> for Verdict {
             type Read = RowMajor<Operand>;
         }
-        // Reported itself only for a scalar (no impl), hence the message.
-        #[diagnostic::on_unimplemented(message = #scalar_message, label = #scalar_label, note = #note)]
-        trait Permute {
+        // `Anchor`: see `rejecting_scalar_impl`.
+        trait Permute<Anchor = ()> {
             type Read: Layout;
         }
         #(#other_ranks)*
@@ -765,6 +772,33 @@ fn rejecting_impl(
             #verdict: #carrier,
         {
             #(type #assocs = <#verdict as #carrier>::#assocs;)*
+        }
+    }
+}
+
+/// [`rejecting_impl`] for a scalar operand: `impl<Anchor> Rule<Anchor> for ()`,
+/// rejecting it through `Carrier<(), Anchor>`. The rule and the carrier take an
+/// `Anchor` type parameter (default `()`, so every other impl and every bound
+/// leaves it out) only for this impl: with no type parameter, its bound would
+/// be trivially false, which rustc rejects; and with no impl for `()` at all,
+/// the error would gain a note (see [`rejecting_impl`]).
+fn rejecting_scalar_impl(
+    rule: &Ident,
+    verdict: TokenStream,
+    carrier: &Ident,
+    assocs: &[&str],
+) -> TokenStream {
+    let assocs: Vec<Ident> = assocs
+        .iter()
+        .map(|a| Ident::new(a, Span::call_site()))
+        .collect();
+    quote! {
+        #[diagnostic::do_not_recommend]
+        impl<Anchor> #rule<Anchor> for ()
+        where
+            #verdict: #carrier<(), Anchor>,
+        {
+            #(type #assocs = <#verdict as #carrier<(), Anchor>>::#assocs;)*
         }
     }
 }

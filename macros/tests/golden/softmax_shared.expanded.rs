@@ -27,23 +27,33 @@ fn expansion() {
                     label = "`max` over axes [1] of `{Operand}`",
                     note = "axes count from 0 at the outermost dim, or from -1 at the innermost; each must be a dim of the operand, and name a different dim than the others"
                 )]
-                trait Axes<Operand> {
+                trait Axes<Operand, Anchor = ()> {
                     type Kept: Shape;
                     type Output: Shape;
                 }
                 #[diagnostic::do_not_recommend]
-                impl<Operand: Shape, Verdict: Holds> Axes<Operand> for Verdict {
+                impl<Operand: Shape, Anchor, Verdict: Holds> Axes<Operand, Anchor>
+                for Verdict {
                     type Kept = Operand;
                     type Output = Operand;
                 }
-                #[diagnostic::on_unimplemented(
-                    message = "cannot reduce shape `{Self}` over axes [1]",
-                    label = "`max` over axes [1] of `{Self}`",
-                    note = "axes count from 0 at the outermost dim, or from -1 at the innermost; each must be a dim of the operand, and name a different dim than the others"
-                )]
-                trait Reduce {
+                trait Reduce<Anchor = ()> {
                     type Kept: Shape;
                     type Output: Shape;
+                }
+                #[diagnostic::do_not_recommend]
+                impl<Anchor> Reduce<Anchor> for ()
+                where
+                    ::tensor_expr::__private::rules::CannotReduce: Axes<(), Anchor>,
+                {
+                    type Kept = <::tensor_expr::__private::rules::CannotReduce as Axes<
+                        (),
+                        Anchor,
+                    >>::Kept;
+                    type Output = <::tensor_expr::__private::rules::CannotReduce as Axes<
+                        (),
+                        Anchor,
+                    >>::Output;
                 }
                 #[diagnostic::do_not_recommend]
                 impl<A0: Dim> Reduce for (A0,)
@@ -132,23 +142,33 @@ fn expansion() {
                     label = "`sum` over axes [1] of `{Operand}`",
                     note = "axes count from 0 at the outermost dim, or from -1 at the innermost; each must be a dim of the operand, and name a different dim than the others"
                 )]
-                trait Axes<Operand> {
+                trait Axes<Operand, Anchor = ()> {
                     type Kept: Shape;
                     type Output: Shape;
                 }
                 #[diagnostic::do_not_recommend]
-                impl<Operand: Shape, Verdict: Holds> Axes<Operand> for Verdict {
+                impl<Operand: Shape, Anchor, Verdict: Holds> Axes<Operand, Anchor>
+                for Verdict {
                     type Kept = Operand;
                     type Output = Operand;
                 }
-                #[diagnostic::on_unimplemented(
-                    message = "cannot reduce shape `{Self}` over axes [1]",
-                    label = "`sum` over axes [1] of `{Self}`",
-                    note = "axes count from 0 at the outermost dim, or from -1 at the innermost; each must be a dim of the operand, and name a different dim than the others"
-                )]
-                trait Reduce {
+                trait Reduce<Anchor = ()> {
                     type Kept: Shape;
                     type Output: Shape;
+                }
+                #[diagnostic::do_not_recommend]
+                impl<Anchor> Reduce<Anchor> for ()
+                where
+                    ::tensor_expr::__private::rules::CannotReduce: Axes<(), Anchor>,
+                {
+                    type Kept = <::tensor_expr::__private::rules::CannotReduce as Axes<
+                        (),
+                        Anchor,
+                    >>::Kept;
+                    type Output = <::tensor_expr::__private::rules::CannotReduce as Axes<
+                        (),
+                        Anchor,
+                    >>::Output;
                 }
                 #[diagnostic::do_not_recommend]
                 impl<A0: Dim> Reduce for (A0,)

@@ -17,28 +17,32 @@ pub struct CannotPermute;
 
 /// The message carrier for a `transpose` of a shape of rank below 2: the
 /// verdict [`CannotPermute`] implements nothing, so this always fails, and
-/// rustc reports it by this message, once, on `transpose`.
+/// rustc reports it by this message, once, on `transpose`. (`Anchor`: see
+/// [`Transpose`].)
 #[diagnostic::on_unimplemented(
     message = "`transpose` needs at least two dims, and shape `{Operand}` has fewer",
     label = "transposing a shape of rank < 2",
-    note = "`transpose(x)` swaps the last two dims; a vector has nothing to swap (use `in_dims` or `reshape` to make it a matrix)"
+    note = "`transpose(x)` swaps the last two dims; a scalar or a vector has nothing to swap (use `in_dims` or `reshape` to make a vector a matrix)"
 )]
-pub trait TransposeRank<Operand> {
+pub trait TransposeRank<Operand, Anchor = ()> {
     /// Never computed: the verdict fails first.
     type Checked: Transpose;
 }
 
 #[diagnostic::do_not_recommend]
-impl<Operand, Verdict: Holds> TransposeRank<Operand> for Verdict {
+impl<Operand, Anchor, Verdict: Holds> TransposeRank<Operand, Anchor> for Verdict {
     type Checked = (One, One);
 }
 
-/// A shape and its transpose: implemented for every rank from 1, failing
-/// through [`TransposeRank`] for a vector. (Its own message is for a scalar,
-/// which has no impl: its bound would be trivially false.)
+/// A shape and its transpose: implemented for every rank, failing through
+/// [`TransposeRank`] for a scalar and a vector.
+///
+/// `Anchor` (default `()`, never written) exists for the scalar's impl only:
+/// with no type parameter its bound would be trivially false, which rustc
+/// rejects, and with no impl for `()` the error would gain a note.
 ///
 /// `Checked` is `Self` where the rule holds. The constructor's node is typed
-/// through it, so rustc reports a vector while it computes that type, by
+/// through it, so rustc reports a scalar or a vector while it computes that type, by
 /// [`TransposeRank`]'s message, with no note; the impl for rank 1 (rather than
 /// none) is what makes it so (measured, rustc 1.95).
 #[diagnostic::on_unimplemented(
@@ -46,13 +50,23 @@ impl<Operand, Verdict: Holds> TransposeRank<Operand> for Verdict {
     label = "transposing a shape of rank < 2",
     note = "`transpose(x)` swaps the last two dims; a scalar has nothing to swap"
 )]
-pub trait Transpose: Shape {
+pub trait Transpose<Anchor = ()>: Shape {
     /// `Self`, computed through the rule.
     type Checked: Transpose;
     /// The shape with its last two dims swapped.
     type Transposed: Shape;
     /// The data dim each dim of the transpose reads.
     const PERM: &'static [usize];
+}
+
+#[diagnostic::do_not_recommend]
+impl<Anchor> Transpose<Anchor> for ()
+where
+    CannotPermute: TransposeRank<(), Anchor>,
+{
+    type Checked = <CannotPermute as TransposeRank<(), Anchor>>::Checked;
+    type Transposed = ();
+    const PERM: &'static [usize] = &[];
 }
 
 #[diagnostic::do_not_recommend]

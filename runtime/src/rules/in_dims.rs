@@ -15,9 +15,11 @@
 //! The macro checks rule 1's order and signs on the tuple's tokens and writes the
 //! placement (rule 2) as a small local trait per use, since it knows the tuple
 //! and a type cannot compare const generics. This module holds rule 3 as
-//! [`PlacedFits`]: its per-dim impls fail at the impl header, so a size mismatch
-//! leaves the placed shape unresolved and rustc reports it once, on the tuple.
+//! [`PlacedFits`], whose pairs of dims are checked as a chain ([`PlacedAt`],
+//! see [`super::chain`]): a size mismatch is one error, on the tuple, naming
+//! the first failing dim from the right.
 
+use super::chain::{chain_pairs, Unchecked};
 use super::for_each_aligned_rank_pair;
 use crate::dim::{Dim, One, D};
 use crate::shape::Shape;
@@ -27,36 +29,55 @@ use crate::shape::Shape;
 /// ([`Holds`](super::Holds)), so the macro's local message carrier over it fails.
 pub struct CannotPlace;
 
-/// A placed dim next to the other operand's dim: equal, or one of them [`One`].
-/// `Placed` is the placed dim itself (not the broadcast result).
+/// One aligned pair `(placed dim, other operand's dim)` at position `AXIS`
+/// (counted from the right) of placed shape `P` next to the other operand's
+/// shape `O`, checked after the pairs to its right, whose witness is `W` (see
+/// [`super::chain`]). The message carrier: one error, naming the failing dim,
+/// however many placed dims clash.
 #[diagnostic::on_unimplemented(
-    message = "`in_dims`: a placed dim `{Self}` does not fit the other operand's dim `{Other}`",
-    label = "placed sizes must equal the other operand's sizes there, or one of them must be 1",
-    note = "XLA broadcast dims: the placed operand's dims, and the dims it is placed on, must match or be degenerate"
+    message = "`in_dims` placed the operand as `{P}`, which does not fit the other operand's shape `{O}`: at dim {AXIS} the sizes `{Self}` differ",
+    label = "sizes `{Self}` (placed, other) at dim {AXIS} (counted from the right); neither is `One`",
+    note = "XLA broadcast dims: dims not listed in the tuple are `One`; each listed one must equal the other operand's size there, or one of them must be 1"
 )]
-pub trait DimFits<Other> {
-    /// `Self`, when it fits.
+pub trait PlacedAt<P, O, const AXIS: isize, W> {
+    /// The placed dim itself (not the broadcast result).
     type Placed: Dim;
+    /// `()` when this pair and every pair to its right fit.
+    type Checked;
 }
 
-#[diagnostic::do_not_recommend]
-impl<const N: usize> DimFits<D<N>> for D<N> {
-    type Placed = D<N>;
+/// One impl per pair shape that fits; a clashing pair has no impl.
+macro_rules! impl_placed_at {
+    ($([$($n:tt)*] ($x:ty, $y:ty) => $placed:ty;)*) => {$(
+        #[diagnostic::do_not_recommend]
+        impl<P, O, const AXIS: isize, $($n)*> PlacedAt<P, O, AXIS, ()> for ($x, $y) {
+            type Placed = $placed;
+            type Checked = ();
+        }
+    )*};
 }
-#[diagnostic::do_not_recommend]
-impl<const N: usize> DimFits<One> for D<N> {
-    type Placed = D<N>;
-}
-#[diagnostic::do_not_recommend]
-impl<const N: usize> DimFits<D<N>> for One {
-    type Placed = One;
-}
-#[diagnostic::do_not_recommend]
-impl DimFits<One> for One {
-    type Placed = One;
+impl_placed_at! {
+    [X: Dim] (X, X) => X;
+    [const N: usize] (D<N>, One) => D<N>;
+    [const N: usize] (One, D<N>) => One;
 }
 
-/// A placed shape next to the other operand's shape (equal ranks): every dim fits.
+/// A pair to the left of a failure: never reported (see [`super::chain`]).
+#[diagnostic::do_not_recommend]
+impl<P, O, const AXIS: isize, X: Dim, Y> PlacedAt<P, O, AXIS, Unchecked> for (X, Y) {
+    type Placed = X;
+    type Checked = Unchecked;
+}
+
+/// The chained form of [`PlacedAt`], one trait per number of pairs to the right.
+pub mod links {
+    use super::PlacedAt;
+    super::super::chain::define_links!(PlacedAt);
+}
+use links::{Link0, Link1, Link2, Link3, Link4, Link5};
+
+/// A placed shape next to the other operand's shape (equal ranks): every dim
+/// fits, each pair checked by [`PlacedAt`].
 #[diagnostic::on_unimplemented(
     message = "`in_dims` placed the operand as `{Self}`, which does not fit the other operand's shape `{Other}`",
     label = "placed sizes must equal the other operand's sizes there, or one of them must be 1",
@@ -68,13 +89,24 @@ pub trait PlacedFits<Other> {
 }
 
 macro_rules! impl_placed_fits {
-    ([$($a:ident)*] [$($b:ident)*] [] $_positions:tt) => {
-        #[diagnostic::do_not_recommend]
-        impl<$($a: DimFits<$b>,)* $($b: Dim,)*> PlacedFits<($($b,)*)> for ($($a,)*) {
-            type Placed = ($(<$a as DimFits<$b>>::Placed,)*);
-        }
+    ([$($a:ident)*] [$($b:ident)*] [] $pairs:tt) => {
+        impl_placed_fits!(@pairs [$($a)* $($b)*] ($($a,)*) ($($b,)*) [] [$($a)*] [$($b)*] $pairs []);
     };
     ([$($a:ident)*] [$($b:ident)*] [$($l:ident)+] $_positions:tt) => {};
+    (@pairs $g:tt $placed:tt $other:tt $lead:tt [$a:ident $($ra:ident)*] [$b:ident $($rb:ident)*] [$p:tt $($rp:tt)*] [$($done:tt)*]) => {
+        impl_placed_fits!(@pairs $g $placed $other $lead [$($ra)*] [$($rb)*] [$($rp)*] [$($done)* ($a, $b, $p)]);
+    };
+    (@pairs $g:tt $placed:tt $other:tt $lead:tt [] [] [] $pairs:tt) => {
+        chain_pairs!(impl_placed_fits, PlacedAt, Placed, [$g $placed $other $lead] $pairs);
+    };
+    (@emit_chained [$($g:ident)*] $placed:tt $other:tt [] [$($bounds:tt)*] [$($outputs:tt)*]) => {
+        #[diagnostic::do_not_recommend]
+        impl<$($g: Dim,)*> PlacedFits<$other> for $placed
+        where $($bounds)*
+        {
+            type Placed = ($($outputs)*);
+        }
+    };
 }
 for_each_aligned_rank_pair!(impl_placed_fits);
 

@@ -17,7 +17,9 @@
 //!
 //! [`matmul_dims`] is the same rule over plain sizes, for messages and tests.
 
-use super::broadcast::{broadcast_dims, Broadcast, BroadcastMismatch, Dims};
+use super::broadcast::{broadcast_dims, BroadcastMismatch, Dims};
+use super::chain::{chain_pairs, Unchecked};
+use super::for_each_aligned_rank_pair;
 use crate::dim::{Dim, One, D};
 use crate::shape::{Shape, MAX_RANK};
 
@@ -153,27 +155,99 @@ impl<A, B, X: Dim + SameSize<Y>, Y> Contracted<A, B> for (X, Y) {
     type Inner = X::Same;
 }
 
-/// The batch dims `(batch_a, batch_b)` of `A @ B` broadcast together, giving
-/// `Output`: the message carrier for rule 3. It names both operands and both
-/// batches, not the failing batch dim (that would need a second, per-dim copy
-/// of the broadcast impls).
+/// One aligned pair of batch dims at position `AXIS` (counted from the right
+/// of the batch dims) of `A @ B`, checked after the pairs to its right, whose
+/// witness is `W` (see [`super::chain`]): the message carrier for rule 3, one
+/// error naming the failing batch dim however many clash.
 #[diagnostic::on_unimplemented(
-    message = "matrix product `{A} @ {B}`: the batch dims `{Self}` cannot be broadcast together",
-    label = "`{A} @ {B}`: batch dims `{Self}` are incompatible",
+    message = "matrix product `{A} @ {B}`: the batch dims cannot be broadcast together: at batch dim {AXIS} the sizes `{Self}` differ",
+    label = "`{A} @ {B}`: batch sizes `{Self}` at batch dim {AXIS} (counted from the right of the batch dims); neither is `One`",
     note = "the dims before the last two broadcast by the NumPy rule: aligned on the right, each pair equal or one of them 1"
 )]
+pub trait BatchAt<A, B, const AXIS: isize, W> {
+    /// The larger of the two dims.
+    type Output: Dim;
+    /// `()` when this pair and every pair to its right fit.
+    type Checked;
+}
+
+/// One impl per pair shape that fits; a clashing pair has no impl.
+macro_rules! impl_batch_at {
+    ($([$($n:tt)*] ($x:ty, $y:ty) => $out:ty;)*) => {$(
+        #[diagnostic::do_not_recommend]
+        impl<A, B, const AXIS: isize, $($n)*> BatchAt<A, B, AXIS, ()> for ($x, $y) {
+            type Output = $out;
+            type Checked = ();
+        }
+    )*};
+}
+impl_batch_at! {
+    [X: Dim] (X, X) => X;
+    [const N: usize] (D<N>, One) => D<N>;
+    [const N: usize] (One, D<N>) => D<N>;
+}
+
+/// A pair to the left of a failure: never reported (see [`super::chain`]).
+#[diagnostic::do_not_recommend]
+impl<A, B, const AXIS: isize, X: Dim, Y> BatchAt<A, B, AXIS, Unchecked> for (X, Y) {
+    type Output = X;
+    type Checked = Unchecked;
+}
+
+/// The chained form of [`BatchAt`], one trait per number of pairs to the right
+/// (a batch has at most four dims, so `Link4` and `Link5` are unused).
+pub mod batch_links {
+    use super::BatchAt;
+    super::super::chain::define_links!(BatchAt);
+}
+use batch_links::{Link0, Link1, Link2, Link3};
+
+/// The batch dims `(batch_a, batch_b)` of `A @ B` broadcast together (NumPy
+/// rule, each aligned pair checked by [`BatchAt`]), giving `Output`. One impl
+/// per pair of batch ranks whose result has at most `MAX_RANK - 2` dims.
 pub trait BatchesBroadcast<A, B> {
     /// The broadcast batch dims.
     type Output: BatchShape;
 }
 
-#[diagnostic::do_not_recommend]
-impl<X: Broadcast<Y>, Y, A, B> BatchesBroadcast<A, B> for (X, Y)
-where
-    X::Output: BatchShape,
-{
-    type Output = X::Output;
+macro_rules! impl_batches_broadcast {
+    // Results with more dims than a batch can have get no impl.
+    (@guard [$_a:ident $_b:ident $_c:ident $_d:ident $_e:ident $($_rest:ident)*] $($tail:tt)*) => {};
+    (@guard [$($_x:ident)*] $($tail:tt)*) => { impl_batches_broadcast!($($tail)*); };
+    ([] [] [] $p:tt) => {
+        impl<A, B> BatchesBroadcast<A, B> for ((), ()) {
+            type Output = ();
+        }
+    };
+    ([] [] [$($l:ident)+] $p:tt) => {
+        impl_batches_broadcast!(@guard [$($l)*] @plain [$($l)*] (($($l,)*), ()));
+        impl_batches_broadcast!(@guard [$($l)*] @plain [$($l)*] ((), ($($l,)*)));
+    };
+    ([$($a:ident)+] [$($b:ident)+] [$($l:ident)*] [$($p:tt)+]) => {
+        impl_batches_broadcast!(@guard [$($l)* $($a)*] @chain [$($l)* $($a)* $($b)*] ($($l,)* $($a,)*) ($($b,)*) [$($l)*] [$(($a, $b, $p))*]);
+        impl_batches_broadcast!(@guard [$($l)* $($a)*] @flipped [$($l)*] [$($l)* $($a)* $($b)*] ($($b,)*) ($($l,)* $($a,)*) [$($l)*] [$(($b, $a, $p))*]);
+    };
+    (@plain [$($l:ident)*] $self_:ty) => {
+        impl<A, B, $($l: Dim,)*> BatchesBroadcast<A, B> for $self_ {
+            type Output = ($($l,)*);
+        }
+    };
+    // Equal batch ranks give the same impl both ways: emit it once.
+    (@flipped [] $($tail:tt)*) => {};
+    (@flipped [$($l:ident)+] $($tail:tt)*) => { impl_batches_broadcast!(@chain $($tail)*); };
+    (@chain [$($g:ident)*] $self_:tt $rhs:tt [$($l:ident)*] $pairs:tt) => {
+        chain_pairs!(impl_batches_broadcast, BatchAt, Output, [[$($g)*] A B [[$($l)*] $self_ $rhs]] $pairs);
+    };
+    (@emit_chained [$($g:ident)*] A B [[$($l:ident)*] $self_:tt $rhs:tt] [$($bounds:tt)*] [$($outputs:tt)*]) => {
+        #[diagnostic::do_not_recommend]
+        impl<A, B, $($g: Dim,)*> BatchesBroadcast<A, B> for ($self_, $rhs)
+        where $($bounds)*
+        {
+            type Output = ($($l,)* $($outputs)*);
+        }
+    };
 }
+for_each_aligned_rank_pair!(impl_batches_broadcast);
 
 /// The result shape of `Self @ B`, assembled from the parts of the rule.
 ///

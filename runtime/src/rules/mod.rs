@@ -27,6 +27,15 @@
 //! constructor's own bound fails first instead, and the error gains a
 //! five-line "required by a bound" note (and, through `do_not_recommend`,
 //! names the message-free rule).
+//!
+//! Two refinements:
+//! - **Per-dim rules** (broadcasting, in place, `in_dims` sizes, matmul batch
+//!   dims) check their aligned pairs as a chain, so that several clashing dims
+//!   are still one error, naming the rightmost: see [`chain`].
+//! - **A scalar operand** needs a failing impl for `()`, whose bound would be
+//!   trivially false (rustc rejects it); the rule and its carrier therefore
+//!   take an `Anchor` type parameter, default `()`, that only that impl names
+//!   ([`permute::Transpose`], and the macro's local `Reduce` and `Permute`).
 
 pub mod broadcast;
 pub mod chain;

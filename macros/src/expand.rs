@@ -760,20 +760,14 @@ fn rejecting_impl(
     carrier: TokenStream,
     assocs: &[&str],
 ) -> TokenStream {
-    let self_ty = quote!((#(#self_dims,)*));
-    let assocs: Vec<Ident> = assocs
-        .iter()
-        .map(|a| Ident::new(a, Span::call_site()))
-        .collect();
-    quote! {
-        #[diagnostic::do_not_recommend]
-        impl<#(#generics: Dim),*> #rule for #self_ty
-        where
-            #verdict: #carrier,
-        {
-            #(type #assocs = <#verdict as #carrier>::#assocs;)*
-        }
-    }
+    rejecting(
+        quote!(<#(#generics: Dim),*>),
+        rule,
+        quote!((#(#self_dims,)*)),
+        verdict,
+        carrier,
+        assocs,
+    )
 }
 
 /// [`rejecting_impl`] for a scalar operand: `impl<Anchor> Rule<Anchor> for ()`,
@@ -788,17 +782,37 @@ fn rejecting_scalar_impl(
     carrier: &Ident,
     assocs: &[&str],
 ) -> TokenStream {
+    rejecting(
+        quote!(<Anchor>),
+        quote!(#rule<Anchor>),
+        quote!(()),
+        verdict,
+        quote!(#carrier<(), Anchor>),
+        assocs,
+    )
+}
+
+/// `impl #generics #rule for #self_ty where #verdict: #carrier`, each of
+/// `assocs` projected through the carrier.
+fn rejecting(
+    generics: TokenStream,
+    rule: TokenStream,
+    self_ty: TokenStream,
+    verdict: TokenStream,
+    carrier: TokenStream,
+    assocs: &[&str],
+) -> TokenStream {
     let assocs: Vec<Ident> = assocs
         .iter()
         .map(|a| Ident::new(a, Span::call_site()))
         .collect();
     quote! {
         #[diagnostic::do_not_recommend]
-        impl<Anchor> #rule<Anchor> for ()
+        impl #generics #rule for #self_ty
         where
-            #verdict: #carrier<(), Anchor>,
+            #verdict: #carrier,
         {
-            #(type #assocs = <#verdict as #carrier<(), Anchor>>::#assocs;)*
+            #(type #assocs = <#verdict as #carrier>::#assocs;)*
         }
     }
 }

@@ -11,7 +11,7 @@
 //! Examples: `(2,1)` and `(2,3)` give `(2,3)`; `(6,1,5)` and `(3,5)` give `(6,3,5)`;
 //! `(7,2,5)` and `(7,2,6)` are incompatible.
 
-use super::chain::{chain_pairs, Unchecked};
+use super::chain::{chain_pairs, impl_dim_carrier};
 use super::for_each_aligned_rank_pair;
 use crate::dim::{Dim, One, D};
 use crate::shape::{row_major_strides, Shape, MAX_RANK};
@@ -58,36 +58,8 @@ pub trait BroadcastAt<L, R, const AXIS: isize, W> {
     type Checked;
 }
 
-/// One impl per pair shape that fits (not a blanket impl over [`BroadcastDim`]):
-/// a clashing pair then has no impl at all, which stops the chain. Equal dims
-/// are one impl over any [`Dim`], so that shape-generic code gets them too.
-macro_rules! impl_broadcast_at {
-    ($([$($n:tt)*] ($x:ty, $y:ty) => $out:ty;)*) => {$(
-        #[diagnostic::do_not_recommend]
-        impl<L, R, const AXIS: isize, $($n)*> BroadcastAt<L, R, AXIS, ()> for ($x, $y) {
-            type Output = $out;
-            type Checked = ();
-        }
-    )*};
-}
-impl_broadcast_at! {
-    [X: Dim] (X, X) => X;
-    [const N: usize] (D<N>, One) => D<N>;
-    [const N: usize] (One, D<N>) => D<N>;
-}
-
-/// A pair to the left of a failure: never reported (see [`super::chain`]).
-#[diagnostic::do_not_recommend]
-impl<L, R, const AXIS: isize, X: Dim, Y> BroadcastAt<L, R, AXIS, Unchecked> for (X, Y) {
-    type Output = X;
-    type Checked = Unchecked;
-}
-
-/// The chained form of [`BroadcastAt`], one trait per number of pairs to the right.
-pub mod links {
-    use super::BroadcastAt;
-    super::super::chain::define_links!(BroadcastAt);
-}
+// Not a blanket impl over [`BroadcastDim`]: a clashing pair must have no impl.
+impl_dim_carrier!(BroadcastAt, Output, one_left: D<N>, links);
 use links::{Link0, Link1, Link2, Link3, Link4, Link5};
 
 /// Shapes that broadcast together under the NumPy rule, and their result.

@@ -82,6 +82,44 @@ macro_rules! define_links {
 }
 pub(crate) use define_links;
 
+/// Writes the impls of a chained carrier `$carrier<L, R, const AXIS: isize,
+/// W>` whose pairs fit the NumPy way, with the dim-valued `$output` and the
+/// `Checked` witness: one impl per fitting pair shape for `W = ()` (equal dims
+/// over any `Dim`, for shape-generic code; a `One` on either side), so that a
+/// clashing pair has no impl; the [`Unchecked`] impl; and the `$links` module
+/// of `LinkN` traits. `$one_left` is the output for `(One, D<N>)`.
+macro_rules! impl_dim_carrier {
+    ($carrier:ident, $output:ident, one_left: $one_left:ty, $links:ident) => {
+        #[diagnostic::do_not_recommend]
+        impl<L, R, const AXIS: isize, X: Dim> $carrier<L, R, AXIS, ()> for (X, X) {
+            type $output = X;
+            type Checked = ();
+        }
+        #[diagnostic::do_not_recommend]
+        impl<L, R, const AXIS: isize, const N: usize> $carrier<L, R, AXIS, ()> for (D<N>, One) {
+            type $output = D<N>;
+            type Checked = ();
+        }
+        #[diagnostic::do_not_recommend]
+        impl<L, R, const AXIS: isize, const N: usize> $carrier<L, R, AXIS, ()> for (One, D<N>) {
+            type $output = $one_left;
+            type Checked = ();
+        }
+        /// A pair to the left of a failure: never reported (see [`super::chain`]).
+        #[diagnostic::do_not_recommend]
+        impl<L, R, const AXIS: isize, X: Dim, Y> $carrier<L, R, AXIS, $crate::rules::chain::Unchecked> for (X, Y) {
+            type $output = X;
+            type Checked = $crate::rules::chain::Unchecked;
+        }
+        #[doc = concat!("The chained form of [`", stringify!($carrier), "`], one trait per number of pairs to the right.")]
+        pub mod $links {
+            use super::$carrier;
+            $crate::rules::chain::define_links!($carrier);
+        }
+    };
+}
+pub(crate) use impl_dim_carrier;
+
 /// Writes the impl of a per-dim rule over the aligned pairs of two shapes,
 /// chained as the module doc says: `$callback!(@emit_chained [generics] Self
 /// Rhs [leading dims] [where-clauses] [pair outputs])` once the pairs are

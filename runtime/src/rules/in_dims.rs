@@ -19,7 +19,7 @@
 //! see [`super::chain`]): a size mismatch is one error, on the tuple, naming
 //! the first failing dim from the right.
 
-use super::chain::{chain_pairs, Unchecked};
+use super::chain::{chain_pairs, impl_dim_carrier};
 use super::for_each_aligned_rank_pair;
 use crate::dim::{Dim, One, D};
 use crate::shape::Shape;
@@ -46,34 +46,7 @@ pub trait PlacedAt<P, O, const AXIS: isize, W> {
     type Checked;
 }
 
-/// One impl per pair shape that fits; a clashing pair has no impl.
-macro_rules! impl_placed_at {
-    ($([$($n:tt)*] ($x:ty, $y:ty) => $placed:ty;)*) => {$(
-        #[diagnostic::do_not_recommend]
-        impl<P, O, const AXIS: isize, $($n)*> PlacedAt<P, O, AXIS, ()> for ($x, $y) {
-            type Placed = $placed;
-            type Checked = ();
-        }
-    )*};
-}
-impl_placed_at! {
-    [X: Dim] (X, X) => X;
-    [const N: usize] (D<N>, One) => D<N>;
-    [const N: usize] (One, D<N>) => One;
-}
-
-/// A pair to the left of a failure: never reported (see [`super::chain`]).
-#[diagnostic::do_not_recommend]
-impl<P, O, const AXIS: isize, X: Dim, Y> PlacedAt<P, O, AXIS, Unchecked> for (X, Y) {
-    type Placed = X;
-    type Checked = Unchecked;
-}
-
-/// The chained form of [`PlacedAt`], one trait per number of pairs to the right.
-pub mod links {
-    use super::PlacedAt;
-    super::super::chain::define_links!(PlacedAt);
-}
+impl_dim_carrier!(PlacedAt, Placed, one_left: One, links);
 use links::{Link0, Link1, Link2, Link3, Link4, Link5};
 
 /// A placed shape next to the other operand's shape (equal ranks): every dim

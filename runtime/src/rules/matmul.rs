@@ -18,7 +18,7 @@
 //! [`matmul_dims`] is the same rule over plain sizes, for messages and tests.
 
 use super::broadcast::{broadcast_dims, BroadcastMismatch, Dims};
-use super::chain::{chain_pairs, Unchecked};
+use super::chain::{chain_pairs, impl_dim_carrier};
 use super::for_each_aligned_rank_pair;
 use crate::dim::{Dim, One, D};
 use crate::shape::{Shape, MAX_RANK};
@@ -171,35 +171,8 @@ pub trait BatchAt<A, B, const AXIS: isize, W> {
     type Checked;
 }
 
-/// One impl per pair shape that fits; a clashing pair has no impl.
-macro_rules! impl_batch_at {
-    ($([$($n:tt)*] ($x:ty, $y:ty) => $out:ty;)*) => {$(
-        #[diagnostic::do_not_recommend]
-        impl<A, B, const AXIS: isize, $($n)*> BatchAt<A, B, AXIS, ()> for ($x, $y) {
-            type Output = $out;
-            type Checked = ();
-        }
-    )*};
-}
-impl_batch_at! {
-    [X: Dim] (X, X) => X;
-    [const N: usize] (D<N>, One) => D<N>;
-    [const N: usize] (One, D<N>) => D<N>;
-}
-
-/// A pair to the left of a failure: never reported (see [`super::chain`]).
-#[diagnostic::do_not_recommend]
-impl<A, B, const AXIS: isize, X: Dim, Y> BatchAt<A, B, AXIS, Unchecked> for (X, Y) {
-    type Output = X;
-    type Checked = Unchecked;
-}
-
-/// The chained form of [`BatchAt`], one trait per number of pairs to the right
-/// (a batch has at most four dims, so `Link4` and `Link5` are unused).
-pub mod batch_links {
-    use super::BatchAt;
-    super::super::chain::define_links!(BatchAt);
-}
+// A batch has at most four dims, so `Link4` and `Link5` go unused.
+impl_dim_carrier!(BatchAt, Output, one_left: D<N>, batch_links);
 use batch_links::{Link0, Link1, Link2, Link3};
 
 /// The batch dims `(batch_a, batch_b)` of `A @ B` broadcast together (NumPy
@@ -260,7 +233,7 @@ for_each_aligned_rank_pair!(impl_batches_broadcast);
 /// the `@`, with no note pointing into the library.
 ///
 /// The impls are one per pair of operand ranks, over plain tuples, like
-/// [`Broadcast`]'s. Measured on rustc 1.95: with a single impl for a given
+/// [`Broadcast`](super::broadcast::Broadcast)'s. Measured on rustc 1.95: with a single impl for a given
 /// `Self` (one blanket impl, or impls whose `Self` is generic), the
 /// constructor's bound fails first instead, and its error names only
 /// `MatmulRule`, with a "required by a bound" note.

@@ -36,8 +36,8 @@
 
 pub use tensor_expr_macros::{tensor, tensor_expr, Shape};
 pub use tensor_expr_runtime::{
-    Broadcast, BroadcastDim, BroadcastInto, Dim, DimInto, Element, Float, One, Shape, ShapeError,
-    Signed, Target, Tensor, TensorView, TensorViewMut, D, FUNCTIONS, MAX_RANK,
+    Broadcast, BroadcastInto, Dim, Element, Float, One, Shape, ShapeError, Signed, Target, Tensor,
+    TensorView, TensorViewMut, D, FUNCTIONS, MAX_RANK,
 };
 
 /// A tensor with its elements on the heap, for shapes too big for the stack

@@ -33,17 +33,11 @@ pub struct D<const N: usize>;
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct One;
 
-/// A type-level dimension: its size and its storage as an array level. Every dim
-/// broadcasts with itself and can be written into itself (supertraits, so that
-/// shape-generic code needs no extra bounds).
-pub trait Dim:
-    Copy
-    + Default
-    + core::fmt::Debug
-    + 'static
-    + crate::rules::broadcast::BroadcastDim<Self, Output = Self>
-    + crate::rules::in_place::DimInto<Self>
-{
+/// A type-level dimension: its size and its storage as an array level. (Every
+/// dim broadcasts with itself and can be written into itself: the per-dim rules
+/// have an impl for any pair of equal dims, so shape-generic code needs no
+/// extra bounds.)
+pub trait Dim: Copy + Default + core::fmt::Debug + 'static {
     /// The number of elements along this dimension.
     const SIZE: usize;
     /// One level of nested-array storage: `[X; SIZE]`.

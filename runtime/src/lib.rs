@@ -32,8 +32,8 @@ pub use expr::{FunctionInfo, FUNCTIONS};
 #[cfg(feature = "alloc")]
 pub use heap::HeapTensor;
 pub use kernel::Target;
-pub use rules::broadcast::{Broadcast, BroadcastDim};
-pub use rules::in_place::{BroadcastInto, DimInto};
+pub use rules::broadcast::Broadcast;
+pub use rules::in_place::BroadcastInto;
 pub use shape::{Shape, MAX_RANK};
 pub use tensor::Tensor;
 pub use view::{TensorView, TensorViewMut};

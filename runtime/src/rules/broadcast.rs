@@ -16,29 +16,6 @@ use super::for_each_aligned_rank_pair;
 use crate::dim::{Dim, One, D};
 use crate::shape::{row_major_strides, Shape, MAX_RANK};
 
-/// The broadcast of two single dimensions: equal sizes, or one of them [`One`].
-#[diagnostic::on_unimplemented(
-    message = "dimensions `{Self}` and `{Rhs}` cannot be broadcast together",
-    note = "a `D<1>` from a generic const is not degenerate; write `One` for a dim that stretches"
-)]
-pub trait BroadcastDim<Rhs> {
-    /// The larger of the two dims.
-    type Output: Dim;
-}
-
-impl<const N: usize> BroadcastDim<D<N>> for D<N> {
-    type Output = D<N>;
-}
-impl<const N: usize> BroadcastDim<One> for D<N> {
-    type Output = D<N>;
-}
-impl<const N: usize> BroadcastDim<D<N>> for One {
-    type Output = D<N>;
-}
-impl BroadcastDim<One> for One {
-    type Output = One;
-}
-
 /// One aligned pair of dims, `(lhs, rhs)`, at position `AXIS` (counted from the
 /// right, `-1` is the last dim) of the broadcast of shapes `L` and `R`, checked
 /// after the pairs to its right, whose witness is `W` (see [`super::chain`]).
@@ -58,7 +35,6 @@ pub trait BroadcastAt<L, R, const AXIS: isize, W> {
     type Checked;
 }
 
-// Not a blanket impl over [`BroadcastDim`]: a clashing pair must have no impl.
 impl_dim_carrier!(BroadcastAt, Output, one_left: D<N>, links);
 use links::{Link0, Link1, Link2, Link3, Link4, Link5};
 

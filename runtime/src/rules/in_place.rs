@@ -12,16 +12,6 @@ use super::{for_each_aligned_rank_pair, Holds};
 use crate::dim::{Dim, One, D};
 use crate::shape::Shape;
 
-/// A value dim that can be written into a target dim: equal, or the value is [`One`].
-#[diagnostic::on_unimplemented(
-    message = "a dimension `{Self}` cannot be written into a target dimension `{Target}` in place"
-)]
-pub trait DimInto<Target> {}
-
-impl<const N: usize> DimInto<D<N>> for D<N> {}
-impl<const N: usize> DimInto<D<N>> for One {}
-impl DimInto<One> for One {}
-
 /// One aligned pair `(value dim, target dim)` at position `AXIS` (counted from
 /// the right) of writing shape `V` into shape `X`, checked after the pairs to
 /// its right, whose witness is `W` (see [`super::chain`]). The message carrier:

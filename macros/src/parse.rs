@@ -304,22 +304,7 @@ fn parse_path_operand(input: ParseStream, depth: usize) -> Result<Expr> {
         if name == "transpose" || name == "permute" {
             return parse_permute(input, name, depth);
         }
-        if crate::functions::lookup_reduction(&name.to_string()).is_some() {
-            if let Some(reduce) = parse_reduction(input, &name, depth)? {
-                return Ok(reduce);
-            }
-        }
-        let content;
-        syn::parenthesized!(content in input);
-        let mut args = Vec::new();
-        while !content.is_empty() {
-            args.push(parse_expr(&content, 0, depth + 1)?);
-            if content.is_empty() {
-                break;
-            }
-            content.parse::<Token![,]>()?;
-        }
-        return Ok(Expr::Call { name, args });
+        return parse_call(input, name, depth);
     }
     let mut tokens = TokenStream::new();
     parse_path_chain(input, &mut tokens)?;
@@ -399,44 +384,86 @@ fn parse_dim_list(
     Ok((dims, list_span))
 }
 
-/// The rest of `sum(x)`, `sum(x, [axes])`, `sum(x, [axes], keepdim)` or
-/// `sum(x, keepdim)` after its name, or `None` (input untouched) for the
-/// elementwise `max(a, b)` and `min(a, b)`, which share a name with a reduction.
-fn parse_reduction(input: ParseStream, name: &syn::Ident, depth: usize) -> Result<Option<Expr>> {
-    let fork = input.fork();
+/// The rest of a call `f(a, b, ..)` after its name: a function call, or a
+/// reduction (`sum(x)`, `sum(x, [axes])`, `sum(x, [axes], keepdim)`,
+/// `sum(x, keepdim)`). `max` and `min` are both: the tokens after the first
+/// argument decide. Every argument is parsed exactly once, so nested calls
+/// parse in time linear in their size (a speculative parse of the first
+/// argument, repeated on the way back, doubled the work per nesting level).
+fn parse_call(input: ParseStream, name: syn::Ident, depth: usize) -> Result<Expr> {
     let content;
-    let parens = syn::parenthesized!(content in fork);
-    let usage =
-        format!("expected `{name}(x)`, `{name}(x, [axes])` or `{name}(x, [axes], keepdim)`");
+    let parens = syn::parenthesized!(content in input);
+    let reduction = crate::functions::lookup_reduction(&name.to_string()).is_some();
     if content.is_empty() {
-        return Err(Error::new(parens.span.join(), usage));
+        if reduction {
+            let usage = reduction_usage(&name);
+            return Err(Error::new(parens.span.join(), usage));
+        }
+        return Ok(Expr::Call {
+            name,
+            args: Vec::new(),
+        });
     }
-    let operand = parse_expr(&content, 0, depth + 1)?;
+    let first = parse_expr(&content, 0, depth + 1)?;
+    if reduction && (content.is_empty() || continues_as_reduction(&content, &name)) {
+        return parse_reduction_rest(&content, name, first);
+    }
+    let mut args = vec![first];
+    while !content.is_empty() {
+        content.parse::<Token![,]>()?;
+        if content.is_empty() {
+            break;
+        }
+        args.push(parse_expr(&content, 0, depth + 1)?);
+    }
+    Ok(Expr::Call { name, args })
+}
+
+/// How a reduction is written, for its errors.
+fn reduction_usage(name: &syn::Ident) -> String {
+    format!("expected `{name}(x)`, `{name}(x, [axes])` or `{name}(x, [axes], keepdim)`")
+}
+
+/// After a call's first argument: `, [axes]` or `, keepdim` make it a
+/// reduction; anything else after a comma is a second argument (elementwise
+/// `max(a, b)`), or a malformed reduction where the name is only a reduction.
+fn continues_as_reduction(content: ParseStream, name: &syn::Ident) -> bool {
+    let fork = content.fork();
+    if fork.parse::<Token![,]>().is_err() {
+        return false;
+    }
+    fork.peek(token::Bracket)
+        || is_keepdim(&fork)
+        || crate::functions::lookup(&name.to_string()).is_none()
+}
+
+/// Whether the next token is the `keepdim` flag.
+fn is_keepdim(stream: ParseStream) -> bool {
+    stream
+        .fork()
+        .parse::<syn::Ident>()
+        .is_ok_and(|ident| ident == "keepdim")
+}
+
+/// A reduction's axes and flag after its operand.
+fn parse_reduction_rest(content: ParseStream, name: syn::Ident, operand: Expr) -> Result<Expr> {
+    let usage = reduction_usage(&name);
     let (mut axes, mut axes_span, mut keepdim) = (None, name.span(), false);
     if !content.is_empty() {
         content.parse::<Token![,]>()?;
-        let is_keepdim = |stream: ParseStream| {
-            stream
-                .fork()
-                .parse::<syn::Ident>()
-                .is_ok_and(|ident| ident == "keepdim")
-        };
         if content.peek(token::Bracket) {
-            let (list, span) = parse_dim_list(&content, "reduction axes", "[1]")?;
+            let (list, span) = parse_dim_list(content, "reduction axes", "[1]")?;
             (axes, axes_span) = (Some(list), span);
             if !content.is_empty() {
                 content.parse::<Token![,]>()?;
-                if !is_keepdim(&content) {
+                if !is_keepdim(content) {
                     return Err(content.error(usage));
                 }
             }
-        } else if !is_keepdim(&content) {
-            if crate::functions::lookup(&name.to_string()).is_some() {
-                return Ok(None);
-            }
+        } else if !is_keepdim(content) {
             return Err(content.error(usage));
         }
-        if is_keepdim(&content) {
+        if is_keepdim(content) {
             content.parse::<syn::Ident>()?;
             keepdim = true;
         }
@@ -444,15 +471,13 @@ fn parse_reduction(input: ParseStream, name: &syn::Ident, depth: usize) -> Resul
             return Err(content.error(usage));
         }
     }
-    use syn::parse::discouraged::Speculative;
-    input.advance_to(&fork);
-    Ok(Some(Expr::Reduce {
-        name: name.clone(),
+    Ok(Expr::Reduce {
+        name,
         operand: Box::new(operand),
         axes,
         axes_span,
         keepdim,
-    }))
+    })
 }
 
 /// The rest of `transpose(x)` or `permute(x, [2, 0, 1])` after the name.

@@ -121,6 +121,7 @@ macro_rules! catalogue_entry {
 #[doc = catalogue_entry!("matmul_result_does_not_fit_target", "The product's shape must fit the target under the in-place rule.")]
 #[doc = catalogue_entry!("matmul_target_is_operand", "A product cannot read the target it overwrites: write it into another tensor first.")]
 #[doc = catalogue_entry!("matmul_in_dims_operand", "`in_dims` places operands of elementwise operations; the batch dims of `@` broadcast by the NumPy rule.")]
+#[doc = catalogue_entry!("nesting_too_deep", "Elementwise operations nest without limit, but products and reductions nest one type level each, and rustc builds about 60: bind an inner part to a `let`.")]
 #[doc = "\n## Reductions, transposes and reshapes\n"]
 #[doc = catalogue_entry!("reduce_axis_out_of_range", "Axes count from 0 (outermost) to rank - 1, or from -1 (innermost) to -rank: a `[2, 3]` shape has axes 0 and 1 (or -2 and -1).")]
 #[doc = catalogue_entry!("reduce_axis_listed_twice", "List each axis once.")]

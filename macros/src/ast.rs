@@ -140,6 +140,23 @@ impl Expr {
         matches!(self, Expr::InDims { .. })
     }
 
+    /// Where errors about the whole node are reported: its operator, its
+    /// function's name, or the operand itself.
+    pub fn span(&self) -> Span {
+        match self {
+            Expr::Binary { span, .. }
+            | Expr::Negate { span, .. }
+            | Expr::IntLiteral { span, .. }
+            | Expr::Operand { span, .. } => *span,
+            Expr::FloatLiteral { literal } => literal.span(),
+            Expr::Call { name, .. }
+            | Expr::InDims { name, .. }
+            | Expr::Reduce { name, .. }
+            | Expr::Permute { name, .. }
+            | Expr::Reshape { name, .. } => name.span(),
+        }
+    }
+
     /// The direct subexpressions, in source order.
     pub fn children(&self) -> Vec<&Expr> {
         match self {

@@ -16,6 +16,7 @@
 //! interfere. The output names no std item and no `unsafe`.
 
 use crate::ast::{AssignOp, BinaryOp, DimLiteral, Expr, Form, Statement};
+use crate::chain;
 use crate::share;
 use proc_macro2::{Ident, Literal, Span, TokenStream};
 use quote::{quote, quote_spanned, ToTokens};
@@ -108,6 +109,8 @@ struct TreeBuilder {
     repeats: HashMap<String, usize>,
     /// The node holding each shared subexpression built so far, by key.
     shared: HashMap<String, Ident>,
+    /// The unfolded depth of every node, to find the paths to fold ([`chain`]).
+    depths: chain::Depths,
 }
 
 impl TreeBuilder {
@@ -129,6 +132,10 @@ impl TreeBuilder {
             element_source: None,
             repeats: HashMap::new(),
             shared: HashMap::new(),
+            depths: chain::Depths::of(match &statement.form {
+                Form::Evaluate(expr) => expr,
+                Form::Assign { value, .. } => value,
+            }),
         };
         builder.repeats = match &statement.form {
             Form::Evaluate(expr) => share::repeats(expr, None),
@@ -202,8 +209,19 @@ impl TreeBuilder {
         self.push_node(span, quote_spanned!(span=> &#store))
     }
 
+    /// Whether `expr` is a subexpression written more than once (built once,
+    /// as a node of its own, and read by reference where it appears).
+    fn is_shared(&self, expr: &Expr) -> bool {
+        share::shareable_key(expr, self.target.as_deref())
+            .is_some_and(|key| self.repeats.get(&key).is_some_and(|&n| n > 1))
+    }
+
     /// [`Self::node`] for a subexpression built where it is written.
     fn unshared_node(&mut self, expr: &Expr, other: Option<Other>) -> Ident {
+        if let Some(spine) = chain::foldable_spine(expr, &self.depths, |e| self.is_shared(e)) {
+            let (span, value) = self.fold(spine);
+            return self.push_node(span, value);
+        }
         let (span, value) = match expr {
             Expr::Operand { tokens, span } => (*span, self.operand(tokens, *span)),
             Expr::IntLiteral { value, span } => {
@@ -327,6 +345,103 @@ impl TreeBuilder {
             }
         };
         self.push_node(span, value)
+    }
+
+    /// A long path of elementwise operations as the runtime's fold node (see
+    /// [`chain`]). Each step is first checked by its operation's own
+    /// constructor, spanned on its operator or function name, with the shape
+    /// of the path so far standing for the accumulator (a `PhantomData`
+    /// witness, so the check's type stays shallow); the fold is then built
+    /// from the steps in a balanced tree, with the last check's shape.
+    fn fold(&mut self, spine: chain::Spine) -> (Span, TokenStream) {
+        let head = self.node(spine.head, None);
+        let mut so_far = self.shape_witness_node(&head, self.root_span);
+        let mut steps = chain::StepsTree::new();
+        for step in &spine.steps {
+            let span = step.function.span();
+            let (rt, context) = (runtime(span), at(&self.context, span));
+            let function = match &step.function {
+                chain::Function::Operator(marker, _) => {
+                    let marker = Ident::new(marker, span);
+                    quote_spanned!(span=> #rt::expr::operators::#marker)
+                }
+                chain::Function::Named(name) => quote_spanned!(span=> #rt::expr::functions::#name),
+            };
+            let acc = at(&so_far, span);
+            let (check, built) = match step.place {
+                chain::Place::Only => (
+                    quote_spanned!(span=> #rt::expr::map1(#context, #function, #acc)),
+                    quote_spanned!(span=> #rt::expr::unary_step(#context, #function)),
+                ),
+                chain::Place::Left(x) => {
+                    let x = self.side_node(x, &so_far, span);
+                    (
+                        quote_spanned!(span=> #rt::expr::map2(#context, #function, #acc, &#x)),
+                        quote_spanned!(span=> #rt::expr::left_step(#context, #function, #x)),
+                    )
+                }
+                chain::Place::Right(x) => {
+                    let x = self.side_node(x, &so_far, span);
+                    (
+                        quote_spanned!(span=> #rt::expr::map2(#context, #function, &#x, #acc)),
+                        quote_spanned!(span=> #rt::expr::right_step(#context, #function, #x)),
+                    )
+                }
+                chain::Place::First(b, c) => {
+                    let (b, c) = (
+                        self.side_node(b, &so_far, span),
+                        self.side_node(c, &so_far, span),
+                    );
+                    (
+                        quote_spanned!(span=> #rt::expr::map3(#context, #function, #acc, &#b, &#c)),
+                        quote_spanned!(span=> #rt::expr::first_step(#context, #function, #b, #c)),
+                    )
+                }
+            };
+            let checked = self.push_node(span, check);
+            so_far = self.shape_witness_node(&checked, span);
+            let built = self.push_node(span, built);
+            steps.push(built, |earlier, later| self.steps_pair(&earlier, &later));
+        }
+        let span = self.root_span;
+        let tree = steps.finish(|earlier, later| self.steps_pair(&earlier, &later));
+        let tree = tree.map_or_else(
+            || quote!(()),
+            |(tree, _)| at(&tree, span).into_token_stream(),
+        );
+        let (rt, context) = (runtime(span), at(&self.context, span));
+        let (so_far, head) = (at(&so_far, span), at(&head, span));
+        (
+            span,
+            quote_spanned!(span=> #rt::expr::fold(#context, #so_far, #head, #tree)),
+        )
+    }
+
+    /// `let __tensor_expr_nodeN = pair(earlier, later);`: two subtrees of fold
+    /// steps merged, in order.
+    fn steps_pair(&mut self, earlier: &Ident, later: &Ident) -> Ident {
+        let span = self.root_span;
+        let (earlier, later) = (at(earlier, span), at(later, span));
+        self.push_node(
+            span,
+            quote_spanned!(span=> ::tensor_expr::__private::expr::pair(#earlier, #later)),
+        )
+    }
+
+    /// A fold step's other argument, located at the step's `span`; an `in_dims`
+    /// there is placed on the shape of the path so far.
+    fn side_node(&mut self, side: &Expr, so_far: &Ident, span: Span) -> Ident {
+        let other = side.is_in_dims().then(|| Other::Node(so_far.clone()));
+        at(&self.node(side, other), span)
+    }
+
+    /// `let __tensor_expr_nodeN = shape_of(node);`: a node's shape as a witness.
+    fn shape_witness_node(&mut self, node: &Ident, span: Span) -> Ident {
+        let (rt, context, node) = (runtime(span), at(&self.context, span), at(node, span));
+        self.push_node(
+            span,
+            quote_spanned!(span=> #rt::expr::shape_of(#context, &#node)),
+        )
     }
 
     /// `let __tensor_expr_nodeN = value;`, located at `span`; returns the name.
@@ -492,7 +607,7 @@ impl TreeBuilder {
         let checked = at(operand, axes_span);
         let context = at(&self.context, axes_span);
         let witness = quote_spanned!(axes_span=> {
-            use ::tensor_expr::__private::{expr::{Context, Expr}, rules::Holds, Dim, One, Shape};
+            use ::tensor_expr::__private::{expr::{Context, Shaped}, rules::Holds, Dim, One, Shape};
             // Unused where the axes fit every rank (no failing impl names it).
             #[allow(dead_code)]
             #[diagnostic::on_unimplemented(message = #message, label = #label, note = #note)]
@@ -513,7 +628,7 @@ impl TreeBuilder {
             #(#impls)*
             #[inline]
             #[allow(clippy::type_complexity)]
-            fn axes<T, M, E: Expr<T>>(
+            fn axes<T, M, E: Shaped>(
                 _context: Context<T, M>,
                 _operand: &E,
             ) -> ::core::marker::PhantomData<(<E::Shape as Reduce>::Kept, <E::Shape as Reduce>::Output)>

@@ -5,6 +5,7 @@
 //! `syn::Error` turned into `compile_error!`; no input makes a macro panic.
 
 mod ast;
+mod chain;
 mod expand;
 mod functions;
 #[cfg(test)]

@@ -52,29 +52,30 @@ pub fn evaluate<T: Element, E: Expr<T>>(e: E) -> Tensor<T, E::Shape> {
 /// target's shape without changing it.
 #[inline]
 #[rustfmt::skip]
-pub fn assign<T: Element, M, X: Target<Element = T> + ?Sized, E: Expr<T>>(_context: Context<T, M>, target: &mut X, e: E) -> Written<T, M, X, E> where E::Shape: RankRule<X::Shape, M>, Ranked<T, M, X, E>: BroadcastInto<X::Shape> {
+pub fn assign<T: Element, M, X: Target<Element = T> + ?Sized, E: Expr<T>>(_context: Context<T, M>, target: &mut X, e: E) -> Written<M, X, E> where E::Shape: RankRule<X::Shape, M>, Ranked<M, X, E>: BroadcastInto<X::Shape> {
     drive::<T, X::Shape, E>(target.target_slice(), &e);
-    Written::<T, M, X, E>::default()
+    Written::<M, X, E>::default()
 }
 
 /// Updates `target` to `f(target, e)` in place (`out += e` and friends), under the
 /// same in-place rule as [`assign`].
 #[inline]
 #[rustfmt::skip]
-pub fn update<T: Element, M, X: Target<Element = T> + ?Sized, F: BinaryFunction<T>, E: Expr<T>>(_context: Context<T, M>, target: &mut X, _f: F, e: E) -> Written<T, M, X, E> where E::Shape: RankRule<X::Shape, M>, Ranked<T, M, X, E>: BroadcastInto<X::Shape> {
+pub fn update<T: Element, M, X: Target<Element = T> + ?Sized, F: BinaryFunction<T>, E: Expr<T>>(_context: Context<T, M>, target: &mut X, _f: F, e: E) -> Written<M, X, E> where E::Shape: RankRule<X::Shape, M>, Ranked<M, X, E>: BroadcastInto<X::Shape> {
     // The in-place bound already guarantees that the target and `e` broadcast.
     let updated: Map2<T, F, TargetLeaf<X::Shape>, E, X::Shape> = map2_unchecked(TargetLeaf::default(), e);
     drive::<T, X::Shape, _>(target.target_slice(), &updated);
-    Written::<T, M, X, E>::default()
+    Written::<M, X, E>::default()
 }
 
 /// The value's shape under mode `M`'s rank rule against the target's.
-type Ranked<T, M, X, E> = <<E as Expr<T>>::Shape as RankRule<<X as Target>::Shape, M>>::Checked;
+type Ranked<M, X, E> =
+    <<E as crate::expr::Shaped>::Shape as RankRule<<X as Target>::Shape, M>>::Checked;
 
 /// What the in-place constructors return (a tuple of `()`; the macro discards
 /// it). Computed by projection so that a failing rule is reported once, by its
 /// own message, with no note pointing into the library.
-type Written<T, M, X, E> = <Ranked<T, M, X, E> as BroadcastInto<<X as Target>::Shape>>::Written;
+type Written<M, X, E> = <Ranked<M, X, E> as BroadcastInto<<X as Target>::Shape>>::Written;
 
 /// Runs the loop nest for output shape `O` over `out` (at least `O::LEN` long):
 /// row by row, or tile by tile if `e` contains a matrix product.

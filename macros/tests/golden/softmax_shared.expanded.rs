@@ -18,7 +18,7 @@ fn expansion() {
             ::tensor_expr::__private::expr::reductions::max,
             {
                 use ::tensor_expr::__private::{
-                    expr::{Context, Expr},
+                    expr::{Context, Shaped},
                     rules::Holds, Dim, One, Shape,
                 };
                 #[allow(dead_code)]
@@ -96,7 +96,7 @@ fn expansion() {
                 }
                 #[inline]
                 #[allow(clippy::type_complexity)]
-                fn axes<T, M, E: Expr<T>>(
+                fn axes<T, M, E: Shaped>(
                     _context: Context<T, M>,
                     _operand: &E,
                 ) -> ::core::marker::PhantomData<
@@ -133,7 +133,7 @@ fn expansion() {
             ::tensor_expr::__private::expr::reductions::sum,
             {
                 use ::tensor_expr::__private::{
-                    expr::{Context, Expr},
+                    expr::{Context, Shaped},
                     rules::Holds, Dim, One, Shape,
                 };
                 #[allow(dead_code)]
@@ -211,7 +211,7 @@ fn expansion() {
                 }
                 #[inline]
                 #[allow(clippy::type_complexity)]
-                fn axes<T, M, E: Expr<T>>(
+                fn axes<T, M, E: Shaped>(
                     _context: Context<T, M>,
                     _operand: &E,
                 ) -> ::core::marker::PhantomData<

@@ -16,7 +16,7 @@
 //! through [`super::Expr::row_fresh`], which never touches a cache.
 
 use super::strided::row_offset;
-use super::{Expr, Row};
+use super::{Expr, Row, Shaped};
 use crate::element::Element;
 use crate::rules::broadcast::BroadcastStrides;
 use crate::shape::{Shape, MAX_RANK};
@@ -100,22 +100,25 @@ impl<T: Element, S: Shape, O: Shape> Row<T> for OwnedRow<T, S, O> {
 ///
 /// `tensor_expr!` builds one for a repeated subexpression that calls a function
 /// or multiplies matrices; repeated cheap arithmetic is recomputed instead.
-pub struct Shared<T, E: Expr<T>> {
+pub struct Shared<T, E: Shaped> {
     expr: E,
     cache: RowCache<T, E::Shape>,
 }
 
 /// Wraps `e` for reading in several places (`&shared` is an expression).
 #[inline(always)]
-pub fn shared<T: Element, M, E: Expr<T>>(_context: super::Context<T, M>, e: E) -> Shared<T, E> {
+pub fn shared<T: Element, M, E: Shaped>(_context: super::Context<T, M>, e: E) -> Shared<T, E> {
     Shared {
         expr: e,
         cache: RowCache::new(),
     }
 }
 
-impl<T: Element, E: Expr<T>> Expr<T> for Shared<T, E> {
+impl<T, E: Shaped> Shaped for Shared<T, E> {
     type Shape = E::Shape;
+}
+
+impl<T: Element, E: Expr<T>> Expr<T> for Shared<T, E> {
     const BUFFERED: bool = true;
     #[inline(always)]
     fn row<O: Shape>(&self, outer: [usize; MAX_RANK]) -> impl Row<T> + '_ {
@@ -139,8 +142,12 @@ impl<T: Element, E: Expr<T>> Expr<T> for Shared<T, E> {
 
 /// A node read through a reference: a [`Shared`] subexpression or a repeated
 /// reduction, in each place it appears.
-impl<T, E: Expr<T>> Expr<T> for &E {
+impl<E: Shaped> Shaped for &E {
     type Shape = E::Shape;
+}
+
+/// See the [`Shaped`] impl above.
+impl<T, E: Expr<T>> Expr<T> for &E {
     const TILED: bool = E::TILED;
     const BUFFERED: bool = E::BUFFERED;
     #[inline(always)]

@@ -3,7 +3,7 @@
 //! place.
 
 use super::strided::{RowMajor, StridedLeaf};
-use super::{Expr, Row};
+use super::{Expr, Row, Shaped};
 use crate::element::{Element, Float};
 use crate::shape::{Shape, MAX_RANK};
 use core::marker::PhantomData;
@@ -89,7 +89,7 @@ pub fn inferred_context<T, M>(_mode: M) -> Context<T, M> {
 
 /// The shape of an already built node, as a witness (used by `in_dims`).
 #[inline(always)]
-pub fn shape_of<T, M, E: Expr<T>>(_context: Context<T, M>, _node: &E) -> PhantomData<E::Shape> {
+pub fn shape_of<T, M, E: Shaped>(_context: Context<T, M>, _node: &E) -> PhantomData<E::Shape> {
     PhantomData
 }
 
@@ -138,8 +138,11 @@ impl<T: Element, const V: i128> LiteralInRange<T, V> {
     );
 }
 
-impl<T: Element, const V: i128> Expr<T> for IntLiteral<V> {
+impl<const V: i128> Shaped for IntLiteral<V> {
     type Shape = ();
+}
+
+impl<T: Element, const V: i128> Expr<T> for IntLiteral<V> {
     #[inline(always)]
     fn row<O: Shape>(&self, _outer: [usize; MAX_RANK]) -> impl Row<T> + '_ {
         #[allow(clippy::let_unit_value)]
@@ -159,8 +162,11 @@ pub fn float_literal<T: Float, M>(_context: Context<T, M>, value: f64) -> FloatL
     FloatLiteral(value)
 }
 
-impl<T: Element> Expr<T> for FloatLiteral {
+impl Shaped for FloatLiteral {
     type Shape = ();
+}
+
+impl<T: Element> Expr<T> for FloatLiteral {
     #[inline(always)]
     fn row<O: Shape>(&self, _outer: [usize; MAX_RANK]) -> impl Row<T> + '_ {
         Splat(T::from_float_literal(self.0))
@@ -179,8 +185,11 @@ pub fn target_leaf<X: crate::Target + ?Sized>(_target: &X) -> TargetLeaf<X::Shap
     TargetLeaf(PhantomData)
 }
 
-impl<T: Element, S: Shape> Expr<T> for TargetLeaf<S> {
+impl<S: Shape> Shaped for TargetLeaf<S> {
     type Shape = S;
+}
+
+impl<T: Element, S: Shape> Expr<T> for TargetLeaf<S> {
     #[inline(always)]
     fn row<O: Shape>(&self, _outer: [usize; MAX_RANK]) -> impl Row<T> + '_ {
         Current

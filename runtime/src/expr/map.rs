@@ -25,7 +25,7 @@
 //!   which rustc does not report after an error.
 
 use super::function::{BinaryFunction, Domain, TernaryFunction, UnaryFunction};
-use super::{Context, Expr, Row, Tile};
+use super::{Context, Expr, Row, Shaped, Tile};
 use crate::element::Element;
 use crate::rules::broadcast::Broadcast;
 use crate::rules::rank::RankRule;
@@ -62,16 +62,16 @@ pub struct Map3<T, F, A, B, C, S> {
 type RankedBroadcast<X, Y, M> = <<X as RankRule<Y, M>>::Checked as Broadcast<Y>>::Output;
 
 /// The shape of `f(a, b)` under mode `M`.
-type Ranked2<T, M, A, B> = RankedBroadcast<<A as Expr<T>>::Shape, <B as Expr<T>>::Shape, M>;
+type Ranked2<A, B, M> = RankedBroadcast<<A as Shaped>::Shape, <B as Shaped>::Shape, M>;
 
 /// The shape of `f(a, b, c)` under mode `M`.
-type Ranked3<T, M, A, B, C> = RankedBroadcast<Ranked2<T, M, A, B>, <C as Expr<T>>::Shape, M>;
+type Ranked3<A, B, C, M> = RankedBroadcast<Ranked2<A, B, M>, <C as Shaped>::Shape, M>;
 
 /// Builds `f(a)`; `f` must be defined for the element type. (One-line
 /// signature: rustc quotes it in the note of every domain error.)
 #[inline(always)]
 #[rustfmt::skip]
-pub fn map1<T, M, F: UnaryFunction<T> + Domain<T>, A: Expr<T>>(_context: Context<T, M>, _f: F, a: A) -> Map1<T, F::Function, A, A::Shape> {
+pub fn map1<T, M, F: UnaryFunction<T> + Domain<T>, A: Shaped>(_context: Context<T, M>, _f: F, a: A) -> Map1<T, F::Function, A, A::Shape> {
     Map1 { a, types: PhantomData }
 }
 
@@ -82,7 +82,7 @@ pub fn map1<T, M, F: UnaryFunction<T> + Domain<T>, A: Expr<T>>(_context: Context
 #[inline(always)]
 #[rustfmt::skip]
 #[allow(clippy::type_complexity)]
-pub fn map2<T, M, F: BinaryFunction<T> + Domain<T>, A: Expr<T>, B: Expr<T>>(_context: Context<T, M>, _f: F, a: A, b: B) -> Map2<T, F::Function, A, B, Ranked2<T, M, A, B>> where A::Shape: RankRule<B::Shape, M>, <A::Shape as RankRule<B::Shape, M>>::Checked: Broadcast<B::Shape> {
+pub fn map2<T, M, F: BinaryFunction<T> + Domain<T>, A: Shaped, B: Shaped>(_context: Context<T, M>, _f: F, a: A, b: B) -> Map2<T, F::Function, A, B, Ranked2<A, B, M>> where A::Shape: RankRule<B::Shape, M>, <A::Shape as RankRule<B::Shape, M>>::Checked: Broadcast<B::Shape> {
     Map2 { a, b, types: PhantomData }
 }
 
@@ -95,16 +95,16 @@ pub fn map3<T, M, F, A, B, C>(
     a: A,
     b: B,
     c: C,
-) -> Map3<T, F::Function, A, B, C, Ranked3<T, M, A, B, C>>
+) -> Map3<T, F::Function, A, B, C, Ranked3<A, B, C, M>>
 where
     F: TernaryFunction<T> + Domain<T>,
-    A: Expr<T>,
-    B: Expr<T>,
-    C: Expr<T>,
+    A: Shaped,
+    B: Shaped,
+    C: Shaped,
     A::Shape: RankRule<B::Shape, M>,
     <A::Shape as RankRule<B::Shape, M>>::Checked: Broadcast<B::Shape>,
-    Ranked2<T, M, A, B>: RankRule<C::Shape, M>,
-    <Ranked2<T, M, A, B> as RankRule<C::Shape, M>>::Checked: Broadcast<C::Shape>,
+    Ranked2<A, B, M>: RankRule<C::Shape, M>,
+    <Ranked2<A, B, M> as RankRule<C::Shape, M>>::Checked: Broadcast<C::Shape>,
 {
     Map3 {
         a,
@@ -125,8 +125,19 @@ pub(crate) fn map2_unchecked<T, F, A, B, S>(a: A, b: B) -> Map2<T, F, A, B, S> {
     }
 }
 
-impl<T: Element, F: UnaryFunction<T>, A: Expr<T>, S: Shape> Expr<T> for Map1<T, F, A, S> {
+impl<T, F, A, S: Shape> Shaped for Map1<T, F, A, S> {
     type Shape = S;
+}
+
+impl<T, F, A, B, S: Shape> Shaped for Map2<T, F, A, B, S> {
+    type Shape = S;
+}
+
+impl<T, F, A, B, C, S: Shape> Shaped for Map3<T, F, A, B, C, S> {
+    type Shape = S;
+}
+
+impl<T: Element, F: UnaryFunction<T>, A: Expr<T>, S: Shape> Expr<T> for Map1<T, F, A, S> {
     #[inline(always)]
     fn row<O: Shape>(&self, outer: [usize; MAX_RANK]) -> impl Row<T> + '_ {
         Apply1 {
@@ -159,7 +170,6 @@ impl<T: Element, F: UnaryFunction<T>, A: Expr<T>, S: Shape> Expr<T> for Map1<T, 
 impl<T: Element, F: BinaryFunction<T>, A: Expr<T>, B: Expr<T>, S: Shape> Expr<T>
     for Map2<T, F, A, B, S>
 {
-    type Shape = S;
     #[inline(always)]
     fn row<O: Shape>(&self, outer: [usize; MAX_RANK]) -> impl Row<T> + '_ {
         Apply2 {
@@ -201,7 +211,6 @@ where
     C: Expr<T>,
     S: Shape,
 {
-    type Shape = S;
     #[inline(always)]
     fn row<O: Shape>(&self, outer: [usize; MAX_RANK]) -> impl Row<T> + '_ {
         Apply3 {

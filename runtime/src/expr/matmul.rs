@@ -24,7 +24,7 @@
 //! A product whose right operand is a vector (`(.., m, k) @ (k,)`) is read through
 //! the same per-element dot product: its output columns run along `m`.
 
-use super::{row_of_tile, Context, Expr, Row, Tile};
+use super::{row_of_tile, Context, Expr, Row, Shaped, Tile};
 use crate::dim::Dim;
 use crate::element::Element;
 use crate::rules::matmul::{MatmulLhs, MatmulRhs, MatmulRule, MatmulShape};
@@ -44,12 +44,12 @@ pub struct MatMul<T, A, B, S> {
 /// through each part of the rule, so each mistake is one error at the `@`.
 #[inline(always)]
 #[rustfmt::skip]
-pub fn matmul<T, M, A: Expr<T>, B: Expr<T>>(_context: Context<T, M>, a: A, b: B) -> MatMul<T, A, B, ProductOf<T, A, B>> where A::Shape: MatmulRule<B::Shape> {
+pub fn matmul<T, M, A: Shaped, B: Shaped>(_context: Context<T, M>, a: A, b: B) -> MatMul<T, A, B, ProductOf<A, B>> where A::Shape: MatmulRule<B::Shape> {
     MatMul { a, b, types: PhantomData }
 }
 
 /// The shape of the node [`matmul`] builds.
-type ProductOf<T, A, B> = <<A as Expr<T>>::Shape as MatmulRule<<B as Expr<T>>::Shape>>::Output;
+type ProductOf<A, B> = <<A as Shaped>::Shape as MatmulRule<<B as Shaped>::Shape>>::Output;
 
 /// Where one output row of a product reads its operands.
 #[derive(Clone, Copy)]
@@ -158,6 +158,10 @@ where
     }
 }
 
+impl<T, A, B, S: Shape> Shaped for MatMul<T, A, B, S> {
+    type Shape = S;
+}
+
 impl<T, A, B, S> Expr<T> for MatMul<T, A, B, S>
 where
     T: Element,
@@ -167,7 +171,6 @@ where
     B::Shape: MatmulRhs,
     S: Shape,
 {
-    type Shape = S;
     const TILED: bool = true;
 
     #[inline(always)]

@@ -13,6 +13,7 @@
 //! silent: one mistake, one error.
 
 mod buffered;
+mod fold;
 mod function;
 mod leaf;
 pub mod map;
@@ -21,6 +22,10 @@ mod reduce;
 mod strided;
 
 pub use buffered::{shared, Shared};
+pub use fold::{
+    first_step, fold, left_step, pair, right_step, unary_step, First, Fold, FoldSteps, Left, Only,
+    Pair, Position, Right, Sides, SidesRow, SidesTile, Step, StepsRow, StepsTile,
+};
 pub use function::{
     functions, operators, BinaryFunction, Defined, DefinedFor, Domain, FunctionInfo,
     TernaryFunction, UnaryFunction, FUNCTIONS,
@@ -38,15 +43,34 @@ pub use strided::{
 
 use crate::shape::{Shape, MAX_RANK};
 
+/// A node's type-level shape, known from the node's type alone.
+///
+/// Split from [`Expr`] so that a constructor can read its children's shapes
+/// without proving that they evaluate: every impl of `Shaped` has no bounds on
+/// the children, so checking one node costs the same at any depth. (When a
+/// constructor bounded its children by `Expr<T>`, rustc proved each child's
+/// whole subtree again at every level, since node types borrow the operands
+/// and so carry lifetimes that keep the proofs out of its cache: checking
+/// time grew with the square of the nesting depth.) The one full `Expr<T>`
+/// proof is at the root, when the kernel evaluates the tree.
+pub trait Shaped {
+    /// The node's shape.
+    type Shape: Shape;
+}
+
+/// A shape as a witness: stands for a node already checked (the chain so far,
+/// in [`fold`]'s step-by-step checks; the other operand of an `in_dims`).
+impl<S: Shape> Shaped for core::marker::PhantomData<S> {
+    type Shape = S;
+}
+
 /// An expression node evaluated over elements of type `T`.
 #[diagnostic::on_unimplemented(
     message = "element types do not match: `{Self}` is not an expression over `{T}`",
     label = "expected elements of type `{T}` here",
     note = "tensor expressions never convert element types; convert the operand first"
 )]
-pub trait Expr<T> {
-    /// The node's shape.
-    type Shape: Shape;
+pub trait Expr<T>: Shaped {
     /// The reader for one output row. `outer` holds the output index of every
     /// dim but the last (the rest of the array is zero); `O` is the output shape.
     fn row<O: Shape>(&self, outer: [usize; MAX_RANK]) -> impl Row<T> + '_;

@@ -18,7 +18,7 @@
 
 use super::buffered::{outer_of_row, source_row, CachedRow, OwnedRow, RowCache};
 use super::function::{impl_domain, DefinedFor, Domain};
-use super::{Context, Expr, Row};
+use super::{Context, Expr, Row, Shaped};
 use crate::element::{Element, Float};
 use crate::shape::{Shape, MAX_RANK};
 use core::cell::Cell;
@@ -118,7 +118,7 @@ pub fn reduction<T, M, F, E, K, R>(
 where
     T: Element,
     F: Reducer<T> + Domain<T>,
-    E: Expr<T>,
+    E: Shaped,
     K: Shape,
     R: Shape,
 {
@@ -253,6 +253,10 @@ fn fold_row<T: Element, F: Reducer<T>>(row: &impl Row<T>, len: usize) -> T {
     acc
 }
 
+impl<T, F, E, K, R: Shape> Shaped for Reduction<T, F, E, K, R> {
+    type Shape = R;
+}
+
 impl<T, F, E, K, R> Expr<T> for Reduction<T, F, E, K, R>
 where
     T: Element,
@@ -261,7 +265,6 @@ where
     K: Shape,
     R: Shape,
 {
-    type Shape = R;
     const BUFFERED: bool = true;
     #[inline(always)]
     fn row<O: Shape>(&self, outer: [usize; MAX_RANK]) -> impl Row<T> + '_ {

@@ -8,7 +8,7 @@
 //! vectorise the way a contiguous one does.
 
 use super::leaf::{Context, Operand, TensorLeaf};
-use super::{Expr, Row};
+use super::{Expr, Row, Shaped};
 use crate::element::Element;
 use crate::rules::broadcast::aligned_strides;
 use crate::rules::permute::Transpose;
@@ -112,8 +112,11 @@ impl<L: Layout, O: Shape> ReadStrides<L, O> {
     };
 }
 
-impl<T: Element, L: Layout> Expr<T> for StridedLeaf<'_, T, L> {
+impl<T, L: Layout> Shaped for StridedLeaf<'_, T, L> {
     type Shape = L::Shape;
+}
+
+impl<T: Element, L: Layout> Expr<T> for StridedLeaf<'_, T, L> {
     #[inline(always)]
     fn row<O: Shape>(&self, outer: [usize; MAX_RANK]) -> impl Row<T> + '_ {
         let offset = row_offset::<O>(&ReadStrides::<L, O>::STRIDES, outer);

@@ -1,0 +1,312 @@
+//! Long paths of elementwise operations, and how deep the generated node types
+//! nest.
+//!
+//! Expanded node by node, `a + b - c + ...` (left-nested as parsed) or
+//! `relu(exp(relu(..)))` gives a node type one level deeper per operation, and
+//! rustc gives up at its recursion limit (128 by default): measured, a path of
+//! 62 elementwise operations is the most that builds, because each level's
+//! row reader is an `impl Trait` that code generation unfolds two levels at a
+//! time. So the macro folds such paths: from a node it follows the deepest
+//! elementwise operand down (the accumulator path), and expands the
+//! operations along it as steps `acc = f(.., acc, ..)` of the runtime's fold
+//! node. The steps sit in a balanced tree and run in source order, so every
+//! value is computed exactly as written while the type nests `log2(n)` levels
+//! for `n` steps. Operands off the path are folded the same way on their own.
+//!
+//! What still nests level by level is what is not elementwise: products,
+//! reductions. [`MAX_TYPE_DEPTH`] bounds it, and
+//! [`validate`](crate::validate) reports it with a fix.
+
+use crate::ast::{BinaryOp, Expr};
+use proc_macro2::Span;
+use std::collections::HashMap;
+
+/// A path this long (in steps after its innermost operation) becomes a fold;
+/// shorter ones expand operation by operation, which reads more simply.
+pub const MIN_FOLD_STEPS: usize = 8;
+
+/// The deepest nesting of operations the macro emits, counted after folding.
+/// Measured with rustc 1.95 at the default recursion limit: 62 nested
+/// elementwise nodes build (63 do not), 64 products; 60 leaves a margin.
+pub const MAX_TYPE_DEPTH: usize = 60;
+
+/// One step of a fold: the function and the accumulator's place among its
+/// arguments.
+pub struct Step<'a> {
+    /// The function applied.
+    pub function: Function<'a>,
+    /// Where the accumulator goes and what the other arguments are.
+    pub place: Place<'a>,
+}
+
+/// A step's function.
+pub enum Function<'a> {
+    /// An operator (`+`, unary `-`): its marker in `expr::operators`, and its span.
+    Operator(&'static str, Span),
+    /// A function from the table, by name.
+    Named(&'a syn::Ident),
+}
+
+impl Function<'_> {
+    /// Where the step's errors are reported.
+    pub fn span(&self) -> Span {
+        match self {
+            Function::Operator(_, span) => *span,
+            Function::Named(name) => name.span(),
+        }
+    }
+}
+
+/// The accumulator's place among a step's arguments, with the others.
+pub enum Place<'a> {
+    /// `f(acc)`, `-acc`.
+    Only,
+    /// `acc op x`, `f(acc, x)`.
+    Left(&'a Expr),
+    /// `x op acc`, `f(x, acc)`.
+    Right(&'a Expr),
+    /// `f(acc, b, c)`.
+    First(&'a Expr, &'a Expr),
+}
+
+impl<'a> Place<'a> {
+    /// The step's other arguments, in source order.
+    pub fn sides(&self) -> Vec<&'a Expr> {
+        match *self {
+            Place::Only => vec![],
+            Place::Left(x) | Place::Right(x) => vec![x],
+            Place::First(b, c) => vec![b, c],
+        }
+    }
+}
+
+/// A foldable path: its innermost operation `head` (built as usual), then the
+/// steps applied to it, innermost first.
+pub struct Spine<'a> {
+    pub head: &'a Expr,
+    pub steps: Vec<Step<'a>>,
+}
+
+/// The nesting depth of every node of a tree before folding (operands 0),
+/// computed once, so following the deepest operand costs nothing per step.
+pub struct Depths(HashMap<*const Expr, usize>);
+
+impl Depths {
+    /// The depths of `root` and all its subexpressions.
+    pub fn of(root: &Expr) -> Self {
+        let mut depths = Depths(HashMap::new());
+        depths.measure(root);
+        depths
+    }
+
+    fn measure(&mut self, expr: &Expr) -> usize {
+        let children = expr.children();
+        let depth = if children.is_empty() {
+            0
+        } else {
+            1 + children
+                .into_iter()
+                .map(|child| self.measure(child))
+                .max()
+                .unwrap_or(0)
+        };
+        self.0.insert(expr, depth);
+        depth
+    }
+
+    /// The unfolded depth of a node of the measured tree.
+    fn get(&self, expr: &Expr) -> usize {
+        self.0.get(&(expr as *const Expr)).copied().unwrap_or(0)
+    }
+}
+
+/// `expr`'s accumulator path if it is long enough to fold. `stop` marks a node
+/// the path must not pass through (a subexpression shared with another place,
+/// which must stay a node of its own).
+pub fn foldable_spine<'a>(
+    expr: &'a Expr,
+    depths: &Depths,
+    stop: impl Fn(&Expr) -> bool,
+) -> Option<Spine<'a>> {
+    let mut steps = Vec::new();
+    let mut node = expr;
+    while let Some((acc, step)) = as_step(node, depths) {
+        let shared_inside = !steps.is_empty() && stop(node);
+        if shared_inside || as_step(acc, depths).is_none() {
+            break;
+        }
+        steps.push(step);
+        node = acc;
+    }
+    if steps.len() < MIN_FOLD_STEPS {
+        return None;
+    }
+    steps.reverse();
+    Some(Spine { head: node, steps })
+}
+
+/// An elementwise operation as its accumulator operand (the deepest one) and
+/// its step; `None` for anything else (operands, literals, products,
+/// reductions, `in_dims`, ...), which ends a path.
+fn as_step<'a>(expr: &'a Expr, depths: &Depths) -> Option<(&'a Expr, Step<'a>)> {
+    let step = |function, place| Step { function, place };
+    match expr {
+        Expr::Negate { span, operand } => {
+            Some((operand, step(Function::Operator("neg", *span), Place::Only)))
+        }
+        Expr::Binary { op, span, lhs, rhs } if *op != BinaryOp::MatMul => {
+            let function = Function::Operator(op.marker(), *span);
+            Some(deeper_of(lhs, rhs, depths, function))
+        }
+        Expr::Call { name, args } => match &args[..] {
+            [x] => Some((x, step(Function::Named(name), Place::Only))),
+            [a, b] => Some(deeper_of(a, b, depths, Function::Named(name))),
+            [a, b, c] if depths.get(a) >= depths.get(b).max(depths.get(c)) => {
+                Some((a, step(Function::Named(name), Place::First(b, c))))
+            }
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
+/// A binary step whose accumulator is the deeper operand (the left on a tie).
+fn deeper_of<'a>(
+    lhs: &'a Expr,
+    rhs: &'a Expr,
+    depths: &Depths,
+    function: Function<'a>,
+) -> (&'a Expr, Step<'a>) {
+    if depths.get(rhs) > depths.get(lhs) {
+        let place = Place::Right(lhs);
+        (rhs, Step { function, place })
+    } else {
+        let place = Place::Left(rhs);
+        (lhs, Step { function, place })
+    }
+}
+
+/// The steps of a fold, assembled into a tree as they arrive, like a binary
+/// counter: two neighbouring subtrees of the same size merge at once. The tree
+/// keeps the steps' order, nests about `2 log2(n)` levels, and only about
+/// `log2(n)` subtrees are pending at any time: the expansion binds each to a
+/// local, and the locals alive at once are what rustc's borrow check pays for.
+pub struct StepsTree<T> {
+    /// Pending subtrees, earliest first: (subtree, steps in it, its depth).
+    pending: Vec<(T, usize, usize)>,
+}
+
+impl<T> StepsTree<T> {
+    pub fn new() -> Self {
+        StepsTree {
+            pending: Vec::new(),
+        }
+    }
+
+    /// Adds the next step; `pair(earlier, later)` merges two subtrees.
+    pub fn push(&mut self, step: T, mut pair: impl FnMut(T, T) -> T) {
+        self.pending.push((step, 1, 0));
+        while let [.., (_, earlier, _), (_, later, _)] = self.pending[..] {
+            if earlier != later {
+                break;
+            }
+            self.merge_last_two(&mut pair);
+        }
+    }
+
+    /// The whole tree and its depth, or `None` for no steps.
+    pub fn finish(mut self, mut pair: impl FnMut(T, T) -> T) -> Option<(T, usize)> {
+        while self.pending.len() > 1 {
+            self.merge_last_two(&mut pair);
+        }
+        self.pending.pop().map(|(tree, _, depth)| (tree, depth))
+    }
+
+    fn merge_last_two(&mut self, pair: &mut impl FnMut(T, T) -> T) {
+        if let (Some(later), Some(earlier)) = (self.pending.pop(), self.pending.pop()) {
+            let depth = 1 + earlier.2.max(later.2);
+            self.pending
+                .push((pair(earlier.0, later.0), earlier.1 + later.1, depth));
+        }
+    }
+}
+
+/// How deep the steps tree of a fold of `steps` steps nests.
+fn steps_tree_depth(steps: usize) -> usize {
+    let mut tree = StepsTree::new();
+    for _ in 0..steps {
+        tree.push((), |(), ()| ());
+    }
+    tree.finish(|(), ()| ()).map_or(0, |(_, depth)| depth)
+}
+
+/// How many operations deep the node types emitted for `expr` nest (operands
+/// and literals count 0; sharing, ignored here, only makes them shallower).
+pub fn type_depth(expr: &Expr, depths: &Depths) -> usize {
+    if let Some(spine) = foldable_spine(expr, depths, |_| false) {
+        let sides = spine.steps.iter().flat_map(|step| step.place.sides());
+        let sides = sides
+            .map(|side| type_depth(side, depths))
+            .max()
+            .unwrap_or(0);
+        let tree = steps_tree_depth(spine.steps.len());
+        return 1 + type_depth(spine.head, depths).max(sides + tree + 1);
+    }
+    let children = expr.children();
+    if children.is_empty() {
+        return 0;
+    }
+    1 + children
+        .into_iter()
+        .map(|child| type_depth(child, depths))
+        .max()
+        .unwrap_or(0)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ast::{Form, Statement};
+
+    fn depth(source: &str) -> usize {
+        let statement: Statement = syn::parse_str(source).expect("parses");
+        let Form::Evaluate(expr) = &statement.form else {
+            panic!("an expression")
+        };
+        type_depth(expr, &Depths::of(expr))
+    }
+
+    fn nest(template: &str, times: usize) -> String {
+        (0..times).fold("a".to_string(), |inner, _| template.replace('#', &inner))
+    }
+
+    #[test]
+    fn short_paths_nest_one_level_per_operation() {
+        assert_eq!(depth("a"), 0);
+        assert_eq!(depth("relu(a * 2 + b)"), 3);
+        assert_eq!(depth(&nest("relu(#)", MIN_FOLD_STEPS)), MIN_FOLD_STEPS);
+    }
+
+    #[test]
+    fn elementwise_paths_of_any_shape_fold_to_logarithmic_depth() {
+        for template in [
+            "relu(#)",
+            "-#",
+            "max(#, v)",
+            "min(v, #)",
+            "v + (#)",
+            "clamp(#, 0.0, 1.0)",
+        ] {
+            let folded = depth(&nest(template, 120));
+            assert!(folded <= 12, "`{template}` 120 deep nests {folded} levels");
+        }
+        let chain = vec!["a"; 500].join(" + ");
+        assert!(depth(&chain) <= 12);
+    }
+
+    #[test]
+    fn products_and_reductions_still_nest_one_level_each() {
+        assert_eq!(depth(&nest("(# @ w)", 61)), 61);
+        assert!(depth(&nest("sum(relu(#), [0], keepdim)", 40)) >= 40);
+    }
+}

@@ -1,0 +1,426 @@
+//! Long chains of binary operations (`a + b - c + ...`, `max(max(a, b), c)`)
+//! as one node whose type nests logarithmically, not linearly.
+//!
+//! A chain `t0 op1 t1 op2 t2 ... opn tn` is a left fold: `acc = t0`, then
+//! `acc = op_k(acc, t_k)` for each step in order. Built as nested [`Map2`]
+//! nodes it is a type `n` levels deep, and rustc's recursion limit (128 by
+//! default, counted in trait obligations and in drop-check) rejects it long
+//! before 200 terms. Here the steps sit in a balanced binary tree of
+//! [`Pair`]s, and the [`Fold`] node walks that tree's leaves from left to
+//! right carrying the accumulator: the same operations on the same values in
+//! the same order, so the results are bit-identical to the nested form, but
+//! the type is `log2(n)` levels deep.
+//!
+//! The constructors check nothing: `tensor_expr!` first checks every step
+//! with [`map2`](super::map2) against the shape of the chain so far (a
+//! [`PhantomData`] witness, so each check is one level deep), spanned on the
+//! step's operator as for any binary operation, and passes the last check's
+//! shape to [`fold`].
+//!
+//! [`Map2`]: super::Map2
+
+use super::function::{BinaryFunction, Domain, TernaryFunction, UnaryFunction};
+use super::{Context, Expr, Row, Shaped, Tile};
+use crate::element::Element;
+use crate::shape::{Shape, MAX_RANK};
+use core::marker::PhantomData;
+
+/// `head` then `Steps`, of shape `S`: the steps applied to `head` in order.
+#[derive(Clone, Copy, Debug)]
+pub struct Fold<T, H, Steps, S> {
+    head: H,
+    steps: Steps,
+    types: PhantomData<(T, S)>,
+}
+
+/// One step `acc = F(..)`: the accumulator at position `P` among `F`'s
+/// arguments, the other arguments read from `sides` (a [`Sides`]).
+#[derive(Clone, Copy, Debug)]
+pub struct Step<F, P, Sides> {
+    sides: Sides,
+    types: PhantomData<(F, P)>,
+}
+
+/// The steps of `L`, then those of `R`.
+#[derive(Clone, Copy, Debug)]
+pub struct Pair<L, R> {
+    left: L,
+    right: R,
+}
+
+/// Builds `head` then `steps`, of the shape `_shape` that the macro's
+/// step-by-step checks computed.
+#[inline(always)]
+pub fn fold<T, M, H, Steps, S>(
+    _context: Context<T, M>,
+    _shape: PhantomData<S>,
+    head: H,
+    steps: Steps,
+) -> Fold<T, H, Steps, S> {
+    Fold {
+        head,
+        steps,
+        types: PhantomData,
+    }
+}
+
+/// The step `acc = f(acc)`.
+#[inline(always)]
+pub fn unary_step<T, M, F: Domain<T>>(
+    _context: Context<T, M>,
+    _f: F,
+) -> Step<F::Function, Only, ()> {
+    Step {
+        sides: (),
+        types: PhantomData,
+    }
+}
+
+/// The step `acc = f(acc, x)`.
+#[inline(always)]
+pub fn left_step<T, M, F: Domain<T>, X>(
+    _context: Context<T, M>,
+    _f: F,
+    x: X,
+) -> Step<F::Function, Left, (X,)> {
+    Step {
+        sides: (x,),
+        types: PhantomData,
+    }
+}
+
+/// The step `acc = f(x, acc)`.
+#[inline(always)]
+pub fn right_step<T, M, F: Domain<T>, X>(
+    _context: Context<T, M>,
+    _f: F,
+    x: X,
+) -> Step<F::Function, Right, (X,)> {
+    Step {
+        sides: (x,),
+        types: PhantomData,
+    }
+}
+
+/// The step `acc = f(acc, b, c)`.
+#[inline(always)]
+pub fn first_step<T, M, F: Domain<T>, B, C>(
+    _context: Context<T, M>,
+    _f: F,
+    b: B,
+    c: C,
+) -> Step<F::Function, First, (B, C)> {
+    Step {
+        sides: (b, c),
+        types: PhantomData,
+    }
+}
+
+/// The steps of `left`, then those of `right`.
+#[inline(always)]
+pub fn pair<L, R>(left: L, right: R) -> Pair<L, R> {
+    Pair { left, right }
+}
+
+impl<T, H, Steps, S: Shape> Shaped for Fold<T, H, Steps, S> {
+    type Shape = S;
+}
+
+/// Where the accumulator stands among a step's arguments, and how the step
+/// applies its function `F` to it and to the values `V` of the other arguments.
+pub trait Position<F, T, V> {
+    /// `F` of the accumulator and the other arguments, in the written order.
+    fn apply(acc: T, values: V) -> T;
+}
+
+/// The accumulator is the only argument: `f(acc)`.
+#[derive(Clone, Copy, Debug)]
+pub struct Only;
+/// The accumulator is the left argument: `acc op x`, `f(acc, x)`.
+#[derive(Clone, Copy, Debug)]
+pub struct Left;
+/// The accumulator is the right argument: `x op acc`, `f(x, acc)`.
+#[derive(Clone, Copy, Debug)]
+pub struct Right;
+/// The accumulator is the first of three arguments: `f(acc, b, c)`.
+#[derive(Clone, Copy, Debug)]
+pub struct First;
+
+impl<T, F: UnaryFunction<T>> Position<F, T, ()> for Only {
+    #[inline(always)]
+    fn apply(acc: T, (): ()) -> T {
+        F::apply(acc)
+    }
+}
+
+impl<T, F: BinaryFunction<T>> Position<F, T, (T,)> for Left {
+    #[inline(always)]
+    fn apply(acc: T, (x,): (T,)) -> T {
+        F::apply(acc, x)
+    }
+}
+
+impl<T, F: BinaryFunction<T>> Position<F, T, (T,)> for Right {
+    #[inline(always)]
+    fn apply(acc: T, (x,): (T,)) -> T {
+        F::apply(x, acc)
+    }
+}
+
+impl<T, F: TernaryFunction<T>> Position<F, T, (T, T)> for First {
+    #[inline(always)]
+    fn apply(acc: T, (b, c): (T, T)) -> T {
+        F::apply(acc, b, c)
+    }
+}
+
+/// A step's other arguments (`()`, `(x,)` or `(b, c)`), read like an
+/// [`Expr`] into a tuple of values.
+pub trait Sides<T> {
+    /// The values read at one index.
+    type Values;
+    /// Whether an argument holds a reduction or a shared subexpression.
+    const BUFFERED: bool;
+    /// Whether an argument holds a matrix product.
+    const TILED: bool;
+    /// The arguments' reader for one output row.
+    fn row<O: Shape>(&self, outer: [usize; MAX_RANK]) -> impl SidesRow<T, Self::Values> + '_;
+    /// The same, without row caches.
+    fn row_fresh<O: Shape>(&self, outer: [usize; MAX_RANK]) -> impl SidesRow<T, Self::Values> + '_;
+    /// The arguments' reader for one tile.
+    fn tile<O: Shape, const R: usize, const C: usize, const FUSE: bool>(
+        &self,
+        outer: [usize; MAX_RANK],
+        j0: usize,
+    ) -> impl SidesTile<T, Self::Values> + '_;
+}
+
+/// A step's other arguments in one row.
+pub trait SidesRow<T, V> {
+    /// Their values at column `j`.
+    fn get(&self, j: usize, current: T) -> V;
+}
+
+/// A step's other arguments in one tile.
+pub trait SidesTile<T, V> {
+    /// Their values at row `r`, column `j` of the tile.
+    fn get(&self, r: usize, j: usize, current: T) -> V;
+}
+
+/// Implements [`Sides`] for a tuple of expressions and its readers for the
+/// same tuple of row or tile readers.
+macro_rules! impl_sides {
+    ($($x:ident $i:tt),*) => {
+        // `()` for a step with no other argument.
+        #[allow(clippy::unused_unit)]
+        impl<T: Element, $($x: Expr<T>),*> Sides<T> for ($($x,)*) {
+            type Values = ($(impl_sides!(@t $x T),)*);
+            const BUFFERED: bool = false $(|| $x::BUFFERED)*;
+            const TILED: bool = false $(|| $x::TILED)*;
+            #[inline(always)]
+            fn row<O: Shape>(&self, _outer: [usize; MAX_RANK]) -> impl SidesRow<T, Self::Values> + '_ {
+                ($(self.$i.row::<O>(_outer),)*)
+            }
+            #[inline(always)]
+            fn row_fresh<O: Shape>(&self, _outer: [usize; MAX_RANK]) -> impl SidesRow<T, Self::Values> + '_ {
+                ($(self.$i.row_fresh::<O>(_outer),)*)
+            }
+            #[inline(always)]
+            fn tile<O: Shape, const R: usize, const C: usize, const FUSE: bool>(
+                &self,
+                _outer: [usize; MAX_RANK],
+                _j0: usize,
+            ) -> impl SidesTile<T, Self::Values> + '_ {
+                ($(self.$i.tile::<O, R, C, FUSE>(_outer, _j0),)*)
+            }
+        }
+        #[allow(clippy::unused_unit)]
+        impl<T: Copy, $($x: Row<T>),*> SidesRow<T, ($(impl_sides!(@t $x T),)*)> for ($($x,)*) {
+            #[inline(always)]
+            fn get(&self, _j: usize, _current: T) -> ($(impl_sides!(@t $x T),)*) {
+                ($(self.$i.get(_j, _current),)*)
+            }
+        }
+        #[allow(clippy::unused_unit)]
+        impl<T: Copy, $($x: Tile<T>),*> SidesTile<T, ($(impl_sides!(@t $x T),)*)> for ($($x,)*) {
+            #[inline(always)]
+            fn get(&self, _r: usize, _j: usize, _current: T) -> ($(impl_sides!(@t $x T),)*) {
+                ($(self.$i.get(_r, _j, _current),)*)
+            }
+        }
+    };
+    (@t $x:ident $t:ident) => { $t };
+}
+
+impl_sides!();
+impl_sides!(X 0);
+impl_sides!(X0 0, X1 1);
+
+/// The steps of a [`Fold`], read like an [`Expr`] but applied to an accumulator.
+pub trait FoldSteps<T> {
+    /// Whether a step holds a reduction or a shared subexpression.
+    const BUFFERED: bool;
+    /// Whether a step holds a matrix product.
+    const TILED: bool;
+    /// The steps' reader for one output row (see [`Expr::row`]).
+    fn row<O: Shape>(&self, outer: [usize; MAX_RANK]) -> impl StepsRow<T> + '_;
+    /// The same, without row caches (see [`Expr::row_fresh`]).
+    fn row_fresh<O: Shape>(&self, outer: [usize; MAX_RANK]) -> impl StepsRow<T> + '_;
+    /// The steps' reader for one tile (see [`Expr::tile`]).
+    fn tile<O: Shape, const R: usize, const C: usize, const FUSE: bool>(
+        &self,
+        outer: [usize; MAX_RANK],
+        j0: usize,
+    ) -> impl StepsTile<T> + '_;
+}
+
+/// The steps of one row: applies them to the accumulator at column `j`.
+pub trait StepsRow<T> {
+    /// `acc` after every step, at column `j` (`current`: the target's value).
+    fn fold(&self, acc: T, j: usize, current: T) -> T;
+}
+
+/// The steps of one tile: applies them at row `r`, column `j` of the tile.
+pub trait StepsTile<T> {
+    /// `acc` after every step, at row `r`, column `j` of the tile.
+    fn fold(&self, acc: T, r: usize, j: usize, current: T) -> T;
+}
+
+impl<T, F, P, S> FoldSteps<T> for Step<F, P, S>
+where
+    T: Element,
+    S: Sides<T>,
+    P: Position<F, T, S::Values>,
+{
+    const BUFFERED: bool = S::BUFFERED;
+    const TILED: bool = S::TILED;
+    #[inline(always)]
+    fn row<O: Shape>(&self, outer: [usize; MAX_RANK]) -> impl StepsRow<T> + '_ {
+        Apply::<F, P, _, S::Values>(self.sides.row::<O>(outer), PhantomData)
+    }
+    #[inline(always)]
+    fn row_fresh<O: Shape>(&self, outer: [usize; MAX_RANK]) -> impl StepsRow<T> + '_ {
+        Apply::<F, P, _, S::Values>(self.sides.row_fresh::<O>(outer), PhantomData)
+    }
+    #[inline(always)]
+    fn tile<O: Shape, const R: usize, const C: usize, const FUSE: bool>(
+        &self,
+        outer: [usize; MAX_RANK],
+        j0: usize,
+    ) -> impl StepsTile<T> + '_ {
+        Apply::<F, P, _, S::Values>(self.sides.tile::<O, R, C, FUSE>(outer, j0), PhantomData)
+    }
+}
+
+impl<T: Copy, L: FoldSteps<T>, R: FoldSteps<T>> FoldSteps<T> for Pair<L, R> {
+    const BUFFERED: bool = L::BUFFERED || R::BUFFERED;
+    const TILED: bool = L::TILED || R::TILED;
+    #[inline(always)]
+    fn row<O: Shape>(&self, outer: [usize; MAX_RANK]) -> impl StepsRow<T> + '_ {
+        Pair {
+            left: self.left.row::<O>(outer),
+            right: self.right.row::<O>(outer),
+        }
+    }
+    #[inline(always)]
+    fn row_fresh<O: Shape>(&self, outer: [usize; MAX_RANK]) -> impl StepsRow<T> + '_ {
+        Pair {
+            left: self.left.row_fresh::<O>(outer),
+            right: self.right.row_fresh::<O>(outer),
+        }
+    }
+    #[inline(always)]
+    fn tile<O: Shape, const RR: usize, const C: usize, const FUSE: bool>(
+        &self,
+        outer: [usize; MAX_RANK],
+        j0: usize,
+    ) -> impl StepsTile<T> + '_ {
+        Pair {
+            left: self.left.tile::<O, RR, C, FUSE>(outer, j0),
+            right: self.right.tile::<O, RR, C, FUSE>(outer, j0),
+        }
+    }
+}
+
+impl<T: Element, H: Expr<T>, Steps: FoldSteps<T>, S: Shape> Expr<T> for Fold<T, H, Steps, S> {
+    const BUFFERED: bool = H::BUFFERED || Steps::BUFFERED;
+    const TILED: bool = H::TILED || Steps::TILED;
+    #[inline(always)]
+    fn row<O: Shape>(&self, outer: [usize; MAX_RANK]) -> impl Row<T> + '_ {
+        Folded {
+            head: self.head.row::<O>(outer),
+            steps: self.steps.row::<O>(outer),
+        }
+    }
+    #[inline(always)]
+    fn row_fresh<O: Shape>(&self, outer: [usize; MAX_RANK]) -> impl Row<T> + '_ {
+        Folded {
+            head: self.head.row_fresh::<O>(outer),
+            steps: self.steps.row_fresh::<O>(outer),
+        }
+    }
+    #[inline(always)]
+    fn tile<O: Shape, const R: usize, const C: usize, const FUSE: bool>(
+        &self,
+        outer: [usize; MAX_RANK],
+        j0: usize,
+    ) -> impl Tile<T> + '_ {
+        Folded {
+            head: self.head.tile::<O, R, C, FUSE>(outer, j0),
+            steps: self.steps.tile::<O, R, C, FUSE>(outer, j0),
+        }
+    }
+}
+
+/// A step's reader: `F` applied at position `P` to the accumulator and the
+/// values `V` read from its other arguments' reader `S`.
+struct Apply<F, P, S, V>(S, PhantomData<(F, P, V)>);
+
+impl<T, F, P: Position<F, T, V>, S: SidesRow<T, V>, V> StepsRow<T> for Apply<F, P, S, V> {
+    #[inline(always)]
+    fn fold(&self, acc: T, j: usize, current: T) -> T {
+        P::apply(acc, self.0.get(j, current))
+    }
+}
+
+impl<T, F, P: Position<F, T, V>, S: SidesTile<T, V>, V> StepsTile<T> for Apply<F, P, S, V> {
+    #[inline(always)]
+    fn fold(&self, acc: T, r: usize, j: usize, current: T) -> T {
+        P::apply(acc, self.0.get(r, j, current))
+    }
+}
+
+impl<T: Copy, L: StepsRow<T>, R: StepsRow<T>> StepsRow<T> for Pair<L, R> {
+    #[inline(always)]
+    fn fold(&self, acc: T, j: usize, current: T) -> T {
+        self.right.fold(self.left.fold(acc, j, current), j, current)
+    }
+}
+
+impl<T: Copy, L: StepsTile<T>, R: StepsTile<T>> StepsTile<T> for Pair<L, R> {
+    #[inline(always)]
+    fn fold(&self, acc: T, r: usize, j: usize, current: T) -> T {
+        self.right
+            .fold(self.left.fold(acc, r, j, current), r, j, current)
+    }
+}
+
+/// The whole chain's reader (a row or a tile): the head's value, then the steps.
+struct Folded<H, Steps> {
+    head: H,
+    steps: Steps,
+}
+
+impl<T: Copy, H: Row<T>, Steps: StepsRow<T>> Row<T> for Folded<H, Steps> {
+    #[inline(always)]
+    fn get(&self, j: usize, current: T) -> T {
+        self.steps.fold(self.head.get(j, current), j, current)
+    }
+}
+
+impl<T: Copy, H: Tile<T>, Steps: StepsTile<T>> Tile<T> for Folded<H, Steps> {
+    #[inline(always)]
+    fn get(&self, r: usize, j: usize, current: T) -> T {
+        self.steps.fold(self.head.get(r, j, current), r, j, current)
+    }
+}

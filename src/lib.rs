@@ -48,6 +48,11 @@ pub use tensor_expr_runtime::HeapTensor;
 /// The shape rules as types and as `const fn` reference rules.
 pub use tensor_expr_runtime::rules;
 
+/// The float functions of `tensor_expr!` (`exp`, `ln`, `tanh`, `sigmoid`, ...)
+/// for f32 and f64, callable on their own: pure Rust that LLVM vectorises,
+/// with the accuracy stated in the README.
+pub use tensor_expr_runtime::math;
+
 /// Everything an expression needs: `use tensor_expr::prelude::*;`.
 pub mod prelude {
     #[cfg(feature = "alloc")]

@@ -1,8 +1,10 @@
 //! Element types: the arithmetic every tensor element has ([`Element`]), the
 //! sign ([`Signed`]) and the float functions ([`Float`]).
 //!
-//! Float functions come from std's intrinsics with the `std` feature (faster) and
-//! from `libm` without it, so the runtime stays `#![no_std]`.
+//! The float functions of `f32` and `f64` are the crate's own ([`crate::math`]):
+//! plain arithmetic that LLVM vectorises inside the fused loop, in `core` only,
+//! so the runtime stays `#![no_std]`. `powf` comes from std with the `std`
+//! feature and from `libm` without it.
 
 use core::fmt::{Debug, Display};
 use core::ops::{Add, Div, Mul, Neg, Sub};
@@ -43,9 +45,10 @@ pub trait Element:
     /// Converts a float literal written in an expression (`x * 0.5`). Only float
     /// elements reach it: `float_literal` rejects other types at compile time.
     fn from_float_literal(value: f64) -> Self;
-    /// The larger of two elements (for floats, a NaN operand is ignored).
+    /// The larger of two elements; for floats NaN if either is NaN (NumPy's
+    /// `maximum`, PyTorch's `max`).
     fn max_element(self, other: Self) -> Self;
-    /// The smaller of two elements (for floats, a NaN operand is ignored).
+    /// The smaller of two elements; for floats NaN if either is NaN.
     fn min_element(self, other: Self) -> Self;
     /// `self * b + c`, the step of a dot product. Floats fuse it into one FMA
     /// instruction where the target has one and `std` provides it; elsewhere it
@@ -92,6 +95,79 @@ pub trait Float: Signed {
     fn tanh(self) -> Self;
     /// `self` raised to a float power.
     fn powf(self, exponent: Self) -> Self;
+
+    // The functions below have defaults in terms of those above, so an element
+    // type of your own needs only the seven; f32 and f64 override them with
+    // more accurate and faster versions.
+
+    /// 2^x.
+    #[inline(always)]
+    fn exp2(self) -> Self {
+        (self * Self::from_float_literal(core::f64::consts::LN_2)).exp()
+    }
+    /// The base-2 logarithm.
+    #[inline(always)]
+    fn log2(self) -> Self {
+        self.ln() * Self::from_float_literal(core::f64::consts::LOG2_E)
+    }
+    /// `ln(1 + x)`, accurate near 0 (the default is not).
+    #[inline(always)]
+    fn log1p(self) -> Self {
+        (Self::ONE + self).ln()
+    }
+    /// `e^x - 1`, accurate near 0 (the default is not).
+    #[inline(always)]
+    fn expm1(self) -> Self {
+        self.exp() - Self::ONE
+    }
+    /// The logistic function `1 / (1 + e^-x)`.
+    #[inline(always)]
+    fn sigmoid(self) -> Self {
+        Self::ONE / (Self::ONE + (-self).exp())
+    }
+    /// `ln(1 + e^x)`.
+    #[inline(always)]
+    fn softplus(self) -> Self {
+        self.exp().log1p()
+    }
+    /// `x * sigmoid(x)`.
+    #[inline(always)]
+    fn silu(self) -> Self {
+        self * self.sigmoid()
+    }
+    /// GELU, tanh form: `x/2 (1 + tanh(sqrt(2/pi) (x + 0.044715 x^3)))`.
+    #[inline(always)]
+    fn gelu_tanh(self) -> Self {
+        let half = Self::from_float_literal(0.5);
+        let inner = Self::from_float_literal(0.797_884_560_802_865_4)
+            * (self + Self::from_float_literal(0.044_715) * self * self * self);
+        half * self * (Self::ONE + inner.tanh())
+    }
+    /// `1 / sqrt(x)`.
+    #[inline(always)]
+    fn rsqrt(self) -> Self {
+        Self::ONE / self.sqrt()
+    }
+    /// The larger of two values, ignoring a NaN operand (NumPy's `fmax`).
+    #[inline(always)]
+    #[allow(clippy::eq_op)]
+    fn fmax_element(self, other: Self) -> Self {
+        if other > self || self != self {
+            other
+        } else {
+            self
+        }
+    }
+    /// The smaller of two values, ignoring a NaN operand (NumPy's `fmin`).
+    #[inline(always)]
+    #[allow(clippy::eq_op)]
+    fn fmin_element(self, other: Self) -> Self {
+        if other < self || self != self {
+            other
+        } else {
+            self
+        }
+    }
 }
 
 macro_rules! impl_integer {
@@ -126,27 +202,18 @@ macro_rules! impl_signed_integer {
 }
 impl_signed_integer!(i8, i16, i32, i64, i128, isize);
 
-/// One float function: std's inherent method with the `std` feature (inherent
-/// methods take precedence over this trait's), else libm's.
-macro_rules! float_fn {
-    ($t:ident, $name:ident, $libm:path) => {
+/// Float functions from [`crate::math`], by name.
+macro_rules! math_fns {
+    ($t:ident: $($name:ident),*) => {$(
         #[inline(always)]
         fn $name(self) -> Self {
-            #[cfg(feature = "std")]
-            {
-                <$t>::$name(self)
-            }
-            #[cfg(not(feature = "std"))]
-            {
-                $libm(self)
-            }
+            crate::math::$t::$name(self)
         }
-    };
+    )*};
 }
 
 macro_rules! impl_float {
-    ($t:ident; exp $exp:path, ln $ln:path, sqrt $sqrt:path, sin $sin:path,
-     cos $cos:path, tanh $tanh:path, pow $pow:path) => {
+    ($t:ident; pow $pow:path) => {
         impl Element for $t {
             const ZERO: Self = 0.0;
             const ONE: Self = 1.0;
@@ -162,13 +229,24 @@ macro_rules! impl_float {
             fn from_float_literal(value: f64) -> Self {
                 value as $t
             }
+            // NaN-propagating, as a select chain that vectorises.
             #[inline(always)]
+            #[allow(clippy::eq_op)]
             fn max_element(self, other: Self) -> Self {
-                <$t>::max(self, other)
+                if self > other || self != self {
+                    self
+                } else {
+                    other
+                }
             }
             #[inline(always)]
+            #[allow(clippy::eq_op)]
             fn min_element(self, other: Self) -> Self {
-                <$t>::min(self, other)
+                if self < other || self != self {
+                    self
+                } else {
+                    other
+                }
             }
             #[cfg(all(feature = "std", target_feature = "fma"))]
             #[inline(always)]
@@ -189,12 +267,8 @@ macro_rules! impl_float {
         }
         #[diagnostic::do_not_recommend]
         impl Float for $t {
-            float_fn!($t, exp, $exp);
-            float_fn!($t, ln, $ln);
-            float_fn!($t, sqrt, $sqrt);
-            float_fn!($t, sin, $sin);
-            float_fn!($t, cos, $cos);
-            float_fn!($t, tanh, $tanh);
+            math_fns!($t: exp, ln, sqrt, sin, cos, tanh, exp2, log2, log1p, expm1, sigmoid,
+                softplus, silu, gelu_tanh, rsqrt);
             #[inline(always)]
             fn powf(self, exponent: Self) -> Self {
                 #[cfg(feature = "std")]
@@ -210,7 +284,5 @@ macro_rules! impl_float {
     };
 }
 
-impl_float!(f32; exp libm::expf, ln libm::logf, sqrt libm::sqrtf, sin libm::sinf,
-    cos libm::cosf, tanh libm::tanhf, pow libm::powf);
-impl_float!(f64; exp libm::exp, ln libm::log, sqrt libm::sqrt, sin libm::sin,
-    cos libm::cos, tanh libm::tanh, pow libm::pow);
+impl_float!(f32; pow libm::powf);
+impl_float!(f64; pow libm::pow);

@@ -20,6 +20,7 @@ mod fmt;
 #[cfg(feature = "alloc")]
 pub mod heap;
 pub mod kernel;
+pub mod math;
 pub mod rules;
 pub mod shape;
 pub mod tensor;

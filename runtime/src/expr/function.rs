@@ -206,18 +206,38 @@ elementwise_functions! {
     /// The hyperbolic tangent.
     tanh(x): Float => x.tanh();
     /// The logistic function 1 / (1 + e^-x).
-    sigmoid(x): Float => T::ONE / (T::ONE + (-x).exp());
-    /// max(x, 0).
+    sigmoid(x): Float => x.sigmoid();
+    /// 2 raised to `x`.
+    exp2(x): Float => x.exp2();
+    /// The base-2 logarithm.
+    log2(x): Float => x.log2();
+    /// ln(1 + x), accurate near 0.
+    log1p(x): Float => x.log1p();
+    /// e^x - 1, accurate near 0.
+    expm1(x): Float => x.expm1();
+    /// ln(1 + e^x), without overflow.
+    softplus(x): Float => x.softplus();
+    /// x * sigmoid(x) (swish).
+    silu(x): Float => x.silu();
+    /// GELU, tanh approximation: x/2 (1 + tanh(sqrt(2/pi) (x + 0.044715 x^3))).
+    gelu_tanh(x): Float => x.gelu_tanh();
+    /// 1 / sqrt(x).
+    rsqrt(x): Float => x.rsqrt();
+    /// max(x, 0); NaN stays NaN.
     relu(x): Element => x.max_element(T::ZERO);
     /// `x * x`.
     square(x): Element => x * x;
-    /// The larger of two values (for floats, a NaN operand is ignored).
+    /// The larger of two values; NaN if either is NaN (NumPy's `maximum`).
     max(a, b): Element => a.max_element(b);
-    /// The smaller of two values (for floats, a NaN operand is ignored).
+    /// The smaller of two values; NaN if either is NaN (NumPy's `minimum`).
     min(a, b): Element => a.min_element(b);
+    /// The larger of two values, ignoring a NaN operand (NumPy's `fmax`).
+    fmax(a, b): Float => a.fmax_element(b);
+    /// The smaller of two values, ignoring a NaN operand (NumPy's `fmin`).
+    fmin(a, b): Float => a.fmin_element(b);
     /// `a` raised to the float power `b`.
     pow(a, b): Float => a.powf(b);
-    /// `x` limited to `[lo, hi]`: min(max(x, lo), hi).
+    /// `x` limited to `[lo, hi]`: min(max(x, lo), hi); NaN stays NaN.
     clamp(x, lo, hi): Element => x.max_element(lo).min_element(hi);
 }
 

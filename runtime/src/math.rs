@@ -1,0 +1,541 @@
+//! Float functions written so that LLVM vectorises them inside the fused loop.
+//!
+//! A call to std's or libm's `expf` is opaque to the vectoriser: a loop that
+//! calls it runs one element at a time. These functions are plain arithmetic
+//! on the value and its bits, with no branches (every `if` below is a select
+//! between two computed values) and no table lookups (which would become
+//! gathers), so the inner loop of `tensor_expr!(exp(x) * w)` runs 8 or 16
+//! lanes at a time. They use only `core`, so they also serve `no_std` builds.
+//!
+//! The technique is the classic one (Cody and Waite's range reduction, as in
+//! Cephes and fdlibm): split the argument into an integer part handled through
+//! the exponent bits and a small remainder handled by a short polynomial.
+//!
+//! - `exp(x) = 2^n e^r`, `n = round(x / ln 2)`, `r = x - n ln 2` (ln 2 split
+//!   in two parts so `n ln 2` is exact), `e^r` by its Taylor polynomial on
+//!   `|r| <= ln 2 / 2`; `2^n` is applied in two halves, so results in the
+//!   subnormal range round once and large `x` overflow to infinity.
+//! - `ln(x) = k ln 2 + ln(1 + f)` with the mantissa normalised to
+//!   `[sqrt(1/2), sqrt(2))`, and `ln(1 + f) = 2 atanh(s)`, `s = f / (2 + f)`,
+//!   by fdlibm's polynomial in `s^2`.
+//! - `sin`/`cos`: reduction by multiples of pi/4 (pi/4 split in three parts),
+//!   then Cephes' polynomials on `|r| <= pi/4`, the octant choosing which and
+//!   the sign.
+//! - `tanh`: a polynomial below 0.625, `1 - 2 / (e^{2|x|} + 1)` above.
+//!
+//! Accuracy (max error in ulp, measured over every f32 and densely sampled
+//! f64; `examples/accuracy.rs` runs the exhaustive check, the test suite a
+//! sampled one) is stated in the README.
+
+// The coefficients are written as Cephes and fdlibm publish them; the
+// compiler rounds each to the nearest float, the value they were fitted as.
+#![allow(clippy::excessive_precision)]
+
+/// Horner's rule over constant coefficients, highest degree first, with the
+/// `fma` of the type in scope.
+macro_rules! horner {
+    ($x:expr; $c0:expr $(, $c:expr)* $(,)?) => {{
+        let x = $x;
+        let acc = $c0;
+        $(let acc = fma(acc, x, $c);)*
+        acc
+    }};
+}
+
+/// The algorithms, once, for a float type `$f` whose bits are `$u` (signed
+/// `$i`), with its constants in module `$k`.
+macro_rules! float_math {
+    ($f:ident, $u:ident, $i:ident, $k:ident) => {
+        /// `a * b + c`: one fused multiply-add where the target has FMA and
+        /// std provides it (`-C target-cpu=native` on x86-64), else a
+        /// multiply and an add; never a call (`mul_add` without hardware FMA
+        /// is a slow libm routine). The two differ in rounding only; the
+        /// stated bounds hold for both.
+        #[inline(always)]
+        fn fma(a: $f, b: $f, c: $f) -> $f {
+            #[cfg(all(feature = "std", target_feature = "fma"))]
+            {
+                a.mul_add(b, c)
+            }
+            #[cfg(not(all(feature = "std", target_feature = "fma")))]
+            {
+                a * b + c
+            }
+        }
+
+        /// `if c { a } else { b }`, written so it stays a select.
+        #[inline(always)]
+        fn select(c: bool, a: $f, b: $f) -> $f {
+            if c {
+                a
+            } else {
+                b
+            }
+        }
+
+        /// `x` rounded to the nearest integer (ties to even), for `|x| <
+        /// 2^(MANT-1)`, as a float and as an integer. The integer is read from
+        /// the bits of `x + 1.5 2^MANT` (whose last bit has weight 1), not
+        /// converted with `as`: a saturating float-to-int `as` does not
+        /// vectorise, it becomes one scalar conversion per lane.
+        #[inline(always)]
+        fn round(x: $f) -> ($f, $i) {
+            let t = x + $k::ROUND;
+            (
+                t - $k::ROUND,
+                (t.to_bits() as $i).wrapping_sub($k::ROUND.to_bits() as $i),
+            )
+        }
+
+        /// 2^n for an integer `n` in the normal exponent range.
+        #[inline(always)]
+        fn pow2(n: $i) -> $f {
+            $f::from_bits(((n + $k::BIAS) as $u) << $k::MANT)
+        }
+
+        /// `magnitude` with the sign of `sign`.
+        #[inline(always)]
+        fn with_sign_of(magnitude: $f, sign: $f) -> $f {
+            const SIGN: $u = 1 << ($u::BITS - 1);
+            $f::from_bits((magnitude.to_bits() & !SIGN) | (sign.to_bits() & SIGN))
+        }
+
+        /// `p * 2^n` for `n` within `[-2 * BIAS - MANT, 2 * BIAS + 2]`,
+        /// rounded once.
+        #[inline(always)]
+        fn scale(p: $f, n: $i) -> $f {
+            let half = n >> 1;
+            p * pow2(half) * pow2(n - half)
+        }
+
+        /// `e^(x + lo) = p 2^n`, `p` in `[sqrt(1/2), sqrt(2)]`, `n` an
+        /// integer; `lo` is a correction far below `x`'s ulp (0 for `exp`),
+        /// added to the reduced argument, where it is exact enough.
+        #[inline(always)]
+        fn exp_parts(x: $f, lo: $f) -> ($f, $i) {
+            // Beyond these, e^x is 0 or infinite; NaN fails both tests.
+            let x = select(x > $k::EXP_HI, $k::EXP_HI, x);
+            let x = select(x < $k::EXP_LO, $k::EXP_LO, x);
+            let (n, ni) = round(x * $k::LOG2_E);
+            let r = fma(-n, $k::LN2_LO, fma(-n, $k::LN2_HI, x)) + lo;
+            ($k::exp_poly(r), ni)
+        }
+
+        /// e^x.
+        #[inline(always)]
+        pub fn exp(x: $f) -> $f {
+            let (p, n) = exp_parts(x, 0.0);
+            scale(p, n)
+        }
+
+        /// 2^x.
+        #[inline(always)]
+        pub fn exp2(x: $f) -> $f {
+            let x = select(x > $k::EXP2_HI, $k::EXP2_HI, x);
+            let x = select(x < $k::EXP2_LO, $k::EXP2_LO, x);
+            let (n, ni) = round(x);
+            scale($k::exp_poly((x - n) * $k::LN_2), ni)
+        }
+
+        /// `e^x - 1`, accurate near 0.
+        #[inline(always)]
+        pub fn expm1(x: $f) -> $f {
+            let small = $k::expm1_poly(x);
+            select(x.abs() < 1.0, small, exp(x) - 1.0)
+        }
+
+        /// The exponent `k` and `ln(1 + f)` with `x = 2^k (1 + f)` and
+        /// `1 + f` in `[sqrt(1/2), sqrt(2))`, for finite `x > 0`.
+        #[inline(always)]
+        fn log_parts(x: $f) -> ($f, $f) {
+            // Subnormals: scale into the normal range first.
+            let subnormal = x < $f::MIN_POSITIVE;
+            let x = select(subnormal, x * $k::TWO_MANT, x);
+            let bits = x.to_bits();
+            let k = ((bits >> $k::MANT) as $i) - $k::BIAS;
+            let m = $f::from_bits((bits & $k::MANT_MASK) | $k::ONE_BITS);
+            let big = m > core::$f::consts::SQRT_2;
+            let m = select(big, m * 0.5, m);
+            let k = k as $f + select(big, 1.0, 0.0) - select(subnormal, $k::MANT as $f, 0.0);
+            let f = m - 1.0;
+            let s = f / (2.0 + f);
+            let half_f2 = 0.5 * f * f;
+            let log1pf = f - (half_f2 - s * (half_f2 + $k::log_poly(s * s)));
+            (k, log1pf)
+        }
+
+        /// The special values of a logarithm: NaN below 0 (and for NaN),
+        /// -inf at 0, +inf at +inf.
+        #[inline(always)]
+        fn log_specials(x: $f, finite: $f) -> $f {
+            let y = select(x == 0.0, $f::NEG_INFINITY, finite);
+            let y = select(x == $f::INFINITY, x, y);
+            select(x < 0.0 || x != x, $f::NAN, y)
+        }
+
+        /// The natural logarithm.
+        #[inline(always)]
+        pub fn ln(x: $f) -> $f {
+            let (k, log1pf) = log_parts(x);
+            log_specials(x, k * $k::LN2_HI + (log1pf + k * $k::LN2_LO))
+        }
+
+        /// The base-2 logarithm.
+        #[inline(always)]
+        pub fn log2(x: $f) -> $f {
+            let (k, log1pf) = log_parts(x);
+            log_specials(x, k + log1pf * core::$f::consts::LOG2_E)
+        }
+
+        /// `ln(1 + x)`, accurate near 0.
+        #[inline(always)]
+        pub fn log1p(x: $f) -> $f {
+            let u = 1.0 + x;
+            // ln(u) * x / (u - 1) corrects the rounding of `1 + x` (Kahan).
+            let corrected = ln(u) * (x / (u - 1.0));
+            let y = select(u == 1.0, x, corrected);
+            select(x == $f::INFINITY, x, select(x == -1.0, $f::NEG_INFINITY, y))
+        }
+
+        /// The sine and cosine of `x`, for the octant and reduced argument of `|x|`.
+        #[inline(always)]
+        fn octant(x: $f) -> ($i, $f, $f) {
+            let (q, r) = $k::reduce_pio4(x.abs());
+            let z = r * r;
+            let sin = fma(r * z, $k::sin_poly(z), r);
+            let cos = fma(z * z, $k::cos_poly(z), fma(-0.5, z, 1.0));
+            (q & 3, sin, cos)
+        }
+
+        /// The sine (radians).
+        #[inline(always)]
+        pub fn sin(x: $f) -> $f {
+            let (q, s, c) = octant(x);
+            let y = select(q & 1 == 1, c, s);
+            let y = select(q >= 2, -y, y);
+            // sin is odd: flip the sign bit with x's (so sin(-0) = -0).
+            const SIGN: $u = 1 << ($u::BITS - 1);
+            let y = $f::from_bits(y.to_bits() ^ (x.to_bits() & SIGN));
+            select(x.is_finite(), y, $f::NAN)
+        }
+
+        /// The cosine (radians).
+        #[inline(always)]
+        pub fn cos(x: $f) -> $f {
+            let (q, s, c) = octant(x);
+            let y = select(q & 1 == 1, s, c);
+            let y = select(q == 1 || q == 2, -y, y);
+            select(x.is_finite(), y, $f::NAN)
+        }
+
+        /// The hyperbolic tangent.
+        #[inline(always)]
+        pub fn tanh(x: $f) -> $f {
+            let a = x.abs();
+            let z = x * x;
+            let small = fma(x * z, $k::tanh_poly(z), x);
+            let large = 1.0 - 2.0 / (exp(2.0 * a) + 1.0);
+            // The sign from the bits, so tanh(-0) = -0.
+            with_sign_of(select(a < 0.625, small, large), x)
+        }
+
+        /// `a / (1 + e)` for `0 <= e <= 1`, with `1 + e` taken exactly as
+        /// `h + l` (Fast2Sum) and the quotient corrected for `l`: about one
+        /// rounding error less than the plain division.
+        #[inline(always)]
+        fn ratio_one_plus(a: $f, e: $f) -> $f {
+            let h = 1.0 + e;
+            let l = e - (h - 1.0);
+            let q = a / h;
+            q - q * l / h
+        }
+
+        /// The logistic function `1 / (1 + e^-x)`.
+        #[inline(always)]
+        pub fn sigmoid(x: $f) -> $f {
+            // One exponential that cannot overflow: e^-|x|. For x < 0 the
+            // result is e^x / (1 + e^x), which reaches the subnormals.
+            let e = exp(-x.abs());
+            ratio_one_plus(select(x < 0.0, e, 1.0), e)
+        }
+
+        /// `ln(1 + e^x)`, without overflow for large `x`.
+        #[inline(always)]
+        pub fn softplus(x: $f) -> $f {
+            let positive = select(x > 0.0, x, 0.0);
+            let y = positive + log1p(exp(-x.abs()));
+            select(x != x, x, y)
+        }
+
+        /// `x * sigmoid(t)` for `t = hi + lo` (`lo` a correction far below
+        /// `hi`'s ulp), accurate down to the subnormals.
+        #[inline(always)]
+        fn times_sigmoid(x: $f, hi: $f, lo: $f) -> $f {
+            // e^{-|t|} = e^{-|hi| + lo} for hi < 0, e^{-|hi| - lo} otherwise.
+            let (p, n) = exp_parts(-hi.abs(), select(hi < 0.0, lo, -lo));
+            let e = scale(p, n);
+            let near = x * ratio_one_plus(select(hi < 0.0, e, 1.0), e);
+            // Far left, x sigmoid(t) = x e^t reaches the subnormals after e^t
+            // has underflowed: x p 2^n rounds once.
+            let far = scale(x * p, n);
+            let y = select(hi < -64.0, far, near);
+            select(hi < $k::EXP_LO, 0.0 * x.signum(), y)
+        }
+
+        /// `x * sigmoid(x)` (also called swish); 0 at -inf.
+        #[inline(always)]
+        pub fn silu(x: $f) -> $f {
+            times_sigmoid(x, x, 0.0)
+        }
+
+        /// GELU in its tanh form: `x/2 (1 + tanh(u))`, `u = sqrt(2/pi) (x +
+        /// 0.044715 x^3)`, computed as `x sigmoid(2u)` (the same function:
+        /// `1 + tanh(u) = 2 sigmoid(2u)`), which does not cancel for x << 0.
+        #[inline(always)]
+        pub fn gelu_tanh(x: $f) -> $f {
+            // For x << 0 the result is about x e^{2u}, and 2u ~ -0.07 x^3
+            // magnifies any rounding of it: `gelu_arg` gives 2u as hi + lo.
+            let (hi, lo) = $k::gelu_arg(x);
+            times_sigmoid(x, hi, lo)
+        }
+
+        /// `1 / sqrt(x)`.
+        #[inline(always)]
+        pub fn rsqrt(x: $f) -> $f {
+            1.0 / sqrt(x)
+        }
+
+        /// The square root: the hardware instruction.
+        #[inline(always)]
+        pub fn sqrt(x: $f) -> $f {
+            $k::sqrt(x)
+        }
+    };
+}
+
+/// The f32 functions.
+pub mod f32 {
+    float_math!(f32, u32, i32, k);
+
+    /// The constants of `f32`.
+    mod k {
+        use super::fma;
+        pub const MANT: u32 = 23;
+        pub const BIAS: i32 = 127;
+        pub const MANT_MASK: u32 = (1 << MANT) - 1;
+        pub const ONE_BITS: u32 = 0x3f80_0000;
+        pub const TWO_MANT: f32 = (1u32 << MANT) as f32;
+        pub const ROUND: f32 = 12_582_912.0; // 1.5 * 2^23
+        pub const LOG2_E: f32 = core::f32::consts::LOG2_E;
+        pub const LN_2: f32 = core::f32::consts::LN_2;
+        // ln 2 = LN2_HI + LN2_LO, LN2_HI with 8 significant bits.
+        pub const LN2_HI: f32 = 0.693_359_4;
+        pub const LN2_LO: f32 = -2.121_944_4e-4;
+        pub const EXP_HI: f32 = 89.0;
+        // Below -104 e^x is 0, but x e^x (silu) is not yet: the clamp is as
+        // low as `scale` allows (each half of 2^n stays normal).
+        pub const EXP_LO: f32 = -170.0;
+        pub const EXP2_HI: f32 = 129.0;
+        pub const EXP2_LO: f32 = -151.0;
+        // pi/4 = PIO4_HI + PIO4_LO in f64, PIO4_HI with 28 significant bits.
+        const PIO4_HI: f64 = 0.785_398_162_901_401_5;
+        const PIO4_LO: f64 = 4.960_467_898_402_702e-10;
+
+        /// `|x| = q pi/2 + r`, `|r| <= pi/4`, reduced in f64, so `r` is exact
+        /// to f32 precision while `2q PIO4_HI` is (|x| up to 2^25 pi/4); only
+        /// `q mod 4` is returned (the quadrant).
+        #[inline(always)]
+        pub fn reduce_pio4(a: f32) -> (i32, f32) {
+            const ROUND: f64 = 6_755_399_441_055_744.0; // 1.5 * 2^52
+            let a = a as f64;
+            let t = a * core::f64::consts::FRAC_2_PI + ROUND;
+            let y = 2.0 * (t - ROUND);
+            let q = (t.to_bits() & 3) as i32; // ROUND's last bits are 0
+            (q, ((a - y * PIO4_HI) - y * PIO4_LO) as f32)
+        }
+
+        /// `2 sqrt(2/pi) (x + 0.044715 x^3)` as `hi + lo`, computed in f64.
+        #[inline(always)]
+        pub fn gelu_arg(x: f32) -> (f32, f32) {
+            let x = x as f64;
+            let t = 2.0 * super::super::f64::SQRT_2_OVER_PI * (x + 0.044715 * x * x * x);
+            let hi = t as f32;
+            let lo = (t - hi as f64) as f32;
+            // The correction matters only where e^hi is neither 0 nor 1.
+            (hi, if hi.abs() < 1e3 { lo } else { 0.0 })
+        }
+
+        /// e^r on |r| <= ln 2 / 2: Taylor to degree 7 (error below 2^-27),
+        /// summed as `1 + (r + r^2 Q(r))` so only the last addition rounds at
+        /// the result's magnitude.
+        #[inline(always)]
+        pub fn exp_poly(r: f32) -> f32 {
+            1.0 + fma(
+                r * r,
+                horner!(r; 1.0 / 5040.0, 1.0 / 720.0, 1.0 / 120.0, 1.0 / 24.0, 1.0 / 6.0, 0.5),
+                r,
+            )
+        }
+
+        /// e^x - 1 on |x| < 1: Taylor to degree 11.
+        #[inline(always)]
+        pub fn expm1_poly(x: f32) -> f32 {
+            x * horner!(x; 1.0 / 479_001_600.0, 1.0 / 39_916_800.0, 1.0 / 3_628_800.0,
+                1.0 / 362_880.0, 1.0 / 40_320.0, 1.0 / 5040.0, 1.0 / 720.0, 1.0 / 120.0,
+                1.0 / 24.0, 1.0 / 6.0, 0.5, 1.0)
+        }
+
+        /// fdlibm's `R(z)` for ln: 2 atanh(s) = 2s + s R(s^2) (its float version).
+        #[inline(always)]
+        pub fn log_poly(z: f32) -> f32 {
+            z * horner!(z; 0.242_790_79, 0.284_987_87, 0.400_009_72, 0.666_666_63)
+        }
+
+        /// Cephes' sinf: sin(r) = r + r z P(z).
+        #[inline(always)]
+        pub fn sin_poly(z: f32) -> f32 {
+            horner!(z; -1.951_529_6e-4, 8.332_161e-3, -1.666_665_5e-1)
+        }
+
+        /// Cephes' cosf: cos(r) = 1 - z/2 + z^2 Q(z).
+        #[inline(always)]
+        pub fn cos_poly(z: f32) -> f32 {
+            horner!(z; 2.443_315_7e-5, -1.388_731_6e-3, 4.166_664_6e-2)
+        }
+
+        /// Cephes' tanhf: tanh(x) = x + x z P(z) for |x| < 0.625.
+        #[inline(always)]
+        pub fn tanh_poly(z: f32) -> f32 {
+            horner!(z; -5.704_988_7e-3, 2.063_908_9e-2, -5.373_971_6e-2, 1.333_144_2e-1, -3.333_328_2e-1)
+        }
+
+        #[inline(always)]
+        pub fn sqrt(x: f32) -> f32 {
+            #[cfg(feature = "std")]
+            {
+                x.sqrt()
+            }
+            #[cfg(not(feature = "std"))]
+            {
+                libm::sqrtf(x)
+            }
+        }
+    }
+}
+
+/// The f64 functions.
+pub mod f64 {
+    /// sqrt(2/pi), the scale inside GELU's tanh form.
+    pub(super) const SQRT_2_OVER_PI: f64 = 0.797_884_560_802_865_4;
+
+    float_math!(f64, u64, i64, k);
+
+    /// The constants of `f64`.
+    mod k {
+        use super::fma;
+        pub const MANT: u32 = 52;
+        pub const BIAS: i64 = 1023;
+        pub const MANT_MASK: u64 = (1 << MANT) - 1;
+        pub const ONE_BITS: u64 = 0x3ff0_0000_0000_0000;
+        pub const TWO_MANT: f64 = (1u64 << MANT) as f64;
+        pub const ROUND: f64 = 6_755_399_441_055_744.0; // 1.5 * 2^52
+        pub const LOG2_E: f64 = core::f64::consts::LOG2_E;
+        pub const LN_2: f64 = core::f64::consts::LN_2;
+        // fdlibm's split of ln 2: LN2_HI has 32 significant bits.
+        pub const LN2_HI: f64 = 6.931_471_803_691_238_2e-1;
+        pub const LN2_LO: f64 = 1.908_214_929_270_587_7e-10;
+        pub const EXP_HI: f64 = 710.0;
+        pub const EXP_LO: f64 = -1400.0;
+        pub const EXP2_HI: f64 = 1025.0;
+        pub const EXP2_LO: f64 = -1076.0;
+        // pi/4 = PIO4_1 + PIO4_2 + PIO4_3 (Cephes).
+        const PIO4_1: f64 = 7.853_981_256_484_985_4e-1;
+        const PIO4_2: f64 = 3.774_894_707_930_798e-8;
+        const PIO4_3: f64 = 2.695_151_429_079_059_5e-15;
+
+        /// `|x| = q pi/2 + r`, `|r| <= pi/4`: Cephes' three-part reduction,
+        /// exact while `2q PIO4_1` is (|x| up to about 2^30); only `q mod 4`
+        /// is returned (the quadrant).
+        #[inline(always)]
+        pub fn reduce_pio4(a: f64) -> (i64, f64) {
+            let t = a * core::f64::consts::FRAC_2_PI + ROUND;
+            let y = 2.0 * (t - ROUND);
+            let q = (t.to_bits() & 3) as i64; // ROUND's last bits are 0
+            (q, ((a - y * PIO4_1) - y * PIO4_2) - y * PIO4_3)
+        }
+        /// `2 sqrt(2/pi) (x + 0.044715 x^3)`, rounded (f64 has no wider type
+        /// to compute it in: the far left tail is less accurate, see the README).
+        #[inline(always)]
+        pub fn gelu_arg(x: f64) -> (f64, f64) {
+            (
+                2.0 * super::SQRT_2_OVER_PI * (x + 0.044715 * x * x * x),
+                0.0,
+            )
+        }
+
+        /// e^r on |r| <= ln 2 / 2: Taylor to degree 13 (error below 2^-55),
+        /// summed as `1 + (r + r^2 Q(r))`.
+        #[inline(always)]
+        pub fn exp_poly(r: f64) -> f64 {
+            let q = horner!(r; 1.0 / 6_227_020_800.0, 1.0 / 479_001_600.0, 1.0 / 39_916_800.0,
+                1.0 / 3_628_800.0, 1.0 / 362_880.0, 1.0 / 40_320.0, 1.0 / 5040.0, 1.0 / 720.0,
+                1.0 / 120.0, 1.0 / 24.0, 1.0 / 6.0, 0.5);
+            1.0 + fma(r * r, q, r)
+        }
+
+        /// e^x - 1 on |x| < 1: Taylor to degree 19.
+        #[inline(always)]
+        pub fn expm1_poly(x: f64) -> f64 {
+            x * horner!(x; 1.0 / 121_645_100_408_832_000.0, 1.0 / 6_402_373_705_728_000.0,
+                1.0 / 355_687_428_096_000.0, 1.0 / 20_922_789_888_000.0,
+                1.0 / 1_307_674_368_000.0, 1.0 / 87_178_291_200.0, 1.0 / 6_227_020_800.0,
+                1.0 / 479_001_600.0, 1.0 / 39_916_800.0, 1.0 / 3_628_800.0, 1.0 / 362_880.0,
+                1.0 / 40_320.0, 1.0 / 5040.0, 1.0 / 720.0, 1.0 / 120.0, 1.0 / 24.0, 1.0 / 6.0,
+                0.5, 1.0)
+        }
+
+        /// fdlibm's `R(z)` for ln: 2 atanh(s) = 2s + s R(s^2).
+        #[inline(always)]
+        pub fn log_poly(z: f64) -> f64 {
+            z * horner!(z; 1.479_819_860_511_658_6e-1, 1.531_383_769_920_937_3e-1,
+                1.818_357_216_161_805e-1, 2.222_219_843_214_978_4e-1, 2.857_142_874_366_239e-1,
+                3.999_999_999_940_942e-1, 6.666_666_666_666_735e-1)
+        }
+
+        /// Cephes' sin: sin(r) = r + r z P(z).
+        #[inline(always)]
+        pub fn sin_poly(z: f64) -> f64 {
+            horner!(z; 1.589_623_015_765_465_7e-10, -2.505_074_776_285_780_7e-8,
+                2.755_731_362_138_572_4e-6, -1.984_126_982_958_954e-4, 8.333_333_333_322_118e-3,
+                -1.666_666_666_666_663_1e-1)
+        }
+
+        /// Cephes' cos: cos(r) = 1 - z/2 + z^2 Q(z).
+        #[inline(always)]
+        pub fn cos_poly(z: f64) -> f64 {
+            horner!(z; -1.135_853_652_138_768_2e-11, 2.087_570_084_197_473_2e-9,
+                -2.755_731_417_929_673_8e-7, 2.480_158_728_885_170_5e-5,
+                -1.388_888_888_887_305_6e-3, 4.166_666_666_666_659_3e-2)
+        }
+
+        /// Cephes' tanh: tanh(x) = x + x z P(z) / Q(z) for |x| < 0.625.
+        #[inline(always)]
+        pub fn tanh_poly(z: f64) -> f64 {
+            let p = horner!(z; -9.643_991_794_250_523e-1, -9.928_772_310_019_185e1, -1.614_687_684_417_084_5e3);
+            let q = horner!(z; 1.0, 1.128_116_784_916_329_3e2, 2.235_488_390_601_005_8e3, 4.844_063_053_251_255e3);
+            p / q
+        }
+
+        #[inline(always)]
+        pub fn sqrt(x: f64) -> f64 {
+            #[cfg(feature = "std")]
+            {
+                x.sqrt()
+            }
+            #[cfg(not(feature = "std"))]
+            {
+                libm::sqrt(x)
+            }
+        }
+    }
+}

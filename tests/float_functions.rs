@@ -1,0 +1,215 @@
+//! The float functions: accuracy against a reference (a sample of every f32
+//! exponent and mantissa region; `cargo run --release --example accuracy` checks
+//! all 2^32 inputs), exact special values, and NumPy's NaN rules for `max`,
+//! `min`, `relu`, `clamp` and the reductions.
+
+#[path = "common/accuracy.rs"]
+mod accuracy;
+
+use accuracy::{f32_cases, f64_cases, f64_samples, worst_f32, worst_f64};
+use tensor_expr::math::{f32 as m32, f64 as m64};
+use tensor_expr::prelude::*;
+
+/// About a million f32 inputs spread over every bit pattern (a prime stride),
+/// plus every input in [-2, 2] at a finer stride, where the polynomials work.
+fn f32_samples() -> impl Iterator<Item = f32> {
+    let spread = (0..u32::MAX / 4099).map(|k| f32::from_bits(k * 4099));
+    let near = (0..400_000).map(|k| -2.0 + k as f32 * 1e-5);
+    spread.chain(near)
+}
+
+#[test]
+fn every_f32_function_is_within_its_bound() {
+    for case in f32_cases() {
+        let (error, at) = worst_f32(&case, f32_samples());
+        assert!(
+            error <= case.bound,
+            "{}: {error:.3} ulp at {at:e} (ours {:e}, reference {:e}); bound {}",
+            case.name,
+            accuracy::ours_at(&case, at),
+            (case.reference)(at as f64),
+            case.bound
+        );
+    }
+}
+
+#[test]
+fn every_f64_function_is_within_its_bound_of_std() {
+    for case in f64_cases() {
+        let (error, at) = worst_f64(&case, f64_samples(300_000, 0x9e37_79b9_7f4a_7c15));
+        assert!(
+            error <= case.bound,
+            "{}: {error:.3} ulp at {at:e}; bound {}",
+            case.name,
+            case.bound
+        );
+    }
+}
+
+#[test]
+fn special_values_are_exact() {
+    let inf = f32::INFINITY;
+    for f in [
+        m32::exp,
+        m32::exp2,
+        m32::ln,
+        m32::log2,
+        m32::log1p,
+        m32::expm1,
+        m32::sin,
+    ] {
+        assert!(f(f32::NAN).is_nan(), "NaN in, NaN out");
+    }
+    for f in [
+        m32::cos,
+        m32::tanh,
+        m32::sigmoid,
+        m32::softplus,
+        m32::silu,
+        m32::gelu_tanh,
+    ] {
+        assert!(f(f32::NAN).is_nan(), "NaN in, NaN out");
+    }
+    assert_eq!(m32::exp(0.0), 1.0);
+    assert_eq!(m32::exp(-0.0), 1.0);
+    assert_eq!(m32::exp(inf), inf);
+    assert_eq!(m32::exp(-inf), 0.0);
+    assert_eq!(m32::exp(89.0), inf, "overflow");
+    let (x, near_overflow) = (88.72f32, m32::exp(88.72));
+    let reference = (x as f64).exp();
+    assert!(
+        near_overflow.is_finite(),
+        "the largest finite results stay finite"
+    );
+    assert!((near_overflow as f64 - reference).abs() <= accuracy::ulp_f32(reference));
+    assert_eq!(
+        m32::exp(-103.0),
+        (-103f64).exp() as f32,
+        "underflow into the subnormals"
+    );
+    assert!(m32::exp(-103.0) > 0.0 && m32::exp(-103.0) < f32::MIN_POSITIVE);
+    assert_eq!(m32::exp(-104.0), 0.0);
+    assert_eq!(
+        m32::exp2(-149.0),
+        f32::from_bits(1),
+        "the smallest subnormal"
+    );
+    assert_eq!(m32::exp2(128.0), inf);
+    assert_eq!(m32::ln(1.0), 0.0);
+    assert_eq!(m32::ln(0.0), -inf);
+    assert_eq!(m32::ln(-0.0), -inf);
+    assert!(m32::ln(-1.0).is_nan());
+    assert_eq!(m32::ln(inf), inf);
+    assert_eq!(
+        m32::ln(f32::from_bits(1)),
+        (-149.0 * std::f64::consts::LN_2) as f32
+    );
+    assert_eq!(m32::log2(8.0), 3.0);
+    assert_eq!(m32::log1p(-1.0), -inf);
+    assert_eq!(m32::log1p(1e-30), 1e-30);
+    assert_eq!(m32::expm1(1e-30), 1e-30);
+    assert_eq!(m32::expm1(-inf), -1.0);
+    assert_eq!(m32::tanh(inf), 1.0);
+    assert_eq!(m32::tanh(-inf), -1.0);
+    assert_eq!(m32::tanh(20.0), 1.0, "tanh saturates to exactly 1");
+    assert_eq!(m32::tanh(-0.0).to_bits(), (-0.0f32).to_bits());
+    assert!(m32::sin(inf).is_nan() && m32::cos(-inf).is_nan());
+    assert_eq!(m32::sin(0.0), 0.0);
+    assert_eq!(m32::sin(-0.0).to_bits(), (-0.0f32).to_bits());
+    assert_eq!(m32::cos(0.0), 1.0);
+    assert_eq!(m32::sigmoid(inf), 1.0);
+    assert_eq!(m32::sigmoid(-inf), 0.0);
+    assert_eq!(m32::softplus(inf), inf);
+    assert_eq!(m32::softplus(-inf), 0.0);
+    assert_eq!(m32::silu(-inf), 0.0);
+    assert_eq!(m32::gelu_tanh(-inf), 0.0);
+    assert_eq!(m32::gelu_tanh(inf), inf);
+    assert_eq!(m32::rsqrt(0.0), inf);
+    assert_eq!(m64::exp(0.0), 1.0);
+    assert_eq!(m64::exp(710.0), f64::INFINITY);
+    assert_eq!(
+        m64::exp(-745.0),
+        f64::from_bits(1) * 1.0,
+        "the smallest subnormal"
+    );
+    assert_eq!(m64::ln(1.0), 0.0);
+    assert_eq!(m64::tanh(f64::INFINITY), 1.0);
+    assert!(m64::ln(-1.0).is_nan() && m64::exp(f64::NAN).is_nan());
+}
+
+#[test]
+fn sigmoid_stays_in_the_unit_interval_and_tanh_in_minus_one_to_one() {
+    for x in f32_samples() {
+        let (s, t) = (m32::sigmoid(x), m32::tanh(x));
+        assert!(
+            x.is_nan() || (0.0..=1.0).contains(&s),
+            "sigmoid({x:e}) = {s:e}"
+        );
+        assert!(
+            x.is_nan() || (-1.0..=1.0).contains(&t),
+            "tanh({x:e}) = {t:e}"
+        );
+    }
+}
+
+#[test]
+fn the_expression_functions_are_these_functions() {
+    let x = Tensor::<f32, Shape![4, 9]>::from_fn(|[i, j]: [usize; 2]| {
+        (i as f32 - 1.5) * 3.1 + j as f32 * 0.77 - 2.0
+    });
+    type Case = (Tensor<f32, Shape![4, 9]>, fn(f32) -> f32);
+    let cases: [Case; 10] = [
+        (tensor_expr!(exp2(x)), m32::exp2),
+        (tensor_expr!(log2(abs(x))), |v| m32::log2(v.abs())),
+        (tensor_expr!(log1p(abs(x))), |v| m32::log1p(v.abs())),
+        (tensor_expr!(expm1(x)), m32::expm1),
+        (tensor_expr!(softplus(x)), m32::softplus),
+        (tensor_expr!(silu(x)), m32::silu),
+        (tensor_expr!(gelu_tanh(x)), m32::gelu_tanh),
+        (tensor_expr!(rsqrt(abs(x))), |v| m32::rsqrt(v.abs())),
+        (tensor_expr!(sigmoid(x)), m32::sigmoid),
+        (tensor_expr!(tanh(x)), m32::tanh),
+    ];
+    for (k, (actual, f)) in cases.iter().enumerate() {
+        for (a, &v) in actual.as_slice().iter().zip(x.as_slice()) {
+            assert_eq!(a.to_bits(), f(v).to_bits(), "case {k} at {v}");
+        }
+    }
+}
+
+#[test]
+fn max_min_relu_and_clamp_propagate_nan_as_numpy() {
+    let nan = f32::NAN;
+    let x: Tensor<f32, Shape![2, 3]> = tensor![[1., nan, -3.], [4., 5., -6.]];
+    let two = 2.0f32;
+    let m = tensor_expr!(max(x, two));
+    assert_eq!(m.as_slice()[..1], [2.0]);
+    assert!(m.as_slice()[1].is_nan(), "np.maximum(nan, 2) is nan");
+    let m = tensor_expr!(max(two, x));
+    assert!(m.as_slice()[1].is_nan(), "either side");
+    assert!(tensor_expr!(min(x, two)).as_slice()[1].is_nan());
+    assert!(
+        tensor_expr!(relu(x)).as_slice()[1].is_nan(),
+        "torch.relu(nan) is nan"
+    );
+    assert_eq!(tensor_expr!(relu(x)).as_slice()[2], 0.0);
+    assert!(tensor_expr!(clamp(x, -1.0, 1.0)).as_slice()[1].is_nan());
+    let rows = tensor_expr!(max(x, [1]));
+    assert!(
+        rows.as_slice()[0].is_nan(),
+        "np.max of a row holding nan is nan"
+    );
+    assert_eq!(rows.as_slice()[1], 5.0);
+    let cols = tensor_expr!(min(x, [0]));
+    assert_eq!((cols.as_slice()[0], cols.as_slice()[2]), (1.0, -6.0));
+    assert!(cols.as_slice()[1].is_nan());
+    // NumPy's fmax / fmin ignore a NaN operand.
+    assert_eq!(
+        tensor_expr!(fmax(x, two)).as_slice(),
+        &[2., 2., 2., 4., 5., 2.]
+    );
+    assert_eq!(
+        tensor_expr!(fmin(x, two)).as_slice(),
+        &[1., 2., -3., 2., 2., -6.]
+    );
+}

@@ -7,6 +7,16 @@ fn ui() {
     cases.compile_fail("tests/ui/*.rs");
 }
 
+/// Errors that `cargo build` reports but `cargo check` does not (`const`
+/// assertions, evaluated after monomorphisation): trybuild builds when a run
+/// has a pass case, so each of these has one beside it.
+#[test]
+fn ui_build() {
+    let cases = trybuild::TestCases::new();
+    cases.pass("tests/ui_build/reductions_over_an_empty_axis.rs");
+    cases.compile_fail("tests/ui_build/max_over_an_empty_axis.rs");
+}
+
 /// The error catalogue (`tensor_expr::errors`) lists every ui case, and names
 /// no case that does not exist (the `include_str!`s would not compile).
 #[test]

@@ -28,6 +28,11 @@ use core::marker::PhantomData;
 pub trait Reducer<T> {
     /// The value of an empty reduction, and the start of every fold.
     const IDENTITY: T;
+    /// Whether a reduction over no element has a value. `max` and `min` have
+    /// none (NumPy raises "zero-size array to reduction operation maximum
+    /// which has no identity"): over a zero-length axis they are a
+    /// compile-time error, not -inf.
+    const DEFINED_WHEN_EMPTY: bool = true;
     /// Folds one more element in.
     fn combine(acc: T, x: T) -> T;
     /// The result from the folded value and the number of elements folded.
@@ -50,7 +55,10 @@ pub struct ReductionInfo {
 
 /// Declares the reduction markers and [`REDUCTIONS`] from one table.
 macro_rules! reductions {
-    ($(#[doc = $doc:literal] $name:ident: $bound:ident, start $identity:ident,
+    (@empty undefined) => {
+        false
+    };
+    ($(#[doc = $doc:literal] $name:ident: $bound:ident, start $identity:ident $([$empty:ident when empty])?,
         combine($acc:ident, $x:ident) => $combine:expr $(, finish($facc:ident, $count:ident) => $finish:expr)?;)*) => {
         /// The reductions, one zero-sized marker each.
         #[allow(non_camel_case_types)]
@@ -64,6 +72,7 @@ macro_rules! reductions {
                 // type outside the domain (`mean` of integers), once.
                 impl<T: Element> Reducer<T> for $name {
                     const IDENTITY: T = T::$identity;
+                    $(const DEFINED_WHEN_EMPTY: bool = reductions!(@empty $empty);)?
                     #[inline(always)]
                     fn combine($acc: T, $x: T) -> T { $combine }
                     $(#[inline(always)]
@@ -92,10 +101,10 @@ reductions! {
         finish(acc, count) => acc / T::from_int_literal(count as i128);
     /// The product of the elements.
     prod: Element, start ONE, combine(acc, x) => acc * x;
-    /// The largest element (for floats, NaN is ignored, as in `max(a, b)`).
-    max: Element, start LOWEST, combine(acc, x) => acc.max_element(x);
-    /// The smallest element (for floats, NaN is ignored, as in `min(a, b)`).
-    min: Element, start HIGHEST, combine(acc, x) => acc.min_element(x);
+    /// The largest element (NaN if any is NaN; no value over an empty axis).
+    max: Element, start LOWEST [undefined when empty], combine(acc, x) => acc.max_element(x);
+    /// The smallest element (NaN if any is NaN; no value over an empty axis).
+    min: Element, start HIGHEST [undefined when empty], combine(acc, x) => acc.min_element(x);
 }
 
 /// The reduction `F` of `expr` (shape `E::Shape`) to shape `R`; `K` is the
@@ -167,6 +176,15 @@ where
     } else {
         Self::GROUP
     };
+
+    /// `max`/`min` over a zero-length axis has no value. The shapes are known
+    /// at compile time, so this is a compile-time error; a `const` assertion
+    /// (reported by `cargo build`, not `cargo check`), since stable Rust cannot
+    /// state "a dim other than 0" as a trait bound.
+    const NOT_EMPTY_OR_DEFINED: () = assert!(
+        F::DEFINED_WHEN_EMPTY || Self::COUNT > 0 || <R as Shape>::LEN == 0,
+        "`max`/`min` over a zero-length axis has no value (NumPy: \"zero-size array to reduction operation which has no identity\")"
+    );
 
     /// The input's outer index of member `member` of the group that folds into
     /// the result element whose keepdim index is `kept` (reduced dims at 0).
@@ -268,6 +286,8 @@ where
     const BUFFERED: bool = true;
     #[inline(always)]
     fn row<O: Shape>(&self, outer: [usize; MAX_RANK]) -> impl Row<T> + '_ {
+        #[allow(clippy::let_unit_value)]
+        let () = Self::NOT_EMPTY_OR_DEFINED;
         let row = source_row::<R, O>(outer);
         let cells = self.cache.row(row, |cells: &[Cell<T>]| {
             let set = |j: usize, value| cells[j].set(value);
@@ -284,6 +304,8 @@ where
     }
     #[inline(always)]
     fn row_fresh<O: Shape>(&self, outer: [usize; MAX_RANK]) -> impl Row<T> + '_ {
+        #[allow(clippy::let_unit_value)]
+        let () = Self::NOT_EMPTY_OR_DEFINED;
         let row = source_row::<R, O>(outer);
         let mut values = R::row_from_fn(|_| T::ZERO);
         let set = |j: usize, value| values.as_mut()[j] = value;

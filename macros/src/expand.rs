@@ -348,62 +348,19 @@ impl TreeBuilder {
     }
 
     /// A long path of elementwise operations as the runtime's fold node (see
-    /// [`chain`]). Each step is first checked by its operation's own
-    /// constructor, spanned on its operator or function name, with the shape
-    /// of the path so far standing for the accumulator (a `PhantomData`
-    /// witness, so the check's type stays shallow); the fold is then built
-    /// from the steps in a balanced tree, with the last check's shape.
+    /// [`chain`]): the head, then each step checked and built in order, the
+    /// steps assembled into a tree as they come ([`chain::StepsTree`]).
     fn fold(&mut self, spine: chain::Spine) -> (Span, TokenStream) {
         let head = self.node(spine.head, None);
         let mut so_far = self.shape_witness_node(&head, self.root_span);
         let mut steps = chain::StepsTree::new();
         for step in &spine.steps {
-            let span = step.function.span();
-            let (rt, context) = (runtime(span), at(&self.context, span));
-            let function = match &step.function {
-                chain::Function::Operator(marker, _) => {
-                    let marker = Ident::new(marker, span);
-                    quote_spanned!(span=> #rt::expr::operators::#marker)
-                }
-                chain::Function::Named(name) => quote_spanned!(span=> #rt::expr::functions::#name),
-            };
-            let acc = at(&so_far, span);
-            let (check, built) = match step.place {
-                chain::Place::Only => (
-                    quote_spanned!(span=> #rt::expr::map1(#context, #function, #acc)),
-                    quote_spanned!(span=> #rt::expr::unary_step(#context, #function)),
-                ),
-                chain::Place::Left(x) => {
-                    let x = self.side_node(x, &so_far, span);
-                    (
-                        quote_spanned!(span=> #rt::expr::map2(#context, #function, #acc, &#x)),
-                        quote_spanned!(span=> #rt::expr::left_step(#context, #function, #x)),
-                    )
-                }
-                chain::Place::Right(x) => {
-                    let x = self.side_node(x, &so_far, span);
-                    (
-                        quote_spanned!(span=> #rt::expr::map2(#context, #function, &#x, #acc)),
-                        quote_spanned!(span=> #rt::expr::right_step(#context, #function, #x)),
-                    )
-                }
-                chain::Place::First(b, c) => {
-                    let (b, c) = (
-                        self.side_node(b, &so_far, span),
-                        self.side_node(c, &so_far, span),
-                    );
-                    (
-                        quote_spanned!(span=> #rt::expr::map3(#context, #function, #acc, &#b, &#c)),
-                        quote_spanned!(span=> #rt::expr::first_step(#context, #function, #b, #c)),
-                    )
-                }
-            };
-            let checked = self.push_node(span, check);
-            so_far = self.shape_witness_node(&checked, span);
-            let built = self.push_node(span, built);
+            let (checked, built) = self.fold_step(step, &so_far);
+            so_far = self.shape_witness_node(&checked, step.function.span());
             steps.push(built, |earlier, later| self.steps_pair(&earlier, &later));
         }
         let span = self.root_span;
+        // Never empty: a spine has at least `MIN_FOLD_STEPS` steps.
         let tree = steps.finish(|earlier, later| self.steps_pair(&earlier, &later));
         let tree = tree.map_or_else(
             || quote!(()),
@@ -415,6 +372,54 @@ impl TreeBuilder {
             span,
             quote_spanned!(span=> #rt::expr::fold(#context, #so_far, #head, #tree)),
         )
+    }
+
+    /// One fold step, as two nodes: its check, the operation's own
+    /// constructor with the path so far standing for the accumulator (a
+    /// `PhantomData` shape witness, so the check's type stays shallow),
+    /// spanned on its operator or function name; and the step itself.
+    fn fold_step(&mut self, step: &chain::Step, so_far: &Ident) -> (Ident, Ident) {
+        let span = step.function.span();
+        let (rt, context) = (runtime(span), at(&self.context, span));
+        let function = match &step.function {
+            chain::Function::Operator(marker, _) => {
+                let marker = Ident::new(marker, span);
+                quote_spanned!(span=> #rt::expr::operators::#marker)
+            }
+            chain::Function::Named(name) => quote_spanned!(span=> #rt::expr::functions::#name),
+        };
+        let acc = at(so_far, span);
+        let (check, built) = match step.place {
+            chain::Place::Only => (
+                quote_spanned!(span=> #rt::expr::map1(#context, #function, #acc)),
+                quote_spanned!(span=> #rt::expr::unary_step(#context, #function)),
+            ),
+            chain::Place::Left(x) => {
+                let x = self.side_node(x, so_far, span);
+                (
+                    quote_spanned!(span=> #rt::expr::map2(#context, #function, #acc, &#x)),
+                    quote_spanned!(span=> #rt::expr::left_step(#context, #function, #x)),
+                )
+            }
+            chain::Place::Right(x) => {
+                let x = self.side_node(x, so_far, span);
+                (
+                    quote_spanned!(span=> #rt::expr::map2(#context, #function, &#x, #acc)),
+                    quote_spanned!(span=> #rt::expr::right_step(#context, #function, #x)),
+                )
+            }
+            chain::Place::First(b, c) => {
+                let (b, c) = (
+                    self.side_node(b, so_far, span),
+                    self.side_node(c, so_far, span),
+                );
+                (
+                    quote_spanned!(span=> #rt::expr::map3(#context, #function, #acc, &#b, &#c)),
+                    quote_spanned!(span=> #rt::expr::first_step(#context, #function, #b, #c)),
+                )
+            }
+        };
+        (self.push_node(span, check), self.push_node(span, built))
     }
 
     /// `let __tensor_expr_nodeN = pair(earlier, later);`: two subtrees of fold

@@ -50,14 +50,14 @@ fn expansion() {
             __tensor_expr_node3,
             &__tensor_expr_node5,
         );
-        let __tensor_expr_node7 = ::tensor_expr::__private::expr::shape_of(
-            __tensor_expr_context,
-            &__tensor_expr_node6,
-        );
-        let __tensor_expr_node8 = ::tensor_expr::__private::expr::left_step(
+        let __tensor_expr_node7 = ::tensor_expr::__private::expr::left_step(
             __tensor_expr_context,
             ::tensor_expr::__private::expr::operators::sub,
             __tensor_expr_node5,
+        );
+        let __tensor_expr_node8 = ::tensor_expr::__private::expr::shape_of(
+            __tensor_expr_context,
+            &__tensor_expr_node6,
         );
         let __tensor_expr_node9 = ::tensor_expr::__private::expr::operand(
             __tensor_expr_context,
@@ -66,21 +66,21 @@ fn expansion() {
         let __tensor_expr_node10 = ::tensor_expr::__private::expr::map2(
             __tensor_expr_context,
             ::tensor_expr::__private::expr::operators::add,
-            __tensor_expr_node7,
+            __tensor_expr_node8,
             &__tensor_expr_node9,
         );
-        let __tensor_expr_node11 = ::tensor_expr::__private::expr::shape_of(
-            __tensor_expr_context,
-            &__tensor_expr_node10,
-        );
-        let __tensor_expr_node12 = ::tensor_expr::__private::expr::left_step(
+        let __tensor_expr_node11 = ::tensor_expr::__private::expr::left_step(
             __tensor_expr_context,
             ::tensor_expr::__private::expr::operators::add,
             __tensor_expr_node9,
         );
+        let __tensor_expr_node12 = ::tensor_expr::__private::expr::shape_of(
+            __tensor_expr_context,
+            &__tensor_expr_node10,
+        );
         let __tensor_expr_node13 = ::tensor_expr::__private::expr::pair(
-            __tensor_expr_node8,
-            __tensor_expr_node12,
+            __tensor_expr_node7,
+            __tensor_expr_node11,
         );
         let __tensor_expr_node14 = ::tensor_expr::__private::expr::operand(
             __tensor_expr_context,
@@ -104,17 +104,17 @@ fn expansion() {
         let __tensor_expr_node18 = ::tensor_expr::__private::expr::map2(
             __tensor_expr_context,
             ::tensor_expr::__private::expr::operators::sub,
-            __tensor_expr_node11,
+            __tensor_expr_node12,
             &__tensor_expr_node17,
         );
-        let __tensor_expr_node19 = ::tensor_expr::__private::expr::shape_of(
-            __tensor_expr_context,
-            &__tensor_expr_node18,
-        );
-        let __tensor_expr_node20 = ::tensor_expr::__private::expr::left_step(
+        let __tensor_expr_node19 = ::tensor_expr::__private::expr::left_step(
             __tensor_expr_context,
             ::tensor_expr::__private::expr::operators::sub,
             __tensor_expr_node17,
+        );
+        let __tensor_expr_node20 = ::tensor_expr::__private::expr::shape_of(
+            __tensor_expr_context,
+            &__tensor_expr_node18,
         );
         let __tensor_expr_node21 = ::tensor_expr::__private::expr::operand(
             __tensor_expr_context,
@@ -133,21 +133,21 @@ fn expansion() {
         let __tensor_expr_node24 = ::tensor_expr::__private::expr::map2(
             __tensor_expr_context,
             ::tensor_expr::__private::expr::operators::add,
-            __tensor_expr_node19,
+            __tensor_expr_node20,
             &__tensor_expr_node23,
         );
-        let __tensor_expr_node25 = ::tensor_expr::__private::expr::shape_of(
-            __tensor_expr_context,
-            &__tensor_expr_node24,
-        );
-        let __tensor_expr_node26 = ::tensor_expr::__private::expr::left_step(
+        let __tensor_expr_node25 = ::tensor_expr::__private::expr::left_step(
             __tensor_expr_context,
             ::tensor_expr::__private::expr::operators::add,
             __tensor_expr_node23,
         );
+        let __tensor_expr_node26 = ::tensor_expr::__private::expr::shape_of(
+            __tensor_expr_context,
+            &__tensor_expr_node24,
+        );
         let __tensor_expr_node27 = ::tensor_expr::__private::expr::pair(
-            __tensor_expr_node20,
-            __tensor_expr_node26,
+            __tensor_expr_node19,
+            __tensor_expr_node25,
         );
         let __tensor_expr_node28 = ::tensor_expr::__private::expr::pair(
             __tensor_expr_node13,
@@ -160,17 +160,17 @@ fn expansion() {
         let __tensor_expr_node30 = ::tensor_expr::__private::expr::map2(
             __tensor_expr_context,
             ::tensor_expr::__private::expr::operators::add,
-            __tensor_expr_node25,
+            __tensor_expr_node26,
             &__tensor_expr_node29,
         );
-        let __tensor_expr_node31 = ::tensor_expr::__private::expr::shape_of(
-            __tensor_expr_context,
-            &__tensor_expr_node30,
-        );
-        let __tensor_expr_node32 = ::tensor_expr::__private::expr::left_step(
+        let __tensor_expr_node31 = ::tensor_expr::__private::expr::left_step(
             __tensor_expr_context,
             ::tensor_expr::__private::expr::operators::add,
             __tensor_expr_node29,
+        );
+        let __tensor_expr_node32 = ::tensor_expr::__private::expr::shape_of(
+            __tensor_expr_context,
+            &__tensor_expr_node30,
         );
         let __tensor_expr_node33 = ::tensor_expr::__private::expr::operand(
             __tensor_expr_context,
@@ -188,21 +188,21 @@ fn expansion() {
         let __tensor_expr_node36 = ::tensor_expr::__private::expr::map2(
             __tensor_expr_context,
             ::tensor_expr::__private::expr::operators::sub,
-            __tensor_expr_node31,
+            __tensor_expr_node32,
             &__tensor_expr_node35,
         );
-        let __tensor_expr_node37 = ::tensor_expr::__private::expr::shape_of(
-            __tensor_expr_context,
-            &__tensor_expr_node36,
-        );
-        let __tensor_expr_node38 = ::tensor_expr::__private::expr::left_step(
+        let __tensor_expr_node37 = ::tensor_expr::__private::expr::left_step(
             __tensor_expr_context,
             ::tensor_expr::__private::expr::operators::sub,
             __tensor_expr_node35,
         );
+        let __tensor_expr_node38 = ::tensor_expr::__private::expr::shape_of(
+            __tensor_expr_context,
+            &__tensor_expr_node36,
+        );
         let __tensor_expr_node39 = ::tensor_expr::__private::expr::pair(
-            __tensor_expr_node32,
-            __tensor_expr_node38,
+            __tensor_expr_node31,
+            __tensor_expr_node37,
         );
         let __tensor_expr_node40 = ::tensor_expr::__private::expr::operand(
             __tensor_expr_context,
@@ -221,17 +221,17 @@ fn expansion() {
         let __tensor_expr_node43 = ::tensor_expr::__private::expr::map2(
             __tensor_expr_context,
             ::tensor_expr::__private::expr::operators::add,
-            __tensor_expr_node37,
+            __tensor_expr_node38,
             &__tensor_expr_node42,
         );
-        let __tensor_expr_node44 = ::tensor_expr::__private::expr::shape_of(
-            __tensor_expr_context,
-            &__tensor_expr_node43,
-        );
-        let __tensor_expr_node45 = ::tensor_expr::__private::expr::left_step(
+        let __tensor_expr_node44 = ::tensor_expr::__private::expr::left_step(
             __tensor_expr_context,
             ::tensor_expr::__private::expr::operators::add,
             __tensor_expr_node42,
+        );
+        let __tensor_expr_node45 = ::tensor_expr::__private::expr::shape_of(
+            __tensor_expr_context,
+            &__tensor_expr_node43,
         );
         let __tensor_expr_node46 = ::tensor_expr::__private::expr::operand(
             __tensor_expr_context,
@@ -250,21 +250,21 @@ fn expansion() {
         let __tensor_expr_node49 = ::tensor_expr::__private::expr::map2(
             __tensor_expr_context,
             ::tensor_expr::__private::expr::operators::add,
-            __tensor_expr_node44,
+            __tensor_expr_node45,
             &__tensor_expr_node48,
         );
-        let __tensor_expr_node50 = ::tensor_expr::__private::expr::shape_of(
-            __tensor_expr_context,
-            &__tensor_expr_node49,
-        );
-        let __tensor_expr_node51 = ::tensor_expr::__private::expr::left_step(
+        let __tensor_expr_node50 = ::tensor_expr::__private::expr::left_step(
             __tensor_expr_context,
             ::tensor_expr::__private::expr::operators::add,
             __tensor_expr_node48,
         );
+        let __tensor_expr_node51 = ::tensor_expr::__private::expr::shape_of(
+            __tensor_expr_context,
+            &__tensor_expr_node49,
+        );
         let __tensor_expr_node52 = ::tensor_expr::__private::expr::pair(
-            __tensor_expr_node45,
-            __tensor_expr_node51,
+            __tensor_expr_node44,
+            __tensor_expr_node50,
         );
         let __tensor_expr_node53 = ::tensor_expr::__private::expr::pair(
             __tensor_expr_node39,
@@ -281,25 +281,25 @@ fn expansion() {
         let __tensor_expr_node56 = ::tensor_expr::__private::expr::map2(
             __tensor_expr_context,
             ::tensor_expr::__private::expr::operators::sub,
-            __tensor_expr_node50,
+            __tensor_expr_node51,
             &__tensor_expr_node55,
         );
-        let __tensor_expr_node57 = ::tensor_expr::__private::expr::shape_of(
-            __tensor_expr_context,
-            &__tensor_expr_node56,
-        );
-        let __tensor_expr_node58 = ::tensor_expr::__private::expr::left_step(
+        let __tensor_expr_node57 = ::tensor_expr::__private::expr::left_step(
             __tensor_expr_context,
             ::tensor_expr::__private::expr::operators::sub,
             __tensor_expr_node55,
         );
+        let __tensor_expr_node58 = ::tensor_expr::__private::expr::shape_of(
+            __tensor_expr_context,
+            &__tensor_expr_node56,
+        );
         let __tensor_expr_node59 = ::tensor_expr::__private::expr::pair(
             __tensor_expr_node54,
-            __tensor_expr_node58,
+            __tensor_expr_node57,
         );
         let __tensor_expr_node60 = ::tensor_expr::__private::expr::fold(
             __tensor_expr_context,
-            __tensor_expr_node57,
+            __tensor_expr_node58,
             __tensor_expr_node2,
             __tensor_expr_node59,
         );

@@ -539,3 +539,43 @@ pub mod f64 {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    //! The identities the algorithms rely on; accuracy against a reference is
+    //! measured in the facade's `tests/float_functions.rs`.
+    use super::{f32 as m32, f64 as m64};
+
+    #[test]
+    fn exact_points() {
+        assert_eq!(m32::exp(0.0), 1.0);
+        assert_eq!(m32::ln(1.0), 0.0);
+        assert_eq!(m32::exp2(10.0), 1024.0);
+        assert_eq!(m32::log2(1024.0), 10.0);
+        assert_eq!(m64::exp2(-1074.0), f64::from_bits(1));
+        assert_eq!(m64::log2(0.5), -1.0);
+    }
+
+    #[test]
+    fn exp_and_ln_invert_each_other() {
+        // exp(ln x) scales ln's rounding by |ln x|: the bound grows with it.
+        let mut x = 1e-30f32;
+        while x < 1e30 {
+            let back = m32::exp(m32::ln(x));
+            let bound = 2.0 * f32::EPSILON * (1.0 + m32::ln(x).abs());
+            assert!((back - x).abs() <= bound * x, "{x}: {back}");
+            x *= 1.7;
+        }
+    }
+
+    #[test]
+    fn sin_and_cos_lie_on_the_unit_circle() {
+        for k in -2000..2000 {
+            let x = k as f64 * 0.0137;
+            let (s, c) = (m64::sin(x), m64::cos(x));
+            assert!((s * s + c * c - 1.0).abs() < 4.0 * f64::EPSILON, "{x}");
+            let (s, c) = (m32::sin(x as f32), m32::cos(x as f32));
+            assert!((s * s + c * c - 1.0).abs() < 4.0 * f32::EPSILON, "{x}");
+        }
+    }
+}

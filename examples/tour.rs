@@ -153,7 +153,31 @@ fn main() -> Result<(), tensor_expr::ShapeError> {
         tensor_expr!(reshape::<Shape![2, 2, 2]>(q) + 1.0)
     );
 
-    section("9. Generic code");
+    section("9. Activations and NaN");
+    let z: Tensor<f32, Shape![5]> = tensor![-3., -0.5, 0., 0.5, 3.];
+    println!("z = {z}");
+    println!("gelu_tanh(z) = {}", tensor_expr!(gelu_tanh(z)));
+    println!("silu(z)      = {}", tensor_expr!(silu(z)));
+    println!("softplus(z)  = {}", tensor_expr!(softplus(z)));
+    println!(
+        "log_softmax  = {}",
+        tensor_expr!(z - max(z) - ln(sum(exp(z - max(z)))))
+    );
+    println!("(vectorised, no libm call; the README gives each function's max error over all f32 inputs)");
+    let with_nan: Tensor<f32, Shape![4]> = tensor![1., f32::NAN, -2., 4.];
+    println!(
+        "max(v, 0) = {}, relu(v) = {}, max over v = {} (NaN stays NaN, as NumPy); fmax(v, 0) = {}",
+        tensor_expr!(max(with_nan, 0.0)),
+        tensor_expr!(relu(with_nan)),
+        tensor_expr!(max(with_nan)),
+        tensor_expr!(fmax(with_nan, 0.0))
+    );
+    let long = tensor_expr!(
+        z + 1.0 - z * 0.5 + z * z - 2.0 + z / 4.0 + 1.0 - z * 0.25 + z - 0.5 + z * 3.0 - z
+    );
+    println!("a 12-term chain is one fold node (shallow types, same arithmetic): {long}");
+
+    section("10. Generic code");
     fn affine<S: tensor_expr::Shape>(t: &Tensor<f32, S>) -> Tensor<f32, S> {
         tensor_expr!(t * 2.0 + 1.0)
     }
@@ -162,7 +186,7 @@ fn main() -> Result<(), tensor_expr::ShapeError> {
         affine(&x)
     );
 
-    section("10. A shape mistake is a compile error");
+    section("11. A shape mistake is a compile error");
     println!("tensor_expr!(x + w) with x: [2, 3] and w: [4] does not compile; cargo check says:\n");
     println!("{}", include_str!("../tests/ui/broadcast_mismatch.stderr"));
     Ok(())

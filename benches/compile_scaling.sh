@@ -11,21 +11,9 @@
 # Usage: benches/compile_scaling.sh            (about two minutes here)
 set -euo pipefail
 cd "$(dirname "$0")/.."
-root=$(pwd)
 dir=target/compile_scaling
-mkdir -p "$dir/src"
-cat > "$dir/Cargo.toml" <<TOML
-[package]
-name = "compile-scaling-probe"
-version = "0.0.0"
-edition = "2021"
-publish = false
-
-[workspace]
-
-[dependencies]
-tensor-expr = { path = "$root" }
-TOML
+source benches/probe_crate.sh
+probe_crate "$dir" compile-scaling-probe
 
 copies=10
 

@@ -6,22 +6,10 @@
 # Usage: benches/compile_time.sh [count]
 set -euo pipefail
 cd "$(dirname "$0")/.."
-root=$(pwd)
 count=${1:-200}
 dir=target/compile_time
-mkdir -p "$dir/src"
-cat > "$dir/Cargo.toml" <<TOML
-[package]
-name = "compile-time-probe"
-version = "0.0.0"
-edition = "2021"
-publish = false
-
-[workspace]
-
-[dependencies]
-tensor-expr = { path = "$root" }
-TOML
+source benches/probe_crate.sh
+probe_crate "$dir" compile-time-probe
 
 {
     echo "//! $count generated tensor expressions (benches/compile_time.sh)."

@@ -9,9 +9,9 @@
 //! time. So the macro folds such paths: from a node it follows the deepest
 //! elementwise operand down (the accumulator path), and expands the
 //! operations along it as steps `acc = f(.., acc, ..)` of the runtime's fold
-//! node. The steps sit in a balanced tree and run in source order, so every
-//! value is computed exactly as written while the type nests `log2(n)` levels
-//! for `n` steps. Operands off the path are folded the same way on their own.
+//! node. The steps sit in a tree ([`StepsTree`]) and run in source order, so
+//! every value is computed exactly as written while the type nests about
+//! `2 log2(n)` levels for `n` steps. Operands off the path are folded the same way on their own.
 //!
 //! What still nests level by level is what is not elementwise: products,
 //! reductions. [`MAX_TYPE_DEPTH`] bounds it, and

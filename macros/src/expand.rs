@@ -179,10 +179,7 @@ impl TreeBuilder {
     /// Emits the node for `expr` (after its children) and returns its name.
     /// `other` is the other operand of the enclosing operation, for `in_dims`.
     fn node(&mut self, expr: &Expr, other: Option<Other>) -> Ident {
-        let target = self.target.clone();
-        let key = share::shareable_key(expr, target.as_deref())
-            .filter(|key| self.repeats.get(key).is_some_and(|&n| n > 1));
-        let Some(key) = key else {
+        let Some(key) = self.shared_key(expr) else {
             return self.unshared_node(expr, other);
         };
         let store = match self.shared.get(&key) {
@@ -209,16 +206,19 @@ impl TreeBuilder {
         self.push_node(span, quote_spanned!(span=> &#store))
     }
 
-    /// Whether `expr` is a subexpression written more than once (built once,
-    /// as a node of its own, and read by reference where it appears).
-    fn is_shared(&self, expr: &Expr) -> bool {
+    /// The sharing key of `expr` if it is a subexpression written more than
+    /// once (built once, as a node of its own, and read by reference where it
+    /// appears).
+    fn shared_key(&self, expr: &Expr) -> Option<String> {
         share::shareable_key(expr, self.target.as_deref())
-            .is_some_and(|key| self.repeats.get(&key).is_some_and(|&n| n > 1))
+            .filter(|key| self.repeats.get(key).is_some_and(|&n| n > 1))
     }
 
     /// [`Self::node`] for a subexpression built where it is written.
     fn unshared_node(&mut self, expr: &Expr, other: Option<Other>) -> Ident {
-        if let Some(spine) = chain::foldable_spine(expr, &self.depths, |e| self.is_shared(e)) {
+        if let Some(spine) =
+            chain::foldable_spine(expr, &self.depths, |e| self.shared_key(e).is_some())
+        {
             let (span, value) = self.fold(spine);
             return self.push_node(span, value);
         }

@@ -93,10 +93,12 @@ macro_rules! float_math {
             $f::from_bits(((n + $k::BIAS) as $u) << $k::MANT)
         }
 
+        /// The sign bit.
+        const SIGN: $u = 1 << ($u::BITS - 1);
+
         /// `magnitude` with the sign of `sign`.
         #[inline(always)]
         fn with_sign_of(magnitude: $f, sign: $f) -> $f {
-            const SIGN: $u = 1 << ($u::BITS - 1);
             $f::from_bits((magnitude.to_bits() & !SIGN) | (sign.to_bits() & SIGN))
         }
 
@@ -214,7 +216,6 @@ macro_rules! float_math {
             let y = select(q & 1 == 1, c, s);
             let y = select(q >= 2, -y, y);
             // sin is odd: flip the sign bit with x's (so sin(-0) = -0).
-            const SIGN: $u = 1 << ($u::BITS - 1);
             let y = $f::from_bits(y.to_bits() ^ (x.to_bits() & SIGN));
             select(x.is_finite(), y, $f::NAN)
         }
@@ -357,8 +358,7 @@ pub mod f32 {
         /// `2 sqrt(2/pi) (x + 0.044715 x^3)` as `hi + lo`, computed in f64.
         #[inline(always)]
         pub fn gelu_arg(x: f32) -> (f32, f32) {
-            let x = x as f64;
-            let t = 2.0 * super::super::f64::SQRT_2_OVER_PI * (x + 0.044715 * x * x * x);
+            let t = super::super::f64::gelu_exponent(x as f64);
             let hi = t as f32;
             let lo = (t - hi as f64) as f32;
             // The correction matters only where e^hi is neither 0 nor 1.
@@ -425,8 +425,12 @@ pub mod f32 {
 
 /// The f64 functions.
 pub mod f64 {
-    /// sqrt(2/pi), the scale inside GELU's tanh form.
-    pub(super) const SQRT_2_OVER_PI: f64 = 0.797_884_560_802_865_4;
+    /// GELU's `2u = 2 sqrt(2/pi) (x + 0.044715 x^3)`, the argument of its
+    /// sigmoid (the f32 version computes it here too, in f64).
+    #[inline(always)]
+    pub(super) fn gelu_exponent(x: f64) -> f64 {
+        2.0 * 0.797_884_560_802_865_4 * (x + 0.044715 * x * x * x)
+    }
 
     float_math!(f64, u64, i64, k);
 
@@ -467,10 +471,7 @@ pub mod f64 {
         /// to compute it in: the far left tail is less accurate, see the README).
         #[inline(always)]
         pub fn gelu_arg(x: f64) -> (f64, f64) {
-            (
-                2.0 * super::SQRT_2_OVER_PI * (x + 0.044715 * x * x * x),
-                0.0,
-            )
+            (super::gelu_exponent(x), 0.0)
         }
 
         /// e^r on |r| <= ln 2 / 2: Taylor to degree 13 (error below 2^-55),

@@ -83,15 +83,24 @@ fn rsqrt(x: f64) -> f64 {
     1.0 / x.sqrt()
 }
 
-/// Every f32 function with its reference and bound.
-pub fn f32_cases() -> Vec<Case<f32, f64>> {
-    let case = |name, bound, ours, reference| Case {
+/// A case whose bound holds for every input.
+fn case<F>(
+    name: &'static str,
+    bound: f64,
+    ours: fn(&[F], &mut [F]),
+    reference: fn(f64) -> f64,
+) -> Case<F, f64> {
+    Case {
         name,
         bound,
         covers: everywhere,
         ours,
         reference,
-    };
+    }
+}
+
+/// Every f32 function with its reference and bound.
+pub fn f32_cases() -> Vec<Case<f32, f64>> {
     vec![
         case("exp", 1.05, batch!(m32::exp), f64::exp),
         case("exp2", 1.05, batch!(m32::exp2), f64::exp2),
@@ -119,13 +128,6 @@ pub fn f32_cases() -> Vec<Case<f32, f64>> {
 
 /// Every f64 function with its reference (std's f64) and bound.
 pub fn f64_cases() -> Vec<Case<f64, f64>> {
-    let case = |name, bound, ours, reference| Case {
-        name,
-        bound,
-        covers: everywhere,
-        ours,
-        reference,
-    };
     vec![
         case("exp", 1.0, batch!(m64::exp), f64::exp),
         case("exp2", 1.0, batch!(m64::exp2), f64::exp2),

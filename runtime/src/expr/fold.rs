@@ -1,22 +1,26 @@
-//! Long chains of binary operations (`a + b - c + ...`, `max(max(a, b), c)`)
-//! as one node whose type nests logarithmically, not linearly.
+//! A long path of elementwise operations (`a + b - c + ...`, `relu(exp(..))`,
+//! `max(max(a, b), c)`, `v + (v + ..)`) as one node whose type nests
+//! logarithmically, not linearly.
 //!
-//! A chain `t0 op1 t1 op2 t2 ... opn tn` is a left fold: `acc = t0`, then
-//! `acc = op_k(acc, t_k)` for each step in order. Built as nested [`Map2`]
-//! nodes it is a type `n` levels deep, and rustc's recursion limit (128 by
-//! default, counted in trait obligations and in drop-check) rejects it long
-//! before 200 terms. Here the steps sit in a balanced binary tree of
-//! [`Pair`]s, and the [`Fold`] node walks that tree's leaves from left to
-//! right carrying the accumulator: the same operations on the same values in
-//! the same order, so the results are bit-identical to the nested form, but
-//! the type is `log2(n)` levels deep.
+//! The path is a fold: `acc = head`, then one step per operation in source
+//! order, each `acc = f(.., acc, ..)` with the accumulator at its [`Position`]
+//! among `f`'s arguments (only, left, right, first of three) and the other
+//! arguments read from their own nodes ([`Sides`]). Built as nested
+//! [`Map1`]/[`Map2`] nodes, the type would be `n` levels deep, and rustc stops
+//! at its recursion limit (at 62 nested elementwise nodes, measured). Here the
+//! steps sit in a tree of [`Pair`]s that the macro assembles as they come
+//! (about `2 log2(n)` deep), and [`Fold`] applies them from left to right:
+//! the same operations on the same values in the same order, so the results
+//! are bit-identical to the nested form.
 //!
 //! The constructors check nothing: `tensor_expr!` first checks every step
-//! with [`map2`](super::map2) against the shape of the chain so far (a
-//! [`PhantomData`] witness, so each check is one level deep), spanned on the
-//! step's operator as for any binary operation, and passes the last check's
-//! shape to [`fold`].
+//! with its operation's own constructor ([`map1`](super::map1),
+//! [`map2`](super::map2), [`map3`](super::map3)) against the shape of the path
+//! so far (a [`PhantomData`] witness, so each check is one level deep),
+//! spanned on the step's operator, and passes the last check's shape to
+//! [`fold`].
 //!
+//! [`Map1`]: super::Map1
 //! [`Map2`]: super::Map2
 
 use super::function::{BinaryFunction, Domain, TernaryFunction, UnaryFunction};

@@ -87,7 +87,8 @@ pub fn inferred_context<T, M>(_mode: M) -> Context<T, M> {
     Context(PhantomData)
 }
 
-/// The shape of an already built node, as a witness (used by `in_dims`).
+/// The shape of an already built node, as a witness: the other operand of an
+/// `in_dims`, and the path so far in a fold's step-by-step checks.
 #[inline(always)]
 pub fn shape_of<T, M, E: Shaped>(_context: Context<T, M>, _node: &E) -> PhantomData<E::Shape> {
     PhantomData

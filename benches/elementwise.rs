@@ -76,14 +76,14 @@ fn relu_axpb<const R: usize, const C: usize>(case: &'static str, iterations: usi
         vec![0.0f32; R * C],
         vec![0.0f32; R * C],
     );
-    let av = TensorView::<f32, Matrix<R, C>>::try_new(&a).unwrap();
-    let bv = TensorView::<f32, (tensor_expr::D<C>,)>::try_new(&b).unwrap();
+    let av = TensorView::<f32, Matrix<R, C>>::try_from_slice(&a).unwrap();
+    let bv = TensorView::<f32, (tensor_expr::D<C>,)>::try_from_slice(&b).unwrap();
     let (na, nb) = (
         ArrayView2::from_shape((R, C), &a).unwrap(),
         ArrayView1::from(&b),
     );
     let mut tensor_expr = || {
-        let mut o = TensorViewMut::<f32, Matrix<R, C>>::try_new(&mut out_te).unwrap();
+        let mut o = TensorViewMut::<f32, Matrix<R, C>>::try_from_slice(&mut out_te).unwrap();
         let (av, bv, alpha) = (black_box(&av), black_box(&bv), black_box(alpha));
         tensor_expr!(o = relu(av * alpha + bv));
         black_box(&mut o);
@@ -128,7 +128,7 @@ fn relu_axpb<const R: usize, const C: usize>(case: &'static str, iterations: usi
 fn chain<const N: usize>(case: &'static str, iterations: usize) -> Row {
     type S<const N: usize> = (tensor_expr::D<N>,);
     fn view<const N: usize>(v: &[f32]) -> TensorView<'_, f32, S<N>> {
-        TensorView::try_new(v).unwrap()
+        TensorView::try_from_slice(v).unwrap()
     }
     let inputs: Vec<Vec<f32>> = (0..5).map(|k| data(N, k as f32 + 0.5)).collect();
     let e_safe: Vec<f32> = inputs[4].iter().map(|v| v.abs() + 1.0).collect();
@@ -150,7 +150,7 @@ fn chain<const N: usize>(case: &'static str, iterations: usize) -> Row {
         ArrayView1::from(e),
     );
     let mut tensor_expr = || {
-        let mut o = TensorViewMut::<f32, S<N>>::try_new(&mut out_te).unwrap();
+        let mut o = TensorViewMut::<f32, S<N>>::try_from_slice(&mut out_te).unwrap();
         let (av, bv, cv, dv, ev) = black_box((&av, &bv, &cv, &dv, &ev));
         tensor_expr!(o = (av + bv) * cv - dv / ev);
         black_box(&mut o);
@@ -201,14 +201,14 @@ fn outer<const N: usize, const M: usize>(case: &'static str, iterations: usize) 
         vec![0.0f32; N * M],
         vec![0.0f32; N * M],
     );
-    let xv = TensorView::<f32, Col<N>>::try_new(&x).unwrap();
-    let zv = TensorView::<f32, RowVector<M>>::try_new(&z).unwrap();
+    let xv = TensorView::<f32, Col<N>>::try_from_slice(&x).unwrap();
+    let zv = TensorView::<f32, RowVector<M>>::try_from_slice(&z).unwrap();
     let (nx, nz) = (
         ArrayView2::from_shape((N, 1), &x).unwrap(),
         ArrayView2::from_shape((1, M), &z).unwrap(),
     );
     let mut tensor_expr = || {
-        let mut o = TensorViewMut::<f32, Matrix<N, M>>::try_new(&mut out_te).unwrap();
+        let mut o = TensorViewMut::<f32, Matrix<N, M>>::try_from_slice(&mut out_te).unwrap();
         let (xv, zv) = black_box((&xv, &zv));
         tensor_expr!(o = xv + zv);
         black_box(&mut o);
@@ -251,15 +251,16 @@ fn outer<const N: usize, const M: usize>(case: &'static str, iterations: usize) 
 fn in_dims_against_implicit<const N: usize>(iterations: usize) {
     let (m, v) = (data(N * N, 0.2), data(N, 0.4));
     let (mut out_in_dims, mut out_implicit) = (vec![0.0f32; N * N], vec![0.0f32; N * N]);
-    let mv = TensorView::<f32, Matrix<N, N>>::try_new(&m).unwrap();
-    let vv = TensorView::<f32, (tensor_expr::D<N>,)>::try_new(&v).unwrap();
-    let cv = TensorView::<f32, (tensor_expr::D<N>, tensor_expr::One)>::try_new(&v).unwrap();
+    let mv = TensorView::<f32, Matrix<N, N>>::try_from_slice(&m).unwrap();
+    let vv = TensorView::<f32, (tensor_expr::D<N>,)>::try_from_slice(&v).unwrap();
+    let cv = TensorView::<f32, (tensor_expr::D<N>, tensor_expr::One)>::try_from_slice(&v).unwrap();
     for (name, dims_1) in [
         ("rows: in_dims(v, [1]) vs v", true),
         ("columns: in_dims(v, [0]) vs v[n, 1]", false),
     ] {
         let mut with_in_dims = || {
-            let mut o = TensorViewMut::<f32, Matrix<N, N>>::try_new(&mut out_in_dims).unwrap();
+            let mut o =
+                TensorViewMut::<f32, Matrix<N, N>>::try_from_slice(&mut out_in_dims).unwrap();
             let (mv, vv) = black_box((&mv, &vv));
             if dims_1 {
                 tensor_expr!(o = mv + in_dims(vv, [1]));
@@ -269,7 +270,8 @@ fn in_dims_against_implicit<const N: usize>(iterations: usize) {
             black_box(&mut o);
         };
         let mut implicit = || {
-            let mut o = TensorViewMut::<f32, Matrix<N, N>>::try_new(&mut out_implicit).unwrap();
+            let mut o =
+                TensorViewMut::<f32, Matrix<N, N>>::try_from_slice(&mut out_implicit).unwrap();
             let (mv, vv, cv) = black_box((&mv, &vv, &cv));
             if dims_1 {
                 tensor_expr!(o = mv + vv);

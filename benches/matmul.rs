@@ -106,10 +106,10 @@ fn square<const N: usize>(iterations: usize, with_nalgebra: bool) -> Row {
         vec![0.0f32; N * N],
         vec![0.0f32; N * N],
     );
-    let av = TensorView::<f32, (D<N>, D<N>)>::try_new(&a).unwrap();
-    let bv = TensorView::<f32, (D<N>, D<N>)>::try_new(&b).unwrap();
+    let av = TensorView::<f32, (D<N>, D<N>)>::try_from_slice(&a).unwrap();
+    let bv = TensorView::<f32, (D<N>, D<N>)>::try_from_slice(&b).unwrap();
     let mut tensor_expr = || {
-        let mut o = TensorViewMut::<f32, (D<N>, D<N>)>::try_new(&mut out_te).unwrap();
+        let mut o = TensorViewMut::<f32, (D<N>, D<N>)>::try_from_slice(&mut out_te).unwrap();
         let (av, bv) = black_box((&av, &bv));
         tensor_expr!(o = av @ bv);
         black_box(&mut o);
@@ -176,10 +176,10 @@ fn batched(iterations: usize) -> Row {
         vec![0.0f32; B * N * N],
         vec![0.0f32; B * N * N],
     );
-    let av = TensorView::<f32, S>::try_new(&a).unwrap();
-    let bv = TensorView::<f32, S>::try_new(&b).unwrap();
+    let av = TensorView::<f32, S>::try_from_slice(&a).unwrap();
+    let bv = TensorView::<f32, S>::try_from_slice(&b).unwrap();
     let mut tensor_expr = || {
-        let mut o = TensorViewMut::<f32, S>::try_new(&mut out_te).unwrap();
+        let mut o = TensorViewMut::<f32, S>::try_from_slice(&mut out_te).unwrap();
         let (av, bv) = black_box((&av, &bv));
         tensor_expr!(o = av @ bv);
         black_box(&mut o);
@@ -226,9 +226,9 @@ fn dense_layer(iterations: usize) -> Row {
         vec![0.0f32; M * N],
         vec![0.0f32; M * N],
     );
-    let av = TensorView::<f32, (D<M>, D<K>)>::try_new(&a).unwrap();
-    let bv = TensorView::<f32, (D<K>, D<N>)>::try_new(&b).unwrap();
-    let biasv = TensorView::<f32, (D<N>,)>::try_new(&bias).unwrap();
+    let av = TensorView::<f32, (D<M>, D<K>)>::try_from_slice(&a).unwrap();
+    let bv = TensorView::<f32, (D<K>, D<N>)>::try_from_slice(&b).unwrap();
+    let biasv = TensorView::<f32, (D<N>,)>::try_from_slice(&bias).unwrap();
     let epilogue = |c: &mut [f32], bias: &[f32]| {
         for row in c.chunks_exact_mut(N) {
             for (v, &b) in row.iter_mut().zip(bias) {
@@ -237,7 +237,7 @@ fn dense_layer(iterations: usize) -> Row {
         }
     };
     let mut tensor_expr = || {
-        let mut o = TensorViewMut::<f32, (D<M>, D<N>)>::try_new(&mut out_te).unwrap();
+        let mut o = TensorViewMut::<f32, (D<M>, D<N>)>::try_from_slice(&mut out_te).unwrap();
         let (av, bv, biasv) = black_box((&av, &bv, &biasv));
         tensor_expr!(o = relu(av @ bv + biasv));
         black_box(&mut o);
@@ -288,20 +288,20 @@ fn expression_operand(iterations: usize) {
         vec![0.0f32; N * N],
         vec![0.0f32; N * N],
     );
-    let av = TensorView::<f32, S>::try_new(&a).unwrap();
-    let bv = TensorView::<f32, S>::try_new(&b).unwrap();
+    let av = TensorView::<f32, S>::try_from_slice(&a).unwrap();
+    let bv = TensorView::<f32, S>::try_from_slice(&b).unwrap();
     let mut fused = || {
-        let mut o = TensorViewMut::<f32, S>::try_new(&mut out_fused).unwrap();
+        let mut o = TensorViewMut::<f32, S>::try_from_slice(&mut out_fused).unwrap();
         let (av, bv) = black_box((&av, &bv));
         tensor_expr!(o = (av * 0.5 + 1.0) @ bv);
         black_box(&mut o);
     };
     let mut materialised = || {
         let (av, bv) = black_box((&av, &bv));
-        let mut s = TensorViewMut::<f32, S>::try_new(&mut staged).unwrap();
+        let mut s = TensorViewMut::<f32, S>::try_from_slice(&mut staged).unwrap();
         tensor_expr!(s = av * 0.5 + 1.0);
-        let sv = TensorView::<f32, S>::try_new(&staged).unwrap();
-        let mut o = TensorViewMut::<f32, S>::try_new(&mut out_staged).unwrap();
+        let sv = TensorView::<f32, S>::try_from_slice(&staged).unwrap();
+        let mut o = TensorViewMut::<f32, S>::try_from_slice(&mut out_staged).unwrap();
         tensor_expr!(o = sv @ bv);
         black_box(&mut o);
     };

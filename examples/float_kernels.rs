@@ -38,8 +38,8 @@ pub fn kernel_sigmoid_sin(o: &mut ViewMut<'_>, x: &View<'_>) {
 fn main() {
     let x: Vec<f32> = (0..64 * 1024).map(|k| (k as f32 * 0.01).sin()).collect();
     let mut o = vec![0.0f32; 64 * 1024];
-    let xv = View::try_new(&x).expect("64 x 1024");
-    let mut ov = ViewMut::try_new(&mut o).expect("64 x 1024");
+    let xv = View::try_from_slice(&x).expect("64 x 1024");
+    let mut ov = ViewMut::try_from_slice(&mut o).expect("64 x 1024");
     kernel_exp(&mut ov, &xv);
     kernel_tanh(&mut ov, &xv);
     kernel_ln(&mut ov, &xv);

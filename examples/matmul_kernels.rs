@@ -46,15 +46,15 @@ fn main() {
         o.as_slice()[0]
     );
     let data = vec![0.5f32; 128 * 256];
-    let x = TensorView::<f32, (D<128>, D<256>)>::try_new(&data).unwrap();
-    let w = TensorView::<f32, (D<256>, D<128>)>::try_new(&data).unwrap();
-    let bias = TensorView::<f32, (D<128>,)>::try_new(&data[..128]).unwrap();
+    let x = TensorView::<f32, (D<128>, D<256>)>::try_from_slice(&data).unwrap();
+    let w = TensorView::<f32, (D<256>, D<128>)>::try_from_slice(&data).unwrap();
+    let bias = TensorView::<f32, (D<128>,)>::try_from_slice(&data[..128]).unwrap();
     let mut out = vec![0.0f32; 128 * 128];
-    let mut ov = TensorViewMut::<f32, (D<128>, D<128>)>::try_new(&mut out).unwrap();
+    let mut ov = TensorViewMut::<f32, (D<128>, D<128>)>::try_from_slice(&mut out).unwrap();
     kernel_dense_layer(&mut ov, black_box(&x), black_box(&w), black_box(&bias));
-    let sq = TensorView::<f32, (D<64>, D<64>)>::try_new(&data[..4096]).unwrap();
+    let sq = TensorView::<f32, (D<64>, D<64>)>::try_from_slice(&data[..4096]).unwrap();
     let mut out64 = vec![0.0f32; 4096];
-    let mut o64 = TensorViewMut::<f32, (D<64>, D<64>)>::try_new(&mut out64).unwrap();
+    let mut o64 = TensorViewMut::<f32, (D<64>, D<64>)>::try_from_slice(&mut out64).unwrap();
     kernel_square_64(&mut o64, black_box(&sq), black_box(&sq));
     println!(
         "dense layer of halves: {}; 64x64 of halves: {}",

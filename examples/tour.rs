@@ -82,8 +82,8 @@ fn main() -> Result<(), tensor_expr::ShapeError> {
     section("6. Views: large data and buffers you already own");
     let samples: Vec<f32> = (0..12).map(|i| i as f32).collect();
     let mut spectrum = vec![0.0f32; 12];
-    let input = TensorView::<f32, Shape![3, 4]>::try_new(&samples)?;
-    let mut output = TensorViewMut::<f32, Shape![3, 4]>::try_new(&mut spectrum)?;
+    let input = TensorView::<f32, Shape![3, 4]>::try_from_slice(&samples)?;
+    let mut output = TensorViewMut::<f32, Shape![3, 4]>::try_from_slice(&mut spectrum)?;
     let gain: Tensor<f32, Shape![3, 1]> = tensor![[1.], [10.], [100.]];
     tensor_expr!(output = input * gain);
     println!("a Vec viewed as [3, 4], scaled per row, written into another Vec:\n{output}");

@@ -53,11 +53,37 @@ pub use tensor_expr_runtime::rules;
 /// with the accuracy stated in the README.
 pub use tensor_expr_runtime::math;
 
-/// Everything an expression needs: `use tensor_expr::prelude::*;`.
+/// Everything an expression needs, and the bounds of code generic over
+/// element types and shapes: `use tensor_expr::prelude::*;`.
+///
+/// ```
+/// use tensor_expr::prelude::*;
+///
+/// // Any float type, any shape: `Float` brings every float function.
+/// fn squash<T: Float, S: Shape>(x: &Tensor<T, S>) -> Tensor<T, S> {
+///     tensor_expr!(exp(x) * 2 + 1)
+/// }
+/// // Any element type: `Element` brings the arithmetic, and `a: T` is a scalar operand.
+/// fn axpy<T: Element, S: Shape>(x: &Tensor<T, S>, a: T) -> Tensor<T, S> {
+///     tensor_expr!(x * a + x)
+/// }
+/// // A bias that broadcasts over `x` without changing its shape.
+/// fn biased<S: Shape + Broadcast<B, Output = S>, B: Shape>(x: &Tensor<f32, S>, b: &Tensor<f32, B>) -> Tensor<f32, S> {
+///     tensor_expr!(x + b)
+/// }
+/// let x = Tensor::<f64, Shape![2]>::new([0.0, 1.0]);
+/// assert_eq!(squash(&x)[[0]], 3.0);
+/// assert_eq!(axpy(&Tensor::<i32, Shape![2]>::new([1, 2]), 3).as_slice(), &[4, 8]);
+/// let m = Tensor::<f32, Shape![2, 2]>::new([[1., 2.], [3., 4.]]);
+/// assert_eq!(biased(&m, &Tensor::<f32, Shape![2]>::new([10., 20.])).as_slice(), &[11., 22., 13., 24.]);
+/// ```
 pub mod prelude {
     #[cfg(feature = "alloc")]
     pub use crate::HeapTensor;
-    pub use crate::{tensor, tensor_expr, Shape, Tensor, TensorView, TensorViewMut};
+    pub use crate::{
+        tensor, tensor_expr, Broadcast, BroadcastInto, Element, Float, One, Shape, Signed, Tensor,
+        TensorView, TensorViewMut, D,
+    };
 }
 
 /// One entry of [`errors`]: a heading, the fix, the ui test's code and message.

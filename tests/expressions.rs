@@ -178,9 +178,9 @@ fn the_target_is_read_in_place() {
 #[test]
 fn views_are_operands_and_targets() {
     let data = vec![1.0f64; 6];
-    let ones = TensorView::<f64, Shape![2, 3]>::try_new(&data).unwrap();
+    let ones = TensorView::<f64, Shape![2, 3]>::try_from_slice(&data).unwrap();
     let mut out_buffer = vec![0.0f64; 6];
-    let mut out = TensorViewMut::<f64, Shape![2, 3]>::try_new(&mut out_buffer).unwrap();
+    let mut out = TensorViewMut::<f64, Shape![2, 3]>::try_from_slice(&mut out_buffer).unwrap();
     let x = x();
     tensor_expr!(out = x + ones);
     tensor_expr!(out *= 2);

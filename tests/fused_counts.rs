@@ -8,9 +8,6 @@
 
 use core::cell::Cell;
 use core::ops::{Add, Div, Mul, Neg, Sub};
-use tensor_expr::__private::expr::{
-    functions, operators, BinaryFunction, DefinedFor, UnaryFunction,
-};
 use tensor_expr::prelude::*;
 use tensor_expr::{Element, Float, Signed};
 
@@ -50,7 +47,11 @@ impl Neg for Counted {
     }
 }
 
+// A float element of your own: its class says which functions of the table
+// apply (all of them here), and `Float` supplies them.
 impl Element for Counted {
+    type Floatness = tensor_expr::__private::element::IsFloat;
+    type Sign = tensor_expr::__private::element::HasSign;
     const ZERO: Self = Counted(0.0);
     const ONE: Self = Counted(1.0);
     const LOWEST: Self = Counted(f64::NEG_INFINITY);
@@ -70,6 +71,15 @@ impl Element for Counted {
     fn min_element(self, other: Self) -> Self {
         bump(&COMPARISONS);
         Counted(self.0.min(other.0))
+    }
+}
+
+// Every element is a scalar operand of its own expressions.
+impl tensor_expr::__private::expr::Operand<Counted> for Counted {
+    type Shape = ();
+    type Placement = tensor_expr::__private::placement::Stack;
+    fn elements(&self) -> &[Counted] {
+        core::slice::from_ref(self)
     }
 }
 
@@ -103,24 +113,6 @@ impl Float for Counted {
         Counted(self.0.powf(exponent.0))
     }
 }
-
-// The function table covers the primitive element types; a new element type
-// joins it with one impl per function it uses.
-impl DefinedFor<Counted> for functions::exp {}
-impl UnaryFunction<Counted> for functions::exp {
-    fn apply(x: Counted) -> Counted {
-        x.exp()
-    }
-}
-macro_rules! operator {
-    ($($name:ident $op:tt),*) => {$(
-        impl DefinedFor<Counted> for operators::$name {}
-        impl BinaryFunction<Counted> for operators::$name {
-            fn apply(a: Counted, b: Counted) -> Counted { a $op b }
-        }
-    )*};
-}
-operator!(sub -, div /);
 
 const ROWS: usize = 8;
 const COLS: usize = 64;

@@ -75,3 +75,68 @@ fn heap_tensor_api() {
     tensor_expr!(v = t.view() + 1);
     assert_eq!(view_target.into_vec(), vec![2, 3, 4, 5, 6, 7]);
 }
+
+/// `tensor_expr!(e)` puts a new tensor on the heap when an operand lives there,
+/// and on the stack otherwise: the type says which, with no annotation.
+#[test]
+fn storage_follows_the_operands() {
+    let heap = HeapTensor::<f32, Shape![2, 3]>::from_fn(|[i, j]| (3 * i + j) as f32);
+    let stack = Tensor::<f32, Shape![3]>::new([1., 2., 3.]);
+    let on_heap: HeapTensor<f32, Shape![2, 3]> = tensor_expr!(heap * 2.0 + stack);
+    let gram: HeapTensor<f32, Shape![3, 3]> = tensor_expr!(transpose(heap) @ heap);
+    let on_stack: Tensor<f32, Shape![3]> = tensor_expr!(stack * stack);
+    let by_reference: HeapTensor<f32, Shape![2, 3]> = tensor_expr!((&heap) - 1);
+    assert_eq!(on_heap.as_slice(), &[1., 4., 7., 7., 10., 13.]);
+    assert_eq!(gram[[0, 2]], 0. * 2. + 3. * 5.);
+    assert_eq!(on_stack.as_slice(), &[1., 4., 9.]);
+    assert_eq!(by_reference[[1, 2]], 4.);
+}
+
+/// The image of NumPy's broadcasting example, `[256, 256, 3]` f32 (786 KB),
+/// normalised per channel in an ordinary test (2 MiB stack, debug build):
+/// heap operands make a heap result, so nothing that big touches the stack.
+#[test]
+fn image_normalisation_in_an_ordinary_test() {
+    let image = HeapTensor::<f32, Shape![256, 256, 3]>::from_fn(|[i, j, c]| {
+        ((i * 7 + j * 3 + c * 11) % 256) as f32
+    });
+    let mean = Tensor::<f32, Shape![3]>::new([120., 125., 130.]);
+    let scale = Tensor::<f32, Shape![3]>::new([1. / 60., 1. / 62., 1. / 64.]);
+    let normalised = tensor_expr!((image / 255.0 - mean / 255.0) * scale * 255.0);
+    for (i, j, c) in [(0, 0, 0), (17, 200, 1), (255, 255, 2)] {
+        let expected = (image[[i, j, c]] / 255.0 - mean[[c]] / 255.0) * scale[[c]] * 255.0;
+        assert!(
+            (normalised[[i, j, c]] - expected).abs() < 1e-5,
+            "at [{i}, {j}, {c}]"
+        );
+    }
+}
+
+#[test]
+fn heap_constructors_match_the_stack_ones() {
+    type S = Shape![2, 3];
+    let from_fn = HeapTensor::<i32, S>::from_fn(|[i, j]| (10 * i + j) as i32);
+    assert_eq!(
+        from_fn.as_slice(),
+        Tensor::<i32, S>::from_fn(|[i, j]| (10 * i + j) as i32).as_slice()
+    );
+    assert_eq!(HeapTensor::<i32, S>::new([[1, 2, 3], [4, 5, 6]])[[1, 0]], 4);
+    assert_eq!(HeapTensor::<i32, S>::full(7).as_slice(), &[7; 6]);
+    assert_eq!(HeapTensor::<i32, S>::default().as_slice(), &[0; 6]);
+    assert_eq!(
+        HeapTensor::<i32, S>::try_from_slice(&[1; 6])
+            .unwrap()
+            .as_slice(),
+        &[1; 6]
+    );
+    let error = HeapTensor::<i32, S>::try_from(vec![1; 5]).unwrap_err();
+    assert_eq!((error.expected, error.actual), (6, 5));
+    assert_eq!(
+        HeapTensor::from(Tensor::<i32, S>::full(3)).as_slice(),
+        &[3; 6]
+    );
+    assert_eq!(from_fn.get([1, 2]), Some(&12));
+    assert_eq!(from_fn.get([2, 0]), None);
+    let reshaped: HeapTensor<i32, Shape![3, 2]> = from_fn.into_shape();
+    assert_eq!(reshaped[[2, 1]], 12);
+}

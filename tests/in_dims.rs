@@ -204,7 +204,7 @@ fn in_dims_with_functions_assignment_and_views() {
     tensor_expr!(acc += in_dims(v, [0]));
     assert_reference(&m, &v, &[0], &acc, |x, y| x + y);
     let data = [2.0, 5.0, 8.0];
-    let view = TensorView::<f64, Shape![3]>::try_new(&data).unwrap();
+    let view = TensorView::<f64, Shape![3]>::try_from_slice(&data).unwrap();
     assert_reference(
         &m,
         &v,

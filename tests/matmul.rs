@@ -172,10 +172,10 @@ fn empty_and_degenerate_sizes() {
 #[test]
 fn views_are_operands_and_targets() {
     let data: Vec<f32> = (0..12).map(|v| v as f32).collect();
-    let a = TensorView::<f32, Shape![3, 4]>::try_new(&data).unwrap();
-    let b = TensorView::<f32, Shape![4, 3]>::try_new(&data).unwrap();
+    let a = TensorView::<f32, Shape![3, 4]>::try_from_slice(&data).unwrap();
+    let b = TensorView::<f32, Shape![4, 3]>::try_from_slice(&data).unwrap();
     let mut out_data = [0.0f32; 9];
-    let mut out = TensorViewMut::<f32, Shape![3, 3]>::try_new(&mut out_data).unwrap();
+    let mut out = TensorViewMut::<f32, Shape![3, 3]>::try_from_slice(&mut out_data).unwrap();
     tensor_expr!(out = a @ b);
     let owned_a: Tensor<f32, Shape![3, 4]> = Tensor::try_from_slice(&data).unwrap();
     let owned_b: Tensor<f32, Shape![4, 3]> = Tensor::try_from_slice(&data).unwrap();

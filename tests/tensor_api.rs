@@ -59,10 +59,10 @@ fn wrong_lengths_are_errors_naming_both_sizes() {
     );
     assert_eq!(err.to_string(), "shape [2, 3] needs 6 elements, got 5");
     let data = [0.0f32; 7];
-    let err = TensorView::<f32, Shape![2, 3]>::try_new(&data).unwrap_err();
+    let err = TensorView::<f32, Shape![2, 3]>::try_from_slice(&data).unwrap_err();
     assert_eq!((err.expected, err.actual), (6, 7));
     let mut data = [0.0f32; 4];
-    assert!(TensorViewMut::<f32, Shape![2, 3]>::try_new(&mut data).is_err());
+    assert!(TensorViewMut::<f32, Shape![2, 3]>::try_from_slice(&mut data).is_err());
 }
 
 #[test]
@@ -102,11 +102,11 @@ fn printing_follows_numpy() {
 #[test]
 fn views_share_the_borrowed_data() {
     let data: Vec<f32> = (0..6).map(|i| i as f32).collect();
-    let view = TensorView::<f32, Shape![2, 3]>::try_new(&data).unwrap();
+    let view = TensorView::<f32, Shape![2, 3]>::try_from_slice(&data).unwrap();
     assert_eq!(view[[1, 1]], 4.0);
     assert_eq!(view.to_tensor().as_slice(), &data[..]);
     let mut buffer = vec![0.0f32; 6];
-    let mut view_mut = TensorViewMut::<f32, Shape![3, 2]>::try_new(&mut buffer).unwrap();
+    let mut view_mut = TensorViewMut::<f32, Shape![3, 2]>::try_from_slice(&mut buffer).unwrap();
     view_mut[[2, 1]] = 9.0;
     assert_eq!(view_mut.as_view()[[2, 1]], 9.0);
     assert_eq!(buffer[5], 9.0);

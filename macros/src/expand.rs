@@ -30,8 +30,9 @@ pub fn expand(statement: &Statement) -> TokenStream {
         Form::Evaluate(expr) => {
             let root = builder.node(expr, None);
             let span = builder.root_span;
+            let placement = builder.placement(span);
             let (root, rt) = (at(&root, span), runtime(span));
-            quote_spanned!(span=> #rt::kernel::evaluate(#root))
+            quote_spanned!(span=> #rt::placement::evaluate(#placement, #root))
         }
         Form::Assign {
             op, op_span, value, ..
@@ -111,6 +112,9 @@ struct TreeBuilder {
     shared: HashMap<String, Ident>,
     /// The unfolded depth of every node, to find the paths to fold ([`chain`]).
     depths: chain::Depths,
+    /// Each operand, located where its leaf is built: their placements decide
+    /// where a new tensor goes.
+    placements: Vec<Ident>,
 }
 
 impl TreeBuilder {
@@ -136,6 +140,7 @@ impl TreeBuilder {
                 Form::Evaluate(expr) => expr,
                 Form::Assign { value, .. } => value,
             }),
+            placements: Vec::new(),
         };
         builder.repeats = match &statement.form {
             Form::Evaluate(expr) => share::repeats(expr, None),
@@ -304,7 +309,7 @@ impl TreeBuilder {
                 let Expr::Operand { tokens, span } = &**operand else {
                     unreachable!("validated: an operand")
                 };
-                let operand = self.borrow_operand(tokens, *span);
+                let operand = self.borrow_operand(tokens, *span, *perm_span);
                 let (rt, context) = (runtime(*perm_span), at(&self.context, *perm_span));
                 let operand = at(&operand, *perm_span);
                 let call = match perm {
@@ -322,7 +327,7 @@ impl TreeBuilder {
                     unreachable!("validated: an operand")
                 };
                 let span_name = name.span();
-                let operand = at(&self.borrow_operand(tokens, *span), span_name);
+                let operand = at(&self.borrow_operand(tokens, *span, span_name), span_name);
                 let (rt, context) = (runtime(span_name), at(&self.context, span_name));
                 let call = quote_spanned!(span_name=> #rt::expr::reshape::<#shape, _, _, _>(#context, #operand));
                 (span_name, call)
@@ -500,17 +505,40 @@ impl TreeBuilder {
             let target = at(&local(TARGET_NAME), span);
             return quote_spanned!(span=> #rt::expr::target_leaf(&*#target));
         }
-        let name = self.borrow_operand(tokens, span);
+        let name = self.borrow_operand(tokens, span, span);
         let context = at(&self.context, span);
         quote_spanned!(span=> #rt::expr::operand(#context, #name))
     }
 
-    /// `let __tensor_expr_opN = &operand;`, and the element source if it is the first.
-    fn borrow_operand(&mut self, tokens: &TokenStream, span: Span) -> Ident {
+    /// Where a new tensor goes: the placements of all operands joined (the
+    /// heap if any operand is on the heap), located at `span`.
+    /// (One `let` per operand, rather than nested calls, keeps the code flat
+    /// for expressions of hundreds of operands.)
+    fn placement(&mut self, span: Span) -> Ident {
+        let rt = runtime(span);
+        let name = at(&local("placement"), span);
+        self.node_lets
+            .push(quote_spanned!(span=> let #name = #rt::placement::Stack;));
+        for operand in std::mem::take(&mut self.placements) {
+            let span = operand.span();
+            let (rt, context, so_far) = (runtime(span), at(&self.context, span), at(&name, span));
+            self.node_lets.push(
+                quote_spanned!(span=> let #so_far = #rt::placement::join(#so_far, #context, #operand);),
+            );
+        }
+        name
+    }
+
+    /// `let __tensor_expr_opN = &operand;`, and the element source if it is the
+    /// first. `check_span` is where the leaf built on it checks that it is an
+    /// operand; its placement vote is checked there too, so that a value that
+    /// is not an operand is reported once.
+    fn borrow_operand(&mut self, tokens: &TokenStream, span: Span, check_span: Span) -> Ident {
         let name = local(&format!("op{}", self.operands));
         self.operands += 1;
         self.operand_bindings
             .push((name.clone(), quote_spanned!(span=> &#tokens)));
+        self.placements.push(at(&name, check_span));
         let name = at(&name, span);
         if self.element_source.is_none() {
             let (rt, mode) = (runtime(span), &self.mode);
@@ -533,7 +561,7 @@ impl TreeBuilder {
         tuple_span: Span,
         other: TokenStream,
     ) -> TokenStream {
-        let operand = self.borrow_operand(tokens, span);
+        let operand = self.borrow_operand(tokens, span, tuple_span);
         let operand = at(&operand, tuple_span);
         let context = at(&self.context, tuple_span);
         let positions: Vec<usize> = dims.iter().map(|d| d.value as usize).collect();

@@ -40,6 +40,9 @@ pub struct One;
 pub trait Dim: Copy + Default + core::fmt::Debug + 'static {
     /// The number of elements along this dimension.
     const SIZE: usize;
+    /// The same size as a [`D`]: `D<1>` for [`One`], itself otherwise (see
+    /// [`Shape::ExactDims`](crate::Shape::ExactDims)).
+    type Exact: Dim;
     /// One level of nested-array storage: `[X; SIZE]`.
     type Array<X>: AsRef<[X]> + AsMut<[X]>;
     /// Builds one array level, calling `f` with each position in order.
@@ -52,6 +55,7 @@ pub trait Dim: Copy + Default + core::fmt::Debug + 'static {
 
 impl<const N: usize> Dim for D<N> {
     const SIZE: usize = N;
+    type Exact = Self;
     type Array<X> = [X; N];
     fn array_from_fn<X>(f: impl FnMut(usize) -> X) -> [X; N] {
         core::array::from_fn(f)
@@ -66,6 +70,7 @@ impl<const N: usize> Dim for D<N> {
 
 impl Dim for One {
     const SIZE: usize = 1;
+    type Exact = D<1>;
     type Array<X> = [X; 1];
     fn array_from_fn<X>(f: impl FnMut(usize) -> X) -> [X; 1] {
         core::array::from_fn(f)

@@ -10,6 +10,10 @@ use core::fmt::{Debug, Display};
 use core::ops::{Add, Div, Mul, Neg, Sub};
 
 /// A tensor element: `f32`, `f64` or a primitive integer.
+///
+/// Every element is also a scalar operand of its own expressions (shape `()`),
+/// a supertrait, so code generic over `T: Element` can write `x * a` with
+/// `a: T`.
 #[diagnostic::on_unimplemented(
     message = "`{Self}` is not a tensor element type",
     note = "tensor elements are f32, f64 and the primitive integer types"
@@ -25,8 +29,15 @@ pub trait Element:
     + Sub<Output = Self>
     + Mul<Output = Self>
     + Div<Output = Self>
+    + crate::expr::Operand<Self, Shape = (), Placement = crate::placement::Stack>
     + 'static
 {
+    /// [`IsFloat`] for float types, [`NotFloat`] otherwise: whether the float
+    /// functions of `tensor_expr!` apply (see [`crate::expr::Defined`]).
+    type Floatness;
+    /// [`HasSign`] for signed types (floats included), [`NoSign`] otherwise:
+    /// whether negation and `abs` apply.
+    type Sign;
     /// The additive identity.
     const ZERO: Self;
     /// The multiplicative identity.
@@ -70,7 +81,7 @@ pub trait Element:
 #[diagnostic::on_unimplemented(
     message = "`{Self}` has no sign: negation and `abs` need a signed element type"
 )]
-pub trait Signed: Element + Neg<Output = Self> {
+pub trait Signed: Element<Sign = HasSign> + Neg<Output = Self> {
     /// The absolute value.
     fn abs_element(self) -> Self;
 }
@@ -80,7 +91,7 @@ pub trait Signed: Element + Neg<Output = Self> {
     message = "`{Self}` is not a float type: float literals and float functions need f32 or f64 elements",
     label = "a float in an expression over `{Self}`"
 )]
-pub trait Float: Signed {
+pub trait Float: Signed + Element<Floatness = IsFloat> {
     /// e^x.
     fn exp(self) -> Self;
     /// The natural logarithm.
@@ -170,9 +181,24 @@ pub trait Float: Signed {
     }
 }
 
+/// The [`Element::Floatness`] of float types.
+#[derive(Clone, Copy, Debug)]
+pub struct IsFloat;
+/// The [`Element::Floatness`] of integer types.
+#[derive(Clone, Copy, Debug)]
+pub struct NotFloat;
+/// The [`Element::Sign`] of signed types.
+#[derive(Clone, Copy, Debug)]
+pub struct HasSign;
+/// The [`Element::Sign`] of unsigned types.
+#[derive(Clone, Copy, Debug)]
+pub struct NoSign;
+
 macro_rules! impl_integer {
-    ($($t:ty),*) => {$(
+    ($sign:ident: $($t:ty),*) => {$(
         impl Element for $t {
+            type Floatness = NotFloat;
+            type Sign = $sign;
             const ZERO: Self = 0;
             const ONE: Self = 1;
             const LOWEST: Self = <$t>::MIN;
@@ -190,7 +216,8 @@ macro_rules! impl_integer {
         }
     )*};
 }
-impl_integer!(i8, i16, i32, i64, i128, isize, u8, u16, u32, u64, u128, usize);
+impl_integer!(HasSign: i8, i16, i32, i64, i128, isize);
+impl_integer!(NoSign: u8, u16, u32, u64, u128, usize);
 
 macro_rules! impl_signed_integer {
     ($($t:ty),*) => {$(
@@ -215,6 +242,8 @@ macro_rules! math_fns {
 macro_rules! impl_float {
     ($t:ident; pow $pow:path) => {
         impl Element for $t {
+            type Floatness = IsFloat;
+            type Sign = HasSign;
             const ZERO: Self = 0.0;
             const ONE: Self = 1.0;
             const LOWEST: Self = <$t>::NEG_INFINITY;

@@ -11,6 +11,7 @@
 use crate::element::Element;
 use crate::error::{check_len, ShapeError};
 use crate::shape::Shape;
+use crate::tensor::Tensor;
 use crate::view::{impl_read_access, position_or_panic, TensorView, TensorViewMut};
 use alloc::boxed::Box;
 use alloc::vec::Vec;
@@ -34,7 +35,7 @@ pub struct HeapTensor<T, S> {
 impl<T: Clone, S: Shape> HeapTensor<T, S> {
     /// Every element set to `value`.
     pub fn full(value: T) -> Self {
-        Self::from_exact(alloc::vec![value; S::LEN])
+        Self::from_vec_exact(alloc::vec![value; S::LEN])
     }
 
     /// Copies the row-major elements of a slice; its length must be `S::LEN`.
@@ -46,7 +47,7 @@ impl<T: Clone, S: Shape> HeapTensor<T, S> {
     /// ```
     pub fn try_from_slice(data: &[T]) -> Result<Self, ShapeError> {
         check_len::<S>(data.len())?;
-        Ok(Self::from_exact(data.to_vec()))
+        Ok(Self::from_vec_exact(data.to_vec()))
     }
 }
 
@@ -58,18 +59,77 @@ impl<T: Element, S: Shape> HeapTensor<T, S> {
 }
 
 impl<T, S: Shape> HeapTensor<T, S> {
-    /// Takes the row-major elements of a vector; its length must be `S::LEN`.
+    /// Moves nested-array storage (`[[T; 3]; 2]` for a 2x3 shape) to the heap,
+    /// as [`Tensor::new`] takes it. The array passes through the stack on its
+    /// way: for big shapes, build with [`Self::from_fn`] or
+    /// [`Self::try_from_vec`].
+    pub fn new(data: S::Storage<T>) -> Self
+    where
+        T: Copy,
+    {
+        let tensor = Tensor::<T, S>::new(data);
+        Self::from_vec_exact(tensor.as_slice().to_vec())
+    }
+
+    /// Builds a tensor from each element's multi-index, in row-major order,
+    /// like [`Tensor::from_fn`], directly on the heap.
+    ///
+    /// ```
+    /// use tensor_expr_runtime::{HeapTensor, D};
+    /// let t = HeapTensor::<usize, (D<2>, D<3>)>::from_fn(|[i, j]| 10 * i + j);
+    /// assert_eq!(t.as_slice(), &[0, 1, 2, 10, 11, 12]);
+    /// ```
+    pub fn from_fn(mut f: impl FnMut(S::Index) -> T) -> Self {
+        Self::from_flat_fn(|position| f(S::multi_index(position)))
+    }
+
+    /// Takes the row-major elements of a vector (no copy); its length must be
+    /// `S::LEN`.
+    ///
+    /// ```
+    /// use tensor_expr_runtime::{HeapTensor, D};
+    /// let t = HeapTensor::<f32, (D<2>, D<2>)>::try_from_vec(vec![1., 2., 3., 4.])?;
+    /// assert_eq!(t[[1, 0]], 3.);
+    /// let error = HeapTensor::<f32, (D<2>, D<2>)>::try_from_vec(vec![1.]).unwrap_err();
+    /// assert_eq!((error.expected, error.actual), (4, 1));
+    /// # Ok::<(), tensor_expr_runtime::ShapeError>(())
+    /// ```
     pub fn try_from_vec(data: Vec<T>) -> Result<Self, ShapeError> {
         check_len::<S>(data.len())?;
-        Ok(Self::from_exact(data))
+        Ok(Self::from_vec_exact(data))
     }
 
     /// Builds each element from its row-major position.
     pub fn from_flat_fn(f: impl FnMut(usize) -> T) -> Self {
-        Self::from_exact((0..S::LEN).map(f).collect())
+        Self::from_vec_exact((0..S::LEN).map(f).collect())
     }
 
-    fn from_exact(data: Vec<T>) -> Self {
+    /// The same elements as shape `S2`, which must have as many (checked when
+    /// the code is built): no copy. This is how a batch of one, `Shape![1,
+    /// 16]` (whose first dim is [`One`](crate::One)), becomes a
+    /// `Shape![B, 16]` for code generic over `const B: usize`.
+    pub fn into_shape<S2: Shape>(self) -> HeapTensor<T, S2> {
+        #[allow(clippy::let_unit_value)]
+        let () = crate::shape::SameLen::<S, S2>::CHECKED;
+        HeapTensor {
+            data: self.data,
+            shape: PhantomData,
+        }
+    }
+
+    /// The same tensor with every `One` dim written `D<1>`, as
+    /// [`Tensor::into_exact_dims`] (no copy).
+    pub fn into_exact_dims(self) -> HeapTensor<T, S::ExactDims> {
+        self.into_shape()
+    }
+
+    /// The element at `index`, or `None` if it is out of bounds.
+    #[inline]
+    pub fn get(&self, index: S::Index) -> Option<&T> {
+        S::flat_position(index).map(|p| &self.data[p])
+    }
+
+    pub(crate) fn from_vec_exact(data: Vec<T>) -> Self {
         debug_assert_eq!(data.len(), S::LEN);
         HeapTensor {
             data: data.into_boxed_slice(),
@@ -113,6 +173,27 @@ impl<T, S: Shape> HeapTensor<T, S> {
     }
 }
 
+impl<T: Default + Clone, S: Shape> Default for HeapTensor<T, S> {
+    fn default() -> Self {
+        Self::full(T::default())
+    }
+}
+
+/// Moves a stack tensor's elements to the heap (one copy).
+impl<T: Copy, S: Shape> From<Tensor<T, S>> for HeapTensor<T, S> {
+    fn from(tensor: Tensor<T, S>) -> Self {
+        Self::from_vec_exact(tensor.as_slice().to_vec())
+    }
+}
+
+/// [`HeapTensor::try_from_vec`].
+impl<T, S: Shape> TryFrom<Vec<T>> for HeapTensor<T, S> {
+    type Error = ShapeError;
+    fn try_from(data: Vec<T>) -> Result<Self, ShapeError> {
+        Self::try_from_vec(data)
+    }
+}
+
 impl<T, S: Shape> core::ops::IndexMut<S::Index> for HeapTensor<T, S> {
     fn index_mut(&mut self, index: S::Index) -> &mut T {
         &mut self.data[position_or_panic::<S>(index)]
@@ -124,6 +205,7 @@ impl_read_access!(impl[T, S] HeapTensor<T, S>);
 #[diagnostic::do_not_recommend]
 impl<T: Element, S: Shape> crate::expr::Operand<T> for HeapTensor<T, S> {
     type Shape = S;
+    type Placement = crate::placement::Heap;
     #[inline]
     fn elements(&self) -> &[T] {
         &self.data

@@ -13,7 +13,7 @@ use crate::expr::{BinaryFunction, Context, Expr, Map2, Row, TargetLeaf, Tile};
 use crate::rules::in_place::BroadcastInto;
 use crate::rules::rank::RankRule;
 use crate::shape::{Shape, MAX_RANK};
-use crate::tensor::Tensor;
+use core::mem::MaybeUninit;
 
 /// A tensor that can be written by `tensor_expr!(out = ...)`: a [`Tensor`] or a
 /// [`TensorViewMut`](crate::TensorViewMut). A `&mut` to either works as a target
@@ -38,14 +38,12 @@ pub trait Target {
     }
 }
 
-/// Evaluates `e` into a new tensor of its broadcast shape (`tensor_expr!(e)`).
-/// The tensor is zero-filled before the loop writes it (no `unsafe`); where that
-/// extra pass matters, write into an existing tensor or view with `out = e`.
+/// Evaluates `e` into uninitialised slots (at least `E::Shape::LEN` of them),
+/// writing each exactly once: the nest behind
+/// [`Placement::evaluate`](crate::placement::Placement::evaluate).
 #[inline]
-pub fn evaluate<T: Element, E: Expr<T>>(e: E) -> Tensor<T, E::Shape> {
-    let mut out = Tensor::<T, E::Shape>::zeros();
-    drive::<T, E::Shape, E>(out.as_mut_slice(), &e);
-    out
+pub(crate) fn drive_into_uninit<T: Element, E: Expr<T>>(out: &mut [MaybeUninit<T>], e: &E) {
+    drive::<T, E::Shape, E, _>(out, e);
 }
 
 /// Writes `e` into `target` (`tensor_expr!(out = e)`); `e` must broadcast to the
@@ -53,7 +51,7 @@ pub fn evaluate<T: Element, E: Expr<T>>(e: E) -> Tensor<T, E::Shape> {
 #[inline]
 #[rustfmt::skip]
 pub fn assign<T: Element, M, X: Target<Element = T> + ?Sized, E: Expr<T>>(_context: Context<T, M>, target: &mut X, e: E) -> Written<M, X, E> where E::Shape: RankRule<X::Shape, M>, Ranked<M, X, E>: BroadcastInto<X::Shape> {
-    drive::<T, X::Shape, E>(target.target_slice(), &e);
+    drive::<T, X::Shape, E, T>(target.target_slice(), &e);
     Written::<M, X, E>::default()
 }
 
@@ -64,7 +62,7 @@ pub fn assign<T: Element, M, X: Target<Element = T> + ?Sized, E: Expr<T>>(_conte
 pub fn update<T: Element, M, X: Target<Element = T> + ?Sized, F: BinaryFunction<T>, E: Expr<T>>(_context: Context<T, M>, target: &mut X, _f: F, e: E) -> Written<M, X, E> where E::Shape: RankRule<X::Shape, M>, Ranked<M, X, E>: BroadcastInto<X::Shape> {
     // The in-place bound already guarantees that the target and `e` broadcast.
     let updated: Map2<T, F, TargetLeaf<X::Shape>, E, X::Shape> = map2_unchecked(TargetLeaf::default(), e);
-    drive::<T, X::Shape, _>(target.target_slice(), &updated);
+    drive::<T, X::Shape, _, T>(target.target_slice(), &updated);
     Written::<M, X, E>::default()
 }
 
@@ -77,20 +75,52 @@ type Ranked<M, X, E> =
 /// own message, with no note pointing into the library.
 type Written<M, X, E> = <Ranked<M, X, E> as BroadcastInto<<X as Target>::Shape>>::Written;
 
+/// An output element the nest writes: a target's element, whose present value
+/// a [`TargetLeaf`] reads, or an uninitialised slot of a new tensor (which no
+/// leaf reads: its `current` is a constant nobody uses).
+trait Slot<T>: Sized {
+    /// The value before the write.
+    fn current(&self) -> T;
+    /// Writes the value.
+    fn set(&mut self, value: T);
+}
+
+impl<T: Element> Slot<T> for T {
+    #[inline(always)]
+    fn current(&self) -> T {
+        *self
+    }
+    #[inline(always)]
+    fn set(&mut self, value: T) {
+        *self = value;
+    }
+}
+
+impl<T: Element> Slot<T> for MaybeUninit<T> {
+    #[inline(always)]
+    fn current(&self) -> T {
+        T::ZERO
+    }
+    #[inline(always)]
+    fn set(&mut self, value: T) {
+        self.write(value);
+    }
+}
+
 /// Runs the loop nest for output shape `O` over `out` (at least `O::LEN` long):
 /// row by row, or tile by tile if `e` contains a matrix product.
 #[inline(always)]
-fn drive<T: Element, O: Shape, E: Expr<T>>(out: &mut [T], e: &E) {
+fn drive<T: Element, O: Shape, E: Expr<T>, X: Slot<T>>(out: &mut [X], e: &E) {
     if E::TILED && !E::BUFFERED {
-        drive_tiles::<T, O, E>(out, e);
+        drive_tiles::<T, O, E, X>(out, e);
     } else {
-        drive_rows::<T, O, E>(out, e);
+        drive_rows::<T, O, E, X>(out, e);
     }
 }
 
 /// The elementwise nest: one contiguous inner loop per output row.
 #[inline(always)]
-fn drive_rows<T: Element, O: Shape, E: Expr<T>>(out: &mut [T], e: &E) {
+fn drive_rows<T: Element, O: Shape, E: Expr<T>, X: Slot<T>>(out: &mut [X], e: &E) {
     if O::LEN == 0 {
         return;
     }
@@ -99,7 +129,7 @@ fn drive_rows<T: Element, O: Shape, E: Expr<T>>(out: &mut [T], e: &E) {
     for out_row in out.chunks_exact_mut(O::ROW_LEN) {
         let row = e.row::<O>(outer);
         for (j, slot) in out_row.iter_mut().enumerate() {
-            *slot = row.get(j, *slot);
+            slot.set(row.get(j, slot.current()));
         }
         advance_outer::<O>(&mut outer);
     }
@@ -133,12 +163,12 @@ const fn tile_rows(lanes: usize) -> usize {
 /// compiled a second and third time inside functions with those features
 /// enabled, and one is chosen at run time (one cached check per evaluation).
 #[inline(always)]
-fn drive_tiles<T: Element, O: Shape, E: Expr<T>>(out: &mut [T], e: &E) {
+fn drive_tiles<T: Element, O: Shape, E: Expr<T>, X: Slot<T>>(out: &mut [X], e: &E) {
     #[cfg(all(feature = "std", target_arch = "x86_64"))]
     {
         if VECTOR_LANES < 16 && std::is_x86_feature_detected!("avx512f") {
             // SAFETY: the CPU has AVX-512F (checked on the line above).
-            unsafe { x86::drive_tiles_avx512::<T, O, E>(out, e) };
+            unsafe { x86::drive_tiles_avx512::<T, O, E, X>(out, e) };
             return;
         }
         if VECTOR_LANES < 8
@@ -146,36 +176,39 @@ fn drive_tiles<T: Element, O: Shape, E: Expr<T>>(out: &mut [T], e: &E) {
             && std::is_x86_feature_detected!("fma")
         {
             // SAFETY: the CPU has AVX2 and FMA (checked above).
-            unsafe { x86::drive_tiles_avx2::<T, O, E>(out, e) };
+            unsafe { x86::drive_tiles_avx2::<T, O, E, X>(out, e) };
             return;
         }
     }
     const FUSE: bool = cfg!(target_feature = "fma");
     const ROWS: usize = tile_rows(VECTOR_LANES);
-    drive_tiles_for::<T, O, E, ROWS, { 2 * VECTOR_LANES }, VECTOR_LANES, FUSE>(out, e);
+    drive_tiles_for::<T, O, E, X, ROWS, { 2 * VECTOR_LANES }, VECTOR_LANES, FUSE>(out, e);
 }
 
 /// The tiled nest recompiled for wider vectors than the compile-time target's.
 #[cfg(all(feature = "std", target_arch = "x86_64"))]
 mod x86 {
-    use super::{drive_tiles_for, tile_rows};
+    use super::{drive_tiles_for, tile_rows, Slot};
     use crate::element::Element;
     use crate::expr::Expr;
     use crate::shape::Shape;
 
     /// The nest with AVX-512 (16 lanes, 8-row tiles of 32 columns) and FMA.
     #[target_feature(enable = "avx512f,avx2,fma")]
-    pub(super) unsafe fn drive_tiles_avx512<T: Element, O: Shape, E: Expr<T>>(
-        out: &mut [T],
+    pub(super) unsafe fn drive_tiles_avx512<T: Element, O: Shape, E: Expr<T>, X: Slot<T>>(
+        out: &mut [X],
         e: &E,
     ) {
-        drive_tiles_for::<T, O, E, { tile_rows(16) }, 32, 16, true>(out, e);
+        drive_tiles_for::<T, O, E, X, { tile_rows(16) }, 32, 16, true>(out, e);
     }
 
     /// The nest with AVX2 (8 lanes, 4-row tiles of 16 columns) and FMA.
     #[target_feature(enable = "avx2,fma")]
-    pub(super) unsafe fn drive_tiles_avx2<T: Element, O: Shape, E: Expr<T>>(out: &mut [T], e: &E) {
-        drive_tiles_for::<T, O, E, { tile_rows(8) }, 16, 8, true>(out, e);
+    pub(super) unsafe fn drive_tiles_avx2<T: Element, O: Shape, E: Expr<T>, X: Slot<T>>(
+        out: &mut [X],
+        e: &E,
+    ) {
+        drive_tiles_for::<T, O, E, X, { tile_rows(8) }, 16, 8, true>(out, e);
     }
 }
 
@@ -185,7 +218,7 @@ mod x86 {
 /// remainders in narrower tiles.
 #[inline(always)]
 #[rustfmt::skip]
-fn drive_tiles_for<T: Element, O: Shape, E: Expr<T>, const ROWS: usize, const WIDE: usize, const LANES: usize, const FUSE: bool>(out: &mut [T], e: &E) {
+fn drive_tiles_for<T: Element, O: Shape, E: Expr<T>, X: Slot<T>, const ROWS: usize, const WIDE: usize, const LANES: usize, const FUSE: bool>(out: &mut [X], e: &E) {
     if O::LEN == 0 {
         return;
     }
@@ -198,19 +231,19 @@ fn drive_tiles_for<T: Element, O: Shape, E: Expr<T>, const ROWS: usize, const WI
         while i + ROWS <= rows {
             outer[row_axis] = i;
             let block = &mut matrix[i * columns..(i + ROWS) * columns];
-            drive_row_block::<T, O, E, ROWS, WIDE, LANES, FUSE>(block, e, outer);
+            drive_row_block::<T, O, E, X, ROWS, WIDE, LANES, FUSE>(block, e, outer);
             i += ROWS;
         }
         if ROWS > 4 && i + 4 <= rows {
             outer[row_axis] = i;
             let block = &mut matrix[i * columns..(i + 4) * columns];
-            drive_row_block::<T, O, E, 4, WIDE, LANES, FUSE>(block, e, outer);
+            drive_row_block::<T, O, E, X, 4, WIDE, LANES, FUSE>(block, e, outer);
             i += 4;
         }
         while i < rows {
             outer[row_axis] = i;
             let block = &mut matrix[i * columns..(i + 1) * columns];
-            drive_row_block::<T, O, E, 1, WIDE, LANES, FUSE>(block, e, outer);
+            drive_row_block::<T, O, E, X, 1, WIDE, LANES, FUSE>(block, e, outer);
             i += 1;
         }
         outer[row_axis] = 0;
@@ -223,40 +256,40 @@ fn drive_tiles_for<T: Element, O: Shape, E: Expr<T>, const ROWS: usize, const WI
 /// then single columns.
 #[inline(always)]
 #[rustfmt::skip]
-fn drive_row_block<T: Element, O: Shape, E: Expr<T>, const R: usize, const WIDE: usize, const LANES: usize, const FUSE: bool>(block: &mut [T], e: &E, outer: [usize; MAX_RANK]) {
+fn drive_row_block<T: Element, O: Shape, E: Expr<T>, X: Slot<T>, const R: usize, const WIDE: usize, const LANES: usize, const FUSE: bool>(block: &mut [X], e: &E, outer: [usize; MAX_RANK]) {
     let mut j = 0;
     while j + WIDE <= O::ROW_LEN {
-        store_tile::<T, O, R, WIDE>(block, e.tile::<O, R, WIDE, FUSE>(outer, j), j);
+        store_tile::<T, O, X, R, WIDE>(block, e.tile::<O, R, WIDE, FUSE>(outer, j), j);
         j += WIDE;
     }
     while j + LANES <= O::ROW_LEN {
-        store_tile::<T, O, R, LANES>(block, e.tile::<O, R, LANES, FUSE>(outer, j), j);
+        store_tile::<T, O, X, R, LANES>(block, e.tile::<O, R, LANES, FUSE>(outer, j), j);
         j += LANES;
     }
     if LANES > 8 && j + 8 <= O::ROW_LEN {
-        store_tile::<T, O, R, 8>(block, e.tile::<O, R, 8, FUSE>(outer, j), j);
+        store_tile::<T, O, X, R, 8>(block, e.tile::<O, R, 8, FUSE>(outer, j), j);
         j += 8;
     }
     if LANES > 4 && j + 4 <= O::ROW_LEN {
-        store_tile::<T, O, R, 4>(block, e.tile::<O, R, 4, FUSE>(outer, j), j);
+        store_tile::<T, O, X, R, 4>(block, e.tile::<O, R, 4, FUSE>(outer, j), j);
         j += 4;
     }
     while j < O::ROW_LEN {
-        store_tile::<T, O, R, 1>(block, e.tile::<O, R, 1, FUSE>(outer, j), j);
+        store_tile::<T, O, X, R, 1>(block, e.tile::<O, R, 1, FUSE>(outer, j), j);
         j += 1;
     }
 }
 
 /// Writes an `R x C` tile at column `j0` of a block of rows.
 #[inline(always)]
-fn store_tile<T: Element, O: Shape, const R: usize, const C: usize>(
-    block: &mut [T],
+fn store_tile<T: Element, O: Shape, X: Slot<T>, const R: usize, const C: usize>(
+    block: &mut [X],
     tile: impl Tile<T>,
     j0: usize,
 ) {
     for (r, row) in block.chunks_exact_mut(O::ROW_LEN).take(R).enumerate() {
         for (j, slot) in row[j0..j0 + C].iter_mut().enumerate() {
-            *slot = tile.get(r, j, *slot);
+            slot.set(tile.get(r, j, slot.current()));
         }
     }
 }

@@ -21,6 +21,7 @@ mod fmt;
 pub mod heap;
 pub mod kernel;
 pub mod math;
+pub mod placement;
 pub mod rules;
 pub mod shape;
 pub mod tensor;

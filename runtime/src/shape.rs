@@ -59,6 +59,12 @@ pub trait Shape:
     /// One row of elements, `[X; ROW_LEN]`: the buffer of a node that computes
     /// a whole row before the loop reads it (reductions, shared subexpressions).
     type Row<X>: AsRef<[X]> + AsMut<[X]>;
+    /// The same dims with every [`One`] written `D<1>`: `(D<1>, D<16>)` for
+    /// `(One, D<16>)`. A size-1 dim is `One` where it should broadcast, and
+    /// `D<1>` where it is a size that happens to be 1, such as a batch of
+    /// one passed to code generic over `const B: usize`
+    /// (`Tensor::into_exact_dims`).
+    type ExactDims: Shape;
     /// A multi-index: `[usize; RANK]`.
     type Index: Copy + Debug + Default + PartialEq + AsRef<[usize]> + AsMut<[usize]> + 'static;
 
@@ -144,6 +150,7 @@ macro_rules! impl_shape {
             const LEN: usize = 1 $(* $d::SIZE)*;
             type Storage<T> = nested_storage!(T; $($d)*);
             type Index = [usize; $rank];
+            type ExactDims = ($($d::Exact,)*);
             type Row<X> = last_dim!(X; One $($d)*);
 
             fn row_from_fn<X>(f: impl FnMut(usize) -> X) -> Self::Row<X> {
@@ -193,4 +200,15 @@ pub const fn row_major_strides(dims: &[usize]) -> [usize; MAX_RANK] {
         stride *= dims[k];
     }
     strides
+}
+
+/// The build-time check that shapes `A` and `B` have as many elements, for
+/// conversions that re-type the same data (`into_shape`, `reshaped`).
+pub(crate) struct SameLen<A, B>(core::marker::PhantomData<(A, B)>);
+
+impl<A: Shape, B: Shape> SameLen<A, B> {
+    pub(crate) const CHECKED: () = assert!(
+        A::LEN == B::LEN,
+        "the two shapes have different element counts: `into_shape` and `reshaped` keep every element"
+    );
 }

@@ -125,6 +125,57 @@ impl<T, S: Shape> Tensor<T, S> {
     pub fn get(&self, index: S::Index) -> Option<&T> {
         S::flat_position(index).map(|p| &self.as_slice()[p])
     }
+
+    /// The same elements as shape `S2`, which must have as many (checked when
+    /// the code is built; a copy of the elements). This is how a batch of
+    /// one, `Shape![1, 16]` (whose first dim is [`One`], so that it
+    /// broadcasts), becomes a `Shape![B, 16]` for code generic over
+    /// `const B: usize` (where [`Self::into_exact_dims`] is one call),
+    /// and back:
+    ///
+    /// ```
+    /// use tensor_expr_runtime::{Tensor, D, One};
+    /// let exact = Tensor::<f32, (D<1>, D<2>)>::new([[1., 2.]]);
+    /// let broadcastable: Tensor<f32, (One, D<2>)> = exact.into_shape();
+    /// assert_eq!(broadcastable.as_slice(), &[1., 2.]);
+    /// ```
+    pub fn into_shape<S2: Shape>(self) -> Tensor<T, S2>
+    where
+        T: Copy,
+    {
+        #[allow(clippy::let_unit_value)]
+        let () = crate::shape::SameLen::<S, S2>::CHECKED;
+        Tensor {
+            data: S2::storage_from_fn(|position| self.as_slice()[position]),
+        }
+    }
+
+    /// The same tensor with every [`One`] dim written `D<1>`
+    /// ([`Shape::ExactDims`]): the one call that passes a batch of one,
+    /// `Shape![1, 16]`, to code generic over `const B: usize`, which infers
+    /// `B = 1` from it.
+    ///
+    /// ```
+    /// use tensor_expr_runtime::{Tensor, D, One};
+    /// fn rows<const B: usize>(_x: &Tensor<f32, (D<B>, D<2>)>) -> usize { B }
+    /// let one = Tensor::<f32, (One, D<2>)>::new([[1., 2.]]);
+    /// assert_eq!(rows(&one.into_exact_dims()), 1);
+    /// ```
+    pub fn into_exact_dims(self) -> Tensor<T, S::ExactDims>
+    where
+        T: Copy,
+    {
+        self.into_shape()
+    }
+
+    /// A copy of the elements on the heap (features `alloc`, `std`).
+    #[cfg(feature = "alloc")]
+    pub fn to_heap(&self) -> crate::HeapTensor<T, S>
+    where
+        T: Copy,
+    {
+        self.view().to_heap()
+    }
 }
 
 impl<T: Clone, S: Shape> Clone for Tensor<T, S>
@@ -149,6 +200,7 @@ impl<T: Default + Copy, S: Shape> Default for Tensor<T, S> {
 #[diagnostic::do_not_recommend]
 impl<T: Element, S: Shape> crate::expr::Operand<T> for Tensor<T, S> {
     type Shape = S;
+    type Placement = crate::placement::Stack;
     #[inline]
     fn elements(&self) -> &[T] {
         self.as_slice()

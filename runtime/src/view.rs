@@ -14,9 +14,9 @@ use core::marker::PhantomData;
 /// ```
 /// use tensor_expr_runtime::{TensorView, D};
 /// let data = [1., 2., 3., 4., 5., 6.];
-/// let v = TensorView::<f64, (D<2>, D<3>)>::try_new(&data)?;
+/// let v = TensorView::<f64, (D<2>, D<3>)>::try_from_slice(&data)?;
 /// assert_eq!(v[[1, 0]], 4.0);
-/// let err = TensorView::<f64, (D<4>,)>::try_new(&data).unwrap_err();
+/// let err = TensorView::<f64, (D<4>,)>::try_from_slice(&data).unwrap_err();
 /// assert_eq!((err.expected, err.actual), (4, 6));
 /// # Ok::<(), tensor_expr_runtime::ShapeError>(())
 /// ```
@@ -34,7 +34,7 @@ pub struct TensorViewMut<'a, T, S> {
 
 impl<'a, T, S: Shape> TensorView<'a, T, S> {
     /// Views `data`, which must hold exactly `S::LEN` elements.
-    pub fn try_new(data: &'a [T]) -> Result<Self, ShapeError> {
+    pub fn try_from_slice(data: &'a [T]) -> Result<Self, ShapeError> {
         check_len::<S>(data.len())?;
         Ok(Self::from_exact(data))
     }
@@ -65,6 +65,24 @@ impl<'a, T, S: Shape> TensorView<'a, T, S> {
     {
         Tensor::from_fn(|index| self.data[position_or_panic::<S>(index)])
     }
+
+    /// Copies the viewed elements into a tensor on the heap (features
+    /// `alloc`, `std`).
+    #[cfg(feature = "alloc")]
+    pub fn to_heap(&self) -> crate::HeapTensor<T, S>
+    where
+        T: Clone,
+    {
+        crate::HeapTensor::from_vec_exact(self.data.to_vec())
+    }
+
+    /// The same elements viewed as shape `S2`, which must have as many
+    /// (checked when the code is built): no copy.
+    pub fn reshaped<S2: Shape>(&self) -> TensorView<'a, T, S2> {
+        #[allow(clippy::let_unit_value)]
+        let () = crate::shape::SameLen::<S, S2>::CHECKED;
+        TensorView::from_exact(self.data)
+    }
 }
 
 impl<T, S> Clone for TensorView<'_, T, S> {
@@ -81,12 +99,12 @@ impl<'a, T, S: Shape> TensorViewMut<'a, T, S> {
     /// ```
     /// use tensor_expr_runtime::{TensorViewMut, D};
     /// let mut buffer = vec![0.0f32; 6];
-    /// let mut v = TensorViewMut::<f32, (D<3>, D<2>)>::try_new(&mut buffer)?;
+    /// let mut v = TensorViewMut::<f32, (D<3>, D<2>)>::try_from_slice(&mut buffer)?;
     /// v[[2, 1]] = 1.0;
     /// assert_eq!(buffer[5], 1.0);
     /// # Ok::<(), tensor_expr_runtime::ShapeError>(())
     /// ```
-    pub fn try_new(data: &'a mut [T]) -> Result<Self, ShapeError> {
+    pub fn try_from_slice(data: &'a mut [T]) -> Result<Self, ShapeError> {
         check_len::<S>(data.len())?;
         Ok(Self::from_exact(data))
     }
@@ -185,6 +203,7 @@ macro_rules! view_operand {
         #[diagnostic::do_not_recommend]
         impl<T: Element, S: Shape> crate::expr::Operand<T> for $view<'_, T, S> {
             type Shape = S;
+            type Placement = crate::placement::Stack;
             #[inline]
             fn elements(&self) -> &[T] {
                 self.as_slice()

@@ -303,6 +303,70 @@ fn expansion() {
             __tensor_expr_node2,
             __tensor_expr_node59,
         );
-        ::tensor_expr::__private::kernel::evaluate(__tensor_expr_node60)
+        let __tensor_expr_placement = ::tensor_expr::__private::placement::Stack;
+        let __tensor_expr_placement = ::tensor_expr::__private::placement::join(
+            __tensor_expr_placement,
+            __tensor_expr_context,
+            __tensor_expr_op0,
+        );
+        let __tensor_expr_placement = ::tensor_expr::__private::placement::join(
+            __tensor_expr_placement,
+            __tensor_expr_context,
+            __tensor_expr_op1,
+        );
+        let __tensor_expr_placement = ::tensor_expr::__private::placement::join(
+            __tensor_expr_placement,
+            __tensor_expr_context,
+            __tensor_expr_op2,
+        );
+        let __tensor_expr_placement = ::tensor_expr::__private::placement::join(
+            __tensor_expr_placement,
+            __tensor_expr_context,
+            __tensor_expr_op3,
+        );
+        let __tensor_expr_placement = ::tensor_expr::__private::placement::join(
+            __tensor_expr_placement,
+            __tensor_expr_context,
+            __tensor_expr_op4,
+        );
+        let __tensor_expr_placement = ::tensor_expr::__private::placement::join(
+            __tensor_expr_placement,
+            __tensor_expr_context,
+            __tensor_expr_op5,
+        );
+        let __tensor_expr_placement = ::tensor_expr::__private::placement::join(
+            __tensor_expr_placement,
+            __tensor_expr_context,
+            __tensor_expr_op6,
+        );
+        let __tensor_expr_placement = ::tensor_expr::__private::placement::join(
+            __tensor_expr_placement,
+            __tensor_expr_context,
+            __tensor_expr_op7,
+        );
+        let __tensor_expr_placement = ::tensor_expr::__private::placement::join(
+            __tensor_expr_placement,
+            __tensor_expr_context,
+            __tensor_expr_op8,
+        );
+        let __tensor_expr_placement = ::tensor_expr::__private::placement::join(
+            __tensor_expr_placement,
+            __tensor_expr_context,
+            __tensor_expr_op9,
+        );
+        let __tensor_expr_placement = ::tensor_expr::__private::placement::join(
+            __tensor_expr_placement,
+            __tensor_expr_context,
+            __tensor_expr_op10,
+        );
+        let __tensor_expr_placement = ::tensor_expr::__private::placement::join(
+            __tensor_expr_placement,
+            __tensor_expr_context,
+            __tensor_expr_op11,
+        );
+        ::tensor_expr::__private::placement::evaluate(
+            __tensor_expr_placement,
+            __tensor_expr_node60,
+        )
     };
 }

@@ -232,6 +232,20 @@ fn expansion() {
             __tensor_expr_node6,
             __tensor_expr_node8,
         );
-        ::tensor_expr::__private::kernel::evaluate(__tensor_expr_node9)
+        let __tensor_expr_placement = ::tensor_expr::__private::placement::Stack;
+        let __tensor_expr_placement = ::tensor_expr::__private::placement::join(
+            __tensor_expr_placement,
+            __tensor_expr_context,
+            __tensor_expr_op0,
+        );
+        let __tensor_expr_placement = ::tensor_expr::__private::placement::join(
+            __tensor_expr_placement,
+            __tensor_expr_context,
+            __tensor_expr_op1,
+        );
+        ::tensor_expr::__private::placement::evaluate(
+            __tensor_expr_placement,
+            __tensor_expr_node9,
+        )
     };
 }

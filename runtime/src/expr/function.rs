@@ -5,22 +5,18 @@
 //! produces [`FUNCTIONS`], from which the `tensor_expr!` macro learns names and
 //! arities, so the macro and the runtime cannot disagree.
 //!
-//! Where a function is defined is a separate trait, [`DefinedFor`], with one impl
-//! per element type of its domain (`exp` for `f32` and `f64`). Only the node
-//! constructors require it, so a mistake is reported once, at the function's
-//! name, and never re-derived by an enclosing node. The `apply` traits are
-//! implemented for every element type so that nodes need no domain bound; for a
-//! type outside the domain the body is unreachable, because no node with it can
-//! be constructed.
+//! Where a function is defined is [`Domain`], asked of the element type's
+//! class ([`Defined`]); only the node constructors require it, so a mistake
+//! is reported once, at the function's name, and never re-derived by an
+//! enclosing node. The `apply` traits have blanket impls over the domain
+//! trait, so code generic over `T: Float` (or `T: Element`) gets every
+//! function of its domain from that bound alone.
 
-use crate::element::{Element, Float, Signed};
+use crate::element::{Element, Float, HasSign, IsFloat, Signed};
 
-/// The element types a function is defined for: one impl per type of its
-/// domain (a new element type implements it for the functions it supports).
-pub trait DefinedFor<T> {}
-
-/// The message carrier for a function outside its domain: implemented exactly
-/// where [`DefinedFor`] is, and reported in its place.
+/// The message carrier for a function outside its domain. Implemented for
+/// each function marker where its domain holds: every element type, or those
+/// whose class admits it ([`Admits`]).
 #[diagnostic::on_unimplemented(
     message = "`{Self}` is not defined for elements of type `{T}`",
     label = "`{Self}` cannot take `{T}` elements"
@@ -30,8 +26,24 @@ pub trait Defined<T> {
     type Function;
 }
 
+/// The element classes that admit a function: the element type's
+/// [`Element::Floatness`] for a float function (`exp`), its [`Element::Sign`]
+/// for negation and `abs`. [`IsFloat`] and [`HasSign`] admit every function;
+/// `NotFloat` and `NoSign` none, so for a function outside its domain there
+/// is no impl to select and its node's function type stays unresolved:
+/// nothing reports the mistake a second time.
+pub trait Admits<F> {
+    /// `F` itself.
+    type Function;
+}
+
 #[diagnostic::do_not_recommend]
-impl<F: DefinedFor<T>, T> Defined<T> for F {
+impl<F> Admits<F> for IsFloat {
+    type Function = F;
+}
+
+#[diagnostic::do_not_recommend]
+impl<F> Admits<F> for HasSign {
     type Function = F;
 }
 
@@ -40,15 +52,41 @@ impl<F: DefinedFor<T>, T> Defined<T> for F {
 /// node with `Function`, so rustc reports a type outside the domain while it
 /// computes that type: once, by [`Defined`]'s message, with no note (an impl
 /// per marker, rather than one blanket impl, is what makes it so; measured,
-/// rustc 1.95).
+/// rustc 1.95). Code generic over `T: Float` gets the float functions, and
+/// over `T: Signed` the signed ones, from its bound alone: those traits fix
+/// the class.
 pub trait Domain<T> {
     /// The function marker itself.
     type Function;
 }
 
-/// Implements [`Domain`] for a function marker.
+/// Implements [`Domain`] and [`Defined`] for a function marker of domain
+/// `Element` (every element type), `Signed` or `Float`.
 macro_rules! impl_domain {
-    ($name:ident) => {
+    ($name:ident: Element) => {
+        #[diagnostic::do_not_recommend]
+        impl<T> $crate::expr::function::Defined<T> for $name {
+            type Function = $name;
+        }
+        $crate::expr::function::impl_domain!(@domain $name);
+    };
+    ($name:ident: Signed) => {
+        $crate::expr::function::impl_domain!(@class $name: Sign);
+    };
+    ($name:ident: Float) => {
+        $crate::expr::function::impl_domain!(@class $name: Floatness);
+    };
+    (@class $name:ident: $class:ident) => {
+        #[diagnostic::do_not_recommend]
+        impl<T: $crate::element::Element> $crate::expr::function::Defined<T> for $name
+        where
+            T::$class: $crate::expr::function::Admits<$name>,
+        {
+            type Function = <T::$class as $crate::expr::function::Admits<$name>>::Function;
+        }
+        $crate::expr::function::impl_domain!(@domain $name);
+    };
+    (@domain $name:ident) => {
         #[diagnostic::do_not_recommend]
         impl<T> $crate::expr::function::Domain<T> for $name
         where
@@ -92,75 +130,33 @@ pub struct FunctionInfo {
     pub summary: &'static str,
 }
 
-/// Calls `$callback!($($args)* [inside] [outside])` with the element types inside
-/// and outside a domain.
-macro_rules! with_domain_types {
-    (Element, $callback:ident!($($args:tt)*)) => {
-        $callback!($($args)* [f32 f64 i8 i16 i32 i64 i128 isize u8 u16 u32 u64 u128 usize] []);
-    };
-    (Signed, $callback:ident!($($args:tt)*)) => {
-        $callback!($($args)* [f32 f64 i8 i16 i32 i64 i128 isize] [u8 u16 u32 u64 u128 usize]);
-    };
-    (Float, $callback:ident!($($args:tt)*)) => {
-        $callback!($($args)* [f32 f64] [i8 i16 i32 i64 i128 isize u8 u16 u32 u64 u128 usize]);
-    };
-}
-
-/// The body of `apply` for a type outside the function's domain.
-macro_rules! outside_domain {
-    () => {
-        unreachable!("no expression node applies a function outside its domain: constructors require `DefinedFor`")
-    };
-}
-
-/// Implements `DefinedFor` for the types inside the domain, and the function
-/// trait of the entry's arity for all element types. The body is checked once,
-/// generically, against the domain's trait `$bound`.
+/// Implements the function trait of the entry's arity for every element type
+/// of the domain trait `$bound` (a blanket impl: code generic over `T: Float`
+/// or `T: Element` gets it from its own bound).
 macro_rules! impl_function {
-    ($name:ident($x:ident): $bound:ident => $body:expr; [$($t:ty)*] [$($u:ty)*]) => {
-        impl $name {
+    ($name:ident($x:ident): $bound:ident => $body:expr) => {
+        impl<T: $bound> UnaryFunction<T> for $name {
             #[inline(always)]
-            fn generic<T: $bound>($x: T) -> T { $body }
+            fn apply($x: T) -> T {
+                $body
+            }
         }
-        $(#[diagnostic::do_not_recommend]
-        impl DefinedFor<$t> for $name {}
-        impl UnaryFunction<$t> for $name {
-            #[inline(always)]
-            fn apply(x: $t) -> $t { Self::generic(x) }
-        })*
-        $(impl UnaryFunction<$u> for $name {
-            fn apply(_: $u) -> $u { outside_domain!() }
-        })*
     };
-    ($name:ident($a:ident, $b:ident): $bound:ident => $body:expr; [$($t:ty)*] [$($u:ty)*]) => {
-        impl $name {
+    ($name:ident($a:ident, $b:ident): $bound:ident => $body:expr) => {
+        impl<T: $bound> BinaryFunction<T> for $name {
             #[inline(always)]
-            fn generic<T: $bound>($a: T, $b: T) -> T { $body }
+            fn apply($a: T, $b: T) -> T {
+                $body
+            }
         }
-        $(#[diagnostic::do_not_recommend]
-        impl DefinedFor<$t> for $name {}
-        impl BinaryFunction<$t> for $name {
-            #[inline(always)]
-            fn apply(a: $t, b: $t) -> $t { Self::generic(a, b) }
-        })*
-        $(impl BinaryFunction<$u> for $name {
-            fn apply(_: $u, _: $u) -> $u { outside_domain!() }
-        })*
     };
-    ($name:ident($a:ident, $b:ident, $c:ident): $bound:ident => $body:expr; [$($t:ty)*] [$($u:ty)*]) => {
-        impl $name {
+    ($name:ident($a:ident, $b:ident, $c:ident): $bound:ident => $body:expr) => {
+        impl<T: $bound> TernaryFunction<T> for $name {
             #[inline(always)]
-            fn generic<T: $bound>($a: T, $b: T, $c: T) -> T { $body }
+            fn apply($a: T, $b: T, $c: T) -> T {
+                $body
+            }
         }
-        $(#[diagnostic::do_not_recommend]
-        impl DefinedFor<$t> for $name {}
-        impl TernaryFunction<$t> for $name {
-            #[inline(always)]
-            fn apply(a: $t, b: $t, c: $t) -> $t { Self::generic(a, b, c) }
-        })*
-        $(impl TernaryFunction<$u> for $name {
-            fn apply(_: $u, _: $u, _: $u) -> $u { outside_domain!() }
-        })*
     };
 }
 
@@ -175,8 +171,8 @@ macro_rules! elementwise_functions {
                 #[doc = $doc]
                 #[derive(Clone, Copy, Debug, Default)]
                 pub struct $name;
-                impl_domain!($name);
-                with_domain_types!($bound, impl_function!($name($($arg),+): $bound => $body;));
+                impl_domain!($name: $bound);
+                impl_function!($name($($arg),+): $bound => $body);
             )*
         }
 
@@ -244,7 +240,7 @@ elementwise_functions! {
 /// The arithmetic operators `+ - * /` and unary `-`, as function markers.
 #[allow(non_camel_case_types)]
 pub mod operators {
-    use super::{BinaryFunction, DefinedFor, UnaryFunction};
+    use super::{BinaryFunction, UnaryFunction};
     use crate::element::{Element, Signed};
 
     macro_rules! binary_operators {
@@ -252,8 +248,8 @@ pub mod operators {
             $(#[$doc])*
             #[derive(Clone, Copy, Debug, Default)]
             pub struct $name;
-            impl_domain!($name);
-            with_domain_types!(Element, impl_function!($name(a, b): Element => a $op b;));
+            impl_domain!($name: Element);
+            impl_function!($name(a, b): Element => a $op b);
         )*};
     }
     binary_operators! {
@@ -270,6 +266,6 @@ pub mod operators {
     /// Unary `-x` (signed elements only).
     #[derive(Clone, Copy, Debug, Default)]
     pub struct neg;
-    impl_domain!(neg);
-    with_domain_types!(Signed, impl_function!(neg(x): Signed => -x;));
+    impl_domain!(neg: Signed);
+    impl_function!(neg(x): Signed => -x);
 }

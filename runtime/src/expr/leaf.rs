@@ -18,6 +18,9 @@ use core::marker::PhantomData;
 pub trait Operand<T> {
     /// The operand's shape (`()` for a scalar).
     type Shape: Shape;
+    /// Where its data lives, which decides where `tensor_expr!(e)` puts a new
+    /// tensor (see [`crate::placement`]).
+    type Placement: crate::placement::Placement;
     /// The elements in row-major order.
     fn elements(&self) -> &[T];
 }
@@ -25,6 +28,7 @@ pub trait Operand<T> {
 #[diagnostic::do_not_recommend]
 impl<T, X: Operand<T> + ?Sized> Operand<T> for &X {
     type Shape = X::Shape;
+    type Placement = X::Placement;
     #[inline]
     fn elements(&self) -> &[T] {
         (**self).elements()
@@ -34,6 +38,7 @@ impl<T, X: Operand<T> + ?Sized> Operand<T> for &X {
 #[diagnostic::do_not_recommend]
 impl<T, X: Operand<T> + ?Sized> Operand<T> for &mut X {
     type Shape = X::Shape;
+    type Placement = X::Placement;
     #[inline]
     fn elements(&self) -> &[T] {
         (**self).elements()
@@ -45,6 +50,7 @@ macro_rules! scalar_operands {
         #[diagnostic::do_not_recommend]
         impl Operand<$t> for $t {
             type Shape = ();
+            type Placement = crate::placement::Stack;
             #[inline]
             fn elements(&self) -> &[$t] { core::slice::from_ref(self) }
         }

@@ -12,11 +12,12 @@
 //! - the context also carries the mode: in `strict:` mode [`RankRule`] requires
 //!   equal ranks or a scalar; in the default NumPy mode it always holds;
 //! - a function's domain is [`Domain`] (over
-//!   [`DefinedFor`](super::function::DefinedFor)), required only here, and the
+//!   [`Defined`](super::function::Defined)), required only here, and the
 //!   node's function parameter is computed through it, so a type outside the
 //!   domain is reported by [`Defined`](super::function::Defined)'s message
-//!   with no note; the nodes' own `Expr` impls need just the `apply` traits,
-//!   which hold for every element;
+//!   with no note; the nodes' own `Expr` impls need the `apply` traits, which
+//!   hold wherever the domain does (and the function parameter of a node
+//!   built outside it is rustc's error type, so nothing reports it again);
 //! - the shape `S` is a parameter computed here by projection (through
 //!   [`RankRule::Checked`], then [`Broadcast::Output`]): a failing pair of dims
 //!   is reported while rustc normalises that projection, by the message of
@@ -71,7 +72,7 @@ type Ranked3<A, B, C, M> = RankedBroadcast<Ranked2<A, B, M>, <C as Shaped>::Shap
 /// signature: rustc quotes it in the note of every domain error.)
 #[inline(always)]
 #[rustfmt::skip]
-pub fn map1<T, M, F: UnaryFunction<T> + Domain<T>, A: Shaped>(_context: Context<T, M>, _f: F, a: A) -> Map1<T, F::Function, A, A::Shape> {
+pub fn map1<T, M, F: Domain<T>, A: Shaped>(_context: Context<T, M>, _f: F, a: A) -> Map1<T, F::Function, A, A::Shape> {
     Map1 { a, types: PhantomData }
 }
 
@@ -82,7 +83,7 @@ pub fn map1<T, M, F: UnaryFunction<T> + Domain<T>, A: Shaped>(_context: Context<
 #[inline(always)]
 #[rustfmt::skip]
 #[allow(clippy::type_complexity)]
-pub fn map2<T, M, F: BinaryFunction<T> + Domain<T>, A: Shaped, B: Shaped>(_context: Context<T, M>, _f: F, a: A, b: B) -> Map2<T, F::Function, A, B, Ranked2<A, B, M>> where A::Shape: RankRule<B::Shape, M>, <A::Shape as RankRule<B::Shape, M>>::Checked: Broadcast<B::Shape> {
+pub fn map2<T, M, F: Domain<T>, A: Shaped, B: Shaped>(_context: Context<T, M>, _f: F, a: A, b: B) -> Map2<T, F::Function, A, B, Ranked2<A, B, M>> where A::Shape: RankRule<B::Shape, M>, <A::Shape as RankRule<B::Shape, M>>::Checked: Broadcast<B::Shape> {
     Map2 { a, b, types: PhantomData }
 }
 
@@ -97,7 +98,7 @@ pub fn map3<T, M, F, A, B, C>(
     c: C,
 ) -> Map3<T, F::Function, A, B, C, Ranked3<A, B, C, M>>
 where
-    F: TernaryFunction<T> + Domain<T>,
+    F: Domain<T>,
     A: Shaped,
     B: Shaped,
     C: Shaped,

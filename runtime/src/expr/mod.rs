@@ -27,8 +27,8 @@ pub use fold::{
     Pair, Position, Right, Sides, SidesRow, SidesTile, Step, StepsRow, StepsTile,
 };
 pub use function::{
-    functions, operators, BinaryFunction, Defined, DefinedFor, Domain, FunctionInfo,
-    TernaryFunction, UnaryFunction, FUNCTIONS,
+    functions, operators, Admits, BinaryFunction, Defined, Domain, FunctionInfo, TernaryFunction,
+    UnaryFunction, FUNCTIONS,
 };
 pub use leaf::{
     context_of, float_literal, inferred_context, operand, shape_of, target_context, target_leaf,

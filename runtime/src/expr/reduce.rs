@@ -17,9 +17,9 @@
 //! plain left-to-right loop, as NumPy's pairwise sum also does).
 
 use super::buffered::{outer_of_row, source_row, CachedRow, OwnedRow, RowCache};
-use super::function::{impl_domain, DefinedFor, Domain};
+use super::function::{impl_domain, Domain};
 use super::{Context, Expr, Row, Shaped};
-use crate::element::{Element, Float};
+use crate::element::Element;
 use crate::shape::{Shape, MAX_RANK};
 use core::cell::Cell;
 use core::marker::PhantomData;
@@ -68,7 +68,7 @@ macro_rules! reductions {
                 #[doc = $doc]
                 #[derive(Clone, Copy, Debug, Default)]
                 pub struct $name;
-                // For every element type, so that only `DefinedFor` reports a
+                // For every element type, so that only `Domain` reports a
                 // type outside the domain (`mean` of integers), once.
                 impl<T: Element> Reducer<T> for $name {
                     const IDENTITY: T = T::$identity;
@@ -78,9 +78,7 @@ macro_rules! reductions {
                     $(#[inline(always)]
                     fn finish($facc: T, $count: usize) -> T { $finish })?
                 }
-                #[diagnostic::do_not_recommend]
-                impl<T: $bound> DefinedFor<T> for $name {}
-                impl_domain!($name);
+                impl_domain!($name: $bound);
             )*
         }
 

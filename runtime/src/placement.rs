@@ -1,0 +1,115 @@
+//! Where `tensor_expr!(e)` puts the tensor it creates: on the heap when an
+//! operand lives there, else on the stack.
+//!
+//! Each operand has a [`Placement`] ([`Operand::Placement`]): [`Stack`] for a
+//! `Tensor`, a view or a scalar, [`Heap`] for a `HeapTensor`. The macro joins
+//! the placements of all operands ([`join`]: heap wins) and evaluates into a
+//! tensor of the joined placement ([`Placement::Tensor`]), so
+//! `tensor_expr!(heap_image * scale)` is a `HeapTensor` with no annotation and
+//! a big result never passes through the stack. A view's data may live
+//! anywhere (a `Vec`, a static, a DMA buffer), so a view counts as the stack:
+//! an expression over big views only should write into a `HeapTensor` target
+//! (`tensor_expr!(out = ..)`) instead.
+//!
+//! Both placements write each element of the new tensor exactly once: the
+//! loop nest writes into uninitialised memory, which is never read (there is
+//! no target to read in place when a new tensor is created).
+
+use crate::element::Element;
+use crate::expr::{Context, Expr, Operand};
+use crate::shape::Shape;
+use crate::tensor::Tensor;
+use core::mem::MaybeUninit;
+
+/// Where a new tensor's elements live.
+pub trait Placement: Copy + Default {
+    /// The tensor type of this placement.
+    type Tensor<T: Element, S: Shape>;
+    /// Evaluates `e` into a new tensor of its shape, each element written once.
+    fn evaluate<T: Element, E: Expr<T>>(self, e: E) -> Self::Tensor<T, E::Shape>;
+}
+
+/// The stack: a [`Tensor`], whose elements are its own nested array.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Stack;
+
+impl Placement for Stack {
+    type Tensor<T: Element, S: Shape> = Tensor<T, S>;
+    #[inline]
+    fn evaluate<T: Element, E: Expr<T>>(self, e: E) -> Tensor<T, E::Shape> {
+        let mut data = MaybeUninit::<<E::Shape as Shape>::Storage<T>>::uninit();
+        // SAFETY: `Storage<T>` is a nested array of `LEN` elements `T` (or `T`
+        // itself for a scalar), laid out as `LEN` consecutive `T`s, so its
+        // memory is `LEN` slots of `MaybeUninit<T>`.
+        let slots = unsafe {
+            core::slice::from_raw_parts_mut(
+                data.as_mut_ptr().cast::<MaybeUninit<T>>(),
+                <E::Shape as Shape>::LEN,
+            )
+        };
+        crate::kernel::drive_into_uninit::<T, E>(slots, &e);
+        // SAFETY: the loop nest wrote every one of the `LEN` elements.
+        Tensor::new(unsafe { data.assume_init() })
+    }
+}
+
+/// The heap: a [`HeapTensor`](crate::HeapTensor) (features `alloc`, `std`).
+#[cfg(feature = "alloc")]
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Heap;
+
+#[cfg(feature = "alloc")]
+impl Placement for Heap {
+    type Tensor<T: Element, S: Shape> = crate::HeapTensor<T, S>;
+    #[inline]
+    fn evaluate<T: Element, E: Expr<T>>(self, e: E) -> crate::HeapTensor<T, E::Shape> {
+        let len = <E::Shape as Shape>::LEN;
+        let mut data = alloc::vec::Vec::<T>::with_capacity(len);
+        crate::kernel::drive_into_uninit::<T, E>(&mut data.spare_capacity_mut()[..len], &e);
+        // SAFETY: the loop nest wrote every one of the `len` elements, within
+        // the capacity reserved above.
+        unsafe { data.set_len(len) };
+        crate::HeapTensor::from_vec_exact(data)
+    }
+}
+
+/// Two placements joined: the heap if either is.
+pub trait Join<Other> {
+    /// The joined placement.
+    type Output: Placement;
+}
+
+impl Join<Stack> for Stack {
+    type Output = Stack;
+}
+
+#[cfg(feature = "alloc")]
+impl Join<Heap> for Stack {
+    type Output = Heap;
+}
+
+#[cfg(feature = "alloc")]
+impl<P: Placement> Join<P> for Heap {
+    type Output = Heap;
+}
+
+/// The placement `so_far` joined with that of one more operand (spanned on
+/// the operand, like its leaf, so that a value that is not an operand is
+/// reported once).
+#[inline(always)]
+pub fn join<P: Join<X::Placement>, T, M, X: Operand<T> + ?Sized>(
+    _so_far: P,
+    _context: Context<T, M>,
+    _operand: &X,
+) -> P::Output {
+    Default::default()
+}
+
+/// Evaluates `e` into a new tensor on `placement` (`tensor_expr!(e)`).
+#[inline]
+pub fn evaluate<P: Placement, T: Element, E: Expr<T>>(
+    placement: P,
+    e: E,
+) -> P::Tensor<T, E::Shape> {
+    placement.evaluate(e)
+}

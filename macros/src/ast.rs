@@ -67,6 +67,7 @@ impl BinaryOp {
 }
 
 /// A tensor expression.
+#[derive(Clone)]
 pub enum Expr {
     /// `lhs op rhs`, spanned on the operator.
     Binary {

@@ -18,14 +18,45 @@
 use crate::ast::{AssignOp, BinaryOp, DimLiteral, Expr, Form, Statement};
 use crate::chain;
 use crate::share;
+use crate::stage;
 use proc_macro2::{Ident, Literal, Span, TokenStream};
 use quote::{quote, quote_spanned, ToTokens};
 use std::collections::HashMap;
 use tensor_expr_runtime::MAX_RANK;
 
-/// Expands a validated statement.
+/// Expands a validated statement: its stages first ([`stage`]), each into a
+/// scratch tensor, then the statement over them.
 pub fn expand(statement: &Statement) -> TokenStream {
-    let mut builder = TreeBuilder::new(statement);
+    let (form, stages) = match &statement.form {
+        Form::Evaluate(expr) => {
+            let (expr, stages) = stage::split(expr, None);
+            (Form::Evaluate(expr), stages)
+        }
+        Form::Assign {
+            target,
+            op,
+            op_span,
+            value,
+        } => {
+            let (value, stages) = stage::split(value, Some(&target.to_string()));
+            let form = Form::Assign {
+                target: target.clone(),
+                op: *op,
+                op_span: *op_span,
+                value,
+            };
+            (form, stages)
+        }
+    };
+    let statement = Statement {
+        strict: statement.strict,
+        form,
+    };
+    let stage_lets: Vec<TokenStream> = stages
+        .iter()
+        .map(|stage| expand_stage(stage, statement.strict))
+        .collect();
+    let mut builder = TreeBuilder::new(&statement, &stages);
     let finish = match &statement.form {
         Form::Evaluate(expr) => {
             let root = builder.node(expr, None);
@@ -55,7 +86,53 @@ pub fn expand(statement: &Statement) -> TokenStream {
             }
         }
     };
-    builder.finish(finish)
+    let main = builder.finish(finish);
+    if stage_lets.is_empty() {
+        main
+    } else {
+        quote!({
+            #(#stage_lets)*
+            #main
+        })
+    }
+}
+
+/// `let (__tensor_expr_stageN, __tensor_expr_stageN_placement) = { .. };`:
+/// the stage evaluated into a scratch tensor, and the placement its operands
+/// vote for (which counts for the expression that reads it).
+fn expand_stage(stage: &stage::Stage, strict: bool) -> TokenStream {
+    let statement = Statement {
+        strict,
+        form: Form::Evaluate(stage.expr.clone()),
+    };
+    let (inner, stages) = match &statement.form {
+        Form::Evaluate(expr) => stage::split(expr, None),
+        Form::Assign { .. } => unreachable!("built as an evaluation above"),
+    };
+    let stage_lets: Vec<TokenStream> = stages.iter().map(|s| expand_stage(s, strict)).collect();
+    let statement = Statement {
+        strict,
+        form: Form::Evaluate(inner),
+    };
+    let mut builder = TreeBuilder::new(&statement, &stages);
+    let Form::Evaluate(expr) = &statement.form else {
+        unreachable!("built as an evaluation above")
+    };
+    let root = builder.node(expr, None);
+    let span = builder.root_span;
+    let placement = builder.placement(span);
+    let (root, rt) = (at(&root, span), runtime(span));
+    let main = builder.finish(quote_spanned!(span=> (
+        #rt::placement::evaluate(#rt::placement::SCRATCH, #root),
+        #placement,
+    )));
+    let (name, placement) = (&stage.name, stage_placement(&stage.name));
+    quote!(let (#name, #placement) = { #(#stage_lets)* #main };)
+}
+
+/// The local holding a stage's placement vote.
+fn stage_placement(stage: &Ident) -> Ident {
+    Ident::new(&format!("{stage}_placement"), Span::call_site())
 }
 
 /// The name of the reborrowed assignment target.
@@ -112,13 +189,23 @@ struct TreeBuilder {
     shared: HashMap<String, Ident>,
     /// The unfolded depth of every node, to find the paths to fold ([`chain`]).
     depths: chain::Depths,
-    /// Each operand, located where its leaf is built: their placements decide
-    /// where a new tensor goes.
-    placements: Vec<Ident>,
+    /// Each operand, located where its leaf is built, and each stage's
+    /// placement: together they decide where a new tensor goes.
+    placements: Vec<Vote>,
+    /// The names of the stages this expression reads, as written in operands.
+    stage_names: Vec<String>,
+}
+
+/// One vote for where a new tensor goes.
+enum Vote {
+    /// A user's operand: its own placement.
+    Operand(Ident),
+    /// A stage: the placement its operands voted for.
+    Stage(Ident),
 }
 
 impl TreeBuilder {
-    fn new(statement: &Statement) -> Self {
+    fn new(statement: &Statement, stages: &[stage::Stage]) -> Self {
         let mode = if statement.strict {
             quote!(Strict)
         } else {
@@ -141,6 +228,7 @@ impl TreeBuilder {
                 Form::Assign { value, .. } => value,
             }),
             placements: Vec::new(),
+            stage_names: stages.iter().map(|s| s.name.to_string()).collect(),
         };
         builder.repeats = match &statement.form {
             Form::Evaluate(expr) => share::repeats(expr, None),
@@ -519,12 +607,19 @@ impl TreeBuilder {
         let name = at(&local("placement"), span);
         self.node_lets
             .push(quote_spanned!(span=> let #name = #rt::placement::Stack;));
-        for operand in std::mem::take(&mut self.placements) {
-            let span = operand.span();
-            let (rt, context, so_far) = (runtime(span), at(&self.context, span), at(&name, span));
-            self.node_lets.push(
-                quote_spanned!(span=> let #so_far = #rt::placement::join(#so_far, #context, #operand);),
-            );
+        for vote in std::mem::take(&mut self.placements) {
+            let vote = match vote {
+                Vote::Operand(operand) => {
+                    let span = operand.span();
+                    let (rt, context, so_far) =
+                        (runtime(span), at(&self.context, span), at(&name, span));
+                    quote_spanned!(span=> let #so_far = #rt::placement::join(#so_far, #context, #operand);)
+                }
+                Vote::Stage(placement) => {
+                    quote!(let #name = #rt::placement::join_placement(#name, #placement);)
+                }
+            };
+            self.node_lets.push(vote);
         }
         name
     }
@@ -538,7 +633,13 @@ impl TreeBuilder {
         self.operands += 1;
         self.operand_bindings
             .push((name.clone(), quote_spanned!(span=> &#tokens)));
-        self.placements.push(at(&name, check_span));
+        let written = tokens.to_string();
+        self.placements
+            .push(if self.stage_names.contains(&written) {
+                Vote::Stage(stage_placement(&Ident::new(&written, Span::call_site())))
+            } else {
+                Vote::Operand(at(&name, check_span))
+            });
         let name = at(&name, span);
         if self.element_source.is_none() {
             let (rt, mode) = (runtime(span), &self.mode);

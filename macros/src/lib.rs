@@ -15,6 +15,7 @@ mod golden_tests;
 mod parse;
 mod shape_macro;
 mod share;
+mod stage;
 mod tensor_macro;
 mod validate;
 

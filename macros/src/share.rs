@@ -51,6 +51,13 @@ pub fn shareable_key(expr: &Expr, target: Option<&str>) -> Option<String> {
     if !worth {
         return None;
     }
+    key(expr, target)
+}
+
+/// The key of `expr` as written, whether or not it is worth sharing; `None`
+/// if it may not be shared (it reads the target, calls something in an
+/// operand, or holds an `in_dims`).
+pub fn key(expr: &Expr, target: Option<&str>) -> Option<String> {
     let mut key = String::new();
     write_key(expr, target, &mut key).then_some(key)
 }

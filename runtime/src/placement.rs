@@ -105,6 +105,23 @@ pub fn join<P: Join<X::Placement>, T, M, X: Operand<T> + ?Sized>(
     Default::default()
 }
 
+/// The placement `so_far` joined with an already known one (a stage's, see
+/// [`SCRATCH`]).
+#[inline(always)]
+pub fn join_placement<P: Join<Q>, Q: Placement>(_so_far: P, _other: Q) -> P::Output {
+    Default::default()
+}
+
+/// Where `tensor_expr!` evaluates a part of an expression that it computes
+/// once before the rest reads it (an operand of `@` that is itself a product,
+/// say): the heap with an allocator, so a big intermediate never touches the
+/// stack; without one the stack, in a `Tensor` of the part's static shape.
+#[cfg(feature = "alloc")]
+pub const SCRATCH: Heap = Heap;
+/// See the `alloc` version.
+#[cfg(not(feature = "alloc"))]
+pub const SCRATCH: Stack = Stack;
+
 /// Evaluates `e` into a new tensor on `placement` (`tensor_expr!(e)`).
 #[inline]
 pub fn evaluate<P: Placement, T: Element, E: Expr<T>>(

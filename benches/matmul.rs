@@ -318,6 +318,110 @@ fn expression_operand(iterations: usize) {
     );
 }
 
+/// Times `one` (a single expression) against `two` (the same work written as
+/// separate statements), in one run; prints both and the time ratio.
+fn one_against_two(
+    name: &str,
+    flops: usize,
+    iterations: usize,
+    one: &mut dyn FnMut(),
+    two: &mut dyn FnMut(),
+) {
+    let times = compare(flops, iterations, &mut [one, two]);
+    println!(
+        "{name:<58} {:>8.1} {:>8.1}   {:>6.2}x",
+        1.0 / times[0],
+        1.0 / times[1],
+        times[0] / times[1]
+    );
+}
+
+/// Products that compose: an MLP as one expression, a softmax over a product,
+/// attention scores against a transposed operand; each against the same work
+/// written as two statements (or, for the transpose, with the operand
+/// transposed in advance). The first two are staged by the macro (see
+/// `tensor_expr!`'s stages), the third stages the transposed copy.
+fn composed(iterations: usize) {
+    println!(
+        "{:<58} {:>8} {:>8}   {:>7}",
+        "composed products (GFLOP/s)", "one expr", "two stmt", "time 1/2"
+    );
+    // MLP [32, 784] -> 128 -> 10.
+    let x = HeapTensor::<f32, Shape![32, 784]>::try_from_vec(data(32 * 784, 0.1)).unwrap();
+    let w1 = HeapTensor::<f32, Shape![784, 128]>::try_from_vec(data(784 * 128, 0.2)).unwrap();
+    let b1 = HeapTensor::<f32, Shape![128]>::try_from_vec(data(128, 0.3)).unwrap();
+    let w2 = HeapTensor::<f32, Shape![128, 10]>::try_from_vec(data(1280, 0.4)).unwrap();
+    let b2 = HeapTensor::<f32, Shape![10]>::try_from_vec(data(10, 0.5)).unwrap();
+    let mut out_one = HeapTensor::<f32, Shape![32, 10]>::zeros();
+    let mut out_two = HeapTensor::<f32, Shape![32, 10]>::zeros();
+    let mut hidden = HeapTensor::<f32, Shape![32, 128]>::zeros();
+    one_against_two(
+        "MLP relu(x @ w1 + b1) @ w2 + b2, [32,784]->128->10",
+        2 * 32 * (784 * 128 + 128 * 10),
+        iterations,
+        &mut || {
+            let (x, w1, b1, w2, b2) = black_box((&x, &w1, &b1, &w2, &b2));
+            tensor_expr!(out_one = relu(x @ w1 + b1) @ w2 + b2);
+            black_box(&mut out_one);
+        },
+        &mut || {
+            let (x, w1, b1, w2, b2) = black_box((&x, &w1, &b1, &w2, &b2));
+            tensor_expr!(hidden = relu(x @ w1 + b1));
+            tensor_expr!(out_two = hidden @ w2 + b2);
+            black_box(&mut out_two);
+        },
+    );
+    // Softmax of a product, [64, 256] @ [256, 256] + b.
+    let x = HeapTensor::<f32, Shape![64, 256]>::try_from_vec(data(64 * 256, 0.6)).unwrap();
+    let w = HeapTensor::<f32, Shape![256, 256]>::try_from_vec(data(256 * 256, 0.7)).unwrap();
+    let b = HeapTensor::<f32, Shape![256]>::try_from_vec(data(256, 0.8)).unwrap();
+    let mut p_one = HeapTensor::<f32, Shape![64, 256]>::zeros();
+    let mut p_two = HeapTensor::<f32, Shape![64, 256]>::zeros();
+    let mut logits = HeapTensor::<f32, Shape![64, 256]>::zeros();
+    one_against_two(
+        "softmax(x @ w + b), [64,256] @ [256,256]",
+        2 * 64 * 256 * 256,
+        iterations,
+        &mut || {
+            let (x, w, b) = black_box((&x, &w, &b));
+            tensor_expr!(p_one = exp(x @ w + b - max(x @ w + b, [1], keepdim)) / sum(exp(x @ w + b - max(x @ w + b, [1], keepdim)), [1], keepdim));
+            black_box(&mut p_one);
+        },
+        &mut || {
+            let (x, w, b) = black_box((&x, &w, &b));
+            tensor_expr!(logits = x @ w + b);
+            tensor_expr!(
+                p_two = exp(logits - max(logits, [1], keepdim))
+                    / sum(exp(logits - max(logits, [1], keepdim)), [1], keepdim)
+            );
+            black_box(&mut p_two);
+        },
+    );
+    // Attention scores, q [128, 64] @ transpose(k [128, 64]).
+    let q = HeapTensor::<f32, Shape![128, 64]>::try_from_vec(data(128 * 64, 0.9)).unwrap();
+    let k = HeapTensor::<f32, Shape![128, 64]>::try_from_vec(data(128 * 64, 1.0)).unwrap();
+    let kt = HeapTensor::<f32, Shape![64, 128]>::from_fn(|[d, j]| k[[j, d]]);
+    let mut s_one = HeapTensor::<f32, Shape![128, 128]>::zeros();
+    let mut s_two = HeapTensor::<f32, Shape![128, 128]>::zeros();
+    one_against_two(
+        "q @ transpose(k) vs q @ kt (kt transposed before), [128,64]",
+        2 * 128 * 128 * 64,
+        iterations,
+        &mut || {
+            let (q, k) = black_box((&q, &k));
+            tensor_expr!(s_one = q @ transpose(k));
+            black_box(&mut s_one);
+        },
+        &mut || {
+            let (q, kt) = black_box((&q, &kt));
+            tensor_expr!(s_two = q @ kt);
+            black_box(&mut s_two);
+        },
+    );
+    assert_eq!(out_one.as_slice(), out_two.as_slice());
+    assert_eq!(s_one.as_slice(), s_two.as_slice());
+}
+
 fn main() {
     // `cargo test --benches` passes `--test`: then run briefly, as a smoke test.
     let quick = std::env::args().any(|a| a == "--test");
@@ -335,4 +439,6 @@ fn main() {
     print_table(&rows);
     println!();
     expression_operand(30 * scale);
+    println!();
+    composed(10 * scale);
 }

@@ -15,13 +15,14 @@ use crate::rules::rank::RankRule;
 use crate::shape::{Shape, MAX_RANK};
 use core::mem::MaybeUninit;
 
-/// A tensor that can be written by `tensor_expr!(out = ...)`: a [`Tensor`] or a
+/// A tensor that can be written by `tensor_expr!(out = ...)`: a
+/// [`Tensor`](crate::Tensor), a `HeapTensor` or a
 /// [`TensorViewMut`](crate::TensorViewMut). A `&mut` to either works as a target
 /// too: the macro reborrows it with [`Target::as_target`], by auto-deref.
 #[diagnostic::on_unimplemented(
     message = "`{Self}` cannot be the target of a tensor assignment",
     label = "not a tensor or a mutable tensor view",
-    note = "targets are `Tensor` or `TensorViewMut` (or `&mut` to them) with the expression's element type"
+    note = "targets are `Tensor`, `HeapTensor` or `TensorViewMut` (or `&mut` to them) with the expression's element type"
 )]
 pub trait Target {
     /// The element type.
@@ -280,7 +281,11 @@ fn drive_row_block<T: Element, O: Shape, E: Expr<T>, X: Slot<T>, const R: usize,
     }
 }
 
-/// Writes an `R x C` tile at column `j0` of a block of rows.
+/// Writes an `R x C` tile at column `j0` of a block of rows: each row of the
+/// tile computed into an array, then stored. (Storing element by element
+/// from the tile, LLVM scalarised the whole `k` loop of a product whose
+/// result a tensor is added to, `x @ w + b`: 5 GFLOP/s against 110 now,
+/// measured at [64, 256] @ [256, 256] on AVX-512.)
 #[inline(always)]
 fn store_tile<T: Element, O: Shape, X: Slot<T>, const R: usize, const C: usize>(
     block: &mut [X],
@@ -288,8 +293,12 @@ fn store_tile<T: Element, O: Shape, X: Slot<T>, const R: usize, const C: usize>(
     j0: usize,
 ) {
     for (r, row) in block.chunks_exact_mut(O::ROW_LEN).take(R).enumerate() {
-        for (j, slot) in row[j0..j0 + C].iter_mut().enumerate() {
-            slot.set(tile.get(r, j, slot.current()));
+        let Ok(slots) = <&mut [X; C]>::try_from(&mut row[j0..j0 + C]) else {
+            unreachable!("a slice of `C` elements")
+        };
+        let values: [T; C] = core::array::from_fn(|j| tile.get(r, j, slots[j].current()));
+        for (slot, value) in slots.iter_mut().zip(values) {
+            slot.set(value);
         }
     }
 }

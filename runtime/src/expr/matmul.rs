@@ -3,23 +3,21 @@
 //! There is no temporary for `a @ b`. The kernel walks the output in tiles of
 //! `R` rows by `C` columns; for each tile the product keeps its `R x C` block of
 //! sums in registers across the whole `k` loop (one named accumulator array per
-//! row, contiguous columns innermost: the register-tiled kernel of DESIGN.md
-//! section 6), and the enclosing nodes (`+ b`, `relu`, `* alpha`) are applied to
+//! row, contiguous columns innermost: a register-tiled kernel), and the enclosing nodes (`+ b`, `relu`, `* alpha`) are applied to
 //! that block before its single store.
 //!
-//! Operands that are themselves expressions (`(x * 2.0) @ w`) are recomputed
-//! where the product reads them, never materialised: each element of the left
-//! operand is read once per column tile and each element of the right operand
-//! once per row tile, so an elementwise operand costs a few extra operations
-//! per multiply-add and no memory. Measured (`cargo bench --bench matmul`,
-//! 64x64): `(a * 0.5 + 1.0) @ b` recomputed runs at 77 GFLOP/s, against 101 for
-//! materialising `a * 0.5 + 1.0` into a buffer first and multiplying that.
-//! Recomputing is kept because materialising needs a buffer the size of the
-//! operand, which the nest may not allocate (no heap, no hidden stack
-//! temporaries); where the 1.3x matters, write the operand into a tensor in a
-//! statement of its own. An operand that contains another `@` is read
-//! element by element through a dot product (no tiling): correct, but slow for
-//! large shapes; write such a chain as two statements.
+//! Elementwise operands (`(x * 2.0) @ w`) are recomputed where the product
+//! reads them, never materialised: each element of the left operand is read
+//! once per column tile and each element of the right operand once per row
+//! tile, so an elementwise operand costs a few extra operations per
+//! multiply-add and no memory. Measured (`cargo bench --bench matmul`, 64x64):
+//! `(a * 0.5 + 1.0) @ b` recomputed runs at half the speed of materialising
+//! the operand first; where that matters, write the operand into a tensor in a
+//! statement of its own. Operands that hold a product or a reduction, right
+//! operands read transposed, and products in expressions walked row by row
+//! are evaluated into a buffer first by `tensor_expr!` (its stages), so the
+//! dot-product path below ([`MatMul::dot`]) serves only products with a vector
+//! on the right and the rare product whose operands share a subexpression.
 //!
 //! A product whose right operand is a vector (`(.., m, k) @ (k,)`) is read through
 //! the same per-element dot product: its output columns run along `m`.

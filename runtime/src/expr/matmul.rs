@@ -23,18 +23,18 @@
 //! the same per-element dot product: its output columns run along `m`.
 
 use super::{row_of_tile, Context, Expr, Row, Shaped, Tile};
-use crate::dim::Dim;
 use crate::element::Element;
-use crate::rules::matmul::{MatmulLhs, MatmulRhs, MatmulRule, MatmulShape};
+use crate::rules::matmul::{MatmulRule, ProductLayout};
 use crate::shape::{Shape, MAX_RANK};
 use core::marker::PhantomData;
 
-/// `a @ b` over elements `T`, of shape `S`.
+/// `a @ b` over elements `T`, of shape `S`, reading its operands as the
+/// plan `P` says ([`ProductLayout`]).
 #[derive(Clone, Copy, Debug)]
-pub struct MatMul<T, A, B, S> {
+pub struct MatMul<T, A, B, S, P> {
     a: A,
     b: B,
-    types: PhantomData<(T, S)>,
+    types: PhantomData<(T, S, P)>,
 }
 
 /// Builds `a @ b`: operands of rank >= 1, equal contracted dims, batch dims that
@@ -42,12 +42,15 @@ pub struct MatMul<T, A, B, S> {
 /// through each part of the rule, so each mistake is one error at the `@`.
 #[inline(always)]
 #[rustfmt::skip]
-pub fn matmul<T, M, A: Shaped, B: Shaped>(_context: Context<T, M>, a: A, b: B) -> MatMul<T, A, B, ProductOf<A, B>> where A::Shape: MatmulRule<B::Shape> {
+pub fn matmul<T, M, A: Shaped, B: Shaped>(_context: Context<T, M>, a: A, b: B) -> MatMul<T, A, B, ProductOf<A, B>, PlanOf<A, B>> where A::Shape: MatmulRule<B::Shape> {
     MatMul { a, b, types: PhantomData }
 }
 
 /// The shape of the node [`matmul`] builds.
 type ProductOf<A, B> = <<A as Shaped>::Shape as MatmulRule<<B as Shaped>::Shape>>::Output;
+
+/// How the node [`matmul`] builds reads its operands.
+type PlanOf<A, B> = <<A as Shaped>::Shape as MatmulRule<<B as Shaped>::Shape>>::Plan;
 
 /// Where one output row of a product reads its operands.
 #[derive(Clone, Copy)]
@@ -57,19 +60,18 @@ struct ProductRow {
     left: [usize; MAX_RANK],
 }
 
-impl<T, A, B, S> MatMul<T, A, B, S>
+impl<T, A, B, S, P> MatMul<T, A, B, S, P>
 where
     T: Element,
     A: Expr<T>,
     B: Expr<T>,
-    A::Shape: MatmulShape<B::Shape>,
-    B::Shape: MatmulRhs,
     S: Shape,
+    P: ProductLayout,
 {
-    const BATCH_RANK: usize = <<A::Shape as MatmulShape<B::Shape>>::Batch as Shape>::RANK;
-    const K: usize = <<A::Shape as MatmulLhs>::Inner as Dim>::SIZE;
-    const RHS_VECTOR: bool = <A::Shape as MatmulShape<B::Shape>>::RHS_VECTOR;
-    const LHS_VECTOR: bool = <A::Shape as MatmulShape<B::Shape>>::LHS_VECTOR;
+    const BATCH_RANK: usize = P::BATCH_RANK;
+    const K: usize = P::K;
+    const RHS_VECTOR: bool = P::RHS_VECTOR;
+    const LHS_VECTOR: bool = P::LHS_VECTOR;
 
     /// Maps an output index (every dim but the last) of the whole expression,
     /// shape `O`, to this product's batch indices and left row.
@@ -113,15 +115,13 @@ where
     fn right_row(&self, batch: [usize; MAX_RANK], kk: usize) -> impl Row<T> + '_ {
         let mut index = batch;
         index[Self::BATCH_RANK] = kk;
-        self.b
-            .row_fresh::<<A::Shape as MatmulShape<B::Shape>>::RhsView>(index)
+        self.b.row_fresh::<P::RhsView>(index)
     }
 
     /// Row `i` (set in `left`) of the left operand, read along `k`.
     #[inline(always)]
     fn left_row(&self, left: [usize; MAX_RANK]) -> impl Row<T> + '_ {
-        self.a
-            .row_fresh::<<A::Shape as MatmulShape<B::Shape>>::LhsView>(left)
+        self.a.row_fresh::<P::LhsView>(left)
     }
 
     /// One element by a plain dot product: the general path (right vectors and
@@ -156,18 +156,17 @@ where
     }
 }
 
-impl<T, A, B, S: Shape> Shaped for MatMul<T, A, B, S> {
+impl<T, A, B, S: Shape, P> Shaped for MatMul<T, A, B, S, P> {
     type Shape = S;
 }
 
-impl<T, A, B, S> Expr<T> for MatMul<T, A, B, S>
+impl<T, A, B, S, P> Expr<T> for MatMul<T, A, B, S, P>
 where
     T: Element,
     A: Expr<T>,
     B: Expr<T>,
-    A::Shape: MatmulShape<B::Shape>,
-    B::Shape: MatmulRhs,
     S: Shape,
+    P: ProductLayout,
 {
     const TILED: bool = true;
 
@@ -231,14 +230,13 @@ trait Product<T> {
     fn load_right<const C: usize>(&self, batch: [usize; MAX_RANK], kk: usize, j0: usize) -> [T; C];
 }
 
-impl<T, A, B, S> Product<T> for MatMul<T, A, B, S>
+impl<T, A, B, S, P> Product<T> for MatMul<T, A, B, S, P>
 where
     T: Element,
     A: Expr<T>,
     B: Expr<T>,
-    A::Shape: MatmulShape<B::Shape>,
-    B::Shape: MatmulRhs,
     S: Shape,
+    P: ProductLayout,
 {
     #[inline(always)]
     fn dot(&self, row: &ProductRow, j: usize) -> T {

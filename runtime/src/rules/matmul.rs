@@ -22,6 +22,7 @@ use super::chain::{chain_pairs, impl_dim_carrier};
 use super::for_each_aligned_rank_pair;
 use crate::dim::{Dim, One, D};
 use crate::shape::{Shape, MAX_RANK};
+use core::marker::PhantomData;
 
 /// Whether an operand of `@` is a matrix (rank >= 2) or a promoted vector (rank 1).
 pub trait Kind {
@@ -240,6 +241,12 @@ for_each_aligned_rank_pair!(impl_batches_broadcast);
 pub trait MatmulRule<B> {
     /// The shape of `Self @ B`.
     type Output: Shape;
+    /// How the product reads its operands ([`ProductPlan`]), computed
+    /// through the same parts as `Output`: the node carries it, so its
+    /// evaluation needs no bound that could fail again after the rule did
+    /// (a second error for one mistake, when the product sat inside a
+    /// larger expression).
+    type Plan: ProductLayout;
 }
 
 /// Writes the [`MatmulRule`] impls. Each operand is written as
@@ -264,6 +271,7 @@ macro_rules! impl_matmul_rule {
             (): MatmulRight<Self>,
         {
             type Output = <() as MatmulRight<Self>>::Batch;
+            type Plan = ProductPlan<<() as MatmulRight<Self>>::Batch, One, One, One, One, Vector, Vector>;
         }
     };
     (@pair ($lkind:ident [$($ab:ident)*] [$($m:ident)?] $k:ident)
@@ -281,6 +289,15 @@ macro_rules! impl_matmul_rule {
                 <($k, $kb) as Contracted<Self, ($($bb,)* $kb, $($n,)?)>>::Inner,
                 impl_matmul_rule!(@or_one $($n)?),
             >>::Output;
+            type Plan = ProductPlan<
+                <(($($ab,)*), ($($bb,)*)) as BatchesBroadcast<Self, ($($bb,)* $kb, $($n,)?)>>::Output,
+                impl_matmul_rule!(@or_one $($m)?),
+                <($k, $kb) as Contracted<Self, ($($bb,)* $kb, $($n,)?)>>::Inner,
+                $kb,
+                impl_matmul_rule!(@or_one $($n)?),
+                $lkind,
+                $rkind,
+            >;
         }
     };
     (@or_one) => { One };
@@ -300,6 +317,7 @@ where
     (): MatmulLeft<B>,
 {
     type Output = <() as MatmulLeft<B>>::Batch;
+    type Plan = ProductPlan<<() as MatmulLeft<B>>::Batch, One, One, One, One, Vector, Vector>;
 }
 
 /// Batch dims (rank 0 to 4): they can be extended by one or two trailing dims.
@@ -310,42 +328,46 @@ pub trait BatchShape: Shape {
     type Push2<X: Dim, Y: Dim>: Shape;
 }
 
-/// The shapes around `A @ B` that evaluation needs. Implemented for every pair
-/// that satisfies the rule above; the constructor checks each part of the rule
-/// as its own bound (one error each), and this trait names the results.
-pub trait MatmulShape<B: MatmulRhs>: MatmulLhs {
-    /// The broadcast batch dims.
-    type Batch: BatchShape;
-    /// The result, with the dims of promoted vectors removed.
-    type Output: Shape;
+/// How `A @ B` reads its operands: the broadcast batch, the left operand's
+/// rows `M` and contracted dim `Ka`, the right operand's contracted dim `Kb`
+/// and columns `N` (`One` for a promoted vector), and each operand's kind.
+pub struct ProductPlan<Batch, M, Ka, Kb, N, LeftKind, RightKind>(
+    PhantomData<(Batch, M, Ka, Kb, N, LeftKind, RightKind)>,
+);
+
+/// What a product's evaluation reads from its [`ProductPlan`].
+pub trait ProductLayout {
     /// The left operand as the product reads it: `batch ++ (m, k)`.
     type LhsView: Shape;
     /// The right operand as the product reads it: `batch ++ (k, n)`.
     type RhsView: Shape;
+    /// The number of broadcast batch dims.
+    const BATCH_RANK: usize;
+    /// The contracted size.
+    const K: usize;
     /// `true` if the right operand is a promoted vector (`n` is removed).
     const RHS_VECTOR: bool;
     /// `true` if the left operand is a promoted vector (`m` is removed).
     const LHS_VECTOR: bool;
 }
 
-/// The batch dims of `A @ B`.
-pub type BatchDims<A, B> = (<A as MatmulLhs>::Batch, <B as MatmulRhs>::Batch);
-/// The broadcast batch of `A @ B`.
-type BatchOf<A, B> = <BatchDims<A, B> as BatchesBroadcast<A, B>>::Output;
-/// The shape of `A @ B`.
-pub type ProductShape<A, B> = <A as MatmulShape<B>>::Output;
-
-/// The result shape comes from [`MatmulRule`], so it is assembled in one place.
-impl<A: MatmulLhs + MatmulRule<B>, B: MatmulRhs> MatmulShape<B> for A
+impl<Batch, M, Ka, Kb, N, LeftKind, RightKind> ProductLayout
+    for ProductPlan<Batch, M, Ka, Kb, N, LeftKind, RightKind>
 where
-    BatchDims<A, B>: BatchesBroadcast<A, B>,
+    Batch: BatchShape,
+    M: Dim,
+    Ka: Dim,
+    Kb: Dim,
+    N: Dim,
+    LeftKind: Kind,
+    RightKind: Kind,
 {
-    type Batch = BatchOf<A, B>;
-    type Output = <A as MatmulRule<B>>::Output;
-    type LhsView = <BatchOf<A, B> as BatchShape>::Push2<A::Rows, <A as MatmulLhs>::Inner>;
-    type RhsView = <BatchOf<A, B> as BatchShape>::Push2<B::Inner, B::Cols>;
-    const RHS_VECTOR: bool = <B::Kind as Kind>::VECTOR;
-    const LHS_VECTOR: bool = <<A as MatmulLhs>::Kind as Kind>::VECTOR;
+    type LhsView = Batch::Push2<M, Ka>;
+    type RhsView = Batch::Push2<Kb, N>;
+    const BATCH_RANK: usize = Batch::RANK;
+    const K: usize = Ka::SIZE;
+    const RHS_VECTOR: bool = RightKind::VECTOR;
+    const LHS_VECTOR: bool = LeftKind::VECTOR;
 }
 
 /// The result shape for a pair of operand kinds: `batch ++ (m, n)`, without `m`

@@ -1,0 +1,39 @@
+use tensor_expr::prelude::*;
+
+// One mistake in each function, inside a larger expression: each is one
+// error, on the faulty operation.
+
+fn context_0() {
+    let m = Tensor::<f32, Shape![4, 3]>::zeros();
+    let w = Tensor::<f32, Shape![3, 3]>::zeros();
+    let mut out = Tensor::<f32, Shape![4, 3]>::zeros();
+    let _z = tensor_expr!(exp(sum(m, [2])));
+}
+
+fn context_1() {
+    let m = Tensor::<f32, Shape![4, 3]>::zeros();
+    let w = Tensor::<f32, Shape![3, 3]>::zeros();
+    let mut out = Tensor::<f32, Shape![4, 3]>::zeros();
+    let _z = tensor_expr!(m + max(m, [2], keepdim));
+}
+
+fn context_2() {
+    let m = Tensor::<f32, Shape![4, 3]>::zeros();
+    let w = Tensor::<f32, Shape![3, 3]>::zeros();
+    let mut out = Tensor::<f32, Shape![4, 3]>::zeros();
+    let _z = tensor_expr!(sum(m, [-3], keepdim) @ w);
+}
+
+fn context_3() {
+    let m = Tensor::<f32, Shape![4, 3]>::zeros();
+    let w = Tensor::<f32, Shape![3, 3]>::zeros();
+    let mut out = Tensor::<f32, Shape![4, 3]>::zeros();
+    tensor_expr!(out += mean(m, [5], keepdim));
+}
+
+fn main() {
+    context_0();
+    context_1();
+    context_2();
+    context_3();
+}

@@ -194,6 +194,12 @@ macro_rules! catalogue_entry {
 #[doc = catalogue_entry!("tensor_mixed_nesting", "Nest every element to the same depth.")]
 pub mod errors {}
 
+/// The README's code blocks, compiled and run as doctests (`cargo test
+/// --doc`), so the README cannot show code that does not compile.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+pub struct ReadmeDoctests;
+
 /// Used by the code `tensor_expr!` generates; not a public API.
 #[doc(hidden)]
 pub use tensor_expr_runtime as __private;

@@ -59,10 +59,8 @@ pub fn expand(statement: &Statement) -> TokenStream {
     let mut builder = TreeBuilder::new(&statement, &stages);
     let finish = match &statement.form {
         Form::Evaluate(expr) => {
-            let root = builder.node(expr, None);
-            let span = builder.root_span;
-            let placement = builder.placement(span);
-            let (root, rt) = (at(&root, span), runtime(span));
+            let (span, root, placement) = builder.evaluation(expr);
+            let rt = runtime(span);
             quote_spanned!(span=> #rt::placement::evaluate(#placement, #root))
         }
         Form::Assign {
@@ -101,27 +99,18 @@ pub fn expand(statement: &Statement) -> TokenStream {
 /// the stage evaluated into a scratch tensor, and the placement its operands
 /// vote for (which counts for the expression that reads it).
 fn expand_stage(stage: &stage::Stage, strict: bool) -> TokenStream {
-    let statement = Statement {
-        strict,
-        form: Form::Evaluate(stage.expr.clone()),
-    };
-    let (inner, stages) = match &statement.form {
-        Form::Evaluate(expr) => stage::split(expr, None),
-        Form::Assign { .. } => unreachable!("built as an evaluation above"),
-    };
+    let (inner, stages) = stage::split(&stage.expr, None);
     let stage_lets: Vec<TokenStream> = stages.iter().map(|s| expand_stage(s, strict)).collect();
     let statement = Statement {
         strict,
         form: Form::Evaluate(inner),
     };
-    let mut builder = TreeBuilder::new(&statement, &stages);
     let Form::Evaluate(expr) = &statement.form else {
         unreachable!("built as an evaluation above")
     };
-    let root = builder.node(expr, None);
-    let span = builder.root_span;
-    let placement = builder.placement(span);
-    let (root, rt) = (at(&root, span), runtime(span));
+    let mut builder = TreeBuilder::new(&statement, &stages);
+    let (span, root, placement) = builder.evaluation(expr);
+    let rt = runtime(span);
     let main = builder.finish(quote_spanned!(span=> (
         #rt::placement::evaluate(#rt::placement::SCRATCH, #root),
         #placement,
@@ -596,6 +585,15 @@ impl TreeBuilder {
         let name = self.borrow_operand(tokens, span, span);
         let context = at(&self.context, span);
         quote_spanned!(span=> #rt::expr::operand(#context, #name))
+    }
+
+    /// The tree of an expression to evaluate into a new tensor: its span, its
+    /// root located there, and where the new tensor goes.
+    fn evaluation(&mut self, expr: &Expr) -> (Span, Ident, Ident) {
+        let root = self.node(expr, None);
+        let span = self.root_span;
+        let placement = self.placement(span);
+        (span, at(&root, span), placement)
     }
 
     /// Where a new tensor goes: the placements of all operands joined (the

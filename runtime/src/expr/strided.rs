@@ -156,6 +156,40 @@ impl<T: Element, L: Layout, O: Shape> Row<T> for StridedRow<'_, T, L, O> {
     fn get(&self, j: usize, _current: T) -> T {
         self.row[j * ReadStrides::<L, O>::INNER]
     }
+
+    #[inline(always)]
+    fn window<'w, const C: usize>(self, j0: usize) -> impl Row<T> + 'w
+    where
+        Self: 'w,
+    {
+        let start = j0 * ReadStrides::<L, O>::INNER;
+        StridedWindow::<T, L, O, C> {
+            start: &self.row[start..],
+            layout: PhantomData,
+        }
+    }
+}
+
+/// Columns `j0..j0 + C` of a [`StridedRow`], from the first on.
+struct StridedWindow<'a, T, L, O, const C: usize> {
+    start: &'a [T],
+    layout: PhantomData<(L, O)>,
+}
+
+impl<T, L: Layout, O: Shape, const C: usize> StridedWindow<'_, T, L, O, C> {
+    /// The elements the window touches: a constant, so a read at a column
+    /// below `C` needs no bounds check once this one is passed.
+    const SPAN: usize = match C {
+        0 => 0,
+        c => (c - 1) * ReadStrides::<L, O>::INNER + 1,
+    };
+}
+
+impl<T: Element, L: Layout, O: Shape, const C: usize> Row<T> for StridedWindow<'_, T, L, O, C> {
+    #[inline(always)]
+    fn get(&self, j: usize, _current: T) -> T {
+        self.start[..Self::SPAN][j * ReadStrides::<L, O>::INNER]
+    }
 }
 
 /// `transpose(x)`: `x` with its last two dims swapped, read in place.

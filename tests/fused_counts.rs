@@ -76,11 +76,16 @@ impl Element for Counted {
 
 // Every element is a scalar operand of its own expressions.
 impl tensor_expr::__private::expr::Operand<Counted> for Counted {
+    type Element = Counted;
     type Shape = ();
     type Placement = tensor_expr::__private::placement::Stack;
     fn elements(&self) -> &[Counted] {
         core::slice::from_ref(self)
     }
+}
+
+impl tensor_expr::__private::expr::ElementSource for Counted {
+    type Element = Counted;
 }
 
 impl Signed for Counted {

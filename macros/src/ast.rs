@@ -158,6 +158,24 @@ impl Expr {
         }
     }
 
+    /// Whether the node's shape lacks the axes a reduction dropped: a
+    /// reduction over listed axes without `keepdim`, or an elementwise
+    /// operation over one. Where such a node meets another operand, a
+    /// broadcast error suggests `keepdim`.
+    pub fn drops_axes(&self) -> bool {
+        match self {
+            Expr::Reduce { axes, keepdim, .. } => axes.is_some() && !keepdim,
+            Expr::Binary {
+                op: BinaryOp::MatMul,
+                ..
+            } => false,
+            Expr::Binary { .. } | Expr::Negate { .. } | Expr::Call { .. } => {
+                self.children().iter().any(|child| child.drops_axes())
+            }
+            _ => false,
+        }
+    }
+
     /// The direct subexpressions, in source order.
     pub fn children(&self) -> Vec<&Expr> {
         match self {

@@ -341,15 +341,22 @@ impl TreeBuilder {
                 let call = quote_spanned!(*span=> #rt::expr::matmul(#context, #lhs, #rhs));
                 (*span, call)
             }
-            Expr::Binary { op, span, lhs, rhs } => {
-                let (lhs, rhs) = self.pair(lhs, rhs, *span);
-                let (rt, context) = (runtime(*span), at(&self.context, *span));
+            Expr::Binary {
+                op,
+                span,
+                lhs: lhs_expr,
+                rhs: rhs_expr,
+            } => {
+                let (lhs, rhs) = self.pair(lhs_expr, rhs_expr, *span);
+                let rt = runtime(*span);
+                let context = self.context_over(*span, &[lhs_expr, rhs_expr]);
                 let marker = Ident::new(op.marker(), *span);
                 let call = quote_spanned!(*span=> #rt::expr::map2(#context, #rt::expr::operators::#marker, #lhs, #rhs));
                 (*span, call)
             }
             Expr::Call { name, args } => {
                 let span = name.span();
+                let exprs: Vec<&Expr> = args.iter().collect();
                 let args: Vec<Ident> = match &args[..] {
                     [a, b] => {
                         let (a, b) = self.pair(a, b, span);
@@ -360,7 +367,8 @@ impl TreeBuilder {
                         .map(|arg| at(&self.node(arg, None), span))
                         .collect(),
                 };
-                let (rt, context) = (runtime(span), at(&self.context, span));
+                let rt = runtime(span);
+                let context = self.context_over(span, &exprs);
                 let map = Ident::new(&format!("map{}", args.len()), span);
                 let call = quote_spanned!(span=> #rt::expr::#map(#context, #rt::expr::functions::#name, #(#args),*));
                 (span, call)
@@ -560,6 +568,18 @@ impl TreeBuilder {
         (at(&lhs, span), at(&rhs, span))
     }
 
+    /// The context of an operation over `operands`, at `span`: the mode's
+    /// `after_reduction` form when one of them drops a reduction's axes, so
+    /// that a broadcast error there suggests `keepdim`.
+    fn context_over(&self, span: Span, operands: &[&Expr]) -> TokenStream {
+        let (rt, context) = (runtime(span), at(&self.context, span));
+        if operands.len() >= 2 && operands.iter().any(|operand| operand.drops_axes()) {
+            quote_spanned!(span=> #rt::expr::after_reduction(#context))
+        } else {
+            context.into_token_stream()
+        }
+    }
+
     /// The other operand's shape as a witness, located at `span` (the tuple).
     fn shape_witness(&self, other: Other, span: Span) -> TokenStream {
         let rt = runtime(span);
@@ -674,6 +694,15 @@ impl TreeBuilder {
              operand, and each placed size must equal the size there or be 1",
             positions.len()
         );
+        let same_rank_message = format!(
+            "`in_dims(.., {tuple})` does nothing here: it places `{{X}}` on `{{Other}}`, of the same rank"
+        );
+        let same_rank_label =
+            "the other operand of this `in_dims`'s own operation has the operand's rank"
+                .to_string();
+        let same_rank_note = "`in_dims` places its operand on the other operand of the binary operation or \
+             function it is written in; to place it on a larger result, put that result in parentheses, \
+             as in `in_dims(n, [0]) + (n - d)`; with no placement to make, drop `in_dims`";
         let impls = in_dims_impls(&positions);
         quote_spanned!(tuple_span=> {
             // No user tokens in this block: these names cannot shadow the user's.
@@ -686,6 +715,14 @@ impl TreeBuilder {
             impl<Other: Shape, X, Verdict: Holds> InDims<Other, X> for Verdict {
                 type Placed = Other;
             }
+            #[diagnostic::on_unimplemented(message = #same_rank_message, label = #same_rank_label, note = #same_rank_note)]
+            trait SameRank<Other, X> {
+                type Placed: Shape;
+            }
+            #[diagnostic::do_not_recommend]
+            impl<Other: Shape, X, Verdict: Holds> SameRank<Other, X> for Verdict {
+                type Placed = Other;
+            }
             trait Place<X> {
                 type Placed: Shape;
             }
@@ -695,9 +732,10 @@ impl TreeBuilder {
                 _context: Context<T, M>,
                 operand: &'a X,
                 _other: ::core::marker::PhantomData<Other>,
-            ) -> TensorLeaf<'a, T, <Other as Place<X::Shape>>::Placed>
+            ) -> TensorLeaf<'a, X::Element, <Other as Place<X::Shape>>::Placed>
             where
                 X: Operand<T> + ?Sized,
+                X::Element: 'a,
                 Other: Place<X::Shape>,
             {
                 TensorLeaf::new(Operand::elements(operand))
@@ -922,9 +960,10 @@ fn permute(perm: &[DimLiteral], span: Span, context: &Ident, operand: &Ident) ->
         fn permute<'a, T, M, X: Operand<T> + ?Sized>(
             _context: Context<T, M>,
             operand: &'a X,
-        ) -> StridedLeaf<'a, T, <X::Shape as Permute>::Read>
+        ) -> StridedLeaf<'a, X::Element, <X::Shape as Permute>::Read>
         where
             X::Shape: Permute,
+            X::Element: 'a,
         {
             StridedLeaf::new(Operand::elements(operand))
         }
@@ -950,6 +989,19 @@ fn in_dims_impls(positions: &[usize]) -> Vec<TokenStream> {
             let generics: Vec<Ident> = operand_dims.iter().chain(&other_dims).cloned().collect();
             let operand = quote!((#(#operand_dims,)*));
             let other = quote!((#(#other_dims,)*));
+            if operand_rank == rank && rank == positions.len() {
+                // Legal, but the identity: `in_dims` bound to an operand of its
+                // own rank, where a larger one was surely meant.
+                impls.push(rejecting_impl(
+                    &generics,
+                    &other_dims,
+                    quote!(Place<#operand>),
+                    quote!(CannotPlace),
+                    quote!(SameRank<#other, #operand>),
+                    &["Placed"],
+                ));
+                continue;
+            }
             if operand_rank != positions.len() || rank < lowest_rank {
                 impls.push(rejecting_impl(
                     &generics,

@@ -29,7 +29,8 @@ pub trait Element:
     + Sub<Output = Self>
     + Mul<Output = Self>
     + Div<Output = Self>
-    + crate::expr::Operand<Self, Shape = (), Placement = crate::placement::Stack>
+    + crate::expr::Operand<Self, Element = Self, Shape = (), Placement = crate::placement::Stack>
+    + crate::expr::ElementSource<Element = Self>
     + 'static
 {
     /// [`IsFloat`] for float types, [`NotFloat`] otherwise: whether the float
@@ -193,6 +194,15 @@ pub struct HasSign;
 /// The [`Element::Sign`] of unsigned types.
 #[derive(Clone, Copy, Debug)]
 pub struct NoSign;
+
+/// Calls `$callback!(f32, f64, i8, ..)` with every built-in element type: the
+/// one list that impls per element type are written from.
+macro_rules! for_each_element {
+    ($callback:ident) => {
+        $callback!(f32, f64, i8, i16, i32, i64, i128, isize, u8, u16, u32, u64, u128, usize);
+    };
+}
+pub(crate) use for_each_element;
 
 macro_rules! impl_integer {
     ($sign:ident: $($t:ty),*) => {$(

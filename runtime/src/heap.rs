@@ -202,14 +202,23 @@ impl<T, S: Shape> core::ops::IndexMut<S::Index> for HeapTensor<T, S> {
 
 impl_read_access!(impl[T, S] HeapTensor<T, S>);
 
+/// An operand of any expression: one over another element type than `U` is
+/// rejected through [`SameElement`](crate::rules::elements::SameElement).
 #[diagnostic::do_not_recommend]
-impl<T: Element, S: Shape> crate::expr::Operand<T> for HeapTensor<T, S> {
+impl<T, U: Element + crate::rules::elements::SameElement<T>, S: Shape> crate::expr::Operand<T>
+    for HeapTensor<U, S>
+{
+    type Element = U::Checked;
     type Shape = S;
     type Placement = crate::placement::Heap;
     #[inline]
-    fn elements(&self) -> &[T] {
-        &self.data
+    fn elements(&self) -> &[U::Checked] {
+        U::data(&self.data)
     }
+}
+
+impl<T: Element, S: Shape> crate::expr::ElementSource for HeapTensor<T, S> {
+    type Element = T;
 }
 
 impl<T: Element, S: Shape> crate::kernel::Target for HeapTensor<T, S> {

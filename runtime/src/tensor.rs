@@ -197,14 +197,23 @@ impl<T: Default + Copy, S: Shape> Default for Tensor<T, S> {
     }
 }
 
+/// An operand of any expression: one over another element type than `U` is
+/// rejected through [`SameElement`](crate::rules::elements::SameElement).
 #[diagnostic::do_not_recommend]
-impl<T: Element, S: Shape> crate::expr::Operand<T> for Tensor<T, S> {
+impl<T, U: Element + crate::rules::elements::SameElement<T>, S: Shape> crate::expr::Operand<T>
+    for Tensor<U, S>
+{
+    type Element = U::Checked;
     type Shape = S;
     type Placement = crate::placement::Stack;
     #[inline]
-    fn elements(&self) -> &[T] {
-        self.as_slice()
+    fn elements(&self) -> &[U::Checked] {
+        U::data(self.as_slice())
     }
+}
+
+impl<T: Element, S: Shape> crate::expr::ElementSource for Tensor<T, S> {
+    type Element = T;
 }
 
 impl<T: Element, S: Shape> crate::kernel::Target for Tensor<T, S> {

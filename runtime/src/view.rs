@@ -200,14 +200,22 @@ impl_read_access!(impl['a, T, S] TensorViewMut<'a, T, S>);
 
 macro_rules! view_operand {
     ($($view:ident),*) => {$(
+        /// An operand of any expression: one over another element type than
+        /// `U` is rejected through
+        /// [`SameElement`](crate::rules::elements::SameElement).
         #[diagnostic::do_not_recommend]
-        impl<T: Element, S: Shape> crate::expr::Operand<T> for $view<'_, T, S> {
+        impl<T, U: Element + crate::rules::elements::SameElement<T>, S: Shape> crate::expr::Operand<T> for $view<'_, U, S> {
+            type Element = U::Checked;
             type Shape = S;
             type Placement = crate::placement::Stack;
             #[inline]
-            fn elements(&self) -> &[T] {
-                self.as_slice()
+            fn elements(&self) -> &[U::Checked] {
+                U::data(self.as_slice())
             }
+        }
+
+        impl<T: Element, S: Shape> crate::expr::ElementSource for $view<'_, T, S> {
+            type Element = T;
         }
     )*};
 }

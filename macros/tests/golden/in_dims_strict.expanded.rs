@@ -30,6 +30,18 @@ fn expansion() {
             impl<Other: Shape, X, Verdict: Holds> InDims<Other, X> for Verdict {
                 type Placed = Other;
             }
+            #[diagnostic::on_unimplemented(
+                message = "`in_dims(.., [1])` does nothing here: it places `{X}` on `{Other}`, of the same rank",
+                label = "the other operand of this `in_dims`'s own operation has the operand's rank",
+                note = "`in_dims` places its operand on the other operand of the binary operation or function it is written in; to place it on a larger result, put that result in parentheses, as in `in_dims(n, [0]) + (n - d)`; with no placement to make, drop `in_dims`"
+            )]
+            trait SameRank<Other, X> {
+                type Placed: Shape;
+            }
+            #[diagnostic::do_not_recommend]
+            impl<Other: Shape, X, Verdict: Holds> SameRank<Other, X> for Verdict {
+                type Placed = Other;
+            }
             trait Place<X> {
                 type Placed: Shape;
             }
@@ -83,9 +95,9 @@ fn expansion() {
             #[diagnostic::do_not_recommend]
             impl<X0: Dim, O0: Dim> Place<(X0,)> for (O0,)
             where
-                CannotPlace: InDims<(O0,), (X0,)>,
+                CannotPlace: SameRank<(O0,), (X0,)>,
             {
-                type Placed = <CannotPlace as InDims<(O0,), (X0,)>>::Placed;
+                type Placed = <CannotPlace as SameRank<(O0,), (X0,)>>::Placed;
             }
             #[diagnostic::do_not_recommend]
             impl<X0: Dim, O0: Dim, O1: Dim> Place<(X0,)> for (O0, O1)
@@ -657,9 +669,10 @@ fn expansion() {
                 _context: Context<T, M>,
                 operand: &'a X,
                 _other: ::core::marker::PhantomData<Other>,
-            ) -> TensorLeaf<'a, T, <Other as Place<X::Shape>>::Placed>
+            ) -> TensorLeaf<'a, X::Element, <Other as Place<X::Shape>>::Placed>
             where
                 X: Operand<T> + ?Sized,
+                X::Element: 'a,
                 Other: Place<X::Shape>,
             {
                 TensorLeaf::new(Operand::elements(operand))

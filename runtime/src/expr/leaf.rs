@@ -11,36 +11,60 @@ use core::marker::PhantomData;
 /// Something that can stand as an operand over elements `T` in `tensor_expr!`: a
 /// tensor, a view, an element scalar (shape `()`), or a reference to one of these.
 #[diagnostic::on_unimplemented(
-    message = "`{Self}` cannot be an operand of an expression over `{T}`",
-    label = "expected a tensor, view or scalar of `{T}` elements",
-    note = "operands are `Tensor`, `TensorView`, `TensorViewMut` or element scalars (or references to them), all with the expression's element type; tensor expressions never convert element types"
+    message = "`{Self}` cannot be an operand of a tensor expression over `{T}`",
+    label = "expected a tensor, a view or a `{T}` scalar",
+    note = "operands are `Tensor`, `HeapTensor`, `TensorView`, `TensorViewMut` or scalars of the expression's element type, or references to them"
 )]
 pub trait Operand<T> {
+    /// `T`, computed through the element rule
+    /// ([`SameElement`](crate::rules::elements::SameElement)): a tensor or view
+    /// is an operand of every expression, and one of another element type is
+    /// reported while rustc computes this type, once, on the operand. (A
+    /// scalar is an operand of its own type only, so that an untyped `0.5`
+    /// variable takes the expression's float type.)
+    type Element;
     /// The operand's shape (`()` for a scalar).
     type Shape: Shape;
     /// Where its data lives, which decides where `tensor_expr!(e)` puts a new
     /// tensor (see [`crate::placement`]).
     type Placement: crate::placement::Placement;
     /// The elements in row-major order.
-    fn elements(&self) -> &[T];
+    fn elements(&self) -> &[Self::Element];
+}
+
+/// The element type an operand brings: the first operand of an expression
+/// (or its target) sets the expression's.
+pub trait ElementSource {
+    /// The operand's own element type.
+    type Element;
+}
+
+impl<X: ElementSource + ?Sized> ElementSource for &X {
+    type Element = X::Element;
+}
+
+impl<X: ElementSource + ?Sized> ElementSource for &mut X {
+    type Element = X::Element;
 }
 
 #[diagnostic::do_not_recommend]
 impl<T, X: Operand<T> + ?Sized> Operand<T> for &X {
+    type Element = X::Element;
     type Shape = X::Shape;
     type Placement = X::Placement;
     #[inline]
-    fn elements(&self) -> &[T] {
+    fn elements(&self) -> &[X::Element] {
         (**self).elements()
     }
 }
 
 #[diagnostic::do_not_recommend]
 impl<T, X: Operand<T> + ?Sized> Operand<T> for &mut X {
+    type Element = X::Element;
     type Shape = X::Shape;
     type Placement = X::Placement;
     #[inline]
-    fn elements(&self) -> &[T] {
+    fn elements(&self) -> &[X::Element] {
         (**self).elements()
     }
 }
@@ -49,14 +73,18 @@ macro_rules! scalar_operands {
     ($($t:ty),*) => {$(
         #[diagnostic::do_not_recommend]
         impl Operand<$t> for $t {
+            type Element = $t;
             type Shape = ();
             type Placement = crate::placement::Stack;
             #[inline]
             fn elements(&self) -> &[$t] { core::slice::from_ref(self) }
         }
+        impl ElementSource for $t {
+            type Element = $t;
+        }
     )*};
 }
-scalar_operands!(f32, f64, i8, i16, i32, i64, i128, isize, u8, u16, u32, u64, u128, usize);
+crate::element::for_each_element!(scalar_operands);
 
 /// What every node constructor is told before any node exists: the element type
 /// `T` and the broadcasting mode `M` ([`Numpy`](crate::rules::rank::Numpy) or
@@ -72,9 +100,21 @@ impl<T, M> Clone for Context<T, M> {
 
 impl<T, M> Copy for Context<T, M> {}
 
+/// The context of one operation with a reduction operand that dropped its
+/// axes: the mode's [`Mode::AfterReduction`], so that a broadcast error there
+/// suggests `keepdim`.
+///
+/// [`Mode::AfterReduction`]: crate::rules::rank::Mode::AfterReduction
+#[inline(always)]
+pub fn after_reduction<T, M: crate::rules::rank::Mode>(
+    _context: Context<T, M>,
+) -> Context<T, M::AfterReduction> {
+    Context(PhantomData)
+}
+
 /// The context of an expression whose element type is that of `operand`.
 #[inline(always)]
-pub fn context_of<T, M, X: Operand<T> + ?Sized>(_mode: M, _operand: &X) -> Context<T, M> {
+pub fn context_of<M, X: ElementSource + ?Sized>(_mode: M, _operand: &X) -> Context<X::Element, M> {
     Context(PhantomData)
 }
 
@@ -106,12 +146,13 @@ pub fn target_shape<X: crate::Target + ?Sized>(_target: &X) -> PhantomData<X::Sh
     PhantomData
 }
 
-/// Borrows an operand as a leaf over the witness's element type `T`. An operand
-/// of another element type is reported here, once, and the leaf still has type
-/// `TensorLeaf<T, _>`, so no enclosing node reports it again.
+/// Borrows an operand as a leaf over the context's element type `T`. One of
+/// another element type is reported here, once, while rustc computes
+/// [`Operand::Element`], and the leaf's type is then unknown, so no enclosing
+/// node reports it again.
 #[inline(always)]
 #[rustfmt::skip]
-pub fn operand<T, M, X: Operand<T> + ?Sized>(_context: Context<T, M>, x: &X) -> TensorLeaf<'_, T, X::Shape> {
+pub fn operand<'a, T, M, X: Operand<T> + ?Sized>(_context: Context<T, M>, x: &'a X) -> TensorLeaf<'a, X::Element, X::Shape> where X::Element: 'a {
     TensorLeaf::new(x.elements())
 }
 

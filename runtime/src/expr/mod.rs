@@ -31,8 +31,9 @@ pub use function::{
     UnaryFunction, FUNCTIONS,
 };
 pub use leaf::{
-    context_of, float_literal, inferred_context, operand, shape_of, target_context, target_leaf,
-    target_shape, Context, FloatLiteral, IntLiteral, Operand, TargetLeaf, TensorLeaf,
+    after_reduction, context_of, float_literal, inferred_context, operand, shape_of,
+    target_context, target_leaf, target_shape, Context, ElementSource, FloatLiteral, IntLiteral,
+    Operand, TargetLeaf, TensorLeaf,
 };
 pub use map::{map1, map2, map3, Map1, Map2, Map3};
 pub use matmul::{matmul, MatMul};

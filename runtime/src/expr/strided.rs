@@ -195,13 +195,13 @@ impl<T: Element, L: Layout, O: Shape, const C: usize> Row<T> for StridedWindow<'
 /// `transpose(x)`: `x` with its last two dims swapped, read in place.
 #[inline(always)]
 #[rustfmt::skip]
-pub fn transpose<T, M, X: Operand<T> + ?Sized>(_context: Context<T, M>, x: &X) -> StridedLeaf<'_, T, Transposed<<X::Shape as Transpose>::Checked>> where X::Shape: Transpose {
+pub fn transpose<'a, T, M, X: Operand<T> + ?Sized>(_context: Context<T, M>, x: &'a X) -> StridedLeaf<'a, X::Element, Transposed<<X::Shape as Transpose>::Checked>> where X::Shape: Transpose, X::Element: 'a {
     StridedLeaf::new(x.elements())
 }
 
 /// `reshape::<R>(x)`: `x`'s elements, in the same row-major order, as shape `R`.
 #[inline(always)]
 #[rustfmt::skip]
-pub fn reshape<R: Shape, T, M, X: Operand<T> + ?Sized>(_context: Context<T, M>, x: &X) -> TensorLeaf<'_, T, <X::Shape as Reshape<R>>::Output> where X::Shape: Reshape<R> {
+pub fn reshape<'a, R: Shape, T, M, X: Operand<T> + ?Sized>(_context: Context<T, M>, x: &'a X) -> TensorLeaf<'a, X::Element, <X::Shape as Reshape<R>>::Output> where X::Shape: Reshape<R>, X::Element: 'a {
     TensorLeaf::new(x.elements())
 }

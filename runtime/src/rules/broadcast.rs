@@ -62,28 +62,65 @@ impl<S: Shape> Broadcast<S> for () {
     type Output = S;
 }
 
+/// The shape `S` of an operation one of whose operands is a reduction without
+/// `keepdim` (the macro marks it, see [`rank::NumpyAfterReduction`]): it
+/// broadcasts exactly as `S` does, but a clash is reported by
+/// [`BroadcastAfterReductionAt`], which asks whether `keepdim` was meant. (The
+/// classic case: `x - max(x, [1])` on a `[4, 8]` `x` aligns `max`'s `[4]`
+/// with `x`'s last dim.)
+///
+/// [`rank::NumpyAfterReduction`]: super::rank::NumpyAfterReduction
+pub struct DroppedAxes<S>(core::marker::PhantomData<S>);
+
+/// [`BroadcastAt`] for an operation with a reduction operand that dropped its
+/// axes: the same rule and message, and a note that suggests `keepdim`.
+#[diagnostic::on_unimplemented(
+    message = "shapes `{L}` and `{R}` cannot be broadcast together: at dim {AXIS} the sizes `{Self}` differ",
+    label = "sizes `{Self}` at dim {AXIS} (counted from the right); neither is `One`",
+    note = "an operand is a reduction without `keepdim`, which drops the reduced dims before the shapes align on the right: did you mean `keepdim`, as in `max(x, [1], keepdim)`?"
+)]
+pub trait BroadcastAfterReductionAt<L, R, const AXIS: isize, W> {
+    /// The larger of the two dims.
+    type Output: Dim;
+    /// `()` when this pair and every pair to its right fit.
+    type Checked;
+}
+
+impl_dim_carrier!(BroadcastAfterReductionAt, Output, one_left: D<N>, after_reduction_links);
+
+/// A scalar reduction (every axis reduced) broadcasts to any shape.
+#[diagnostic::do_not_recommend]
+impl<S: Shape> Broadcast<S> for DroppedAxes<()> {
+    type Output = S;
+}
+
+/// Writes the [`Broadcast`] impls of one pair of ranks (called by
+/// `for_each_aligned_rank_pair!` with the pair's dim names), for plain shapes
+/// through [`BroadcastAt`]; [`impl_broadcast_after_reduction`] writes them for
+/// [`DroppedAxes`] through [`BroadcastAfterReductionAt`], sharing every arm
+/// but the last, which names the `Self` type.
 macro_rules! impl_broadcast {
+    ($a:tt $b:tt $l:tt $p:tt) => {
+        impl_broadcast!(@ranks impl_broadcast BroadcastAt $a $b $l $p);
+    };
     // Scalar on the left: the blanket impl above.
-    ([] [] [] $p:tt) => {};
-    ([] [] [$($l:ident)+] $p:tt) => {
-        #[diagnostic::do_not_recommend]
-        impl<$($l: Dim,)+> Broadcast<()> for ($($l,)+) {
-            type Output = ($($l,)+);
-        }
+    (@ranks $family:ident $carrier:ident [] [] [] $p:tt) => {};
+    (@ranks $family:ident $carrier:ident [] [] [$($l:ident)+] $p:tt) => {
+        $family!(@emit_chained [$($l)+] ($($l,)+) () [$($l)+] [] []);
     };
     // Equal ranks: one impl.
-    ([$($a:ident)+] [$($b:ident)+] [] [$($p:tt)+]) => {
-        impl_broadcast!(@emit [$($a)* $($b)*] ($($a,)*) ($($b,)*) [] [$(($a, $b, $p))*]);
+    (@ranks $family:ident $carrier:ident [$($a:ident)+] [$($b:ident)+] [] [$($p:tt)+]) => {
+        impl_broadcast!(@emit $family $carrier [$($a)* $($b)*] ($($a,)*) ($($b,)*) [] [$(($a, $b, $p))*]);
     };
     // The longer shape on either side.
-    ([$($a:ident)+] [$($b:ident)+] [$($l:ident)+] [$($p:tt)+]) => {
-        impl_broadcast!(@emit [$($l)* $($a)* $($b)*] ($($l,)* $($a,)*) ($($b,)*) [$($l)*] [$(($a, $b, $p))*]);
-        impl_broadcast!(@emit [$($l)* $($a)* $($b)*] ($($b,)*) ($($l,)* $($a,)*) [$($l)*] [$(($b, $a, $p))*]);
+    (@ranks $family:ident $carrier:ident [$($a:ident)+] [$($b:ident)+] [$($l:ident)+] [$($p:tt)+]) => {
+        impl_broadcast!(@emit $family $carrier [$($l)* $($a)* $($b)*] ($($l,)* $($a,)*) ($($b,)*) [$($l)*] [$(($a, $b, $p))*]);
+        impl_broadcast!(@emit $family $carrier [$($l)* $($a)* $($b)*] ($($b,)*) ($($l,)* $($a,)*) [$($l)*] [$(($b, $a, $p))*]);
     };
     // `Self` broadcast with `Rhs`: the leading dims pass through, the aligned
-    // pairs are chained through `BroadcastAt` (see `super::chain`).
-    (@emit [$($g:ident)*] $self_:tt $rhs:tt [$($l:ident)*] $pairs:tt) => {
-        chain_pairs!(impl_broadcast, BroadcastAt, Output, [[$($g)*] $self_ $rhs [$($l)*]] $pairs);
+    // pairs are chained through the carrier (see `super::chain`).
+    (@emit $family:ident $carrier:ident [$($g:ident)*] $self_:tt $rhs:tt [$($l:ident)*] $pairs:tt) => {
+        chain_pairs!($family, $carrier, Output, [[$($g)*] $self_ $rhs [$($l)*]] $pairs);
     };
     (@emit_chained [$($g:ident)*] $self_:tt $rhs:tt [$($l:ident)*] [$($bounds:tt)*] [$($outputs:tt)*]) => {
         #[diagnostic::do_not_recommend]
@@ -95,6 +132,31 @@ macro_rules! impl_broadcast {
     };
 }
 for_each_aligned_rank_pair!(impl_broadcast);
+
+/// [`impl_broadcast`] for `DroppedAxes<Self>`: in a module of its own, where
+/// the `LinkN` names are this carrier's.
+mod after_reduction {
+    use super::after_reduction_links::{Link0, Link1, Link2, Link3, Link4, Link5};
+    use super::{
+        chain_pairs, for_each_aligned_rank_pair, Broadcast, BroadcastAfterReductionAt, Dim,
+        DroppedAxes,
+    };
+
+    macro_rules! impl_broadcast_after_reduction {
+    ($a:tt $b:tt $l:tt $p:tt) => {
+        impl_broadcast!(@ranks impl_broadcast_after_reduction BroadcastAfterReductionAt $a $b $l $p);
+    };
+    (@emit_chained [$($g:ident)*] $self_:tt $rhs:tt [$($l:ident)*] [$($bounds:tt)*] [$($outputs:tt)*]) => {
+        #[diagnostic::do_not_recommend]
+        impl<$($g: Dim,)*> Broadcast<$rhs> for DroppedAxes<$self_>
+        where $($bounds)*
+        {
+            type Output = ($($l,)* $($outputs)*);
+        }
+    };
+}
+    for_each_aligned_rank_pair!(impl_broadcast_after_reduction);
+}
 
 /// A rank and dims held by value, for the `const fn` reference rules.
 #[derive(Clone, Copy, PartialEq, Eq)]

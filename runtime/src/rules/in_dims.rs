@@ -12,6 +12,12 @@
 //!    equal the other operand's size there, or one of them must be 1. So a vector
 //!    of 4 in dims (0) plus a 1x2 matrix gives 4x2.
 //!
+//! Placed on an operand of its own rank, the tuple can only be the identity,
+//! a placement that does nothing; the macro rejects it, since it is always a
+//! sign that `in_dims` bound to another operand than the one meant (it binds
+//! to the other operand of its own operation: `in_dims(n, [0]) + n - d`
+//! places `n` on `n`, not on the matrix `n - d`).
+//!
 //! The macro checks rule 1's order and signs on the tuple's tokens and writes the
 //! placement (rule 2) as a small local trait per use, since it knows the tuple
 //! and a type cannot compare const generics. This module holds rule 3 as

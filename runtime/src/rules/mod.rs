@@ -16,8 +16,8 @@
 //!    rank, or per pair of ranks, or per function marker), never one blanket
 //!    impl. Where the rule cannot hold, the impl still exists and requires
 //!    the carrier of a verdict that implements nothing ([`CannotReduce`],
-//!    [`permute::CannotPermute`], [`in_dims::CannotPlace`]; the leaf is
-//!    [`Holds`]);
+//!    [`permute::CannotPermute`], [`in_dims::CannotPlace`],
+//!    [`elements::MixedElements`]; the leaf is [`Holds`]);
 //! 3. the rule's output **computed through the carrier** (an associated type
 //!    of the carrier), and the constructor's node **typed through the rule's
 //!    output**.
@@ -39,6 +39,7 @@
 
 pub mod broadcast;
 pub mod chain;
+pub mod elements;
 pub mod in_dims;
 pub mod in_place;
 pub mod matmul;

@@ -9,6 +9,8 @@
 //! ranks stays legal. In the default NumPy mode every pair passes this rule and
 //! only [`Broadcast`](super::broadcast::Broadcast) applies.
 
+use super::broadcast::{Broadcast, DroppedAxes};
+use super::in_place::BroadcastInto;
 use super::{for_each_aligned_rank_pair, Holds};
 use crate::dim::Dim;
 use crate::shape::Shape;
@@ -20,6 +22,31 @@ pub struct Numpy;
 /// Strict mode: ranks must match or one side must be a scalar.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Strict;
+
+/// NumPy mode for an operation one of whose operands is a reduction without
+/// `keepdim`: the macro picks it (through [`Mode::AfterReduction`]) so that a
+/// broadcast error there suggests `keepdim`; the rule is NumPy's.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct NumpyAfterReduction;
+
+/// A broadcasting mode.
+pub trait Mode {
+    /// The mode of an operation one of whose operands is a reduction that
+    /// dropped its axes: [`NumpyAfterReduction`] for NumPy, strict unchanged.
+    type AfterReduction;
+}
+
+impl Mode for Numpy {
+    type AfterReduction = NumpyAfterReduction;
+}
+
+impl Mode for NumpyAfterReduction {
+    type AfterReduction = NumpyAfterReduction;
+}
+
+impl Mode for Strict {
+    type AfterReduction = Strict;
+}
 
 /// The rank rule of a mode between two shapes. Implemented for every pair of
 /// shapes; in strict mode a pair of different ranks (neither a scalar) requires
@@ -38,21 +65,39 @@ pub trait RankRule<Rhs, Mode> {
     label = "implicit rank promotion between `{L}` and `{R}`",
     note = "in `strict:` mode, place the lower-rank operand explicitly with `in_dims(x, [..])`; scalars need nothing"
 )]
-pub trait StrictRanks<L, R> {
-    /// `L`, when the ranks agree.
+pub trait StrictRanks<L, R, Longer> {
+    /// What the operation broadcasts on: [`Refused`] of the longer shape.
     type Checked;
+}
+
+/// The shape `S` of an operation refused for its ranks in strict mode (already
+/// reported): it broadcasts with anything, and can be written anywhere, giving
+/// `S`, so the same mistake is not reported again as a broadcast error.
+pub struct Refused<S>(core::marker::PhantomData<S>);
+
+impl<S: Shape, R> Broadcast<R> for Refused<S> {
+    type Output = S;
+}
+
+impl<S, X> BroadcastInto<X> for Refused<S> {
+    type Written = ();
 }
 
 /// The verdict on a pair of different ranks in strict mode.
 pub struct ImplicitRankPromotion;
 
 #[diagnostic::do_not_recommend]
-impl<L, R, X: Holds> StrictRanks<L, R> for X {
-    type Checked = L;
+impl<L, R, Longer, X: Holds> StrictRanks<L, R, Longer> for X {
+    type Checked = Refused<Longer>;
 }
 
 impl<A, B> RankRule<B, Numpy> for A {
     type Checked = A;
+}
+
+/// NumPy's rule, with the shape marked for the `keepdim` note.
+impl<A, B> RankRule<B, NumpyAfterReduction> for A {
+    type Checked = DroppedAxes<A>;
 }
 
 /// Strict: a scalar against anything (blanket, so generic code gets it).
@@ -80,15 +125,15 @@ macro_rules! impl_strict_rank_rule {
     ([$($a:ident)+] [$($b:ident)+] [$($l:ident)+] $_positions:tt) => {
         #[diagnostic::do_not_recommend]
         impl<$($l: Dim,)+ $($a: Dim,)+ $($b: Dim,)+> RankRule<($($b,)+), Strict> for ($($l,)+ $($a,)+)
-        where ImplicitRankPromotion: StrictRanks<Self, ($($b,)+)>
+        where ImplicitRankPromotion: StrictRanks<Self, ($($b,)+), Self>
         {
-            type Checked = <ImplicitRankPromotion as StrictRanks<Self, ($($b,)+)>>::Checked;
+            type Checked = <ImplicitRankPromotion as StrictRanks<Self, ($($b,)+), Self>>::Checked;
         }
         #[diagnostic::do_not_recommend]
         impl<$($l: Dim,)+ $($a: Dim,)+ $($b: Dim,)+> RankRule<($($l,)+ $($a,)+), Strict> for ($($b,)+)
-        where ImplicitRankPromotion: StrictRanks<Self, ($($l,)+ $($a,)+)>
+        where ImplicitRankPromotion: StrictRanks<Self, ($($l,)+ $($a,)+), ($($l,)+ $($a,)+)>
         {
-            type Checked = <ImplicitRankPromotion as StrictRanks<Self, ($($l,)+ $($a,)+)>>::Checked;
+            type Checked = <ImplicitRankPromotion as StrictRanks<Self, ($($l,)+ $($a,)+), ($($l,)+ $($a,)+)>>::Checked;
         }
     };
     // `()` with `()`: the blanket impl.

@@ -84,6 +84,14 @@ fn main() {
         |o| tensor_expr!(o = gelu_tanh(x)),
         |v| 0.5 * v * (1.0 + (0.797_884_6 * (v + 0.044_715 * v * v * v)).tanh()),
     );
+    // std has no erf on stable: the baseline loop calls libm's `erff`.
+    bench_function("erf", &x, |o| tensor_expr!(o = erf(x)), libm::erff);
+    bench_function(
+        "gelu",
+        &x,
+        |o| tensor_expr!(o = gelu(x)),
+        |v| 0.5 * v * (1.0 + libm::erff(v * core::f32::consts::FRAC_1_SQRT_2)),
+    );
     bench_function("ln", p, |o| tensor_expr!(o = ln(p)), f32::ln);
     bench_function("log2", p, |o| tensor_expr!(o = log2(p)), f32::log2);
     bench_function("log1p", p, |o| tensor_expr!(o = log1p(p)), f32::ln_1p);

@@ -157,6 +157,7 @@ fn main() -> Result<(), tensor_expr::ShapeError> {
     let z: Tensor<f32, Shape![5]> = tensor![-3., -0.5, 0., 0.5, 3.];
     println!("z = {z}");
     println!("gelu_tanh(z) = {}", tensor_expr!(gelu_tanh(z)));
+    println!("gelu(z) = {} (erf form)", tensor_expr!(gelu(z)));
     println!("silu(z)      = {}", tensor_expr!(silu(z)));
     println!("softplus(z)  = {}", tensor_expr!(softplus(z)));
     println!(

@@ -125,6 +125,35 @@ fn special_values_are_exact() {
     assert_eq!(m32::gelu_tanh(-inf), 0.0);
     assert_eq!(m32::gelu_tanh(inf), inf);
     assert_eq!(m32::rsqrt(0.0), inf);
+    // erf and GELU (erf form).
+    assert!(m32::erf(f32::NAN).is_nan() && m32::gelu(f32::NAN).is_nan());
+    assert!(m64::erf(f64::NAN).is_nan() && m64::gelu(f64::NAN).is_nan());
+    assert_eq!((m32::erf(inf), m32::erf(-inf)), (1.0, -1.0));
+    assert_eq!(m32::erf(-0.0).to_bits(), (-0.0f32).to_bits());
+    assert_eq!(m32::erf(0.0), 0.0);
+    assert_eq!((m64::erf(30.0), m64::erf(-30.0)), (1.0, -1.0));
+    assert_eq!((m32::gelu(inf), m32::gelu(-inf)), (inf, 0.0));
+    assert_eq!(
+        (m64::gelu(f64::INFINITY), m64::gelu(f64::NEG_INFINITY)),
+        (f64::INFINITY, 0.0)
+    );
+    assert_eq!(m32::gelu(0.0), 0.0);
+    assert_eq!(m64::gelu(-40.0), 0.0, "erfc underflows");
+    // f64 GELU in its left tail against 50-digit values (mpmath: x/2 erfc(-x/sqrt 2)):
+    // within 2 ulp (a relative 4.5e-16), and 1 ulp of a subnormal result.
+    for (x, exact) in [
+        (-5.222_179_238_138_366_5, -4.617_181_551_023_948_6e-7),
+        (-3.535_781_018_411_522e1, -1.344_521_191_615_471_7e-272),
+    ] {
+        let relative = ((m64::gelu(x) - exact) / exact).abs();
+        assert!(relative <= 4.5e-16, "gelu({x:e}) = {:e}", m64::gelu(x));
+    }
+    let (x, exact) = (-3.770_222_025_934_743e1, -8.610_925_315_119e-310);
+    assert!(
+        (m64::gelu(x) - exact).abs() <= 1.0 * 4.94e-324,
+        "{:e}",
+        m64::gelu(x)
+    );
     assert_eq!(m64::exp(0.0), 1.0);
     assert_eq!(m64::exp(710.0), f64::INFINITY);
     assert_eq!(
@@ -158,7 +187,9 @@ fn the_expression_functions_are_these_functions() {
         (i as f32 - 1.5) * 3.1 + j as f32 * 0.77 - 2.0
     });
     type Case = (Tensor<f32, Shape![4, 9]>, fn(f32) -> f32);
-    let cases: [Case; 10] = [
+    let cases: [Case; 12] = [
+        (tensor_expr!(erf(x)), m32::erf),
+        (tensor_expr!(gelu(x)), m32::gelu),
         (tensor_expr!(exp2(x)), m32::exp2),
         (tensor_expr!(log2(abs(x))), |v| m32::log2(v.abs())),
         (tensor_expr!(log1p(abs(x))), |v| m32::log1p(v.abs())),

@@ -155,6 +155,33 @@ pub trait Float: Signed + Element<Floatness = IsFloat> {
             * (self + Self::from_float_literal(0.044_715) * self * self * self);
         half * self * (Self::ONE + inner.tanh())
     }
+    /// The error function. The default is Abramowitz and Stegun's 7.1.26
+    /// (absolute error below 1.5e-7); f32 and f64 compute it to within an
+    /// ulp or so.
+    #[inline(always)]
+    fn erf(self) -> Self {
+        let c = Self::from_float_literal;
+        let a = if self < Self::ZERO { -self } else { self };
+        let t = Self::ONE / (Self::ONE + c(0.327_591_1) * a);
+        let poly = ((((c(1.061_405_429) * t + c(-1.453_152_027)) * t + c(1.421_413_741)) * t
+            + c(-0.284_496_736))
+            * t
+            + c(0.254_829_592))
+            * t;
+        let y = Self::ONE - poly * (-(a * a)).exp();
+        if self < Self::ZERO {
+            -y
+        } else {
+            y
+        }
+    }
+    /// GELU, erf form (PyTorch's default `gelu`): `x/2 (1 + erf(x / sqrt 2))`.
+    #[inline(always)]
+    fn gelu(self) -> Self {
+        let half = Self::from_float_literal(0.5);
+        let t = self * Self::from_float_literal(core::f64::consts::FRAC_1_SQRT_2);
+        half * self * (Self::ONE + t.erf())
+    }
     /// `1 / sqrt(x)`.
     #[inline(always)]
     fn rsqrt(self) -> Self {
@@ -307,7 +334,7 @@ macro_rules! impl_float {
         #[diagnostic::do_not_recommend]
         impl Float for $t {
             math_fns!($t: exp, ln, sqrt, sin, cos, tanh, exp2, log2, log1p, expm1, sigmoid,
-                softplus, silu, gelu_tanh, rsqrt);
+                softplus, silu, gelu_tanh, erf, gelu, rsqrt);
             #[inline(always)]
             fn powf(self, exponent: Self) -> Self {
                 #[cfg(feature = "std")]

@@ -217,6 +217,10 @@ elementwise_functions! {
     silu(x): Float => x.silu();
     /// GELU, tanh approximation: x/2 (1 + tanh(sqrt(2/pi) (x + 0.044715 x^3))).
     gelu_tanh(x): Float => x.gelu_tanh();
+    /// The error function.
+    erf(x): Float => x.erf();
+    /// GELU, erf form (PyTorch's default): x/2 (1 + erf(x / sqrt 2)).
+    gelu(x): Float => x.gelu();
     /// 1 / sqrt(x).
     rsqrt(x): Float => x.rsqrt();
     /// max(x, 0); NaN stays NaN.

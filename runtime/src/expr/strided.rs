@@ -123,14 +123,19 @@ impl<T: Element, L: Layout> Expr<T> for StridedLeaf<'_, T, L> {
         // Re-slicing to exactly the elements the row touches lets LLVM drop the
         // bounds checks of the inner loop: j < ROW_LEN implies j * INNER < span.
         // (An empty row, as in a product contracting over a size-0 dim, reads nothing.)
-        let span = match O::ROW_LEN {
-            0 => 0,
-            len => (len - 1) * ReadStrides::<L, O>::INNER + 1,
-        };
+        let span = span(O::ROW_LEN, ReadStrides::<L, O>::INNER);
         StridedRow::<T, L, O> {
             row: &self.data[offset..offset + span],
             layout: PhantomData,
         }
+    }
+}
+
+/// The elements `len` columns read `inner` apart touch (0 for none).
+const fn span(len: usize, inner: usize) -> usize {
+    match len {
+        0 => 0,
+        len => (len - 1) * inner + 1,
     }
 }
 
@@ -179,10 +184,7 @@ struct StridedWindow<'a, T, L, O, const C: usize> {
 impl<T, L: Layout, O: Shape, const C: usize> StridedWindow<'_, T, L, O, C> {
     /// The elements the window touches: a constant, so a read at a column
     /// below `C` needs no bounds check once this one is passed.
-    const SPAN: usize = match C {
-        0 => 0,
-        c => (c - 1) * ReadStrides::<L, O>::INNER + 1,
-    };
+    const SPAN: usize = span(C, ReadStrides::<L, O>::INNER);
 }
 
 impl<T: Element, L: Layout, O: Shape, const C: usize> Row<T> for StridedWindow<'_, T, L, O, C> {

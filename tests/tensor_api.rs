@@ -87,7 +87,7 @@ fn out_of_bounds_index_panics_with_index_and_shape() {
 #[test]
 fn printing_follows_numpy() {
     let t = tensor![[1.0, 2.5, 3.0], [4.0, 5.0, -6.0]];
-    assert_eq!(t.to_string(), "[[  1 2.5   3]\n [  4   5  -6]]");
+    assert_eq!(t.to_string(), "[[ 1.   2.5  3. ]\n [ 4.   5.  -6. ]]");
     assert_eq!(
         format!("{t:?}"),
         "[[ 1.0,  2.5,  3.0],\n [ 4.0,  5.0, -6.0]]"
@@ -124,4 +124,120 @@ fn clone_copy_and_eq() {
     assert_eq!(a, b);
     assert_eq!(b, c);
     assert_ne!(a, tensor![1.0, 2.5]);
+}
+
+/// `Display` against NumPy's `str` of the same arrays (NumPy 2, default
+/// print options).
+#[test]
+fn display_matches_numpy() {
+    let cases: [(String, &str); 13] = [
+        (
+            Tensor::<f64, Shape![4]>::new([1.0, -2.5, f64::NAN, f64::INFINITY]).to_string(),
+            "[ 1.  -2.5  nan  inf]",
+        ),
+        (
+            Tensor::<f32, Shape![2]>::new([1e-5, 250.0]).to_string(),
+            "[1.0e-05 2.5e+02]",
+        ),
+        (
+            Tensor::<f64, Shape![2, 2]>::new([[0.1, 1.0 / 3.0], [2.0, -0.0]]).to_string(),
+            "[[ 0.1         0.33333333]\n [ 2.         -0.        ]]",
+        ),
+        (
+            Tensor::<f64, Shape![3]>::new([1e-5, 1e100, f64::NAN]).to_string(),
+            "[1.e-005 1.e+100     nan]",
+        ),
+        (
+            Tensor::<f64, Shape![2]>::new([1e8, 1.5e9]).to_string(),
+            "[1.0e+08 1.5e+09]",
+        ),
+        (
+            Tensor::<f64, Shape![2]>::new([0.0, 0.0]).to_string(),
+            "[0. 0.]",
+        ),
+        (
+            Tensor::<f64, Shape![1]>::new([f64::NAN]).to_string(),
+            "[nan]",
+        ),
+        (
+            Tensor::<f32, Shape![1]>::new([1.0 / 3.0]).to_string(),
+            "[0.33333334]",
+        ),
+        (
+            Tensor::<f64, Shape![2]>::new([123456.789, 0.001]).to_string(),
+            "[1.23456789e+05 1.00000000e-03]",
+        ),
+        (
+            Tensor::<f64, Shape![2]>::new([f64::NEG_INFINITY, 2.0]).to_string(),
+            "[-inf   2.]",
+        ),
+        (
+            Tensor::<bool, Shape![2]>::new([true, false]).to_string(),
+            "[ True False]",
+        ),
+        (
+            Tensor::<i64, Shape![2, 2]>::new([[1, -20], [3, 4]]).to_string(),
+            "[[  1 -20]\n [  3   4]]",
+        ),
+        (
+            Tensor::<f32, Shape![2, 2, 2]>::new([[[1., 2.], [3., 4.]], [[5., 6.], [7., 8.]]])
+                .to_string(),
+            "[[[1. 2.]\n  [3. 4.]]\n\n [[5. 6.]\n  [7. 8.]]]",
+        ),
+    ];
+    for (ours, numpy) in cases {
+        assert_eq!(ours, numpy);
+    }
+}
+
+#[test]
+fn iteration_on_every_container() {
+    let mut x = Tensor::<i32, Shape![2, 3]>::new([[1, 2, 3], [4, 5, 6]]);
+    assert_eq!(x.iter().copied().max(), Some(6));
+    for v in &mut x {
+        *v *= 2;
+    }
+    x.iter_mut().for_each(|v| *v += 1);
+    assert_eq!(x.as_slice(), &[3, 5, 7, 9, 11, 13]);
+    assert_eq!((&x).into_iter().count(), 6);
+    let indexed: Vec<([usize; 2], i32)> = x.iter_indexed().map(|(i, &v)| (i, v)).collect();
+    assert_eq!(indexed[4], ([1, 1], 11));
+    assert_eq!(x.to_vec(), vec![3, 5, 7, 9, 11, 13]);
+
+    let heap: HeapTensor<i32, Shape![2, 3]> = x.into();
+    assert_eq!(heap.iter().sum::<i32>(), 48);
+    assert_eq!(
+        heap.map(|&v| v as f32 / 2.0).as_slice(),
+        &[1.5, 2.5, 3.5, 4.5, 5.5, 6.5]
+    );
+    let mut data = heap.to_vec();
+    let mut view = TensorViewMut::<i32, Shape![3, 2]>::try_from_slice(&mut data).unwrap();
+    for v in &mut view {
+        *v = -*v;
+    }
+    view.iter_mut().for_each(|v| *v += 1);
+    assert_eq!(view[[2, 1]], -12);
+    let shared = view.as_view();
+    assert_eq!(shared.iter().filter(|v| **v < -5).count(), 4);
+    let mapped: Tensor<bool, Shape![3, 2]> = shared.map(|v| v % 4 == 0);
+    assert_eq!(mapped.as_slice(), &[false, true, false, true, false, true]);
+}
+
+#[test]
+fn cast_follows_as() {
+    let x = Tensor::<f64, Shape![6]>::new([1.9, -1.9, 1e10, -1e10, f64::NAN, 0.5]);
+    let by_as: Vec<i16> = x.iter().map(|&v| v as i16).collect();
+    assert_eq!(x.cast::<i16>().to_vec(), by_as);
+    assert_eq!(
+        x.cast::<i16>().as_slice(),
+        &[1, -1, i16::MAX, i16::MIN, 0, 0]
+    );
+    assert_eq!(x.cast::<u32>().as_slice(), &[1, 0, u32::MAX, 0, 0, 0]);
+    let y = Tensor::<i64, Shape![3]>::new([-1, 256 + 7, (1 << 53) + 1]);
+    assert_eq!(y.cast::<u8>().as_slice(), &[255, 7, 1]);
+    assert_eq!(
+        y.cast::<f64>().as_slice(),
+        &[-1.0, 263.0, 9007199254740992.0]
+    );
+    assert_eq!(y.view().cast::<i8>().as_slice(), &[-1, 7, 1]);
 }

@@ -231,6 +231,37 @@ macro_rules! for_each_element {
 }
 pub(crate) use for_each_element;
 
+/// A numeric conversion with the semantics of Rust's `as`, between every pair
+/// of element types (`Tensor::cast`): a float to an integer rounds toward zero
+/// and saturates at the integer's range (NaN gives 0); an integer to a
+/// narrower integer keeps the low bits (wraps); anything to a float rounds to
+/// the nearest float.
+///
+/// ```
+/// use tensor_expr_runtime::element::Cast;
+/// assert_eq!(Cast::<i8>::cast(-200.5f32), -128);
+/// assert_eq!(Cast::<u8>::cast(300i32), 44);
+/// assert_eq!(Cast::<f32>::cast(16_777_217i64), 16_777_216.0);
+/// ```
+pub trait Cast<U> {
+    /// `self as U`.
+    fn cast(self) -> U;
+}
+
+/// [`Cast`] from each of the given types to each.
+macro_rules! impl_cast {
+    ($($t:ty),*) => { impl_cast!(@from [$($t),*] $($t),*); };
+    (@from $all:tt $($from:ty),*) => { $( impl_cast!(@to $from => $all); )* };
+    (@to $from:ty => [$($to:ty),*]) => {$(
+        impl Cast<$to> for $from {
+            #[inline(always)]
+            #[allow(clippy::unnecessary_cast, trivial_numeric_casts)]
+            fn cast(self) -> $to { self as $to }
+        }
+    )*};
+}
+for_each_element!(impl_cast);
+
 macro_rules! impl_integer {
     ($sign:ident: $($t:ty),*) => {$(
         impl Element for $t {

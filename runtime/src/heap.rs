@@ -12,7 +12,7 @@ use crate::element::Element;
 use crate::error::{check_len, ShapeError};
 use crate::shape::Shape;
 use crate::tensor::Tensor;
-use crate::view::{impl_read_access, position_or_panic, TensorView, TensorViewMut};
+use crate::view::{impl_read_access, impl_write_access, TensorView, TensorViewMut};
 use alloc::boxed::Box;
 use alloc::vec::Vec;
 use core::marker::PhantomData;
@@ -194,13 +194,8 @@ impl<T, S: Shape> TryFrom<Vec<T>> for HeapTensor<T, S> {
     }
 }
 
-impl<T, S: Shape> core::ops::IndexMut<S::Index> for HeapTensor<T, S> {
-    fn index_mut(&mut self, index: S::Index) -> &mut T {
-        &mut self.data[position_or_panic::<S>(index)]
-    }
-}
-
-impl_read_access!(impl[T, S] HeapTensor<T, S>);
+impl_read_access!(impl[T, S] HeapTensor<T, S> => HeapTensor);
+impl_write_access!(impl[T, S] HeapTensor<T, S>);
 
 /// An operand of any expression: one over another element type than `U` is
 /// rejected through [`SameElement`](crate::rules::elements::SameElement).

@@ -16,7 +16,7 @@ pub mod dim;
 pub mod element;
 pub mod error;
 pub mod expr;
-mod fmt;
+pub mod fmt;
 #[cfg(feature = "alloc")]
 pub mod heap;
 pub mod kernel;

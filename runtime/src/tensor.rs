@@ -15,7 +15,7 @@ use crate::view::{TensorView, TensorViewMut};
 /// let t = Tensor::<f32, (D<2>, D<3>)>::new([[1., 2., 3.], [4., 5., 6.]]);
 /// assert_eq!(t[[1, 2]], 6.0);
 /// assert_eq!(t.shape(), &[2, 3]);
-/// assert_eq!(t.to_string(), "[[1 2 3]\n [4 5 6]]");
+/// assert_eq!(t.to_string(), "[[1. 2. 3.]\n [4. 5. 6.]]");
 /// ```
 pub struct Tensor<T, S: Shape> {
     data: S::Storage<T>,
@@ -38,6 +38,13 @@ impl<T, S: Shape> Tensor<T, S> {
     pub fn from_fn(mut f: impl FnMut(S::Index) -> T) -> Self {
         Tensor {
             data: S::storage_from_fn(|position| f(S::multi_index(position))),
+        }
+    }
+
+    /// Builds each element from its row-major position.
+    pub fn from_flat_fn(f: impl FnMut(usize) -> T) -> Self {
+        Tensor {
+            data: S::storage_from_fn(f),
         }
     }
 
@@ -225,14 +232,8 @@ impl<T: Element, S: Shape> crate::kernel::Target for Tensor<T, S> {
     }
 }
 
-crate::view::impl_read_access!(impl[T, S] Tensor<T, S>);
-
-impl<T, S: Shape> core::ops::IndexMut<S::Index> for Tensor<T, S> {
-    fn index_mut(&mut self, index: S::Index) -> &mut T {
-        let position = crate::view::position_or_panic::<S>(index);
-        &mut self.as_mut_slice()[position]
-    }
-}
+crate::view::impl_read_access!(impl[T, S] Tensor<T, S> => Tensor);
+crate::view::impl_write_access!(impl[T, S] Tensor<T, S>);
 
 /// `[[T; n1]; n0]`-style nesting for the `From` impls.
 macro_rules! nested_array {

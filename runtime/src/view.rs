@@ -141,12 +141,6 @@ impl<'a, T, S: Shape> TensorViewMut<'a, T, S> {
     }
 }
 
-impl<T, S: Shape> core::ops::IndexMut<S::Index> for TensorViewMut<'_, T, S> {
-    fn index_mut(&mut self, index: S::Index) -> &mut T {
-        &mut self.data[position_or_panic::<S>(index)]
-    }
-}
-
 impl<T: Element, S: Shape> crate::kernel::Target for TensorViewMut<'_, T, S> {
     type Element = T;
     type Shape = S;
@@ -165,9 +159,87 @@ pub(crate) fn position_or_panic<S: Shape>(index: S::Index) -> usize {
 }
 
 /// The read-only impls every tensor-like type shares, over its `as_slice`:
-/// `Index`, `PartialEq`, `Debug`, `Display` and `Operand`.
+/// iteration, `Index`, `PartialEq`, `Debug`, `Display` and `IntoIterator` for
+/// a reference.
 macro_rules! impl_read_access {
-    (impl[$($g:tt)*] $ty:ty) => {
+    (impl[$($g:tt)*] $ty:ty => $owned:ident) => {
+        impl<$($g)*> $ty where S: $crate::Shape {
+            /// A tensor of the same shape holding `f` of each element (a new
+            #[doc = concat!("`", stringify!($owned), "`).")]
+            ///
+            /// ```
+            /// # use tensor_expr_runtime::{Tensor, D};
+            /// let x = Tensor::<f32, (D<3>,)>::new([0.5, -1.0, 2.0]);
+            /// assert_eq!(x.map(|v| *v > 0.0).as_slice(), &[true, false, true]);
+            /// ```
+            pub fn map<U>(&self, mut f: impl FnMut(&T) -> U) -> $crate::$owned<U, S> {
+                let data = self.as_slice();
+                $crate::$owned::from_flat_fn(|position| f(&data[position]))
+            }
+
+            /// Every element converted to `U` as Rust's `as` converts numbers
+            /// ([`Cast`](crate::element::Cast)): floats to integers round
+            /// toward zero and saturate (NaN gives 0), integers wrap into a
+            /// narrower integer type, and anything to a float rounds to
+            /// nearest.
+            ///
+            /// ```
+            /// # use tensor_expr_runtime::{Tensor, D};
+            /// let x = Tensor::<f32, (D<4>,)>::new([1.7, -1.7, 300.0, f32::NAN]);
+            /// assert_eq!(x.cast::<u8>().as_slice(), &[1, 0, 255, 0]);
+            /// assert_eq!(x.cast::<i32>().as_slice(), &[1, -1, 300, 0]);
+            /// ```
+            pub fn cast<U>(&self) -> $crate::$owned<U, S>
+            where
+                T: $crate::element::Cast<U> + Copy,
+            {
+                self.map(|&x| x.cast())
+            }
+
+            /// The elements in row-major order.
+            ///
+            /// ```
+            /// # use tensor_expr_runtime::{Tensor, D};
+            /// let x = Tensor::<i32, (D<2>, D<2>)>::new([[1, 2], [3, 4]]);
+            /// assert_eq!(x.iter().sum::<i32>(), 10);
+            /// ```
+            #[inline]
+            pub fn iter(&self) -> core::slice::Iter<'_, T> {
+                self.as_slice().iter()
+            }
+
+            /// Each element with its multi-index, in row-major order.
+            ///
+            /// ```
+            /// # use tensor_expr_runtime::{Tensor, D};
+            /// let x = Tensor::<i32, (D<2>, D<2>)>::new([[1, 2], [3, 4]]);
+            /// let (index, _) = x.iter_indexed().find(|&(_, &v)| v == 3).unwrap();
+            /// assert_eq!(index, [1, 0]);
+            /// ```
+            pub fn iter_indexed(&self) -> impl Iterator<Item = (S::Index, &T)> + '_ {
+                self.as_slice()
+                    .iter()
+                    .enumerate()
+                    .map(|(position, x)| (S::multi_index(position), x))
+            }
+
+            /// The elements in row-major order, copied into a vector
+            /// (features `alloc`, `std`).
+            #[cfg(feature = "alloc")]
+            pub fn to_vec(&self) -> alloc::vec::Vec<T>
+            where
+                T: Clone,
+            {
+                self.as_slice().to_vec()
+            }
+        }
+        impl<'r, $($g)*> IntoIterator for &'r $ty where S: $crate::Shape {
+            type Item = &'r T;
+            type IntoIter = core::slice::Iter<'r, T>;
+            fn into_iter(self) -> Self::IntoIter {
+                self.as_slice().iter()
+            }
+        }
         impl<$($g)*> core::ops::Index<S::Index> for $ty where S: $crate::Shape {
             type Output = T;
             fn index(&self, index: S::Index) -> &T {
@@ -180,23 +252,60 @@ macro_rules! impl_read_access {
             }
         }
         impl<$($g)*> core::fmt::Display for $ty
-        where S: $crate::Shape, T: core::fmt::Display + core::fmt::Debug {
+        where S: $crate::Shape, T: $crate::fmt::DisplayElement {
             fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-                $crate::fmt::write_nested(f, self.as_slice(), S::DIMS, $crate::fmt::Style::Display)
+                $crate::fmt::write_display(f, self.as_slice(), S::DIMS)
             }
         }
         impl<$($g)*> core::fmt::Debug for $ty
-        where S: $crate::Shape, T: core::fmt::Display + core::fmt::Debug {
+        where S: $crate::Shape, T: core::fmt::Debug {
             fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-                $crate::fmt::write_nested(f, self.as_slice(), S::DIMS, $crate::fmt::Style::Debug)
+                $crate::fmt::write_debug(f, self.as_slice(), S::DIMS)
             }
         }
     };
 }
 pub(crate) use impl_read_access;
 
-impl_read_access!(impl['a, T, S] TensorView<'a, T, S>);
-impl_read_access!(impl['a, T, S] TensorViewMut<'a, T, S>);
+impl_read_access!(impl['a, T, S] TensorView<'a, T, S> => Tensor);
+impl_read_access!(impl['a, T, S] TensorViewMut<'a, T, S> => Tensor);
+
+/// What every mutable tensor-like type adds, over its `as_mut_slice`:
+/// `iter_mut`, `IndexMut` and `IntoIterator` for a mutable reference.
+macro_rules! impl_write_access {
+    (impl[$($g:tt)*] $ty:ty) => {
+        impl<$($g)*> $ty where S: $crate::Shape {
+            /// The elements in row-major order, mutably.
+            ///
+            /// ```
+            /// # use tensor_expr_runtime::{Tensor, D};
+            /// let mut x = Tensor::<i32, (D<3>,)>::new([1, 2, 3]);
+            /// x.iter_mut().for_each(|v| *v *= 10);
+            /// assert_eq!(x.as_slice(), &[10, 20, 30]);
+            /// ```
+            #[inline]
+            pub fn iter_mut(&mut self) -> core::slice::IterMut<'_, T> {
+                self.as_mut_slice().iter_mut()
+            }
+        }
+        impl<'r, $($g)*> IntoIterator for &'r mut $ty where S: $crate::Shape {
+            type Item = &'r mut T;
+            type IntoIter = core::slice::IterMut<'r, T>;
+            fn into_iter(self) -> Self::IntoIter {
+                self.as_mut_slice().iter_mut()
+            }
+        }
+        impl<$($g)*> core::ops::IndexMut<S::Index> for $ty where S: $crate::Shape {
+            fn index_mut(&mut self, index: S::Index) -> &mut T {
+                let position = $crate::view::position_or_panic::<S>(index);
+                &mut self.as_mut_slice()[position]
+            }
+        }
+    };
+}
+pub(crate) use impl_write_access;
+
+impl_write_access!(impl['a, T, S] TensorViewMut<'a, T, S>);
 
 macro_rules! view_operand {
     ($($view:ident),*) => {$(

@@ -124,6 +124,55 @@ fn relu_axpb<const R: usize, const C: usize>(case: &'static str, iterations: usi
     Row::new(case, times)
 }
 
+/// A leaky relu written with a comparison and `select` (NumPy's `where`):
+/// `select(a > 0, a, 0.01 * a)` on an `R x C` matrix.
+fn leaky_relu<const R: usize, const C: usize>(case: &'static str, iterations: usize) -> Row {
+    let a = data(R * C, 0.3);
+    let (mut out_te, mut out_hand, mut out_zip) = (
+        vec![0.0f32; R * C],
+        vec![0.0f32; R * C],
+        vec![0.0f32; R * C],
+    );
+    let av = TensorView::<f32, Matrix<R, C>>::try_from_slice(&a).unwrap();
+    let na = ArrayView2::from_shape((R, C), &a).unwrap();
+    let mut tensor_expr = || {
+        let mut o = TensorViewMut::<f32, Matrix<R, C>>::try_from_slice(&mut out_te).unwrap();
+        let av = black_box(&av);
+        tensor_expr!(o = select(av > 0, av, 0.01 * av));
+        black_box(&mut o);
+    };
+    let mut hand = || {
+        let a = black_box(&a[..R * C]);
+        for (o, &x) in out_hand.iter_mut().zip(a) {
+            *o = if x > 0.0 { x } else { 0.01 * x };
+        }
+        black_box(&mut out_hand);
+    };
+    let mut ndarray_ops = || {
+        let y = black_box(&na).mapv(|x| if x > 0.0 { x } else { 0.01 * x });
+        black_box(y);
+    };
+    let mut ndarray_zip = || {
+        let mut o = ArrayViewMut2::from_shape((R, C), &mut out_zip).unwrap();
+        Zip::from(&mut o).and(black_box(&na)).for_each(|o, &x| {
+            *o = if x > 0.0 { x } else { 0.01 * x };
+        });
+        black_box(&mut o);
+    };
+    let times = compare(
+        R * C,
+        iterations,
+        &mut [
+            &mut tensor_expr,
+            &mut hand,
+            &mut ndarray_ops,
+            &mut ndarray_zip,
+        ],
+    );
+    assert_eq!(out_te, out_hand, "the leaky relus disagree");
+    Row::new(case, times)
+}
+
 /// `(a + b) * c - d / e` over `N` elements.
 fn chain<const N: usize>(case: &'static str, iterations: usize) -> Row {
     type S<const N: usize> = (tensor_expr::D<N>,);
@@ -298,6 +347,8 @@ fn main() {
         relu_axpb::<1024, 1024>("relu(a*alpha+b) 1024x1024", 10 * scale),
         relu_axpb::<64, 64>("relu(a*alpha+b) 64x64", 1000 * scale),
         chain::<1_000_000>("(a+b)*c-d/e 10^6", 10 * scale),
+        leaky_relu::<64, 1024>("select(a>0,a,0.01*a) 64x1024", 100 * scale),
+        leaky_relu::<1024, 1024>("select(a>0,a,0.01*a) 1024x1024", 10 * scale),
         outer::<1024, 1024>("x[n,1]+z[1,m] 1024x1024", 10 * scale),
     ];
     print_table(&rows);

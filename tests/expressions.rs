@@ -226,3 +226,61 @@ fn zero_sized_and_scalar_shapes() {
     let t: Tensor<f32, Shape![]> = tensor_expr!(s * s + 1);
     assert_eq!(t.as_slice(), &[5.0]);
 }
+
+/// Comparisons give 1 where they hold and 0 elsewhere, in the element type,
+/// broadcast like any operator; NaN compares false (`!=` true), as NumPy.
+#[test]
+fn comparisons_broadcast_into_masks() {
+    let x = Tensor::<f64, Shape![2, 3]>::new([[-1., 0., 2.], [f64::NAN, 3., -4.]]);
+    let t = Tensor::<f64, Shape![3]>::new([0., 0., 2.]);
+    let expect = |f: fn(f64, f64) -> bool| -> Vec<f64> {
+        x.iter_indexed()
+            .map(|([_, j], &a)| f64::from(u8::from(f(a, t[[j]]))))
+            .collect()
+    };
+    assert_eq!(tensor_expr!(x < t).to_vec(), expect(|a, b| a < b));
+    assert_eq!(tensor_expr!(x <= t).to_vec(), expect(|a, b| a <= b));
+    assert_eq!(tensor_expr!(x > t).to_vec(), expect(|a, b| a > b));
+    assert_eq!(tensor_expr!(x >= t).to_vec(), expect(|a, b| a >= b));
+    assert_eq!(tensor_expr!(x == t).to_vec(), expect(|a, b| a == b));
+    assert_eq!(tensor_expr!(x != t).to_vec(), expect(|a, b| a != b));
+    // NumPy: `np.array([nan]) != np.array([nan])` is True, `==`, `<`, `>=` False.
+    assert_eq!(tensor_expr!(x != x).as_slice(), &[0., 0., 0., 1., 0., 0.]);
+    // Comparisons bind loosest: `x + 1 > t * 2` is `(x + 1) > (t * 2)`.
+    assert_eq!(
+        tensor_expr!(x + 1 > t * 2).to_vec(),
+        expect(|a, b| a + 1.0 > b * 2.0)
+    );
+    // Masks are numbers: `*` is "and".
+    let inside = tensor_expr!((x > -2) * (x < 2));
+    assert_eq!(inside.as_slice(), &[1., 1., 0., 0., 0., 0.]);
+    let i = Tensor::<u8, Shape![3]>::new([1, 2, 3]);
+    assert_eq!(tensor_expr!(i >= 2).as_slice(), &[0, 1, 1]);
+}
+
+/// `select(mask, a, b)` is NumPy's `where`: `a` where the mask is non-zero
+/// (NaN counts as true, as `bool(nan)` does), else `b`; all three broadcast.
+#[test]
+fn select_is_numpys_where() {
+    let x = Tensor::<f32, Shape![2, 3]>::new([[-1., 0., 2.], [f32::NAN, 3., -4.]]);
+    let leaky = tensor_expr!(select(x > 0, x, 0.01 * x));
+    let by_hand: Vec<f32> = x
+        .iter()
+        .map(|&v| if v > 0.0 { v } else { 0.01 * v })
+        .collect();
+    assert_eq!(leaky.as_slice()[..3], by_hand[..3]);
+    assert!(leaky[[1, 0]].is_nan());
+    assert_eq!(leaky.as_slice()[4..], by_hand[4..]);
+    // Broadcast mask, values and a scalar: `np.where([[True], [False]], [1, 2, 3], 0)`.
+    let mask = Tensor::<i32, Shape![2, 1]>::new([[1], [0]]);
+    let values = Tensor::<i32, Shape![3]>::new([1, 2, 3]);
+    let chosen = tensor_expr!(select(mask, values, 0));
+    assert_eq!(chosen, tensor![[1, 2, 3], [0, 0, 0]]);
+    // A NaN mask selects the first value.
+    let nan_mask = Tensor::<f32, Shape![2]>::new([f32::NAN, 0.0]);
+    assert_eq!(tensor_expr!(select(nan_mask, 1, 2)).as_slice(), &[1.0, 2.0]);
+    // Into a target, in place.
+    let mut out = Tensor::<f32, Shape![2, 3]>::full(5.0);
+    tensor_expr!(out = select(x < out, out, x));
+    assert_eq!(out[[0, 0]], 5.0);
+}

@@ -34,7 +34,7 @@ pub enum AssignOp {
     Update(BinaryOp),
 }
 
-/// The binary arithmetic operators.
+/// The binary operators: arithmetic, the matrix product and comparisons.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub enum BinaryOp {
     Add,
@@ -43,6 +43,14 @@ pub enum BinaryOp {
     Div,
     /// `@`, the matrix product (not elementwise: no marker, its own constructor).
     MatMul,
+    /// `<`, `<=`, `>`, `>=`, `==`, `!=`: 1 where the comparison holds, else 0,
+    /// in the expression's element type (a mask for `select`).
+    Lt,
+    Le,
+    Gt,
+    Ge,
+    Eq,
+    Ne,
 }
 
 impl BinaryOp {
@@ -54,12 +62,47 @@ impl BinaryOp {
             BinaryOp::Mul => "mul",
             BinaryOp::Div => "div",
             BinaryOp::MatMul => "matmul",
+            BinaryOp::Lt => "lt",
+            BinaryOp::Le => "le",
+            BinaryOp::Gt => "gt",
+            BinaryOp::Ge => "ge",
+            BinaryOp::Eq => "eq",
+            BinaryOp::Ne => "ne",
         }
     }
 
-    /// How tightly the operator binds: `*` and `/` before `+` and `-`.
+    /// The operator as written (one punctuation token per character).
+    pub fn symbol(self) -> &'static str {
+        match self {
+            BinaryOp::Add => "+",
+            BinaryOp::Sub => "-",
+            BinaryOp::Mul => "*",
+            BinaryOp::Div => "/",
+            BinaryOp::MatMul => "@",
+            BinaryOp::Lt => "<",
+            BinaryOp::Le => "<=",
+            BinaryOp::Gt => ">",
+            BinaryOp::Ge => ">=",
+            BinaryOp::Eq => "==",
+            BinaryOp::Ne => "!=",
+        }
+    }
+
+    /// Whether this is a comparison (which binds loosest and does not chain).
+    pub fn is_comparison(self) -> bool {
+        self.precedence() == 0
+    }
+
+    /// How tightly the operator binds: `*` and `/` before `+` and `-`, and
+    /// those before comparisons (as in Rust).
     pub fn precedence(self) -> u8 {
         match self {
+            BinaryOp::Lt
+            | BinaryOp::Le
+            | BinaryOp::Gt
+            | BinaryOp::Ge
+            | BinaryOp::Eq
+            | BinaryOp::Ne => 0,
             BinaryOp::Add | BinaryOp::Sub => 1,
             BinaryOp::Mul | BinaryOp::Div | BinaryOp::MatMul => 2,
         }

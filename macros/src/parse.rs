@@ -97,6 +97,7 @@ fn parse_place(input: ParseStream) -> Result<TokenStream> {
 /// Parses operators of at least `min_precedence`, left-associatively.
 fn parse_expr(input: ParseStream, min_precedence: u8, depth: usize) -> Result<Expr> {
     let mut lhs = parse_unary(input, depth)?;
+    let mut compared = false;
     loop {
         reject_compound_assignment(input)?;
         let Some((op, span)) = peek_binary_op(input) else {
@@ -105,7 +106,27 @@ fn parse_expr(input: ParseStream, min_precedence: u8, depth: usize) -> Result<Ex
         if op.precedence() < min_precedence {
             break;
         }
-        input.parse::<TokenTree>()?;
+        if op.is_comparison() {
+            if compared {
+                return Err(syn::Error::new(
+                    span,
+                    "comparisons do not chain: parenthesise, or write `(a < b) * (b < c)` for both",
+                ));
+            }
+            compared = true;
+        }
+        // `<=`, `>=`, `==` and `!=` are two punctuation tokens.
+        let tokens = if matches!(
+            op,
+            BinaryOp::Le | BinaryOp::Ge | BinaryOp::Eq | BinaryOp::Ne
+        ) {
+            2
+        } else {
+            1
+        };
+        for _ in 0..tokens {
+            input.parse::<TokenTree>()?;
+        }
         let rhs = parse_expr(input, op.precedence() + 1, depth + 1)?;
         lhs = Expr::Binary {
             op,
@@ -118,7 +139,19 @@ fn parse_expr(input: ParseStream, min_precedence: u8, depth: usize) -> Result<Ex
 }
 
 fn peek_binary_op(input: ParseStream) -> Option<(BinaryOp, Span)> {
-    let op = if input.peek(Token![+]) {
+    let op = if input.peek(Token![<=]) {
+        BinaryOp::Le
+    } else if input.peek(Token![>=]) {
+        BinaryOp::Ge
+    } else if input.peek(Token![==]) {
+        BinaryOp::Eq
+    } else if input.peek(Token![!=]) {
+        BinaryOp::Ne
+    } else if input.peek(Token![<]) {
+        BinaryOp::Lt
+    } else if input.peek(Token![>]) {
+        BinaryOp::Gt
+    } else if input.peek(Token![+]) {
         BinaryOp::Add
     } else if input.peek(Token![-]) {
         BinaryOp::Sub
@@ -145,14 +178,7 @@ fn reject_compound_assignment(input: ParseStream) -> Result<()> {
             "an in-place operator must come right after its target: write `tensor_expr!(out += x * y)`",
         ));
     }
-    if input.peek(Token![==])
-        || input.peek(Token![!=])
-        || input.peek(Token![<])
-        || input.peek(Token![>])
-    {
-        return Err(input.error("comparisons are not tensor operators; supported: `+ - * /`"));
-    }
-    if input.peek(Token![=]) {
+    if input.peek(Token![=]) && !input.peek(Token![==]) {
         return Err(input
             .error("`=` must follow the target at the start: write `tensor_expr!(out = x + y)`"));
     }
@@ -236,13 +262,7 @@ fn parse_primary(input: ParseStream, depth: usize) -> Result<Expr> {
         return parse_reference_operand(input);
     }
     if let Some((op, _)) = peek_binary_op(input) {
-        let op = match op {
-            BinaryOp::Add => "+",
-            BinaryOp::Sub => "-",
-            BinaryOp::Mul => "*",
-            BinaryOp::Div => "/",
-            BinaryOp::MatMul => "@",
-        };
+        let op = op.symbol();
         return Err(input.error(format_args!(
             "expected an operand, found `{op}`: two operators in a row (to dereference a scalar, write `{{ *x }}`)"
         )));

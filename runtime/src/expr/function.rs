@@ -239,9 +239,15 @@ elementwise_functions! {
     pow(a, b): Float => a.powf(b);
     /// `x` limited to `[lo, hi]`: min(max(x, lo), hi); NaN stays NaN.
     clamp(x, lo, hi): Element => x.max_element(lo).min_element(hi);
+    /// `a` where `mask` is non-zero (NaN included), else `b`: NumPy's `where`, with a mask from a comparison (`x > 0`).
+    select(mask, a, b): Element => if mask != T::ZERO { a } else { b };
 }
 
-/// The arithmetic operators `+ - * /` and unary `-`, as function markers.
+/// The operators `+ - * /`, the comparisons and unary `-`, as function
+/// markers. A comparison gives 1 where it holds and 0 elsewhere, in the
+/// expression's element type: a mask that `select` reads, and that arithmetic
+/// can use directly (`(x > 0) * g`). Comparisons with NaN are false (`!=`
+/// true), as in IEEE 754 and NumPy.
 #[allow(non_camel_case_types)]
 pub mod operators {
     use super::{BinaryFunction, UnaryFunction};
@@ -265,6 +271,30 @@ pub mod operators {
         mul => *;
         /// `a / b` (integer division by zero panics, as in Rust).
         div => /;
+    }
+
+    macro_rules! comparisons {
+        ($($(#[$doc:meta])* $name:ident => $op:tt;)*) => {$(
+            $(#[$doc])*
+            #[derive(Clone, Copy, Debug, Default)]
+            pub struct $name;
+            impl_domain!($name: Element);
+            impl_function!($name(a, b): Element => if a $op b { T::ONE } else { T::ZERO });
+        )*};
+    }
+    comparisons! {
+        /// `a < b`: 1 where it holds, else 0.
+        lt => <;
+        /// `a <= b`: 1 where it holds, else 0.
+        le => <=;
+        /// `a > b`: 1 where it holds, else 0.
+        gt => >;
+        /// `a >= b`: 1 where it holds, else 0.
+        ge => >=;
+        /// `a == b`: 1 where it holds, else 0.
+        eq => ==;
+        /// `a != b`: 1 where it holds (NaN against anything), else 0.
+        ne => !=;
     }
 
     /// Unary `-x` (signed elements only).

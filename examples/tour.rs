@@ -187,7 +187,50 @@ fn main() -> Result<(), tensor_expr::ShapeError> {
         affine(&x)
     );
 
-    section("11. A shape mistake is a compile error");
+    section("11. The everyday API: iterate, slice, compare, argmax, join");
+    let logits = Tensor::<f32, Shape![3, 4]>::new([
+        [0.1, 2.0, -1.0, 0.5],
+        [3.0, 0.2, 3.0, f32::NAN],
+        [-0.5, -0.1, -2.0, -0.3],
+    ]);
+    println!(
+        "logits:
+{logits}"
+    );
+    println!(
+        "argmax over classes (ties: the first; NaN: its position): {}",
+        logits.argmax::<1>()
+    );
+    println!(
+        "row 0 (at): {}   column 1 (index_axis::<1>): {}",
+        logits.at(0),
+        logits.index_axis::<1>(1)
+    );
+    let middle = logits.narrow::<1, 1, 2>();
+    println!(
+        "columns 1..3 (narrow::<1, 1, 2>), shape {:?}:\n{middle}",
+        middle.shape()
+    );
+    let leaky = tensor_expr!(select(logits > 0, logits, 0.01 * logits));
+    println!("leaky relu, select(x > 0, x, 0.01 * x):\n{leaky}");
+    println!(
+        "a mask is 1/0 in the element type: (x > 0) * (x < 1) =\n{}",
+        tensor_expr!((logits > 0) * (logits < 1))
+    );
+    let positive = logits.iter().filter(|v| **v > 0.0).count();
+    println!(
+        "iter: {positive} positive values; as integers (cast, like `as`): {}",
+        logits.cast::<i32>()
+    );
+    let stacked = stack(Axis::<0>, [logits.at(0), logits.at(2)]);
+    let joined: Tensor<f32, Shape![3, 6]> = concat(Axis::<1>, &logits, &middle.to_tensor());
+    println!(
+        "stack rows 0 and 2: {:?} shape; concat with the middle columns: {:?} shape",
+        stacked.shape(),
+        joined.shape()
+    );
+
+    section("12. A shape mistake is a compile error");
     println!("tensor_expr!(x + w) with x: [2, 3] and w: [4] does not compile; cargo check says:\n");
     println!("{}", include_str!("../tests/ui/broadcast_mismatch.stderr"));
     Ok(())

@@ -36,9 +36,17 @@
 
 pub use tensor_expr_macros::{tensor, tensor_expr, Shape};
 pub use tensor_expr_runtime::{
-    Broadcast, BroadcastInto, Dim, Element, Float, One, Shape, ShapeError, Signed, Target, Tensor,
-    TensorView, TensorViewMut, D, FUNCTIONS, MAX_RANK,
+    Broadcast, BroadcastInto, Dim, Element, Float, One, Shape, ShapeError, Signed, StridedView,
+    Target, Tensor, TensorView, TensorViewMut, D, FUNCTIONS, MAX_RANK,
 };
+
+/// Joining tensors along a static axis: `concat(Axis::<1>, &a, &b)` and
+/// `stack(Axis::<0>, [a.view(), b.view()])`.
+pub use tensor_expr_runtime::join;
+
+/// Static slices (`at`, `index_axis`, `index_axis_keepdim`, `narrow`) and
+/// the axis rules that type them.
+pub use tensor_expr_runtime::slice;
 
 /// A tensor with its elements on the heap, for shapes too big for the stack
 /// (features `alloc` or `std`).
@@ -78,6 +86,7 @@ pub use tensor_expr_runtime::math;
 /// assert_eq!(biased(&m, &Tensor::<f32, Shape![2]>::new([10., 20.])).as_slice(), &[11., 22., 13., 24.]);
 /// ```
 pub mod prelude {
+    pub use crate::join::{concat, stack, Axis};
     #[cfg(feature = "alloc")]
     pub use crate::HeapTensor;
     pub use crate::{
@@ -189,6 +198,10 @@ macro_rules! catalogue_entry {
 #[doc = catalogue_entry!("element_types_error_in_context", "Mixed element types, anywhere: one error, on the operand of the other type.")]
 #[doc = catalogue_entry!("element_types_of_read_operands", "The same for an operand read through `transpose`, `permute`, `reshape` or `in_dims`, or written in place.")]
 #[doc = catalogue_entry!("element_types_scalar", "A scalar of another type: drop the literal's suffix (`2.0`), or convert the value (`2.0f64 as f32`). (A longer error: a scalar is an operand of its own type only, so that an untyped variable takes the expression's type.)")]
+#[doc = "\n## Static slices\n"]
+#[doc = catalogue_entry!("slice_axis_out_of_range", "`index_axis`, `index_axis_keepdim` and `narrow` take an axis below the rank (0 is the outermost).")]
+#[doc = catalogue_entry!("slice_strided_into_transpose", "A slice along an inner axis is strided; `transpose`, `permute`, `reshape` and `in_dims` need contiguous data: copy it with `.to_tensor()`, or slice along axis 0 with `at`.")]
+#[doc = catalogue_entry!("stack_mismatched_shapes", "`stack` joins tensors of one shape; `concat(Axis::<k>, &a, &b)` joins shapes that differ at axis k (its shape errors, like a `narrow` past the end or an `argmax` over an empty axis, are reported by `cargo build`).")]
 #[doc = "\n## Syntax\n"]
 #[doc = catalogue_entry!("syntax_empty_input", "Write an expression: `tensor_expr!(a + b)` or `tensor_expr!(out = a + b)`.")]
 #[doc = catalogue_entry!("syntax_missing_operand", "Every operator needs an operand on each side.")]

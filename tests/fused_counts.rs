@@ -78,6 +78,7 @@ impl Element for Counted {
 impl tensor_expr::__private::expr::Operand<Counted> for Counted {
     type Element = Counted;
     type Shape = ();
+    type Layout = tensor_expr::__private::expr::RowMajor<()>;
     type Placement = tensor_expr::__private::placement::Stack;
     fn elements(&self) -> &[Counted] {
         core::slice::from_ref(self)

@@ -15,6 +15,9 @@ fn ui_build() {
     let cases = trybuild::TestCases::new();
     cases.pass("tests/ui_build/reductions_over_an_empty_axis.rs");
     cases.compile_fail("tests/ui_build/max_over_an_empty_axis.rs");
+    cases.compile_fail("tests/ui_build/narrow_past_the_end.rs");
+    cases.compile_fail("tests/ui_build/concat_mismatched_dim.rs");
+    cases.compile_fail("tests/ui_build/argmax_over_an_empty_axis.rs");
 }
 
 /// The error catalogue (`tensor_expr::errors`) lists every ui case, and names

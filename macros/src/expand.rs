@@ -706,7 +706,7 @@ impl TreeBuilder {
         let impls = in_dims_impls(&positions);
         quote_spanned!(tuple_span=> {
             // No user tokens in this block: these names cannot shadow the user's.
-            use ::tensor_expr::__private::{expr::{Context, Operand, TensorLeaf}, rules::{in_dims::{CannotPlace, PlacedFits}, Holds}, Dim, One, Shape};
+            use ::tensor_expr::__private::{expr::{Contiguous, Context, Operand, TensorLeaf}, rules::{in_dims::{CannotPlace, PlacedFits}, Holds}, Dim, One, Shape};
             #[diagnostic::on_unimplemented(message = #message, label = #label, note = #note)]
             trait InDims<Other, X> {
                 type Placed: Shape;
@@ -735,6 +735,7 @@ impl TreeBuilder {
             ) -> TensorLeaf<'a, X::Element, <Other as Place<X::Shape>>::Placed>
             where
                 X: Operand<T> + ?Sized,
+                X::Layout: Contiguous,
                 X::Element: 'a,
                 Other: Place<X::Shape>,
             {
@@ -931,7 +932,7 @@ fn permute(perm: &[DimLiteral], span: Span, context: &Ident, operand: &Ident) ->
         }
     });
     quote_spanned!(span=> {
-        use ::tensor_expr::__private::{expr::{permuted_strides, Context, Layout, Operand, RowMajor, StridedLeaf}, rules::{permute::CannotPermute, Holds}, Dim, Shape, MAX_RANK};
+        use ::tensor_expr::__private::{expr::{permuted_strides, Contiguous, Context, Layout, Operand, RowMajor, StridedLeaf}, rules::{permute::CannotPermute, Holds}, Dim, Shape, MAX_RANK};
         #[diagnostic::on_unimplemented(message = #message, label = #label, note = #note)]
         trait PermuteRank<Operand, Anchor = ()> {
             type Read: Layout;
@@ -963,6 +964,7 @@ fn permute(perm: &[DimLiteral], span: Span, context: &Ident, operand: &Ident) ->
         ) -> StridedLeaf<'a, X::Element, <X::Shape as Permute>::Read>
         where
             X::Shape: Permute,
+            X::Layout: Contiguous,
             X::Element: 'a,
         {
             StridedLeaf::new(Operand::elements(operand))

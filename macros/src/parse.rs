@@ -33,7 +33,8 @@ impl Parse for Statement {
             Form::Evaluate(parse_expr(input, 0, 0)?)
         };
         if !input.is_empty() {
-            let message = "expected an operator (`+ - * /`) or the end of the expression";
+            let message =
+                "expected an operator (`+ - * / @` or a comparison) or the end of the expression";
             return Err(input.error(message));
         }
         Ok(Statement { strict, form })
@@ -217,7 +218,7 @@ fn parse_primary(input: ParseStream, depth: usize) -> Result<Expr> {
         }
         let inner = parse_expr(&content, 0, depth + 1)?;
         if !content.is_empty() {
-            return Err(content.error("expected an operator (`+ - * /`) or `)`"));
+            return Err(content.error("expected an operator (`+ - * / @` or a comparison) or `)`"));
         }
         return Ok(inner);
     }

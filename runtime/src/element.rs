@@ -29,8 +29,13 @@ pub trait Element:
     + Sub<Output = Self>
     + Mul<Output = Self>
     + Div<Output = Self>
-    + crate::expr::Operand<Self, Element = Self, Shape = (), Placement = crate::placement::Stack>
-    + crate::expr::ElementSource<Element = Self>
+    + crate::expr::Operand<
+        Self,
+        Element = Self,
+        Shape = (),
+        Layout = crate::expr::RowMajor<()>,
+        Placement = crate::placement::Stack,
+    > + crate::expr::ElementSource<Element = Self>
     + 'static
 {
     /// [`IsFloat`] for float types, [`NotFloat`] otherwise: whether the float

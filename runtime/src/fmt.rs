@@ -176,30 +176,32 @@ pub(crate) enum Style {
 }
 
 /// Writes `data` (row-major, of shape `dims`) as nested rows, NumPy's `str`.
-pub(crate) fn write_display<T: DisplayElement>(
+pub(crate) fn write_display<'t, T: DisplayElement + 't>(
     f: &mut Formatter<'_>,
-    data: &[T],
+    data: impl IntoIterator<Item = &'t T, IntoIter: Clone>,
     dims: &[usize],
 ) -> fmt::Result {
-    let layout = DisplayLayout::of(data)?;
-    write_level(f, data, dims, 0, Style::Display, &mut |f, x| {
+    let data = data.into_iter();
+    let layout = DisplayLayout::of(data.clone())?;
+    write_level(f, &mut { data }, dims, 0, Style::Display, &mut |f, x| {
         layout.write(f, x)
     })
 }
 
 /// Writes `data` (row-major, of shape `dims`) as nested rows, NumPy's `repr`.
-pub(crate) fn write_debug<T: Debug>(
+pub(crate) fn write_debug<'t, T: Debug + 't>(
     f: &mut Formatter<'_>,
-    data: &[T],
+    data: impl IntoIterator<Item = &'t T, IntoIter: Clone>,
     dims: &[usize],
 ) -> fmt::Result {
+    let data = data.into_iter();
     let mut width = 0;
-    for x in data {
+    for x in data.clone() {
         let mut counter = CharCounter(0);
         write!(counter, "{x:?}")?;
         width = width.max(counter.0);
     }
-    write_level(f, data, dims, 0, Style::Debug, &mut |f, x| {
+    write_level(f, &mut { data }, dims, 0, Style::Debug, &mut |f, x| {
         write!(f, "{x:>width$?}")
     })
 }
@@ -220,9 +222,11 @@ struct DisplayLayout {
 }
 
 impl DisplayLayout {
-    fn of<T: DisplayElement>(data: &[T]) -> Result<Self, fmt::Error> {
+    fn of<'t, T: DisplayElement + 't>(
+        data: impl Iterator<Item = &'t T> + Clone,
+    ) -> Result<Self, fmt::Error> {
         let (mut largest, mut smallest) = (0.0f64, f64::INFINITY);
-        for magnitude in data.iter().filter_map(DisplayElement::magnitude) {
+        for magnitude in data.clone().filter_map(DisplayElement::magnitude) {
             largest = largest.max(magnitude);
             if magnitude > 0.0 {
                 smallest = smallest.min(magnitude);
@@ -294,18 +298,19 @@ fn is_non_finite(text: &str) -> bool {
     matches!(text, "nan" | "inf" | "-inf")
 }
 
-fn write_level<T>(
+/// Writes the next elements of `data` as one level of nested rows of
+/// shape `dims`, in row-major order.
+fn write_level<'t, T: 't>(
     f: &mut Formatter<'_>,
-    data: &[T],
+    data: &mut impl Iterator<Item = &'t T>,
     dims: &[usize],
     depth: usize,
     style: Style,
     element: &mut impl FnMut(&mut Formatter<'_>, &T) -> fmt::Result,
 ) -> fmt::Result {
     let Some((&len, inner_dims)) = dims.split_first() else {
-        return element(f, &data[0]);
+        return element(f, data.next().ok_or(fmt::Error)?);
     };
-    let inner_len: usize = inner_dims.iter().product();
     f.write_char('[')?;
     for i in 0..len {
         if i > 0 {
@@ -323,15 +328,7 @@ fn write_level<T>(
                 }
             }
         }
-        let start = i * inner_len;
-        write_level(
-            f,
-            &data[start..start + inner_len],
-            inner_dims,
-            depth + 1,
-            style,
-            element,
-        )?;
+        write_level(f, data, inner_dims, depth + 1, style, element)?;
     }
     f.write_char(']')
 }

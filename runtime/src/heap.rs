@@ -179,6 +179,13 @@ impl<T: Default + Clone, S: Shape> Default for HeapTensor<T, S> {
     }
 }
 
+/// A view of the whole tensor.
+impl<'a, T, S: Shape> From<&'a HeapTensor<T, S>> for TensorView<'a, T, S> {
+    fn from(tensor: &'a HeapTensor<T, S>) -> Self {
+        tensor.view()
+    }
+}
+
 /// Moves a stack tensor's elements to the heap (one copy).
 impl<T: Copy, S: Shape> From<Tensor<T, S>> for HeapTensor<T, S> {
     fn from(tensor: Tensor<T, S>) -> Self {
@@ -196,6 +203,7 @@ impl<T, S: Shape> TryFrom<Vec<T>> for HeapTensor<T, S> {
 
 impl_read_access!(impl[T, S] HeapTensor<T, S> => HeapTensor);
 impl_write_access!(impl[T, S] HeapTensor<T, S>);
+crate::slice::impl_slicing!(impl[T, S] HeapTensor<T, S>);
 
 /// An operand of any expression: one over another element type than `U` is
 /// rejected through [`SameElement`](crate::rules::elements::SameElement).
@@ -205,6 +213,7 @@ impl<T, U: Element + crate::rules::elements::SameElement<T>, S: Shape> crate::ex
 {
     type Element = U::Checked;
     type Shape = S;
+    type Layout = crate::expr::RowMajor<S>;
     type Placement = crate::placement::Heap;
     #[inline]
     fn elements(&self) -> &[U::Checked] {

@@ -12,6 +12,7 @@ extern crate alloc;
 #[cfg(feature = "std")]
 extern crate std;
 
+mod arg;
 pub mod dim;
 pub mod element;
 pub mod error;
@@ -19,11 +20,13 @@ pub mod expr;
 pub mod fmt;
 #[cfg(feature = "alloc")]
 pub mod heap;
+pub mod join;
 pub mod kernel;
 pub mod math;
 pub mod placement;
 pub mod rules;
 pub mod shape;
+pub mod slice;
 pub mod tensor;
 pub mod view;
 
@@ -37,5 +40,6 @@ pub use kernel::Target;
 pub use rules::broadcast::Broadcast;
 pub use rules::in_place::BroadcastInto;
 pub use shape::{Shape, MAX_RANK};
+pub use slice::StridedView;
 pub use tensor::Tensor;
 pub use view::{TensorView, TensorViewMut};

@@ -212,6 +212,7 @@ impl<T, U: Element + crate::rules::elements::SameElement<T>, S: Shape> crate::ex
 {
     type Element = U::Checked;
     type Shape = S;
+    type Layout = crate::expr::RowMajor<S>;
     type Placement = crate::placement::Stack;
     #[inline]
     fn elements(&self) -> &[U::Checked] {
@@ -234,6 +235,7 @@ impl<T: Element, S: Shape> crate::kernel::Target for Tensor<T, S> {
 
 crate::view::impl_read_access!(impl[T, S] Tensor<T, S> => Tensor);
 crate::view::impl_write_access!(impl[T, S] Tensor<T, S>);
+crate::slice::impl_slicing!(impl[T, S] Tensor<T, S>);
 
 /// `[[T; n1]; n0]`-style nesting for the `From` impls.
 macro_rules! nested_array {

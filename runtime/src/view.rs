@@ -85,6 +85,20 @@ impl<'a, T, S: Shape> TensorView<'a, T, S> {
     }
 }
 
+/// A view of the whole tensor.
+impl<'a, T, S: Shape> From<&'a Tensor<T, S>> for TensorView<'a, T, S> {
+    fn from(tensor: &'a Tensor<T, S>) -> Self {
+        tensor.view()
+    }
+}
+
+/// A shared view of the same elements.
+impl<'a, T, S: Shape> From<&'a TensorViewMut<'_, T, S>> for TensorView<'a, T, S> {
+    fn from(view: &'a TensorViewMut<'_, T, S>) -> Self {
+        view.as_view()
+    }
+}
+
 impl<T, S> Clone for TensorView<'_, T, S> {
     fn clone(&self) -> Self {
         *self
@@ -223,6 +237,54 @@ macro_rules! impl_read_access {
                     .map(|(position, x)| (S::multi_index(position), x))
             }
 
+            /// The position of the largest element along `AXIS` (NumPy's
+            /// `argmax(x, axis=AXIS)`), for each line along it: the first
+            /// on ties, the first NaN's where a line holds one. An empty
+            /// axis is an error when the code is built.
+            ///
+            /// ```
+            /// # use tensor_expr_runtime::{Tensor, D};
+            /// let x = Tensor::<f32, (D<2>, D<3>)>::new([[1., 5., 5.], [f32::NAN, 9., 0.]]);
+            /// assert_eq!(x.argmax::<1>().as_slice(), &[1, 0]);
+            /// assert_eq!(x.argmax::<0>().as_slice(), &[1, 1, 0]);
+            /// ```
+            pub fn argmax<const AXIS: usize>(&self) -> $crate::Tensor<usize, <S as $crate::slice::RemoveAxis<AXIS>>::Removed>
+            where
+                S: $crate::slice::RemoveAxis<AXIS>,
+                T: PartialOrd,
+            {
+                $crate::Tensor::from_flat_fn($crate::arg::arg_extreme::<T, S, AXIS>(self.as_slice(), $crate::arg::Extreme::Largest))
+            }
+
+            /// The position of the smallest element along `AXIS` (NumPy's
+            /// `argmin`), with [`Self::argmax`]'s rules.
+            pub fn argmin<const AXIS: usize>(&self) -> $crate::Tensor<usize, <S as $crate::slice::RemoveAxis<AXIS>>::Removed>
+            where
+                S: $crate::slice::RemoveAxis<AXIS>,
+                T: PartialOrd,
+            {
+                $crate::Tensor::from_flat_fn($crate::arg::arg_extreme::<T, S, AXIS>(self.as_slice(), $crate::arg::Extreme::Smallest))
+            }
+
+            /// [`Self::argmax`] with the axis kept as a size-1 `One`
+            /// (`keepdims=True`), so the result broadcasts against `self`.
+            pub fn argmax_keepdim<const AXIS: usize>(&self) -> $crate::Tensor<usize, <S as $crate::slice::KeepAxis<AXIS>>::Kept>
+            where
+                S: $crate::slice::KeepAxis<AXIS>,
+                T: PartialOrd,
+            {
+                $crate::Tensor::from_flat_fn($crate::arg::arg_extreme::<T, S, AXIS>(self.as_slice(), $crate::arg::Extreme::Largest))
+            }
+
+            /// [`Self::argmin`] with the axis kept as a size-1 `One`.
+            pub fn argmin_keepdim<const AXIS: usize>(&self) -> $crate::Tensor<usize, <S as $crate::slice::KeepAxis<AXIS>>::Kept>
+            where
+                S: $crate::slice::KeepAxis<AXIS>,
+                T: PartialOrd,
+            {
+                $crate::Tensor::from_flat_fn($crate::arg::arg_extreme::<T, S, AXIS>(self.as_slice(), $crate::arg::Extreme::Smallest))
+            }
+
             /// The elements in row-major order, copied into a vector
             /// (features `alloc`, `std`).
             #[cfg(feature = "alloc")]
@@ -306,6 +368,8 @@ macro_rules! impl_write_access {
 pub(crate) use impl_write_access;
 
 impl_write_access!(impl['a, T, S] TensorViewMut<'a, T, S>);
+crate::slice::impl_slicing!(impl['a, T, S] TensorView<'a, T, S>);
+crate::slice::impl_slicing!(impl['a, T, S] TensorViewMut<'a, T, S>);
 
 macro_rules! view_operand {
     ($($view:ident),*) => {$(
@@ -316,6 +380,7 @@ macro_rules! view_operand {
         impl<T, U: Element + crate::rules::elements::SameElement<T>, S: Shape> crate::expr::Operand<T> for $view<'_, U, S> {
             type Element = U::Checked;
             type Shape = S;
+            type Layout = crate::expr::RowMajor<S>;
             type Placement = crate::placement::Stack;
             #[inline]
             fn elements(&self) -> &[U::Checked] {

@@ -11,7 +11,7 @@ fn expansion() {
         );
         let __tensor_expr_node1 = {
             use ::tensor_expr::__private::{
-                expr::{Context, Operand, TensorLeaf},
+                expr::{Contiguous, Context, Operand, TensorLeaf},
                 rules::{
                     in_dims::{CannotPlace, PlacedFits},
                     Holds,
@@ -672,6 +672,7 @@ fn expansion() {
             ) -> TensorLeaf<'a, X::Element, <Other as Place<X::Shape>>::Placed>
             where
                 X: Operand<T> + ?Sized,
+                X::Layout: Contiguous,
                 X::Element: 'a,
                 Other: Place<X::Shape>,
             {

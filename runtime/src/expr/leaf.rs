@@ -25,10 +25,15 @@ pub trait Operand<T> {
     type Element;
     /// The operand's shape (`()` for a scalar).
     type Shape: Shape;
+    /// How that shape sits in [`Self::elements`]: [`RowMajor`] for tensors,
+    /// views and scalars, a strided layout for a static slice
+    /// ([`StridedView`](crate::slice::StridedView)). Its shape is `Shape`.
+    type Layout: super::strided::Layout;
     /// Where its data lives, which decides where `tensor_expr!(e)` puts a new
     /// tensor (see [`crate::placement`]).
     type Placement: crate::placement::Placement;
-    /// The elements in row-major order.
+    /// The elements the layout reads, from the first on (for a row-major
+    /// layout: all of them, in row-major order).
     fn elements(&self) -> &[Self::Element];
 }
 
@@ -51,6 +56,7 @@ impl<X: ElementSource + ?Sized> ElementSource for &mut X {
 impl<T, X: Operand<T> + ?Sized> Operand<T> for &X {
     type Element = X::Element;
     type Shape = X::Shape;
+    type Layout = X::Layout;
     type Placement = X::Placement;
     #[inline]
     fn elements(&self) -> &[X::Element] {
@@ -62,6 +68,7 @@ impl<T, X: Operand<T> + ?Sized> Operand<T> for &X {
 impl<T, X: Operand<T> + ?Sized> Operand<T> for &mut X {
     type Element = X::Element;
     type Shape = X::Shape;
+    type Layout = X::Layout;
     type Placement = X::Placement;
     #[inline]
     fn elements(&self) -> &[X::Element] {
@@ -75,6 +82,7 @@ macro_rules! scalar_operands {
         impl Operand<$t> for $t {
             type Element = $t;
             type Shape = ();
+            type Layout = RowMajor<()>;
             type Placement = crate::placement::Stack;
             #[inline]
             fn elements(&self) -> &[$t] { core::slice::from_ref(self) }
@@ -152,8 +160,8 @@ pub fn target_shape<X: crate::Target + ?Sized>(_target: &X) -> PhantomData<X::Sh
 /// node reports it again.
 #[inline(always)]
 #[rustfmt::skip]
-pub fn operand<'a, T, M, X: Operand<T> + ?Sized>(_context: Context<T, M>, x: &'a X) -> TensorLeaf<'a, X::Element, X::Shape> where X::Element: 'a {
-    TensorLeaf::new(x.elements())
+pub fn operand<'a, T, M, X: Operand<T> + ?Sized>(_context: Context<T, M>, x: &'a X) -> StridedLeaf<'a, X::Element, X::Layout> where X::Element: 'a {
+    StridedLeaf::new(x.elements())
 }
 
 /// An operand's elements read through broadcast strides: its data in

@@ -47,6 +47,17 @@ pub const fn permuted_strides(dims: &[usize], perm: &[usize]) -> [usize; MAX_RAN
 /// Shape `S` over its own row-major data: how every plain operand is read.
 pub struct RowMajor<S>(PhantomData<S>);
 
+/// A layout whose data is its shape's elements in row-major order, which
+/// `transpose`, `permute`, `reshape` and `in_dims` read as another layout.
+#[diagnostic::on_unimplemented(
+    message = "`transpose`, `permute`, `reshape` and `in_dims` take a contiguous operand, and a static slice (`narrow`, `index_axis`) is strided",
+    label = "a strided view",
+    note = "copy the slice first (`.to_tensor()`), or slice along the first axis (`at`), which stays contiguous"
+)]
+pub trait Contiguous {}
+
+impl<S> Contiguous for RowMajor<S> {}
+
 impl<S: Shape> Layout for RowMajor<S> {
     type Shape = S;
     const STRIDES: [usize; MAX_RANK] = crate::shape::row_major_strides(S::DIMS);
@@ -197,13 +208,13 @@ impl<T: Element, L: Layout, O: Shape, const C: usize> Row<T> for StridedWindow<'
 /// `transpose(x)`: `x` with its last two dims swapped, read in place.
 #[inline(always)]
 #[rustfmt::skip]
-pub fn transpose<'a, T, M, X: Operand<T> + ?Sized>(_context: Context<T, M>, x: &'a X) -> StridedLeaf<'a, X::Element, Transposed<<X::Shape as Transpose>::Checked>> where X::Shape: Transpose, X::Element: 'a {
+pub fn transpose<'a, T, M, X: Operand<T> + ?Sized>(_context: Context<T, M>, x: &'a X) -> StridedLeaf<'a, X::Element, Transposed<<X::Shape as Transpose>::Checked>> where X::Shape: Transpose, X::Layout: Contiguous, X::Element: 'a {
     StridedLeaf::new(x.elements())
 }
 
 /// `reshape::<R>(x)`: `x`'s elements, in the same row-major order, as shape `R`.
 #[inline(always)]
 #[rustfmt::skip]
-pub fn reshape<'a, R: Shape, T, M, X: Operand<T> + ?Sized>(_context: Context<T, M>, x: &'a X) -> TensorLeaf<'a, X::Element, <X::Shape as Reshape<R>>::Output> where X::Shape: Reshape<R>, X::Element: 'a {
+pub fn reshape<'a, R: Shape, T, M, X: Operand<T> + ?Sized>(_context: Context<T, M>, x: &'a X) -> TensorLeaf<'a, X::Element, <X::Shape as Reshape<R>>::Output> where X::Shape: Reshape<R>, X::Layout: Contiguous, X::Element: 'a {
     TensorLeaf::new(x.elements())
 }

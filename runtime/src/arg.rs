@@ -1,0 +1,59 @@
+//! Index reductions: `argmax` and `argmin` along a static axis, as NumPy's
+//! `argmax(x, axis)`: the first position of the largest (smallest) value, and
+//! the first NaN's position where the line holds a NaN (NaN propagates, as in
+//! `max`). Along an axis of size 0 there is no answer: an error when the code
+//! is built, where NumPy raises.
+
+use crate::shape::Shape;
+use core::marker::PhantomData;
+
+/// Which extreme an index reduction looks for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Extreme {
+    Largest,
+    Smallest,
+}
+
+/// The build-time check that axis `AXIS` of `S` is not empty.
+struct NonEmptyAxis<S, const AXIS: usize>(PhantomData<S>);
+
+impl<S: Shape, const AXIS: usize> NonEmptyAxis<S, AXIS> {
+    const CHECKED: () = assert!(
+        S::DIMS[AXIS] > 0,
+        "`argmax` / `argmin` over an axis of size 0: there is no position to give"
+    );
+}
+
+/// For each line of row-major `data` (shape `S`) along `AXIS`, in row-major
+/// order of the remaining dims, the position of its extreme.
+pub(crate) fn arg_extreme<T: PartialOrd, S: Shape, const AXIS: usize>(
+    data: &[T],
+    extreme: Extreme,
+) -> impl FnMut(usize) -> usize + '_ {
+    #[allow(clippy::let_unit_value)]
+    let () = NonEmptyAxis::<S, AXIS>::CHECKED;
+    let strides = crate::shape::row_major_strides(S::DIMS);
+    let (len, stride) = (S::DIMS[AXIS], strides[AXIS]);
+    let inner: usize = S::DIMS[AXIS + 1..].iter().product();
+    move |line| {
+        // Line `line` counts the other dims row-major: outer blocks of `inner`.
+        let start = (line / inner) * len * inner + line % inner;
+        let at = |k: usize| &data[start + k * stride];
+        let is_nan = |x: &T| x.partial_cmp(x).is_none();
+        let mut best = 0;
+        for k in 0..len {
+            let x = at(k);
+            if is_nan(x) {
+                return k;
+            }
+            let better = match extreme {
+                Extreme::Largest => x > at(best),
+                Extreme::Smallest => x < at(best),
+            };
+            if better {
+                best = k;
+            }
+        }
+        best
+    }
+}

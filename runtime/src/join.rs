@@ -1,0 +1,161 @@
+//! Joining tensors along a static axis: [`concat`] (NumPy's `concatenate`) and
+//! [`stack`] (NumPy's `stack`), with every shape checked when the code is built.
+//!
+//! `stack` computes its result's shape (a new dim of size `N` at `AXIS`).
+//! `concat`'s result has the sum of two sizes at `AXIS`, which stable Rust
+//! cannot compute in a type, so the caller names the result's shape
+//! (`let c: Tensor<f32, Shape![2, 7]> = concat(Axis::<1>, &a, &b)`, or
+//! through the function's return type) and a `const` assertion checks it:
+//! same rank, equal dims off `AXIS`, the sum at `AXIS`.
+//! Both write a new [`Tensor`].
+
+use crate::dim::D;
+use crate::shape::Shape;
+use crate::slice::RemoveAxis;
+use crate::tensor::Tensor;
+use crate::view::TensorView;
+use core::marker::PhantomData;
+
+/// A static axis, written `Axis::<1>` where ndarray writes `Axis(1)`.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Axis<const AXIS: usize>;
+
+/// The build-time check of [`concat`]'s shapes.
+struct ConcatFits<A, B, C, const AXIS: usize>(PhantomData<(A, B, C)>);
+
+impl<A: Shape, B: Shape, C: Shape, const AXIS: usize> ConcatFits<A, B, C, AXIS> {
+    const CHECKED: () = {
+        assert!(
+            A::RANK == C::RANK && B::RANK == C::RANK && AXIS < C::RANK,
+            "`concat(Axis::<AXIS>, a, b)`: both operands and the result need the same rank, above AXIS"
+        );
+        let mut k = 0;
+        while k < C::RANK {
+            if k == AXIS {
+                assert!(
+                    A::DIMS[k] + B::DIMS[k] == C::DIMS[k],
+                    "`concat(Axis::<AXIS>, a, b)`: the result's dim AXIS must be the sum of the operands'"
+                );
+            } else {
+                assert!(
+                    A::DIMS[k] == C::DIMS[k] && B::DIMS[k] == C::DIMS[k],
+                    "`concat(Axis::<AXIS>, a, b)`: the operands' dims off AXIS must equal the result's"
+                );
+            }
+            k += 1;
+        }
+    };
+}
+
+/// `a` and `b` joined along `AXIS` (NumPy's `concatenate((a, b), axis=AXIS)`).
+/// The result's shape `C` is named by the caller; wrong shapes are an error
+/// when the code is built.
+///
+/// ```
+/// use tensor_expr_runtime::{join::{concat, Axis}, Tensor, D};
+/// let a = Tensor::<i32, (D<2>, D<2>)>::new([[1, 2], [3, 4]]);
+/// let b = Tensor::<i32, (D<2>, D<1>)>::new([[5], [6]]);
+/// let c: Tensor<i32, (D<2>, D<3>)> = concat(Axis::<1>, &a, &b);
+/// assert_eq!(c.as_slice(), &[1, 2, 5, 3, 4, 6]);
+/// let rows: Tensor<i32, (D<4>, D<2>)> = concat(Axis::<0>, &a, &a);
+/// assert_eq!(rows.as_slice(), &[1, 2, 3, 4, 1, 2, 3, 4]);
+/// ```
+pub fn concat<'a, const AXIS: usize, T: Copy + 'a, A: Shape, B: Shape, C: Shape>(
+    _axis: Axis<AXIS>,
+    a: impl Into<TensorView<'a, T, A>>,
+    b: impl Into<TensorView<'a, T, B>>,
+) -> Tensor<T, C> {
+    #[allow(clippy::let_unit_value)]
+    let () = ConcatFits::<A, B, C, AXIS>::CHECKED;
+    let (a, b) = (a.into().as_slice(), b.into().as_slice());
+    // Row-major: each operand is `outer` blocks of (its dim AXIS x inner).
+    let inner: usize = C::DIMS[AXIS + 1..].iter().product();
+    let (block_a, block_b) = (A::DIMS[AXIS] * inner, B::DIMS[AXIS] * inner);
+    let block = block_a + block_b;
+    Tensor::from_flat_fn(|position| {
+        let (outer, within) = (position / block, position % block);
+        if within < block_a {
+            a[outer * block_a + within]
+        } else {
+            b[outer * block_b + within - block_a]
+        }
+    })
+}
+
+/// A shape with a new dim `D<N>` inserted at `AXIS`, for every rank below
+/// the maximum and every position `0..=rank`.
+#[diagnostic::on_unimplemented(
+    message = "cannot insert axis {AXIS} into shape `{Self}`",
+    label = "no position {AXIS} here",
+    note = "`stack::<AXIS>` puts the new axis at a position from 0 to the operands' rank, and shapes have at most 6 dims"
+)]
+pub trait InsertAxis<const AXIS: usize, const N: usize>: Shape {
+    /// The shape with `D<N>` at `AXIS`.
+    type Inserted: Shape + RemoveAxis<AXIS, Removed = Self>;
+}
+
+/// One impl per rank and position: `[dims before] [dims after]`.
+macro_rules! insert_axis {
+    ($($axis:literal: [$($before:ident)*] [$($after:ident)*];)*) => {$(
+        impl<$($before: crate::Dim,)* $($after: crate::Dim,)* const N: usize> InsertAxis<$axis, N>
+            for ($($before,)* $($after,)*)
+        {
+            type Inserted = ($($before,)* D<N>, $($after,)*);
+        }
+    )*};
+}
+
+const _: () = assert!(
+    crate::MAX_RANK == 6,
+    "the impls below are written out up to rank 6"
+);
+
+insert_axis! {
+    0: [] [];
+    0: [] [A0];
+    1: [A0] [];
+    0: [] [A0 A1];
+    1: [A0] [A1];
+    2: [A0 A1] [];
+    0: [] [A0 A1 A2];
+    1: [A0] [A1 A2];
+    2: [A0 A1] [A2];
+    3: [A0 A1 A2] [];
+    0: [] [A0 A1 A2 A3];
+    1: [A0] [A1 A2 A3];
+    2: [A0 A1] [A2 A3];
+    3: [A0 A1 A2] [A3];
+    4: [A0 A1 A2 A3] [];
+    0: [] [A0 A1 A2 A3 A4];
+    1: [A0] [A1 A2 A3 A4];
+    2: [A0 A1] [A2 A3 A4];
+    3: [A0 A1 A2] [A3 A4];
+    4: [A0 A1 A2 A3] [A4];
+    5: [A0 A1 A2 A3 A4] [];
+}
+
+/// `N` tensors of one shape joined along a new axis `AXIS` (NumPy's
+/// `stack(tensors, axis=AXIS)`); the result's shape has `D<N>` there.
+///
+/// ```
+/// use tensor_expr_runtime::{join::{stack, Axis}, Tensor, D};
+/// let a = Tensor::<i32, (D<3>,)>::new([1, 2, 3]);
+/// let b = Tensor::<i32, (D<3>,)>::new([4, 5, 6]);
+/// let rows = stack(Axis::<0>, [a.view(), b.view()]);
+/// assert_eq!(rows.shape(), &[2, 3]);
+/// let columns = stack(Axis::<1>, [a.view(), b.view()]);
+/// assert_eq!(columns.as_slice(), &[1, 4, 2, 5, 3, 6]);
+/// ```
+pub fn stack<const AXIS: usize, T: Copy, S: InsertAxis<AXIS, N>, const N: usize>(
+    _axis: Axis<AXIS>,
+    tensors: [TensorView<'_, T, S>; N],
+) -> Tensor<T, S::Inserted> {
+    // Row-major: the result is `outer` blocks of N x inner, where `inner`
+    // is the product of the operands' dims from AXIS on.
+    let inner: usize = S::DIMS[AXIS..].iter().product();
+    Tensor::from_flat_fn(|position| {
+        let (outer, within) = (position / (N * inner), position % (N * inner));
+        let (which, offset) = (within / inner, within % inner);
+        tensors[which].as_slice()[outer * inner + offset]
+    })
+}

@@ -1,0 +1,463 @@
+//! Static slicing: a sub-tensor whose shape is computed at compile time, read
+//! in place.
+//!
+//! - `x.at(i)`: the `i`-th sub-tensor along the first axis (a row of a
+//!   matrix, a sample of a batch), a contiguous [`TensorView`] of rank one
+//!   less.
+//! - `x.index_axis::<AXIS>(i)`: the same along any axis (NumPy's `x[:, i]`),
+//!   rank one less.
+//! - `x.narrow::<AXIS, START, LEN>()`: `LEN` consecutive positions along one
+//!   axis (NumPy's `x[:, START:START + LEN]`); the view's type has `D<LEN>`
+//!   there (`D<1>` for `LEN = 1`, which does not broadcast).
+//! - `x.index_axis_keepdim::<AXIS>(i)`: position `i` along an axis kept as a
+//!   broadcasting size-1 dim (NumPy's `x[:, i:i+1]`).
+//!
+//! The last two are [`StridedView`]s: the parent's elements read through its
+//! strides, from an offset. They are operands of `tensor_expr!` like any view
+//! (no copy), and can be sliced again. An axis out of range is a compile
+//! error (the [`RemoveAxis`] / [`NarrowAxis`] rule); `START + LEN` beyond the
+//! dim is one when the code is built; a run-time index `i` out of range
+//! panics, like a slice index (`try_at`, `try_index_axis` return `None`).
+
+use crate::dim::{Dim, D};
+use crate::expr::{Layout, RowMajor};
+use crate::shape::{Shape, MAX_RANK};
+use crate::view::TensorView;
+use core::marker::PhantomData;
+
+/// The shape without dim `AXIS` (`(D<2>, D<4>)` for `(D<2>, D<3>, D<4>)` and
+/// `AXIS = 1`), for every rank and every axis in range.
+#[diagnostic::on_unimplemented(
+    message = "axis {AXIS} is out of range for shape `{Self}`",
+    label = "no axis {AXIS} here",
+    note = "axes count from 0, outermost first; a shape of rank r has axes 0 to r - 1"
+)]
+pub trait RemoveAxis<const AXIS: usize>: Shape {
+    /// The shape with dim `AXIS` removed.
+    type Removed: Shape;
+}
+
+/// The shape with dim `AXIS` replaced by `D<LEN>`, for every rank and every
+/// axis in range.
+#[diagnostic::on_unimplemented(
+    message = "axis {AXIS} is out of range for shape `{Self}`",
+    label = "no axis {AXIS} here",
+    note = "axes count from 0, outermost first; a shape of rank r has axes 0 to r - 1"
+)]
+pub trait NarrowAxis<const AXIS: usize, const LEN: usize>: Shape {
+    /// The shape with dim `AXIS` of size `LEN`.
+    type Narrowed: Shape;
+}
+
+/// The shape with dim `AXIS` replaced by [`One`](crate::One) (size 1, which
+/// broadcasts), for every rank and every axis in range.
+#[diagnostic::on_unimplemented(
+    message = "axis {AXIS} is out of range for shape `{Self}`",
+    label = "no axis {AXIS} here",
+    note = "axes count from 0, outermost first; a shape of rank r has axes 0 to r - 1"
+)]
+pub trait KeepAxis<const AXIS: usize>: Shape {
+    /// The shape with dim `AXIS` of size `One`.
+    type Kept: Shape;
+}
+
+/// One impl of each rule per rank and axis: `[dims before] axis [dims after]`.
+macro_rules! axis_rules {
+    ($($axis:literal: [$($before:ident)*] $at:ident [$($after:ident)*];)*) => {$(
+        impl<$($before: Dim,)* $at: Dim, $($after: Dim),*> RemoveAxis<$axis> for ($($before,)* $at, $($after,)*) {
+            type Removed = ($($before,)* $($after,)*);
+        }
+        impl<$($before: Dim,)* $at: Dim, $($after: Dim,)* const LEN: usize> NarrowAxis<$axis, LEN>
+            for ($($before,)* $at, $($after,)*)
+        {
+            type Narrowed = ($($before,)* D<LEN>, $($after,)*);
+        }
+        impl<$($before: Dim,)* $at: Dim, $($after: Dim),*> KeepAxis<$axis> for ($($before,)* $at, $($after,)*) {
+            type Kept = ($($before,)* crate::One, $($after,)*);
+        }
+    )*};
+}
+
+const _: () = assert!(
+    MAX_RANK == 6,
+    "the axis rules below are written out up to rank 6"
+);
+
+axis_rules! {
+    0: [] A0 [];
+    0: [] A0 [A1];
+    1: [A0] A1 [];
+    0: [] A0 [A1 A2];
+    1: [A0] A1 [A2];
+    2: [A0 A1] A2 [];
+    0: [] A0 [A1 A2 A3];
+    1: [A0] A1 [A2 A3];
+    2: [A0 A1] A2 [A3];
+    3: [A0 A1 A2] A3 [];
+    0: [] A0 [A1 A2 A3 A4];
+    1: [A0] A1 [A2 A3 A4];
+    2: [A0 A1] A2 [A3 A4];
+    3: [A0 A1 A2] A3 [A4];
+    4: [A0 A1 A2 A3] A4 [];
+    0: [] A0 [A1 A2 A3 A4 A5];
+    1: [A0] A1 [A2 A3 A4 A5];
+    2: [A0 A1] A2 [A3 A4 A5];
+    3: [A0 A1 A2] A3 [A4 A5];
+    4: [A0 A1 A2 A3] A4 [A5];
+    5: [A0 A1 A2 A3 A4] A5 [];
+}
+
+/// The elements that a view of `dims` read through `strides` touches, from
+/// its first on (0 when a dim is 0).
+pub const fn strided_span(dims: &[usize], strides: &[usize; MAX_RANK]) -> usize {
+    let mut span = 1;
+    let mut k = 0;
+    while k < dims.len() {
+        if dims[k] == 0 {
+            return 0;
+        }
+        span += (dims[k] - 1) * strides[k];
+        k += 1;
+    }
+    span
+}
+
+/// `L` with dim `AXIS` removed (read at one position, which the view's
+/// offset chose).
+pub struct AxisRemoved<L, const AXIS: usize>(PhantomData<L>);
+
+impl<L: Layout, const AXIS: usize> Layout for AxisRemoved<L, AXIS>
+where
+    L::Shape: RemoveAxis<AXIS>,
+{
+    type Shape = <L::Shape as RemoveAxis<AXIS>>::Removed;
+    const STRIDES: [usize; MAX_RANK] = {
+        let mut strides = [0; MAX_RANK];
+        let mut k = 0;
+        while k + 1 < MAX_RANK {
+            strides[k] = L::STRIDES[if k < AXIS { k } else { k + 1 }];
+            k += 1;
+        }
+        strides
+    };
+    const DATA_LEN: usize = strided_span(<Self::Shape as Shape>::DIMS, &Self::STRIDES);
+}
+
+/// `L` with dim `AXIS` cut to `LEN` positions (from the one the view's
+/// offset chose).
+pub struct Narrowed<L, const AXIS: usize, const LEN: usize>(PhantomData<L>);
+
+impl<L: Layout, const AXIS: usize, const LEN: usize> Layout for Narrowed<L, AXIS, LEN>
+where
+    L::Shape: NarrowAxis<AXIS, LEN>,
+{
+    type Shape = <L::Shape as NarrowAxis<AXIS, LEN>>::Narrowed;
+    const STRIDES: [usize; MAX_RANK] = L::STRIDES;
+    const DATA_LEN: usize = strided_span(<Self::Shape as Shape>::DIMS, &Self::STRIDES);
+}
+
+/// `L` with dim `AXIS` read at one position (which the view's offset chose)
+/// and kept as a broadcasting [`One`](crate::One).
+pub struct AxisKept<L, const AXIS: usize>(PhantomData<L>);
+
+impl<L: Layout, const AXIS: usize> Layout for AxisKept<L, AXIS>
+where
+    L::Shape: KeepAxis<AXIS>,
+{
+    type Shape = <L::Shape as KeepAxis<AXIS>>::Kept;
+    const STRIDES: [usize; MAX_RANK] = L::STRIDES;
+    const DATA_LEN: usize = strided_span(<Self::Shape as Shape>::DIMS, &Self::STRIDES);
+}
+
+/// A shared view of the elements of layout `L` (a static slice of a tensor or
+/// view): an operand of `tensor_expr!`, read through its strides in place.
+///
+/// ```
+/// use tensor_expr_runtime::{Tensor, D};
+/// let x = Tensor::<i32, (D<3>, D<4>)>::from_fn(|[i, j]| (10 * i + j) as i32);
+/// let column = x.index_axis::<1>(2); // x[:, 2]
+/// assert_eq!(column.shape(), &[3]);
+/// assert_eq!(column.to_tensor().as_slice(), &[2, 12, 22]);
+/// let middle = x.narrow::<1, 1, 2>(); // x[:, 1:3], shape [3, 2]
+/// assert_eq!(middle[[2, 1]], 22);
+/// assert_eq!(middle.to_string(), "[[ 1  2]\n [11 12]\n [21 22]]");
+/// ```
+pub struct StridedView<'a, T, L> {
+    /// From the view's first element on, `L::DATA_LEN` long.
+    data: &'a [T],
+    layout: PhantomData<L>,
+}
+
+impl<T, L> Clone for StridedView<'_, T, L> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+
+impl<T, L> Copy for StridedView<'_, T, L> {}
+
+impl<'a, T, L: Layout> StridedView<'a, T, L> {
+    /// Views `data` from `offset` on. Callers pass an offset inside the parent
+    /// whose layout makes `L::DATA_LEN` elements from there fit.
+    fn from_offset(data: &'a [T], offset: usize) -> Self {
+        StridedView {
+            data: &data[offset..offset + L::DATA_LEN],
+            layout: PhantomData,
+        }
+    }
+
+    /// The dims, outermost first.
+    #[inline]
+    pub const fn shape(&self) -> &'static [usize] {
+        <L::Shape as Shape>::DIMS
+    }
+
+    /// The element at `index`, or `None` if it is out of bounds.
+    pub fn get(&self, index: <L::Shape as Shape>::Index) -> Option<&'a T> {
+        let mut offset = 0;
+        for (k, (&i, &dim)) in index.as_ref().iter().zip(self.shape()).enumerate() {
+            if i >= dim {
+                return None;
+            }
+            offset += i * L::STRIDES[k];
+        }
+        Some(&self.data[offset])
+    }
+
+    /// The elements in row-major order.
+    pub fn iter(&self) -> impl Iterator<Item = &'a T> + Clone + 'a {
+        let data = self.data;
+        (0..<L::Shape as Shape>::LEN).map(move |position| &data[Self::offset_of(position)])
+    }
+
+    /// Where the element at row-major position `position` of the view is.
+    fn offset_of(position: usize) -> usize {
+        let index = <L::Shape as Shape>::multi_index(position);
+        index
+            .as_ref()
+            .iter()
+            .zip(&L::STRIDES)
+            .map(|(i, s)| i * s)
+            .sum()
+    }
+
+    /// Copies the viewed elements into a contiguous tensor.
+    pub fn to_tensor(&self) -> crate::Tensor<T, L::Shape>
+    where
+        T: Copy,
+    {
+        crate::Tensor::from_flat_fn(|position| self.data[Self::offset_of(position)])
+    }
+
+    /// Copies the viewed elements into a tensor on the heap (features
+    /// `alloc`, `std`).
+    #[cfg(feature = "alloc")]
+    pub fn to_heap(&self) -> crate::HeapTensor<T, L::Shape>
+    where
+        T: Copy,
+    {
+        crate::HeapTensor::from_flat_fn(|position| self.data[Self::offset_of(position)])
+    }
+
+    /// Sub-tensor `i` along `AXIS`, rank one less. Panics if `i` is out of
+    /// range.
+    pub fn index_axis<const AXIS: usize>(
+        &self,
+        i: usize,
+    ) -> StridedView<'a, T, AxisRemoved<L, AXIS>>
+    where
+        L::Shape: RemoveAxis<AXIS>,
+    {
+        let dim = <L::Shape as Shape>::DIMS[AXIS];
+        assert!(
+            i < dim,
+            "index {i} is out of range for axis {AXIS} of size {dim}"
+        );
+        StridedView::from_offset(self.data, i * L::STRIDES[AXIS])
+    }
+
+    /// Sub-tensor `i` along `AXIS` with that dim kept as a broadcasting
+    /// `One` (NumPy's `x[:, i:i+1]`). Panics if `i` is out of range.
+    pub fn index_axis_keepdim<const AXIS: usize>(
+        &self,
+        i: usize,
+    ) -> StridedView<'a, T, AxisKept<L, AXIS>>
+    where
+        L::Shape: KeepAxis<AXIS>,
+    {
+        let dim = <L::Shape as Shape>::DIMS[AXIS];
+        assert!(
+            i < dim,
+            "index {i} is out of range for axis {AXIS} of size {dim}"
+        );
+        StridedView::from_offset(self.data, i * L::STRIDES[AXIS])
+    }
+
+    /// Positions `START..START + LEN` along `AXIS`; a range past the dim is
+    /// an error when the code is built.
+    pub fn narrow<const AXIS: usize, const START: usize, const LEN: usize>(
+        &self,
+    ) -> StridedView<'a, T, Narrowed<L, AXIS, LEN>>
+    where
+        L::Shape: NarrowAxis<AXIS, LEN>,
+    {
+        #[allow(clippy::let_unit_value)]
+        let () = NarrowFits::<L::Shape, AXIS, START, LEN>::CHECKED;
+        StridedView::from_offset(self.data, START * L::STRIDES[AXIS])
+    }
+}
+
+/// The build-time check that `START + LEN` fits dim `AXIS` of `S`.
+struct NarrowFits<S, const AXIS: usize, const START: usize, const LEN: usize>(PhantomData<S>);
+
+impl<S: Shape, const AXIS: usize, const START: usize, const LEN: usize>
+    NarrowFits<S, AXIS, START, LEN>
+{
+    const CHECKED: () = assert!(
+        START + LEN <= S::DIMS[AXIS],
+        "`narrow::<AXIS, START, LEN>` reaches past the end of the axis: START + LEN must be at most its size"
+    );
+}
+
+impl<T, L: Layout> core::ops::Index<<L::Shape as Shape>::Index> for StridedView<'_, T, L> {
+    type Output = T;
+    fn index(&self, index: <L::Shape as Shape>::Index) -> &T {
+        match self.get(index) {
+            Some(x) => x,
+            None => panic!(
+                "index {:?} is out of bounds for shape {:?}",
+                index,
+                self.shape()
+            ),
+        }
+    }
+}
+
+impl<T: crate::fmt::DisplayElement, L: Layout> core::fmt::Display for StridedView<'_, T, L> {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        crate::fmt::write_display(f, self.iter(), self.shape())
+    }
+}
+
+impl<T: core::fmt::Debug, L: Layout> core::fmt::Debug for StridedView<'_, T, L> {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        crate::fmt::write_debug(f, self.iter(), self.shape())
+    }
+}
+
+/// An operand of any expression, read through its layout's strides.
+#[diagnostic::do_not_recommend]
+impl<T, U: crate::Element + crate::rules::elements::SameElement<T>, L: Layout>
+    crate::expr::Operand<T> for StridedView<'_, U, L>
+{
+    type Element = U::Checked;
+    type Shape = L::Shape;
+    type Layout = L;
+    type Placement = crate::placement::Stack;
+    #[inline]
+    fn elements(&self) -> &[U::Checked] {
+        U::data(self.data)
+    }
+}
+
+impl<T: crate::Element, L> crate::expr::ElementSource for StridedView<'_, T, L> {
+    type Element = T;
+}
+
+/// The slicing methods of the contiguous containers, over their `as_slice`.
+macro_rules! impl_slicing {
+    (impl[$($g:tt)*] $ty:ty) => {
+        impl<$($g)*> $ty where S: $crate::Shape {
+            /// Sub-tensor `i` along the first axis (row `i` of a matrix), a
+            /// contiguous view of rank one less. Panics if `i` is out of range.
+            ///
+            /// ```
+            /// # use tensor_expr_runtime::{Tensor, D};
+            /// let x = Tensor::<f32, (D<2>, D<3>)>::new([[1., 2., 3.], [4., 5., 6.]]);
+            /// assert_eq!(x.at(1).as_slice(), &[4., 5., 6.]);
+            /// assert!(x.try_at(2).is_none());
+            /// ```
+            pub fn at(&self, i: usize) -> $crate::TensorView<'_, T, <S as $crate::slice::RemoveAxis<0>>::Removed>
+            where
+                S: $crate::slice::RemoveAxis<0>,
+            {
+                match self.try_at(i) {
+                    Some(view) => view,
+                    None => panic!("index {i} is out of range for axis 0 of size {}", S::DIMS[0]),
+                }
+            }
+
+            /// [`Self::at`], or `None` if `i` is out of range.
+            pub fn try_at(&self, i: usize) -> Option<$crate::TensorView<'_, T, <S as $crate::slice::RemoveAxis<0>>::Removed>>
+            where
+                S: $crate::slice::RemoveAxis<0>,
+            {
+                $crate::slice::contiguous_at::<T, S>(self.as_slice(), i)
+            }
+
+            /// Sub-tensor `i` along `AXIS` (NumPy's `x[:, i]` for `AXIS = 1`),
+            /// rank one less, read in place. Panics if `i` is out of range.
+            pub fn index_axis<const AXIS: usize>(&self, i: usize) -> $crate::slice::StridedView<'_, T, $crate::slice::AxisRemoved<$crate::expr::RowMajor<S>, AXIS>>
+            where
+                S: $crate::slice::RemoveAxis<AXIS>,
+            {
+                $crate::slice::StridedView::whole(self.as_slice()).index_axis::<AXIS>(i)
+            }
+
+            /// [`Self::index_axis`], or `None` if `i` is out of range.
+            pub fn try_index_axis<const AXIS: usize>(&self, i: usize) -> Option<$crate::slice::StridedView<'_, T, $crate::slice::AxisRemoved<$crate::expr::RowMajor<S>, AXIS>>>
+            where
+                S: $crate::slice::RemoveAxis<AXIS>,
+            {
+                (i < S::DIMS[AXIS]).then(|| self.index_axis::<AXIS>(i))
+            }
+
+            /// Sub-tensor `i` along `AXIS`, with that dim kept as a
+            /// broadcasting `One` (NumPy's `x[:, i:i+1]`, which broadcasts
+            /// against `x`), read in place. Panics if `i` is out of range.
+            ///
+            /// ```
+            /// # use tensor_expr_runtime::{Tensor, D};
+            /// let x = Tensor::<f32, (D<2>, D<3>)>::new([[1., 2., 3.], [4., 5., 6.]]);
+            /// let first = x.index_axis_keepdim::<1>(0);
+            /// assert_eq!(first.shape(), &[2, 1]);
+            /// ```
+            pub fn index_axis_keepdim<const AXIS: usize>(&self, i: usize) -> $crate::slice::StridedView<'_, T, $crate::slice::AxisKept<$crate::expr::RowMajor<S>, AXIS>>
+            where
+                S: $crate::slice::KeepAxis<AXIS>,
+            {
+                $crate::slice::StridedView::whole(self.as_slice()).index_axis_keepdim::<AXIS>(i)
+            }
+
+            /// Positions `START..START + LEN` along `AXIS` (NumPy's
+            /// `x[:, START:START + LEN]`), read in place; the view's shape has
+            /// `D<LEN>` there. A range past the dim is an error when the code is
+            /// built.
+            pub fn narrow<const AXIS: usize, const START: usize, const LEN: usize>(&self) -> $crate::slice::StridedView<'_, T, $crate::slice::Narrowed<$crate::expr::RowMajor<S>, AXIS, LEN>>
+            where
+                S: $crate::slice::NarrowAxis<AXIS, LEN>,
+            {
+                $crate::slice::StridedView::whole(self.as_slice()).narrow::<AXIS, START, LEN>()
+            }
+        }
+    };
+}
+pub(crate) use impl_slicing;
+
+impl<'a, T, S: Shape> StridedView<'a, T, RowMajor<S>> {
+    /// All of a contiguous container's `S::LEN` elements.
+    #[doc(hidden)]
+    pub fn whole(data: &'a [T]) -> Self {
+        Self::from_offset(data, 0)
+    }
+}
+
+/// Sub-tensor `i` along the first axis of row-major `data` of shape `S`.
+#[doc(hidden)]
+pub fn contiguous_at<T, S: RemoveAxis<0>>(
+    data: &[T],
+    i: usize,
+) -> Option<TensorView<'_, T, S::Removed>> {
+    let len = <S::Removed as Shape>::LEN;
+    (i < S::DIMS[0]).then(|| TensorView::from_exact(&data[i * len..(i + 1) * len]))
+}

@@ -1,0 +1,121 @@
+//! Static slicing: `at`, `index_axis`, `narrow`, their shapes, their values
+//! (against ndarray's slicing of the same data), and their use as operands
+//! of `tensor_expr!` without a copy.
+
+use ndarray::{s, Array, Axis};
+use tensor_expr::prelude::*;
+use tensor_expr::D;
+
+fn x() -> Tensor<i64, Shape![3, 4, 5]> {
+    Tensor::<i64, Shape![3, 4, 5]>::from_fn(|[i, j, k]| (100 * i + 10 * j + k) as i64)
+}
+
+fn oracle() -> ndarray::Array3<i64> {
+    Array::from_shape_vec((3, 4, 5), x().to_vec()).unwrap()
+}
+
+#[test]
+fn at_is_a_contiguous_sub_tensor() {
+    let x = x();
+    let row: TensorView<'_, i64, Shape![4, 5]> = x.at(2);
+    assert_eq!(
+        row.to_vec(),
+        oracle()
+            .index_axis(Axis(0), 2)
+            .iter()
+            .copied()
+            .collect::<Vec<_>>()
+    );
+    assert_eq!(row.at(3).as_slice(), &[230, 231, 232, 233, 234]);
+    assert!(x.try_at(3).is_none());
+    let heap = x.to_heap();
+    assert_eq!(heap.at(1)[[0, 4]], 104);
+}
+
+#[test]
+#[should_panic(expected = "index 3 is out of range for axis 0 of size 3")]
+fn at_out_of_range_panics_with_the_size() {
+    let _ = x().at(3);
+}
+
+#[test]
+fn index_axis_matches_ndarray_on_every_axis() {
+    let (x, nd) = (x(), oracle());
+    for i in 0..3 {
+        let ours = x.index_axis::<0>(i);
+        assert_eq!(ours.shape(), &[4, 5]);
+        assert!(ours.iter().eq(nd.index_axis(Axis(0), i).iter()));
+    }
+    for j in 0..4 {
+        let ours = x.index_axis::<1>(j);
+        assert_eq!(ours.shape(), &[3, 5]);
+        assert!(ours.iter().eq(nd.index_axis(Axis(1), j).iter()));
+    }
+    for k in 0..5 {
+        let ours = x.index_axis::<2>(k);
+        assert_eq!(ours.shape(), &[3, 4]);
+        assert!(ours.iter().eq(nd.index_axis(Axis(2), k).iter()));
+        assert_eq!(ours[[2, 3]], nd[[2, 3, k]]);
+    }
+    assert!(x.try_index_axis::<2>(5).is_none());
+    // Slices of slices: x[1, :, 3].
+    let both = x.index_axis::<0>(1).index_axis::<1>(3);
+    assert!(both.iter().eq(nd.slice(s![1, .., 3]).iter()));
+}
+
+#[test]
+fn narrow_matches_ndarray() {
+    let (x, nd) = (x(), oracle());
+    let middle = x.narrow::<1, 1, 2>();
+    assert_eq!(middle.shape(), &[3, 2, 5]);
+    assert!(middle.iter().eq(nd.slice(s![.., 1..3, ..]).iter()));
+    let last = x.narrow::<2, 3, 2>();
+    assert!(last.iter().eq(nd.slice(s![.., .., 3..5]).iter()));
+    let corner = x.narrow::<0, 1, 2>().narrow::<2, 0, 1>();
+    assert_eq!(corner.shape(), &[2, 4, 1]);
+    assert!(corner.iter().eq(nd.slice(s![1..3, .., 0..1]).iter()));
+    // A range of length 1 is `D<1>`, a size, not the broadcasting `One`.
+    let copy: Tensor<i64, (D<2>, D<4>, D<1>)> = corner.to_tensor();
+    assert_eq!(copy[[1, 3, 0]], 230);
+    assert_eq!(x.narrow::<1, 0, 0>().iter().count(), 0);
+    assert_eq!(x.narrow::<1, 1, 2>().get([2, 1, 4]), Some(&224));
+    assert_eq!(x.narrow::<1, 1, 2>().get([2, 2, 4]), None);
+}
+
+#[test]
+fn slices_are_operands() {
+    let m = Tensor::<f32, Shape![4, 6]>::from_fn(|[i, j]| (i * 6 + j) as f32);
+    let bias = Tensor::<f32, Shape![3]>::new([0.5, 1.5, 2.5]);
+    // The middle three columns plus a bias: NumPy's m[:, 1:4] + bias.
+    let y = tensor_expr!(m.narrow::<1, 1, 3>() + bias);
+    let expected = Tensor::<f32, Shape![4, 3]>::from_fn(|[i, j]| m[[i, j + 1]] + bias[[j]]);
+    assert_eq!(y, expected);
+    // A column broadcast against the matrix: m - m[:, 0:1].
+    let first = m.index_axis_keepdim::<1>(0);
+    assert_eq!(first.shape(), &[4, 1]);
+    let centred = tensor_expr!(m - first);
+    assert_eq!(centred.at(2).as_slice(), &[0., 1., 2., 3., 4., 5.]);
+    // A row and a column from `index_axis`, in one expression.
+    let row = m.at(1);
+    let column = m.index_axis::<1>(2);
+    let outer = tensor_expr!(m.index_axis_keepdim::<1>(2) * row + { column[[0]] });
+    assert_eq!(outer[[3, 5]], m[[3, 2]] * m[[1, 5]] + 2.0);
+    assert_eq!(tensor_expr!(column * 2).as_slice(), &[4., 16., 28., 40.]);
+    // Reductions and functions read them too.
+    let sums = tensor_expr!(sum(m.narrow::<0, 2, 2>(), [0]));
+    assert_eq!(sums.as_slice(), &[30., 32., 34., 36., 38., 40.]);
+    // Into a target.
+    let mut out = Tensor::<f32, Shape![4, 2]>::zeros();
+    tensor_expr!(out += m.narrow::<1, 4, 2>() * 2);
+    assert_eq!(out[[3, 1]], 46.0);
+}
+
+#[test]
+fn strided_views_print_like_numpy() {
+    let m = Tensor::<f32, Shape![2, 3]>::new([[1., 2.5, 3.], [4., 5., -6.]]);
+    assert_eq!(m.index_axis::<1>(1).to_string(), "[2.5 5. ]");
+    assert_eq!(
+        format!("{:?}", m.narrow::<1, 0, 2>()),
+        "[[1.0, 2.5],\n [4.0, 5.0]]"
+    );
+}

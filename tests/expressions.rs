@@ -238,17 +238,35 @@ fn comparisons_broadcast_into_masks() {
             .map(|([_, j], &a)| f64::from(u8::from(f(a, t[[j]]))))
             .collect()
     };
-    assert_eq!(tensor_expr!(x < t).to_vec(), expect(|a, b| a < b));
-    assert_eq!(tensor_expr!(x <= t).to_vec(), expect(|a, b| a <= b));
-    assert_eq!(tensor_expr!(x > t).to_vec(), expect(|a, b| a > b));
-    assert_eq!(tensor_expr!(x >= t).to_vec(), expect(|a, b| a >= b));
-    assert_eq!(tensor_expr!(x == t).to_vec(), expect(|a, b| a == b));
-    assert_eq!(tensor_expr!(x != t).to_vec(), expect(|a, b| a != b));
+    assert_eq!(
+        tensor_expr!(x < t).as_slice().to_vec(),
+        expect(|a, b| a < b)
+    );
+    assert_eq!(
+        tensor_expr!(x <= t).as_slice().to_vec(),
+        expect(|a, b| a <= b)
+    );
+    assert_eq!(
+        tensor_expr!(x > t).as_slice().to_vec(),
+        expect(|a, b| a > b)
+    );
+    assert_eq!(
+        tensor_expr!(x >= t).as_slice().to_vec(),
+        expect(|a, b| a >= b)
+    );
+    assert_eq!(
+        tensor_expr!(x == t).as_slice().to_vec(),
+        expect(|a, b| a == b)
+    );
+    assert_eq!(
+        tensor_expr!(x != t).as_slice().to_vec(),
+        expect(|a, b| a != b)
+    );
     // NumPy: `np.array([nan]) != np.array([nan])` is True, `==`, `<`, `>=` False.
     assert_eq!(tensor_expr!(x != x).as_slice(), &[0., 0., 0., 1., 0., 0.]);
     // Comparisons bind loosest: `x + 1 > t * 2` is `(x + 1) > (t * 2)`.
     assert_eq!(
-        tensor_expr!(x + 1 > t * 2).to_vec(),
+        tensor_expr!(x + 1 > t * 2).as_slice().to_vec(),
         expect(|a, b| a + 1.0 > b * 2.0)
     );
     // Masks are numbers: `*` is "and".

@@ -119,3 +119,58 @@ fn strided_views_print_like_numpy() {
         "[[1.0, 2.5],\n [4.0, 5.0]]"
     );
 }
+
+/// A strided slice as an operand of `@` (either side) and of a reduction
+/// gives what its contiguous copy gives.
+#[test]
+fn slices_in_products_match_their_copies() {
+    let m = Tensor::<f32, Shape![5, 7]>::from_fn(|[i, j]| ((i * 7 + j) % 5) as f32 - 1.5);
+    let w = Tensor::<f32, Shape![4, 3]>::from_fn(|[i, j]| (i + 2 * j) as f32 * 0.25);
+    let left = m.narrow::<1, 2, 4>();
+    let left_copy = left.to_tensor();
+    assert_eq!(tensor_expr!(left @ w), tensor_expr!(left_copy @ w));
+    let right = m.narrow::<0, 1, 4>().narrow::<1, 3, 3>();
+    let right_copy = right.to_tensor();
+    let square = Tensor::<f32, Shape![2, 4]>::full(0.5);
+    assert_eq!(
+        tensor_expr!(square @ right),
+        tensor_expr!(square @ right_copy)
+    );
+    let column = m.index_axis::<1>(6);
+    let column_copy = column.to_tensor();
+    assert_eq!(
+        tensor_expr!(m.narrow::<1, 0, 5>() @ column),
+        tensor_expr!(m.narrow::<1, 0, 5>().to_tensor() @ column_copy)
+    );
+    assert_eq!(
+        tensor_expr!(
+            exp(left - max(left, [1], keepdim))
+                / sum(exp(left - max(left, [1], keepdim)), [1], keepdim)
+        ),
+        tensor_expr!(
+            exp(left_copy - max(left_copy, [1], keepdim))
+                / sum(exp(left_copy - max(left_copy, [1], keepdim)), [1], keepdim)
+        )
+    );
+}
+
+/// The same at a size that takes the tiled (and, with `std`, run-time
+/// dispatched) product kernels.
+#[test]
+fn a_strided_slice_in_a_tiled_product() {
+    let m =
+        HeapTensor::<f32, Shape![64, 130]>::from_fn(|[i, j]| ((i * 31 + j * 17) % 11) as f32 - 5.0);
+    let w =
+        HeapTensor::<f32, Shape![128, 64]>::from_fn(|[i, j]| ((i * 7 + j * 3) % 5) as f32 * 0.5);
+    let left = m.narrow::<1, 1, 128>();
+    let left_copy = left.to_heap();
+    let fused = tensor_expr!(left @ w + 1.0);
+    let copied = tensor_expr!(left_copy @ w + 1.0);
+    assert_eq!(fused, copied);
+    let right = w.view().narrow::<1, 0, 32>();
+    let right_copy = right.to_heap();
+    assert_eq!(
+        tensor_expr!(left_copy @ right),
+        tensor_expr!(left_copy @ right_copy)
+    );
+}

@@ -203,7 +203,7 @@ impl<T, S: Shape> TryFrom<Vec<T>> for HeapTensor<T, S> {
 
 impl_read_access!(impl[T, S] HeapTensor<T, S> => HeapTensor);
 impl_write_access!(impl[T, S] HeapTensor<T, S>);
-crate::slice::impl_slicing!(impl[T, S] HeapTensor<T, S>);
+crate::slice::impl_slicing!(impl[T, S] HeapTensor<T, S>, '_);
 
 /// An operand of any expression: one over another element type than `U` is
 /// rejected through [`SameElement`](crate::rules::elements::SameElement).

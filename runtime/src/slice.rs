@@ -364,9 +364,10 @@ impl<T: crate::Element, L> crate::expr::ElementSource for StridedView<'_, T, L> 
     type Element = T;
 }
 
-/// The slicing methods of the contiguous containers, over their `as_slice`.
+/// The slicing methods of the contiguous containers, over their `as_slice`;
+/// the slices borrow for `$life` (a `TensorView`'s slices outlive the view).
 macro_rules! impl_slicing {
-    (impl[$($g:tt)*] $ty:ty) => {
+    (impl[$($g:tt)*] $ty:ty, $life:lifetime) => {
         impl<$($g)*> $ty where S: $crate::Shape {
             /// Sub-tensor `i` along the first axis (row `i` of a matrix), a
             /// contiguous view of rank one less. Panics if `i` is out of range.
@@ -377,7 +378,7 @@ macro_rules! impl_slicing {
             /// assert_eq!(x.at(1).as_slice(), &[4., 5., 6.]);
             /// assert!(x.try_at(2).is_none());
             /// ```
-            pub fn at(&self, i: usize) -> $crate::TensorView<'_, T, <S as $crate::slice::RemoveAxis<0>>::Removed>
+            pub fn at(&self, i: usize) -> $crate::TensorView<$life, T, <S as $crate::slice::RemoveAxis<0>>::Removed>
             where
                 S: $crate::slice::RemoveAxis<0>,
             {
@@ -388,7 +389,7 @@ macro_rules! impl_slicing {
             }
 
             /// [`Self::at`], or `None` if `i` is out of range.
-            pub fn try_at(&self, i: usize) -> Option<$crate::TensorView<'_, T, <S as $crate::slice::RemoveAxis<0>>::Removed>>
+            pub fn try_at(&self, i: usize) -> Option<$crate::TensorView<$life, T, <S as $crate::slice::RemoveAxis<0>>::Removed>>
             where
                 S: $crate::slice::RemoveAxis<0>,
             {
@@ -397,7 +398,7 @@ macro_rules! impl_slicing {
 
             /// Sub-tensor `i` along `AXIS` (NumPy's `x[:, i]` for `AXIS = 1`),
             /// rank one less, read in place. Panics if `i` is out of range.
-            pub fn index_axis<const AXIS: usize>(&self, i: usize) -> $crate::slice::StridedView<'_, T, $crate::slice::AxisRemoved<$crate::expr::RowMajor<S>, AXIS>>
+            pub fn index_axis<const AXIS: usize>(&self, i: usize) -> $crate::slice::StridedView<$life, T, $crate::slice::AxisRemoved<$crate::expr::RowMajor<S>, AXIS>>
             where
                 S: $crate::slice::RemoveAxis<AXIS>,
             {
@@ -405,7 +406,7 @@ macro_rules! impl_slicing {
             }
 
             /// [`Self::index_axis`], or `None` if `i` is out of range.
-            pub fn try_index_axis<const AXIS: usize>(&self, i: usize) -> Option<$crate::slice::StridedView<'_, T, $crate::slice::AxisRemoved<$crate::expr::RowMajor<S>, AXIS>>>
+            pub fn try_index_axis<const AXIS: usize>(&self, i: usize) -> Option<$crate::slice::StridedView<$life, T, $crate::slice::AxisRemoved<$crate::expr::RowMajor<S>, AXIS>>>
             where
                 S: $crate::slice::RemoveAxis<AXIS>,
             {
@@ -422,7 +423,7 @@ macro_rules! impl_slicing {
             /// let first = x.index_axis_keepdim::<1>(0);
             /// assert_eq!(first.shape(), &[2, 1]);
             /// ```
-            pub fn index_axis_keepdim<const AXIS: usize>(&self, i: usize) -> $crate::slice::StridedView<'_, T, $crate::slice::AxisKept<$crate::expr::RowMajor<S>, AXIS>>
+            pub fn index_axis_keepdim<const AXIS: usize>(&self, i: usize) -> $crate::slice::StridedView<$life, T, $crate::slice::AxisKept<$crate::expr::RowMajor<S>, AXIS>>
             where
                 S: $crate::slice::KeepAxis<AXIS>,
             {
@@ -433,7 +434,7 @@ macro_rules! impl_slicing {
             /// `x[:, START:START + LEN]`), read in place; the view's shape has
             /// `D<LEN>` there. A range past the dim is an error when the code is
             /// built.
-            pub fn narrow<const AXIS: usize, const START: usize, const LEN: usize>(&self) -> $crate::slice::StridedView<'_, T, $crate::slice::Narrowed<$crate::expr::RowMajor<S>, AXIS, LEN>>
+            pub fn narrow<const AXIS: usize, const START: usize, const LEN: usize>(&self) -> $crate::slice::StridedView<$life, T, $crate::slice::Narrowed<$crate::expr::RowMajor<S>, AXIS, LEN>>
             where
                 S: $crate::slice::NarrowAxis<AXIS, LEN>,
             {

@@ -235,7 +235,7 @@ impl<T: Element, S: Shape> crate::kernel::Target for Tensor<T, S> {
 
 crate::view::impl_read_access!(impl[T, S] Tensor<T, S> => Tensor);
 crate::view::impl_write_access!(impl[T, S] Tensor<T, S>);
-crate::slice::impl_slicing!(impl[T, S] Tensor<T, S>);
+crate::slice::impl_slicing!(impl[T, S] Tensor<T, S>, '_);
 
 /// `[[T; n1]; n0]`-style nesting for the `From` impls.
 macro_rules! nested_array {

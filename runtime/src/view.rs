@@ -368,8 +368,8 @@ macro_rules! impl_write_access {
 pub(crate) use impl_write_access;
 
 impl_write_access!(impl['a, T, S] TensorViewMut<'a, T, S>);
-crate::slice::impl_slicing!(impl['a, T, S] TensorView<'a, T, S>);
-crate::slice::impl_slicing!(impl['a, T, S] TensorViewMut<'a, T, S>);
+crate::slice::impl_slicing!(impl['a, T, S] TensorView<'a, T, S>, 'a);
+crate::slice::impl_slicing!(impl['a, T, S] TensorViewMut<'a, T, S>, '_);
 
 macro_rules! view_operand {
     ($($view:ident),*) => {$(

@@ -4,24 +4,14 @@
 //! `max`). Along an axis of size 0 there is no answer: an error when the code
 //! is built, where NumPy raises.
 
+use crate::rules::axes::NonEmptyAxis;
 use crate::shape::Shape;
-use core::marker::PhantomData;
 
 /// Which extreme an index reduction looks for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Extreme {
     Largest,
     Smallest,
-}
-
-/// The build-time check that axis `AXIS` of `S` is not empty.
-struct NonEmptyAxis<S, const AXIS: usize>(PhantomData<S>);
-
-impl<S: Shape, const AXIS: usize> NonEmptyAxis<S, AXIS> {
-    const CHECKED: () = assert!(
-        S::DIMS[AXIS] > 0,
-        "`argmax` / `argmin` over an axis of size 0: there is no position to give"
-    );
 }
 
 /// For each line of row-major `data` (shape `S`) along `AXIS`, in row-major

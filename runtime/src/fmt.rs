@@ -12,7 +12,7 @@
 //! with Rust's `Debug` elements (`[[1.0, 2.0],\n [3.0, 4.0]]`).
 //! No allocation is needed.
 
-use core::fmt::{self, Debug, Display, Formatter, Write};
+use core::fmt::{self, Debug, Formatter, Write};
 
 /// An element that prints in a tensor's `Display`, as NumPy's `str` does.
 ///
@@ -84,76 +84,48 @@ macro_rules! display_floats {
                 if self.is_infinite() {
                     return out.write_str(if *self > 0.0 { "inf" } else { "-inf" });
                 }
-                match notation {
-                    Notation::Positional => write_positional(out, |w, p| match p {
-                        None => write!(w, "{self}"),
-                        Some(p) => write!(w, "{self:.p$}"),
-                    }),
-                    Notation::Scientific => write_scientific(out, |w, p| match p {
-                        None => write!(w, "{self:e}"),
-                        Some(p) => write!(w, "{self:.p$e}"),
-                    }),
-                }
+                write_finite(out, notation, |w, digits| match (notation, digits) {
+                    (Notation::Positional, None) => write!(w, "{self}"),
+                    (Notation::Positional, Some(p)) => write!(w, "{self:.p$}"),
+                    (Notation::Scientific, None) => write!(w, "{self:e}"),
+                    (Notation::Scientific, Some(p)) => write!(w, "{self:.p$e}"),
+                })
             }
         }
     )*};
 }
 display_floats!(f32, f64);
 
-/// Writes a float positionally: Rust's shortest round-trip text if it has at
-/// most [`PRECISION`] fraction digits, else rounded to that many with trailing
-/// zeros removed; always with a decimal point.
-fn write_positional(
+/// Writes a finite float in `notation`: Rust's shortest round-trip text if
+/// its mantissa has at most [`PRECISION`] fraction digits, else rounded to
+/// that many, with trailing zeros removed and always a decimal point (`1.`);
+/// in scientific notation then `e`, the exponent's sign and at least two
+/// digits (`1.5e+08`). `format` writes the float, shortest (`None`) or with
+/// the given fraction digits, in Rust's text for `notation`.
+fn write_finite(
     out: &mut Text,
+    notation: Notation,
     format: impl Fn(&mut Text, Option<usize>) -> fmt::Result,
 ) -> fmt::Result {
     let mut text = Text::new();
     format(&mut text, None)?;
-    if fraction_digits(text.as_str()) > PRECISION {
-        text.clear();
-        format(&mut text, Some(PRECISION))?;
-    }
-    let digits = text.as_str().trim_end_matches('0');
-    let digits = if text.as_str().contains('.') {
-        digits
-    } else {
-        text.as_str()
-    };
-    out.write_str(digits)?;
-    if !digits.contains('.') {
-        out.write_char('.')?;
-    }
-    Ok(())
-}
-
-/// Writes a float's mantissa and exponent (`1.5e+08`), the mantissa as
-/// [`write_positional`] writes a number.
-fn write_scientific(
-    out: &mut Text,
-    format: impl Fn(&mut Text, Option<usize>) -> fmt::Result,
-) -> fmt::Result {
-    let mut text = Text::new();
-    format(&mut text, None)?;
-    let (mantissa, _) = split_exponent(text.as_str());
-    if fraction_digits(mantissa) > PRECISION {
+    if fraction_digits(split_exponent(text.as_str()).0) > PRECISION {
         text.clear();
         format(&mut text, Some(PRECISION))?;
     }
     let (mantissa, exponent) = split_exponent(text.as_str());
-    let mantissa = if mantissa.contains('.') {
-        mantissa.trim_end_matches('0')
-    } else {
-        mantissa
-    };
-    out.write_str(mantissa)?;
-    if !mantissa.contains('.') {
-        out.write_char('.')?;
+    match mantissa.split_once('.') {
+        Some((whole, fraction)) => write!(out, "{whole}.{}", fraction.trim_end_matches('0'))?,
+        None => write!(out, "{mantissa}.")?,
     }
-    let (sign, digits) = match exponent.strip_prefix('-') {
-        Some(digits) => ('-', digits),
-        None => ('+', exponent),
-    };
-    write!(out, "e{sign}{digits:0>2}")
+    if notation == Notation::Scientific {
+        let (sign, digits) = match exponent.strip_prefix('-') {
+            Some(digits) => ('-', digits),
+            None => ('+', exponent),
+        };
+        write!(out, "e{sign}{digits:0>2}")?;
+    }
+    Ok(())
 }
 
 /// `("1.5", "8")` for `"1.5e8"`.
@@ -257,7 +229,7 @@ impl DisplayLayout {
                     // The exponent's text is its sign and digits.
                     layout.exponent_digits = layout.exponent_digits.max(exponent.len() - 1);
                 }
-                None if x.magnitude().is_none() && is_non_finite(text) => {
+                None if is_non_finite(text) => {
                     non_finite = non_finite.max(text.len());
                 }
                 None => layout.left = layout.left.max(text.len()),
@@ -385,11 +357,5 @@ impl Write for Text {
         slot.copy_from_slice(s.as_bytes());
         self.len = end;
         Ok(())
-    }
-}
-
-impl Display for Text {
-    fn fmt(&self, f: &mut Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
     }
 }

@@ -9,43 +9,15 @@
 //! same rank, equal dims off `AXIS`, the sum at `AXIS`.
 //! Both write a new [`Tensor`].
 
-use crate::dim::D;
+use crate::rules::axes::ConcatFits;
+pub use crate::rules::axes::InsertAxis;
 use crate::shape::Shape;
-use crate::slice::RemoveAxis;
 use crate::tensor::Tensor;
 use crate::view::TensorView;
-use core::marker::PhantomData;
 
 /// A static axis, written `Axis::<1>` where ndarray writes `Axis(1)`.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Axis<const AXIS: usize>;
-
-/// The build-time check of [`concat`]'s shapes.
-struct ConcatFits<A, B, C, const AXIS: usize>(PhantomData<(A, B, C)>);
-
-impl<A: Shape, B: Shape, C: Shape, const AXIS: usize> ConcatFits<A, B, C, AXIS> {
-    const CHECKED: () = {
-        assert!(
-            A::RANK == C::RANK && B::RANK == C::RANK && AXIS < C::RANK,
-            "`concat(Axis::<AXIS>, a, b)`: both operands and the result need the same rank, above AXIS"
-        );
-        let mut k = 0;
-        while k < C::RANK {
-            if k == AXIS {
-                assert!(
-                    A::DIMS[k] + B::DIMS[k] == C::DIMS[k],
-                    "`concat(Axis::<AXIS>, a, b)`: the result's dim AXIS must be the sum of the operands'"
-                );
-            } else {
-                assert!(
-                    A::DIMS[k] == C::DIMS[k] && B::DIMS[k] == C::DIMS[k],
-                    "`concat(Axis::<AXIS>, a, b)`: the operands' dims off AXIS must equal the result's"
-                );
-            }
-            k += 1;
-        }
-    };
-}
 
 /// `a` and `b` joined along `AXIS` (NumPy's `concatenate((a, b), axis=AXIS)`).
 /// The result's shape `C` is named by the caller; wrong shapes are an error
@@ -80,58 +52,6 @@ pub fn concat<'a, const AXIS: usize, T: Copy + 'a, A: Shape, B: Shape, C: Shape>
             b[outer * block_b + within - block_a]
         }
     })
-}
-
-/// A shape with a new dim `D<N>` inserted at `AXIS`, for every rank below
-/// the maximum and every position `0..=rank`.
-#[diagnostic::on_unimplemented(
-    message = "cannot insert axis {AXIS} into shape `{Self}`",
-    label = "no position {AXIS} here",
-    note = "`stack::<AXIS>` puts the new axis at a position from 0 to the operands' rank, and shapes have at most 6 dims"
-)]
-pub trait InsertAxis<const AXIS: usize, const N: usize>: Shape {
-    /// The shape with `D<N>` at `AXIS`.
-    type Inserted: Shape + RemoveAxis<AXIS, Removed = Self>;
-}
-
-/// One impl per rank and position: `[dims before] [dims after]`.
-macro_rules! insert_axis {
-    ($($axis:literal: [$($before:ident)*] [$($after:ident)*];)*) => {$(
-        impl<$($before: crate::Dim,)* $($after: crate::Dim,)* const N: usize> InsertAxis<$axis, N>
-            for ($($before,)* $($after,)*)
-        {
-            type Inserted = ($($before,)* D<N>, $($after,)*);
-        }
-    )*};
-}
-
-const _: () = assert!(
-    crate::MAX_RANK == 6,
-    "the impls below are written out up to rank 6"
-);
-
-insert_axis! {
-    0: [] [];
-    0: [] [A0];
-    1: [A0] [];
-    0: [] [A0 A1];
-    1: [A0] [A1];
-    2: [A0 A1] [];
-    0: [] [A0 A1 A2];
-    1: [A0] [A1 A2];
-    2: [A0 A1] [A2];
-    3: [A0 A1 A2] [];
-    0: [] [A0 A1 A2 A3];
-    1: [A0] [A1 A2 A3];
-    2: [A0 A1] [A2 A3];
-    3: [A0 A1 A2] [A3];
-    4: [A0 A1 A2 A3] [];
-    0: [] [A0 A1 A2 A3 A4];
-    1: [A0] [A1 A2 A3 A4];
-    2: [A0 A1] [A2 A3 A4];
-    3: [A0 A1 A2] [A3 A4];
-    4: [A0 A1 A2 A3] [A4];
-    5: [A0 A1 A2 A3 A4] [];
 }
 
 /// `N` tensors of one shape joined along a new axis `AXIS` (NumPy's

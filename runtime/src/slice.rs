@@ -15,112 +15,16 @@
 //! The last two are [`StridedView`]s: the parent's elements read through its
 //! strides, from an offset. They are operands of `tensor_expr!` like any view
 //! (no copy), and can be sliced again. An axis out of range is a compile
-//! error (the [`RemoveAxis`] / [`NarrowAxis`] rule); `START + LEN` beyond the
+//! error (the axis rules, [`crate::rules::axes`]); `START + LEN` beyond the
 //! dim is one when the code is built; a run-time index `i` out of range
 //! panics, like a slice index (`try_at`, `try_index_axis` return `None`).
 
-use crate::dim::{Dim, D};
-use crate::expr::{Layout, RowMajor};
+use crate::expr::{strided_span, Layout, RowMajor};
+use crate::rules::axes::NarrowFits;
+pub use crate::rules::axes::{KeepAxis, NarrowAxis, RemoveAxis};
 use crate::shape::{Shape, MAX_RANK};
 use crate::view::TensorView;
 use core::marker::PhantomData;
-
-/// The shape without dim `AXIS` (`(D<2>, D<4>)` for `(D<2>, D<3>, D<4>)` and
-/// `AXIS = 1`), for every rank and every axis in range.
-#[diagnostic::on_unimplemented(
-    message = "axis {AXIS} is out of range for shape `{Self}`",
-    label = "no axis {AXIS} here",
-    note = "axes count from 0, outermost first; a shape of rank r has axes 0 to r - 1"
-)]
-pub trait RemoveAxis<const AXIS: usize>: Shape {
-    /// The shape with dim `AXIS` removed.
-    type Removed: Shape;
-}
-
-/// The shape with dim `AXIS` replaced by `D<LEN>`, for every rank and every
-/// axis in range.
-#[diagnostic::on_unimplemented(
-    message = "axis {AXIS} is out of range for shape `{Self}`",
-    label = "no axis {AXIS} here",
-    note = "axes count from 0, outermost first; a shape of rank r has axes 0 to r - 1"
-)]
-pub trait NarrowAxis<const AXIS: usize, const LEN: usize>: Shape {
-    /// The shape with dim `AXIS` of size `LEN`.
-    type Narrowed: Shape;
-}
-
-/// The shape with dim `AXIS` replaced by [`One`](crate::One) (size 1, which
-/// broadcasts), for every rank and every axis in range.
-#[diagnostic::on_unimplemented(
-    message = "axis {AXIS} is out of range for shape `{Self}`",
-    label = "no axis {AXIS} here",
-    note = "axes count from 0, outermost first; a shape of rank r has axes 0 to r - 1"
-)]
-pub trait KeepAxis<const AXIS: usize>: Shape {
-    /// The shape with dim `AXIS` of size `One`.
-    type Kept: Shape;
-}
-
-/// One impl of each rule per rank and axis: `[dims before] axis [dims after]`.
-macro_rules! axis_rules {
-    ($($axis:literal: [$($before:ident)*] $at:ident [$($after:ident)*];)*) => {$(
-        impl<$($before: Dim,)* $at: Dim, $($after: Dim),*> RemoveAxis<$axis> for ($($before,)* $at, $($after,)*) {
-            type Removed = ($($before,)* $($after,)*);
-        }
-        impl<$($before: Dim,)* $at: Dim, $($after: Dim,)* const LEN: usize> NarrowAxis<$axis, LEN>
-            for ($($before,)* $at, $($after,)*)
-        {
-            type Narrowed = ($($before,)* D<LEN>, $($after,)*);
-        }
-        impl<$($before: Dim,)* $at: Dim, $($after: Dim),*> KeepAxis<$axis> for ($($before,)* $at, $($after,)*) {
-            type Kept = ($($before,)* crate::One, $($after,)*);
-        }
-    )*};
-}
-
-const _: () = assert!(
-    MAX_RANK == 6,
-    "the axis rules below are written out up to rank 6"
-);
-
-axis_rules! {
-    0: [] A0 [];
-    0: [] A0 [A1];
-    1: [A0] A1 [];
-    0: [] A0 [A1 A2];
-    1: [A0] A1 [A2];
-    2: [A0 A1] A2 [];
-    0: [] A0 [A1 A2 A3];
-    1: [A0] A1 [A2 A3];
-    2: [A0 A1] A2 [A3];
-    3: [A0 A1 A2] A3 [];
-    0: [] A0 [A1 A2 A3 A4];
-    1: [A0] A1 [A2 A3 A4];
-    2: [A0 A1] A2 [A3 A4];
-    3: [A0 A1 A2] A3 [A4];
-    4: [A0 A1 A2 A3] A4 [];
-    0: [] A0 [A1 A2 A3 A4 A5];
-    1: [A0] A1 [A2 A3 A4 A5];
-    2: [A0 A1] A2 [A3 A4 A5];
-    3: [A0 A1 A2] A3 [A4 A5];
-    4: [A0 A1 A2 A3] A4 [A5];
-    5: [A0 A1 A2 A3 A4] A5 [];
-}
-
-/// The elements that a view of `dims` read through `strides` touches, from
-/// its first on (0 when a dim is 0).
-pub const fn strided_span(dims: &[usize], strides: &[usize; MAX_RANK]) -> usize {
-    let mut span = 1;
-    let mut k = 0;
-    while k < dims.len() {
-        if dims[k] == 0 {
-            return 0;
-        }
-        span += (dims[k] - 1) * strides[k];
-        k += 1;
-    }
-    span
-}
 
 /// `L` with dim `AXIS` removed (read at one position, which the view's
 /// offset chose).
@@ -214,14 +118,8 @@ impl<'a, T, L: Layout> StridedView<'a, T, L> {
 
     /// The element at `index`, or `None` if it is out of bounds.
     pub fn get(&self, index: <L::Shape as Shape>::Index) -> Option<&'a T> {
-        let mut offset = 0;
-        for (k, (&i, &dim)) in index.as_ref().iter().zip(self.shape()).enumerate() {
-            if i >= dim {
-                return None;
-            }
-            offset += i * L::STRIDES[k];
-        }
-        Some(&self.data[offset])
+        <L::Shape as Shape>::flat_position(index)?;
+        Some(&self.data[Self::offset(index)])
     }
 
     /// The elements in row-major order.
@@ -230,15 +128,19 @@ impl<'a, T, L: Layout> StridedView<'a, T, L> {
         (0..<L::Shape as Shape>::LEN).map(move |position| &data[Self::offset_of(position)])
     }
 
-    /// Where the element at row-major position `position` of the view is.
-    fn offset_of(position: usize) -> usize {
-        let index = <L::Shape as Shape>::multi_index(position);
+    /// Where the element at `index` (in bounds) is in `data`.
+    fn offset(index: <L::Shape as Shape>::Index) -> usize {
         index
             .as_ref()
             .iter()
             .zip(&L::STRIDES)
             .map(|(i, s)| i * s)
             .sum()
+    }
+
+    /// Where the element at row-major position `position` of the view is.
+    fn offset_of(position: usize) -> usize {
+        Self::offset(<L::Shape as Shape>::multi_index(position))
     }
 
     /// Copies the viewed elements into a contiguous tensor.
@@ -268,12 +170,7 @@ impl<'a, T, L: Layout> StridedView<'a, T, L> {
     where
         L::Shape: RemoveAxis<AXIS>,
     {
-        let dim = <L::Shape as Shape>::DIMS[AXIS];
-        assert!(
-            i < dim,
-            "index {i} is out of range for axis {AXIS} of size {dim}"
-        );
-        StridedView::from_offset(self.data, i * L::STRIDES[AXIS])
+        self.fixed_at::<AXIS, _>(i)
     }
 
     /// Sub-tensor `i` along `AXIS` with that dim kept as a broadcasting
@@ -285,11 +182,13 @@ impl<'a, T, L: Layout> StridedView<'a, T, L> {
     where
         L::Shape: KeepAxis<AXIS>,
     {
-        let dim = <L::Shape as Shape>::DIMS[AXIS];
-        assert!(
-            i < dim,
-            "index {i} is out of range for axis {AXIS} of size {dim}"
-        );
+        self.fixed_at::<AXIS, _>(i)
+    }
+
+    /// The view from position `i` of axis `AXIS` on, as layout `M` (which
+    /// drops or keeps that axis).
+    fn fixed_at<const AXIS: usize, M: Layout>(&self, i: usize) -> StridedView<'a, T, M> {
+        let i = index_in_range(i, AXIS, <L::Shape as Shape>::DIMS[AXIS]);
         StridedView::from_offset(self.data, i * L::STRIDES[AXIS])
     }
 
@@ -307,28 +206,12 @@ impl<'a, T, L: Layout> StridedView<'a, T, L> {
     }
 }
 
-/// The build-time check that `START + LEN` fits dim `AXIS` of `S`.
-struct NarrowFits<S, const AXIS: usize, const START: usize, const LEN: usize>(PhantomData<S>);
-
-impl<S: Shape, const AXIS: usize, const START: usize, const LEN: usize>
-    NarrowFits<S, AXIS, START, LEN>
-{
-    const CHECKED: () = assert!(
-        START + LEN <= S::DIMS[AXIS],
-        "`narrow::<AXIS, START, LEN>` reaches past the end of the axis: START + LEN must be at most its size"
-    );
-}
-
 impl<T, L: Layout> core::ops::Index<<L::Shape as Shape>::Index> for StridedView<'_, T, L> {
     type Output = T;
     fn index(&self, index: <L::Shape as Shape>::Index) -> &T {
         match self.get(index) {
             Some(x) => x,
-            None => panic!(
-                "index {:?} is out of bounds for shape {:?}",
-                index,
-                self.shape()
-            ),
+            None => crate::view::out_of_bounds::<L::Shape>(index),
         }
     }
 }
@@ -382,10 +265,7 @@ macro_rules! impl_slicing {
             where
                 S: $crate::slice::RemoveAxis<0>,
             {
-                match self.try_at(i) {
-                    Some(view) => view,
-                    None => panic!("index {i} is out of range for axis 0 of size {}", S::DIMS[0]),
-                }
+                $crate::slice::contiguous_at::<T, S>(self.as_slice(), i)
             }
 
             /// [`Self::at`], or `None` if `i` is out of range.
@@ -393,7 +273,7 @@ macro_rules! impl_slicing {
             where
                 S: $crate::slice::RemoveAxis<0>,
             {
-                $crate::slice::contiguous_at::<T, S>(self.as_slice(), i)
+                (i < S::DIMS[0]).then(|| self.at(i))
             }
 
             /// Sub-tensor `i` along `AXIS` (NumPy's `x[:, i]` for `AXIS = 1`),
@@ -453,12 +333,24 @@ impl<'a, T, S: Shape> StridedView<'a, T, RowMajor<S>> {
     }
 }
 
-/// Sub-tensor `i` along the first axis of row-major `data` of shape `S`.
+/// `i`, if it is a position of an axis of size `dim`; panics otherwise, as
+/// a slice index does, naming the axis and its size.
 #[doc(hidden)]
-pub fn contiguous_at<T, S: RemoveAxis<0>>(
-    data: &[T],
-    i: usize,
-) -> Option<TensorView<'_, T, S::Removed>> {
+#[track_caller]
+pub fn index_in_range(i: usize, axis: usize, dim: usize) -> usize {
+    assert!(
+        i < dim,
+        "index {i} is out of range for axis {axis} of size {dim}"
+    );
+    i
+}
+
+/// Sub-tensor `i` along the first axis of row-major `data` of shape `S`;
+/// panics if `i` is out of range.
+#[doc(hidden)]
+#[track_caller]
+pub fn contiguous_at<T, S: RemoveAxis<0>>(data: &[T], i: usize) -> TensorView<'_, T, S::Removed> {
+    let i = index_in_range(i, 0, S::DIMS[0]);
     let len = <S::Removed as Shape>::LEN;
-    (i < S::DIMS[0]).then(|| TensorView::from_exact(&data[i * len..(i + 1) * len]))
+    TensorView::from_exact(&data[i * len..(i + 1) * len])
 }

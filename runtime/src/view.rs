@@ -168,8 +168,13 @@ impl<T: Element, S: Shape> crate::kernel::Target for TensorViewMut<'_, T, S> {
 pub(crate) fn position_or_panic<S: Shape>(index: S::Index) -> usize {
     match S::flat_position(index) {
         Some(position) => position,
-        None => panic!("index {:?} is out of bounds for shape {:?}", index, S::DIMS),
+        None => out_of_bounds::<S>(index),
     }
+}
+
+/// The panic of an index outside shape `S`, naming both.
+pub(crate) fn out_of_bounds<S: Shape>(index: S::Index) -> ! {
+    panic!("index {:?} is out of bounds for shape {:?}", index, S::DIMS)
 }
 
 /// The read-only impls every tensor-like type shares, over its `as_slice`:

@@ -39,7 +39,8 @@ pub use map::{map1, map2, map3, Map1, Map2, Map3};
 pub use matmul::{matmul, MatMul};
 pub use reduce::{reduction, reductions, Reducer, Reduction, ReductionInfo, REDUCTIONS};
 pub use strided::{
-    permuted_strides, reshape, transpose, Contiguous, Layout, RowMajor, StridedLeaf, Transposed,
+    permuted_strides, reshape, strided_span, transpose, Contiguous, Layout, RowMajor, StridedLeaf,
+    Transposed,
 };
 
 use crate::shape::{Shape, MAX_RANK};

@@ -142,7 +142,25 @@ impl<T: Element, L: Layout> Expr<T> for StridedLeaf<'_, T, L> {
     }
 }
 
-/// The elements `len` columns read `inner` apart touch (0 for none).
+/// The elements that a view of `dims` read through `strides` touches, from
+/// its first on (0 when a dim is 0).
+pub const fn strided_span(dims: &[usize], strides: &[usize; MAX_RANK]) -> usize {
+    let mut span = 1;
+    let mut k = 0;
+    while k < dims.len() {
+        if dims[k] == 0 {
+            return 0;
+        }
+        span += (dims[k] - 1) * strides[k];
+        k += 1;
+    }
+    span
+}
+
+/// The elements `len` columns read `inner` apart touch (0 for none): the
+/// one-dim [`strided_span`], in closed form so that LLVM folds it inside a
+/// row's reads (through `strided_span`'s loop, a bounds check stayed in the
+/// `ln` kernel: `.ci/asm_check`).
 const fn span(len: usize, inner: usize) -> usize {
     match len {
         0 => 0,

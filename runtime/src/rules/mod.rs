@@ -37,6 +37,7 @@
 //!   take an `Anchor` type parameter, default `()`, that only that impl names
 //!   ([`permute::Transpose`], and the macro's local `Reduce` and `Permute`).
 
+pub mod axes;
 pub mod broadcast;
 pub mod chain;
 pub mod elements;

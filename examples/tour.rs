@@ -230,8 +230,68 @@ fn main() -> Result<(), tensor_expr::ShapeError> {
         joined.shape()
     );
 
-    section("12. A shape mistake is a compile error");
+    section("12. Interop: rand, ndarray, nalgebra, serde, bytemuck (features)");
+    interop(&logits);
+
+    section("13. A shape mistake is a compile error");
     println!("tensor_expr!(x + w) with x: [2, 3] and w: [4] does not compile; cargo check says:\n");
     println!("{}", include_str!("../tests/ui/broadcast_mismatch.stderr"));
     Ok(())
+}
+
+/// Section 12: each interop feature, shown when the tour is built with it
+/// (`cargo run --release --example tour --features rand,ndarray,nalgebra,serde,bytemuck`).
+fn interop(logits: &Tensor<f32, Shape![3, 4]>) {
+    #[cfg(feature = "rand")]
+    {
+        use rand::{rngs::StdRng, SeedableRng};
+        let noise = Tensor::<f32, Shape![2, 4]>::random(
+            &mut StdRng::seed_from_u64(1),
+            rand_distr::StandardNormal,
+        );
+        println!("rand: Tensor::random(&mut rng, StandardNormal), seed 1:\n{noise}");
+    }
+    #[cfg(feature = "ndarray")]
+    {
+        let array = ndarray::Array2::from_shape_fn((2, 4), |(i, j)| (i * 4 + j) as f32);
+        let view = TensorView::<f32, Shape![2, 4]>::try_from(array.view()).expect("row-major");
+        let sum = tensor_expr!(view + logits.at(0));
+        println!("ndarray: an Array2 read in place as a TensorView, plus logits row 0:\n{sum}");
+        let error = TensorView::<f32, Shape![4, 2]>::try_from(array.t()).unwrap_err();
+        println!("ndarray: its transpose as a [4, 2] view: {error}");
+    }
+    #[cfg(feature = "nalgebra")]
+    {
+        let m: nalgebra::SMatrix<f32, 3, 4> = (*logits).into();
+        println!(
+            "nalgebra: into SMatrix<f32, 3, 4>, m[(1, 0)] = {}",
+            m[(1, 0)]
+        );
+    }
+    #[cfg(feature = "serde")]
+    {
+        let json = serde_json::to_string(&logits.at(2)).expect("serialisable");
+        println!("serde: row 2 as JSON: {json}");
+    }
+    #[cfg(feature = "bytemuck")]
+    {
+        println!(
+            "bytemuck: the logits are {} bytes in place",
+            logits.as_bytes().len()
+        );
+    }
+    let any_feature = cfg!(any(
+        feature = "rand",
+        feature = "ndarray",
+        feature = "nalgebra",
+        feature = "serde",
+        feature = "bytemuck"
+    ));
+    if !any_feature {
+        println!(
+            "built without the interop features; see them with\n  \
+             cargo run --release --example tour --features rand,ndarray,nalgebra,serde,bytemuck"
+        );
+    }
+    let _ = logits; // read only by the features' sections
 }

@@ -40,6 +40,21 @@ pub use tensor_expr_runtime::{
     Target, Tensor, TensorView, TensorViewMut, D, FUNCTIONS, MAX_RANK,
 };
 
+/// The run-time errors: [`ShapeError`] (data of the wrong length) and
+/// `ConversionError` (another library's value of another shape or layout).
+pub use tensor_expr_runtime::error;
+
+/// Interop with `rand`, `ndarray`, `nalgebra`, `serde` and `bytemuck`, each
+/// behind the feature of the same name (the README's features table).
+#[cfg(any(
+    feature = "rand",
+    feature = "ndarray",
+    feature = "nalgebra",
+    feature = "serde",
+    feature = "bytemuck"
+))]
+pub use tensor_expr_runtime::interop;
+
 /// Joining tensors along a static axis: `concat(Axis::<1>, &a, &b)` and
 /// `stack(Axis::<0>, [a.view(), b.view()])`.
 pub use tensor_expr_runtime::join;

@@ -1,4 +1,5 @@
-//! Run-time errors: the only run-time failure is data of the wrong length.
+//! Run-time errors: data of the wrong length, and (for the interop features)
+//! values of another shape or layout.
 
 use core::fmt;
 
@@ -40,6 +41,145 @@ pub(crate) fn check_len<S: crate::Shape>(actual: usize) -> Result<(), ShapeError
             shape: S::DIMS,
             expected: S::LEN,
             actual,
+        })
+    }
+}
+
+/// A value from another library or a byte buffer that cannot become (or be
+/// viewed as) a tensor of the wanted shape: the interop features' error.
+///
+/// ```
+/// use tensor_expr_runtime::error::{ConversionError, Dims};
+/// let error = ConversionError::Shape { expected: &[2, 3], actual: Dims::new(&[3, 2]) };
+/// assert_eq!(error.to_string(), "expected shape [2, 3], got shape [3, 2]");
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum ConversionError {
+    /// The other value's dims differ from the tensor's.
+    Shape {
+        /// The tensor's dims.
+        expected: &'static [usize],
+        /// The other value's dims.
+        actual: Dims,
+    },
+    /// An array view whose elements are not contiguous in row-major order
+    /// (a transposed or sliced `ndarray` view): a zero-copy view needs them
+    /// so; copy it into a tensor instead.
+    NotRowMajor {
+        /// The array's dims.
+        shape: Dims,
+    },
+    /// A byte buffer of the wrong length.
+    ByteLength {
+        /// The tensor's dims.
+        shape: &'static [usize],
+        /// The bytes the shape's elements take.
+        expected: usize,
+        /// The buffer's length.
+        actual: usize,
+    },
+    /// A byte buffer that does not start at a multiple of the element's
+    /// alignment, so it cannot be viewed in place.
+    Misaligned {
+        /// The alignment the element type needs.
+        align: usize,
+        /// The buffer's address modulo `align`.
+        offset: usize,
+    },
+}
+
+impl fmt::Display for ConversionError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ConversionError::Shape { expected, actual } => {
+                write!(f, "expected shape {expected:?}, got shape {actual}")
+            }
+            ConversionError::NotRowMajor { shape } => write!(
+                f,
+                "the array of shape {shape} is not contiguous in row-major order; \
+                 view a standard-layout array or copy it into a tensor"
+            ),
+            ConversionError::ByteLength {
+                shape,
+                expected,
+                actual,
+            } => write!(
+                f,
+                "shape {shape:?} needs {expected} bytes, got {actual} bytes"
+            ),
+            ConversionError::Misaligned { align, offset } => write!(
+                f,
+                "the bytes start {offset} bytes past a multiple of the element's \
+                 alignment {align}; view an aligned buffer or copy the bytes"
+            ),
+        }
+    }
+}
+
+impl core::error::Error for ConversionError {}
+
+/// The dims of a value from another library, kept without an allocator: up
+/// to [`MAX_RANK`](crate::MAX_RANK) of them, and the rank.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub struct Dims {
+    rank: usize,
+    dims: [usize; crate::MAX_RANK],
+}
+
+impl Dims {
+    /// Keeps `dims`; past [`MAX_RANK`](crate::MAX_RANK) only the rank and
+    /// the first dims are kept.
+    pub fn new(dims: &[usize]) -> Dims {
+        let mut kept = [0; crate::MAX_RANK];
+        let shown = dims.len().min(crate::MAX_RANK);
+        kept[..shown].copy_from_slice(&dims[..shown]);
+        Dims {
+            rank: dims.len(),
+            dims: kept,
+        }
+    }
+
+    /// The number of dims.
+    pub fn rank(&self) -> usize {
+        self.rank
+    }
+
+    /// The kept dims, outermost first.
+    pub fn as_slice(&self) -> &[usize] {
+        &self.dims[..self.rank.min(crate::MAX_RANK)]
+    }
+}
+
+impl fmt::Display for Dims {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "[")?;
+        for (k, dim) in self.as_slice().iter().enumerate() {
+            let separator = if k == 0 { "" } else { ", " };
+            write!(f, "{separator}{dim}")?;
+        }
+        if self.rank > crate::MAX_RANK {
+            write!(f, ", ... ({} dims)", self.rank)?;
+        }
+        write!(f, "]")
+    }
+}
+
+impl fmt::Debug for Dims {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Display::fmt(self, f)
+    }
+}
+
+/// `Ok` if `actual` are the dims of `S`, else the error naming both.
+#[cfg(feature = "ndarray")]
+pub(crate) fn check_dims<S: crate::Shape>(actual: &[usize]) -> Result<(), ConversionError> {
+    if actual == S::DIMS {
+        Ok(())
+    } else {
+        Err(ConversionError::Shape {
+            expected: S::DIMS,
+            actual: Dims::new(actual),
         })
     }
 }

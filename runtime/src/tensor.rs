@@ -17,6 +17,7 @@ use crate::view::{TensorView, TensorViewMut};
 /// assert_eq!(t.shape(), &[2, 3]);
 /// assert_eq!(t.to_string(), "[[1. 2. 3.]\n [4. 5. 6.]]");
 /// ```
+#[repr(transparent)] // the nested arrays' layout: bytemuck's `Pod` relies on it
 pub struct Tensor<T, S: Shape> {
     data: S::Storage<T>,
 }

@@ -376,6 +376,35 @@ impl_write_access!(impl['a, T, S] TensorViewMut<'a, T, S>);
 crate::slice::impl_slicing!(impl['a, T, S] TensorView<'a, T, S>, 'a);
 crate::slice::impl_slicing!(impl['a, T, S] TensorViewMut<'a, T, S>, '_);
 
+/// Calls `$mac!(impl[generics] Type)` for every container: the one list that
+/// features adding methods to all of them (the interop modules) go through,
+/// so a new container is one line here.
+#[allow(unused_macros)] // used by the optional features only
+macro_rules! for_each_container {
+    ($mac:ident) => {
+        $mac!(impl[T, S] $crate::Tensor<T, S>);
+        #[cfg(feature = "alloc")]
+        $mac!(impl[T, S] $crate::HeapTensor<T, S>);
+        $mac!(impl['a, T, S] $crate::TensorView<'a, T, S>);
+        $mac!(impl['a, T, S] $crate::TensorViewMut<'a, T, S>);
+    };
+}
+#[allow(unused_imports)]
+pub(crate) use for_each_container;
+
+/// Calls `$mac!(impl[generics] Type)` for every container that can be written.
+#[allow(unused_macros)] // used by the optional features only
+macro_rules! for_each_mutable_container {
+    ($mac:ident) => {
+        $mac!(impl[T, S] $crate::Tensor<T, S>);
+        #[cfg(feature = "alloc")]
+        $mac!(impl[T, S] $crate::HeapTensor<T, S>);
+        $mac!(impl['a, T, S] $crate::TensorViewMut<'a, T, S>);
+    };
+}
+#[allow(unused_imports)]
+pub(crate) use for_each_mutable_container;
+
 macro_rules! view_operand {
     ($($view:ident),*) => {$(
         /// An operand of any expression: one over another element type than

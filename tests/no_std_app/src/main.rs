@@ -1,7 +1,8 @@
 //! Proof that tensor-expr works without std and without an allocator: a
 //! freestanding program (its own entry point and panic handler, no std, no
 //! `alloc`) that evaluates a broadcast, an `in_dims`, a matrix product and an
-//! `exp` with `tensor_expr!`, checks each against a plain loop, and exits with
+//! `exp` with `tensor_expr!`, and the allocator-free interop features (bytes,
+//! nalgebra), checks each against a plain loop, and exits with
 //! a status whose bits name the checks that failed (0: all right).
 //!
 //! Linked on x86-64 Linux without the C runtime or any C library
@@ -95,7 +96,8 @@ fn close(a: f32, b: f32) -> bool {
     (a - b).abs() <= 1e-5 * (1.0 + b.abs())
 }
 
-/// Bit 0: broadcast; bit 1: in_dims; bit 2: matmul; bit 3: exp.
+/// Bit 0: broadcast; bit 1: in_dims; bit 2: matmul; bit 3: exp; bit 4: the
+/// interop features (bytes and nalgebra) without an allocator.
 fn run() -> i32 {
     let mut failed = 0;
 
@@ -143,6 +145,14 @@ fn run() -> i32 {
     let e = tensor_expr!(exp(t));
     if !close(e[[0]], core::f32::consts::E) || !close(e[[1]], 1.0) {
         failed |= 8;
+    }
+
+    // bytemuck: the tensor's bytes copied back; nalgebra: a matrix round trip.
+    let back = Tensor::<f32, Shape![2, 3]>::try_from_bytes(x.as_bytes());
+    let matrix: nalgebra::SMatrix<f32, 2, 3> = x.into();
+    let again: Tensor<f32, Shape![2, 3]> = matrix.into();
+    if back != Ok(x) || matrix[(1, 0)] != 4.0 || again != x {
+        failed |= 16;
     }
     failed
 }

@@ -127,14 +127,15 @@ pub enum Expr {
     IntLiteral { value: i128, span: Span },
     /// An unsuffixed float literal; it takes the expression's float type.
     FloatLiteral { literal: syn::LitFloat },
-    /// Any Rust operand: a path, field access, method call, reference, block or
-    /// suffixed literal. It is evaluated once, before the loop.
-    Operand { tokens: TokenStream, span: Span },
+    /// A Rust operand (a tensor, a view, a scalar).
+    Operand(Operand),
     /// `in_dims(x, [d0, d1, ...])`: `x`'s dims placed on dims `d0 < d1 < ...` of
     /// the other operand of the enclosing binary operation (XLA's InDim).
+    /// Its argument is an operand, never an expression: it reads `x`'s data
+    /// in place (the parser rejects anything else).
     InDims {
         name: syn::Ident,
-        operand: Box<Expr>,
+        operand: Operand,
         dims: Vec<DimLiteral>,
         tuple_span: Span,
     },
@@ -155,7 +156,8 @@ pub enum Expr {
     /// `permute(x, [2, 0, 1])`: an operand read in another dim order.
     Permute {
         name: syn::Ident,
-        operand: Box<Expr>,
+        /// Read in place, so an operand (the parser rejects an expression).
+        operand: Operand,
         perm: Option<Vec<DimLiteral>>,
         /// The list's span, or the name's for `transpose`.
         perm_span: Span,
@@ -164,8 +166,19 @@ pub enum Expr {
     Reshape {
         name: syn::Ident,
         shape: Box<syn::Type>,
-        operand: Box<Expr>,
+        /// Read in place, so an operand (the parser rejects an expression).
+        operand: Operand,
     },
+}
+
+/// Any Rust operand: a path, field access, method call, reference, block or
+/// suffixed literal. It is evaluated once, before the loop.
+#[derive(Clone)]
+pub struct Operand {
+    /// The operand as written.
+    pub tokens: TokenStream,
+    /// Its span, where errors about it point.
+    pub span: Span,
 }
 
 /// One entry of an `in_dims` tuple, a reduction's axes or a permutation, as
@@ -191,7 +204,7 @@ impl Expr {
             Expr::Binary { span, .. }
             | Expr::Negate { span, .. }
             | Expr::IntLiteral { span, .. }
-            | Expr::Operand { span, .. } => *span,
+            | Expr::Operand(Operand { span, .. }) => *span,
             Expr::FloatLiteral { literal } => literal.span(),
             Expr::Call { name, .. }
             | Expr::InDims { name, .. }
@@ -219,17 +232,32 @@ impl Expr {
         }
     }
 
-    /// The direct subexpressions, in source order.
+    /// The direct subexpressions, in source order. The leaves (operands,
+    /// literals, and the operand readers `in_dims`, `permute`, `reshape`)
+    /// have none.
     pub fn children(&self) -> Vec<&Expr> {
         match self {
             Expr::Binary { lhs, rhs, .. } => vec![lhs, rhs],
             Expr::Call { args, .. } => args.iter().collect(),
-            Expr::Negate { operand, .. }
+            Expr::Negate { operand, .. } | Expr::Reduce { operand, .. } => vec![operand],
+            Expr::InDims { .. }
+            | Expr::Permute { .. }
+            | Expr::Reshape { .. }
+            | Expr::IntLiteral { .. }
+            | Expr::FloatLiteral { .. }
+            | Expr::Operand(_) => vec![],
+        }
+    }
+
+    /// The Rust operand a leaf reads: the operand itself, or the one that
+    /// `in_dims`, `permute` or `reshape` reads in place.
+    pub fn leaf_operand(&self) -> Option<&Operand> {
+        match self {
+            Expr::Operand(operand)
             | Expr::InDims { operand, .. }
-            | Expr::Reduce { operand, .. }
             | Expr::Permute { operand, .. }
-            | Expr::Reshape { operand, .. } => vec![operand],
-            Expr::IntLiteral { .. } | Expr::FloatLiteral { .. } | Expr::Operand { .. } => vec![],
+            | Expr::Reshape { operand, .. } => Some(operand),
+            _ => None,
         }
     }
 }

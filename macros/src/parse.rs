@@ -2,7 +2,7 @@
 //! the span of every operator and operand. It only checks syntax; the function
 //! table and arities are [`validate`](crate::validate)'s job.
 
-use crate::ast::{AssignOp, BinaryOp, DimLiteral, Expr, Form, Statement};
+use crate::ast::{AssignOp, BinaryOp, DimLiteral, Expr, Form, Operand, Statement};
 use proc_macro2::{Span, TokenStream, TokenTree};
 use quote::ToTokens;
 use syn::ext::IdentExt;
@@ -225,39 +225,13 @@ fn parse_primary(input: ParseStream, depth: usize) -> Result<Expr> {
     if input.peek(token::Brace) {
         let block: TokenTree = input.parse()?;
         let span = block.span();
-        return Ok(Expr::Operand {
+        return Ok(Expr::Operand(Operand {
             tokens: block.into_token_stream(),
             span,
-        });
+        }));
     }
-    if input.peek(syn::LitInt) {
-        let literal: syn::LitInt = input.parse()?;
-        if !literal.suffix().is_empty() {
-            return Ok(Expr::Operand {
-                span: literal.span(),
-                tokens: literal.into_token_stream(),
-            });
-        }
-        let value = literal.base10_parse::<i128>().map_err(|_| {
-            Error::new(
-                literal.span(),
-                "integer literal too large: tensor elements are at most 128 bits",
-            )
-        })?;
-        return Ok(Expr::IntLiteral {
-            value,
-            span: literal.span(),
-        });
-    }
-    if input.peek(syn::LitFloat) {
-        let literal: syn::LitFloat = input.parse()?;
-        if !literal.suffix().is_empty() {
-            return Ok(Expr::Operand {
-                span: literal.span(),
-                tokens: literal.into_token_stream(),
-            });
-        }
-        return Ok(Expr::FloatLiteral { literal });
+    if input.peek(syn::LitInt) || input.peek(syn::LitFloat) {
+        return parse_number(input);
     }
     if input.peek(Token![&]) || input.peek(Token![&&]) {
         return parse_reference_operand(input);
@@ -277,6 +251,38 @@ fn parse_primary(input: ParseStream, depth: usize) -> Result<Expr> {
     Err(input.error(
         "expected an operand: a tensor or scalar variable, a number, `(...)`, `{ ... }`, or a function call",
     ))
+}
+
+/// A number: unsuffixed, a literal that takes the expression's element type;
+/// suffixed (`2.0f32`), an operand of its own type.
+fn parse_number(input: ParseStream) -> Result<Expr> {
+    if input.peek(syn::LitInt) {
+        let literal: syn::LitInt = input.parse()?;
+        if !literal.suffix().is_empty() {
+            return Ok(Expr::Operand(Operand {
+                span: literal.span(),
+                tokens: literal.into_token_stream(),
+            }));
+        }
+        let value = literal.base10_parse::<i128>().map_err(|_| {
+            Error::new(
+                literal.span(),
+                "integer literal too large: tensor elements are at most 128 bits",
+            )
+        })?;
+        return Ok(Expr::IntLiteral {
+            value,
+            span: literal.span(),
+        });
+    }
+    let literal: syn::LitFloat = input.parse()?;
+    if !literal.suffix().is_empty() {
+        return Ok(Expr::Operand(Operand {
+            span: literal.span(),
+            tokens: literal.into_token_stream(),
+        }));
+    }
+    Ok(Expr::FloatLiteral { literal })
 }
 
 /// `&x`, `&mut x`, `&&x`: a Rust reference to a place.
@@ -305,7 +311,7 @@ fn parse_reference_operand(input: ParseStream) -> Result<Expr> {
     } else {
         parse_path_chain(input, &mut tokens)?;
     }
-    Ok(Expr::Operand { tokens, span })
+    Ok(Expr::Operand(Operand { tokens, span }))
 }
 
 /// A path operand (`x`, `self.w`, `m::W`, `x.view()`), or a function call `f(...)`.
@@ -329,7 +335,7 @@ fn parse_path_operand(input: ParseStream, depth: usize) -> Result<Expr> {
     }
     let mut tokens = TokenStream::new();
     parse_path_chain(input, &mut tokens)?;
-    Ok(Expr::Operand { tokens, span })
+    Ok(Expr::Operand(Operand { tokens, span }))
 }
 
 /// The rest of `in_dims(x, [d0, d1, ...])` after its name; `( )` also works for
@@ -343,7 +349,12 @@ fn parse_in_dims(input: ParseStream, name: syn::Ident, depth: usize) -> Result<E
             "expected `in_dims(x, [d0, d1, ...])`",
         ));
     }
-    let operand = parse_expr(&content, 0, depth + 1)?;
+    let operand = operand_only(
+        parse_expr(&content, 0, depth + 1)?,
+        &name,
+        "`in_dims` takes a tensor operand, not an expression: compute the expression first, \
+         or write it in a block, `in_dims({ tensor_expr!(...) }, [..])`",
+    )?;
     if content.is_empty() {
         return Err(Error::new(
             parens.span.close(),
@@ -359,7 +370,7 @@ fn parse_in_dims(input: ParseStream, name: syn::Ident, depth: usize) -> Result<E
     }
     Ok(Expr::InDims {
         name,
-        operand: Box::new(operand),
+        operand,
         dims,
         tuple_span,
     })
@@ -514,6 +525,7 @@ fn parse_permute(input: ParseStream, name: syn::Ident, depth: usize) -> Result<E
         return Err(Error::new(parens.span.join(), usage));
     }
     let operand = parse_expr(&content, 0, depth + 1)?;
+    let operand = operand_only(operand, &name, &reads_in_place(&name))?;
     let (perm, perm_span) = if name == "transpose" {
         (None, name.span())
     } else {
@@ -529,7 +541,7 @@ fn parse_permute(input: ParseStream, name: syn::Ident, depth: usize) -> Result<E
     }
     Ok(Expr::Permute {
         name,
-        operand: Box::new(operand),
+        operand,
         perm,
         perm_span,
     })
@@ -551,14 +563,35 @@ fn parse_reshape(input: ParseStream, depth: usize) -> Result<Expr> {
         ));
     }
     let operand = parse_expr(&content, 0, depth + 1)?;
+    let operand = operand_only(operand, &name, &reads_in_place(&name))?;
     if !content.is_empty() {
         return Err(content.error("`reshape` takes one operand: `reshape::<Shape![..]>(x)`"));
     }
     Ok(Expr::Reshape {
         name,
         shape: Box::new(shape),
-        operand: Box::new(operand),
+        operand,
     })
+}
+
+/// The operand of `in_dims`, `transpose`, `permute` or `reshape`, which read
+/// a tensor's data in place; an expression there is the error `message`, on
+/// the construct's name.
+fn operand_only(expr: Expr, name: &syn::Ident, message: &str) -> Result<Operand> {
+    match expr {
+        Expr::Operand(operand) => Ok(operand),
+        _ => Err(Error::new(name.span(), message)),
+    }
+}
+
+/// Why `transpose`, `permute` and `reshape` take an operand, and what to do.
+fn reads_in_place(name: &syn::Ident) -> String {
+    format!(
+        "`{name}` takes a tensor operand, not an expression: it reads the tensor's data in place \
+         (zero-copy). Compute the expression into a tensor first, or write it in a block, \
+         `{name}({{ tensor_expr!(...) }}{})`",
+        if name == "permute" { ", [..]" } else { "" }
+    )
 }
 
 /// A path followed by field accesses and method calls: `a::b.c.0.d(args)`.

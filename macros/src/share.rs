@@ -16,7 +16,7 @@
 //! element by element), and operands with a call or block in them (`{ f() }`
 //! is evaluated once per place it is written, as the user wrote it).
 
-use crate::ast::{BinaryOp, Expr};
+use crate::ast::{BinaryOp, Expr, Operand};
 use proc_macro2::{TokenStream, TokenTree};
 use std::collections::HashMap;
 
@@ -78,13 +78,7 @@ fn costly(expr: &Expr) -> bool {
 fn write_key(expr: &Expr, target: Option<&str>, key: &mut String) -> bool {
     use std::fmt::Write;
     let _ = match expr {
-        Expr::Operand { tokens, .. } => {
-            let text = tokens.to_string();
-            if Some(text.as_str()) == target || has_group(tokens) {
-                return false;
-            }
-            write!(key, "{{{text}}}")
-        }
+        Expr::Operand(operand) => return write_operand_key(operand, target, key),
         Expr::IntLiteral { value, .. } => write!(key, "{value}"),
         Expr::FloatLiteral { literal } => write!(key, "{literal}"),
         Expr::InDims { .. } => return false,
@@ -101,13 +95,20 @@ fn write_key(expr: &Expr, target: Option<&str>, key: &mut String) -> bool {
                 axes.as_ref().map(|a| a.iter().map(|d| d.value).collect());
             write!(key, "{name}[{axes:?},{keepdim}](")
         }
-        Expr::Permute { name, perm, .. } => {
+        Expr::Permute {
+            name,
+            perm,
+            operand,
+            ..
+        } => {
             let perm: Option<Vec<i128>> =
                 perm.as_ref().map(|p| p.iter().map(|d| d.value).collect());
-            write!(key, "{name}[{perm:?}](")
+            let _ = write!(key, "{name}[{perm:?}](");
+            return write_operand_key(operand, target, key) && close_key(key);
         }
-        Expr::Reshape { shape, .. } => {
-            write!(key, "reshape<{}>(", quote::ToTokens::to_token_stream(shape))
+        Expr::Reshape { shape, operand, .. } => {
+            let _ = write!(key, "reshape<{}>(", quote::ToTokens::to_token_stream(shape));
+            return write_operand_key(operand, target, key) && close_key(key);
         }
     };
     let children = expr.children();
@@ -121,6 +122,26 @@ fn write_key(expr: &Expr, target: Option<&str>, key: &mut String) -> bool {
         key.push(',');
     }
     key.push(')');
+    true
+}
+
+/// Appends an operand as written, `{x}`; `false` for the target (which the
+/// nest overwrites) and for operands holding a call or a block (which may
+/// give another value each time they are written).
+fn write_operand_key(operand: &Operand, target: Option<&str>, key: &mut String) -> bool {
+    let text = operand.tokens.to_string();
+    if Some(text.as_str()) == target || has_group(&operand.tokens) {
+        return false;
+    }
+    key.push('{');
+    key.push_str(&text);
+    key.push('}');
+    true
+}
+
+/// Closes a node's argument list in `key`, as the loop over children does.
+fn close_key(key: &mut String) -> bool {
+    key.push_str(",)");
     true
 }
 

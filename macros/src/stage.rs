@@ -20,7 +20,7 @@
 //! by the stage's static shape) and read by the rest of the expression as an
 //! operand. Everything else stays fused.
 
-use crate::ast::{BinaryOp, Expr};
+use crate::ast::{BinaryOp, Expr, Operand};
 use crate::share;
 use proc_macro2::{Ident, Span};
 use quote::quote;
@@ -117,7 +117,7 @@ impl Stages<'_> {
             | Expr::Reshape { .. }
             | Expr::IntLiteral { .. }
             | Expr::FloatLiteral { .. }
-            | Expr::Operand { .. } => vec![],
+            | Expr::Operand(_) => vec![],
         };
         for child in children {
             *child = f(self, child);
@@ -148,10 +148,10 @@ impl Stages<'_> {
             }
         };
         let name = &self.list[index].name;
-        Expr::Operand {
+        Expr::Operand(Operand {
             tokens: quote!(#name),
             span: expr.span(),
-        }
+        })
     }
 }
 

@@ -21,25 +21,18 @@ pub fn expand(input: TokenStream) -> syn::Result<TokenStream> {
 /// every item is itself a `[...]` row of the same dims.
 fn nested_dims(items: TokenStream, span: Span) -> syn::Result<Vec<(usize, Span)>> {
     let items = split_items(items);
-    let rows: Vec<&TokenTree> = items.iter().filter_map(|item| as_row(item)).collect();
+    let rows: Vec<&proc_macro2::Group> = items.iter().filter_map(|item| as_row(item)).collect();
     if rows.is_empty() {
         return Ok(vec![(items.len(), span)]);
     }
-    if rows.len() != items.len() {
-        let scalar = items
-            .iter()
-            .find(|item| as_row(item).is_none())
-            .expect("a non-row item");
+    if let Some(scalar) = items.iter().find(|item| as_row(item).is_none()) {
         return Err(Error::new(
             first_span(scalar),
             "mixed nesting: every element at this level must be a `[...]` row, or none",
         ));
     }
     let mut inner: Option<Vec<(usize, Span)>> = None;
-    for row in rows {
-        let TokenTree::Group(group) = row else {
-            unreachable!("rows are groups")
-        };
+    for group in rows {
         let dims = nested_dims(group.stream(), group.span())?;
         match &inner {
             None => inner = Some(dims),
@@ -67,23 +60,24 @@ fn sizes(dims: &[(usize, Span)]) -> Vec<usize> {
 
 /// Splits at top-level commas (a trailing comma is allowed).
 fn split_items(tokens: TokenStream) -> Vec<Vec<TokenTree>> {
-    let mut items = vec![Vec::new()];
+    let mut items = Vec::new();
+    let mut item = Vec::new();
     for token in tokens {
         match &token {
-            TokenTree::Punct(p) if p.as_char() == ',' => items.push(Vec::new()),
-            _ => items.last_mut().expect("never empty").push(token),
+            TokenTree::Punct(p) if p.as_char() == ',' => items.push(std::mem::take(&mut item)),
+            _ => item.push(token),
         }
     }
-    if items.last().is_some_and(Vec::is_empty) {
-        items.pop();
+    if !item.is_empty() {
+        items.push(item);
     }
     items
 }
 
 /// The item as a `[...]` row, if it is exactly one bracketed group.
-fn as_row(item: &[TokenTree]) -> Option<&TokenTree> {
+fn as_row(item: &[TokenTree]) -> Option<&proc_macro2::Group> {
     match item {
-        [group @ TokenTree::Group(g)] if g.delimiter() == Delimiter::Bracket => Some(group),
+        [TokenTree::Group(group)] if group.delimiter() == Delimiter::Bracket => Some(group),
         _ => None,
     }
 }

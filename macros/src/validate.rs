@@ -11,7 +11,7 @@
 //! The rules that need types (the tuple's length against the operand's rank, its
 //! range against the other operand's rank, the sizes) are left to rustc.
 
-use crate::ast::{BinaryOp, DimLiteral, Expr, Form, Statement};
+use crate::ast::{BinaryOp, DimLiteral, Expr, Form, Operand, Statement};
 use crate::chain::{self, MAX_TYPE_DEPTH};
 use crate::functions;
 use syn::Error;
@@ -78,39 +78,11 @@ fn visit(expr: &Expr, place: Place, report: &mut impl FnMut(Error)) {
             lhs,
             rhs,
             ..
-        } => {
-            for operand in [lhs, rhs] {
-                if let Expr::InDims { name, .. } = &**operand {
-                    report(Error::new(
-                        name.span(),
-                        "`in_dims` does not apply to `@`: the batch dims of a matrix product broadcast by \
-                         the NumPy rule; `in_dims` places an operand of an elementwise operation",
-                    ));
-                } else {
-                    visit(operand, Place::Elsewhere, report);
-                }
-            }
-        }
+        } => visit_product(lhs, rhs, report),
         Expr::Binary { lhs, rhs, .. } => visit_pair(lhs, rhs, report),
         Expr::Negate { operand, .. } => visit(operand, Place::Elsewhere, report),
-        Expr::Call { name, args } => {
-            if let Err(error) = check_call(name, args.len()) {
-                report(error);
-            }
-            if let [a, b] = &args[..] {
-                visit_pair(a, b, report);
-            } else {
-                for arg in args {
-                    visit(arg, Place::Elsewhere, report);
-                }
-            }
-        }
-        Expr::InDims {
-            name,
-            operand,
-            dims,
-            ..
-        } => {
+        Expr::Call { name, args } => visit_call(name, args, report),
+        Expr::InDims { name, dims, .. } => {
             if place == Place::Elsewhere {
                 report(Error::new(
                     name.span(),
@@ -118,16 +90,7 @@ fn visit(expr: &Expr, place: Place, report: &mut impl FnMut(Error)) {
                      of a function of two arguments: it places its operand on dims of the other operand",
                 ));
             }
-            if !matches!(**operand, Expr::Operand { .. }) {
-                report(Error::new(
-                    name.span(),
-                    "`in_dims` takes a tensor operand, not an expression: compute the expression first, \
-                     or write it in a block, `in_dims({ tensor_expr!(...) }, [..])`",
-                ));
-            }
-            if let Err(error) = check_dims(dims) {
-                report(error);
-            }
+            check_dims(dims).unwrap_or_else(&mut *report);
         }
         Expr::Reduce {
             name,
@@ -135,32 +98,48 @@ fn visit(expr: &Expr, place: Place, report: &mut impl FnMut(Error)) {
             axes,
             ..
         } => {
-            if let Err(error) = check_reduction(name, axes.as_deref()) {
-                report(error);
-            }
+            check_reduction(name, axes.as_deref()).unwrap_or_else(&mut *report);
             visit(operand, Place::Elsewhere, report);
         }
         Expr::Permute {
-            name,
-            operand,
-            perm,
+            perm: Some(perm),
             perm_span,
-        } => {
-            if let Err(error) = check_operand_only(name, operand) {
-                report(error);
-            }
-            if let Some(perm) = perm {
-                if let Err(error) = check_permutation(perm, *perm_span) {
-                    report(error);
-                }
-            }
+            ..
+        } => check_permutation(perm, *perm_span).unwrap_or_else(&mut *report),
+        Expr::Permute { perm: None, .. }
+        | Expr::Reshape { .. }
+        | Expr::IntLiteral { .. }
+        | Expr::FloatLiteral { .. }
+        | Expr::Operand(_) => {}
+    }
+}
+
+/// `lhs @ rhs`: neither side may be an `in_dims` (batch dims broadcast by the
+/// NumPy rule).
+fn visit_product(lhs: &Expr, rhs: &Expr, report: &mut impl FnMut(Error)) {
+    for operand in [lhs, rhs] {
+        if let Expr::InDims { name, .. } = operand {
+            report(Error::new(
+                name.span(),
+                "`in_dims` does not apply to `@`: the batch dims of a matrix product broadcast by \
+                 the NumPy rule; `in_dims` places an operand of an elementwise operation",
+            ));
+        } else {
+            visit(operand, Place::Elsewhere, report);
         }
-        Expr::Reshape { name, operand, .. } => {
-            if let Err(error) = check_operand_only(name, operand) {
-                report(error);
-            }
+    }
+}
+
+/// A function call: a name of the table with its arity; two arguments are a
+/// pair (an `in_dims` among them is placed on the other).
+fn visit_call(name: &syn::Ident, args: &[Expr], report: &mut impl FnMut(Error)) {
+    check_call(name, args.len()).unwrap_or_else(&mut *report);
+    if let [a, b] = args {
+        visit_pair(a, b, report);
+    } else {
+        for arg in args {
+            visit(arg, Place::Elsewhere, report);
         }
-        Expr::IntLiteral { .. } | Expr::FloatLiteral { .. } | Expr::Operand { .. } => {}
     }
 }
 
@@ -183,7 +162,7 @@ fn check_target_read_elementwise(
         Expr::Reshape { .. } => Some("`reshape`"),
         _ => None,
     });
-    if let (Some(reader), Expr::Operand { tokens, span }) = (reader, expr) {
+    if let (Some(reader), Some(Operand { tokens, span })) = (reader, expr.leaf_operand()) {
         if tokens.to_string() == target {
             report(Error::new(
                 *span,
@@ -197,23 +176,6 @@ fn check_target_read_elementwise(
     for child in expr.children() {
         check_target_read_elementwise(child, target, reader, report);
     }
-}
-
-/// `transpose`, `permute` and `reshape` read a tensor's data in place, so they
-/// take an operand (a tensor, a view), not a computed expression.
-fn check_operand_only(name: &syn::Ident, operand: &Expr) -> syn::Result<()> {
-    if matches!(operand, Expr::Operand { .. }) {
-        return Ok(());
-    }
-    Err(Error::new(
-        name.span(),
-        format!(
-            "`{name}` takes a tensor operand, not an expression: it reads the tensor's data in place \
-             (zero-copy). Compute the expression into a tensor first, or write it in a block, \
-             `{name}({{ tensor_expr!(...) }}{})`",
-            if name == "permute" { ", [..]" } else { "" }
-        ),
-    ))
 }
 
 /// A reduction's axes: at least one, each once as written, each within the

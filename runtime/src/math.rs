@@ -507,8 +507,11 @@ pub mod f64 {
         pub const ERX: f64 = 8.450_629_115_104_675_292_97e-1;
         /// `1/sqrt(2) - FRAC_1_SQRT_2`, the constant's rounding error.
         pub const FRAC_1_SQRT_2_LO: f64 = -4.833_646_656_726_457e-17;
-        /// `FRAC_1_SQRT_2` split in two halves of 26 significant bits.
+        /// `FRAC_1_SQRT_2` split in two halves of 26 significant bits (for
+        /// Dekker's product, where there is no fused multiply-add).
+        #[cfg(not(all(feature = "std", target_feature = "fma")))]
         const C_HI: f64 = 0.707_106_769_084_930_4;
+        #[cfg(not(all(feature = "std", target_feature = "fma")))]
         const C_LO: f64 = core::f64::consts::FRAC_1_SQRT_2 - C_HI;
 
         /// `a * FRAC_1_SQRT_2 - t` exactly, for `t` that product rounded

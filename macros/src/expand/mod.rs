@@ -1,0 +1,166 @@
+//! [`ast`](crate::ast) to Rust tokens. The output is a block that
+//! 1. borrows every operand once, in source order (`let __tensor_expr_op0 = &x;`),
+//!    and reborrows the target of an assignment;
+//! 2. binds the context: the element type (the target's, else the first
+//!    operand's) and the mode (`Numpy` or `Strict`), which every constructor
+//!    receives, so `T` is known at each node;
+//! 3. builds the expression tree node by node, each constructor call spanned on
+//!    its operator, function name or `in_dims` tuple, so rustc reports a shape or
+//!    element error there and nowhere else;
+//! 4. hands the tree to the runtime's loop-nest driver: `evaluate` (new tensor),
+//!    `assign` (`out = e`) or `update` (`out += e`, ...).
+//!
+//! Local names live in the reserved `__tensor_expr_` namespace (see [`at`] for why
+//! they are not `mixed_site`), each in the macro's own block; paths are absolute
+//! (`::tensor_expr::__private`), so user items named `core` or `Tensor` do not
+//! interfere. The output names no std item and no `unsafe`.
+
+mod local_rules;
+mod tree;
+
+use crate::ast::{AssignOp, Form, Statement};
+use crate::stage;
+use proc_macro2::{Ident, Span, TokenStream};
+use quote::{quote, quote_spanned};
+use tree::{Other, TreeBuilder};
+
+/// Expands a validated statement: its stages first ([`stage`]), each into a
+/// scratch tensor, then the statement over them.
+pub fn expand(statement: &Statement) -> TokenStream {
+    let strict = statement.strict;
+    let (form, stages) = split_stages(&statement.form);
+    let stage_lets: Vec<TokenStream> = stages
+        .iter()
+        .map(|stage| expand_stage(stage, strict))
+        .collect();
+    let main = match &form {
+        Form::Evaluate(expr) => {
+            let mut builder = TreeBuilder::new(strict, expr, None, &stages);
+            let (span, root, placement) = builder.evaluation(expr);
+            let rt = runtime(span);
+            builder.finish(quote_spanned!(span=> #rt::placement::evaluate(#placement, #root)))
+        }
+        Form::Assign {
+            target,
+            op,
+            op_span,
+            value,
+        } => {
+            let mut builder = TreeBuilder::new(strict, value, Some(target), &stages);
+            let root = at(&builder.node(value, Some(Other::Target)), *op_span);
+            let (rt, context) = builder.located(*op_span);
+            let call = assignment(*op, *op_span, rt, context, root);
+            builder.finish(call)
+        }
+    };
+    if stage_lets.is_empty() {
+        main
+    } else {
+        quote!({
+            #(#stage_lets)*
+            #main
+        })
+    }
+}
+
+/// The form with its products and reductions split off into stages.
+fn split_stages(form: &Form) -> (Form, Vec<stage::Stage>) {
+    match form {
+        Form::Evaluate(expr) => {
+            let (expr, stages) = stage::split(expr, None);
+            (Form::Evaluate(expr), stages)
+        }
+        Form::Assign {
+            target,
+            op,
+            op_span,
+            value,
+        } => {
+            let (value, stages) = stage::split(value, Some(&target.to_string()));
+            let form = Form::Assign {
+                target: target.clone(),
+                op: *op,
+                op_span: *op_span,
+                value,
+            };
+            (form, stages)
+        }
+    }
+}
+
+/// The driver call of `out = e` or `out += e` over the tree `root`, spanned
+/// on the operator. A statement in a block: the in-place call returns the
+/// rule's witness (a tuple of `()`), the macro's value is `()`.
+fn assignment(
+    op: AssignOp,
+    op_span: Span,
+    rt: TokenStream,
+    context: Ident,
+    root: Ident,
+) -> TokenStream {
+    let target_ref = at(&local(TARGET_NAME), op_span);
+    match op {
+        AssignOp::Set => quote_spanned!(op_span=> {
+            #rt::kernel::assign(#context, #target_ref, #root);
+        }),
+        AssignOp::Update(binary) => {
+            let marker = Ident::new(binary.marker(), op_span);
+            quote_spanned!(op_span=> {
+                #rt::kernel::update(#context, #target_ref, #rt::expr::operators::#marker, #root);
+            })
+        }
+    }
+}
+
+/// `let (__tensor_expr_stageN, __tensor_expr_stageN_placement) = { .. };`:
+/// the stage evaluated into a scratch tensor, and the placement its operands
+/// vote for (which counts for the expression that reads it).
+fn expand_stage(stage: &stage::Stage, strict: bool) -> TokenStream {
+    let (inner, stages) = stage::split(&stage.expr, None);
+    let stage_lets: Vec<TokenStream> = stages.iter().map(|s| expand_stage(s, strict)).collect();
+    let mut builder = TreeBuilder::new(strict, &inner, None, &stages);
+    let (span, root, placement) = builder.evaluation(&inner);
+    let rt = runtime(span);
+    let main = builder.finish(quote_spanned!(span=> (
+        #rt::placement::evaluate(#rt::placement::SCRATCH, #root),
+        #placement,
+    )));
+    let (name, placement) = (&stage.name, stage_placement(&stage.name));
+    quote!(let (#name, #placement) = { #(#stage_lets)* #main };)
+}
+
+/// The local holding a stage's placement vote.
+fn stage_placement(stage: &Ident) -> Ident {
+    Ident::new(&format!("{stage}_placement"), Span::call_site())
+}
+
+/// The name of the reborrowed assignment target.
+const TARGET_NAME: &str = "target";
+
+/// The span of the target's first token (where a bad target is reported).
+fn target_span(target: &TokenStream) -> Span {
+    target
+        .clone()
+        .into_iter()
+        .next()
+        .map_or_else(Span::call_site, |t| t.span())
+}
+
+/// `::tensor_expr::__private` carrying `span`, so a call built on it is reported
+/// at `span`.
+fn runtime(span: Span) -> TokenStream {
+    quote_spanned!(span=> ::tensor_expr::__private)
+}
+
+/// The same local name, located at `span`. rustc points an unsatisfied bound at
+/// the argument it blames, and that must be the user's operator. (A
+/// `Span::mixed_site()` name would be reported at the whole macro call, even
+/// `located_at` the operator; hence call-site names with a reserved prefix.)
+fn at(local: &Ident, span: Span) -> Ident {
+    Ident::new(&local.to_string(), span)
+}
+
+/// A local name in the reserved `__tensor_expr_` namespace.
+fn local(name: &str) -> Ident {
+    Ident::new(&format!("__tensor_expr_{name}"), Span::call_site())
+}

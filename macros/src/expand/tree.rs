@@ -1,0 +1,604 @@
+//! The expression tree as a sequence of `let`s: [`TreeBuilder`] walks the
+//! validated [`Expr`], emits one constructor call per node (children first),
+//! each spanned where its errors belong, and collects the operands' borrows
+//! and placement votes on the way.
+
+use super::{at, local, local_rules, runtime, stage_placement, target_span, TARGET_NAME};
+use crate::ast::{BinaryOp, DimLiteral, Expr, Operand};
+use crate::chain;
+use crate::share;
+use crate::stage;
+use proc_macro2::{Ident, Literal, Span, TokenStream};
+use quote::{quote, quote_spanned, ToTokens};
+use std::collections::HashMap;
+
+/// The other operand of an `in_dims`, whose shape it is placed on.
+pub(super) enum Other {
+    /// A node already built.
+    Node(Ident),
+    /// The assignment target (`out += in_dims(v, [0])`).
+    Target,
+}
+
+/// `IntLiteral::<{ value }>`: an integer literal, which takes the
+/// expression's element type.
+fn int_literal(value: i128, span: Span) -> TokenStream {
+    let rt = runtime(span);
+    let value = Literal::i128_suffixed(value);
+    quote_spanned!(span=> #rt::expr::IntLiteral::<{ #value }>)
+}
+
+/// Collects the `let`s of the expansion.
+pub(super) struct TreeBuilder {
+    /// The user's operands (`__tensor_expr_opN` and `&operand`), in source
+    /// order, and the target's reborrow: bound by one `let` of a tuple, so no
+    /// operand can see another's generated name (hygiene: a user variable named
+    /// `__tensor_expr_op0` stays the user's).
+    operand_bindings: Vec<(Ident, TokenStream)>,
+    /// `let __tensor_expr_nodeN = constructor(..);`, children before parents.
+    node_lets: Vec<TokenStream>,
+    operands: usize,
+    nodes: usize,
+    /// The assignment target's tokens: an operand equal to it is read in place.
+    target: Option<String>,
+    /// The span of the last node built, which is the root once the tree is done.
+    root_span: Span,
+    /// The local holding the context every constructor receives.
+    context: Ident,
+    /// The mode marker: `Numpy` or `Strict`.
+    mode: TokenStream,
+    /// Where the element type comes from: the target, else the first operand
+    /// (else, for literals only, inference from the use site).
+    element_source: Option<TokenStream>,
+    /// How often each shareable subexpression is written ([`share`]).
+    repeats: HashMap<String, usize>,
+    /// The node holding each shared subexpression built so far, by key.
+    shared: HashMap<String, Ident>,
+    /// The unfolded depth of every node, to find the paths to fold ([`chain`]).
+    depths: chain::Depths,
+    /// Each operand, located where its leaf is built, and each stage's
+    /// placement: together they decide where a new tensor goes.
+    placements: Vec<Vote>,
+    /// The names of the stages this expression reads, as written in operands.
+    stage_names: Vec<String>,
+}
+
+/// One vote for where a new tensor goes.
+enum Vote {
+    /// A user's operand: its own placement.
+    Operand(Ident),
+    /// A stage: the placement its operands voted for.
+    Stage(Ident),
+}
+
+impl TreeBuilder {
+    /// A builder for `value`, written into `target` if given.
+    pub(super) fn new(
+        strict: bool,
+        value: &Expr,
+        target: Option<&TokenStream>,
+        stages: &[stage::Stage],
+    ) -> Self {
+        let mode = if strict {
+            quote!(Strict)
+        } else {
+            quote!(Numpy)
+        };
+        let mut builder = TreeBuilder {
+            operand_bindings: Vec::new(),
+            node_lets: Vec::new(),
+            operands: 0,
+            nodes: 0,
+            target: None,
+            root_span: Span::call_site(),
+            context: local("context"),
+            mode: quote!(::tensor_expr::__private::rules::rank::#mode),
+            element_source: None,
+            repeats: HashMap::new(),
+            shared: HashMap::new(),
+            depths: chain::Depths::of(value),
+            placements: Vec::new(),
+            stage_names: stages.iter().map(|s| s.name.to_string()).collect(),
+        };
+        builder.repeats = share::repeats(value, target.map(ToString::to_string).as_deref());
+        if let Some(target) = target {
+            builder.target = Some(target.to_string());
+            let name = local(TARGET_NAME);
+            let reborrow = quote_spanned!(target_span(target)=> {
+                use ::tensor_expr::__private::kernel::Target as _;
+                (#target).as_target()
+            });
+            builder.operand_bindings.push((name.clone(), reborrow));
+            let mode = &builder.mode;
+            builder.element_source =
+                Some(quote!(::tensor_expr::__private::expr::target_context(#mode, &*#name)));
+        }
+        builder
+    }
+
+    /// The block: operands, context, nodes, then `finish`.
+    pub(super) fn finish(self, finish: TokenStream) -> TokenStream {
+        let (bindings, nodes, context, mode) = (
+            self.operand_bindings,
+            self.node_lets,
+            self.context,
+            self.mode,
+        );
+        let source = self
+            .element_source
+            .unwrap_or_else(|| quote!(::tensor_expr::__private::expr::inferred_context(#mode)));
+        let (names, values): (Vec<_>, Vec<_>) = bindings.into_iter().unzip();
+        quote!({
+            let (#(#names,)*) = (#(#values,)*);
+            let #context = #source;
+            #(#nodes)*
+            #finish
+        })
+    }
+
+    /// Emits the node for `expr` (after its children) and returns its name.
+    /// `other` is the other operand of the enclosing operation, for `in_dims`.
+    pub(super) fn node(&mut self, expr: &Expr, other: Option<Other>) -> Ident {
+        let Some(key) = self.shared_key(expr) else {
+            return self.unshared_node(expr, other);
+        };
+        let store = match self.shared.get(&key) {
+            Some(store) => store.clone(),
+            None => {
+                let built = self.unshared_node(expr, other);
+                let store = if matches!(expr, Expr::Reduce { .. }) {
+                    built
+                } else {
+                    let span = self.root_span;
+                    let (rt, context, built) =
+                        (runtime(span), at(&self.context, span), at(&built, span));
+                    self.push_node(
+                        span,
+                        quote_spanned!(span=> #rt::expr::shared(#context, #built)),
+                    )
+                };
+                self.shared.insert(key, store.clone());
+                store
+            }
+        };
+        let span = self.root_span;
+        let store = at(&store, span);
+        self.push_node(span, quote_spanned!(span=> &#store))
+    }
+
+    /// The sharing key of `expr` if it is a subexpression written more than
+    /// once (built once, as a node of its own, and read by reference where it
+    /// appears).
+    fn shared_key(&self, expr: &Expr) -> Option<String> {
+        share::shareable_key(expr, self.target.as_deref())
+            .filter(|key| self.repeats.get(key).is_some_and(|&n| n > 1))
+    }
+
+    /// [`Self::node`] for a subexpression built where it is written: one
+    /// method per kind of node, each giving the node's span and constructor.
+    fn unshared_node(&mut self, expr: &Expr, other: Option<Other>) -> Ident {
+        if let Some(spine) =
+            chain::foldable_spine(expr, &self.depths, |e| self.shared_key(e).is_some())
+        {
+            let (span, value) = self.fold(spine);
+            return self.push_node(span, value);
+        }
+        let (span, value) = match expr {
+            Expr::Operand(Operand { tokens, span }) => (*span, self.operand(tokens, *span)),
+            Expr::IntLiteral { value, span } => (*span, int_literal(*value, *span)),
+            Expr::FloatLiteral { literal } => self.float_literal(literal),
+            Expr::Negate { span, operand } => self.negate(operand, *span),
+            Expr::Binary {
+                op: BinaryOp::MatMul,
+                span,
+                lhs,
+                rhs,
+            } => self.matmul(lhs, rhs, *span),
+            Expr::Binary { op, span, lhs, rhs } => self.elementwise(*op, lhs, rhs, *span),
+            Expr::Call { name, args } => self.call(name, args),
+            Expr::Reduce {
+                name,
+                operand,
+                axes,
+                axes_span,
+                keepdim,
+            } => {
+                let operand = self.node(operand, None);
+                let call = self.reduction(name, &operand, axes.as_deref(), *axes_span, *keepdim);
+                (name.span(), call)
+            }
+            Expr::Permute {
+                name,
+                operand,
+                perm,
+                perm_span,
+            } => self.permute(name, operand, perm.as_deref(), *perm_span),
+            Expr::Reshape {
+                name,
+                shape,
+                operand,
+            } => self.reshape(name, shape, operand),
+            Expr::InDims {
+                operand,
+                dims,
+                tuple_span,
+                ..
+            } => self.in_dims(operand, dims, *tuple_span, other),
+        };
+        self.push_node(span, value)
+    }
+
+    /// An unsuffixed float literal, in the expression's float type.
+    fn float_literal(&self, literal: &syn::LitFloat) -> (Span, TokenStream) {
+        let span = literal.span();
+        let (rt, context) = self.located(span);
+        let call = quote_spanned!(span=> #rt::expr::float_literal(#context, #literal));
+        (span, call)
+    }
+
+    /// `-operand`, spanned on the `-`.
+    fn negate(&mut self, operand: &Expr, span: Span) -> (Span, TokenStream) {
+        let operand = at(&self.node(operand, None), span);
+        let (rt, context) = self.located(span);
+        let call =
+            quote_spanned!(span=> #rt::expr::map1(#context, #rt::expr::operators::neg, #operand));
+        (span, call)
+    }
+
+    /// `lhs @ rhs`, spanned on the `@`.
+    fn matmul(&mut self, lhs: &Expr, rhs: &Expr, span: Span) -> (Span, TokenStream) {
+        let (lhs, rhs) = self.pair(lhs, rhs, span);
+        let (rt, context) = self.located(span);
+        let call = quote_spanned!(span=> #rt::expr::matmul(#context, #lhs, #rhs));
+        (span, call)
+    }
+
+    /// An elementwise operator or comparison, spanned on the operator.
+    fn elementwise(
+        &mut self,
+        op: BinaryOp,
+        lhs_expr: &Expr,
+        rhs_expr: &Expr,
+        span: Span,
+    ) -> (Span, TokenStream) {
+        let (lhs, rhs) = self.pair(lhs_expr, rhs_expr, span);
+        let rt = runtime(span);
+        let context = self.context_over(span, &[lhs_expr, rhs_expr]);
+        let marker = Ident::new(op.marker(), span);
+        let call = quote_spanned!(span=> #rt::expr::map2(#context, #rt::expr::operators::#marker, #lhs, #rhs));
+        (span, call)
+    }
+
+    /// A function of the table, spanned on its name; two arguments are a
+    /// pair, so an `in_dims` among them is placed on the other.
+    fn call(&mut self, name: &syn::Ident, args: &[Expr]) -> (Span, TokenStream) {
+        let span = name.span();
+        let exprs: Vec<&Expr> = args.iter().collect();
+        let nodes: Vec<Ident> = match args {
+            [a, b] => {
+                let (a, b) = self.pair(a, b, span);
+                vec![a, b]
+            }
+            _ => args
+                .iter()
+                .map(|arg| at(&self.node(arg, None), span))
+                .collect(),
+        };
+        let rt = runtime(span);
+        let context = self.context_over(span, &exprs);
+        let map = Ident::new(&format!("map{}", nodes.len()), span);
+        let call = quote_spanned!(span=> #rt::expr::#map(#context, #rt::expr::functions::#name, #(#nodes),*));
+        (span, call)
+    }
+
+    /// `transpose(x)` or `permute(x, [..])`: `x` read in place in another
+    /// order, checked on the list (on the name for `transpose`).
+    fn permute(
+        &mut self,
+        name: &syn::Ident,
+        operand: &Operand,
+        perm: Option<&[DimLiteral]>,
+        perm_span: Span,
+    ) -> (Span, TokenStream) {
+        let operand = self.borrow_operand(&operand.tokens, operand.span, perm_span);
+        let (rt, context) = self.located(perm_span);
+        let operand = at(&operand, perm_span);
+        let call = match perm {
+            None => quote_spanned!(perm_span=> #rt::expr::transpose(#context, #operand)),
+            Some(perm) => local_rules::permute(perm, perm_span, &context, &operand),
+        };
+        (name.span(), call)
+    }
+
+    /// `reshape::<S>(x)`: `x` read in place as shape `S`, spanned on the name.
+    fn reshape(
+        &mut self,
+        name: &syn::Ident,
+        shape: &syn::Type,
+        operand: &Operand,
+    ) -> (Span, TokenStream) {
+        let span = name.span();
+        let operand = self.borrow_operand(&operand.tokens, operand.span, span);
+        let operand = at(&operand, span);
+        let (rt, context) = self.located(span);
+        let call = quote_spanned!(span=> #rt::expr::reshape::<#shape, _, _, _>(#context, #operand));
+        (span, call)
+    }
+
+    /// `in_dims(x, [..])`, placed on `other`'s shape and spanned on the tuple.
+    fn in_dims(
+        &mut self,
+        operand: &Operand,
+        dims: &[DimLiteral],
+        tuple_span: Span,
+        other: Option<Other>,
+    ) -> (Span, TokenStream) {
+        let Some(other) = other else {
+            // Validation reports this first; an error here, never a panic.
+            let error = syn::Error::new(tuple_span, "`in_dims` needs another operand");
+            return (tuple_span, error.to_compile_error());
+        };
+        let other = self.shape_witness(other, tuple_span);
+        let operand = self.borrow_operand(&operand.tokens, operand.span, tuple_span);
+        let operand = at(&operand, tuple_span);
+        let context = at(&self.context, tuple_span);
+        let leaf = local_rules::in_dims(dims, tuple_span, &context, &operand, other);
+        (tuple_span, leaf)
+    }
+
+    /// `sum(x, [axes], keepdim)` and friends over the node `operand`: the
+    /// local axes rule checks the list (see [`local_rules::axes`]) and fixes
+    /// the shapes of the runtime's `reduction`, spanned on the name (where a
+    /// float-only `mean` on integers is reported).
+    fn reduction(
+        &self,
+        name: &syn::Ident,
+        operand: &Ident,
+        axes: Option<&[DimLiteral]>,
+        axes_span: Span,
+        keepdim: bool,
+    ) -> TokenStream {
+        let checked = at(operand, axes_span);
+        let context = at(&self.context, axes_span);
+        let witness = local_rules::axes(name, axes, axes_span, keepdim, &context, &checked);
+        let span = name.span();
+        let (rt, context) = self.located(span);
+        let operand = at(operand, span);
+        quote_spanned!(span=> #rt::expr::reduction(#context, #rt::expr::reductions::#name, #witness, #operand))
+    }
+
+    /// The runtime path and the context, both located at `span`: what every
+    /// constructor call spanned there starts with.
+    pub(super) fn located(&self, span: Span) -> (TokenStream, Ident) {
+        (runtime(span), at(&self.context, span))
+    }
+
+    /// A long path of elementwise operations as the runtime's fold node (see
+    /// [`chain`]): the head, then each step checked and built in order, the
+    /// steps assembled into a tree as they come ([`chain::StepsTree`]).
+    fn fold(&mut self, spine: chain::Spine) -> (Span, TokenStream) {
+        let head = self.node(spine.head, None);
+        let mut so_far = self.shape_witness_node(&head, self.root_span);
+        let mut steps = chain::StepsTree::new();
+        for step in &spine.steps {
+            let (checked, built) = self.fold_step(step, &so_far);
+            so_far = self.shape_witness_node(&checked, step.function.span());
+            steps.push(built, |earlier, later| self.steps_pair(&earlier, &later));
+        }
+        let span = self.root_span;
+        // Never empty: a spine has at least `MIN_FOLD_STEPS` steps.
+        let tree = steps.finish(|earlier, later| self.steps_pair(&earlier, &later));
+        let tree = tree.map_or_else(
+            || quote!(()),
+            |(tree, _)| at(&tree, span).into_token_stream(),
+        );
+        let (rt, context) = self.located(span);
+        let (so_far, head) = (at(&so_far, span), at(&head, span));
+        (
+            span,
+            quote_spanned!(span=> #rt::expr::fold(#context, #so_far, #head, #tree)),
+        )
+    }
+
+    /// One fold step, as two nodes: its check, the operation's own
+    /// constructor with the path so far standing for the accumulator (a
+    /// `PhantomData` shape witness, so the check's type stays shallow),
+    /// spanned on its operator or function name; and the step itself.
+    fn fold_step(&mut self, step: &chain::Step, so_far: &Ident) -> (Ident, Ident) {
+        let span = step.function.span();
+        let (rt, context) = self.located(span);
+        let function = match &step.function {
+            chain::Function::Operator(marker, _) => {
+                let marker = Ident::new(marker, span);
+                quote_spanned!(span=> #rt::expr::operators::#marker)
+            }
+            chain::Function::Named(name) => quote_spanned!(span=> #rt::expr::functions::#name),
+        };
+        let acc = at(so_far, span);
+        let (check, built) = match step.place {
+            chain::Place::Only => (
+                quote_spanned!(span=> #rt::expr::map1(#context, #function, #acc)),
+                quote_spanned!(span=> #rt::expr::unary_step(#context, #function)),
+            ),
+            chain::Place::Left(x) => {
+                let x = self.side_node(x, so_far, span);
+                (
+                    quote_spanned!(span=> #rt::expr::map2(#context, #function, #acc, &#x)),
+                    quote_spanned!(span=> #rt::expr::left_step(#context, #function, #x)),
+                )
+            }
+            chain::Place::Right(x) => {
+                let x = self.side_node(x, so_far, span);
+                (
+                    quote_spanned!(span=> #rt::expr::map2(#context, #function, &#x, #acc)),
+                    quote_spanned!(span=> #rt::expr::right_step(#context, #function, #x)),
+                )
+            }
+            chain::Place::First(b, c) => {
+                let (b, c) = (
+                    self.side_node(b, so_far, span),
+                    self.side_node(c, so_far, span),
+                );
+                (
+                    quote_spanned!(span=> #rt::expr::map3(#context, #function, #acc, &#b, &#c)),
+                    quote_spanned!(span=> #rt::expr::first_step(#context, #function, #b, #c)),
+                )
+            }
+        };
+        (self.push_node(span, check), self.push_node(span, built))
+    }
+
+    /// `let __tensor_expr_nodeN = pair(earlier, later);`: two subtrees of fold
+    /// steps merged, in order.
+    fn steps_pair(&mut self, earlier: &Ident, later: &Ident) -> Ident {
+        let span = self.root_span;
+        let (earlier, later) = (at(earlier, span), at(later, span));
+        self.push_node(
+            span,
+            quote_spanned!(span=> ::tensor_expr::__private::expr::pair(#earlier, #later)),
+        )
+    }
+
+    /// A fold step's other argument, located at the step's `span`; an `in_dims`
+    /// there is placed on the shape of the path so far.
+    fn side_node(&mut self, side: &Expr, so_far: &Ident, span: Span) -> Ident {
+        let other = side.is_in_dims().then(|| Other::Node(so_far.clone()));
+        at(&self.node(side, other), span)
+    }
+
+    /// `let __tensor_expr_nodeN = shape_of(node);`: a node's shape as a witness.
+    fn shape_witness_node(&mut self, node: &Ident, span: Span) -> Ident {
+        let (rt, context, node) = (runtime(span), at(&self.context, span), at(node, span));
+        self.push_node(
+            span,
+            quote_spanned!(span=> #rt::expr::shape_of(#context, &#node)),
+        )
+    }
+
+    /// `let __tensor_expr_nodeN = value;`, located at `span`; returns the name.
+    fn push_node(&mut self, span: Span, value: TokenStream) -> Ident {
+        let name = local(&format!("node{}", self.nodes));
+        self.nodes += 1;
+        self.root_span = span;
+        // The `let` carries the node's span too: rustc checks the binding's type
+        // there, and an error on the same span as the call's is reported once.
+        self.node_lets
+            .push(quote_spanned!(span=> let #name = #value;));
+        name
+    }
+
+    /// The two operands of a binary operation, located at `span`. An `in_dims`
+    /// side is built after the other, whose shape it needs.
+    fn pair(&mut self, lhs: &Expr, rhs: &Expr, span: Span) -> (Ident, Ident) {
+        let (lhs, rhs) = if rhs.is_in_dims() {
+            let lhs = self.node(lhs, None);
+            let rhs = self.node(rhs, Some(Other::Node(lhs.clone())));
+            (lhs, rhs)
+        } else if lhs.is_in_dims() {
+            let rhs = self.node(rhs, None);
+            let lhs = self.node(lhs, Some(Other::Node(rhs.clone())));
+            (lhs, rhs)
+        } else {
+            (self.node(lhs, None), self.node(rhs, None))
+        };
+        (at(&lhs, span), at(&rhs, span))
+    }
+
+    /// The context of an operation over `operands`, at `span`: the mode's
+    /// `after_reduction` form when one of them drops a reduction's axes, so
+    /// that a broadcast error there suggests `keepdim`.
+    fn context_over(&self, span: Span, operands: &[&Expr]) -> TokenStream {
+        let (rt, context) = self.located(span);
+        if operands.len() >= 2 && operands.iter().any(|operand| operand.drops_axes()) {
+            quote_spanned!(span=> #rt::expr::after_reduction(#context))
+        } else {
+            context.into_token_stream()
+        }
+    }
+
+    /// The other operand's shape as a witness, located at `span` (the tuple).
+    fn shape_witness(&self, other: Other, span: Span) -> TokenStream {
+        let rt = runtime(span);
+        match other {
+            Other::Node(node) => {
+                let (context, node) = (at(&self.context, span), at(&node, span));
+                quote_spanned!(span=> #rt::expr::shape_of(#context, &#node))
+            }
+            Other::Target => {
+                let target = at(&local(TARGET_NAME), span);
+                quote_spanned!(span=> #rt::expr::target_shape(&*#target))
+            }
+        }
+    }
+
+    /// A leaf: the target read in place, or a borrowed operand.
+    fn operand(&mut self, tokens: &TokenStream, span: Span) -> TokenStream {
+        let rt = runtime(span);
+        if self.target.as_deref() == Some(tokens.to_string().as_str()) {
+            let target = at(&local(TARGET_NAME), span);
+            return quote_spanned!(span=> #rt::expr::target_leaf(&*#target));
+        }
+        let name = self.borrow_operand(tokens, span, span);
+        let context = at(&self.context, span);
+        quote_spanned!(span=> #rt::expr::operand(#context, #name))
+    }
+
+    /// The tree of an expression to evaluate into a new tensor: its span, its
+    /// root located there, and where the new tensor goes.
+    pub(super) fn evaluation(&mut self, expr: &Expr) -> (Span, Ident, Ident) {
+        let root = self.node(expr, None);
+        let span = self.root_span;
+        let placement = self.placement(span);
+        (span, at(&root, span), placement)
+    }
+
+    /// Where a new tensor goes: the placements of all operands joined (the
+    /// heap if any operand is on the heap), located at `span`.
+    /// (One `let` per operand, rather than nested calls, keeps the code flat
+    /// for expressions of hundreds of operands.)
+    fn placement(&mut self, span: Span) -> Ident {
+        let rt = runtime(span);
+        let name = at(&local("placement"), span);
+        self.node_lets
+            .push(quote_spanned!(span=> let #name = #rt::placement::Stack;));
+        for vote in std::mem::take(&mut self.placements) {
+            let vote = match vote {
+                Vote::Operand(operand) => {
+                    let span = operand.span();
+                    let (rt, context, so_far) =
+                        (runtime(span), at(&self.context, span), at(&name, span));
+                    quote_spanned!(span=> let #so_far = #rt::placement::join(#so_far, #context, #operand);)
+                }
+                Vote::Stage(placement) => {
+                    quote!(let #name = #rt::placement::join_placement(#name, #placement);)
+                }
+            };
+            self.node_lets.push(vote);
+        }
+        name
+    }
+
+    /// `let __tensor_expr_opN = &operand;`, and the element source if it is the
+    /// first. `check_span` is where the leaf built on it checks that it is an
+    /// operand; its placement vote is checked there too, so that a value that
+    /// is not an operand is reported once.
+    fn borrow_operand(&mut self, tokens: &TokenStream, span: Span, check_span: Span) -> Ident {
+        let name = local(&format!("op{}", self.operands));
+        self.operands += 1;
+        self.operand_bindings
+            .push((name.clone(), quote_spanned!(span=> &#tokens)));
+        let written = tokens.to_string();
+        self.placements
+            .push(if self.stage_names.contains(&written) {
+                Vote::Stage(stage_placement(&Ident::new(&written, Span::call_site())))
+            } else {
+                Vote::Operand(at(&name, check_span))
+            });
+        let name = at(&name, span);
+        if self.element_source.is_none() {
+            let (rt, mode) = (runtime(span), &self.mode);
+            self.element_source = Some(quote_spanned!(span=> #rt::expr::context_of(#mode, #name)));
+        }
+        name
+    }
+}

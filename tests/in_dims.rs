@@ -1,5 +1,5 @@
-//! XLA "InDim" broadcasting (seeds 000 and 001) and strict mode: every example of
-//! the seeds with its values, plus a property test against the reference rule
+//! XLA "InDim" broadcasting and strict mode: every example of XLA's
+//! broadcasting semantics with its values, plus a property test against the reference rule
 //! "reshape x to rank R with 1s at the unlisted positions, then NumPy broadcasting".
 
 mod common;

@@ -1,4 +1,4 @@
-//! `a @ b`: NumPy `matmul` semantics (seed 004 and the NumPy docstring), with
+//! `a @ b`: NumPy `matmul` semantics (its documentation and docstring), with
 //! values, and a property test against ndarray's `dot` per batch.
 
 mod common;
@@ -58,8 +58,9 @@ fn numpy_docstring_cases() {
     assert_eq!(dot.as_slice(), &[5]);
 }
 
-/// Seed 004's matmul examples (the seed's second example names B `(2, 5, 4, 6)`
-/// but means `(8, 6)`; its third, `(4, 2, 3, 5) @ (3, 2, 5, 6)`, is a ui test).
+/// The matmul examples of NumPy's documentation as collected in document 004
+/// (its second example names B `(2, 5, 4, 6)` but means `(8, 6)`; its third,
+/// `(4, 2, 3, 5) @ (3, 2, 5, 6)`, is a ui test).
 #[test]
 fn seed_004_examples() {
     let (a, b) = (iota::<Shape![1, 1, 3, 5]>(), iota::<Shape![2, 3, 5, 3]>());

@@ -1,6 +1,10 @@
-//! Every NumPy/PyTorch/XLA broadcasting example of the seed documents
-//! (`shared/seeds/`) that is valid, with its values. The invalid ones are ui tests
-//! (`tests/ui/seed_*.rs`); the InDim and matmul examples belong to their features.
+//! Every valid example of the specification this library implements (NumPy's
+//! broadcasting documentation, PyTorch's broadcasting and in-place notes,
+//! XLA's broadcasting semantics), with its values; the file and test names
+//! keep the numbers of the five documents the examples were collected in
+//! (000 XLA, 001 XLA with InDim, 002 PyTorch, 003 and 004 NumPy). The invalid
+//! ones are ui tests (`tests/ui/seed_*.rs`); the InDim and matmul examples
+//! belong to their features.
 
 mod common;
 

@@ -35,10 +35,24 @@ pub fn all_names() -> String {
         .join(", ")
 }
 
-/// How to call `info`: `max(a, b)`.
-pub fn signature(info: &FunctionInfo) -> String {
-    let args = ["x", "y", "z"][..info.arity.min(3)].join(", ");
-    format!("{}({})", info.name, args)
+/// How to call `info` and what it computes, for an error:
+/// ``write `pow(a, b)`: `a` raised to the float power `b` (f32 or f64)``.
+pub fn usage(info: &FunctionInfo) -> String {
+    let summary = info.summary.trim().trim_end_matches('.');
+    let summary = match summary.strip_prefix("The ") {
+        Some(rest) => format!("the {rest}"),
+        None => summary.to_string(),
+    };
+    let elements = match info.elements {
+        "Float" => "f32 or f64",
+        "Signed" => "signed elements",
+        _ => "any element type",
+    };
+    format!(
+        "write `{}({})`: {summary} ({elements})",
+        info.name,
+        info.args.join(", ")
+    )
 }
 
 /// Levenshtein distance, counting a swap of two neighbours as one edit.
@@ -87,6 +101,6 @@ mod tests {
                 "{name} missing from the function table"
             );
         }
-        assert_eq!(lookup("clamp").unwrap().arity, 3);
+        assert_eq!(lookup("clamp").unwrap().arity(), 3);
     }
 }

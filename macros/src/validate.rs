@@ -320,15 +320,15 @@ fn check_call(name: &syn::Ident, arity: usize) -> syn::Result<()> {
             ),
         ));
     };
-    if info.arity != arity {
-        let plural = if info.arity == 1 { "" } else { "s" };
+    if info.arity() != arity {
+        let plural = if info.arity() == 1 { "" } else { "s" };
         let verb = if arity == 1 { "was" } else { "were" };
         return Err(Error::new(
             name.span(),
             format!(
-                "`{text}` takes {} argument{plural} but {arity} {verb} given: write `{}`",
-                info.arity,
-                functions::signature(info)
+                "`{text}` takes {} argument{plural} but {arity} {verb} given; {}",
+                info.arity(),
+                functions::usage(info)
             ),
         ));
     }

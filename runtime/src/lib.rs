@@ -1,9 +1,10 @@
 //! The `#![no_std]` runtime of `tensor-expr`: type-level shapes, the shape rules,
 //! tensors and views, expression nodes and the fused loop-nest driver.
 //!
-//! Users reach all of this through the `tensor-expr` facade crate and its macros;
-//! this crate names only `core` (and `libm` for float functions without `std`),
-//! and needs no allocator.
+//! Users reach all of this through the `tensor-expr` facade crate and its macros.
+//! Without default features this crate names only `core`, `libm` (float
+//! functions without `std`) and `typenum` (`reshape`'s element counts), and
+//! needs no allocator; the interop features add their own crate each.
 #![no_std]
 #![warn(missing_docs)]
 

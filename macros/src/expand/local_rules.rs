@@ -43,13 +43,13 @@ pub fn in_dims(
     let impls = in_dims_impls(&positions);
     quote_spanned!(tuple_span=> {
         // No user tokens in this block: these names cannot shadow the user's.
-        use ::tensor_expr::__private::{expr::{Contiguous, Context, Operand, TensorLeaf}, rules::{in_dims::{CannotPlace, PlacedFits}, Holds}, Dim, One, Shape};
+        use ::tensor_expr::__private::{expr::{Contiguous, Context, Operand, TensorLeaf}, rules::{in_dims::{CannotPlace, PlacedFits}, NeverHolds}, Dim, One, Shape};
         #[diagnostic::on_unimplemented(message = #message, label = #label, note = #note)]
         trait InDims<Other, X> {
             type Placed: Shape;
         }
         #[diagnostic::do_not_recommend]
-        impl<Other: Shape, X, Verdict: Holds> InDims<Other, X> for Verdict {
+        impl<Other: Shape, X, Verdict: NeverHolds> InDims<Other, X> for Verdict {
             type Placed = Other;
         }
         #[diagnostic::on_unimplemented(message = #same_rank_message, label = #same_rank_label, note = #same_rank_note)]
@@ -57,7 +57,7 @@ pub fn in_dims(
             type Placed: Shape;
         }
         #[diagnostic::do_not_recommend]
-        impl<Other: Shape, X, Verdict: Holds> SameRank<Other, X> for Verdict {
+        impl<Other: Shape, X, Verdict: NeverHolds> SameRank<Other, X> for Verdict {
             type Placed = Other;
         }
         trait Place<X> {
@@ -130,7 +130,7 @@ pub fn axes(
     } = axes_diagnostic(name, axes);
     let impls = reduction_impls(axes, keepdim);
     quote_spanned!(axes_span=> {
-        use ::tensor_expr::__private::{expr::{Context, Shaped}, rules::Holds, Dim, One, Shape};
+        use ::tensor_expr::__private::{expr::{Context, Shaped}, rules::NeverHolds, Dim, One, Shape};
         // Unused where the axes fit every rank (no failing impl names it).
         #[allow(dead_code)]
         #[diagnostic::on_unimplemented(message = #message, label = #label, note = #note)]
@@ -139,7 +139,7 @@ pub fn axes(
             type Output: Shape;
         }
         #[diagnostic::do_not_recommend]
-        impl<Operand: Shape, Anchor, Verdict: Holds> Axes<Operand, Anchor> for Verdict {
+        impl<Operand: Shape, Anchor, Verdict: NeverHolds> Axes<Operand, Anchor> for Verdict {
             type Kept = Operand;
             type Output = Operand;
         }
@@ -277,13 +277,13 @@ pub fn permute(perm: &[DimLiteral], span: Span, context: &Ident, operand: &Ident
     let other_ranks = permute_rank_rejections(order.len());
     let order = order.iter().map(|&p| Literal::usize_unsuffixed(p));
     quote_spanned!(span=> {
-        use ::tensor_expr::__private::{expr::{permuted_strides, Contiguous, Context, Layout, Operand, RowMajor, StridedLeaf}, rules::{permute::CannotPermute, Holds}, Dim, Shape, MAX_RANK};
+        use ::tensor_expr::__private::{expr::{permuted_strides, Contiguous, Context, Layout, Operand, RowMajor, StridedLeaf}, rules::{permute::CannotPermute, NeverHolds}, Dim, Shape, MAX_RANK};
         #[diagnostic::on_unimplemented(message = #message, label = #label, note = #note)]
         trait PermuteRank<Operand, Anchor = ()> {
             type Read: Layout;
         }
         #[diagnostic::do_not_recommend]
-        impl<Operand: Shape, Anchor, Verdict: Holds> PermuteRank<Operand, Anchor> for Verdict {
+        impl<Operand: Shape, Anchor, Verdict: NeverHolds> PermuteRank<Operand, Anchor> for Verdict {
             type Read = RowMajor<Operand>;
         }
         // `Anchor`: see `rejecting_scalar_impl`.

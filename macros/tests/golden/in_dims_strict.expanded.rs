@@ -14,7 +14,7 @@ fn expansion() {
                 expr::{Contiguous, Context, Operand, TensorLeaf},
                 rules::{
                     in_dims::{CannotPlace, PlacedFits},
-                    Holds,
+                    NeverHolds,
                 },
                 Dim, One, Shape,
             };
@@ -27,7 +27,7 @@ fn expansion() {
                 type Placed: Shape;
             }
             #[diagnostic::do_not_recommend]
-            impl<Other: Shape, X, Verdict: Holds> InDims<Other, X> for Verdict {
+            impl<Other: Shape, X, Verdict: NeverHolds> InDims<Other, X> for Verdict {
                 type Placed = Other;
             }
             #[diagnostic::on_unimplemented(
@@ -39,7 +39,7 @@ fn expansion() {
                 type Placed: Shape;
             }
             #[diagnostic::do_not_recommend]
-            impl<Other: Shape, X, Verdict: Holds> SameRank<Other, X> for Verdict {
+            impl<Other: Shape, X, Verdict: NeverHolds> SameRank<Other, X> for Verdict {
                 type Placed = Other;
             }
             trait Place<X> {

@@ -19,7 +19,7 @@ fn expansion() {
             {
                 use ::tensor_expr::__private::{
                     expr::{Context, Shaped},
-                    rules::Holds, Dim, One, Shape,
+                    rules::NeverHolds, Dim, One, Shape,
                 };
                 #[allow(dead_code)]
                 #[diagnostic::on_unimplemented(
@@ -32,7 +32,7 @@ fn expansion() {
                     type Output: Shape;
                 }
                 #[diagnostic::do_not_recommend]
-                impl<Operand: Shape, Anchor, Verdict: Holds> Axes<Operand, Anchor>
+                impl<Operand: Shape, Anchor, Verdict: NeverHolds> Axes<Operand, Anchor>
                 for Verdict {
                     type Kept = Operand;
                     type Output = Operand;
@@ -134,7 +134,7 @@ fn expansion() {
             {
                 use ::tensor_expr::__private::{
                     expr::{Context, Shaped},
-                    rules::Holds, Dim, One, Shape,
+                    rules::NeverHolds, Dim, One, Shape,
                 };
                 #[allow(dead_code)]
                 #[diagnostic::on_unimplemented(
@@ -147,7 +147,7 @@ fn expansion() {
                     type Output: Shape;
                 }
                 #[diagnostic::do_not_recommend]
-                impl<Operand: Shape, Anchor, Verdict: Holds> Axes<Operand, Anchor>
+                impl<Operand: Shape, Anchor, Verdict: NeverHolds> Axes<Operand, Anchor>
                 for Verdict {
                     type Kept = Operand;
                     type Output = Operand;

@@ -116,18 +116,33 @@ pub trait TernaryFunction<T> {
     fn apply(a: T, b: T, c: T) -> T;
 }
 
-/// What the macro needs to know about a function: its name, its arity, which
-/// element types it accepts, and a one-line description.
+/// What the macro needs to know about a function, to accept a call and to
+/// explain a wrong one: its name, its arguments, which element types it
+/// accepts, and a one-line description.
+///
+/// ```
+/// use tensor_expr_runtime::FUNCTIONS;
+/// let clamp = FUNCTIONS.iter().find(|f| f.name == "clamp").unwrap();
+/// assert_eq!((clamp.args, clamp.arity()), (&["x", "lo", "hi"][..], 3));
+/// assert_eq!(clamp.elements, "Element");
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct FunctionInfo {
     /// The name written in expressions.
     pub name: &'static str,
-    /// The number of arguments.
-    pub arity: usize,
+    /// The arguments' names, as the signature in an error shows them.
+    pub args: &'static [&'static str],
     /// The element trait it needs: `"Element"` (any), `"Signed"` or `"Float"`.
     pub elements: &'static str,
     /// What it computes.
     pub summary: &'static str,
+}
+
+impl FunctionInfo {
+    /// The number of arguments.
+    pub const fn arity(&self) -> usize {
+        self.args.len()
+    }
 }
 
 /// Implements the function trait of the entry's arity for every element type
@@ -179,7 +194,7 @@ macro_rules! elementwise_functions {
         /// Every named function, in table order (read by the `tensor_expr!` macro).
         pub const FUNCTIONS: &[FunctionInfo] = &[$(FunctionInfo {
             name: stringify!($name),
-            arity: [$(stringify!($arg)),+].len(),
+            args: &[$(stringify!($arg)),+],
             elements: stringify!($bound),
             summary: $doc,
         }),*];

@@ -9,7 +9,9 @@ use crate::shape::{Shape, MAX_RANK};
 use core::marker::PhantomData;
 
 /// Something that can stand as an operand over elements `T` in `tensor_expr!`: a
-/// tensor, a view, an element scalar (shape `()`), or a reference to one of these.
+/// `Tensor`, a `HeapTensor`, a `TensorView` or `TensorViewMut`, a static slice
+/// (`StridedView`), an element scalar (shape `()`), or a reference to one of
+/// these.
 #[diagnostic::on_unimplemented(
     message = "`{Self}` cannot be an operand of a tensor expression over `{T}`",
     label = "expected a tensor, a view or a `{T}` scalar",

@@ -1,6 +1,6 @@
-//! NumPy broadcasting (seeds 000-004), checked by the trait solver.
+//! NumPy broadcasting, checked by the trait solver.
 //!
-//! The rule, as the seeds state it:
+//! The rule, as NumPy's broadcasting documentation states it:
 //! 1. Align the two shapes on the right; the shorter one is left-padded with 1s
 //!    (rank promotion).
 //! 2. Each pair of dims is compatible when the sizes are equal, or one of them is 1

@@ -10,7 +10,7 @@
 //! pair, rustc gave a 19-line error: a "but `Operand<f64>` is implemented"
 //! help quoting the library's impl, and a note on the constructor's bound.)
 
-use super::Holds;
+use super::NeverHolds;
 
 /// The element type `Self` of an operand read in an expression over `T`.
 /// (`Anchor`, always `()`, only gives the rejecting impls a type parameter:
@@ -42,7 +42,7 @@ impl<T> SameElement<T> for T {
 pub trait ElementsDiffer<A, T, Anchor = ()> {
     /// `T`.
     type Checked;
-    /// Never called: no type implements [`Holds`].
+    /// Never called: no type implements [`NeverHolds`].
     fn data(data: &[A]) -> &[Self::Checked];
 }
 
@@ -50,7 +50,7 @@ pub trait ElementsDiffer<A, T, Anchor = ()> {
 pub struct MixedElements;
 
 #[diagnostic::do_not_recommend]
-impl<A, T, Anchor, X: Holds> ElementsDiffer<A, T, Anchor> for X {
+impl<A, T, Anchor, X: NeverHolds> ElementsDiffer<A, T, Anchor> for X {
     type Checked = T;
     fn data(_data: &[A]) -> &[T] {
         &[]

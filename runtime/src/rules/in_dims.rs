@@ -1,8 +1,8 @@
-//! XLA "InDim" broadcasting (seeds 000 and 001): `in_dims(x, [d0, d1, ...])`
+//! XLA "InDim" broadcasting (its broadcast dimensions): `in_dims(x, [d0, d1, ...])`
 //! places `x`'s dims, in order, on dims `d0 < d1 < ...` of the other operand of
 //! the enclosing operation, whose rank `R` must be at least `x`'s.
 //!
-//! The rule, as the seeds state it:
+//! The rule, as XLA's broadcasting semantics state it:
 //! 1. The tuple has one entry per dim of `x`, strictly increasing, each `< R`
 //!    ("it is illegal to match V to N and T to P; it is also illegal to match V to
 //!    both P and N").
@@ -32,7 +32,7 @@ use crate::shape::Shape;
 
 /// The verdict on an `in_dims` tuple that does not fit the ranks (an entry out
 /// of range, or not one entry per dim of the operand): it implements nothing
-/// ([`Holds`](super::Holds)), so the macro's local message carrier over it fails.
+/// ([`NeverHolds`](super::NeverHolds)), so the macro's local message carrier over it fails.
 pub struct CannotPlace;
 
 /// One aligned pair `(placed dim, other operand's dim)` at position `AXIS`

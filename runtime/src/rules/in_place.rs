@@ -1,4 +1,4 @@
-//! The PyTorch in-place rule (seed 002, "In-place semantics"): `out += e` and
+//! The PyTorch in-place rule (its broadcasting notes, "In-place semantics"): `out += e` and
 //! `out = e` are legal only if broadcasting does not change `out`'s shape.
 //!
 //! Equivalently: `e`'s shape, right-aligned against `out`'s, has at every position
@@ -8,7 +8,7 @@
 
 use super::broadcast::BroadcastMismatch;
 use super::chain::{chain_pairs, Unchecked};
-use super::{for_each_aligned_rank_pair, Holds};
+use super::{for_each_aligned_rank_pair, NeverHolds};
 use crate::dim::{Dim, One, D};
 use crate::shape::Shape;
 
@@ -68,7 +68,7 @@ pub trait TargetRankFits<V, X> {
 pub struct ValueHasMoreDims;
 
 #[diagnostic::do_not_recommend]
-impl<V, X, R: Holds> TargetRankFits<V, X> for R {
+impl<V, X, R: NeverHolds> TargetRankFits<V, X> for R {
     type Written = ();
 }
 

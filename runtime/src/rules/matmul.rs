@@ -1,6 +1,6 @@
-//! NumPy `matmul` (`a @ b`, seed 004), checked by the trait solver.
+//! NumPy `matmul` (`a @ b`), checked by the trait solver.
 //!
-//! The rule, as the seeds state it:
+//! The rule, as NumPy's `matmul` documentation states it:
 //! 1. Do not reverse the order: `a @ b` is not `b @ a`.
 //! 2. The last two dims of each operand are a matrix, `(m, k) @ (k, n) -> (m, n)`;
 //!    the two `k` (the contracted dims) must be equal. They do not broadcast.

@@ -1,5 +1,5 @@
-//! The shape rules, one module each. Every module states its rule as the seed
-//! documents do, gives a plain `const fn` reference version over `&[usize]` (used
+//! The shape rules, one module each. Every module states its rule as the
+//! documentation of NumPy, PyTorch or XLA does, gives a plain `const fn` reference version over `&[usize]` (used
 //! for strides, messages and property tests), and generates the type-level impls
 //! beside it with the private `for_each_aligned_rank_pair!` generator.
 //!
@@ -17,7 +17,7 @@
 //!    impl. Where the rule cannot hold, the impl still exists and requires
 //!    the carrier of a verdict that implements nothing ([`CannotReduce`],
 //!    [`permute::CannotPermute`], [`in_dims::CannotPlace`],
-//!    [`elements::MixedElements`]; the leaf is [`Holds`]);
+//!    [`elements::MixedElements`]; the leaf is [`NeverHolds`]);
 //! 3. the rule's output **computed through the carrier** (an associated type
 //!    of the carrier), and the constructor's node **typed through the rule's
 //!    output**.
@@ -53,10 +53,10 @@ pub mod reshape;
 /// [`in_place::TargetRankFits`] for [`in_place::ValueHasMoreDims`]): no type
 /// implements it, so such a requirement always fails, and rustc reports it by
 /// the message of the trait above this leaf.
-pub trait Holds {}
+pub trait NeverHolds {}
 
 /// The verdict on a reduction whose axes do not fit the operand's rank (out of
-/// range, or one dim named twice): it implements nothing ([`Holds`]), so the
+/// range, or one dim named twice): it implements nothing ([`NeverHolds`]), so the
 /// macro's local message carrier over it fails.
 pub struct CannotReduce;
 

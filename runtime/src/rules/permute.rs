@@ -6,13 +6,13 @@
 //! of `0..n`) and by a local trait it writes for the list (`x` must have rank
 //! `n`); see `tensor_expr_macros`.
 
-use super::Holds;
+use super::NeverHolds;
 use crate::dim::{Dim, One};
 use crate::shape::Shape;
 
 /// The verdict on a `permute` list whose length is not the operand's rank, or
 /// a `transpose` of an operand of rank below 2: it implements nothing
-/// ([`Holds`]), so the message carrier over it fails.
+/// ([`NeverHolds`]), so the message carrier over it fails.
 pub struct CannotPermute;
 
 /// The message carrier for a `transpose` of a shape of rank below 2: the
@@ -30,7 +30,7 @@ pub trait TransposeRank<Operand, Anchor = ()> {
 }
 
 #[diagnostic::do_not_recommend]
-impl<Operand, Anchor, Verdict: Holds> TransposeRank<Operand, Anchor> for Verdict {
+impl<Operand, Anchor, Verdict: NeverHolds> TransposeRank<Operand, Anchor> for Verdict {
     type Checked = (One, One);
 }
 

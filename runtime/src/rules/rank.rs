@@ -1,4 +1,5 @@
-//! XLA's principle (seed 000, "Principles"): rank promotion is never implicit.
+//! XLA's principle (its broadcasting semantics, "Principles"): rank promotion
+//! is never implicit.
 //! "XLA requires explicit broadcasting specifications on operations between
 //! arrays of different ranks. [...] Scalars can always be broadcast over arrays
 //! without an explicit specification."
@@ -11,7 +12,7 @@
 
 use super::broadcast::{Broadcast, DroppedAxes};
 use super::in_place::BroadcastInto;
-use super::{for_each_aligned_rank_pair, Holds};
+use super::{for_each_aligned_rank_pair, NeverHolds};
 use crate::dim::Dim;
 use crate::shape::Shape;
 
@@ -87,7 +88,7 @@ impl<S, X> BroadcastInto<X> for Refused<S> {
 pub struct ImplicitRankPromotion;
 
 #[diagnostic::do_not_recommend]
-impl<L, R, Longer, X: Holds> StrictRanks<L, R, Longer> for X {
+impl<L, R, Longer, X: NeverHolds> StrictRanks<L, R, Longer> for X {
     type Checked = Refused<Longer>;
 }
 

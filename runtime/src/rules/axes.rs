@@ -167,3 +167,31 @@ impl<A: Shape, B: Shape, C: Shape, const AXIS: usize> ConcatFits<A, B, C, AXIS> 
         }
     };
 }
+
+#[cfg(test)]
+mod tests {
+    use super::{InsertAxis, KeepAxis, NarrowAxis, RemoveAxis};
+    use crate::dim::D;
+    use crate::shape::Shape;
+
+    type S = (D<3>, D<4>, D<5>);
+
+    #[test]
+    fn each_axis_rule_changes_only_its_axis() {
+        assert_eq!(<<S as RemoveAxis<0>>::Removed as Shape>::DIMS, &[4, 5]);
+        assert_eq!(<<S as RemoveAxis<2>>::Removed as Shape>::DIMS, &[3, 4]);
+        assert_eq!(<<S as KeepAxis<1>>::Kept as Shape>::DIMS, &[3, 1, 5]);
+        assert_eq!(
+            <<S as NarrowAxis<2, 2>>::Narrowed as Shape>::DIMS,
+            &[3, 4, 2]
+        );
+        assert_eq!(
+            <<S as InsertAxis<1, 7>>::Inserted as Shape>::DIMS,
+            &[3, 7, 4, 5]
+        );
+        assert_eq!(
+            <<S as InsertAxis<3, 2>>::Inserted as Shape>::DIMS,
+            &[3, 4, 5, 2]
+        );
+    }
+}

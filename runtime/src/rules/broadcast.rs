@@ -300,3 +300,65 @@ impl<S: Shape, O: Shape> BroadcastStrides<S, O> {
         Self::STRIDES[O::RANK - 1]
     };
 }
+
+#[cfg(test)]
+mod tests {
+    use super::{broadcast_dims, broadcast_strides, Broadcast};
+    use crate::dim::{One, D};
+    use crate::shape::Shape;
+
+    fn agree<A: Shape + Broadcast<B>, B: Shape>(expected: &[usize]) {
+        let typed = <<A as Broadcast<B>>::Output as Shape>::DIMS;
+        assert_eq!(typed, expected, "type-level rule");
+        let reference = broadcast_dims(A::DIMS, B::DIMS).expect("the pair broadcasts");
+        assert_eq!(reference.as_slice(), expected, "reference rule");
+    }
+
+    #[test]
+    fn numpy_documentation_examples() {
+        // (8, 1, 6, 1) with (7, 1, 5): every dim stretches somewhere.
+        agree::<(D<8>, One, D<6>, One), (D<7>, One, D<5>)>(&[8, 7, 6, 5]);
+        // (5, 4) with (1,) and (4,); (15, 3, 5) with (15, 1, 5) and (3, 1).
+        agree::<(D<5>, D<4>), (One,)>(&[5, 4]);
+        agree::<(D<5>, D<4>), (D<4>,)>(&[5, 4]);
+        agree::<(D<15>, D<3>, D<5>), (D<15>, One, D<5>)>(&[15, 3, 5]);
+        agree::<(D<15>, D<3>, D<5>), (D<3>, One)>(&[15, 3, 5]);
+        // An image (256, 256, 3) scaled per channel (3,).
+        agree::<(D<256>, D<256>, D<3>), (D<3>,)>(&[256, 256, 3]);
+    }
+
+    #[test]
+    fn scalars_zero_sizes_and_full_rank() {
+        agree::<(), ()>(&[]);
+        agree::<(D<2>, D<3>), ()>(&[2, 3]);
+        agree::<(), (D<4>,)>(&[4]);
+        // 0 against 1 gives 0; 0 against 0 stays 0.
+        agree::<(D<0>, D<3>), (One, D<3>)>(&[0, 3]);
+        agree::<(D<0>,), (D<0>,)>(&[0]);
+        agree::<(One, D<2>, One, D<4>, One, D<6>), (D<1>, One, D<3>, One, D<5>, One)>(&[
+            1, 2, 3, 4, 5, 6,
+        ]);
+    }
+
+    #[test]
+    fn the_reference_rule_reports_the_rightmost_clash() {
+        // (3,) with (4,); (2, 1) with (8, 4, 3): 1 stretches to 3, then 2 against 4.
+        let clash = broadcast_dims(&[3], &[4]).unwrap_err();
+        assert_eq!((clash.axis, clash.lhs, clash.rhs), (0, 3, 4));
+        let clash = broadcast_dims(&[2, 1], &[8, 4, 3]).unwrap_err();
+        assert_eq!((clash.axis, clash.lhs, clash.rhs), (1, 2, 4));
+        // A zero-size dim broadcasts only with 0 or 1.
+        assert!(broadcast_dims(&[0], &[2]).is_err());
+    }
+
+    #[test]
+    fn strides_are_zero_where_an_operand_is_stretched() {
+        assert_eq!(broadcast_strides(&[3], &[2, 3])[..2], [0, 1]);
+        assert_eq!(broadcast_strides(&[2, 1], &[2, 3])[..2], [1, 0]);
+        assert_eq!(
+            broadcast_strides(&[4, 1, 5], &[3, 4, 2, 5])[..4],
+            [0, 5, 0, 1]
+        );
+        assert_eq!(broadcast_strides(&[], &[2, 2])[..2], [0, 0]);
+    }
+}

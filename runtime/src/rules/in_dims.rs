@@ -110,3 +110,43 @@ pub fn place_dims(x: &[usize], positions: &[usize], rank: usize) -> Option<super
     }
     super::broadcast::Dims::from_slice(&placed[..rank])
 }
+
+#[cfg(test)]
+mod tests {
+    use super::{place_dims, PlacedFits};
+    use crate::dim::{One, D};
+    use crate::shape::Shape;
+
+    fn placed<P: PlacedFits<O>, O>() -> &'static [usize] {
+        <P::Placed as Shape>::DIMS
+    }
+
+    #[test]
+    fn xla_examples_place_and_fit() {
+        // A (3,) vector on dim 1 of (2, 3): placed (1, 3).
+        assert_eq!(place_dims(&[3], &[1], 2).unwrap().as_slice(), &[1, 3]);
+        assert_eq!(placed::<(One, D<3>), (D<2>, D<3>)>(), &[1, 3]);
+        // A (2, 3) matrix on dims 1 and 2 of (4, 2, 3).
+        assert_eq!(
+            place_dims(&[2, 3], &[1, 2], 3).unwrap().as_slice(),
+            &[1, 2, 3]
+        );
+        assert_eq!(
+            placed::<(One, D<2>, D<3>), (D<4>, D<2>, D<3>)>(),
+            &[1, 2, 3]
+        );
+        // Degenerate dims compose: a (1, 2) matrix on dims 0 and 2 of (4, 3, 1).
+        assert_eq!(
+            place_dims(&[1, 2], &[0, 2], 3).unwrap().as_slice(),
+            &[1, 1, 2]
+        );
+    }
+
+    #[test]
+    fn tuples_that_break_the_rule_place_nothing() {
+        assert!(place_dims(&[3], &[2], 2).is_none()); // out of range
+        assert!(place_dims(&[3, 4], &[2, 1], 3).is_none()); // not increasing
+        assert!(place_dims(&[3, 4], &[1, 1], 3).is_none()); // a dim twice
+        assert!(place_dims(&[3, 4], &[1], 3).is_none()); // one entry per dim
+    }
+}

@@ -161,3 +161,36 @@ pub const fn check_in_place(value: &[usize], target: &[usize]) -> Result<(), Bro
     }
     Ok(())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::{check_in_place, BroadcastInto};
+    use crate::dim::{One, D};
+
+    /// Compiles only where the type-level rule admits writing `V` into `T`.
+    fn writable<V: BroadcastInto<T>, T>() {}
+
+    #[test]
+    fn pytorch_examples_agree_with_the_reference_rule() {
+        // (5, 3, 4, 1) += (3, 1, 1): legal.
+        writable::<(D<3>, One, One), (D<5>, D<3>, D<4>, One)>();
+        assert!(check_in_place(&[3, 1, 1], &[5, 3, 4, 1]).is_ok());
+        // Same shape, a scalar, a broadcast row.
+        writable::<(D<2>, D<3>), (D<2>, D<3>)>();
+        writable::<(), (D<2>, D<3>)>();
+        writable::<(D<3>,), (D<2>, D<3>)>();
+        assert!(check_in_place(&[], &[2, 3]).is_ok());
+        assert!(check_in_place(&[3], &[2, 3]).is_ok());
+    }
+
+    #[test]
+    fn values_that_would_grow_the_target_are_refused() {
+        // (1, 3, 1) += (3, 1, 7): the target's 1 (lhs) would become 7 (rhs).
+        let error = check_in_place(&[3, 1, 7], &[1, 3, 1]).unwrap_err();
+        assert_eq!((error.axis, error.lhs, error.rhs), (2, 1, 7));
+        // More dims than the target.
+        assert!(check_in_place(&[2, 3], &[3]).is_err());
+        // A size that differs.
+        assert!(check_in_place(&[4], &[2, 3]).is_err());
+    }
+}

@@ -503,3 +503,46 @@ pub const fn matmul_dims(a: &[usize], b: &[usize]) -> Result<Dims, MatmulMismatc
         None => Err(MatmulMismatch::TooManyDims),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::{matmul_dims, MatmulRule};
+    use crate::dim::{One, D};
+    use crate::shape::Shape;
+
+    fn agree<A: Shape + MatmulRule<B>, B: Shape>(expected: &[usize]) {
+        assert_eq!(
+            <<A as MatmulRule<B>>::Output as Shape>::DIMS,
+            expected,
+            "type-level rule"
+        );
+        let reference = matmul_dims(A::DIMS, B::DIMS).expect("the pair multiplies");
+        assert_eq!(reference.as_slice(), expected, "reference rule");
+    }
+
+    #[test]
+    fn numpy_matmul_documentation_examples() {
+        agree::<(D<2>, D<3>), (D<3>, D<4>)>(&[2, 4]);
+        // Batch dims broadcast: (1, 1, 3, 5) @ (2, 3, 5, 3) -> (2, 3, 3, 3).
+        agree::<(One, One, D<3>, D<5>), (D<2>, D<3>, D<5>, D<3>)>(&[2, 3, 3, 3]);
+        // (9, 5, 7, 4) @ (9, 5, 4, 3) -> (9, 5, 7, 3).
+        agree::<(D<9>, D<5>, D<7>, D<4>), (D<9>, D<5>, D<4>, D<3>)>(&[9, 5, 7, 3]);
+    }
+
+    #[test]
+    fn vectors_are_promoted_and_the_promoted_dim_removed() {
+        agree::<(D<3>,), (D<3>, D<4>)>(&[4]);
+        agree::<(D<2>, D<3>), (D<3>,)>(&[2]);
+        agree::<(D<3>,), (D<3>,)>(&[]);
+        agree::<(D<5>, D<2>, D<3>), (D<3>,)>(&[5, 2]);
+    }
+
+    #[test]
+    fn the_reference_rule_refuses_what_numpy_refuses() {
+        assert!(matmul_dims(&[2, 3], &[4, 5]).is_err()); // 3 against 4
+        assert!(matmul_dims(&[4, 2, 3], &[3, 3, 5]).is_err()); // batch 4 against 3
+        assert!(matmul_dims(&[], &[3]).is_err()); // a scalar is not a matrix
+                                                  // Never commutative: (2, 3) @ (3, 4) works, (3, 4) @ (2, 3) does not.
+        assert!(matmul_dims(&[3, 4], &[2, 3]).is_err());
+    }
+}

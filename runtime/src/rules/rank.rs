@@ -153,3 +153,18 @@ for_each_aligned_rank_pair!(impl_strict_rank_rule);
 pub const fn ranks_agree_strictly(a: &[usize], b: &[usize]) -> bool {
     a.len() == b.len() || a.is_empty() || b.is_empty()
 }
+
+#[cfg(test)]
+mod tests {
+    use super::ranks_agree_strictly;
+
+    #[test]
+    fn only_equal_ranks_and_scalars_agree_strictly() {
+        assert!(ranks_agree_strictly(&[2, 3], &[2, 3]));
+        assert!(ranks_agree_strictly(&[2, 3], &[1, 3]));
+        assert!(ranks_agree_strictly(&[2, 3], &[]));
+        assert!(ranks_agree_strictly(&[], &[4]));
+        assert!(!ranks_agree_strictly(&[2, 3], &[3]));
+        assert!(!ranks_agree_strictly(&[3], &[1, 3]));
+    }
+}

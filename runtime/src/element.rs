@@ -227,11 +227,22 @@ pub struct HasSign;
 #[derive(Clone, Copy, Debug)]
 pub struct NoSign;
 
-/// Calls `$callback!(f32, f64, i8, ..)` with every built-in element type: the
-/// one list that impls per element type are written from.
+/// Calls `$callback!(f32, f64, i8, ..)` with every built-in element type, or
+/// with one group of them (`signed_integers`, `unsigned_integers`,
+/// `integers`), each list after the optional `prefix` tokens: the one macro
+/// that impls per element type are written from.
 macro_rules! for_each_element {
     ($callback:ident) => {
         $callback!(f32, f64, i8, i16, i32, i64, i128, isize, u8, u16, u32, u64, u128, usize);
+    };
+    (signed_integers, $callback:ident $(, $($prefix:tt)*)?) => {
+        $callback!($($($prefix)*)? i8, i16, i32, i64, i128, isize);
+    };
+    (unsigned_integers, $callback:ident $(, $($prefix:tt)*)?) => {
+        $callback!($($($prefix)*)? u8, u16, u32, u64, u128, usize);
+    };
+    (integers, $callback:ident) => {
+        $callback!(i8, i16, i32, i64, i128, isize, u8, u16, u32, u64, u128, usize);
     };
 }
 pub(crate) use for_each_element;
@@ -289,8 +300,8 @@ macro_rules! impl_integer {
         }
     )*};
 }
-impl_integer!(HasSign: i8, i16, i32, i64, i128, isize);
-impl_integer!(NoSign: u8, u16, u32, u64, u128, usize);
+for_each_element!(signed_integers, impl_integer, HasSign:);
+for_each_element!(unsigned_integers, impl_integer, NoSign:);
 
 macro_rules! impl_signed_integer {
     ($($t:ty),*) => {$(
@@ -300,7 +311,7 @@ macro_rules! impl_signed_integer {
         }
     )*};
 }
-impl_signed_integer!(i8, i16, i32, i64, i128, isize);
+for_each_element!(signed_integers, impl_signed_integer);
 
 /// Float functions from [`crate::math`], by name.
 macro_rules! math_fns {

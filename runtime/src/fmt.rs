@@ -59,7 +59,7 @@ macro_rules! display_integers {
         }
     )*};
 }
-display_integers!(i8, i16, i32, i64, i128, isize, u8, u16, u32, u64, u128, usize);
+crate::element::for_each_element!(integers, display_integers);
 
 impl DisplayElement for bool {
     fn magnitude(&self) -> Option<f64> {

@@ -46,13 +46,6 @@ pub use tensor_expr_runtime::error;
 
 /// Interop with `rand`, `ndarray`, `nalgebra`, `serde` and `bytemuck`, each
 /// behind the feature of the same name (the README's features table).
-#[cfg(any(
-    feature = "rand",
-    feature = "ndarray",
-    feature = "nalgebra",
-    feature = "serde",
-    feature = "bytemuck"
-))]
 pub use tensor_expr_runtime::interop;
 
 /// Joining tensors along a static axis: `concat(Axis::<1>, &a, &b)` and

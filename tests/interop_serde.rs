@@ -58,30 +58,35 @@ where
 #[test]
 fn wrong_lengths_and_nesting_are_clear_errors() {
     type M = Tensor<i32, Shape![2, 3]>;
-    assert_eq!(
-        error::<M>("[[1, 2, 3], [4, 5]]"),
-        "invalid length 2, expected 3 elements along axis 1 of shape [2, 3]"
-    );
-    assert_eq!(
-        error::<M>("[[1, 2, 3], [4, 5, 6, 7]]"),
-        "invalid length 4, expected 3 elements along axis 1 of shape [2, 3]"
-    );
-    assert_eq!(
-        error::<M>("[[1, 2, 3]]"),
-        "invalid length 1, expected 2 elements along axis 0 of shape [2, 3]"
-    );
-    assert_eq!(
-        error::<M>("[[1, 2, 3], [4, 5, 6], [7, 8, 9]]"),
-        "invalid length 3, expected 2 elements along axis 0 of shape [2, 3]"
-    );
-    assert_eq!(
-        error::<M>("[1, 2, 3, 4, 5, 6]"),
-        "invalid type: integer `1`, expected 3 elements along axis 1 of shape [2, 3]"
-    );
-    assert_eq!(
-        error::<M>("[[1, 2, 3], [4, 5, \"six\"]]"),
-        "invalid type: string \"six\", expected i32"
-    );
+    let cases = [
+        (
+            "[[1, 2, 3], [4, 5]]",
+            "invalid length 2, expected 3 elements along axis 1 of shape [2, 3]",
+        ),
+        (
+            "[[1, 2, 3], [4, 5, 6, 7]]",
+            "invalid length 4, expected 3 elements along axis 1 of shape [2, 3]",
+        ),
+        (
+            "[[1, 2, 3]]",
+            "invalid length 1, expected 2 elements along axis 0 of shape [2, 3]",
+        ),
+        (
+            "[[1, 2, 3], [4, 5, 6], [7, 8, 9]]",
+            "invalid length 3, expected 2 elements along axis 0 of shape [2, 3]",
+        ),
+        (
+            "[1, 2, 3, 4, 5, 6]",
+            "invalid type: integer `1`, expected 3 elements along axis 1 of shape [2, 3]",
+        ),
+        (
+            "[[1, 2, 3], [4, 5, \"six\"]]",
+            "invalid type: string \"six\", expected i32",
+        ),
+    ];
+    for (text, message) in cases {
+        assert_eq!(error::<M>(text), message, "for {text}");
+    }
     assert_eq!(
         error::<Tensor<f32, Shape![2, 0]>>("[[], [1]]"),
         "invalid length 1, expected 0 elements along axis 1 of shape [2, 0]"

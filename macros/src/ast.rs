@@ -249,6 +249,21 @@ impl Expr {
         }
     }
 
+    /// [`Self::children`], mutably (to rewrite a tree in place).
+    pub fn children_mut(&mut self) -> Vec<&mut Expr> {
+        match self {
+            Expr::Binary { lhs, rhs, .. } => vec![&mut **lhs, &mut **rhs],
+            Expr::Call { args, .. } => args.iter_mut().collect(),
+            Expr::Negate { operand, .. } | Expr::Reduce { operand, .. } => vec![&mut **operand],
+            Expr::InDims { .. }
+            | Expr::Permute { .. }
+            | Expr::Reshape { .. }
+            | Expr::IntLiteral { .. }
+            | Expr::FloatLiteral { .. }
+            | Expr::Operand(_) => vec![],
+        }
+    }
+
     /// The Rust operand a leaf reads: the operand itself, or the one that
     /// `in_dims`, `permute` or `reshape` reads in place.
     pub fn leaf_operand(&self) -> Option<&Operand> {

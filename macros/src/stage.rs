@@ -107,19 +107,7 @@ impl Stages<'_> {
     /// `expr` with `f` applied to each child.
     fn map_children(&mut self, expr: &Expr, f: fn(&mut Self, &Expr) -> Expr) -> Expr {
         let mut copy = expr.clone();
-        let children: Vec<&mut Expr> = match &mut copy {
-            Expr::Binary { lhs, rhs, .. } => vec![&mut **lhs, &mut **rhs],
-            Expr::Call { args, .. } => args.iter_mut().collect(),
-            Expr::Negate { operand, .. } | Expr::Reduce { operand, .. } => vec![&mut **operand],
-            // Operands only: nothing inside to stage.
-            Expr::InDims { .. }
-            | Expr::Permute { .. }
-            | Expr::Reshape { .. }
-            | Expr::IntLiteral { .. }
-            | Expr::FloatLiteral { .. }
-            | Expr::Operand(_) => vec![],
-        };
-        for child in children {
+        for child in copy.children_mut() {
             *child = f(self, child);
         }
         copy

@@ -228,8 +228,8 @@ pub struct HasSign;
 pub struct NoSign;
 
 /// Calls `$callback!(f32, f64, i8, ..)` with every built-in element type, or
-/// with one group of them (`signed_integers`, `unsigned_integers`,
-/// `integers`), each list after the optional `prefix` tokens: the one macro
+/// with one group of them (`signed_integers`, `unsigned_integers`), each list
+/// after the optional `prefix` tokens: the one macro
 /// that impls per element type are written from.
 macro_rules! for_each_element {
     ($callback:ident) => {
@@ -240,9 +240,6 @@ macro_rules! for_each_element {
     };
     (unsigned_integers, $callback:ident $(, $($prefix:tt)*)?) => {
         $callback!($($($prefix)*)? u8, u16, u32, u64, u128, usize);
-    };
-    (integers, $callback:ident) => {
-        $callback!(i8, i16, i32, i64, i128, isize, u8, u16, u32, u64, u128, usize);
     };
 }
 pub(crate) use for_each_element;

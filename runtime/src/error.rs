@@ -170,16 +170,3 @@ impl fmt::Debug for Dims {
         fmt::Display::fmt(self, f)
     }
 }
-
-/// `Ok` if `actual` are the dims of `S`, else the error naming both.
-#[cfg(feature = "ndarray")]
-pub(crate) fn check_dims<S: crate::Shape>(actual: &[usize]) -> Result<(), ConversionError> {
-    if actual == S::DIMS {
-        Ok(())
-    } else {
-        Err(ConversionError::Shape {
-            expected: S::DIMS,
-            actual: Dims::new(actual),
-        })
-    }
-}

@@ -59,7 +59,8 @@ macro_rules! display_integers {
         }
     )*};
 }
-crate::element::for_each_element!(integers, display_integers);
+crate::element::for_each_element!(signed_integers, display_integers);
+crate::element::for_each_element!(unsigned_integers, display_integers);
 
 impl DisplayElement for bool {
     fn magnitude(&self) -> Option<f64> {

@@ -21,13 +21,6 @@ pub mod expr;
 pub mod fmt;
 #[cfg(feature = "alloc")]
 pub mod heap;
-#[cfg(any(
-    feature = "rand",
-    feature = "ndarray",
-    feature = "nalgebra",
-    feature = "serde",
-    feature = "bytemuck"
-))]
 pub mod interop;
 pub mod join;
 pub mod kernel;

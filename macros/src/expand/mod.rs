@@ -28,26 +28,24 @@ use tree::{Other, TreeBuilder};
 /// scratch tensor, then the statement over them.
 pub fn expand(statement: &Statement) -> TokenStream {
     let strict = statement.strict;
-    let (form, stages) = split_stages(&statement.form);
+    let (value, target) = match &statement.form {
+        Form::Evaluate(expr) => (expr, None),
+        Form::Assign { target, value, .. } => (value, Some(target)),
+    };
+    let (value, stages) = stage::split(value, target.map(ToString::to_string).as_deref());
     let stage_lets: Vec<TokenStream> = stages
         .iter()
         .map(|stage| expand_stage(stage, strict))
         .collect();
-    let main = match &form {
-        Form::Evaluate(expr) => {
-            let mut builder = TreeBuilder::new(strict, expr, None, &stages);
-            let (span, root, placement) = builder.evaluation(expr);
+    let mut builder = TreeBuilder::new(strict, &value, target, &stages);
+    let main = match &statement.form {
+        Form::Evaluate(_) => {
+            let (span, root, placement) = builder.evaluation(&value);
             let rt = runtime(span);
             builder.finish(quote_spanned!(span=> #rt::placement::evaluate(#placement, #root)))
         }
-        Form::Assign {
-            target,
-            op,
-            op_span,
-            value,
-        } => {
-            let mut builder = TreeBuilder::new(strict, value, Some(target), &stages);
-            let root = at(&builder.node(value, Some(Other::Target)), *op_span);
+        Form::Assign { op, op_span, .. } => {
+            let root = at(&builder.node(&value, Some(Other::Target)), *op_span);
             let (rt, context) = builder.located(*op_span);
             let call = assignment(*op, *op_span, rt, context, root);
             builder.finish(call)
@@ -60,31 +58,6 @@ pub fn expand(statement: &Statement) -> TokenStream {
             #(#stage_lets)*
             #main
         })
-    }
-}
-
-/// The form with its products and reductions split off into stages.
-fn split_stages(form: &Form) -> (Form, Vec<stage::Stage>) {
-    match form {
-        Form::Evaluate(expr) => {
-            let (expr, stages) = stage::split(expr, None);
-            (Form::Evaluate(expr), stages)
-        }
-        Form::Assign {
-            target,
-            op,
-            op_span,
-            value,
-        } => {
-            let (value, stages) = stage::split(value, Some(&target.to_string()));
-            let form = Form::Assign {
-                target: target.clone(),
-                op: *op,
-                op_span: *op_span,
-                value,
-            };
-            (form, stages)
-        }
     }
 }
 

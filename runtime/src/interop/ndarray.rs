@@ -14,10 +14,9 @@
 //! The ndarray dimension type follows the rank: `Ix2` for a rank-2 shape
 //! ([`NdShape::NdDim`]).
 
-use crate::error::{check_dims, ConversionError, Dims};
+use crate::error::{ConversionError, Dims};
 use crate::shape::Shape;
 use crate::{HeapTensor, Tensor, TensorView, TensorViewMut};
-use alloc::vec::Vec;
 use ndarray::{Array, ArrayBase, ArrayView, ArrayViewMut, Data, Dimension};
 
 /// A shape's ndarray dimension type: `Ix0` for a scalar up to `Ix6`.
@@ -90,6 +89,36 @@ macro_rules! impl_to_ndarray_mut {
 }
 crate::view::for_each_mutable_container!(impl_to_ndarray_mut);
 
+/// `Ok` if `actual` are the dims of `S`, else the error naming both.
+fn check_dims<S: Shape>(actual: &[usize]) -> Result<(), ConversionError> {
+    if actual == S::DIMS {
+        Ok(())
+    } else {
+        Err(ConversionError::Shape {
+            expected: S::DIMS,
+            actual: Dims::new(actual),
+        })
+    }
+}
+
+/// The elements of an array of shape `S`, in logical (row-major) order, as
+/// the `from_flat_fn` of a tensor copying it; the error if its shape differs.
+fn elements_in_order<S: Shape, A: Data, D: Dimension>(
+    array: &ArrayBase<A, D>,
+) -> Result<impl FnMut(usize) -> A::Elem + '_, ConversionError>
+where
+    A::Elem: Clone,
+{
+    check_dims::<S>(array.shape())?;
+    let mut elements = array.iter();
+    Ok(move |_| {
+        elements
+            .next()
+            .expect("an array of the same shape has as many elements")
+            .clone()
+    })
+}
+
 fn array_view<T, S: NdShape>(data: &[T]) -> ArrayView<'_, T, S::NdDim> {
     ArrayView::from_shape(S::nd_dim(), data).expect("a tensor holds exactly its shape's elements")
 }
@@ -156,14 +185,7 @@ impl<T: Clone, S: Shape> Tensor<T, S> {
         A: Data<Elem = T>,
         D: Dimension,
     {
-        check_dims::<S>(array.shape())?;
-        let mut elements = array.iter();
-        Ok(Tensor::from_flat_fn(|_| {
-            elements
-                .next()
-                .expect("an array of the same shape has as many elements")
-                .clone()
-        }))
+        Ok(Tensor::from_flat_fn(elements_in_order::<S, _, _>(array)?))
     }
 }
 
@@ -175,9 +197,9 @@ impl<T: Clone, S: Shape> HeapTensor<T, S> {
         A: Data<Elem = T>,
         D: Dimension,
     {
-        check_dims::<S>(array.shape())?;
-        let elements: Vec<T> = array.iter().cloned().collect();
-        Ok(HeapTensor::from_vec_exact(elements))
+        Ok(HeapTensor::from_flat_fn(elements_in_order::<S, _, _>(
+            array,
+        )?))
     }
 }
 

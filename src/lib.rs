@@ -44,6 +44,11 @@ pub use tensor_expr_runtime::{
 /// `ConversionError` (another library's value of another shape or layout).
 pub use tensor_expr_runtime::error;
 
+/// How expressions read and write containers: the traits a container or
+/// element type of your own implements to be an operand (`Operand`,
+/// `ElementSource`) or an assignment target (`Target`).
+pub use tensor_expr_runtime::access;
+
 /// Interop with `rand`, `ndarray`, `nalgebra`, `serde` and `bytemuck`, each
 /// behind the feature of the same name (the README's features table).
 pub use tensor_expr_runtime::interop;

@@ -75,17 +75,17 @@ impl Element for Counted {
 }
 
 // Every element is a scalar operand of its own expressions.
-impl tensor_expr::__private::expr::Operand<Counted> for Counted {
+impl tensor_expr::access::Operand<Counted> for Counted {
     type Element = Counted;
     type Shape = ();
-    type Layout = tensor_expr::__private::expr::RowMajor<()>;
-    type Placement = tensor_expr::__private::placement::Stack;
+    type Layout = tensor_expr::access::RowMajor<()>;
+    type Placement = tensor_expr::access::Stack;
     fn elements(&self) -> &[Counted] {
         core::slice::from_ref(self)
     }
 }
 
-impl tensor_expr::__private::expr::ElementSource for Counted {
+impl tensor_expr::access::ElementSource for Counted {
     type Element = Counted;
 }
 

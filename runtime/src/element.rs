@@ -6,6 +6,7 @@
 //! so the runtime stays `#![no_std]`. `powf` comes from std with the `std`
 //! feature and from `libm` without it.
 
+use crate::access::{ElementSource, Operand, RowMajor, Stack};
 use core::fmt::{Debug, Display};
 use core::ops::{Add, Div, Mul, Neg, Sub};
 
@@ -29,13 +30,8 @@ pub trait Element:
     + Sub<Output = Self>
     + Mul<Output = Self>
     + Div<Output = Self>
-    + crate::expr::Operand<
-        Self,
-        Element = Self,
-        Shape = (),
-        Layout = crate::expr::RowMajor<()>,
-        Placement = crate::placement::Stack,
-    > + crate::expr::ElementSource<Element = Self>
+    + Operand<Self, Element = Self, Shape = (), Layout = RowMajor<()>, Placement = Stack>
+    + ElementSource<Element = Self>
     + 'static
 {
     /// [`IsFloat`] for float types, [`NotFloat`] otherwise: whether the float
@@ -273,6 +269,25 @@ macro_rules! impl_cast {
         }
     )*};
 }
+/// Each element type is a scalar operand of its own expressions (shape `()`).
+macro_rules! scalar_operands {
+    ($($t:ty),*) => {$(
+        #[diagnostic::do_not_recommend]
+        impl Operand<$t> for $t {
+            type Element = $t;
+            type Shape = ();
+            type Layout = RowMajor<()>;
+            type Placement = Stack;
+            #[inline]
+            fn elements(&self) -> &[$t] { core::slice::from_ref(self) }
+        }
+        impl ElementSource for $t {
+            type Element = $t;
+        }
+    )*};
+}
+for_each_element!(scalar_operands);
+
 for_each_element!(impl_cast);
 
 macro_rules! impl_integer {

@@ -12,7 +12,7 @@ use crate::element::Element;
 use crate::error::{check_len, ShapeError};
 use crate::shape::Shape;
 use crate::tensor::Tensor;
-use crate::view::{impl_read_access, impl_write_access, TensorView, TensorViewMut};
+use crate::view::{TensorView, TensorViewMut};
 use alloc::boxed::Box;
 use alloc::vec::Vec;
 use core::marker::PhantomData;
@@ -173,6 +173,27 @@ impl<T, S: Shape> HeapTensor<T, S> {
     }
 }
 
+impl<T, S: Shape> Tensor<T, S> {
+    /// A copy of the elements on the heap (features `alloc`, `std`).
+    pub fn to_heap(&self) -> HeapTensor<T, S>
+    where
+        T: Copy,
+    {
+        self.view().to_heap()
+    }
+}
+
+impl<T, S: Shape> TensorView<'_, T, S> {
+    /// Copies the viewed elements into a tensor on the heap (features
+    /// `alloc`, `std`).
+    pub fn to_heap(&self) -> HeapTensor<T, S>
+    where
+        T: Clone,
+    {
+        HeapTensor::from_vec_exact(self.as_slice().to_vec())
+    }
+}
+
 impl<T: Default + Clone, S: Shape> Default for HeapTensor<T, S> {
     fn default() -> Self {
         Self::full(T::default())
@@ -198,38 +219,5 @@ impl<T, S: Shape> TryFrom<Vec<T>> for HeapTensor<T, S> {
     type Error = ShapeError;
     fn try_from(data: Vec<T>) -> Result<Self, ShapeError> {
         Self::try_from_vec(data)
-    }
-}
-
-impl_read_access!(impl[T, S] HeapTensor<T, S> => HeapTensor);
-impl_write_access!(impl[T, S] HeapTensor<T, S>);
-crate::slice::impl_slicing!(impl[T, S] HeapTensor<T, S>, '_);
-
-/// An operand of any expression: one over another element type than `U` is
-/// rejected through [`SameElement`](crate::rules::elements::SameElement).
-#[diagnostic::do_not_recommend]
-impl<T, U: Element + crate::rules::elements::SameElement<T>, S: Shape> crate::expr::Operand<T>
-    for HeapTensor<U, S>
-{
-    type Element = U::Checked;
-    type Shape = S;
-    type Layout = crate::expr::RowMajor<S>;
-    type Placement = crate::placement::Heap;
-    #[inline]
-    fn elements(&self) -> &[U::Checked] {
-        U::data(&self.data)
-    }
-}
-
-impl<T: Element, S: Shape> crate::expr::ElementSource for HeapTensor<T, S> {
-    type Element = T;
-}
-
-impl<T: Element, S: Shape> crate::kernel::Target for HeapTensor<T, S> {
-    type Element = T;
-    type Shape = S;
-    #[inline]
-    fn target_slice(&mut self) -> &mut [T] {
-        &mut self.data
     }
 }

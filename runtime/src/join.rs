@@ -1,4 +1,4 @@
-//! Joining tensors along a static axis: [`concat`] (NumPy's `concatenate`) and
+//! Joining tensors along a static axis: [`concat`](fn@concat) (NumPy's `concatenate`) and
 //! [`stack`] (NumPy's `stack`), with every shape checked when the code is built.
 //!
 //! `stack` computes its result's shape (a new dim of size `N` at `AXIS`).

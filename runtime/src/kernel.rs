@@ -7,6 +7,7 @@
 //! splats, which it vectorises like a hand-written one. Nothing is allocated and
 //! no intermediate tensor exists.
 
+use crate::access::Target;
 use crate::element::Element;
 use crate::expr::map::map2_unchecked;
 use crate::expr::{BinaryFunction, Context, Expr, Map2, Row, TargetLeaf, Tile};
@@ -15,33 +16,9 @@ use crate::rules::rank::RankRule;
 use crate::shape::{Shape, MAX_RANK};
 use core::mem::MaybeUninit;
 
-/// A tensor that can be written by `tensor_expr!(out = ...)`: a
-/// [`Tensor`](crate::Tensor), a `HeapTensor` or a
-/// [`TensorViewMut`](crate::TensorViewMut). A `&mut` to either works as a target
-/// too: the macro reborrows it with [`Target::as_target`], by auto-deref.
-#[diagnostic::on_unimplemented(
-    message = "`{Self}` cannot be the target of a tensor assignment",
-    label = "not a tensor or a mutable tensor view",
-    note = "targets are `Tensor`, `HeapTensor` or `TensorViewMut` (or `&mut` to them) with the expression's element type"
-)]
-pub trait Target {
-    /// The element type.
-    type Element: Element;
-    /// The target's shape.
-    type Shape: Shape;
-    /// The target's elements in row-major order.
-    fn target_slice(&mut self) -> &mut [Self::Element];
-    /// Reborrows the target. The macro calls it with method syntax, so a target
-    /// that is a `&mut Tensor` parameter needs no `mut` binding (auto-deref).
-    #[inline(always)]
-    fn as_target(&mut self) -> &mut Self {
-        self
-    }
-}
-
 /// Evaluates `e` into uninitialised slots (at least `E::Shape::LEN` of them),
 /// writing each exactly once: the nest behind
-/// [`Placement::evaluate`](crate::placement::Placement::evaluate).
+/// [`Evaluate::evaluate`](crate::placement::Evaluate::evaluate).
 #[inline]
 pub(crate) fn drive_into_uninit<T: Element, E: Expr<T>>(out: &mut [MaybeUninit<T>], e: &E) {
     drive::<T, E::Shape, E, _>(out, e);

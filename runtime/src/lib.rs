@@ -5,6 +5,15 @@
 //! Without default features this crate names only `core`, `libm` (float
 //! functions without `std`) and `typenum` (`reshape`'s element counts), and
 //! needs no allocator; the interop features add their own crate each.
+//!
+//! The modules form layers, each using only those before it:
+//! [`dim`], [`shape`] and [`rules`] (the shape rules); [`access`] (how
+//! expressions read and write containers); [`element`] and [`math`];
+//! [`expr`] (the nodes) and [`kernel`] (the loop nest); the containers
+//! ([`tensor`], [`view`], `heap`, [`slice`](mod@slice)) and [`join`]; [`placement`]
+//! (where `tensor_expr!(e)` puts its result); and `containers`, which gives
+//! every container its shared methods. `tests/module_layers.rs` checks that
+//! no other cycle than `shape` <-> `rules` (see [`shape`]) appears.
 #![no_std]
 #![warn(missing_docs)]
 
@@ -13,7 +22,9 @@ extern crate alloc;
 #[cfg(feature = "std")]
 extern crate std;
 
+pub mod access;
 mod arg;
+mod containers;
 pub mod dim;
 pub mod element;
 pub mod error;
@@ -32,13 +43,13 @@ pub mod slice;
 pub mod tensor;
 pub mod view;
 
+pub use access::Target;
 pub use dim::{Dim, One, D};
 pub use element::{Element, Float, Signed};
 pub use error::ShapeError;
 pub use expr::{FunctionInfo, FUNCTIONS};
 #[cfg(feature = "alloc")]
 pub use heap::HeapTensor;
-pub use kernel::Target;
 pub use rules::broadcast::Broadcast;
 pub use rules::in_place::BroadcastInto;
 pub use shape::{Shape, MAX_RANK};

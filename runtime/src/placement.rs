@@ -4,7 +4,7 @@
 //! Each operand has a [`Placement`] ([`Operand::Placement`]): [`Stack`] for a
 //! `Tensor`, a view or a scalar, [`Heap`] for a `HeapTensor`. The macro joins
 //! the placements of all operands ([`join`]: heap wins) and evaluates into a
-//! tensor of the joined placement ([`Placement::Tensor`]), so
+//! tensor of the joined placement ([`Evaluate::Tensor`]), so
 //! `tensor_expr!(heap_image * scale)` is a `HeapTensor` with no annotation and
 //! a big result never passes through the stack. A view's data may live
 //! anywhere (a `Vec`, a static, a DMA buffer), so a view counts as the stack:
@@ -15,14 +15,17 @@
 //! loop nest writes into uninitialised memory, which is never read (there is
 //! no target to read in place when a new tensor is created).
 
+#[cfg(feature = "alloc")]
+use crate::access::Heap;
+use crate::access::{Operand, Placement, Stack};
 use crate::element::Element;
-use crate::expr::{Context, Expr, Operand};
+use crate::expr::{Context, Expr};
 use crate::shape::Shape;
 use crate::tensor::Tensor;
 use core::mem::MaybeUninit;
 
-/// Where a new tensor's elements live.
-pub trait Placement: Copy + Default {
+/// A placement's new tensors: the type, and how an expression fills one.
+pub trait Evaluate: Placement {
     /// The tensor type of this placement.
     type Tensor<T: Element, S: Shape>;
     /// Evaluates `e` into a new tensor of its shape, each element written once.
@@ -30,10 +33,7 @@ pub trait Placement: Copy + Default {
 }
 
 /// The stack: a [`Tensor`], whose elements are its own nested array.
-#[derive(Clone, Copy, Debug, Default)]
-pub struct Stack;
-
-impl Placement for Stack {
+impl Evaluate for Stack {
     type Tensor<T: Element, S: Shape> = Tensor<T, S>;
     #[inline]
     fn evaluate<T: Element, E: Expr<T>>(self, e: E) -> Tensor<T, E::Shape> {
@@ -53,13 +53,10 @@ impl Placement for Stack {
     }
 }
 
-/// The heap: a [`HeapTensor`](crate::HeapTensor) (features `alloc`, `std`).
+/// The heap: a [`HeapTensor`](crate::HeapTensor), allocated once and filled
+/// in place.
 #[cfg(feature = "alloc")]
-#[derive(Clone, Copy, Debug, Default)]
-pub struct Heap;
-
-#[cfg(feature = "alloc")]
-impl Placement for Heap {
+impl Evaluate for Heap {
     type Tensor<T: Element, S: Shape> = crate::HeapTensor<T, S>;
     #[inline]
     fn evaluate<T: Element, E: Expr<T>>(self, e: E) -> crate::HeapTensor<T, E::Shape> {
@@ -76,7 +73,7 @@ impl Placement for Heap {
 /// Two placements joined: the heap if either is.
 pub trait Join<Other> {
     /// The joined placement.
-    type Output: Placement;
+    type Output: Evaluate;
 }
 
 impl Join<Stack> for Stack {
@@ -108,7 +105,7 @@ pub fn join<P: Join<X::Placement>, T, M, X: Operand<T> + ?Sized>(
 /// The placement `so_far` joined with an already known one (a stage's, see
 /// [`SCRATCH`]).
 #[inline(always)]
-pub fn join_placement<P: Join<Q>, Q: Placement>(_so_far: P, _other: Q) -> P::Output {
+pub fn join_placement<P: Join<Q>, Q>(_so_far: P, _other: Q) -> P::Output {
     Default::default()
 }
 
@@ -124,9 +121,6 @@ pub const SCRATCH: Stack = Stack;
 
 /// Evaluates `e` into a new tensor on `placement` (`tensor_expr!(e)`).
 #[inline]
-pub fn evaluate<P: Placement, T: Element, E: Expr<T>>(
-    placement: P,
-    e: E,
-) -> P::Tensor<T, E::Shape> {
+pub fn evaluate<P: Evaluate, T: Element, E: Expr<T>>(placement: P, e: E) -> P::Tensor<T, E::Shape> {
     placement.evaluate(e)
 }

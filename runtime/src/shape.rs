@@ -4,6 +4,11 @@
 //!
 //! Storage is the nested array itself (`[[T; 3]; 2]` for `(D<2>, D<3>)`):
 //! row-major, contiguous, no allocation, and flat views need no `unsafe`.
+//!
+//! This module and the broadcasting rules ([`crate::rules::broadcast`],
+//! [`crate::rules::in_place`]) use each other, by design: the rules are
+//! written over `Shape`, and `Shape` names them as supertraits so that code
+//! generic over a shape may broadcast it with itself and a scalar.
 
 use crate::dim::{Dim, One};
 use crate::rules::broadcast::Broadcast;
@@ -200,6 +205,19 @@ pub const fn row_major_strides(dims: &[usize]) -> [usize; MAX_RANK] {
         stride *= dims[k];
     }
     strides
+}
+
+/// The flat position of `index`, panicking with both the index and the shape.
+pub(crate) fn position_or_panic<S: Shape>(index: S::Index) -> usize {
+    match S::flat_position(index) {
+        Some(position) => position,
+        None => out_of_bounds::<S>(index),
+    }
+}
+
+/// The panic of an index outside shape `S`, naming both.
+pub(crate) fn out_of_bounds<S: Shape>(index: S::Index) -> ! {
+    panic!("index {:?} is out of bounds for shape {:?}", index, S::DIMS)
 }
 
 /// The build-time check that shapes `A` and `B` have as many elements, for

@@ -19,7 +19,7 @@
 //! dim is one when the code is built; a run-time index `i` out of range
 //! panics, like a slice index (`try_at`, `try_index_axis` return `None`).
 
-use crate::expr::{strided_span, Layout, RowMajor};
+use crate::access::{strided_span, Layout, RowMajor};
 use crate::rules::axes::NarrowFits;
 pub use crate::rules::axes::{KeepAxis, NarrowAxis, RemoveAxis};
 use crate::shape::{Shape, MAX_RANK};
@@ -211,7 +211,7 @@ impl<T, L: Layout> core::ops::Index<<L::Shape as Shape>::Index> for StridedView<
     fn index(&self, index: <L::Shape as Shape>::Index) -> &T {
         match self.get(index) {
             Some(x) => x,
-            None => crate::view::out_of_bounds::<L::Shape>(index),
+            None => crate::shape::out_of_bounds::<L::Shape>(index),
         }
     }
 }
@@ -231,26 +231,26 @@ impl<T: core::fmt::Debug, L: Layout> core::fmt::Debug for StridedView<'_, T, L> 
 /// An operand of any expression, read through its layout's strides.
 #[diagnostic::do_not_recommend]
 impl<T, U: crate::Element + crate::rules::elements::SameElement<T>, L: Layout>
-    crate::expr::Operand<T> for StridedView<'_, U, L>
+    crate::access::Operand<T> for StridedView<'_, U, L>
 {
     type Element = U::Checked;
     type Shape = L::Shape;
     type Layout = L;
-    type Placement = crate::placement::Stack;
+    type Placement = crate::access::Stack;
     #[inline]
     fn elements(&self) -> &[U::Checked] {
         U::data(self.data)
     }
 }
 
-impl<T: crate::Element, L> crate::expr::ElementSource for StridedView<'_, T, L> {
+impl<T: crate::Element, L> crate::access::ElementSource for StridedView<'_, T, L> {
     type Element = T;
 }
 
 /// The slicing methods of the contiguous containers, over their `as_slice`;
 /// the slices borrow for `$life` (a `TensorView`'s slices outlive the view).
 macro_rules! impl_slicing {
-    (impl[$($g:tt)*] $ty:ty, $life:lifetime) => {
+    (impl[$($g:tt)*] $ty:ty { owned: $owned:ident, placement: $placement:ident, borrow: $life:lifetime }) => {
         impl<$($g)*> $ty where S: $crate::Shape {
             /// Sub-tensor `i` along the first axis (row `i` of a matrix), a
             /// contiguous view of rank one less. Panics if `i` is out of range.
@@ -278,7 +278,7 @@ macro_rules! impl_slicing {
 
             /// Sub-tensor `i` along `AXIS` (NumPy's `x[:, i]` for `AXIS = 1`),
             /// rank one less, read in place. Panics if `i` is out of range.
-            pub fn index_axis<const AXIS: usize>(&self, i: usize) -> $crate::slice::StridedView<$life, T, $crate::slice::AxisRemoved<$crate::expr::RowMajor<S>, AXIS>>
+            pub fn index_axis<const AXIS: usize>(&self, i: usize) -> $crate::slice::StridedView<$life, T, $crate::slice::AxisRemoved<$crate::access::RowMajor<S>, AXIS>>
             where
                 S: $crate::slice::RemoveAxis<AXIS>,
             {
@@ -286,7 +286,7 @@ macro_rules! impl_slicing {
             }
 
             /// [`Self::index_axis`], or `None` if `i` is out of range.
-            pub fn try_index_axis<const AXIS: usize>(&self, i: usize) -> Option<$crate::slice::StridedView<$life, T, $crate::slice::AxisRemoved<$crate::expr::RowMajor<S>, AXIS>>>
+            pub fn try_index_axis<const AXIS: usize>(&self, i: usize) -> Option<$crate::slice::StridedView<$life, T, $crate::slice::AxisRemoved<$crate::access::RowMajor<S>, AXIS>>>
             where
                 S: $crate::slice::RemoveAxis<AXIS>,
             {
@@ -303,7 +303,7 @@ macro_rules! impl_slicing {
             /// let first = x.index_axis_keepdim::<1>(0);
             /// assert_eq!(first.shape(), &[2, 1]);
             /// ```
-            pub fn index_axis_keepdim<const AXIS: usize>(&self, i: usize) -> $crate::slice::StridedView<$life, T, $crate::slice::AxisKept<$crate::expr::RowMajor<S>, AXIS>>
+            pub fn index_axis_keepdim<const AXIS: usize>(&self, i: usize) -> $crate::slice::StridedView<$life, T, $crate::slice::AxisKept<$crate::access::RowMajor<S>, AXIS>>
             where
                 S: $crate::slice::KeepAxis<AXIS>,
             {
@@ -314,7 +314,7 @@ macro_rules! impl_slicing {
             /// `x[:, START:START + LEN]`), read in place; the view's shape has
             /// `D<LEN>` there. A range past the dim is an error when the code is
             /// built.
-            pub fn narrow<const AXIS: usize, const START: usize, const LEN: usize>(&self) -> $crate::slice::StridedView<$life, T, $crate::slice::Narrowed<$crate::expr::RowMajor<S>, AXIS, LEN>>
+            pub fn narrow<const AXIS: usize, const START: usize, const LEN: usize>(&self) -> $crate::slice::StridedView<$life, T, $crate::slice::Narrowed<$crate::access::RowMajor<S>, AXIS, LEN>>
             where
                 S: $crate::slice::NarrowAxis<AXIS, LEN>,
             {

@@ -6,7 +6,6 @@ use crate::dim::{One, D};
 use crate::element::Element;
 use crate::error::{check_len, ShapeError};
 use crate::shape::Shape;
-use crate::view::{TensorView, TensorViewMut};
 
 /// An owned tensor of `T` with the compile-time shape `S`.
 ///
@@ -116,18 +115,6 @@ impl<T, S: Shape> Tensor<T, S> {
         self.data
     }
 
-    /// A borrowed view of the whole tensor.
-    #[inline]
-    pub fn view(&self) -> TensorView<'_, T, S> {
-        TensorView::from_exact(self.as_slice())
-    }
-
-    /// A mutable borrowed view of the whole tensor.
-    #[inline]
-    pub fn view_mut(&mut self) -> TensorViewMut<'_, T, S> {
-        TensorViewMut::from_exact(self.as_mut_slice())
-    }
-
     /// The element at `index`, or `None` if it is out of bounds.
     #[inline]
     pub fn get(&self, index: S::Index) -> Option<&T> {
@@ -175,15 +162,6 @@ impl<T, S: Shape> Tensor<T, S> {
     {
         self.into_shape()
     }
-
-    /// A copy of the elements on the heap (features `alloc`, `std`).
-    #[cfg(feature = "alloc")]
-    pub fn to_heap(&self) -> crate::HeapTensor<T, S>
-    where
-        T: Copy,
-    {
-        self.view().to_heap()
-    }
 }
 
 impl<T: Clone, S: Shape> Clone for Tensor<T, S>
@@ -204,39 +182,6 @@ impl<T: Default + Copy, S: Shape> Default for Tensor<T, S> {
         Self::full(T::default())
     }
 }
-
-/// An operand of any expression: one over another element type than `U` is
-/// rejected through [`SameElement`](crate::rules::elements::SameElement).
-#[diagnostic::do_not_recommend]
-impl<T, U: Element + crate::rules::elements::SameElement<T>, S: Shape> crate::expr::Operand<T>
-    for Tensor<U, S>
-{
-    type Element = U::Checked;
-    type Shape = S;
-    type Layout = crate::expr::RowMajor<S>;
-    type Placement = crate::placement::Stack;
-    #[inline]
-    fn elements(&self) -> &[U::Checked] {
-        U::data(self.as_slice())
-    }
-}
-
-impl<T: Element, S: Shape> crate::expr::ElementSource for Tensor<T, S> {
-    type Element = T;
-}
-
-impl<T: Element, S: Shape> crate::kernel::Target for Tensor<T, S> {
-    type Element = T;
-    type Shape = S;
-    #[inline]
-    fn target_slice(&mut self) -> &mut [T] {
-        self.as_mut_slice()
-    }
-}
-
-crate::view::impl_read_access!(impl[T, S] Tensor<T, S> => Tensor);
-crate::view::impl_write_access!(impl[T, S] Tensor<T, S>);
-crate::slice::impl_slicing!(impl[T, S] Tensor<T, S>, '_);
 
 /// `[[T; n1]; n0]`-style nesting for the `From` impls.
 macro_rules! nested_array {

@@ -43,7 +43,7 @@ pub fn in_dims(
     let impls = in_dims_impls(&positions);
     quote_spanned!(tuple_span=> {
         // No user tokens in this block: these names cannot shadow the user's.
-        use ::tensor_expr::__private::{expr::{Contiguous, Context, Operand, TensorLeaf}, rules::{in_dims::{CannotPlace, PlacedFits}, NeverHolds}, Dim, One, Shape};
+        use ::tensor_expr::__private::{access::{Contiguous, Operand}, expr::{Context, TensorLeaf}, rules::{in_dims::{CannotPlace, PlacedFits}, NeverHolds}, Dim, One, Shape};
         #[diagnostic::on_unimplemented(message = #message, label = #label, note = #note)]
         trait InDims<Other, X> {
             type Placed: Shape;
@@ -277,7 +277,7 @@ pub fn permute(perm: &[DimLiteral], span: Span, context: &Ident, operand: &Ident
     let other_ranks = permute_rank_rejections(order.len());
     let order = order.iter().map(|&p| Literal::usize_unsuffixed(p));
     quote_spanned!(span=> {
-        use ::tensor_expr::__private::{expr::{permuted_strides, Contiguous, Context, Layout, Operand, RowMajor, StridedLeaf}, rules::{permute::CannotPermute, NeverHolds}, Dim, Shape, MAX_RANK};
+        use ::tensor_expr::__private::{access::{Contiguous, Layout, Operand, RowMajor}, expr::{permuted_strides, Context, StridedLeaf}, rules::{permute::CannotPermute, NeverHolds}, Dim, Shape, MAX_RANK};
         #[diagnostic::on_unimplemented(message = #message, label = #label, note = #note)]
         trait PermuteRank<Operand, Anchor = ()> {
             type Read: Layout;

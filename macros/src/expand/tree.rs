@@ -105,7 +105,7 @@ impl TreeBuilder {
             builder.target = Some(target.to_string());
             let name = local(TARGET_NAME);
             let reborrow = quote_spanned!(target_span(target)=> {
-                use ::tensor_expr::__private::kernel::Target as _;
+                use ::tensor_expr::__private::access::Target as _;
                 (#target).as_target()
             });
             builder.operand_bindings.push((name.clone(), reborrow));
@@ -560,7 +560,7 @@ impl TreeBuilder {
         let rt = runtime(span);
         let name = at(&local("placement"), span);
         self.node_lets
-            .push(quote_spanned!(span=> let #name = #rt::placement::Stack;));
+            .push(quote_spanned!(span=> let #name = #rt::access::Stack;));
         for vote in std::mem::take(&mut self.placements) {
             let vote = match vote {
                 Vote::Operand(operand) => {

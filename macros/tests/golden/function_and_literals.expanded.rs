@@ -43,7 +43,7 @@ fn expansion() {
             __tensor_expr_node5,
             __tensor_expr_node6,
         );
-        let __tensor_expr_placement = ::tensor_expr::__private::placement::Stack;
+        let __tensor_expr_placement = ::tensor_expr::__private::access::Stack;
         let __tensor_expr_placement = ::tensor_expr::__private::placement::join(
             __tensor_expr_placement,
             __tensor_expr_context,

@@ -11,7 +11,8 @@ fn expansion() {
         );
         let __tensor_expr_node1 = {
             use ::tensor_expr::__private::{
-                expr::{Contiguous, Context, Operand, TensorLeaf},
+                access::{Contiguous, Operand},
+                expr::{Context, TensorLeaf},
                 rules::{
                     in_dims::{CannotPlace, PlacedFits},
                     NeverHolds,
@@ -693,7 +694,7 @@ fn expansion() {
             __tensor_expr_node0,
             __tensor_expr_node1,
         );
-        let __tensor_expr_placement = ::tensor_expr::__private::placement::Stack;
+        let __tensor_expr_placement = ::tensor_expr::__private::access::Stack;
         let __tensor_expr_placement = ::tensor_expr::__private::placement::join(
             __tensor_expr_placement,
             __tensor_expr_context,

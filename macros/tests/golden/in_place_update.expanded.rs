@@ -2,7 +2,7 @@ fn expansion() {
     let _ = {
         let (__tensor_expr_target, __tensor_expr_op0, __tensor_expr_op1) = (
             {
-                use ::tensor_expr::__private::kernel::Target as _;
+                use ::tensor_expr::__private::access::Target as _;
                 (acc).as_target()
             },
             &x,

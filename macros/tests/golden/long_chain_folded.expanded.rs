@@ -303,7 +303,7 @@ fn expansion() {
             __tensor_expr_node2,
             __tensor_expr_node59,
         );
-        let __tensor_expr_placement = ::tensor_expr::__private::placement::Stack;
+        let __tensor_expr_placement = ::tensor_expr::__private::access::Stack;
         let __tensor_expr_placement = ::tensor_expr::__private::placement::join(
             __tensor_expr_placement,
             __tensor_expr_context,

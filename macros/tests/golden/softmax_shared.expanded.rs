@@ -232,7 +232,7 @@ fn expansion() {
             __tensor_expr_node6,
             __tensor_expr_node8,
         );
-        let __tensor_expr_placement = ::tensor_expr::__private::placement::Stack;
+        let __tensor_expr_placement = ::tensor_expr::__private::access::Stack;
         let __tensor_expr_placement = ::tensor_expr::__private::placement::join(
             __tensor_expr_placement,
             __tensor_expr_context,

@@ -2,7 +2,7 @@ fn expansion() {
     let _ = {
         let (__tensor_expr_target,) = (
             {
-                use ::tensor_expr::__private::kernel::Target as _;
+                use ::tensor_expr::__private::access::Target as _;
                 (acc).as_target()
             },
         );

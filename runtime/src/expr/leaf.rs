@@ -1,174 +1,12 @@
-//! Leaves of an expression: operands (tensors, views and scalar variables, all
-//! read through broadcast strides), literals, and the assignment target read in
-//! place.
+//! Leaves of an expression besides operands (which [`super::strided`] reads):
+//! literals, and the assignment target read in place.
 
-use super::strided::{RowMajor, StridedLeaf};
+use super::context::Context;
 use super::{Expr, Row, Shaped};
+use crate::access::Target;
 use crate::element::{Element, Float};
 use crate::shape::{Shape, MAX_RANK};
 use core::marker::PhantomData;
-
-/// Something that can stand as an operand over elements `T` in `tensor_expr!`: a
-/// `Tensor`, a `HeapTensor`, a `TensorView` or `TensorViewMut`, a static slice
-/// (`StridedView`), an element scalar (shape `()`), or a reference to one of
-/// these.
-#[diagnostic::on_unimplemented(
-    message = "`{Self}` cannot be an operand of a tensor expression over `{T}`",
-    label = "expected a tensor, a view or a `{T}` scalar",
-    note = "operands are `Tensor`, `HeapTensor`, `TensorView`, `TensorViewMut` or scalars of the expression's element type, or references to them"
-)]
-pub trait Operand<T> {
-    /// `T`, computed through the element rule
-    /// ([`SameElement`](crate::rules::elements::SameElement)): a tensor or view
-    /// is an operand of every expression, and one of another element type is
-    /// reported while rustc computes this type, once, on the operand. (A
-    /// scalar is an operand of its own type only, so that an untyped `0.5`
-    /// variable takes the expression's float type.)
-    type Element;
-    /// The operand's shape (`()` for a scalar).
-    type Shape: Shape;
-    /// How that shape sits in [`Self::elements`]: [`RowMajor`] for tensors,
-    /// views and scalars, a strided layout for a static slice
-    /// ([`StridedView`](crate::slice::StridedView)). Its shape is `Shape`.
-    type Layout: super::strided::Layout;
-    /// Where its data lives, which decides where `tensor_expr!(e)` puts a new
-    /// tensor (see [`crate::placement`]).
-    type Placement: crate::placement::Placement;
-    /// The elements the layout reads, from the first on (for a row-major
-    /// layout: all of them, in row-major order).
-    fn elements(&self) -> &[Self::Element];
-}
-
-/// The element type an operand brings: the first operand of an expression
-/// (or its target) sets the expression's.
-pub trait ElementSource {
-    /// The operand's own element type.
-    type Element;
-}
-
-impl<X: ElementSource + ?Sized> ElementSource for &X {
-    type Element = X::Element;
-}
-
-impl<X: ElementSource + ?Sized> ElementSource for &mut X {
-    type Element = X::Element;
-}
-
-#[diagnostic::do_not_recommend]
-impl<T, X: Operand<T> + ?Sized> Operand<T> for &X {
-    type Element = X::Element;
-    type Shape = X::Shape;
-    type Layout = X::Layout;
-    type Placement = X::Placement;
-    #[inline]
-    fn elements(&self) -> &[X::Element] {
-        (**self).elements()
-    }
-}
-
-#[diagnostic::do_not_recommend]
-impl<T, X: Operand<T> + ?Sized> Operand<T> for &mut X {
-    type Element = X::Element;
-    type Shape = X::Shape;
-    type Layout = X::Layout;
-    type Placement = X::Placement;
-    #[inline]
-    fn elements(&self) -> &[X::Element] {
-        (**self).elements()
-    }
-}
-
-macro_rules! scalar_operands {
-    ($($t:ty),*) => {$(
-        #[diagnostic::do_not_recommend]
-        impl Operand<$t> for $t {
-            type Element = $t;
-            type Shape = ();
-            type Layout = RowMajor<()>;
-            type Placement = crate::placement::Stack;
-            #[inline]
-            fn elements(&self) -> &[$t] { core::slice::from_ref(self) }
-        }
-        impl ElementSource for $t {
-            type Element = $t;
-        }
-    )*};
-}
-crate::element::for_each_element!(scalar_operands);
-
-/// What every node constructor is told before any node exists: the element type
-/// `T` and the broadcasting mode `M` ([`Numpy`](crate::rules::rank::Numpy) or
-/// [`Strict`](crate::rules::rank::Strict)). Knowing `T` up front is what lets each
-/// constructor check its own rule once and nothing downstream re-check it.
-pub struct Context<T, M>(PhantomData<(T, M)>);
-
-impl<T, M> Clone for Context<T, M> {
-    fn clone(&self) -> Self {
-        *self
-    }
-}
-
-impl<T, M> Copy for Context<T, M> {}
-
-/// The context of one operation with a reduction operand that dropped its
-/// axes: the mode's [`Mode::AfterReduction`], so that a broadcast error there
-/// suggests `keepdim`.
-///
-/// [`Mode::AfterReduction`]: crate::rules::rank::Mode::AfterReduction
-#[inline(always)]
-pub fn after_reduction<T, M: crate::rules::rank::Mode>(
-    _context: Context<T, M>,
-) -> Context<T, M::AfterReduction> {
-    Context(PhantomData)
-}
-
-/// The context of an expression whose element type is that of `operand`.
-#[inline(always)]
-pub fn context_of<M, X: ElementSource + ?Sized>(_mode: M, _operand: &X) -> Context<X::Element, M> {
-    Context(PhantomData)
-}
-
-/// The context of an assignment, whose element type is the target's.
-#[inline(always)]
-pub fn target_context<M, X: crate::Target + ?Sized>(
-    _mode: M,
-    _target: &X,
-) -> Context<X::Element, M> {
-    Context(PhantomData)
-}
-
-/// The context of an expression of literals only: `T` comes from the use site.
-#[inline(always)]
-pub fn inferred_context<T, M>(_mode: M) -> Context<T, M> {
-    Context(PhantomData)
-}
-
-/// The shape of an already built node, as a witness: the other operand of an
-/// `in_dims`, and the path so far in a fold's step-by-step checks.
-#[inline(always)]
-pub fn shape_of<T, M, E: Shaped>(_context: Context<T, M>, _node: &E) -> PhantomData<E::Shape> {
-    PhantomData
-}
-
-/// The shape of an assignment target, as a witness (used by `in_dims`).
-#[inline(always)]
-pub fn target_shape<X: crate::Target + ?Sized>(_target: &X) -> PhantomData<X::Shape> {
-    PhantomData
-}
-
-/// Borrows an operand as a leaf over the context's element type `T`. One of
-/// another element type is reported here, once, while rustc computes
-/// [`Operand::Element`], and the leaf's type is then unknown, so no enclosing
-/// node reports it again.
-#[inline(always)]
-#[rustfmt::skip]
-pub fn operand<'a, T, M, X: Operand<T> + ?Sized>(_context: Context<T, M>, x: &'a X) -> StridedLeaf<'a, X::Element, X::Layout> where X::Element: 'a {
-    StridedLeaf::new(x.elements())
-}
-
-/// An operand's elements read through broadcast strides: its data in
-/// row-major order, as shape `S` (a [`StridedLeaf`] of the row-major layout).
-pub type TensorLeaf<'a, T, S> = StridedLeaf<'a, T, RowMajor<S>>;
 
 /// A value that is the same at every index: a literal.
 #[derive(Clone, Copy, Debug)]
@@ -239,7 +77,7 @@ pub struct TargetLeaf<S>(PhantomData<S>);
 /// The target leaf for `target`, whose shape it takes. It borrows nothing, so the
 /// target can be borrowed mutably for the write that follows.
 #[inline]
-pub fn target_leaf<X: crate::Target + ?Sized>(_target: &X) -> TargetLeaf<X::Shape> {
+pub fn target_leaf<X: Target + ?Sized>(_target: &X) -> TargetLeaf<X::Shape> {
     TargetLeaf(PhantomData)
 }
 

@@ -13,6 +13,7 @@
 //! silent: one mistake, one error.
 
 mod buffered;
+mod context;
 mod fold;
 mod function;
 mod leaf;
@@ -22,6 +23,9 @@ mod reduce;
 mod strided;
 
 pub use buffered::{shared, Shared};
+pub use context::{
+    after_reduction, context_of, inferred_context, shape_of, target_context, target_shape, Context,
+};
 pub use fold::{
     first_step, fold, left_step, pair, right_step, unary_step, First, Fold, FoldSteps, Left, Only,
     Pair, Position, Right, Sides, SidesRow, SidesTile, Step, StepsRow, StepsTile,
@@ -30,17 +34,12 @@ pub use function::{
     functions, operators, Admits, BinaryFunction, Defined, Domain, FunctionInfo, TernaryFunction,
     UnaryFunction, FUNCTIONS,
 };
-pub use leaf::{
-    after_reduction, context_of, float_literal, inferred_context, operand, shape_of,
-    target_context, target_leaf, target_shape, Context, ElementSource, FloatLiteral, IntLiteral,
-    Operand, TargetLeaf, TensorLeaf,
-};
+pub use leaf::{float_literal, target_leaf, FloatLiteral, IntLiteral, TargetLeaf};
 pub use map::{map1, map2, map3, Map1, Map2, Map3};
 pub use matmul::{matmul, MatMul};
 pub use reduce::{reduction, reductions, Reducer, Reduction, ReductionInfo, REDUCTIONS};
 pub use strided::{
-    permuted_strides, reshape, strided_span, transpose, Contiguous, Layout, RowMajor, StridedLeaf,
-    Transposed,
+    operand, permuted_strides, reshape, transpose, StridedLeaf, TensorLeaf, Transposed,
 };
 
 use crate::shape::{Shape, MAX_RANK};

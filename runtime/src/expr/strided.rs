@@ -1,30 +1,23 @@
-//! Zero-copy reads of an operand in another dim order (`transpose(x)`,
-//! `permute(x, [2, 0, 1])`) or another shape (`reshape::<Shape![..]>(x)`).
+//! Operands as leaves: a tensor, view or scalar read through broadcast
+//! strides ([`operand`]), and zero-copy reads of one in another dim order
+//! (`transpose(x)`, `permute(x, [2, 0, 1])`) or another shape
+//! (`reshape::<Shape![..]>(x)`).
 //!
 //! Nothing is moved: a [`StridedLeaf`] reads the operand's own elements through
 //! the strides of a [`Layout`], which are constants of the monomorphised
-//! shapes, exactly as a plain leaf reads through broadcast strides. A transposed
+//! shapes, composed with the broadcast strides of the output. A transposed
 //! operand's rows are read with a stride (a gather), so its inner loop does not
 //! vectorise the way a contiguous one does.
 
-use super::leaf::{Context, Operand, TensorLeaf};
+use super::context::Context;
 use super::{Expr, Row, Shaped};
+use crate::access::{Contiguous, Layout, Operand, RowMajor};
 use crate::element::Element;
 use crate::rules::broadcast::aligned_strides;
 use crate::rules::permute::Transpose;
 use crate::rules::reshape::Reshape;
 use crate::shape::{Shape, MAX_RANK};
 use core::marker::PhantomData;
-
-/// How a view's dims sit in its operand's row-major data.
-pub trait Layout {
-    /// The view's shape.
-    type Shape: Shape;
-    /// The stride in the data of each dim of the view, outermost first.
-    const STRIDES: [usize; MAX_RANK];
-    /// The number of elements of the data.
-    const DATA_LEN: usize;
-}
 
 /// The strides of the dims of `dims` (row-major data) taken in the order `perm`:
 /// view dim `k` is data dim `perm[k]`.
@@ -42,26 +35,6 @@ pub const fn permuted_strides(dims: &[usize], perm: &[usize]) -> [usize; MAX_RAN
         k += 1;
     }
     strides
-}
-
-/// Shape `S` over its own row-major data: how every plain operand is read.
-pub struct RowMajor<S>(PhantomData<S>);
-
-/// A layout whose data is its shape's elements in row-major order, which
-/// `transpose`, `permute`, `reshape` and `in_dims` read as another layout.
-#[diagnostic::on_unimplemented(
-    message = "`transpose`, `permute`, `reshape` and `in_dims` take a contiguous operand, and a static slice (`narrow`, `index_axis`) is strided",
-    label = "a strided view",
-    note = "copy the slice first (`.to_tensor()`), or slice along the first axis (`at`), which stays contiguous"
-)]
-pub trait Contiguous {}
-
-impl<S> Contiguous for RowMajor<S> {}
-
-impl<S: Shape> Layout for RowMajor<S> {
-    type Shape = S;
-    const STRIDES: [usize; MAX_RANK] = crate::shape::row_major_strides(S::DIMS);
-    const DATA_LEN: usize = S::LEN;
 }
 
 /// The transpose of shape `S` (its last two dims swapped) as a layout.
@@ -142,23 +115,8 @@ impl<T: Element, L: Layout> Expr<T> for StridedLeaf<'_, T, L> {
     }
 }
 
-/// The elements that a view of `dims` read through `strides` touches, from
-/// its first on (0 when a dim is 0).
-pub const fn strided_span(dims: &[usize], strides: &[usize; MAX_RANK]) -> usize {
-    let mut span = 1;
-    let mut k = 0;
-    while k < dims.len() {
-        if dims[k] == 0 {
-            return 0;
-        }
-        span += (dims[k] - 1) * strides[k];
-        k += 1;
-    }
-    span
-}
-
 /// The elements `len` columns read `inner` apart touch (0 for none): the
-/// one-dim [`strided_span`], in closed form so that LLVM folds it inside a
+/// one-dim [`strided_span`](crate::access::strided_span), in closed form so that LLVM folds it inside a
 /// row's reads (through `strided_span`'s loop, a bounds check stayed in the
 /// `ln` kernel: `.ci/asm_check`).
 const fn span(len: usize, inner: usize) -> usize {
@@ -222,6 +180,20 @@ impl<T: Element, L: Layout, O: Shape, const C: usize> Row<T> for StridedWindow<'
         self.start[..Self::SPAN][j * ReadStrides::<L, O>::INNER]
     }
 }
+
+/// Borrows an operand as a leaf over the context's element type `T`. One of
+/// another element type is reported here, once, while rustc computes
+/// [`Operand::Element`], and the leaf's type is then unknown, so no enclosing
+/// node reports it again.
+#[inline(always)]
+#[rustfmt::skip]
+pub fn operand<'a, T, M, X: Operand<T> + ?Sized>(_context: Context<T, M>, x: &'a X) -> StridedLeaf<'a, X::Element, X::Layout> where X::Element: 'a {
+    StridedLeaf::new(x.elements())
+}
+
+/// An operand's elements read through broadcast strides: its data in
+/// row-major order, as shape `S` (a [`StridedLeaf`] of the row-major layout).
+pub type TensorLeaf<'a, T, S> = StridedLeaf<'a, T, RowMajor<S>>;
 
 /// `transpose(x)`: `x` with its last two dims swapped, read in place.
 #[inline(always)]

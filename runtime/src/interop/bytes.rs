@@ -16,7 +16,7 @@ use crate::{Tensor, TensorView, TensorViewMut};
 use bytemuck::{Pod, Zeroable};
 
 macro_rules! impl_as_bytes {
-    (impl[$($g:tt)*] $ty:ty) => {
+    (impl[$($g:tt)*] $ty:ty { $($_:tt)* }) => {
         impl<$($g)*> $ty where S: Shape, T: Pod {
             /// The elements' memory as bytes, in row-major order, no copy.
             ///
@@ -31,10 +31,10 @@ macro_rules! impl_as_bytes {
         }
     };
 }
-crate::view::for_each_container!(impl_as_bytes);
+crate::containers::for_each_container!(impl_as_bytes);
 
 macro_rules! impl_as_bytes_mut {
-    (impl[$($g:tt)*] $ty:ty) => {
+    (impl[$($g:tt)*] $ty:ty { $($_:tt)* }) => {
         impl<$($g)*> $ty where S: Shape, T: Pod {
             /// The elements' memory as mutable bytes, no copy.
             pub fn as_bytes_mut(&mut self) -> &mut [u8] {
@@ -43,7 +43,7 @@ macro_rules! impl_as_bytes_mut {
         }
     };
 }
-crate::view::for_each_mutable_container!(impl_as_bytes_mut);
+crate::containers::for_each_container!(writable impl_as_bytes_mut);
 
 /// `Ok` if `bytes` holds exactly the elements of `S`, else the error naming
 /// both lengths.

@@ -50,7 +50,7 @@ impl_nd_shape! {
 }
 
 macro_rules! impl_to_ndarray {
-    (impl[$($g:tt)*] $ty:ty) => {
+    (impl[$($g:tt)*] $ty:ty { $($_:tt)* }) => {
         impl<$($g)*> $ty where S: NdShape {
             /// An ndarray view of the same elements, no copy.
             ///
@@ -74,10 +74,10 @@ macro_rules! impl_to_ndarray {
         }
     };
 }
-crate::view::for_each_container!(impl_to_ndarray);
+crate::containers::for_each_container!(impl_to_ndarray);
 
 macro_rules! impl_to_ndarray_mut {
-    (impl[$($g:tt)*] $ty:ty) => {
+    (impl[$($g:tt)*] $ty:ty { $($_:tt)* }) => {
         impl<$($g)*> $ty where S: NdShape {
             /// A mutable ndarray view of the same elements, no copy.
             pub fn as_array_view_mut(&mut self) -> ArrayViewMut<'_, T, S::NdDim> {
@@ -87,7 +87,7 @@ macro_rules! impl_to_ndarray_mut {
         }
     };
 }
-crate::view::for_each_mutable_container!(impl_to_ndarray_mut);
+crate::containers::for_each_container!(writable impl_to_ndarray_mut);
 
 /// `Ok` if `actual` are the dims of `S`, else the error naming both.
 fn check_dims<S: Shape>(actual: &[usize]) -> Result<(), ConversionError> {

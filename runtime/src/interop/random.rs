@@ -7,7 +7,7 @@ use rand::distr::Distribution;
 use rand::Rng;
 
 macro_rules! impl_random {
-    (impl[$($g:tt)*] $ty:ty) => {
+    (impl[$($g:tt)*] $ty:ty { $($_:tt)* }) => {
         impl<$($g)*> $ty where S: Shape {
             /// Overwrites every element with a draw from `distribution`, in
             /// row-major order.
@@ -23,7 +23,7 @@ macro_rules! impl_random {
         }
     };
 }
-crate::view::for_each_mutable_container!(impl_random);
+crate::containers::for_each_container!(writable impl_random);
 
 impl<T, S: Shape> crate::Tensor<T, S> {
     /// A tensor of draws from `distribution`, in row-major order: `Uniform`

@@ -35,7 +35,7 @@ impl<T: Serialize> Serialize for Nested<'_, T> {
 }
 
 macro_rules! impl_serialize {
-    (impl[$($g:tt)*] $ty:ty) => {
+    (impl[$($g:tt)*] $ty:ty { $($_:tt)* }) => {
         /// Nested sequences, one level per dim.
         ///
         /// ```
@@ -51,7 +51,7 @@ macro_rules! impl_serialize {
         }
     };
 }
-crate::view::for_each_container!(impl_serialize);
+crate::containers::for_each_container!(impl_serialize);
 
 /// Reads one sub-tensor into `elements`, checking its length at each level.
 struct Fill<'t, T> {

@@ -8,7 +8,7 @@
 //! same rank, or one of them must be a scalar; a lower-rank operand is placed
 //! with `in_dims(x, [...])`. Size-1 ("degenerate") broadcasting between equal
 //! ranks stays legal. In the default NumPy mode every pair passes this rule and
-//! only [`Broadcast`](super::broadcast::Broadcast) applies.
+//! only [`Broadcast`] applies.
 
 use super::broadcast::{Broadcast, DroppedAxes};
 use super::in_place::BroadcastInto;

@@ -1,7 +1,10 @@
 //! The shape rules, one module each. Every module states its rule as the
 //! documentation of NumPy, PyTorch or XLA does, gives a plain `const fn` reference version over `&[usize]` (used
 //! for strides, messages and property tests), and generates the type-level impls
-//! beside it with the private `for_each_aligned_rank_pair!` generator.
+//! beside it with the private `for_each_aligned_rank_pair!` generator. What
+//! the generators write for small ranks is checked in as plain Rust,
+//! `tests/golden/<rule>.expanded.rs` in this crate, kept current by
+//! `tests/golden_rules.rs`.
 //!
 //! # How a rule reports a mistake (measured on rustc 1.95)
 //!

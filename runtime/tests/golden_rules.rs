@@ -146,7 +146,7 @@ fn small_rank_pair(generics: &syn::Generics) -> bool {
             .count()
     };
     let (aligned, others, leading) = (count('A'), count('B'), count('L'));
-    aligned >= 1 && aligned <= 2 && others == aligned && leading <= 1
+    (1..=2).contains(&aligned) && others == aligned && leading <= 1
 }
 
 /// Whether a trait path names `Link0`, `Link1` or `Link2`.

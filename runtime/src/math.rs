@@ -27,8 +27,9 @@
 //! f64; `examples/accuracy.rs` runs the exhaustive check, the test suite a
 //! sampled one) is stated in the README.
 
-// The coefficients are written as Cephes and fdlibm publish them; the
-// compiler rounds each to the nearest float, the value they were fitted as.
+// The coefficients are written as Cephes and fdlibm publish them (f32's
+// `exp_poly` is fitted here, the same way); the compiler rounds each to the
+// nearest float, the value they were fitted as.
 #![allow(clippy::excessive_precision)]
 
 /// Horner's rule over constant coefficients, highest degree first, with the
@@ -73,18 +74,23 @@ macro_rules! float_math {
             }
         }
 
-        /// `x` rounded to the nearest integer (ties to even), for `|x| <
-        /// 2^(MANT-1)`, as a float and as an integer. The integer is read from
-        /// the bits of `x + 1.5 2^MANT` (whose last bit has weight 1), not
-        /// converted with `as`: a saturating float-to-int `as` does not
-        /// vectorise, it becomes one scalar conversion per lane.
+        /// `x * m` rounded to the nearest integer (ties to even), for `|x
+        /// m| < 2^(MANT-1)`: the integer `n` as a float, and `t = x m + 1.5
+        /// 2^MANT`, whose bits hold `n` (their last bit has weight 1; read by
+        /// [`integer_of`] and [`scale_by`]). The product and the shift into
+        /// integer position are one FMA where the target has one.
         #[inline(always)]
-        fn round(x: $f) -> ($f, $i) {
-            let t = x + $k::ROUND;
-            (
-                t - $k::ROUND,
-                (t.to_bits() as $i).wrapping_sub($k::ROUND.to_bits() as $i),
-            )
+        fn round_product(x: $f, m: $f) -> ($f, $f) {
+            let t = fma(x, m, $k::ROUND);
+            (t - $k::ROUND, t)
+        }
+
+        /// The integer `n` that `t` of [`round_product`] holds, read from its
+        /// bits, not converted with `as`: a saturating float-to-int `as` does
+        /// not vectorise, it becomes one scalar conversion per lane.
+        #[inline(always)]
+        fn integer_of(t: $f) -> $i {
+            (t.to_bits() as $i).wrapping_sub($k::ROUND.to_bits() as $i)
         }
 
         /// 2^n for an integer `n` in the normal exponent range.
@@ -102,32 +108,57 @@ macro_rules! float_math {
             $f::from_bits((magnitude.to_bits() & !SIGN) | (sign.to_bits() & SIGN))
         }
 
-        /// `p * 2^n` for `n` within `[-2 * BIAS - MANT, 2 * BIAS + 2]`,
-        /// rounded once.
+        /// `p * 2^n` for `n` within `[2 - 2 BIAS, 2 BIAS]` (each half of
+        /// `2^n` a normal number), for any `p`.
         #[inline(always)]
         fn scale(p: $f, n: $i) -> $f {
             let half = n >> 1;
             p * pow2(half) * pow2(n - half)
         }
 
-        /// `e^(x + lo) = p 2^n`, `p` in `[sqrt(1/2), sqrt(2)]`, `n` an
-        /// integer; `lo` is a correction far below `x`'s ulp (0 for `exp`),
-        /// added to the reduced argument, where it is exact enough.
+        /// [`scale`]`(p, n)` for the `n` that `t` of [`round_product`]
+        /// holds, one operation shorter: the halves of `n` are shifted into
+        /// exponent position straight from `t`'s bits, `ROUND + n`, where
+        /// `ROUND`'s own bits shift out (its low bits are zero, also once
+        /// halved), so `n` itself is never formed.
         #[inline(always)]
-        fn exp_parts(x: $f, lo: $f) -> ($f, $i) {
+        fn scale_by(p: $f, t: $f) -> $f {
+            let bits = t.to_bits() as $i;
+            let half = (bits >> 1) << $k::MANT; // floor(n / 2), in place
+            let whole = bits << $k::MANT; // n, in place
+            let one = 1.0 as $f;
+            let one = one.to_bits() as $i;
+            let low = $f::from_bits(half.wrapping_add(one) as $u);
+            let high = $f::from_bits(whole.wrapping_sub(half).wrapping_add(one) as $u);
+            p * low * high
+        }
+
+        /// `x = n ln 2 + r`, `|r| <= ln 2 / 2`, `n` an integer (held by the
+        /// `t` returned, see [`round_product`]), for `x` clamped to where
+        /// `e^x` is neither 0 nor infinite (NaN passes).
+        #[inline(always)]
+        fn exp_reduce(x: $f) -> ($f, $f) {
             // Beyond these, e^x is 0 or infinite; NaN fails both tests.
             let x = select(x > $k::EXP_HI, $k::EXP_HI, x);
             let x = select(x < $k::EXP_LO, $k::EXP_LO, x);
-            let (n, ni) = round(x * $k::LOG2_E);
-            let r = fma(-n, $k::LN2_LO, fma(-n, $k::LN2_HI, x)) + lo;
-            ($k::exp_poly(r), ni)
+            let (n, t) = round_product(x, $k::LOG2_E);
+            (fma(-n, $k::LN2_LO, fma(-n, $k::LN2_HI, x)), t)
+        }
+
+        /// `e^(x + lo) = p 2^n`, `p` in `[sqrt(1/2), sqrt(2)]`, `n` an
+        /// integer; `lo` is a correction far below `x`'s ulp, added to the
+        /// reduced argument, where it is exact enough.
+        #[inline(always)]
+        fn exp_parts(x: $f, lo: $f) -> ($f, $i) {
+            let (r, t) = exp_reduce(x);
+            ($k::exp_poly(r + lo), integer_of(t))
         }
 
         /// e^x.
         #[inline(always)]
         pub fn exp(x: $f) -> $f {
-            let (p, n) = exp_parts(x, 0.0);
-            scale(p, n)
+            let (r, t) = exp_reduce(x);
+            scale_by($k::exp_poly(r), t)
         }
 
         /// 2^x.
@@ -135,8 +166,8 @@ macro_rules! float_math {
         pub fn exp2(x: $f) -> $f {
             let x = select(x > $k::EXP2_HI, $k::EXP2_HI, x);
             let x = select(x < $k::EXP2_LO, $k::EXP2_LO, x);
-            let (n, ni) = round(x);
-            scale($k::exp_poly((x - n) * $k::LN_2), ni)
+            let (n, t) = round_product(x, 1.0);
+            scale_by($k::exp_poly((x - n) * $k::LN_2), t)
         }
 
         /// `e^x - 1`, accurate near 0.
@@ -242,7 +273,9 @@ macro_rules! float_math {
 
         /// `a / (1 + e)` for `0 <= e <= 1`, with `1 + e` taken exactly as
         /// `h + l` (Fast2Sum) and the quotient corrected for `l`: about one
-        /// rounding error less than the plain division.
+        /// rounding error less than the plain division. (One division and a
+        /// Newton step instead measured slower: the divider is not what
+        /// limits these loops, the number of operations is.)
         #[inline(always)]
         fn ratio_one_plus(a: $f, e: $f) -> $f {
             let h = 1.0 + e;
@@ -380,16 +413,15 @@ pub mod f32 {
             (hi, if hi.abs() < 1e3 { lo } else { 0.0 })
         }
 
-        /// e^r on |r| <= ln 2 / 2: Taylor to degree 7 (error below 2^-27),
-        /// summed as `1 + (r + r^2 Q(r))` so only the last addition rounds at
-        /// the result's magnitude.
+        /// e^r on |r| <= ln 2 / 2: a degree-6 polynomial fitted for least
+        /// maximum relative error (2^-28 before rounding), with `1 + r`
+        /// exact, summed as `1 + (r + r^2 Q(r))` so only the last addition
+        /// rounds at the result's magnitude.
         #[inline(always)]
         pub fn exp_poly(r: f32) -> f32 {
-            1.0 + fma(
-                r * r,
-                horner!(r; 1.0 / 5040.0, 1.0 / 720.0, 1.0 / 120.0, 1.0 / 24.0, 1.0 / 6.0, 0.5),
-                r,
-            )
+            let q = horner!(r; 1.387_969_0e-3, 8.368_693_3e-3, 4.166_722_7e-2, 1.666_652_1e-1,
+                4.999_999_7e-1);
+            1.0 + fma(r * r, q, r)
         }
 
         /// e^x - 1 on |x| < 1: Taylor to degree 11.

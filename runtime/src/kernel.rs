@@ -122,6 +122,13 @@ const VECTOR_LANES: usize = if cfg!(target_feature = "avx512f") {
     4
 };
 
+/// The vector width, in `f32` lanes, that the compile-time target's tiles
+/// are sized for: 8 with AVX-512 too, since LLVM prefers 256-bit vectors on
+/// the CPUs that have it (`-C target-cpu=native`), and 8 rows of two 16-lane
+/// vectors then took all 32 registers as 32 halves, spilling in the `k`
+/// loop as soon as an epilogue needed a register.
+const TILE_LANES: usize = if VECTOR_LANES > 8 { 8 } else { VECTOR_LANES };
+
 /// Output rows per tile of a product for a vector width: each row is one named
 /// accumulator array. With 32 vector registers (AVX-512) 8 rows halve the loads
 /// of the right operand per multiply-add, which bounds a 256 x 256 product
@@ -160,7 +167,8 @@ fn drive_tiles<T: Element, O: Shape, E: Expr<T>, X: Slot<T>>(out: &mut [X], e: &
     }
     const FUSE: bool = cfg!(target_feature = "fma");
     const ROWS: usize = tile_rows(VECTOR_LANES);
-    drive_tiles_for::<T, O, E, X, ROWS, { 2 * VECTOR_LANES }, VECTOR_LANES, FUSE>(out, e);
+    const LANES: usize = TILE_LANES;
+    drive_tiles_for::<T, O, E, X, ROWS, { 2 * LANES }, LANES, FUSE>(out, e);
 }
 
 /// The tiled nest recompiled for wider vectors than the compile-time target's.
@@ -273,7 +281,13 @@ fn store_tile<T: Element, O: Shape, X: Slot<T>, const R: usize, const C: usize>(
         let Ok(slots) = <&mut [X; C]>::try_from(&mut row[j0..j0 + C]) else {
             unreachable!("a slice of `C` elements")
         };
-        let values: [T; C] = core::array::from_fn(|j| tile.get(r, j, slots[j].current()));
+        // A loop, not `core::array::from_fn`: with a long epilogue
+        // (`sigmoid(x @ w + b)`) LLVM kept `from_fn`'s closure out of line and
+        // called it once per element, 3x slower than the product alone.
+        let mut values = [T::ZERO; C];
+        for (j, value) in values.iter_mut().enumerate() {
+            *value = tile.get(r, j, slots[j].current());
+        }
         for (slot, value) in slots.iter_mut().zip(values) {
             slot.set(value);
         }

@@ -225,17 +225,29 @@ pub struct NoSign;
 
 /// Calls `$callback!(f32, f64, i8, ..)` with every built-in element type, or
 /// with one group of them (`signed_integers`, `unsigned_integers`), each list
-/// after the optional `prefix` tokens: the one macro
-/// that impls per element type are written from.
+/// after the optional `prefix` tokens: the one macro, and the one list, that
+/// impls per element type are written from.
 macro_rules! for_each_element {
     ($callback:ident) => {
-        $callback!(f32, f64, i8, i16, i32, i64, i128, isize, u8, u16, u32, u64, u128, usize);
+        $crate::element::for_each_element!(@select all, $callback, []);
     };
-    (signed_integers, $callback:ident $(, $($prefix:tt)*)?) => {
-        $callback!($($($prefix)*)? i8, i16, i32, i64, i128, isize);
+    ($group:ident, $callback:ident $(, $($prefix:tt)*)?) => {
+        $crate::element::for_each_element!(@select $group, $callback, [$($($prefix)*)?]);
     };
-    (unsigned_integers, $callback:ident $(, $($prefix:tt)*)?) => {
-        $callback!($($($prefix)*)? u8, u16, u32, u64, u128, usize);
+    (@select $group:ident, $callback:ident, $prefix:tt) => {
+        $crate::element::for_each_element!(@lists $group, $callback, $prefix,
+            floats [f32, f64]
+            signed [i8, i16, i32, i64, i128, isize]
+            unsigned [u8, u16, u32, u64, u128, usize]);
+    };
+    (@lists all, $callback:ident, [$($p:tt)*], floats [$($f:ty),*] signed [$($s:ty),*] unsigned [$($u:ty),*]) => {
+        $callback!($($p)* $($f,)* $($s,)* $($u),*);
+    };
+    (@lists signed_integers, $callback:ident, [$($p:tt)*], floats $f:tt signed [$($s:ty),*] unsigned $u:tt) => {
+        $callback!($($p)* $($s),*);
+    };
+    (@lists unsigned_integers, $callback:ident, [$($p:tt)*], floats $f:tt signed $s:tt unsigned [$($u:ty),*]) => {
+        $callback!($($p)* $($u),*);
     };
 }
 pub(crate) use for_each_element;

@@ -24,6 +24,39 @@ impl Row {
     }
 }
 
+/// A contender that writes its result into the buffer it is given.
+type Writer<'a> = &'a mut dyn FnMut(&mut [f32]);
+
+/// One row of the table: tensor_expr, the hand loop, ndarray's operators and
+/// ndarray's `Zip`, in that order (ndarray's operators allocate their own
+/// output), after checking tensor_expr's result against the hand loop's.
+fn row(case: &'static str, len: usize, iterations: usize, mut contenders: [Writer<'_>; 4]) -> Row {
+    let mut out = vec![0.0f32; len];
+    contenders[0](&mut out);
+    let expected = out.clone();
+    contenders[1](&mut out);
+    assert_eq!(
+        out, expected,
+        "{case}: tensor_expr and the hand loop disagree"
+    );
+    Row::new(case, times_in_one_buffer(len, iterations, &mut contenders))
+}
+
+/// [`compare`] for contenders that each write an output of `len` elements,
+/// all into the same buffer. With one buffer each, the buffers' placement
+/// relative to the inputs (4K aliasing) moved the leaky relu's 64x1024 ratio
+/// by 10% either way: the same code, measured with two buffers swapped.
+fn times_in_one_buffer(len: usize, iterations: usize, contenders: &mut [Writer<'_>]) -> Vec<f64> {
+    let out = std::cell::RefCell::new(vec![0.0f32; len]);
+    let out = &out;
+    let mut runs: Vec<Box<dyn FnMut() + '_>> = contenders
+        .iter_mut()
+        .map(|f| Box::new(move || f(&mut out.borrow_mut())) as Box<dyn FnMut()>)
+        .collect();
+    let mut runs: Vec<&mut dyn FnMut()> = runs.iter_mut().map(|f| &mut **f as _).collect();
+    compare(len, iterations, &mut runs)
+}
+
 struct Row {
     case: &'static str,
     tensor_expr: f64,
@@ -70,114 +103,88 @@ type Matrix<const R: usize, const C: usize> = (tensor_expr::D<R>, tensor_expr::D
 /// `relu(a * alpha + b)` with `b` a row vector, on an `R x C` matrix.
 fn relu_axpb<const R: usize, const C: usize>(case: &'static str, iterations: usize) -> Row {
     let (a, b, alpha) = (data(R * C, 0.1), data(C, 0.7), 1.5f32);
-    // Each implementation writes its own output; all read the same inputs.
-    let (mut out_te, mut out_hand, mut out_zip) = (
-        vec![0.0f32; R * C],
-        vec![0.0f32; R * C],
-        vec![0.0f32; R * C],
-    );
     let av = TensorView::<f32, Matrix<R, C>>::try_from_slice(&a).unwrap();
     let bv = TensorView::<f32, (tensor_expr::D<C>,)>::try_from_slice(&b).unwrap();
     let (na, nb) = (
         ArrayView2::from_shape((R, C), &a).unwrap(),
         ArrayView1::from(&b),
     );
-    let mut tensor_expr = || {
-        let mut o = TensorViewMut::<f32, Matrix<R, C>>::try_from_slice(&mut out_te).unwrap();
-        let (av, bv, alpha) = (black_box(&av), black_box(&bv), black_box(alpha));
-        tensor_expr!(o = relu(av * alpha + bv));
-        black_box(&mut o);
-    };
-    let mut hand = || {
-        let (a, b, alpha) = (black_box(&a[..R * C]), black_box(&b[..C]), black_box(alpha));
-        for (out_row, a_row) in out_hand.chunks_exact_mut(C).zip(a.chunks_exact(C)) {
-            for ((o, &x), &y) in out_row.iter_mut().zip(a_row).zip(b) {
-                *o = (x * alpha + y).max(0.0);
-            }
-        }
-        black_box(&mut out_hand);
-    };
-    let mut ndarray_ops = || {
-        let y = (black_box(&na) * black_box(alpha) + black_box(&nb)).mapv_into(|v| v.max(0.0));
-        black_box(y);
-    };
-    let mut ndarray_zip = || {
-        let mut o = ArrayViewMut2::from_shape((R, C), &mut out_zip).unwrap();
-        Zip::from(&mut o)
-            .and(black_box(&na))
-            .and_broadcast(black_box(&nb))
-            .for_each(|o, &x, &y| {
-                *o = (x * alpha + y).max(0.0);
-            });
-        black_box(&mut o);
-    };
-    let times = compare(
+    row(
+        case,
         R * C,
         iterations,
-        &mut [
-            &mut tensor_expr,
-            &mut hand,
-            &mut ndarray_ops,
-            &mut ndarray_zip,
+        [
+            &mut |out| {
+                let mut o = TensorViewMut::<f32, Matrix<R, C>>::try_from_slice(out).unwrap();
+                let (av, bv, alpha) = (black_box(&av), black_box(&bv), black_box(alpha));
+                tensor_expr!(o = relu(av * alpha + bv));
+                black_box(&mut o);
+            },
+            &mut |out| {
+                let (a, b, alpha) = (black_box(&a[..R * C]), black_box(&b[..C]), black_box(alpha));
+                for (out_row, a_row) in out.chunks_exact_mut(C).zip(a.chunks_exact(C)) {
+                    for ((o, &x), &y) in out_row.iter_mut().zip(a_row).zip(b) {
+                        *o = (x * alpha + y).max(0.0);
+                    }
+                }
+                black_box(out);
+            },
+            &mut |_| {
+                let y =
+                    (black_box(&na) * black_box(alpha) + black_box(&nb)).mapv_into(|v| v.max(0.0));
+                black_box(y);
+            },
+            &mut |out| {
+                let mut o = ArrayViewMut2::from_shape((R, C), out).unwrap();
+                Zip::from(&mut o)
+                    .and(black_box(&na))
+                    .and_broadcast(black_box(&nb))
+                    .for_each(|o, &x, &y| {
+                        *o = (x * alpha + y).max(0.0);
+                    });
+                black_box(&mut o);
+            },
         ],
-    );
-    Row::new(case, times)
+    )
 }
 
 /// A leaky relu written with a comparison and `select` (NumPy's `where`):
-/// `select(a > 0, a, 0.01 * a)` on an `R x C` matrix. Every contender writes
-/// the same output buffer: with one buffer each, the buffers' placement
-/// relative to the input (4K aliasing) moved the 64x1024 ratio by 10% either
-/// way (measured by swapping two of them).
+/// `select(a > 0, a, 0.01 * a)` on an `R x C` matrix.
 fn leaky_relu<const R: usize, const C: usize>(case: &'static str, iterations: usize) -> Row {
     let a = data(R * C, 0.3);
-    let out = std::cell::RefCell::new(vec![0.0f32; R * C]);
     let av = TensorView::<f32, Matrix<R, C>>::try_from_slice(&a).unwrap();
     let na = ArrayView2::from_shape((R, C), &a).unwrap();
-    let tensor_expr = || {
-        let mut out = out.borrow_mut();
-        let mut o = TensorViewMut::<f32, Matrix<R, C>>::try_from_slice(&mut out).unwrap();
-        let av = black_box(&av);
-        tensor_expr!(o = select(av > 0, av, 0.01 * av));
-        black_box(&mut o);
-    };
-    let hand = || {
-        let mut out = out.borrow_mut();
-        let a = black_box(&a[..R * C]);
-        for (o, &x) in out.iter_mut().zip(a) {
-            *o = if x > 0.0 { x } else { 0.01 * x };
-        }
-        black_box(&mut out);
-    };
-    let ndarray_ops = || {
-        let y = black_box(&na).mapv(|x| if x > 0.0 { x } else { 0.01 * x });
-        black_box(y);
-    };
-    let ndarray_zip = || {
-        let mut out = out.borrow_mut();
-        let mut o = ArrayViewMut2::from_shape((R, C), &mut out[..]).unwrap();
-        Zip::from(&mut o).and(black_box(&na)).for_each(|o, &x| {
-            *o = if x > 0.0 { x } else { 0.01 * x };
-        });
-        black_box(&mut o);
-    };
-    tensor_expr();
-    let expected = out.borrow().clone();
-    hand();
-    assert_eq!(*out.borrow(), expected, "the leaky relus disagree");
-    let (mut tensor_expr, mut hand, mut ndarray_ops, mut ndarray_zip) =
-        (tensor_expr, hand, ndarray_ops, ndarray_zip);
-    let times = compare(
+    row(
+        case,
         R * C,
         iterations,
-        &mut [
-            &mut tensor_expr,
-            &mut hand,
-            &mut ndarray_ops,
-            &mut ndarray_zip,
+        [
+            &mut |out| {
+                let mut o = TensorViewMut::<f32, Matrix<R, C>>::try_from_slice(out).unwrap();
+                let av = black_box(&av);
+                tensor_expr!(o = select(av > 0, av, 0.01 * av));
+                black_box(&mut o);
+            },
+            &mut |out| {
+                let a = black_box(&a[..R * C]);
+                for (o, &x) in out.iter_mut().zip(a) {
+                    *o = if x > 0.0 { x } else { 0.01 * x };
+                }
+                black_box(out);
+            },
+            &mut |_| {
+                let y = black_box(&na).mapv(|x| if x > 0.0 { x } else { 0.01 * x });
+                black_box(y);
+            },
+            &mut |out| {
+                let mut o = ArrayViewMut2::from_shape((R, C), out).unwrap();
+                Zip::from(&mut o).and(black_box(&na)).for_each(|o, &x| {
+                    *o = if x > 0.0 { x } else { 0.01 * x };
+                });
+                black_box(&mut o);
+            },
         ],
-    );
-    Row::new(case, times)
+    )
 }
 
 /// `(a + b) * c - d / e` over `N` elements.
@@ -189,8 +196,6 @@ fn chain<const N: usize>(case: &'static str, iterations: usize) -> Row {
     let inputs: Vec<Vec<f32>> = (0..5).map(|k| data(N, k as f32 + 0.5)).collect();
     let e_safe: Vec<f32> = inputs[4].iter().map(|v| v.abs() + 1.0).collect();
     let (a, b, c, d, e) = (&inputs[0], &inputs[1], &inputs[2], &inputs[3], &e_safe);
-    let (mut out_te, mut out_hand, mut out_zip) =
-        (vec![0.0f32; N], vec![0.0f32; N], vec![0.0f32; N]);
     let (av, bv, cv, dv, ev) = (
         view::<N>(a),
         view::<N>(b),
@@ -205,46 +210,42 @@ fn chain<const N: usize>(case: &'static str, iterations: usize) -> Row {
         ArrayView1::from(d),
         ArrayView1::from(e),
     );
-    let mut tensor_expr = || {
-        let mut o = TensorViewMut::<f32, S<N>>::try_from_slice(&mut out_te).unwrap();
-        let (av, bv, cv, dv, ev) = black_box((&av, &bv, &cv, &dv, &ev));
-        tensor_expr!(o = (av + bv) * cv - dv / ev);
-        black_box(&mut o);
-    };
-    let mut hand = || {
-        let (a, b, c, d, e) = black_box((&a[..N], &b[..N], &c[..N], &d[..N], &e[..N]));
-        let out = &mut out_hand[..N];
-        for i in 0..N {
-            out[i] = (a[i] + b[i]) * c[i] - d[i] / e[i];
-        }
-        black_box(out);
-    };
-    let mut ndarray_ops = || {
-        let (na, nb, nc, nd, ne) = black_box((&na, &nb, &nc, &nd, &ne));
-        black_box((na + nb) * nc - nd / ne);
-    };
-    let mut ndarray_zip = || {
-        let mut o = ArrayViewMut1::from(&mut out_zip[..]);
-        Zip::from(&mut o)
-            .and(black_box(&na))
-            .and(black_box(&nb))
-            .and(black_box(&nc))
-            .and(black_box(&nd))
-            .and(black_box(&ne))
-            .for_each(|o, &a, &b, &c, &d, &e| *o = (a + b) * c - d / e);
-        black_box(&mut o);
-    };
-    let times = compare(
+    row(
+        case,
         N,
         iterations,
-        &mut [
-            &mut tensor_expr,
-            &mut hand,
-            &mut ndarray_ops,
-            &mut ndarray_zip,
+        [
+            &mut |out| {
+                let mut o = TensorViewMut::<f32, S<N>>::try_from_slice(out).unwrap();
+                let (av, bv, cv, dv, ev) = black_box((&av, &bv, &cv, &dv, &ev));
+                tensor_expr!(o = (av + bv) * cv - dv / ev);
+                black_box(&mut o);
+            },
+            &mut |out| {
+                let (a, b, c, d, e) = black_box((&a[..N], &b[..N], &c[..N], &d[..N], &e[..N]));
+                let out = &mut out[..N];
+                for i in 0..N {
+                    out[i] = (a[i] + b[i]) * c[i] - d[i] / e[i];
+                }
+                black_box(out);
+            },
+            &mut |_| {
+                let (na, nb, nc, nd, ne) = black_box((&na, &nb, &nc, &nd, &ne));
+                black_box((na + nb) * nc - nd / ne);
+            },
+            &mut |out| {
+                let mut o = ArrayViewMut1::from(out);
+                Zip::from(&mut o)
+                    .and(black_box(&na))
+                    .and(black_box(&nb))
+                    .and(black_box(&nc))
+                    .and(black_box(&nd))
+                    .and(black_box(&ne))
+                    .for_each(|o, &a, &b, &c, &d, &e| *o = (a + b) * c - d / e);
+                black_box(&mut o);
+            },
         ],
-    );
-    Row::new(case, times)
+    )
 }
 
 /// The outer broadcast `x[n, 1] + z[1, m]`.
@@ -252,61 +253,51 @@ fn outer<const N: usize, const M: usize>(case: &'static str, iterations: usize) 
     type Col<const N: usize> = (tensor_expr::D<N>, tensor_expr::One);
     type RowVector<const M: usize> = (tensor_expr::One, tensor_expr::D<M>);
     let (x, z) = (data(N, 0.3), data(M, 0.9));
-    let (mut out_te, mut out_hand, mut out_zip) = (
-        vec![0.0f32; N * M],
-        vec![0.0f32; N * M],
-        vec![0.0f32; N * M],
-    );
     let xv = TensorView::<f32, Col<N>>::try_from_slice(&x).unwrap();
     let zv = TensorView::<f32, RowVector<M>>::try_from_slice(&z).unwrap();
     let (nx, nz) = (
         ArrayView2::from_shape((N, 1), &x).unwrap(),
         ArrayView2::from_shape((1, M), &z).unwrap(),
     );
-    let mut tensor_expr = || {
-        let mut o = TensorViewMut::<f32, Matrix<N, M>>::try_from_slice(&mut out_te).unwrap();
-        let (xv, zv) = black_box((&xv, &zv));
-        tensor_expr!(o = xv + zv);
-        black_box(&mut o);
-    };
-    let mut hand = || {
-        let (x, z) = black_box((&x[..N], &z[..M]));
-        for (out_row, &xi) in out_hand.chunks_exact_mut(M).zip(x) {
-            for (o, &zj) in out_row.iter_mut().zip(z) {
-                *o = xi + zj;
-            }
-        }
-        black_box(&mut out_hand);
-    };
-    let mut ndarray_ops = || {
-        black_box(black_box(&nx) + black_box(&nz));
-    };
-    let mut ndarray_zip = || {
-        let mut o = ArrayViewMut2::from_shape((N, M), &mut out_zip).unwrap();
-        Zip::from(&mut o)
-            .and_broadcast(black_box(&nx))
-            .and_broadcast(black_box(&nz))
-            .for_each(|o, &a, &b| *o = a + b);
-        black_box(&mut o);
-    };
-    let times = compare(
+    row(
+        case,
         N * M,
         iterations,
-        &mut [
-            &mut tensor_expr,
-            &mut hand,
-            &mut ndarray_ops,
-            &mut ndarray_zip,
+        [
+            &mut |out| {
+                let mut o = TensorViewMut::<f32, Matrix<N, M>>::try_from_slice(out).unwrap();
+                let (xv, zv) = black_box((&xv, &zv));
+                tensor_expr!(o = xv + zv);
+                black_box(&mut o);
+            },
+            &mut |out| {
+                let (x, z) = black_box((&x[..N], &z[..M]));
+                for (out_row, &xi) in out.chunks_exact_mut(M).zip(x) {
+                    for (o, &zj) in out_row.iter_mut().zip(z) {
+                        *o = xi + zj;
+                    }
+                }
+                black_box(out);
+            },
+            &mut |_| {
+                black_box(black_box(&nx) + black_box(&nz));
+            },
+            &mut |out| {
+                let mut o = ArrayViewMut2::from_shape((N, M), out).unwrap();
+                Zip::from(&mut o)
+                    .and_broadcast(black_box(&nx))
+                    .and_broadcast(black_box(&nz))
+                    .for_each(|o, &a, &b| *o = a + b);
+                black_box(&mut o);
+            },
         ],
-    );
-    Row::new(case, times)
+    )
 }
 
 /// `m + in_dims(v, [1])` against the implicit `m + v`, and `m + in_dims(c, [0])`
 /// against the column `m + c[n, 1]`: the same loops, so the ratios should be 1.
 fn in_dims_against_implicit<const N: usize>(iterations: usize) {
     let (m, v) = (data(N * N, 0.2), data(N, 0.4));
-    let (mut out_in_dims, mut out_implicit) = (vec![0.0f32; N * N], vec![0.0f32; N * N]);
     let mv = TensorView::<f32, Matrix<N, N>>::try_from_slice(&m).unwrap();
     let vv = TensorView::<f32, (tensor_expr::D<N>,)>::try_from_slice(&v).unwrap();
     let cv = TensorView::<f32, (tensor_expr::D<N>, tensor_expr::One)>::try_from_slice(&v).unwrap();
@@ -314,29 +305,32 @@ fn in_dims_against_implicit<const N: usize>(iterations: usize) {
         ("rows: in_dims(v, [1]) vs v", true),
         ("columns: in_dims(v, [0]) vs v[n, 1]", false),
     ] {
-        let mut with_in_dims = || {
-            let mut o =
-                TensorViewMut::<f32, Matrix<N, N>>::try_from_slice(&mut out_in_dims).unwrap();
-            let (mv, vv) = black_box((&mv, &vv));
-            if dims_1 {
-                tensor_expr!(o = mv + in_dims(vv, [1]));
-            } else {
-                tensor_expr!(o = mv + in_dims(vv, [0]));
-            }
-            black_box(&mut o);
-        };
-        let mut implicit = || {
-            let mut o =
-                TensorViewMut::<f32, Matrix<N, N>>::try_from_slice(&mut out_implicit).unwrap();
-            let (mv, vv, cv) = black_box((&mv, &vv, &cv));
-            if dims_1 {
-                tensor_expr!(o = mv + vv);
-            } else {
-                tensor_expr!(o = mv + cv);
-            }
-            black_box(&mut o);
-        };
-        let times = compare(N * N, iterations, &mut [&mut with_in_dims, &mut implicit]);
+        let times = times_in_one_buffer(
+            N * N,
+            iterations,
+            &mut [
+                &mut |out| {
+                    let mut o = TensorViewMut::<f32, Matrix<N, N>>::try_from_slice(out).unwrap();
+                    let (mv, vv) = black_box((&mv, &vv));
+                    if dims_1 {
+                        tensor_expr!(o = mv + in_dims(vv, [1]));
+                    } else {
+                        tensor_expr!(o = mv + in_dims(vv, [0]));
+                    }
+                    black_box(&mut o);
+                },
+                &mut |out| {
+                    let mut o = TensorViewMut::<f32, Matrix<N, N>>::try_from_slice(out).unwrap();
+                    let (mv, vv, cv) = black_box((&mv, &vv, &cv));
+                    if dims_1 {
+                        tensor_expr!(o = mv + vv);
+                    } else {
+                        tensor_expr!(o = mv + cv);
+                    }
+                    black_box(&mut o);
+                },
+            ],
+        );
         println!(
             "in_dims {name} at {N}x{N}: {:.4} vs {:.4} ns/element, implicit/in_dims = {:.2}x",
             times[0],

@@ -167,8 +167,7 @@ fn drive_tiles<T: Element, O: Shape, E: Expr<T>, X: Slot<T>>(out: &mut [X], e: &
     }
     const FUSE: bool = cfg!(target_feature = "fma");
     const ROWS: usize = tile_rows(VECTOR_LANES);
-    const LANES: usize = TILE_LANES;
-    drive_tiles_for::<T, O, E, X, ROWS, { 2 * LANES }, LANES, FUSE>(out, e);
+    drive_tiles_for::<T, O, E, X, ROWS, { 2 * TILE_LANES }, TILE_LANES, FUSE>(out, e);
 }
 
 /// The tiled nest recompiled for wider vectors than the compile-time target's.

@@ -12,8 +12,9 @@
 //! the exponent bits and a small remainder handled by a short polynomial.
 //!
 //! - `exp(x) = 2^n e^r`, `n = round(x / ln 2)`, `r = x - n ln 2` (ln 2 split
-//!   in two parts so `n ln 2` is exact), `e^r` by its Taylor polynomial on
-//!   `|r| <= ln 2 / 2`; `2^n` is applied in two halves, so results in the
+//!   in two parts so `n ln 2` is exact), `e^r` by a polynomial on `|r| <= ln
+//!   2 / 2` (f32: degree 6, fitted for least relative error; f64: Taylor to
+//!   degree 13); `2^n` is applied in two halves, so results in the
 //!   subnormal range round once and large `x` overflow to infinity.
 //! - `ln(x) = k ln 2 + ln(1 + f)` with the mantissa normalised to
 //!   `[sqrt(1/2), sqrt(2))`, and `ln(1 + f) = 2 atanh(s)`, `s = f / (2 + f)`,
@@ -126,8 +127,7 @@ macro_rules! float_math {
             let bits = t.to_bits() as $i;
             let half = (bits >> 1) << $k::MANT; // floor(n / 2), in place
             let whole = bits << $k::MANT; // n, in place
-            let one = 1.0 as $f;
-            let one = one.to_bits() as $i;
+            let one = (1.0 as $f).to_bits() as $i;
             let low = $f::from_bits(half.wrapping_add(one) as $u);
             let high = $f::from_bits(whole.wrapping_sub(half).wrapping_add(one) as $u);
             p * low * high

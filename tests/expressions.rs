@@ -302,3 +302,67 @@ fn select_is_numpys_where() {
     tensor_expr!(out = select(x < out, out, x));
     assert_eq!(out[[0, 0]], 5.0);
 }
+
+/// Where every operand has the output's shape or is a scalar, the kernel
+/// reads the whole output as one row; elsewhere row by row. Each case here is
+/// checked element by element against its definition, on both sides of that
+/// line: leading size-1 dims, one-element operands, the target read in place,
+/// a long chain (a fold node), and operands of the output's shape that are
+/// not its row-major data (a transpose, a strided slice), which must not be
+/// read in order.
+#[test]
+fn the_whole_output_is_one_walk_only_where_it_can_be() {
+    let a = Tensor::<f32, Shape![3, 5]>::from_flat_fn(|i| i as f32 - 7.0);
+    let expected = |f: &dyn Fn(usize) -> f32| Tensor::<f32, Shape![3, 5]>::from_flat_fn(f);
+    let at = |i: usize| a.as_slice()[i];
+
+    assert_eq!(
+        tensor_expr!(select(a > 0, a, 0.01 * a)),
+        expected(&|i| if at(i) > 0.0 { at(i) } else { 0.01 * at(i) })
+    );
+    // Leading size-1 dims: the output is [1, 3, 5], one run of 15.
+    let lead = Tensor::<f32, Shape![1, 3, 5]>::from_flat_fn(|i| i as f32 * 0.5);
+    let y = tensor_expr!(lead + a);
+    assert!(y
+        .iter()
+        .enumerate()
+        .all(|(i, &v)| v == i as f32 * 0.5 + at(i)));
+    // A one-element operand of rank 2 is a splat.
+    let s: Tensor<f32, Shape![1, 1]> = tensor![[3.0]];
+    assert_eq!(tensor_expr!(a * s - 1), expected(&|i| at(i) * 3.0 - 1.0));
+    // The target, read in place, with and without another operand.
+    let mut t = a;
+    tensor_expr!(t = t * 2 + a);
+    tensor_expr!(t += s);
+    assert_eq!(t, expected(&|i| at(i) * 2.0 + at(i) + 3.0));
+    // A chain long enough to be one fold node.
+    assert_eq!(
+        tensor_expr!(a + 1 - a * 2 + a / 4 - 3 + a * a - 2 * a + s),
+        expected(
+            &|i| at(i) + 1.0 - at(i) * 2.0 + at(i) / 4.0 - 3.0 + at(i) * at(i) - 2.0 * at(i) + 3.0
+        )
+    );
+    // A row broadcast over the rows: row by row.
+    let row: Tensor<f32, Shape![5]> = tensor![1., 2., 3., 4., 5.];
+    assert_eq!(
+        tensor_expr!(a * row),
+        expected(&|i| at(i) * (i % 5 + 1) as f32)
+    );
+    // The output's shape, but not its order: a transpose and a strided slice.
+    let m = Tensor::<f32, Shape![5, 3]>::from_flat_fn(|i| i as f32);
+    assert_eq!(
+        tensor_expr!(transpose(m) + a),
+        expected(&|i| (i % 5 * 3 + i / 5) as f32 + at(i))
+    );
+    let wide = Tensor::<f32, Shape![3, 7]>::from_flat_fn(|i| i as f32);
+    assert_eq!(
+        tensor_expr!(wide.narrow::<1, 2, 5>() - a),
+        expected(&|i| (i / 5 * 7 + 2 + i % 5) as f32 - at(i))
+    );
+    // Reshaped row-major data is read in order.
+    let flat = Tensor::<f32, Shape![15]>::from_flat_fn(|i| i as f32);
+    assert_eq!(
+        tensor_expr!(reshape::<Shape![3, 5]>(flat) * a),
+        expected(&|i| i as f32 * at(i))
+    );
+}

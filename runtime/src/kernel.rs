@@ -96,13 +96,31 @@ fn drive<T: Element, O: Shape, E: Expr<T>, X: Slot<T>>(out: &mut [X], e: &E) {
     }
 }
 
-/// The elementwise nest: one contiguous inner loop per output row.
+/// Whether `E` reads output shape `O` as one row (see [`Expr::FLAT`]): a
+/// constant, so only the walk it picks is compiled.
+struct ReadsFlat<T, O, E>(core::marker::PhantomData<(T, O, E)>);
+
+impl<T, O: Shape, E: Expr<T>> ReadsFlat<T, O, E> {
+    const YES: bool = O::RANK > 1 && E::FLAT.covers(O::LEN);
+}
+
+/// The elementwise nest: one contiguous inner loop per output row, or one
+/// over the whole output where every operand has its shape or is a scalar
+/// (a loop per row left its vector loop once per row, 3-8% of a 64 x 1024
+/// leaky relu on SSE2).
 #[inline(always)]
 fn drive_rows<T: Element, O: Shape, E: Expr<T>, X: Slot<T>>(out: &mut [X], e: &E) {
     if O::LEN == 0 {
         return;
     }
     let out = &mut out[..O::LEN];
+    if ReadsFlat::<T, O, E>::YES {
+        let row = e.flat_row();
+        for (j, slot) in out.iter_mut().enumerate() {
+            slot.set(row.get(j, slot.current()));
+        }
+        return;
+    }
     let mut outer = [0usize; MAX_RANK];
     for out_row in out.chunks_exact_mut(O::ROW_LEN) {
         let row = e.row::<O>(outer);

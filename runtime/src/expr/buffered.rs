@@ -150,9 +150,14 @@ impl<E: Shaped> Shaped for &E {
 impl<T, E: Expr<T>> Expr<T> for &E {
     const TILED: bool = E::TILED;
     const BUFFERED: bool = E::BUFFERED;
+    const FLAT: super::Flat = E::FLAT;
     #[inline(always)]
     fn row<O: Shape>(&self, outer: [usize; MAX_RANK]) -> impl Row<T> + '_ {
         (**self).row::<O>(outer)
+    }
+    #[inline(always)]
+    fn flat_row(&self) -> impl Row<T> + '_ {
+        (**self).flat_row()
     }
     #[inline(always)]
     fn row_fresh<O: Shape>(&self, outer: [usize; MAX_RANK]) -> impl Row<T> + '_ {

@@ -24,7 +24,7 @@
 //! [`Map2`]: super::Map2
 
 use super::function::{BinaryFunction, Domain, TernaryFunction, UnaryFunction};
-use super::{Context, Expr, Row, Shaped, Tile};
+use super::{Context, Expr, Flat, Row, Shaped, Tile};
 use crate::element::Element;
 use crate::shape::{Shape, MAX_RANK};
 use core::marker::PhantomData;
@@ -187,6 +187,10 @@ pub trait Sides<T> {
     const BUFFERED: bool;
     /// Whether an argument holds a matrix product.
     const TILED: bool;
+    /// How the arguments read the output (see [`Expr::FLAT`]).
+    const FLAT: Flat;
+    /// The arguments' reader for the whole output as one row.
+    fn flat_row(&self) -> impl SidesRow<T, Self::Values> + '_;
     /// The arguments' reader for one output row.
     fn row<O: Shape>(&self, outer: [usize; MAX_RANK]) -> impl SidesRow<T, Self::Values> + '_;
     /// The same, without row caches.
@@ -221,6 +225,11 @@ macro_rules! impl_sides {
             type Values = ($(impl_sides!(@t $x T),)*);
             const BUFFERED: bool = false $(|| $x::BUFFERED)*;
             const TILED: bool = false $(|| $x::TILED)*;
+            const FLAT: Flat = Flat::Splat $(.and($x::FLAT))*;
+            #[inline(always)]
+            fn flat_row(&self) -> impl SidesRow<T, Self::Values> + '_ {
+                ($(self.$i.flat_row(),)*)
+            }
             #[inline(always)]
             fn row<O: Shape>(&self, _outer: [usize; MAX_RANK]) -> impl SidesRow<T, Self::Values> + '_ {
                 ($(self.$i.row::<O>(_outer),)*)
@@ -266,6 +275,10 @@ pub trait FoldSteps<T> {
     const BUFFERED: bool;
     /// Whether a step holds a matrix product.
     const TILED: bool;
+    /// How the steps read the output (see [`Expr::FLAT`]).
+    const FLAT: Flat;
+    /// The steps' reader for the whole output as one row (see [`Expr::flat_row`]).
+    fn flat_row(&self) -> impl StepsRow<T> + '_;
     /// The steps' reader for one output row (see [`Expr::row`]).
     fn row<O: Shape>(&self, outer: [usize; MAX_RANK]) -> impl StepsRow<T> + '_;
     /// The same, without row caches (see [`Expr::row_fresh`]).
@@ -298,6 +311,11 @@ where
 {
     const BUFFERED: bool = S::BUFFERED;
     const TILED: bool = S::TILED;
+    const FLAT: Flat = S::FLAT;
+    #[inline(always)]
+    fn flat_row(&self) -> impl StepsRow<T> + '_ {
+        Apply::<F, P, _, S::Values>(self.sides.flat_row(), PhantomData)
+    }
     #[inline(always)]
     fn row<O: Shape>(&self, outer: [usize; MAX_RANK]) -> impl StepsRow<T> + '_ {
         Apply::<F, P, _, S::Values>(self.sides.row::<O>(outer), PhantomData)
@@ -319,6 +337,14 @@ where
 impl<T: Copy, L: FoldSteps<T>, R: FoldSteps<T>> FoldSteps<T> for Pair<L, R> {
     const BUFFERED: bool = L::BUFFERED || R::BUFFERED;
     const TILED: bool = L::TILED || R::TILED;
+    const FLAT: Flat = L::FLAT.and(R::FLAT);
+    #[inline(always)]
+    fn flat_row(&self) -> impl StepsRow<T> + '_ {
+        Pair {
+            left: self.left.flat_row(),
+            right: self.right.flat_row(),
+        }
+    }
     #[inline(always)]
     fn row<O: Shape>(&self, outer: [usize; MAX_RANK]) -> impl StepsRow<T> + '_ {
         Pair {
@@ -349,6 +375,14 @@ impl<T: Copy, L: FoldSteps<T>, R: FoldSteps<T>> FoldSteps<T> for Pair<L, R> {
 impl<T: Element, H: Expr<T>, Steps: FoldSteps<T>, S: Shape> Expr<T> for Fold<T, H, Steps, S> {
     const BUFFERED: bool = H::BUFFERED || Steps::BUFFERED;
     const TILED: bool = H::TILED || Steps::TILED;
+    const FLAT: Flat = H::FLAT.and(Steps::FLAT);
+    #[inline(always)]
+    fn flat_row(&self) -> impl Row<T> + '_ {
+        Folded {
+            head: self.head.flat_row(),
+            steps: self.steps.flat_row(),
+        }
+    }
     #[inline(always)]
     fn row<O: Shape>(&self, outer: [usize; MAX_RANK]) -> impl Row<T> + '_ {
         Folded {

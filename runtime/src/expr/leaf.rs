@@ -2,7 +2,7 @@
 //! literals, and the assignment target read in place.
 
 use super::context::Context;
-use super::{Expr, Row, Shaped};
+use super::{Expr, Flat, Row, Shaped};
 use crate::access::Target;
 use crate::element::{Element, Float};
 use crate::shape::{Shape, MAX_RANK};
@@ -45,6 +45,11 @@ impl<T: Element, const V: i128> Expr<T> for IntLiteral<V> {
         let () = LiteralInRange::<T, V>::CHECKED;
         Splat(T::from_int_literal(V))
     }
+    const FLAT: Flat = Flat::Splat;
+    #[inline(always)]
+    fn flat_row(&self) -> impl Row<T> + '_ {
+        self.row::<()>([0; MAX_RANK])
+    }
 }
 
 /// An unsuffixed float literal (`x * 0.5`): it takes the expression's float type.
@@ -65,6 +70,11 @@ impl Shaped for FloatLiteral {
 impl<T: Element> Expr<T> for FloatLiteral {
     #[inline(always)]
     fn row<O: Shape>(&self, _outer: [usize; MAX_RANK]) -> impl Row<T> + '_ {
+        Splat(T::from_float_literal(self.0))
+    }
+    const FLAT: Flat = Flat::Splat;
+    #[inline(always)]
+    fn flat_row(&self) -> impl Row<T> + '_ {
         Splat(T::from_float_literal(self.0))
     }
 }
@@ -88,6 +98,12 @@ impl<S: Shape> Shaped for TargetLeaf<S> {
 impl<T: Element, S: Shape> Expr<T> for TargetLeaf<S> {
     #[inline(always)]
     fn row<O: Shape>(&self, _outer: [usize; MAX_RANK]) -> impl Row<T> + '_ {
+        Current
+    }
+    /// The target is the output itself.
+    const FLAT: Flat = Flat::Run(S::LEN);
+    #[inline(always)]
+    fn flat_row(&self) -> impl Row<T> + '_ {
         Current
     }
 }

@@ -26,7 +26,7 @@
 //!   which rustc does not report after an error.
 
 use super::function::{BinaryFunction, Domain, TernaryFunction, UnaryFunction};
-use super::{Context, Expr, Row, Shaped, Tile};
+use super::{Context, Expr, Flat, Row, Shaped, Tile};
 use crate::element::Element;
 use crate::rules::broadcast::Broadcast;
 use crate::rules::rank::RankRule;
@@ -155,6 +155,14 @@ impl<T: Element, F: UnaryFunction<T>, A: Expr<T>, S: Shape> Expr<T> for Map1<T, 
     }
     const BUFFERED: bool = A::BUFFERED;
     const TILED: bool = A::TILED;
+    const FLAT: Flat = A::FLAT;
+    #[inline(always)]
+    fn flat_row(&self) -> impl Row<T> + '_ {
+        Apply1 {
+            a: self.a.flat_row(),
+            function: PhantomData::<F>,
+        }
+    }
     #[inline(always)]
     fn tile<O: Shape, const R: usize, const C: usize, const FUSE: bool>(
         &self,
@@ -189,6 +197,15 @@ impl<T: Element, F: BinaryFunction<T>, A: Expr<T>, B: Expr<T>, S: Shape> Expr<T>
     }
     const BUFFERED: bool = A::BUFFERED || B::BUFFERED;
     const TILED: bool = A::TILED || B::TILED;
+    const FLAT: Flat = A::FLAT.and(B::FLAT);
+    #[inline(always)]
+    fn flat_row(&self) -> impl Row<T> + '_ {
+        Apply2 {
+            a: self.a.flat_row(),
+            b: self.b.flat_row(),
+            function: PhantomData::<F>,
+        }
+    }
     #[inline(always)]
     fn tile<O: Shape, const R: usize, const C: usize, const FUSE: bool>(
         &self,
@@ -232,6 +249,16 @@ where
     }
     const BUFFERED: bool = A::BUFFERED || B::BUFFERED || C::BUFFERED;
     const TILED: bool = A::TILED || B::TILED || C::TILED;
+    const FLAT: Flat = A::FLAT.and(B::FLAT).and(C::FLAT);
+    #[inline(always)]
+    fn flat_row(&self) -> impl Row<T> + '_ {
+        Apply3 {
+            a: self.a.flat_row(),
+            b: self.b.flat_row(),
+            c: self.c.flat_row(),
+            function: PhantomData::<F>,
+        }
+    }
     #[inline(always)]
     fn tile<O: Shape, const R: usize, const N: usize, const FUSE: bool>(
         &self,

@@ -91,6 +91,22 @@ pub trait Expr<T>: Shaped {
     /// row (never several rows at once, as tiles do).
     const BUFFERED: bool = false;
 
+    /// How the node reads the output's elements, for the kernel's flat walk:
+    /// where every leaf is a scalar or has the output's shape and row-major
+    /// data, the output is read as one row ([`Expr::flat_row`]) instead of
+    /// row by row, one loop where there would be a loop per row.
+    const FLAT: Flat = Flat::No;
+
+    /// The whole output read as one row of `O::LEN` columns, element `i` at
+    /// column `i`. The kernel calls it only where [`Expr::FLAT`] covers the
+    /// output ([`Flat::covers`]). The default, for nodes that are never read
+    /// so, is the node's first row in its own shape (still compiled, as the
+    /// kernel's other branch, so it must be a valid read).
+    #[inline(always)]
+    fn flat_row(&self) -> impl Row<T> + '_ {
+        self.row::<Self::Shape>([0; MAX_RANK])
+    }
+
     /// Whether the expression contains a matrix product. The kernel then walks
     /// the output in tiles of `R` rows by `C` columns instead of row by row, so a
     /// product keeps its block of results in registers across its whole `k` loop.
@@ -111,6 +127,50 @@ pub trait Expr<T>: Shaped {
             rows: core::array::from_fn::<_, R, _>(|r| {
                 self.row::<O>(row_of_tile::<O>(outer, r)).window::<C>(j0)
             }),
+        }
+    }
+}
+
+/// How an expression reads its elements, as [`Expr::FLAT`] reports it.
+///
+/// ```
+/// use tensor_expr_runtime::expr::Flat;
+/// // An operand of the output's 64 x 1024 shape, scaled by a scalar:
+/// let read = Flat::Run(64 * 1024).and(Flat::Splat);
+/// assert!(read.covers(64 * 1024));
+/// // A row broadcast over the 64 rows is not one run of the output:
+/// assert!(!read.and(Flat::Run(1024)).covers(64 * 1024));
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Flat {
+    /// One value everywhere: a literal, or an operand of one element.
+    Splat,
+    /// Element `i` of the output from position `i` of `len` row-major
+    /// elements: an operand of the output's shape (up to leading size-1
+    /// dims, since a broadcast that stretches a dim changes the count), or
+    /// the assignment target.
+    Run(usize),
+    /// Anything else: an operand broadcast along a dim or read with strides,
+    /// a reduction, a shared subexpression, a product.
+    No,
+}
+
+impl Flat {
+    /// How a node with children read as `self` and `other` reads.
+    pub const fn and(self, other: Flat) -> Flat {
+        match (self, other) {
+            (Flat::Splat, other) | (other, Flat::Splat) => other,
+            (Flat::Run(a), Flat::Run(b)) if a == b => Flat::Run(a),
+            _ => Flat::No,
+        }
+    }
+
+    /// Whether an output of `len` elements can be read as one row.
+    pub const fn covers(self, len: usize) -> bool {
+        match self {
+            Flat::Splat => true,
+            Flat::Run(n) => n == len,
+            Flat::No => false,
         }
     }
 }

@@ -10,7 +10,7 @@
 //! vectorise the way a contiguous one does.
 
 use super::context::Context;
-use super::{Expr, Row, Shaped};
+use super::{Expr, Flat, Row, Shaped};
 use crate::access::{Contiguous, Layout, Operand, RowMajor};
 use crate::element::Element;
 use crate::rules::broadcast::aligned_strides;
@@ -100,7 +100,54 @@ impl<T, L: Layout> Shaped for StridedLeaf<'_, T, L> {
     type Shape = L::Shape;
 }
 
+/// How a layout's elements are read in a flat walk: one element is a splat,
+/// row-major data a run, anything strided neither.
+struct FlatRead<L>(PhantomData<L>);
+
+impl<L: Layout> FlatRead<L> {
+    const FLAT: Flat = {
+        let dims = <L::Shape as Shape>::DIMS;
+        if <L::Shape as Shape>::LEN == 1 {
+            Flat::Splat
+        } else if is_row_major(&L::STRIDES, dims) {
+            Flat::Run(<L::Shape as Shape>::LEN)
+        } else {
+            Flat::No
+        }
+    };
+    /// The distance between the flat row's columns, and the elements it reads.
+    const STEP: usize = match Self::FLAT {
+        Flat::Splat => 0,
+        _ => 1,
+    };
+    const SPAN: usize = span(<L::Shape as Shape>::LEN, Self::STEP);
+}
+
+/// Whether `strides` are the row-major strides of `dims` (on every dim of
+/// more than one element: a size-1 dim's stride is never used).
+const fn is_row_major(strides: &[usize; MAX_RANK], dims: &[usize]) -> bool {
+    let own = crate::shape::row_major_strides(dims);
+    let mut k = 0;
+    while k < dims.len() {
+        if dims[k] > 1 && strides[k] != own[k] {
+            return false;
+        }
+        k += 1;
+    }
+    true
+}
+
 impl<T: Element, L: Layout> Expr<T> for StridedLeaf<'_, T, L> {
+    const FLAT: Flat = FlatRead::<L>::FLAT;
+
+    #[inline(always)]
+    fn flat_row(&self) -> impl Row<T> + '_ {
+        FlatRow::<T, L> {
+            data: &self.data[..FlatRead::<L>::SPAN],
+            layout: PhantomData,
+        }
+    }
+
     #[inline(always)]
     fn row<O: Shape>(&self, outer: [usize; MAX_RANK]) -> impl Row<T> + '_ {
         let offset = row_offset::<O>(&ReadStrides::<L, O>::STRIDES, outer);
@@ -159,6 +206,19 @@ impl<T: Element, L: Layout, O: Shape> Row<T> for StridedRow<'_, T, L, O> {
             start: &self.row[start..],
             layout: PhantomData,
         }
+    }
+}
+
+/// A [`StridedLeaf`] read in a flat walk: its elements in order, or a splat.
+struct FlatRow<'a, T, L> {
+    data: &'a [T],
+    layout: PhantomData<L>,
+}
+
+impl<T: Element, L: Layout> Row<T> for FlatRow<'_, T, L> {
+    #[inline(always)]
+    fn get(&self, j: usize, _current: T) -> T {
+        self.data[j * FlatRead::<L>::STEP]
     }
 }
 

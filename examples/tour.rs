@@ -201,6 +201,11 @@ fn main() -> Result<(), tensor_expr::ShapeError> {
         "argmax over classes (ties: the first; NaN: its position): {}",
         logits.argmax::<1>()
     );
+    let w = Tensor::<f32, Shape![4, 2]>::new([[1., 0.], [0., 1.], [-1., 0.], [0., -1.]]);
+    println!(
+        "the same inside an expression, argmax(relu(logits @ w), [1]): {}",
+        tensor_expr!(argmax(relu(logits @ w), [1]))
+    );
     println!(
         "row 0 (at): {}   column 1 (index_axis::<1>): {}",
         logits.at(0),

@@ -39,6 +39,36 @@ fn ties_and_nan_as_numpy() {
     assert_eq!(heap.view().argmax::<1>(), x.argmax::<1>());
 }
 
+/// Inside `tensor_expr!`, around the whole expression: a classifier's
+/// prediction is `argmax(x @ w + b, [1])`. Checked against the expression's
+/// values scanned by hand, and against the method on an operand.
+#[test]
+fn argmax_of_an_expression() {
+    let x = Tensor::<f32, Shape![4, 3]>::from_fn(|[i, j]| (i as f32 - 1.5) * (j as f32 + 0.5));
+    let w = Tensor::<f32, Shape![3, 5]>::from_fn(|[i, j]| ((i * 5 + j) % 7) as f32 - 3.0);
+    let b: Tensor<f32, Shape![5]> = tensor![0.5, -1., 0., 2., -0.5];
+    let logits = tensor_expr!(x @ w + b);
+    let predicted = tensor_expr!(argmax(x @ w + b, [1]));
+    let _: &Tensor<usize, Shape![4]> = &predicted;
+    for (i, &p) in predicted.iter().enumerate() {
+        let row = &logits.as_slice()[i * 5..][..5];
+        let best = row.iter().copied().fold(f32::NEG_INFINITY, f32::max);
+        assert_eq!(p, row.iter().position(|&v| v == best).unwrap());
+    }
+    // `argmin`, `keepdim` and an operand read in place (no copy).
+    assert_eq!(tensor_expr!(argmin(logits, [0])), logits.argmin::<0>());
+    let kept = tensor_expr!(argmax(relu(logits), [1], keepdim));
+    assert_eq!(kept.shape(), &[4, 1]);
+    let relu = tensor_expr!(relu(logits));
+    assert_eq!(kept.as_slice(), relu.argmax::<1>().as_slice());
+    // In strict mode too, and over a heap tensor's expression.
+    let heap = logits.to_heap();
+    assert_eq!(
+        tensor_expr!(strict: argmax(heap * 2.0, [1])),
+        logits.argmax::<1>()
+    );
+}
+
 #[test]
 fn argmax_agrees_with_ndarray_on_every_axis() {
     let x = Tensor::<i64, Shape![3, 4, 5]>::from_fn(|[i, j, k]| {

@@ -10,6 +10,21 @@ pub struct Statement {
     pub strict: bool,
     /// What to do.
     pub form: Form,
+    /// `argmax(e, [axis])` or `argmin(..)` around the whole expression: the
+    /// positions of `e`'s extremes instead of its values.
+    pub index_of: Option<IndexOf>,
+}
+
+/// `argmax(e, [axis])`, `argmin(e, [axis], keepdim)`: an index reduction of
+/// the statement's value. It gives `usize` positions, not values of the
+/// expression's element type, so it stands only around the whole expression.
+pub struct IndexOf {
+    /// `argmax` or `argmin`, where errors about the axis point.
+    pub name: syn::Ident,
+    /// The one axis, counted from 0.
+    pub axis: DimLiteral,
+    /// `keepdim` was given: the axis stays, as size 1.
+    pub keepdim: bool,
 }
 
 /// An expression to evaluate, or an assignment to a target.

@@ -2,7 +2,7 @@
 //! the span of every operator and operand. It only checks syntax; the function
 //! table and arities are [`validate`](crate::validate)'s job.
 
-use crate::ast::{AssignOp, BinaryOp, DimLiteral, Expr, Form, Operand, Statement};
+use crate::ast::{AssignOp, BinaryOp, DimLiteral, Expr, Form, IndexOf, Operand, Statement};
 use proc_macro2::{Span, TokenStream, TokenTree};
 use quote::ToTokens;
 use syn::ext::IdentExt;
@@ -21,6 +21,13 @@ impl Parse for Statement {
             ));
         }
         let strict = parse_strict_prefix(input)?;
+        if let Some((value, index_of)) = parse_index_of(input)? {
+            return Ok(Statement {
+                strict,
+                form: Form::Evaluate(value),
+                index_of: Some(index_of),
+            });
+        }
         let form = if let Some((target, op, op_span)) = parse_assignment_head(input)? {
             let value = parse_expr(input, 0, 0)?;
             Form::Assign {
@@ -37,8 +44,78 @@ impl Parse for Statement {
                 "expected an operator (`+ - * / @` or a comparison) or the end of the expression";
             return Err(input.error(message));
         }
-        Ok(Statement { strict, form })
+        Ok(Statement {
+            strict,
+            form,
+            index_of: None,
+        })
     }
+}
+
+/// The names of the index reductions, which stand only around the whole
+/// expression (see [`IndexOf`]).
+pub const INDEX_REDUCTIONS: [&str; 2] = ["argmax", "argmin"];
+
+/// `argmax(e, [axis])` or `argmin(e, [axis], keepdim)` as the whole input,
+/// consumed if present. Anywhere else the name is an unknown function, which
+/// validation reports with what to write instead.
+fn parse_index_of(input: ParseStream) -> Result<Option<(Expr, IndexOf)>> {
+    let fork = input.fork();
+    let is_whole = fork
+        .call(syn::Ident::parse_any)
+        .is_ok_and(|name| INDEX_REDUCTIONS.contains(&name.to_string().as_str()))
+        && fork.peek(token::Paren)
+        && fork.parse::<proc_macro2::Group>().is_ok()
+        && fork.is_empty();
+    if !is_whole {
+        return Ok(None);
+    }
+    let name: syn::Ident = input.parse()?;
+    let usage = format!("expected `{name}(e, [axis])` or `{name}(e, [axis], keepdim)`, one axis");
+    let content;
+    let parens = syn::parenthesized!(content in input);
+    if content.is_empty() {
+        return Err(Error::new(parens.span.join(), usage));
+    }
+    let value = parse_expr(&content, 0, 1)?;
+    if content.is_empty() {
+        return Err(Error::new(parens.span.close(), usage));
+    }
+    content.parse::<Token![,]>()?;
+    let (axes, axes_span) = parse_dim_list(&content, "axes", "[1]")?;
+    let axis = match axes[..] {
+        [axis] if axis.value < 0 => {
+            let message = format!(
+                "`{name}` counts its axis from 0, the first dim; write the axis as a non-negative number"
+            );
+            return Err(Error::new(axis.span, message));
+        }
+        [axis] if usize::try_from(axis.value).is_err() => {
+            return Err(Error::new(axis.span, "axis too large"));
+        }
+        [axis] => axis,
+        _ => return Err(Error::new(axes_span, usage)),
+    };
+    let mut keepdim = false;
+    if !content.is_empty() {
+        content.parse::<Token![,]>()?;
+        if !is_keepdim(&content) {
+            return Err(content.error(usage));
+        }
+        content.parse::<syn::Ident>()?;
+        keepdim = true;
+    }
+    if !content.is_empty() {
+        return Err(content.error(usage));
+    }
+    Ok(Some((
+        value,
+        IndexOf {
+            name,
+            axis,
+            keepdim,
+        },
+    )))
 }
 
 /// `strict:` at the start of the input, consumed if present.
@@ -423,6 +500,16 @@ fn parse_dim_list(
 /// parse in time linear in their size (a speculative parse of the first
 /// argument, repeated on the way back, doubled the work per nesting level).
 fn parse_call(input: ParseStream, name: syn::Ident, depth: usize) -> Result<Expr> {
+    let text = name.to_string();
+    if INDEX_REDUCTIONS.contains(&text.as_str()) {
+        return Err(Error::new(
+            name.span(),
+            format!(
+                "`{text}` gives `usize` positions, not values, so it stands only around the whole \
+                 expression: `tensor_expr!({text}(e, [axis]))`; bind its result with `let` to use it further"
+            ),
+        ));
+    }
     let content;
     let parens = syn::parenthesized!(content in input);
     let reduction = crate::functions::lookup_reduction(&name.to_string()).is_some();

@@ -18,7 +18,7 @@
 mod local_rules;
 mod tree;
 
-use crate::ast::{AssignOp, Form, Statement};
+use crate::ast::{AssignOp, Expr, Form, IndexOf, Statement};
 use crate::stage;
 use proc_macro2::{Ident, Span, TokenStream};
 use quote::{quote, quote_spanned};
@@ -51,14 +51,42 @@ pub fn expand(statement: &Statement) -> TokenStream {
             builder.finish(call)
         }
     };
-    if stage_lets.is_empty() {
+    let main = if stage_lets.is_empty() {
         main
     } else {
         quote!({
             #(#stage_lets)*
             #main
         })
+    };
+    match &statement.index_of {
+        Some(index_of) => index_of_value(index_of, &statement.form, main),
+        None => main,
     }
+}
+
+/// `argmax(e, [axis])`: the index reduction's method called on `e`'s value,
+/// spanned on its name (where an axis out of range is reported). An operand
+/// is read in place; an expression is evaluated first, by its own fused nest
+/// (a product keeps its register tiles), into the tensor the method scans.
+fn index_of_value(index_of: &IndexOf, form: &Form, value: TokenStream) -> TokenStream {
+    let name = &index_of.name;
+    let span = name.span();
+    let method = if index_of.keepdim {
+        Ident::new(&format!("{name}_keepdim"), span)
+    } else {
+        name.clone()
+    };
+    let axis = proc_macro2::Literal::usize_unsuffixed(index_of.axis.value as usize);
+    if let Form::Evaluate(Expr::Operand(operand)) = form {
+        let tokens = &operand.tokens;
+        return quote_spanned!(span=> (#tokens).#method::<#axis>());
+    }
+    let values = local("values");
+    quote_spanned!(span=> {
+        let #values = #value;
+        #values.#method::<#axis>()
+    })
 }
 
 /// The driver call of `out = e` or `out += e` over the tree `root`, spanned

@@ -67,6 +67,36 @@ fn main() {
     );
     print_row("softmax [64, 1024]", &times);
 
+    // The same with a multiply by the reciprocal of the row sum, as PyTorch's
+    // softmax kernel does: one division per row instead of per element (the
+    // results differ from the exact quotient by about an ulp).
+    tensor_expr!(
+        out =
+            exp(x - max(x, [1], keepdim)) * (1 / sum(exp(x - max(x, [1], keepdim)), [1], keepdim))
+    );
+    assert_close(out.as_slice(), hand.as_slice());
+    let times = compare(
+        ROWS * COLS,
+        20,
+        &mut [
+            &mut || {
+                tensor_expr!(
+                    out = exp(x - max(x, [1], keepdim))
+                        * (1 / sum(exp(x - max(x, [1], keepdim)), [1], keepdim))
+                );
+                black_box(&mut out);
+            },
+            &mut || {
+                softmax_hand(black_box(x.as_slice()), hand.as_mut_slice());
+                black_box(&mut hand);
+            },
+            &mut || {
+                black_box(softmax_ndarray(black_box(&x_nd)));
+            },
+        ],
+    );
+    print_row("softmax, * (1 / sum)", &times);
+
     // Layer norm along each row, with a per-feature scale and shift.
     layer_norm_hand(
         x.as_slice(),

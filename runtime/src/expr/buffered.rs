@@ -71,14 +71,38 @@ impl<T: Element, S: Shape> RowCache<T, S> {
 /// A cached row of shape `S`'s last dim, read by output rows of `O`: along the
 /// row (stride 1) or splat (stride 0, `S`'s last dim is broadcast).
 pub(crate) struct CachedRow<'a, T, S, O> {
-    pub(crate) cells: &'a [Cell<T>],
-    pub(crate) shape: PhantomData<(S, O)>,
+    cells: &'a [Cell<T>],
+    /// The splat's value, read once: a register in the loop, where a read of
+    /// the cell at every column was not hoisted (the cell may alias the
+    /// output for all LLVM knows), so `x * (1 / sum(..))` divided per element.
+    splat: T,
+    shape: PhantomData<(S, O)>,
+}
+
+impl<'a, T: Element, S: Shape, O: Shape> CachedRow<'a, T, S, O> {
+    /// A reader of the computed row `cells`.
+    #[inline(always)]
+    pub(crate) fn new(cells: &'a [Cell<T>]) -> Self {
+        let splat = match cells.first() {
+            Some(cell) if BroadcastStrides::<S, O>::INNER == 0 => cell.get(),
+            _ => T::ZERO,
+        };
+        CachedRow {
+            cells,
+            splat,
+            shape: PhantomData,
+        }
+    }
 }
 
 impl<T: Element, S: Shape, O: Shape> Row<T> for CachedRow<'_, T, S, O> {
     #[inline(always)]
     fn get(&self, j: usize, _current: T) -> T {
-        self.cells[j * BroadcastStrides::<S, O>::INNER].get()
+        if BroadcastStrides::<S, O>::INNER == 0 {
+            self.splat
+        } else {
+            self.cells[j].get()
+        }
     }
 }
 
@@ -129,10 +153,7 @@ impl<T: Element, E: Expr<T>> Expr<T> for Shared<T, E> {
                 cell.set(source.get(j, T::ZERO));
             }
         });
-        CachedRow::<T, E::Shape, O> {
-            cells,
-            shape: PhantomData,
-        }
+        CachedRow::<T, E::Shape, O>::new(cells)
     }
     #[inline(always)]
     fn row_fresh<O: Shape>(&self, outer: [usize; MAX_RANK]) -> impl Row<T> + '_ {

@@ -295,10 +295,7 @@ where
                 self.compute(row, set, |outer| self.expr.row_fresh::<E::Shape>(outer));
             }
         });
-        CachedRow::<T, R, O> {
-            cells,
-            shape: PhantomData,
-        }
+        CachedRow::<T, R, O>::new(cells)
     }
     #[inline(always)]
     fn row_fresh<O: Shape>(&self, outer: [usize; MAX_RANK]) -> impl Row<T> + '_ {

@@ -36,66 +36,28 @@ fn main() {
         "case (ns/element)", "tensor_expr", "hand loop", "ndarray", "hand/te", "nd/te"
     );
 
-    // Softmax along each row, written as the issue writes it.
+    // Softmax along each row, written as the issue writes it, and with a
+    // multiply by the reciprocal of the row sum, as PyTorch's softmax kernel
+    // computes it: one division per row instead of per element (the results
+    // differ from the exact quotient by about an ulp).
     let mut out = Matrix::zeros();
+    softmax_row("softmax [64, 1024]", &x, &x_nd, &mut |out: &mut Matrix| {
+        tensor_expr!(
+            out = exp(x - max(x, [1], keepdim)) / sum(exp(x - max(x, [1], keepdim)), [1], keepdim)
+        );
+    });
+    softmax_row(
+        "softmax, * (1 / sum)",
+        &x,
+        &x_nd,
+        &mut |out: &mut Matrix| {
+            tensor_expr!(
+                out = exp(x - max(x, [1], keepdim))
+                    * (1 / sum(exp(x - max(x, [1], keepdim)), [1], keepdim))
+            );
+        },
+    );
     let mut hand = Matrix::zeros();
-    softmax_hand(x.as_slice(), hand.as_mut_slice());
-    tensor_expr!(
-        out = exp(x - max(x, [1], keepdim)) / sum(exp(x - max(x, [1], keepdim)), [1], keepdim)
-    );
-    assert_close(out.as_slice(), hand.as_slice());
-    assert_close(softmax_ndarray(&x_nd).as_slice().unwrap(), hand.as_slice());
-    let times = compare(
-        ROWS * COLS,
-        20,
-        &mut [
-            &mut || {
-                tensor_expr!(
-                    out = exp(x - max(x, [1], keepdim))
-                        / sum(exp(x - max(x, [1], keepdim)), [1], keepdim)
-                );
-                black_box(&mut out);
-            },
-            &mut || {
-                softmax_hand(black_box(x.as_slice()), hand.as_mut_slice());
-                black_box(&mut hand);
-            },
-            &mut || {
-                black_box(softmax_ndarray(black_box(&x_nd)));
-            },
-        ],
-    );
-    print_row("softmax [64, 1024]", &times);
-
-    // The same with a multiply by the reciprocal of the row sum, as PyTorch's
-    // softmax kernel does: one division per row instead of per element (the
-    // results differ from the exact quotient by about an ulp).
-    tensor_expr!(
-        out =
-            exp(x - max(x, [1], keepdim)) * (1 / sum(exp(x - max(x, [1], keepdim)), [1], keepdim))
-    );
-    assert_close(out.as_slice(), hand.as_slice());
-    let times = compare(
-        ROWS * COLS,
-        20,
-        &mut [
-            &mut || {
-                tensor_expr!(
-                    out = exp(x - max(x, [1], keepdim))
-                        * (1 / sum(exp(x - max(x, [1], keepdim)), [1], keepdim))
-                );
-                black_box(&mut out);
-            },
-            &mut || {
-                softmax_hand(black_box(x.as_slice()), hand.as_mut_slice());
-                black_box(&mut hand);
-            },
-            &mut || {
-                black_box(softmax_ndarray(black_box(&x_nd)));
-            },
-        ],
-    );
-    print_row("softmax, * (1 / sum)", &times);
 
     // Layer norm along each row, with a per-feature scale and shift.
     layer_norm_hand(
@@ -166,6 +128,35 @@ fn assert_close(actual: &[f32], expected: &[f32]) {
             "element {k}: {a} != {e}"
         );
     }
+}
+
+/// One softmax row of the table: `tensor_expr` (which writes into the output
+/// it is given), checked against the hand loop, then timed against it and
+/// ndarray.
+fn softmax_row(case: &str, x: &Matrix, x_nd: &Array2<f32>, te: &mut dyn FnMut(&mut Matrix)) {
+    let (mut out, mut hand) = (Matrix::zeros(), Matrix::zeros());
+    softmax_hand(x.as_slice(), hand.as_mut_slice());
+    te(&mut out);
+    assert_close(out.as_slice(), hand.as_slice());
+    assert_close(softmax_ndarray(x_nd).as_slice().unwrap(), hand.as_slice());
+    let times = compare(
+        ROWS * COLS,
+        20,
+        &mut [
+            &mut || {
+                te(black_box(&mut out));
+                black_box(&mut out);
+            },
+            &mut || {
+                softmax_hand(black_box(x.as_slice()), hand.as_mut_slice());
+                black_box(&mut hand);
+            },
+            &mut || {
+                black_box(softmax_ndarray(black_box(x_nd)));
+            },
+        ],
+    );
+    print_row(case, &times);
 }
 
 /// Two passes per row: the max, then `exp(x - max)` written and summed; then a scale.

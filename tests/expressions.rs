@@ -366,3 +366,26 @@ fn the_whole_output_is_one_walk_only_where_it_can_be() {
         expected(&|i| i as f32 * at(i))
     );
 }
+
+/// An operand with a block or call in it is evaluated once per place it is
+/// written, as Rust would; a plain path written again is read through its
+/// first borrow (the same value: reading a path has no side effect).
+#[test]
+fn each_operand_is_evaluated_as_often_as_written() {
+    let x = x();
+    let mut evaluations = 0;
+    let y = tensor_expr!(
+        {
+            evaluations += 1;
+            &x
+        } * x
+            + {
+                evaluations += 1;
+                &x
+            }
+            - x
+            + x
+    );
+    assert_eq!(evaluations, 2);
+    assert_eq!(y, tensor_expr!(x * x + x));
+}

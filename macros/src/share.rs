@@ -20,38 +20,105 @@ use crate::ast::{BinaryOp, Expr, Operand};
 use proc_macro2::{TokenStream, TokenTree};
 use std::collections::HashMap;
 
-/// How many times each shareable subexpression is written, by [`key`].
-/// Occurrences inside a repeat are counted once: they are built once with it.
-pub fn repeats(root: &Expr, target: Option<&str>) -> HashMap<String, usize> {
-    let mut counts = HashMap::new();
-    count(root, target, &mut counts);
-    counts
+/// Every node's identity as written, computed once, bottom-up: two nodes get
+/// the same id exactly when they are written alike (their [`key`]s are
+/// equal), and each id is built from the node's own label and its children's
+/// ids. (Comparing each node's whole key, as a string, cost time quadratic in
+/// the nesting depth: 200 nested `max` calls spent most of their check time
+/// in the macro.)
+pub struct Keys {
+    nodes: HashMap<*const Expr, Node>,
 }
 
-fn count(expr: &Expr, target: Option<&str>, counts: &mut HashMap<String, usize>) {
-    if let Some(key) = shareable_key(expr, target) {
-        let seen = counts.entry(key).or_insert(0);
-        *seen += 1;
-        if *seen > 1 {
-            return;
+/// What [`Keys`] knows of one node.
+#[derive(Clone, Copy)]
+struct Node {
+    /// Its id; `None` if it may not be shared (see [`key`]).
+    id: Option<usize>,
+    /// Whether it calls a function or multiplies matrices.
+    costly: bool,
+}
+
+impl Keys {
+    /// The ids of every node of `root`; `target` is the assignment target,
+    /// which is never shared.
+    pub fn of(root: &Expr, target: Option<&str>) -> Keys {
+        let mut keys = Keys {
+            nodes: HashMap::new(),
+        };
+        keys.visit(root, target, &mut HashMap::new());
+        keys
+    }
+
+    fn visit(
+        &mut self,
+        expr: &Expr,
+        target: Option<&str>,
+        interned: &mut HashMap<(String, Vec<usize>), usize>,
+    ) -> Node {
+        let children: Vec<Node> = expr
+            .children()
+            .into_iter()
+            .map(|child| self.visit(child, target, interned))
+            .collect();
+        let costly = matches!(
+            expr,
+            Expr::Call { .. }
+                | Expr::Binary {
+                    op: BinaryOp::MatMul,
+                    ..
+                }
+        ) || children.iter().any(|child| child.costly);
+        let child_ids: Option<Vec<usize>> = children.iter().map(|child| child.id).collect();
+        let id = label(expr, target).zip(child_ids).map(|signature| {
+            let next = interned.len();
+            *interned.entry(signature).or_insert(next)
+        });
+        let node = Node { id, costly };
+        self.nodes.insert(expr, node);
+        node
+    }
+
+    /// The id of `expr` if it is worth sharing and may be shared: a
+    /// reduction, or a subexpression that calls a function or multiplies
+    /// matrices. `None` for a node not in the tree the ids were computed for.
+    pub fn shareable(&self, expr: &Expr) -> Option<usize> {
+        let node = self.nodes.get(&(expr as *const Expr))?;
+        let worth = match expr {
+            Expr::Reduce { .. } => true,
+            Expr::Call { .. } | Expr::Binary { .. } | Expr::Negate { .. } => node.costly,
+            _ => false,
+        };
+        node.id.filter(|_| worth)
+    }
+
+    /// How many times each shareable subexpression of `root` is written, by
+    /// id. Occurrences inside a repeat are counted once: they are built once
+    /// with it.
+    pub fn repeats(&self, root: &Expr) -> HashMap<usize, usize> {
+        let mut counts = HashMap::new();
+        self.count(root, &mut counts);
+        counts
+    }
+
+    fn count(&self, expr: &Expr, counts: &mut HashMap<usize, usize>) {
+        if let Some(id) = self.shareable(expr) {
+            let seen = counts.entry(id).or_insert(0);
+            *seen += 1;
+            if *seen > 1 {
+                return;
+            }
+        }
+        for child in expr.children() {
+            self.count(child, counts);
         }
     }
-    for child in expr.children() {
-        count(child, target, counts);
-    }
 }
 
-/// The key of `expr` if it is worth sharing and may be shared.
-pub fn shareable_key(expr: &Expr, target: Option<&str>) -> Option<String> {
-    let worth = match expr {
-        Expr::Reduce { .. } => true,
-        Expr::Call { .. } | Expr::Binary { .. } | Expr::Negate { .. } => costly(expr),
-        _ => false,
-    };
-    if !worth {
-        return None;
-    }
-    key(expr, target)
+/// How many times each shareable subexpression of `root` is written (see
+/// [`Keys::repeats`]).
+pub fn repeats(root: &Expr, target: Option<&str>) -> HashMap<usize, usize> {
+    Keys::of(root, target).repeats(root)
 }
 
 /// The key of `expr` as written, whether or not it is worth sharing; `None`
@@ -62,55 +129,14 @@ pub fn key(expr: &Expr, target: Option<&str>) -> Option<String> {
     write_key(expr, target, &mut key).then_some(key)
 }
 
-/// Whether `expr` calls a function or multiplies matrices.
-fn costly(expr: &Expr) -> bool {
-    matches!(
-        expr,
-        Expr::Call { .. }
-            | Expr::Binary {
-                op: BinaryOp::MatMul,
-                ..
-            }
-    ) || expr.children().into_iter().any(costly)
-}
-
-/// Appends `expr` as written to `key`; `false` if it may not be shared.
+/// Appends `expr` as written to `key`: its label, then its children's keys,
+/// each followed by a comma, and a closing parenthesis; `false` if it may not
+/// be shared.
 fn write_key(expr: &Expr, target: Option<&str>, key: &mut String) -> bool {
-    use std::fmt::Write;
-    let _ = match expr {
-        Expr::Operand(operand) => return write_operand_key(operand, target, key),
-        Expr::IntLiteral { value, .. } => write!(key, "{value}"),
-        Expr::FloatLiteral { literal } => write!(key, "{literal}"),
-        Expr::InDims { .. } => return false,
-        Expr::Binary { op, .. } => write!(key, "{}(", op.marker()),
-        Expr::Negate { .. } => write!(key, "neg("),
-        Expr::Call { name, .. } => write!(key, "{name}("),
-        Expr::Reduce {
-            name,
-            axes,
-            keepdim,
-            ..
-        } => {
-            let axes: Option<Vec<i128>> =
-                axes.as_ref().map(|a| a.iter().map(|d| d.value).collect());
-            write!(key, "{name}[{axes:?},{keepdim}](")
-        }
-        Expr::Permute {
-            name,
-            perm,
-            operand,
-            ..
-        } => {
-            let perm: Option<Vec<i128>> =
-                perm.as_ref().map(|p| p.iter().map(|d| d.value).collect());
-            let _ = write!(key, "{name}[{perm:?}](");
-            return write_operand_key(operand, target, key) && close_key(key);
-        }
-        Expr::Reshape { shape, operand, .. } => {
-            let _ = write!(key, "reshape<{}>(", quote::ToTokens::to_token_stream(shape));
-            return write_operand_key(operand, target, key) && close_key(key);
-        }
+    let Some(label) = label(expr, target) else {
+        return false;
     };
+    key.push_str(&label);
     let children = expr.children();
     if children.is_empty() {
         return true;
@@ -123,6 +149,56 @@ fn write_key(expr: &Expr, target: Option<&str>, key: &mut String) -> bool {
     }
     key.push(')');
     true
+}
+
+/// A node's own part of its key (for a node with children, up to its opening
+/// parenthesis); `None` if it may not be shared.
+fn label(expr: &Expr, target: Option<&str>) -> Option<String> {
+    use std::fmt::Write;
+    let mut label = String::new();
+    let _ = match expr {
+        Expr::Operand(operand) => {
+            return write_operand_key(operand, target, &mut label).then_some(label)
+        }
+        Expr::IntLiteral { value, .. } => write!(label, "{value}"),
+        Expr::FloatLiteral { literal } => write!(label, "{literal}"),
+        Expr::InDims { .. } => return None,
+        Expr::Binary { op, .. } => write!(label, "{}(", op.marker()),
+        Expr::Negate { .. } => write!(label, "neg("),
+        Expr::Call { name, .. } => write!(label, "{name}("),
+        Expr::Reduce {
+            name,
+            axes,
+            keepdim,
+            ..
+        } => {
+            let axes: Option<Vec<i128>> =
+                axes.as_ref().map(|a| a.iter().map(|d| d.value).collect());
+            write!(label, "{name}[{axes:?},{keepdim}](")
+        }
+        Expr::Permute {
+            name,
+            perm,
+            operand,
+            ..
+        } => {
+            let perm: Option<Vec<i128>> =
+                perm.as_ref().map(|p| p.iter().map(|d| d.value).collect());
+            let _ = write!(label, "{name}[{perm:?}](");
+            return (write_operand_key(operand, target, &mut label) && close_key(&mut label))
+                .then_some(label);
+        }
+        Expr::Reshape { shape, operand, .. } => {
+            let _ = write!(
+                label,
+                "reshape<{}>(",
+                quote::ToTokens::to_token_stream(shape)
+            );
+            return (write_operand_key(operand, target, &mut label) && close_key(&mut label))
+                .then_some(label);
+        }
+    };
+    Some(label)
 }
 
 /// Appends an operand as written, `{x}`; `false` for the target (which the
@@ -145,8 +221,10 @@ fn close_key(key: &mut String) -> bool {
     true
 }
 
-/// Whether the tokens hold a group: a call's parentheses, a block, an index.
-fn has_group(tokens: &TokenStream) -> bool {
+/// Whether the tokens hold a group: a call's parentheses, a block, an index
+/// or a macro. Without one, an operand has no side effect: evaluating it
+/// twice is evaluating it once.
+pub fn has_group(tokens: &TokenStream) -> bool {
     tokens
         .clone()
         .into_iter()

@@ -50,10 +50,12 @@ pub(super) struct TreeBuilder {
     /// Where the element type comes from: the target, else the first operand
     /// (else, for literals only, inference from the use site).
     element_source: Option<TokenStream>,
-    /// How often each shareable subexpression is written ([`share`]).
-    repeats: HashMap<String, usize>,
-    /// The node holding each shared subexpression built so far, by key.
-    shared: HashMap<String, Ident>,
+    /// The sharing identity of every node of the value ([`share`]).
+    keys: share::Keys,
+    /// How often each shareable subexpression is written, by its id.
+    repeats: HashMap<usize, usize>,
+    /// The node holding each shared subexpression built so far, by its id.
+    shared: HashMap<usize, Ident>,
     /// The unfolded depth of every node, to find the paths to fold ([`chain`]).
     depths: chain::Depths,
     /// Each operand, located where its leaf is built, and each stage's
@@ -61,6 +63,9 @@ pub(super) struct TreeBuilder {
     placements: Vec<Vote>,
     /// The names of the stages this expression reads, as written in operands.
     stage_names: Vec<String>,
+    /// The binding of each plain operand borrowed so far, by its tokens as
+    /// written: a path written again is read through the same borrow.
+    plain_operands: HashMap<String, Ident>,
 }
 
 /// One vote for where a new tensor goes.
@@ -94,13 +99,15 @@ impl TreeBuilder {
             context: local("context"),
             mode: quote!(::tensor_expr::__private::rules::rank::#mode),
             element_source: None,
+            keys: share::Keys::of(value, target.map(ToString::to_string).as_deref()),
             repeats: HashMap::new(),
             shared: HashMap::new(),
             depths: chain::Depths::of(value),
             placements: Vec::new(),
             stage_names: stages.iter().map(|s| s.name.to_string()).collect(),
+            plain_operands: HashMap::new(),
         };
-        builder.repeats = share::repeats(value, target.map(ToString::to_string).as_deref());
+        builder.repeats = builder.keys.repeats(value);
         if let Some(target) = target {
             builder.target = Some(target.to_string());
             let name = local(TARGET_NAME);
@@ -169,9 +176,10 @@ impl TreeBuilder {
     /// The sharing key of `expr` if it is a subexpression written more than
     /// once (built once, as a node of its own, and read by reference where it
     /// appears).
-    fn shared_key(&self, expr: &Expr) -> Option<String> {
-        share::shareable_key(expr, self.target.as_deref())
-            .filter(|key| self.repeats.get(key).is_some_and(|&n| n > 1))
+    fn shared_key(&self, expr: &Expr) -> Option<usize> {
+        self.keys
+            .shareable(expr)
+            .filter(|id| self.repeats.get(id).is_some_and(|&n| n > 1))
     }
 
     /// [`Self::node`] for a subexpression built where it is written: one
@@ -582,12 +590,26 @@ impl TreeBuilder {
     /// first. `check_span` is where the leaf built on it checks that it is an
     /// operand; its placement vote is checked there too, so that a value that
     /// is not an operand is reported once.
+    ///
+    /// An operand without brackets (a path, a field, `&x`, a suffixed literal)
+    /// has no side effect, so the same one written again is read through its
+    /// first borrow: a chain of 200 terms over `a` and `v` borrows twice, not
+    /// 200 times, and rustc's check of its lifetimes stays linear in the
+    /// chain's length. An operand with a call, block or index in it is
+    /// borrowed where it is written, so it is evaluated as often as written.
     fn borrow_operand(&mut self, tokens: &TokenStream, span: Span, check_span: Span) -> Ident {
+        let written = tokens.to_string();
+        let plain = !share::has_group(tokens);
+        if let Some(name) = self.plain_operands.get(&written).filter(|_| plain) {
+            return at(name, span);
+        }
         let name = local(&format!("op{}", self.operands));
+        if plain {
+            self.plain_operands.insert(written.clone(), name.clone());
+        }
         self.operands += 1;
         self.operand_bindings
             .push((name.clone(), quote_spanned!(span=> &#tokens)));
-        let written = tokens.to_string();
         self.placements
             .push(if self.stage_names.contains(&written) {
                 Vote::Stage(stage_placement(&Ident::new(&written, Span::call_site())))

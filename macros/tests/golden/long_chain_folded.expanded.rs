@@ -1,19 +1,6 @@
 fn expansion() {
     let _ = {
-        let (
-            __tensor_expr_op0,
-            __tensor_expr_op1,
-            __tensor_expr_op2,
-            __tensor_expr_op3,
-            __tensor_expr_op4,
-            __tensor_expr_op5,
-            __tensor_expr_op6,
-            __tensor_expr_op7,
-            __tensor_expr_op8,
-            __tensor_expr_op9,
-            __tensor_expr_op10,
-            __tensor_expr_op11,
-        ) = (&a, &v, &b, &v, &a, &b, &v, &a, &v, &v, &a, &b);
+        let (__tensor_expr_op0, __tensor_expr_op1, __tensor_expr_op2) = (&a, &v, &b);
         let __tensor_expr_context = ::tensor_expr::__private::expr::context_of(
             ::tensor_expr::__private::rules::rank::Numpy,
             __tensor_expr_op0,
@@ -84,7 +71,7 @@ fn expansion() {
         );
         let __tensor_expr_node14 = ::tensor_expr::__private::expr::operand(
             __tensor_expr_context,
-            __tensor_expr_op3,
+            __tensor_expr_op1,
         );
         let __tensor_expr_node15 = ::tensor_expr::__private::expr::float_literal(
             __tensor_expr_context,
@@ -118,11 +105,11 @@ fn expansion() {
         );
         let __tensor_expr_node21 = ::tensor_expr::__private::expr::operand(
             __tensor_expr_context,
-            __tensor_expr_op4,
+            __tensor_expr_op0,
         );
         let __tensor_expr_node22 = ::tensor_expr::__private::expr::operand(
             __tensor_expr_context,
-            __tensor_expr_op5,
+            __tensor_expr_op2,
         );
         let __tensor_expr_node23 = ::tensor_expr::__private::expr::map2(
             __tensor_expr_context,
@@ -174,7 +161,7 @@ fn expansion() {
         );
         let __tensor_expr_node33 = ::tensor_expr::__private::expr::operand(
             __tensor_expr_context,
-            __tensor_expr_op6,
+            __tensor_expr_op1,
         );
         let __tensor_expr_node34 = ::tensor_expr::__private::expr::IntLiteral::<
             { 2i128 },
@@ -206,11 +193,11 @@ fn expansion() {
         );
         let __tensor_expr_node40 = ::tensor_expr::__private::expr::operand(
             __tensor_expr_context,
-            __tensor_expr_op7,
+            __tensor_expr_op0,
         );
         let __tensor_expr_node41 = ::tensor_expr::__private::expr::operand(
             __tensor_expr_context,
-            __tensor_expr_op8,
+            __tensor_expr_op1,
         );
         let __tensor_expr_node42 = ::tensor_expr::__private::expr::map2(
             __tensor_expr_context,
@@ -235,11 +222,11 @@ fn expansion() {
         );
         let __tensor_expr_node46 = ::tensor_expr::__private::expr::operand(
             __tensor_expr_context,
-            __tensor_expr_op9,
+            __tensor_expr_op1,
         );
         let __tensor_expr_node47 = ::tensor_expr::__private::expr::operand(
             __tensor_expr_context,
-            __tensor_expr_op10,
+            __tensor_expr_op0,
         );
         let __tensor_expr_node48 = ::tensor_expr::__private::expr::map2(
             __tensor_expr_context,
@@ -276,7 +263,7 @@ fn expansion() {
         );
         let __tensor_expr_node55 = ::tensor_expr::__private::expr::operand(
             __tensor_expr_context,
-            __tensor_expr_op11,
+            __tensor_expr_op2,
         );
         let __tensor_expr_node56 = ::tensor_expr::__private::expr::map2(
             __tensor_expr_context,
@@ -318,51 +305,6 @@ fn expansion() {
             __tensor_expr_placement,
             __tensor_expr_context,
             __tensor_expr_op2,
-        );
-        let __tensor_expr_placement = ::tensor_expr::__private::placement::join(
-            __tensor_expr_placement,
-            __tensor_expr_context,
-            __tensor_expr_op3,
-        );
-        let __tensor_expr_placement = ::tensor_expr::__private::placement::join(
-            __tensor_expr_placement,
-            __tensor_expr_context,
-            __tensor_expr_op4,
-        );
-        let __tensor_expr_placement = ::tensor_expr::__private::placement::join(
-            __tensor_expr_placement,
-            __tensor_expr_context,
-            __tensor_expr_op5,
-        );
-        let __tensor_expr_placement = ::tensor_expr::__private::placement::join(
-            __tensor_expr_placement,
-            __tensor_expr_context,
-            __tensor_expr_op6,
-        );
-        let __tensor_expr_placement = ::tensor_expr::__private::placement::join(
-            __tensor_expr_placement,
-            __tensor_expr_context,
-            __tensor_expr_op7,
-        );
-        let __tensor_expr_placement = ::tensor_expr::__private::placement::join(
-            __tensor_expr_placement,
-            __tensor_expr_context,
-            __tensor_expr_op8,
-        );
-        let __tensor_expr_placement = ::tensor_expr::__private::placement::join(
-            __tensor_expr_placement,
-            __tensor_expr_context,
-            __tensor_expr_op9,
-        );
-        let __tensor_expr_placement = ::tensor_expr::__private::placement::join(
-            __tensor_expr_placement,
-            __tensor_expr_context,
-            __tensor_expr_op10,
-        );
-        let __tensor_expr_placement = ::tensor_expr::__private::placement::join(
-            __tensor_expr_placement,
-            __tensor_expr_context,
-            __tensor_expr_op11,
         );
         ::tensor_expr::__private::placement::evaluate(
             __tensor_expr_placement,

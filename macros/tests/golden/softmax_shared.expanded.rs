@@ -1,6 +1,6 @@
 fn expansion() {
     let _ = {
-        let (__tensor_expr_op0, __tensor_expr_op1) = (&x, &x);
+        let (__tensor_expr_op0,) = (&x,);
         let __tensor_expr_context = ::tensor_expr::__private::expr::context_of(
             ::tensor_expr::__private::rules::rank::Numpy,
             __tensor_expr_op0,
@@ -11,7 +11,7 @@ fn expansion() {
         );
         let __tensor_expr_node1 = ::tensor_expr::__private::expr::operand(
             __tensor_expr_context,
-            __tensor_expr_op1,
+            __tensor_expr_op0,
         );
         let __tensor_expr_node2 = ::tensor_expr::__private::expr::reduction(
             __tensor_expr_context,
@@ -237,11 +237,6 @@ fn expansion() {
             __tensor_expr_placement,
             __tensor_expr_context,
             __tensor_expr_op0,
-        );
-        let __tensor_expr_placement = ::tensor_expr::__private::placement::join(
-            __tensor_expr_placement,
-            __tensor_expr_context,
-            __tensor_expr_op1,
         );
         ::tensor_expr::__private::placement::evaluate(
             __tensor_expr_placement,

@@ -97,7 +97,7 @@ fn drive<T: Element, O: Shape, E: Expr<T>, X: Slot<T>>(out: &mut [X], e: &E) {
 }
 
 /// Whether `E` reads output shape `O` as one row (see [`Expr::FLAT`]): a
-/// constant, so only the walk it picks is compiled.
+/// constant, so the walk it does not pick is removed as dead code.
 struct ReadsFlat<T, O, E>(core::marker::PhantomData<(T, O, E)>);
 
 impl<T, O: Shape, E: Expr<T>> ReadsFlat<T, O, E> {

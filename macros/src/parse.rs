@@ -57,8 +57,8 @@ impl Parse for Statement {
 pub const INDEX_REDUCTIONS: [&str; 2] = ["argmax", "argmin"];
 
 /// `argmax(e, [axis])` or `argmin(e, [axis], keepdim)` as the whole input,
-/// consumed if present. Anywhere else the name is an unknown function, which
-/// validation reports with what to write instead.
+/// consumed if present. Anywhere else the name is an error from
+/// [`parse_call`] that says what to write instead.
 fn parse_index_of(input: ParseStream) -> Result<Option<(Expr, IndexOf)>> {
     let fork = input.fork();
     let is_whole = fork
@@ -96,18 +96,7 @@ fn parse_index_of(input: ParseStream) -> Result<Option<(Expr, IndexOf)>> {
         [axis] => axis,
         _ => return Err(Error::new(axes_span, usage)),
     };
-    let mut keepdim = false;
-    if !content.is_empty() {
-        content.parse::<Token![,]>()?;
-        if !is_keepdim(&content) {
-            return Err(content.error(usage));
-        }
-        content.parse::<syn::Ident>()?;
-        keepdim = true;
-    }
-    if !content.is_empty() {
-        return Err(content.error(usage));
-    }
+    let keepdim = parse_keepdim_tail(&content, &usage)?;
     Ok(Some((
         value,
         IndexOf {
@@ -556,6 +545,23 @@ fn continues_as_reduction(content: ParseStream, name: &syn::Ident) -> bool {
         || crate::functions::lookup(&name.to_string()).is_none()
 }
 
+/// The end of a call after its axes list: nothing, or `, keepdim` (consumed,
+/// `true`); anything else is an error that shows `usage`.
+fn parse_keepdim_tail(content: ParseStream, usage: &str) -> Result<bool> {
+    if content.is_empty() {
+        return Ok(false);
+    }
+    content.parse::<Token![,]>()?;
+    if !is_keepdim(content) {
+        return Err(content.error(usage));
+    }
+    content.parse::<syn::Ident>()?;
+    if !content.is_empty() {
+        return Err(content.error(usage));
+    }
+    Ok(true)
+}
+
 /// Whether the next token is the `keepdim` flag.
 fn is_keepdim(stream: ParseStream) -> bool {
     stream
@@ -573,20 +579,14 @@ fn parse_reduction_rest(content: ParseStream, name: syn::Ident, operand: Expr) -
         if content.peek(token::Bracket) {
             let (list, span) = parse_dim_list(content, "reduction axes", "[1]")?;
             (axes, axes_span) = (Some(list), span);
-            if !content.is_empty() {
-                content.parse::<Token![,]>()?;
-                if !is_keepdim(content) {
-                    return Err(content.error(usage));
-                }
-            }
-        } else if !is_keepdim(content) {
-            return Err(content.error(usage));
-        }
-        if is_keepdim(content) {
+            keepdim = parse_keepdim_tail(content, &usage)?;
+        } else if is_keepdim(content) {
             content.parse::<syn::Ident>()?;
             keepdim = true;
-        }
-        if !content.is_empty() {
+            if !content.is_empty() {
+                return Err(content.error(usage));
+            }
+        } else {
             return Err(content.error(usage));
         }
     }

@@ -22,7 +22,11 @@
 //! - `sin`/`cos`: reduction by multiples of pi/4 (pi/4 split in three parts),
 //!   then Cephes' polynomials on `|r| <= pi/4`, the octant choosing which and
 //!   the sign.
-//! - `tanh`: a polynomial below 0.625, `1 - 2 / (e^{2|x|} + 1)` above.
+//! - `tanh`: `(e^b - 1) / (e^b + 1)` for `b = -2|x|`, numerator and
+//!   denominator each one FMA from the reduced `e^r - 1` (no cancellation
+//!   anywhere, so no separate polynomial for small `|x|`).
+//! - `sigmoid`, `silu`, `gelu_tanh`: `e^-|x|` held scaled by `2^SHIFT`, so it
+//!   stays normal; one division, then one scaling back into the subnormals.
 //!
 //! Accuracy (max error in ulp, measured over every f32 and densely sampled
 //! f64; `examples/accuracy.rs` runs the exhaustive check, the test suite a
@@ -86,39 +90,11 @@ macro_rules! float_math {
             (t - $k::ROUND, t)
         }
 
-        /// The integer `n` that `t` of [`round_product`] holds, read from its
-        /// bits, not converted with `as`: a saturating float-to-int `as` does
-        /// not vectorise, it becomes one scalar conversion per lane.
-        #[inline(always)]
-        fn integer_of(t: $f) -> $i {
-            (t.to_bits() as $i).wrapping_sub($k::ROUND.to_bits() as $i)
-        }
-
-        /// 2^n for an integer `n` in the normal exponent range.
-        #[inline(always)]
-        fn pow2(n: $i) -> $f {
-            $f::from_bits(((n + $k::BIAS) as $u) << $k::MANT)
-        }
-
         /// The sign bit.
         const SIGN: $u = 1 << ($u::BITS - 1);
 
-        /// `magnitude` with the sign of `sign`.
-        #[inline(always)]
-        fn with_sign_of(magnitude: $f, sign: $f) -> $f {
-            $f::from_bits((magnitude.to_bits() & !SIGN) | (sign.to_bits() & SIGN))
-        }
-
-        /// `p * 2^n` for `n` within `[2 - 2 BIAS, 2 BIAS]` (each half of
-        /// `2^n` a normal number), for any `p`.
-        #[inline(always)]
-        fn scale(p: $f, n: $i) -> $f {
-            let half = n >> 1;
-            p * pow2(half) * pow2(n - half)
-        }
-
-        /// [`scale`]`(p, n)` for the `n` that `t` of [`round_product`]
-        /// holds, one operation shorter: the halves of `n` are shifted into
+        /// `p 2^n` for the `n` that `t` of [`round_product`] holds, in
+        /// one operation fewer than two `2^(n/2)` factors: the halves of `n` are shifted into
         /// exponent position straight from `t`'s bits, `ROUND + n`, where
         /// `ROUND`'s own bits shift out (its low bits are zero, also once
         /// halved), so `n` itself is never formed.
@@ -134,24 +110,45 @@ macro_rules! float_math {
         }
 
         /// `x = n ln 2 + r`, `|r| <= ln 2 / 2`, `n` an integer (held by the
-        /// `t` returned, see [`round_product`]), for `x` clamped to where
-        /// `e^x` is neither 0 nor infinite (NaN passes).
+        /// `t` returned, see [`round_product`]), for `|x|` below the clamps
+        /// of [`exp_reduce`].
         #[inline(always)]
-        fn exp_reduce(x: $f) -> ($f, $f) {
-            // Beyond these, e^x is 0 or infinite; NaN fails both tests.
-            let x = select(x > $k::EXP_HI, $k::EXP_HI, x);
-            let x = select(x < $k::EXP_LO, $k::EXP_LO, x);
+        fn reduce_ln2(x: $f) -> ($f, $f) {
             let (n, t) = round_product(x, $k::LOG2_E);
             (fma(-n, $k::LN2_LO, fma(-n, $k::LN2_HI, x)), t)
         }
 
-        /// `e^(x + lo) = p 2^n`, `p` in `[sqrt(1/2), sqrt(2)]`, `n` an
-        /// integer; `lo` is a correction far below `x`'s ulp, added to the
-        /// reduced argument, where it is exact enough.
+        /// [`reduce_ln2`] for `x` clamped to where `e^x` is neither 0 nor
+        /// infinite (NaN passes).
         #[inline(always)]
-        fn exp_parts(x: $f, lo: $f) -> ($f, $i) {
-            let (r, t) = exp_reduce(x);
-            ($k::exp_poly(r + lo), integer_of(t))
+        fn exp_reduce(x: $f) -> ($f, $f) {
+            // Beyond these, e^x is 0 or infinite; NaN fails both tests.
+            let x = select(x > $k::EXP_HI, $k::EXP_HI, x);
+            reduce_ln2(select(x < $k::EXP_LO, $k::EXP_LO, x))
+        }
+
+        /// `2^(n + shift)` for the `n` that `t` of [`round_product`] holds,
+        /// with `n + shift` in the normal exponent range: `t`'s bits shifted
+        /// into exponent position, where `ROUND`'s own bits shift out (its
+        /// low bits are zero), two integer operations.
+        #[inline(always)]
+        fn pow2_of(t: $f, shift: $i) -> $f {
+            let biased = ((shift + $k::BIAS) as $u) << $k::MANT;
+            $f::from_bits((t.to_bits() << $k::MANT).wrapping_add(biased))
+        }
+
+        /// `e^-|x| = e^r 2^n`: the reduced argument `r` (see [`reduce_ln2`])
+        /// and `2^(n + SHIFT)` (`SHIFT` in the constants), a normal number
+        /// wherever `e^-|x|` is not below `x e^x`'s underflow, so a product
+        /// or quotient built from `e^r 2^(n + SHIFT)` stays normal and
+        /// rounds once, at the end, when scaled back into the subnormals by
+        /// `DOWN = 2^-SHIFT`.
+        #[inline(always)]
+        fn exp_neg_parts(x: $f) -> ($f, $f) {
+            // -|x|, clamped (NaN passes).
+            let b = $f::from_bits(x.to_bits() | SIGN);
+            let (r, t) = reduce_ln2(select(b < $k::UNDERFLOW, $k::UNDERFLOW, b));
+            (r, pow2_of(t, $k::SHIFT))
         }
 
         /// e^x.
@@ -260,37 +257,33 @@ macro_rules! float_math {
             select(x.is_finite(), y, $f::NAN)
         }
 
-        /// The hyperbolic tangent.
+        /// The hyperbolic tangent: `tanh|x| = -(e^b - 1) / (e^b + 1)`, `b =
+        /// -2|x|`, with `e^b = 2^n (1 + u)` from `exp`'s reduction and
+        /// polynomial (`u = e^r - 1`): numerator and denominator are each
+        /// one FMA, `2^n u + (2^n -+ 1)`. Nothing cancels for small or
+        /// large `|x|`, and there is one division.
         #[inline(always)]
         pub fn tanh(x: $f) -> $f {
-            let a = x.abs();
-            let z = x * x;
-            let small = fma(x * z, $k::tanh_poly(z), x);
-            let large = 1.0 - 2.0 / (exp(2.0 * a) + 1.0);
-            // The sign from the bits, so tanh(-0) = -0.
-            with_sign_of(select(a < 0.625, small, large), x)
-        }
-
-        /// `a / (1 + e)` for `0 <= e <= 1`, with `1 + e` taken exactly as
-        /// `h + l` (Fast2Sum) and the quotient corrected for `l`: about one
-        /// rounding error less than the plain division. (One division and a
-        /// Newton step instead measured slower: the divider is not what
-        /// limits these loops, the number of operations is.)
-        #[inline(always)]
-        fn ratio_one_plus(a: $f, e: $f) -> $f {
-            let h = 1.0 + e;
-            let l = e - (h - 1.0);
-            let q = a / h;
-            q - q * l / h
+            // Below TANH_LO, e^b - 1 rounds to -1 and the result to 1.
+            let b = -2.0 * x.abs();
+            let (r, t) = reduce_ln2(select(b < $k::TANH_LO, $k::TANH_LO, b));
+            let (s, u) = (pow2_of(t, 0), $k::expm1_reduced(r));
+            let q = fma(s, u, s - 1.0) / fma(s, u, s + 1.0); // -tanh|x|, a zero or NaN
+                                                             // Negative, then x's sign flips it: tanh(-0) = -0.
+            $f::from_bits((q.to_bits() | SIGN) ^ (!x.to_bits() & SIGN))
         }
 
         /// The logistic function `1 / (1 + e^-x)`.
         #[inline(always)]
         pub fn sigmoid(x: $f) -> $f {
-            // One exponential that cannot overflow: e^-|x|. For x < 0 the
-            // result is e^x / (1 + e^x), which reaches the subnormals.
-            let e = exp(-x.abs());
-            ratio_one_plus(select(x < 0.0, e, 1.0), e)
+            // One exponential that cannot overflow, e = e^-|x|, held scaled
+            // by UP = 2^SHIFT; for x < 0 the result is e / (1 + e), which
+            // reaches the subnormals after the one scaling back. NaN passes.
+            // e^r 2^(n + SHIFT) as one FMA, 2^(..) (1 + u), not `1 + u`
+            // rounded first.
+            let (r, scale) = exp_neg_parts(x);
+            let e = fma(scale, $k::expm1_reduced(r), scale);
+            select(x < 0.0, e, $k::UP) / fma(e, $k::DOWN, 1.0) * $k::DOWN
         }
 
         /// `ln(1 + e^x)`, without overflow for large `x`.
@@ -305,15 +298,20 @@ macro_rules! float_math {
         /// `hi`'s ulp), accurate down to the subnormals.
         #[inline(always)]
         fn times_sigmoid(x: $f, hi: $f, lo: $f) -> $f {
-            // e^{-|t|} = e^{-|hi| + lo} for hi < 0, e^{-|hi| - lo} otherwise.
-            let (p, n) = exp_parts(-hi.abs(), select(hi < 0.0, lo, -lo));
-            let e = scale(p, n);
-            let near = x * ratio_one_plus(select(hi < 0.0, e, 1.0), e);
-            // Far left, x sigmoid(t) = x e^t reaches the subnormals after e^t
-            // has underflowed: x p 2^n rounds once.
-            let far = scale(x * p, n);
-            let y = select(hi < -64.0, far, near);
-            select(hi < $k::EXP_LO, 0.0 * x.signum(), y)
+            // e^{-|t|} = e^{-|hi| + lo} for hi < 0, e^{-|hi| - lo} otherwise,
+            // scaled by UP (see sigmoid).
+            let left = hi < 0.0;
+            let (r, scale) = exp_neg_parts(hi);
+            let u = $k::expm1_reduced(r + select(left, lo, -lo));
+            let e = fma(scale, u, scale);
+            // x e / (1 + e) for t < 0, with x e one rounding (x scale is
+            // exact), and rounded once into the subnormals by DOWN;
+            // x / (1 + e) otherwise (x UP could overflow).
+            let x_scale = x * scale;
+            let y = select(left, fma(x_scale, u, x_scale), x) / fma(e, $k::DOWN, 1.0);
+            let y = select(left, y * $k::DOWN, y);
+            // The limit 0 where x e^t underflows (x = -inf included).
+            select(hi < $k::UNDERFLOW, 0.0 * x.signum(), y)
         }
 
         /// `x * sigmoid(x)` (also called swish); 0 at -inf.
@@ -384,6 +382,14 @@ pub mod f32 {
         // Below -104 e^x is 0, but x e^x (silu) is not yet: the clamp is as
         // low as `scale` allows (each half of 2^n stays normal).
         pub const EXP_LO: f32 = -170.0;
+        // Below this x e^x rounds to 0 (it is under half the least
+        // subnormal); e^x 2^SHIFT is normal down to here.
+        pub const UNDERFLOW: f32 = -120.0;
+        pub const SHIFT: i32 = 64;
+        pub const UP: f32 = f32::from_bits(((SHIFT + BIAS) as u32) << MANT);
+        pub const DOWN: f32 = 1.0 / UP;
+        // Below this e^x - 1 rounds to -1, so tanh(-x/2) to 1.
+        pub const TANH_LO: f32 = -20.0;
         pub const EXP2_HI: f32 = 129.0;
         pub const EXP2_LO: f32 = -151.0;
         // pi/4 = PIO4_HI + PIO4_LO in f64, PIO4_HI with 28 significant bits.
@@ -419,9 +425,15 @@ pub mod f32 {
         /// rounds at the result's magnitude.
         #[inline(always)]
         pub fn exp_poly(r: f32) -> f32 {
+            1.0 + expm1_reduced(r)
+        }
+
+        /// e^r - 1 on |r| <= ln 2 / 2: [`exp_poly`] without its `1 +`.
+        #[inline(always)]
+        pub fn expm1_reduced(r: f32) -> f32 {
             let q = horner!(r; 1.387_969_0e-3, 8.368_693_3e-3, 4.166_722_7e-2, 1.666_652_1e-1,
                 4.999_999_7e-1);
-            1.0 + fma(r * r, q, r)
+            fma(r * r, q, r)
         }
 
         /// e^x - 1 on |x| < 1: Taylor to degree 11.
@@ -450,12 +462,6 @@ pub mod f32 {
             horner!(z; 2.443_315_7e-5, -1.388_731_6e-3, 4.166_664_6e-2)
         }
 
-        /// Cephes' tanhf: tanh(x) = x + x z P(z) for |x| < 0.625.
-        #[inline(always)]
-        pub fn tanh_poly(z: f32) -> f32 {
-            horner!(z; -5.704_988_7e-3, 2.063_908_9e-2, -5.373_971_6e-2, 1.333_144_2e-1, -3.333_328_2e-1)
-        }
-
         #[inline(always)]
         pub fn sqrt(x: f32) -> f32 {
             #[cfg(feature = "std")]
@@ -480,6 +486,46 @@ pub mod f64 {
     }
 
     float_math!(f64, u64, i64, k);
+
+    // The exponential's pieces that only erf and gelu (f64, which the f32
+    // versions call) use.
+
+    /// The integer `n` that `t` of `round_product` holds, read from its
+    /// bits, not converted with `as`: a saturating float-to-int `as` does
+    /// not vectorise, it becomes one scalar conversion per lane.
+    #[inline(always)]
+    fn integer_of(t: f64) -> i64 {
+        (t.to_bits() as i64).wrapping_sub(k::ROUND.to_bits() as i64)
+    }
+
+    /// 2^n for an integer `n` in the normal exponent range.
+    #[inline(always)]
+    fn pow2(n: i64) -> f64 {
+        f64::from_bits(((n + k::BIAS) as u64) << k::MANT)
+    }
+
+    /// `magnitude` with the sign of `sign`.
+    #[inline(always)]
+    fn with_sign_of(magnitude: f64, sign: f64) -> f64 {
+        f64::from_bits((magnitude.to_bits() & !SIGN) | (sign.to_bits() & SIGN))
+    }
+
+    /// `p * 2^n` for `n` within `[2 - 2 BIAS, 2 BIAS]` (each half of
+    /// `2^n` a normal number), for any `p`.
+    #[inline(always)]
+    fn scale(p: f64, n: i64) -> f64 {
+        let half = n >> 1;
+        p * pow2(half) * pow2(n - half)
+    }
+
+    /// `e^(x + lo) = p 2^n`, `p` in `[sqrt(1/2), sqrt(2)]`, `n` an
+    /// integer; `lo` is a correction far below `x`'s ulp, added to the
+    /// reduced argument, where it is exact enough.
+    #[inline(always)]
+    fn exp_parts(x: f64, lo: f64) -> (f64, i64) {
+        let (r, t) = exp_reduce(x);
+        (k::exp_poly(r + lo), integer_of(t))
+    }
 
     /// The error function: fdlibm's rational approximations (Sun, 1993), on
     /// `|x| < 0.84375`, `< 1.25` and beyond, all three computed and one
@@ -646,6 +692,14 @@ pub mod f64 {
         pub const LN2_LO: f64 = 1.908_214_929_270_587_7e-10;
         pub const EXP_HI: f64 = 710.0;
         pub const EXP_LO: f64 = -1400.0;
+        // Below this x e^x rounds to 0 (it is under half the least
+        // subnormal); e^x 2^SHIFT is normal down to here.
+        pub const UNDERFLOW: f64 = -800.0;
+        pub const SHIFT: i64 = 256;
+        pub const UP: f64 = f64::from_bits(((SHIFT + BIAS) as u64) << MANT);
+        pub const DOWN: f64 = 1.0 / UP;
+        // Below this e^x - 1 rounds to -1, so tanh(-x/2) to 1.
+        pub const TANH_LO: f64 = -40.0;
         pub const EXP2_HI: f64 = 1025.0;
         pub const EXP2_LO: f64 = -1076.0;
         // pi/4 = PIO4_1 + PIO4_2 + PIO4_3 (Cephes).
@@ -674,10 +728,16 @@ pub mod f64 {
         /// summed as `1 + (r + r^2 Q(r))`.
         #[inline(always)]
         pub fn exp_poly(r: f64) -> f64 {
+            1.0 + expm1_reduced(r)
+        }
+
+        /// e^r - 1 on |r| <= ln 2 / 2: [`exp_poly`] without its `1 +`.
+        #[inline(always)]
+        pub fn expm1_reduced(r: f64) -> f64 {
             let q = horner!(r; 1.0 / 6_227_020_800.0, 1.0 / 479_001_600.0, 1.0 / 39_916_800.0,
                 1.0 / 3_628_800.0, 1.0 / 362_880.0, 1.0 / 40_320.0, 1.0 / 5040.0, 1.0 / 720.0,
                 1.0 / 120.0, 1.0 / 24.0, 1.0 / 6.0, 0.5);
-            1.0 + fma(r * r, q, r)
+            fma(r * r, q, r)
         }
 
         /// e^x - 1 on |x| < 1: Taylor to degree 19.
@@ -713,14 +773,6 @@ pub mod f64 {
             horner!(z; -1.135_853_652_138_768_2e-11, 2.087_570_084_197_473_2e-9,
                 -2.755_731_417_929_673_8e-7, 2.480_158_728_885_170_5e-5,
                 -1.388_888_888_887_305_6e-3, 4.166_666_666_666_659_3e-2)
-        }
-
-        /// Cephes' tanh: tanh(x) = x + x z P(z) / Q(z) for |x| < 0.625.
-        #[inline(always)]
-        pub fn tanh_poly(z: f64) -> f64 {
-            let p = horner!(z; -9.643_991_794_250_523e-1, -9.928_772_310_019_185e1, -1.614_687_684_417_084_5e3);
-            let q = horner!(z; 1.0, 1.128_116_784_916_329_3e2, 2.235_488_390_601_005_8e3, 4.844_063_053_251_255e3);
-            p / q
         }
 
         #[inline(always)]

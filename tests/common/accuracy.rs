@@ -140,11 +140,11 @@ pub fn f32_cases() -> Vec<Case<f32, f64>> {
             covers: trig_range_f32,
             ..case("cos", 2.0, batch!(m32::cos), f64::cos)
         },
-        case("tanh", 1.5, batch!(m32::tanh), f64::tanh),
-        case("sigmoid", 2.0, batch!(m32::sigmoid), sigmoid),
+        case("tanh", 2.0, batch!(m32::tanh), f64::tanh),
+        case("sigmoid", 2.5, batch!(m32::sigmoid), sigmoid),
         case("softplus", 3.0, batch!(m32::softplus), softplus),
-        case("silu", 3.5, batch!(m32::silu), silu),
-        case("gelu_tanh", 3.5, batch!(m32::gelu_tanh), gelu_tanh),
+        case("silu", 3.0, batch!(m32::silu), silu),
+        case("gelu_tanh", 3.0, batch!(m32::gelu_tanh), gelu_tanh),
         case("erf", 1.0, batch!(m32::erf), libm::erf),
         case("gelu", 1.0, batch!(m32::gelu), gelu),
         case("sqrt", 0.5, batch!(m32::sqrt), f64::sqrt),
@@ -169,7 +169,7 @@ pub fn f64_cases() -> Vec<Case<f64, f64>> {
             covers: trig_range_f64,
             ..case("cos", 2.0, batch!(m64::cos), f64::cos)
         },
-        case("tanh", 2.0, batch!(m64::tanh), f64::tanh),
+        case("tanh", 3.0, batch!(m64::tanh), f64::tanh),
         case("sigmoid", 3.0, batch!(m64::sigmoid), sigmoid),
         case("erf", 1.0, batch!(m64::erf), libm::erf),
         Case {

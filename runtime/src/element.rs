@@ -37,6 +37,10 @@ pub trait Element:
     /// [`IsFloat`] for float types, [`NotFloat`] otherwise: whether the float
     /// functions of `tensor_expr!` apply (see [`crate::expr::Defined`]).
     type Floatness;
+    /// Whether this is a float type ([`Element::Floatness`] as a value): a
+    /// sum of floats cannot overflow into a panic, so the kernel may fold one
+    /// that no expression asked for (see `Shared`).
+    const IS_FLOAT: bool = false;
     /// [`HasSign`] for signed types (floats included), [`NoSign`] otherwise:
     /// whether negation and `abs` apply.
     type Sign;
@@ -352,6 +356,7 @@ macro_rules! impl_float {
         impl Element for $t {
             type Floatness = IsFloat;
             type Sign = HasSign;
+            const IS_FLOAT: bool = true;
             const ZERO: Self = 0.0;
             const ONE: Self = 1.0;
             const LOWEST: Self = <$t>::NEG_INFINITY;

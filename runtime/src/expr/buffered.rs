@@ -14,6 +14,10 @@
 //! The only readers that ask for other rows are the ones that walk several
 //! rows: a reduction over outer axes and a matrix product's operands. They read
 //! through [`super::Expr::row_fresh`], which never touches a cache.
+//!
+//! A float [`Shared`] row also sums itself while it is filled, so a `sum` or
+//! `mean` along it (a softmax's denominator) reads that sum instead of the
+//! row ([`super::Row::known_sum`]). The lane fold both use lives here.
 
 use super::strided::row_offset;
 use super::{Expr, Row, Shaped};
@@ -76,6 +80,8 @@ pub(crate) struct CachedRow<'a, T, S, O> {
     /// the cell at every column was not hoisted (the cell may alias the
     /// output for all LLVM knows), so `x * (1 / sum(..))` divided per element.
     splat: T,
+    /// The row's sum, where it was computed while the row was filled.
+    sum: Option<T>,
     shape: PhantomData<(S, O)>,
 }
 
@@ -83,6 +89,12 @@ impl<'a, T: Element, S: Shape, O: Shape> CachedRow<'a, T, S, O> {
     /// A reader of the computed row `cells`.
     #[inline(always)]
     pub(crate) fn new(cells: &'a [Cell<T>]) -> Self {
+        Self::with_sum(cells, None)
+    }
+
+    /// A reader of the computed row `cells`, whose sum is `sum` if known.
+    #[inline(always)]
+    pub(crate) fn with_sum(cells: &'a [Cell<T>], sum: Option<T>) -> Self {
         let splat = match cells.first() {
             Some(cell) if BroadcastStrides::<S, O>::INNER == 0 => cell.get(),
             _ => T::ZERO,
@@ -90,6 +102,7 @@ impl<'a, T: Element, S: Shape, O: Shape> CachedRow<'a, T, S, O> {
         CachedRow {
             cells,
             splat,
+            sum,
             shape: PhantomData,
         }
     }
@@ -102,6 +115,15 @@ impl<T: Element, S: Shape, O: Shape> Row<T> for CachedRow<'_, T, S, O> {
             self.splat
         } else {
             self.cells[j].get()
+        }
+    }
+    #[inline(always)]
+    fn known_sum(&self) -> Option<T> {
+        // Read along the row, the sum is of these cells.
+        if BroadcastStrides::<S, O>::INNER == 0 {
+            None
+        } else {
+            self.sum
         }
     }
 }
@@ -127,6 +149,10 @@ impl<T: Element, S: Shape, O: Shape> Row<T> for OwnedRow<T, S, O> {
 pub struct Shared<T, E: Shaped> {
     expr: E,
     cache: RowCache<T, E::Shape>,
+    /// The cached row's sum, folded while it was filled: a softmax's
+    /// `sum(exp(..), [1], keepdim)` then reads the shared `exp(..)` row once
+    /// fewer.
+    sum: Cell<T>,
 }
 
 /// Wraps `e` for reading in several places (`&shared` is an expression).
@@ -135,6 +161,7 @@ pub fn shared<T: Element, M, E: Shaped>(_context: super::Context<T, M>, e: E) ->
     Shared {
         expr: e,
         cache: RowCache::new(),
+        sum: Cell::new(T::ZERO),
     }
 }
 
@@ -149,15 +176,47 @@ impl<T: Element, E: Expr<T>> Expr<T> for Shared<T, E> {
         let row = source_row::<E::Shape, O>(outer);
         let cells = self.cache.row(row, |cells| {
             let source = self.expr.row::<E::Shape>(outer_of_row::<E::Shape>(row));
-            for (j, cell) in cells.iter().enumerate() {
-                cell.set(source.get(j, T::ZERO));
+            if T::IS_FLOAT {
+                // One add per element more, where the values are in
+                // registers; an integer sum could overflow, which must not
+                // panic where no `sum` was written.
+                let filling = Filling { source, cells };
+                let add = |acc: T, x: T| acc + x;
+                self.sum
+                    .set(fold_lanes(&filling, cells.len(), T::ZERO, add, false).0);
+            } else {
+                for (j, cell) in cells.iter().enumerate() {
+                    cell.set(source.get(j, T::ZERO));
+                }
             }
         });
-        CachedRow::<T, E::Shape, O>::new(cells)
+        let sum = if T::IS_FLOAT {
+            Some(self.sum.get())
+        } else {
+            None
+        };
+        CachedRow::<T, E::Shape, O>::with_sum(cells, sum)
     }
     #[inline(always)]
     fn row_fresh<O: Shape>(&self, outer: [usize; MAX_RANK]) -> impl Row<T> + '_ {
         self.expr.row_fresh::<O>(outer)
+    }
+}
+
+/// A row read once, in order, by a fold that also writes each value into
+/// `cells`: the fill of a [`Shared`] row and its sum in one pass, the sum
+/// folded as [`fold_lanes`] folds (so it equals the `sum` it stands for).
+struct Filling<'a, T, R> {
+    source: R,
+    cells: &'a [Cell<T>],
+}
+
+impl<T: Copy, R: Row<T>> Row<T> for Filling<'_, T, R> {
+    #[inline(always)]
+    fn get(&self, j: usize, current: T) -> T {
+        let value = self.source.get(j, current);
+        self.cells[j].set(value);
+        value
     }
 }
 
@@ -192,4 +251,47 @@ impl<T, E: Expr<T>> Expr<T> for &E {
     ) -> impl super::Tile<T> + '_ {
         (**self).tile::<O, R, C, FUSE>(outer, j0)
     }
+}
+
+/// The number of partial results of a fold along a row.
+pub(crate) const LANES: usize = 16;
+
+/// A fold along a row (`len` elements) from `identity` with the step
+/// `combine`, in [`LANES`] partial results so it vectorises; and whether an
+/// element is NaN if
+/// `find_nan` (flags of their own, off the accumulators' dependency chain).
+#[inline(always)]
+#[allow(clippy::eq_op)]
+pub(crate) fn fold_lanes<T: Element>(
+    row: &impl Row<T>,
+    len: usize,
+    identity: T,
+    combine: impl Fn(T, T) -> T,
+    find_nan: bool,
+) -> (T, bool) {
+    let mut lanes = [identity; LANES];
+    let mut nan = [false; LANES];
+    let whole = len - len % LANES;
+    let mut j = 0;
+    while j < whole {
+        for (lane, (acc, nan)) in lanes.iter_mut().zip(&mut nan).enumerate() {
+            let x = row.get(j + lane, T::ZERO);
+            *acc = combine(*acc, x);
+            if find_nan {
+                *nan |= x != x;
+            }
+        }
+        j += LANES;
+    }
+    let mut acc = identity;
+    for lane in lanes {
+        acc = combine(acc, lane);
+    }
+    let mut found = nan.iter().any(|&n| n);
+    for j in whole..len {
+        let x = row.get(j, T::ZERO);
+        acc = combine(acc, x);
+        found |= find_nan && x != x;
+    }
+    (acc, found)
 }

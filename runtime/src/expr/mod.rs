@@ -211,6 +211,13 @@ pub trait Row<T> {
     /// (read only by [`TargetLeaf`], for `out = out * 2 + 1` and `out += e`).
     fn get(&self, j: usize, current: T) -> T;
 
+    /// The sum of the row's elements, where it is already known (a shared
+    /// row sums itself while it is filled), so a `sum` need not fold it.
+    #[inline(always)]
+    fn known_sum(&self) -> Option<T> {
+        None
+    }
+
     /// The row's columns `j0..j0 + C`, read at `0..C`. A leaf re-slices its
     /// data to exactly those columns, with their count a constant, so the
     /// tile's reads need no bounds check. (With one per element, LLVM

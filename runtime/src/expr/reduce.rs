@@ -16,7 +16,7 @@
 //! partial results, so it vectorises (and sums in a different order than a
 //! plain left-to-right loop, as NumPy's pairwise sum also does).
 
-use super::buffered::{outer_of_row, source_row, CachedRow, OwnedRow, RowCache};
+use super::buffered::{fold_lanes, outer_of_row, source_row, CachedRow, OwnedRow, RowCache};
 use super::function::{impl_domain, Domain};
 use super::{Context, Expr, Row, Shaped};
 use crate::element::Element;
@@ -35,6 +35,20 @@ pub trait Reducer<T> {
     const DEFINED_WHEN_EMPTY: bool = true;
     /// Folds one more element in.
     fn combine(acc: T, x: T) -> T;
+    /// Whether `combine` adds, from `ZERO` (`sum`, `mean`): a row that
+    /// knows its sum ([`Row::known_sum`]) is then not folded again.
+    const SUM: bool = false;
+    /// Whether [`Reducer::combine_quiet`] differs from `combine`.
+    const QUIET: bool = false;
+    /// `combine` for the lanes of a fold along a row, allowed to lose a NaN:
+    /// for `max` and `min` one compare-and-select (x86's `maxps`), where
+    /// `combine` needs three more operations on the accumulator's dependency
+    /// chain to keep a NaN. The fold then looks for NaN apart and, if it
+    /// finds one, folds again with `combine`.
+    #[inline(always)]
+    fn combine_quiet(acc: T, x: T) -> T {
+        Self::combine(acc, x)
+    }
     /// The result from the folded value and the number of elements folded.
     #[inline(always)]
     fn finish(acc: T, _count: usize) -> T {
@@ -58,8 +72,14 @@ macro_rules! reductions {
     (@empty undefined) => {
         false
     };
-    ($(#[doc = $doc:literal] $name:ident: $bound:ident, start $identity:ident $([$empty:ident when empty])?,
-        combine($acc:ident, $x:ident) => $combine:expr $(, finish($facc:ident, $count:ident) => $finish:expr)?;)*) => {
+    (@sums sums) => {
+        true
+    };
+    ($(#[doc = $doc:literal] $name:ident: $bound:ident, start $identity:ident $(($sums:ident))?
+        $([$empty:ident when empty])?,
+        combine($acc:ident, $x:ident) => $combine:expr
+        $(, quiet($qacc:ident, $qx:ident) => $quiet:expr)?
+        $(, finish($facc:ident, $count:ident) => $finish:expr)?;)*) => {
         /// The reductions, one zero-sized marker each.
         #[allow(non_camel_case_types)]
         pub mod reductions {
@@ -73,8 +93,12 @@ macro_rules! reductions {
                 impl<T: Element> Reducer<T> for $name {
                     const IDENTITY: T = T::$identity;
                     $(const DEFINED_WHEN_EMPTY: bool = reductions!(@empty $empty);)?
+                    $(const SUM: bool = reductions!(@sums $sums);)?
                     #[inline(always)]
                     fn combine($acc: T, $x: T) -> T { $combine }
+                    $(const QUIET: bool = true;
+                    #[inline(always)]
+                    fn combine_quiet($qacc: T, $qx: T) -> T { $quiet })?
                     $(#[inline(always)]
                     fn finish($facc: T, $count: usize) -> T { $finish })?
                 }
@@ -93,16 +117,18 @@ macro_rules! reductions {
 
 reductions! {
     /// The sum of the elements.
-    sum: Element, start ZERO, combine(acc, x) => acc + x;
+    sum: Element, start ZERO (sums), combine(acc, x) => acc + x;
     /// The arithmetic mean (float elements; NaN over an empty axis, as NumPy).
-    mean: Float, start ZERO, combine(acc, x) => acc + x,
+    mean: Float, start ZERO (sums), combine(acc, x) => acc + x,
         finish(acc, count) => acc / T::from_int_literal(count as i128);
     /// The product of the elements.
     prod: Element, start ONE, combine(acc, x) => acc * x;
     /// The largest element (NaN if any is NaN; no value over an empty axis).
-    max: Element, start LOWEST [undefined when empty], combine(acc, x) => acc.max_element(x);
+    max: Element, start LOWEST [undefined when empty], combine(acc, x) => acc.max_element(x),
+        quiet(acc, x) => if acc > x { acc } else { x };
     /// The smallest element (NaN if any is NaN; no value over an empty axis).
-    min: Element, start HIGHEST [undefined when empty], combine(acc, x) => acc.min_element(x);
+    min: Element, start HIGHEST [undefined when empty], combine(acc, x) => acc.min_element(x),
+        quiet(acc, x) => if acc < x { acc } else { x };
 }
 
 /// The reduction `F` of `expr` (shape `E::Shape`) to shape `R`; `K` is the
@@ -245,28 +271,24 @@ where
     }
 }
 
-/// Folds the first `len` elements of a row with 16 independent partial results
-/// (so the loop vectorises), then folds those.
+/// Folds the first `len` elements of a row with [`LANES`](super::buffered::LANES) independent partial
+/// results (so the loop vectorises), then folds those. A reducer with a quiet
+/// step (`max`, `min`) folds with it and checks for NaN apart, folding again
+/// exactly only if the row holds one.
 #[inline(always)]
 fn fold_row<T: Element, F: Reducer<T>>(row: &impl Row<T>, len: usize) -> T {
-    const LANES: usize = 16;
-    let mut lanes = [F::IDENTITY; LANES];
-    let whole = len - len % LANES;
-    let mut j = 0;
-    while j < whole {
-        for (lane, acc) in lanes.iter_mut().enumerate() {
-            *acc = F::combine(*acc, row.get(j + lane, T::ZERO));
+    if F::SUM {
+        if let Some(sum) = row.known_sum() {
+            return sum;
         }
-        j += LANES;
     }
-    let mut acc = F::IDENTITY;
-    for lane in lanes {
-        acc = F::combine(acc, lane);
+    if F::QUIET {
+        let (acc, nan) = fold_lanes(row, len, F::IDENTITY, F::combine_quiet, true);
+        if !nan {
+            return acc;
+        }
     }
-    for j in whole..len {
-        acc = F::combine(acc, row.get(j, T::ZERO));
-    }
-    acc
+    fold_lanes(row, len, F::IDENTITY, F::combine, false).0
 }
 
 impl<T, F, E, K, R: Shape> Shaped for Reduction<T, F, E, K, R> {

@@ -93,9 +93,9 @@ macro_rules! float_math {
         /// The sign bit.
         const SIGN: $u = 1 << ($u::BITS - 1);
 
-        /// `p 2^n` for the `n` that `t` of [`round_product`] holds, in
-        /// one operation fewer than two `2^(n/2)` factors: the halves of `n` are shifted into
-        /// exponent position straight from `t`'s bits, `ROUND + n`, where
+        /// `p 2^n` for the `n` that `t` of [`round_product`] holds, as two
+        /// factors near `2^(n/2)` (each normal where `2^n` is not): the
+        /// halves of `n` are shifted into exponent position straight from `t`'s bits, `ROUND + n`, where
         /// `ROUND`'s own bits shift out (its low bits are zero, also once
         /// halved), so `n` itself is never formed.
         #[inline(always)]
@@ -268,8 +268,9 @@ macro_rules! float_math {
             let b = -2.0 * x.abs();
             let (r, t) = reduce_ln2(select(b < $k::TANH_LO, $k::TANH_LO, b));
             let (s, u) = (pow2_of(t, 0), $k::expm1_reduced(r));
-            let q = fma(s, u, s - 1.0) / fma(s, u, s + 1.0); // -tanh|x|, a zero or NaN
-                                                             // Negative, then x's sign flips it: tanh(-0) = -0.
+            // -tanh|x| (or a zero, or NaN): negative, then x's sign flips
+            // it, so tanh(-0) = -0.
+            let q = fma(s, u, s - 1.0) / fma(s, u, s + 1.0);
             $f::from_bits((q.to_bits() | SIGN) ^ (!x.to_bits() & SIGN))
         }
 
@@ -277,10 +278,10 @@ macro_rules! float_math {
         #[inline(always)]
         pub fn sigmoid(x: $f) -> $f {
             // One exponential that cannot overflow, e = e^-|x|, held scaled
-            // by UP = 2^SHIFT; for x < 0 the result is e / (1 + e), which
-            // reaches the subnormals after the one scaling back. NaN passes.
-            // e^r 2^(n + SHIFT) as one FMA, 2^(..) (1 + u), not `1 + u`
-            // rounded first.
+            // by UP = 2^SHIFT and formed as one FMA, 2^(n + SHIFT) (1 + u),
+            // not with `1 + u` rounded first. For x < 0 the result is
+            // e / (1 + e), which reaches the subnormals after the one
+            // scaling back. NaN passes.
             let (r, scale) = exp_neg_parts(x);
             let e = fma(scale, $k::expm1_reduced(r), scale);
             select(x < 0.0, e, $k::UP) / fma(e, $k::DOWN, 1.0) * $k::DOWN
@@ -379,8 +380,8 @@ pub mod f32 {
         pub const LN2_HI: f32 = 0.693_359_4;
         pub const LN2_LO: f32 = -2.121_944_4e-4;
         pub const EXP_HI: f32 = 89.0;
-        // Below -104 e^x is 0, but x e^x (silu) is not yet: the clamp is as
-        // low as `scale` allows (each half of 2^n stays normal).
+        // Below -104 e^x is 0; the clamp only keeps n where `scale_by`'s
+        // two halves of 2^n stay normal.
         pub const EXP_LO: f32 = -170.0;
         // Below this x e^x rounds to 0 (it is under half the least
         // subnormal); e^x 2^SHIFT is normal down to here.

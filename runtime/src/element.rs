@@ -36,11 +36,11 @@ pub trait Element:
 {
     /// [`IsFloat`] for float types, [`NotFloat`] otherwise: whether the float
     /// functions of `tensor_expr!` apply (see [`crate::expr::Defined`]).
-    type Floatness;
+    type Floatness: FloatnessKind;
     /// Whether this is a float type ([`Element::Floatness`] as a value): a
     /// sum of floats cannot overflow into a panic, so the kernel may fold one
     /// that no expression asked for (see `Shared`).
-    const IS_FLOAT: bool = false;
+    const IS_FLOAT: bool = <Self::Floatness as FloatnessKind>::IS_FLOAT;
     /// [`HasSign`] for signed types (floats included), [`NoSign`] otherwise:
     /// whether negation and `abs` apply.
     type Sign;
@@ -214,6 +214,20 @@ pub trait Float: Signed + Element<Floatness = IsFloat> {
     }
 }
 
+/// What an [`Element::Floatness`] marker says, as a value.
+pub trait FloatnessKind {
+    /// Whether the element type is a float type.
+    const IS_FLOAT: bool;
+}
+
+impl FloatnessKind for IsFloat {
+    const IS_FLOAT: bool = true;
+}
+
+impl FloatnessKind for NotFloat {
+    const IS_FLOAT: bool = false;
+}
+
 /// The [`Element::Floatness`] of float types.
 #[derive(Clone, Copy, Debug)]
 pub struct IsFloat;
@@ -356,7 +370,6 @@ macro_rules! impl_float {
         impl Element for $t {
             type Floatness = IsFloat;
             type Sign = HasSign;
-            const IS_FLOAT: bool = true;
             const ZERO: Self = 0.0;
             const ONE: Self = 1.0;
             const LOWEST: Self = <$t>::NEG_INFINITY;

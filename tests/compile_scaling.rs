@@ -1,9 +1,11 @@
 //! Compile-time regression guard: expressions whose checking time was
 //! exponential (left-nested two-argument functions), quadratic (long chains)
-//! or beyond rustc's recursion limit (chains of 200 terms, 200 nested calls).
+//! or beyond rustc's recursion limit (chains of 200 terms, 200 nested calls,
+//! reductions and products nested past 60 levels, which the macro stages).
 //! If one of those returns, this file stops compiling in reasonable time, or
-//! at all; the values are checked against plain loops, bit for bit, since a
-//! folded chain computes exactly the operations written, in order.
+//! at all; the values are checked against plain loops, bit for bit where the
+//! operations are exact or run in the written order (a folded chain computes
+//! exactly the operations written, in order).
 //!
 //! The scaling of check time with depth and length is measured by
 //! `benches/compile_scaling.sh`; nothing here is timed.
@@ -129,4 +131,45 @@ fn chain_with_in_dims_terms() {
     let c = Tensor::<f32, Shape![3]>::from_fn(|[i]: [usize; 1]| col[[i, 0]]);
     let y = tensor_expr!(a + in_dims(c, [0]) - v - v + in_dims(c, [0]) - v - v + in_dims(c, [0]) - v - v + in_dims(c, [0]) - v - v + in_dims(c, [0]) - v - v + in_dims(c, [0]) - v - v + in_dims(c, [0]) - v - v + in_dims(c, [0]) - v - v + in_dims(c, [0]) - v - v + in_dims(c, [0]) - v - v + in_dims(c, [0]) - v - v + in_dims(c, [0]) - v - v + in_dims(c, [0]) - v - v + in_dims(c, [0]));
     check(&y, |a, v, _, c| (0..40).fold(a, |acc, k| if k % 3 == 0 { acc + c } else { acc - v }));
+}
+
+/// `mean(.., [1], keepdim) + v` nested 64 deep: 128 levels of operations that
+/// do not fold (each reduction is a node of its own). The macro evaluates
+/// the deepest parts first, as stages, so no node type nests past rustc's
+/// recursion limit; the values are those of the plain loop.
+#[test]
+#[rustfmt::skip]
+fn reductions_nested_64_deep() {
+    let (a, v, _, _) = inputs();
+    let y = tensor_expr!(mean(mean(mean(mean(mean(mean(mean(mean(mean(mean(mean(mean(mean(mean(mean(mean(mean(mean(mean(mean(mean(mean(mean(mean(mean(mean(mean(mean(mean(mean(mean(mean(mean(mean(mean(mean(mean(mean(mean(mean(mean(mean(mean(mean(mean(mean(mean(mean(mean(mean(mean(mean(mean(mean(mean(mean(mean(mean(mean(mean(mean(mean(mean(mean(a, [1], keepdim) + v, [1], keepdim) + v, [1], keepdim) + v, [1], keepdim) + v, [1], keepdim) + v, [1], keepdim) + v, [1], keepdim) + v, [1], keepdim) + v, [1], keepdim) + v, [1], keepdim) + v, [1], keepdim) + v, [1], keepdim) + v, [1], keepdim) + v, [1], keepdim) + v, [1], keepdim) + v, [1], keepdim) + v, [1], keepdim) + v, [1], keepdim) + v, [1], keepdim) + v, [1], keepdim) + v, [1], keepdim) + v, [1], keepdim) + v, [1], keepdim) + v, [1], keepdim) + v, [1], keepdim) + v, [1], keepdim) + v, [1], keepdim) + v, [1], keepdim) + v, [1], keepdim) + v, [1], keepdim) + v, [1], keepdim) + v, [1], keepdim) + v, [1], keepdim) + v, [1], keepdim) + v, [1], keepdim) + v, [1], keepdim) + v, [1], keepdim) + v, [1], keepdim) + v, [1], keepdim) + v, [1], keepdim) + v, [1], keepdim) + v, [1], keepdim) + v, [1], keepdim) + v, [1], keepdim) + v, [1], keepdim) + v, [1], keepdim) + v, [1], keepdim) + v, [1], keepdim) + v, [1], keepdim) + v, [1], keepdim) + v, [1], keepdim) + v, [1], keepdim) + v, [1], keepdim) + v, [1], keepdim) + v, [1], keepdim) + v, [1], keepdim) + v, [1], keepdim) + v, [1], keepdim) + v, [1], keepdim) + v, [1], keepdim) + v, [1], keepdim) + v, [1], keepdim) + v, [1], keepdim) + v, [1], keepdim) + v);
+    let mut x: Vec<[f64; 5]> = (0..3).map(|i| core::array::from_fn(|j| f64::from(a[[i, j]]))).collect();
+    for _ in 0..64 {
+        for row in &mut x {
+            let mean = row.iter().sum::<f64>() / 5.0;
+            *row = core::array::from_fn(|j| mean + f64::from(v[[j]]));
+        }
+    }
+    for i in 0..3 {
+        for j in 0..5 {
+            let (actual, expected) = (f64::from(y[[i, j]]), x[i][j]);
+            assert!((actual - expected).abs() <= 1e-5 * expected.abs().max(1.0), "at [{i}, {j}]: {actual} against {expected}");
+        }
+    }
+}
+
+/// Products nested 71 deep, each left operand a product: staged one inside
+/// the other, the same as written. `w` moves each column one place to the
+/// right (a permutation, so every value is exact).
+#[test]
+#[rustfmt::skip]
+fn products_nested_71_deep() {
+    let (a, _, _, _) = inputs();
+    let w = Tensor::<f32, Shape![5, 5]>::from_fn(|[k, j]: [usize; 2]| if (k + 1) % 5 == j { 1.0 } else { 0.0 });
+    let y = tensor_expr!((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((a) @ w) @ w) @ w) @ w) @ w) @ w) @ w) @ w) @ w) @ w) @ w) @ w) @ w) @ w) @ w) @ w) @ w) @ w) @ w) @ w) @ w) @ w) @ w) @ w) @ w) @ w) @ w) @ w) @ w) @ w) @ w) @ w) @ w) @ w) @ w) @ w) @ w) @ w) @ w) @ w) @ w) @ w) @ w) @ w) @ w) @ w) @ w) @ w) @ w) @ w) @ w) @ w) @ w) @ w) @ w) @ w) @ w) @ w) @ w) @ w) @ w) @ w) @ w) @ w) @ w) @ w) @ w) @ w) @ w) @ w) @ w);
+    for i in 0..3 {
+        for j in 0..5 {
+            // 71 moves of one place to the right: column j holds a's j - 71 (mod 5).
+            assert_eq!(y[[i, j]].to_bits(), a[[i, (j + 5 * 15 - 71) % 5]].to_bits(), "at [{i}, {j}]");
+        }
+    }
 }

@@ -11,11 +11,11 @@
 //! operations along it as steps `acc = f(.., acc, ..)` of the runtime's fold
 //! node. The steps sit in a tree ([`StepsTree`]) and run in source order, so
 //! every value is computed exactly as written while the type nests about
-//! `2 log2(n)` levels for `n` steps. Operands off the path are folded the same way on their own.
+//! `log4(n)` levels for `n` steps. Operands off the path are folded the same way on their own.
 //!
 //! What still nests level by level is what is not elementwise: products,
-//! reductions. [`MAX_TYPE_DEPTH`] bounds it, and
-//! [`validate`](crate::validate) reports it with a fix.
+//! reductions. [`MAX_TYPE_DEPTH`] bounds it: a deeper part is evaluated
+//! first, as a stage of its own ([`stage`](crate::stage)).
 
 use crate::ast::{BinaryOp, Expr};
 use proc_macro2::Span;
@@ -25,7 +25,8 @@ use std::collections::HashMap;
 /// shorter ones expand operation by operation, which reads more simply.
 pub const MIN_FOLD_STEPS: usize = 8;
 
-/// The deepest nesting of operations the macro emits, counted after folding.
+/// The deepest nesting of operations the macro emits in one stage, counted
+/// after folding; a deeper part is staged ([`stage`](crate::stage)).
 /// Measured with rustc 1.95 at the default recursion limit: 62 nested
 /// elementwise nodes build (63 do not), 64 products; 60 leaves a margin.
 pub const MAX_TYPE_DEPTH: usize = 60;
@@ -186,11 +187,15 @@ fn deeper_of<'a>(
     }
 }
 
-/// The steps of a fold, assembled into a tree as they arrive, like a binary
-/// counter: two neighbouring subtrees of the same size merge at once. The tree
-/// keeps the steps' order, nests about `2 log2(n)` levels, and only about
-/// `log2(n)` subtrees are pending at any time: the expansion binds each to a
-/// local, and the locals alive at once are what rustc's borrow check pays for.
+/// The most subtrees in one group of a fold's steps tree (the runtime's tuple
+/// impls go this far).
+pub const GROUP: usize = tensor_expr_runtime::expr::GROUP;
+
+/// The steps of a fold, assembled into a tree as they arrive, like a counter
+/// in base [`GROUP`]: as soon as the last `GROUP` pending subtrees are of one
+/// size, they merge into a group. The tree keeps the steps' order, nests about
+/// `log4(n)` levels, and at most `GROUP - 1` subtrees per level are pending at
+/// any time.
 pub struct StepsTree<T> {
     /// Pending subtrees, earliest first: (subtree, steps in it, its depth).
     pending: Vec<(T, usize, usize)>,
@@ -203,31 +208,38 @@ impl<T> StepsTree<T> {
         }
     }
 
-    /// Adds the next step; `pair(earlier, later)` merges two subtrees.
-    pub fn push(&mut self, step: T, mut pair: impl FnMut(T, T) -> T) {
+    /// Adds the next step; `group(subtrees, steps)` merges 2 to [`GROUP`]
+    /// neighbouring subtrees, earliest first, holding `steps` steps in all.
+    pub fn push(&mut self, step: T, mut group: impl FnMut(Vec<T>, usize) -> T) {
         self.pending.push((step, 1, 0));
-        while let [.., (_, earlier, _), (_, later, _)] = self.pending[..] {
-            if earlier != later {
+        while let Some(first) = self.pending.len().checked_sub(GROUP) {
+            let size = self.pending[first].1;
+            if self.pending[first..]
+                .iter()
+                .any(|(_, steps, _)| *steps != size)
+            {
                 break;
             }
-            self.merge_last_two(&mut pair);
+            self.merge_from(first, &mut group);
         }
     }
 
-    /// The whole tree and its depth, or `None` for no steps.
-    pub fn finish(mut self, mut pair: impl FnMut(T, T) -> T) -> Option<(T, usize)> {
+    /// The whole tree and its depth, or `None` for no steps: what is pending
+    /// merges from the latest, [`GROUP`] subtrees at a time.
+    pub fn finish(mut self, mut group: impl FnMut(Vec<T>, usize) -> T) -> Option<(T, usize)> {
         while self.pending.len() > 1 {
-            self.merge_last_two(&mut pair);
+            let first = self.pending.len().saturating_sub(GROUP);
+            self.merge_from(first, &mut group);
         }
         self.pending.pop().map(|(tree, _, depth)| (tree, depth))
     }
 
-    fn merge_last_two(&mut self, pair: &mut impl FnMut(T, T) -> T) {
-        if let (Some(later), Some(earlier)) = (self.pending.pop(), self.pending.pop()) {
-            let depth = 1 + earlier.2.max(later.2);
-            self.pending
-                .push((pair(earlier.0, later.0), earlier.1 + later.1, depth));
-        }
+    fn merge_from(&mut self, first: usize, group: &mut impl FnMut(Vec<T>, usize) -> T) {
+        let merged: Vec<_> = self.pending.drain(first..).collect();
+        let steps = merged.iter().map(|(_, steps, _)| steps).sum();
+        let depth = 1 + merged.iter().map(|(_, _, depth)| *depth).max().unwrap_or(0);
+        let subtrees = merged.into_iter().map(|(tree, _, _)| tree).collect();
+        self.pending.push((group(subtrees, steps), steps, depth));
     }
 }
 
@@ -235,9 +247,9 @@ impl<T> StepsTree<T> {
 fn steps_tree_depth(steps: usize) -> usize {
     let mut tree = StepsTree::new();
     for _ in 0..steps {
-        tree.push((), |(), ()| ());
+        tree.push((), |_, _| ());
     }
-    tree.finish(|(), ()| ()).map_or(0, |(_, depth)| depth)
+    tree.finish(|_, _| ()).map_or(0, |(_, depth)| depth)
 }
 
 /// How many operations deep the node types emitted for `expr` nest (operands

@@ -9,8 +9,10 @@ use syn::ext::IdentExt;
 use syn::parse::{Parse, ParseStream};
 use syn::{token, Error, Result, Token};
 
-/// The deepest nesting of parentheses, calls and unary minus accepted; deeper
-/// input is rejected with an error instead of exhausting the macro's stack.
+/// The deepest nesting of parentheses, calls, unary minus and right operands
+/// accepted; deeper input is rejected with an error that says how to split
+/// it, instead of exhausting the macro's stack. Everything up to it builds:
+/// elementwise paths fold, and deep products and reductions are staged.
 const MAX_DEPTH: usize = 256;
 
 impl Parse for Statement {
@@ -255,7 +257,8 @@ fn reject_compound_assignment(input: ParseStream) -> Result<()> {
 fn parse_unary(input: ParseStream, depth: usize) -> Result<Expr> {
     if depth > MAX_DEPTH {
         return Err(input.error(format_args!(
-            "expression nested more than {MAX_DEPTH} levels deep"
+            "this expression nests more than {MAX_DEPTH} levels deep; compute an inner part \
+             first (`let inner = tensor_expr!(..);`) and use `inner` here"
         )));
     }
     if input.peek(Token![-]) {

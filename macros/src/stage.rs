@@ -15,12 +15,20 @@
 //!   subexpression (`softmax(x @ w + b)`): such an expression is walked row
 //!   by row, which reads a product through dot products.
 //!
+//!
+//! And one more, for the compiler rather than for speed: a part nested so
+//! deep that its node types would nest more than [`MAX_TYPE_DEPTH`] levels
+//! (products or reductions inside one another some sixty times; elementwise
+//! paths fold, see [`chain`]) is staged, so no stage's type reaches rustc's
+//! recursion limit however deep the expression.
+//!
 //! A stage is evaluated by the same macro machinery into a scratch tensor (a
 //! `HeapTensor` with an allocator; without one a `Tensor` on the stack, sized
 //! by the stage's static shape) and read by the rest of the expression as an
 //! operand. Everything else stays fused.
 
 use crate::ast::{BinaryOp, Expr, Operand};
+use crate::chain::{type_depth, Depths, MAX_TYPE_DEPTH};
 use crate::share;
 use proc_macro2::{Ident, Span};
 use quote::quote;
@@ -29,7 +37,7 @@ use quote::quote;
 pub struct Stage {
     /// `__tensor_expr_stageN`.
     pub name: Ident,
-    /// The subexpression, itself possibly holding stages of its own.
+    /// The subexpression, reading the stages before it as operands.
     pub expr: Expr,
 }
 
@@ -37,23 +45,18 @@ pub struct Stage {
 /// stages in the order they must be evaluated. `target` is the assignment
 /// target's tokens, if any (an expression that reads it is shared with
 /// nothing, see [`share`]).
+///
+/// The list is flat: a stage's own parts to stage are stages of the list,
+/// before it, and it reads them as operands. So `((a @ w) @ w) @ w` is three
+/// stages one after another, not three nested in one another.
 pub fn split(expr: &Expr, target: Option<&str>) -> (Expr, Vec<Stage>) {
     let mut stages = Stages {
         list: Vec::new(),
         keys: Vec::new(),
         target,
     };
-    let expr = stages.product_operands(expr);
-    let expr = if !walked_by_rows(&expr, target) {
-        expr
-    } else if is_product(&expr) {
-        // The whole expression is the product (a stage of its own, say):
-        // staging it would only copy it. Products inside its operands are
-        // staged already.
-        expr
-    } else {
-        stages.products(&expr)
-    };
+    let mut expr = expr.clone();
+    stages.split_part(&mut expr, target);
     (expr, stages.list)
 }
 
@@ -66,81 +69,121 @@ struct Stages<'a> {
 }
 
 impl Stages<'_> {
+    /// Stages what `expr` needs staged (the target is the assignment's for
+    /// the whole expression, `None` for a stage).
+    fn split_part(&mut self, expr: &mut Expr, target: Option<&str>) {
+        self.product_operands(expr);
+        // Where the whole expression is the product (a stage of its own,
+        // say), staging it would only copy it; products inside its operands
+        // are staged already.
+        if walked_by_rows(expr, target) && !is_product(expr) {
+            self.products(expr);
+        }
+        self.deep_parts(expr);
+    }
+
     /// Stages the operands of `@` that hold a product or a reduction, and right
-    /// operands read transposed.
-    fn product_operands(&mut self, expr: &Expr) -> Expr {
+    /// operands read transposed. The tree is rewritten in place: each node is
+    /// visited once, so this is linear in the expression's size.
+    fn product_operands(&mut self, expr: &mut Expr) {
         if let Expr::Binary {
             op: BinaryOp::MatMul,
-            span,
             lhs,
             rhs,
+            ..
         } = expr
         {
-            let lhs = if holds_product_or_reduction(lhs) {
-                self.stage(lhs)
+            if holds_product_or_reduction(lhs) {
+                self.stage(lhs);
             } else {
-                self.product_operands(lhs)
-            };
-            let rhs = if holds_product_or_reduction(rhs) || reads_transposed_rows(rhs) {
-                self.stage(rhs)
+                self.product_operands(lhs);
+            }
+            if holds_product_or_reduction(rhs) || reads_transposed_rows(rhs) {
+                self.stage(rhs);
             } else {
-                self.product_operands(rhs)
-            };
-            return Expr::Binary {
-                op: BinaryOp::MatMul,
-                span: *span,
-                lhs: Box::new(lhs),
-                rhs: Box::new(rhs),
-            };
+                self.product_operands(rhs);
+            }
+            return;
         }
-        self.map_children(expr, Self::product_operands)
+        for child in expr.children_mut() {
+            self.product_operands(child);
+        }
     }
 
     /// Stages every product (the expression is walked row by row).
-    fn products(&mut self, expr: &Expr) -> Expr {
+    fn products(&mut self, expr: &mut Expr) {
         if is_product(expr) {
             return self.stage(expr);
         }
-        self.map_children(expr, Self::products)
-    }
-
-    /// `expr` with `f` applied to each child.
-    fn map_children(&mut self, expr: &Expr, f: fn(&mut Self, &Expr) -> Expr) -> Expr {
-        let mut copy = expr.clone();
-        for child in copy.children_mut() {
-            *child = f(self, child);
+        for child in expr.children_mut() {
+            self.products(child);
         }
-        copy
     }
 
-    /// A stage for `expr` (the existing one if the same subexpression was
-    /// staged before), as the operand that reads it.
-    fn stage(&mut self, expr: &Expr) -> Expr {
+    /// Stages parts of `expr` until its node types nest at most
+    /// [`MAX_TYPE_DEPTH`] levels: each time, the largest part along the
+    /// deepest path that is shallow enough.
+    fn deep_parts(&mut self, expr: &mut Expr) {
+        while nesting(expr) > MAX_TYPE_DEPTH {
+            match shallow_enough_part(expr) {
+                Some(part) => self.stage(part),
+                None => return,
+            }
+        }
+    }
+
+    /// Replaces `expr` with the operand that reads its stage: the existing
+    /// stage if the same subexpression was staged before, else a new one,
+    /// after the stages its own parts need.
+    fn stage(&mut self, expr: &mut Expr) {
         let key = share::key(expr, self.target);
-        let index = match key
+        let existing = key
             .as_ref()
-            .and_then(|k| self.keys.iter().position(|s| s.as_ref() == Some(k)))
-        {
+            .and_then(|k| self.keys.iter().position(|s| s.as_ref() == Some(k)));
+        let span = expr.span();
+        let index = match existing {
             Some(index) => index,
             None => {
+                let mut staged = std::mem::replace(expr, Expr::IntLiteral { value: 0, span });
+                self.split_part(&mut staged, None);
                 let name = Ident::new(
                     &format!("__tensor_expr_stage{}", self.list.len()),
                     Span::call_site(),
                 );
-                self.list.push(Stage {
-                    name,
-                    expr: expr.clone(),
-                });
+                self.list.push(Stage { name, expr: staged });
                 self.keys.push(key);
                 self.list.len() - 1
             }
         };
         let name = &self.list[index].name;
-        Expr::Operand(Operand {
+        *expr = Expr::Operand(Operand {
             tokens: quote!(#name),
-            span: expr.span(),
-        })
+            span,
+        });
     }
+}
+
+/// How many levels `expr`'s node types nest ([`type_depth`]).
+fn nesting(expr: &Expr) -> usize {
+    type_depth(expr, &Depths::of(expr))
+}
+
+/// Along the deepest path of `expr`, the first part that nests at most
+/// [`MAX_TYPE_DEPTH`] levels and can be evaluated alone: an operation, a call
+/// or a reduction (not an operand, a literal, or an `in_dims`, which needs
+/// the other operand of its operation).
+fn shallow_enough_part(expr: &mut Expr) -> Option<&mut Expr> {
+    let depths: Vec<usize> = expr.children().into_iter().map(nesting).collect();
+    let deepest = (0..depths.len()).max_by_key(|&i| depths[i])?;
+    let child = expr.children_mut().into_iter().nth(deepest)?;
+    let stageable = matches!(
+        child,
+        Expr::Binary { .. } | Expr::Negate { .. } | Expr::Call { .. } | Expr::Reduce { .. }
+    );
+    if depths[deepest] <= MAX_TYPE_DEPTH && stageable {
+        return Some(child);
+    }
+    shallow_enough_part(child)
 }
 
 /// Whether `expr` is `a @ b`.
@@ -204,6 +247,28 @@ mod tests {
             .iter()
             .map(|s| share::key(&s.expr, None).unwrap_or_default())
             .collect()
+    }
+
+    #[test]
+    fn parts_nested_past_the_type_depth_limit_are_staged_in_order() {
+        let nested = (0..150).fold("a".to_string(), |inner, _| {
+            format!("sum({inner}, [1], keepdim)")
+        });
+        let statement: Statement = syn::parse_str(&nested).expect("parses");
+        let Form::Evaluate(expr) = statement.form else {
+            panic!("an expression")
+        };
+        let (rest, stages) = split(&expr, None);
+        // 150 levels in parts of at most 60, the innermost first, each
+        // later one reading the one before.
+        assert_eq!(stages.len(), 2);
+        assert_eq!(nesting(&stages[0].expr), MAX_TYPE_DEPTH);
+        assert!(share::key(&stages[1].expr, None)
+            .is_some_and(|key| key.contains("{__tensor_expr_stage0}")));
+        for part in stages.iter().map(|s| &s.expr).chain([&rest]) {
+            assert!(nesting(part) <= MAX_TYPE_DEPTH);
+        }
+        assert!(share::key(&rest, None).is_some_and(|key| key.contains("{__tensor_expr_stage1}")));
     }
 
     #[test]

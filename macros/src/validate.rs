@@ -12,7 +12,6 @@
 //! range against the other operand's rank, the sizes) are left to rustc.
 
 use crate::ast::{BinaryOp, DimLiteral, Expr, Form, Operand, Statement};
-use crate::chain::{self, MAX_TYPE_DEPTH};
 use crate::functions;
 use syn::Error;
 use tensor_expr_runtime::MAX_RANK;
@@ -35,40 +34,14 @@ pub fn validate(statement: &Statement) -> syn::Result<()> {
         Some(all) => all.combine(error),
         None => errors = Some(error),
     };
-    let value = match &statement.form {
-        Form::Evaluate(expr) => {
-            visit(expr, Place::Elsewhere, &mut report);
-            expr
-        }
+    match &statement.form {
+        Form::Evaluate(expr) => visit(expr, Place::Elsewhere, &mut report),
         Form::Assign { target, value, .. } => {
             visit(value, Place::AssignedValue, &mut report);
             check_target_read_elementwise(value, &target.to_string(), None, &mut report);
-            value
         }
-    };
-    if let Err(error) = check_type_depth(value) {
-        report(error);
     }
     errors.map_or(Ok(()), Err)
-}
-
-/// The expression's node types nest at most [`MAX_TYPE_DEPTH`] levels, which
-/// rustc builds at its default recursion limit. Elementwise operations never
-/// reach it ([`chain`](crate::chain) folds them); what does is nesting
-/// products or reductions inside one another about sixty times.
-fn check_type_depth(expr: &Expr) -> syn::Result<()> {
-    let depth = chain::type_depth(expr, &chain::Depths::of(expr));
-    if depth <= MAX_TYPE_DEPTH {
-        return Ok(());
-    }
-    Err(Error::new(
-        expr.span(),
-        format!(
-            "this expression nests products or reductions {depth} levels deep, more than the \
-             {MAX_TYPE_DEPTH} that rustc builds at its default recursion limit; compute an inner part \
-             first (`let inner = tensor_expr!(..);`) and use `inner` here"
-        ),
-    ))
 }
 
 fn visit(expr: &Expr, place: Place, report: &mut impl FnMut(Error)) {

@@ -32,12 +32,14 @@ pub fn expand(statement: &Statement) -> TokenStream {
         Form::Evaluate(expr) => (expr, None),
         Form::Assign { target, value, .. } => (value, Some(target)),
     };
-    let (value, stages) = stage::split(value, target.map(ToString::to_string).as_deref());
+    let target_text = target.map(ToString::to_string);
+    let (value, stages) = stage::split(value, target_text.as_deref());
+    let stage_names: Vec<String> = stages.iter().map(|s| s.name.to_string()).collect();
     let stage_lets: Vec<TokenStream> = stages
         .iter()
-        .map(|stage| expand_stage(stage, strict))
+        .map(|stage| expand_stage(stage, strict, &stage_names))
         .collect();
-    let mut builder = TreeBuilder::new(strict, &value, target, &stages);
+    let mut builder = TreeBuilder::new(strict, &value, target, stage_names);
     let main = match &statement.form {
         Form::Evaluate(_) => {
             let (span, root, placement) = builder.evaluation(&value);
@@ -115,19 +117,18 @@ fn assignment(
 
 /// `let (__tensor_expr_stageN, __tensor_expr_stageN_placement) = { .. };`:
 /// the stage evaluated into a scratch tensor, and the placement its operands
-/// vote for (which counts for the expression that reads it).
-fn expand_stage(stage: &stage::Stage, strict: bool) -> TokenStream {
-    let (inner, stages) = stage::split(&stage.expr, None);
-    let stage_lets: Vec<TokenStream> = stages.iter().map(|s| expand_stage(s, strict)).collect();
-    let mut builder = TreeBuilder::new(strict, &inner, None, &stages);
-    let (span, root, placement) = builder.evaluation(&inner);
+/// vote for (which counts for the expression that reads it). `stage_names`:
+/// all the stages, of which it may read those before it.
+fn expand_stage(stage: &stage::Stage, strict: bool, stage_names: &[String]) -> TokenStream {
+    let mut builder = TreeBuilder::new(strict, &stage.expr, None, stage_names.to_vec());
+    let (span, root, placement) = builder.evaluation(&stage.expr);
     let rt = runtime(span);
     let main = builder.finish(quote_spanned!(span=> (
         #rt::placement::evaluate(#rt::placement::SCRATCH, #root),
         #placement,
     )));
     let (name, placement) = (&stage.name, stage_placement(&stage.name));
-    quote!(let (#name, #placement) = { #(#stage_lets)* #main };)
+    quote!(let (#name, #placement) = #main;)
 }
 
 /// The local holding a stage's placement vote.

@@ -7,10 +7,13 @@ use super::{at, local, local_rules, runtime, stage_placement, target_span, TARGE
 use crate::ast::{BinaryOp, DimLiteral, Expr, Operand};
 use crate::chain;
 use crate::share;
-use crate::stage;
 use proc_macro2::{Ident, Literal, Span, TokenStream};
 use quote::{quote, quote_spanned, ToTokens};
 use std::collections::HashMap;
+
+/// A group of fold steps this large is bound to a `let` (see
+/// [`TreeBuilder::steps_group`]): 16 and 64 measured alike.
+const BOUND_GROUP_STEPS: usize = 16;
 
 /// The other operand of an `in_dims`, whose shape it is placed on.
 pub(super) enum Other {
@@ -82,7 +85,7 @@ impl TreeBuilder {
         strict: bool,
         value: &Expr,
         target: Option<&TokenStream>,
-        stages: &[stage::Stage],
+        stage_names: Vec<String>,
     ) -> Self {
         let mode = if strict {
             quote!(Strict)
@@ -104,7 +107,7 @@ impl TreeBuilder {
             shared: HashMap::new(),
             depths: chain::Depths::of(value),
             placements: Vec::new(),
-            stage_names: stages.iter().map(|s| s.name.to_string()).collect(),
+            stage_names,
             plain_operands: HashMap::new(),
         };
         builder.repeats = builder.keys.repeats(value);
@@ -383,7 +386,8 @@ impl TreeBuilder {
 
     /// A long path of elementwise operations as the runtime's fold node (see
     /// [`chain`]): the head, then each step checked and built in order, the
-    /// steps assembled into a tree as they come ([`chain::StepsTree`]).
+    /// steps assembled into a tree of groups as they come
+    /// ([`chain::StepsTree`]).
     fn fold(&mut self, spine: chain::Spine) -> (Span, TokenStream) {
         let head = self.node(spine.head, None);
         let mut so_far = self.shape_witness_node(&head, self.root_span);
@@ -391,15 +395,13 @@ impl TreeBuilder {
         for step in &spine.steps {
             let (checked, built) = self.fold_step(step, &so_far);
             so_far = self.shape_witness_node(&checked, step.function.span());
-            steps.push(built, |earlier, later| self.steps_pair(&earlier, &later));
+            let built = at(&built, self.root_span).into_token_stream();
+            steps.push(built, |subtrees, steps| self.steps_group(&subtrees, steps));
         }
         let span = self.root_span;
         // Never empty: a spine has at least `MIN_FOLD_STEPS` steps.
-        let tree = steps.finish(|earlier, later| self.steps_pair(&earlier, &later));
-        let tree = tree.map_or_else(
-            || quote!(()),
-            |(tree, _)| at(&tree, span).into_token_stream(),
-        );
+        let tree = steps.finish(|subtrees, steps| self.steps_group(&subtrees, steps));
+        let tree = tree.map_or_else(|| quote!(()), |(tree, _)| tree);
         let (rt, context) = self.located(span);
         let (so_far, head) = (at(&so_far, span), at(&head, span));
         (
@@ -456,15 +458,21 @@ impl TreeBuilder {
         (self.push_node(span, check), self.push_node(span, built))
     }
 
-    /// `let __tensor_expr_nodeN = pair(earlier, later);`: two subtrees of fold
-    /// steps merged, in order.
-    fn steps_pair(&mut self, earlier: &Ident, later: &Ident) -> Ident {
+    /// A group of neighbouring subtrees of fold steps, `(s0, s1, ..)`, holding
+    /// `steps` steps. A small group stays an expression, written into the
+    /// group that takes it in; a group of [`BOUND_GROUP_STEPS`] steps or more
+    /// is bound to a `let`. Measured, both halves matter: every step node
+    /// that waits unbound for the tree to finish is a local that rustc's
+    /// borrow check keeps alive across the rest of the chain (its cost grew
+    /// 2.8x per doubling past 200 steps), and
+    /// every bound group is a local whose whole type both checks walk again.
+    fn steps_group(&mut self, subtrees: &[TokenStream], steps: usize) -> TokenStream {
+        let group = quote!((#(#subtrees,)*));
+        if steps < BOUND_GROUP_STEPS {
+            return group;
+        }
         let span = self.root_span;
-        let (earlier, later) = (at(earlier, span), at(later, span));
-        self.push_node(
-            span,
-            quote_spanned!(span=> ::tensor_expr::__private::expr::pair(#earlier, #later)),
-        )
+        at(&self.push_node(span, group), span).into_token_stream()
     }
 
     /// A fold step's other argument, located at the step's `span`; an `in_dims`

@@ -8,10 +8,10 @@
 //! arguments read from their own nodes ([`Sides`]). Built as nested
 //! [`Map1`]/[`Map2`] nodes, the type would be `n` levels deep, and rustc stops
 //! at its recursion limit (at 62 nested elementwise nodes, measured). Here the
-//! steps sit in a tree of [`Pair`]s that the macro assembles as they come
-//! (about `2 log2(n)` deep), and [`Fold`] applies them from left to right:
-//! the same operations on the same values in the same order, so the results
-//! are bit-identical to the nested form.
+//! steps sit in a tree of tuples of up to [`GROUP`] subtrees, which the macro
+//! assembles as they come (about `log4(n)` deep), and [`Fold`] applies them
+//! from left to right: the same operations on the same values in the same
+//! order, so the results are bit-identical to the nested form.
 //!
 //! The constructors check nothing: `tensor_expr!` first checks every step
 //! with its operation's own constructor ([`map1`](super::map1),
@@ -45,12 +45,13 @@ pub struct Step<F, P, Sides> {
     types: PhantomData<(F, P)>,
 }
 
-/// The steps of `L`, then those of `R`.
-#[derive(Clone, Copy, Debug)]
-pub struct Pair<L, R> {
-    left: L,
-    right: R,
-}
+/// The most subtrees in one group of a fold's steps tree: a tuple of 2 to
+/// `GROUP` subtrees is a group, its steps applied in tuple order.
+///
+/// Four, measured: against two (pairs), the tree is half as deep, so the
+/// types of its inner nodes, whose regions rustc's type and borrow checks
+/// visit once per node, add up to half as much; eight was no faster.
+pub const GROUP: usize = 4;
 
 /// Builds `head` then `steps`, of the shape `_shape` that the macro's
 /// step-by-step checks computed.
@@ -118,12 +119,6 @@ pub fn first_step<T, M, F: Domain<T>, B, C>(
         sides: (b, c),
         types: PhantomData,
     }
-}
-
-/// The steps of `left`, then those of `right`.
-#[inline(always)]
-pub fn pair<L, R>(left: L, right: R) -> Pair<L, R> {
-    Pair { left, right }
 }
 
 impl<T, H, Steps, S: Shape> Shaped for Fold<T, H, Steps, S> {
@@ -334,44 +329,6 @@ where
     }
 }
 
-impl<T: Copy, L: FoldSteps<T>, R: FoldSteps<T>> FoldSteps<T> for Pair<L, R> {
-    const BUFFERED: bool = L::BUFFERED || R::BUFFERED;
-    const TILED: bool = L::TILED || R::TILED;
-    const FLAT: Flat = L::FLAT.and(R::FLAT);
-    #[inline(always)]
-    fn flat_row(&self) -> impl StepsRow<T> + '_ {
-        Pair {
-            left: self.left.flat_row(),
-            right: self.right.flat_row(),
-        }
-    }
-    #[inline(always)]
-    fn row<O: Shape>(&self, outer: [usize; MAX_RANK]) -> impl StepsRow<T> + '_ {
-        Pair {
-            left: self.left.row::<O>(outer),
-            right: self.right.row::<O>(outer),
-        }
-    }
-    #[inline(always)]
-    fn row_fresh<O: Shape>(&self, outer: [usize; MAX_RANK]) -> impl StepsRow<T> + '_ {
-        Pair {
-            left: self.left.row_fresh::<O>(outer),
-            right: self.right.row_fresh::<O>(outer),
-        }
-    }
-    #[inline(always)]
-    fn tile<O: Shape, const RR: usize, const C: usize, const FUSE: bool>(
-        &self,
-        outer: [usize; MAX_RANK],
-        j0: usize,
-    ) -> impl StepsTile<T> + '_ {
-        Pair {
-            left: self.left.tile::<O, RR, C, FUSE>(outer, j0),
-            right: self.right.tile::<O, RR, C, FUSE>(outer, j0),
-        }
-    }
-}
-
 impl<T: Element, H: Expr<T>, Steps: FoldSteps<T>, S: Shape> Expr<T> for Fold<T, H, Steps, S> {
     const BUFFERED: bool = H::BUFFERED || Steps::BUFFERED;
     const TILED: bool = H::TILED || Steps::TILED;
@@ -428,21 +385,6 @@ impl<T, F, P: Position<F, T, V>, S: SidesTile<T, V>, V> StepsTile<T> for Apply<F
     }
 }
 
-impl<T: Copy, L: StepsRow<T>, R: StepsRow<T>> StepsRow<T> for Pair<L, R> {
-    #[inline(always)]
-    fn fold(&self, acc: T, j: usize, current: T) -> T {
-        self.right.fold(self.left.fold(acc, j, current), j, current)
-    }
-}
-
-impl<T: Copy, L: StepsTile<T>, R: StepsTile<T>> StepsTile<T> for Pair<L, R> {
-    #[inline(always)]
-    fn fold(&self, acc: T, r: usize, j: usize, current: T) -> T {
-        self.right
-            .fold(self.left.fold(acc, r, j, current), r, j, current)
-    }
-}
-
 /// The whole chain's reader (a row or a tile): the head's value, then the steps.
 struct Folded<H, Steps> {
     head: H,
@@ -462,3 +404,54 @@ impl<T: Copy, H: Tile<T>, Steps: StepsTile<T>> Tile<T> for Folded<H, Steps> {
         self.steps.fold(self.head.get(r, j, current), r, j, current)
     }
 }
+
+/// Implements [`FoldSteps`] for a group (a tuple of subtrees) and its
+/// readers for the same tuple of readers: each subtree's steps in turn.
+macro_rules! impl_steps_group {
+    ($($x:ident $i:tt),*) => {
+        impl<T: Copy, $($x: FoldSteps<T>),*> FoldSteps<T> for ($($x,)*) {
+            const BUFFERED: bool = false $(|| $x::BUFFERED)*;
+            const TILED: bool = false $(|| $x::TILED)*;
+            const FLAT: Flat = Flat::Splat $(.and($x::FLAT))*;
+            #[inline(always)]
+            fn flat_row(&self) -> impl StepsRow<T> + '_ {
+                ($(self.$i.flat_row(),)*)
+            }
+            #[inline(always)]
+            fn row<O: Shape>(&self, outer: [usize; MAX_RANK]) -> impl StepsRow<T> + '_ {
+                ($(self.$i.row::<O>(outer),)*)
+            }
+            #[inline(always)]
+            fn row_fresh<O: Shape>(&self, outer: [usize; MAX_RANK]) -> impl StepsRow<T> + '_ {
+                ($(self.$i.row_fresh::<O>(outer),)*)
+            }
+            #[inline(always)]
+            fn tile<O: Shape, const R: usize, const C: usize, const FUSE: bool>(
+                &self,
+                outer: [usize; MAX_RANK],
+                j0: usize,
+            ) -> impl StepsTile<T> + '_ {
+                ($(self.$i.tile::<O, R, C, FUSE>(outer, j0),)*)
+            }
+        }
+        impl<T: Copy, $($x: StepsRow<T>),*> StepsRow<T> for ($($x,)*) {
+            #[inline(always)]
+            fn fold(&self, acc: T, j: usize, current: T) -> T {
+                $(let acc = self.$i.fold(acc, j, current);)*
+                acc
+            }
+        }
+        impl<T: Copy, $($x: StepsTile<T>),*> StepsTile<T> for ($($x,)*) {
+            #[inline(always)]
+            fn fold(&self, acc: T, r: usize, j: usize, current: T) -> T {
+                $(let acc = self.$i.fold(acc, r, j, current);)*
+                acc
+            }
+        }
+    };
+}
+
+// Groups of 2 to `GROUP` subtrees.
+impl_steps_group!(G0 0, G1 1);
+impl_steps_group!(G0 0, G1 1, G2 2);
+impl_steps_group!(G0 0, G1 1, G2 2, G3 3);

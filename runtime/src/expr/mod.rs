@@ -27,8 +27,8 @@ pub use context::{
     after_reduction, context_of, inferred_context, shape_of, target_context, target_shape, Context,
 };
 pub use fold::{
-    first_step, fold, left_step, pair, right_step, unary_step, First, Fold, FoldSteps, Left, Only,
-    Pair, Position, Right, Sides, SidesRow, SidesTile, Step, StepsRow, StepsTile,
+    first_step, fold, left_step, right_step, unary_step, First, Fold, FoldSteps, Left, Only,
+    Position, Right, Sides, SidesRow, SidesTile, Step, StepsRow, StepsTile, GROUP,
 };
 pub use function::{
     functions, operators, Admits, BinaryFunction, Defined, Domain, FunctionInfo, TernaryFunction,

@@ -4,11 +4,11 @@
 # terms), for each construct, printed as a table with the growth per doubling.
 #
 # Each cell is one expression's share of the check time, in milliseconds: the
-# best of 3 checks of a crate holding the expression in 10 functions, minus the
+# best of 5 checks of a crate holding the expression in 10 functions, minus the
 # same crate's time with a one-operator expression (the fixed cost of `cargo
 # check`, printed as `base`), divided by 10. "growth" is the ratio of the two
 # largest sizes' cells: about 2 per doubling is linear, 4 quadratic.
-# Usage: benches/compile_scaling.sh            (about two minutes here)
+# Usage: benches/compile_scaling.sh            (about four minutes here)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 dir=target/compile_scaling
@@ -42,11 +42,11 @@ pub fn probe_$2(
 RUST
 }
 
-# check_time EXPR: best of 3 `cargo check` times, in seconds.
+# check_time EXPR: best of 5 `cargo check` times, in seconds.
 check_time() {
     write_crate "$1"
     local best=""
-    for _ in 1 2 3; do
+    for _ in 1 2 3 4 5; do
         # `touch` is not enough: cargo may judge the crate fresh within one tick.
         (cd "$dir" && cargo clean --quiet -p compile-scaling-probe 2>/dev/null)
         local start end

@@ -2,7 +2,8 @@
 # Compile-time budget: generates a crate of 200 distinct tensor expressions
 # (broadcasts, functions, in-place updates, in_dims, matrix products with
 # epilogues, over varied shapes), builds its dependencies once, then times
-# `cargo check` of that crate alone. Target: under 3 s on a 2-core machine.
+# `cargo check` of that crate alone (best of 3, from a clean state of the
+# crate). Target: under 3 s on a 2-core machine.
 # Usage: benches/compile_time.sh [count]
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -43,11 +44,17 @@ RUST
 
 cd "$dir"
 cargo check --quiet   # dependencies, and a first check
-touch src/lib.rs
-start=$(date +%s.%N)
-cargo check --quiet
-end=$(date +%s.%N)
-awk -v s="$start" -v e="$end" -v n="$count" 'BEGIN {
-    t = e - s
+# Best of 3 fresh checks of the crate alone. `touch` is not enough: the
+# incremental cache would answer most of the queries again.
+best=""
+for _ in 1 2 3; do
+    cargo clean --quiet -p compile-time-probe
+    start=$(date +%s.%N)
+    cargo check --quiet
+    end=$(date +%s.%N)
+    best=$(awk -v s="$start" -v e="$end" -v b="$best" \
+        'BEGIN { t = e - s; if (b == "" || t < b) print t; else print b }')
+done
+awk -v t="$best" -v n="$count" 'BEGIN {
     printf "cargo check of %d expressions: %.2f s (%.1f ms per expression)\n", n, t, 1000 * t / n
 }'

@@ -47,51 +47,11 @@ fn expansion() {
                 type Placed: Shape;
             }
             #[diagnostic::do_not_recommend]
-            impl<O0: Dim> Place<()> for (O0,)
+            impl<Other: Shape> Place<()> for Other
             where
-                CannotPlace: InDims<(O0,), ()>,
+                CannotPlace: InDims<Other, ()>,
             {
-                type Placed = <CannotPlace as InDims<(O0,), ()>>::Placed;
-            }
-            #[diagnostic::do_not_recommend]
-            impl<O0: Dim, O1: Dim> Place<()> for (O0, O1)
-            where
-                CannotPlace: InDims<(O0, O1), ()>,
-            {
-                type Placed = <CannotPlace as InDims<(O0, O1), ()>>::Placed;
-            }
-            #[diagnostic::do_not_recommend]
-            impl<O0: Dim, O1: Dim, O2: Dim> Place<()> for (O0, O1, O2)
-            where
-                CannotPlace: InDims<(O0, O1, O2), ()>,
-            {
-                type Placed = <CannotPlace as InDims<(O0, O1, O2), ()>>::Placed;
-            }
-            #[diagnostic::do_not_recommend]
-            impl<O0: Dim, O1: Dim, O2: Dim, O3: Dim> Place<()> for (O0, O1, O2, O3)
-            where
-                CannotPlace: InDims<(O0, O1, O2, O3), ()>,
-            {
-                type Placed = <CannotPlace as InDims<(O0, O1, O2, O3), ()>>::Placed;
-            }
-            #[diagnostic::do_not_recommend]
-            impl<O0: Dim, O1: Dim, O2: Dim, O3: Dim, O4: Dim> Place<()>
-            for (O0, O1, O2, O3, O4)
-            where
-                CannotPlace: InDims<(O0, O1, O2, O3, O4), ()>,
-            {
-                type Placed = <CannotPlace as InDims<(O0, O1, O2, O3, O4), ()>>::Placed;
-            }
-            #[diagnostic::do_not_recommend]
-            impl<O0: Dim, O1: Dim, O2: Dim, O3: Dim, O4: Dim, O5: Dim> Place<()>
-            for (O0, O1, O2, O3, O4, O5)
-            where
-                CannotPlace: InDims<(O0, O1, O2, O3, O4, O5), ()>,
-            {
-                type Placed = <CannotPlace as InDims<
-                    (O0, O1, O2, O3, O4, O5),
-                    (),
-                >>::Placed;
+                type Placed = <CannotPlace as InDims<Other, ()>>::Placed;
             }
             #[diagnostic::do_not_recommend]
             impl<X0: Dim, O0: Dim> Place<(X0,)> for (O0,)
@@ -164,171 +124,18 @@ fn expansion() {
                 ) as PlacedFits<(O0, O1, O2, O3, O4, O5)>>::Placed;
             }
             #[diagnostic::do_not_recommend]
-            impl<X0: Dim, X1: Dim, O0: Dim> Place<(X0, X1)> for (O0,)
+            impl<X0: Dim, X1: Dim, Other: Shape> Place<(X0, X1)> for Other
             where
-                CannotPlace: InDims<(O0,), (X0, X1)>,
+                CannotPlace: InDims<Other, (X0, X1)>,
             {
-                type Placed = <CannotPlace as InDims<(O0,), (X0, X1)>>::Placed;
+                type Placed = <CannotPlace as InDims<Other, (X0, X1)>>::Placed;
             }
             #[diagnostic::do_not_recommend]
-            impl<X0: Dim, X1: Dim, O0: Dim, O1: Dim> Place<(X0, X1)> for (O0, O1)
+            impl<X0: Dim, X1: Dim, X2: Dim, Other: Shape> Place<(X0, X1, X2)> for Other
             where
-                CannotPlace: InDims<(O0, O1), (X0, X1)>,
+                CannotPlace: InDims<Other, (X0, X1, X2)>,
             {
-                type Placed = <CannotPlace as InDims<(O0, O1), (X0, X1)>>::Placed;
-            }
-            #[diagnostic::do_not_recommend]
-            impl<X0: Dim, X1: Dim, O0: Dim, O1: Dim, O2: Dim> Place<(X0, X1)>
-            for (O0, O1, O2)
-            where
-                CannotPlace: InDims<(O0, O1, O2), (X0, X1)>,
-            {
-                type Placed = <CannotPlace as InDims<(O0, O1, O2), (X0, X1)>>::Placed;
-            }
-            #[diagnostic::do_not_recommend]
-            impl<X0: Dim, X1: Dim, O0: Dim, O1: Dim, O2: Dim, O3: Dim> Place<(X0, X1)>
-            for (O0, O1, O2, O3)
-            where
-                CannotPlace: InDims<(O0, O1, O2, O3), (X0, X1)>,
-            {
-                type Placed = <CannotPlace as InDims<
-                    (O0, O1, O2, O3),
-                    (X0, X1),
-                >>::Placed;
-            }
-            #[diagnostic::do_not_recommend]
-            impl<
-                X0: Dim,
-                X1: Dim,
-                O0: Dim,
-                O1: Dim,
-                O2: Dim,
-                O3: Dim,
-                O4: Dim,
-            > Place<(X0, X1)> for (O0, O1, O2, O3, O4)
-            where
-                CannotPlace: InDims<(O0, O1, O2, O3, O4), (X0, X1)>,
-            {
-                type Placed = <CannotPlace as InDims<
-                    (O0, O1, O2, O3, O4),
-                    (X0, X1),
-                >>::Placed;
-            }
-            #[diagnostic::do_not_recommend]
-            impl<
-                X0: Dim,
-                X1: Dim,
-                O0: Dim,
-                O1: Dim,
-                O2: Dim,
-                O3: Dim,
-                O4: Dim,
-                O5: Dim,
-            > Place<(X0, X1)> for (O0, O1, O2, O3, O4, O5)
-            where
-                CannotPlace: InDims<(O0, O1, O2, O3, O4, O5), (X0, X1)>,
-            {
-                type Placed = <CannotPlace as InDims<
-                    (O0, O1, O2, O3, O4, O5),
-                    (X0, X1),
-                >>::Placed;
-            }
-            #[diagnostic::do_not_recommend]
-            impl<X0: Dim, X1: Dim, X2: Dim, O0: Dim> Place<(X0, X1, X2)> for (O0,)
-            where
-                CannotPlace: InDims<(O0,), (X0, X1, X2)>,
-            {
-                type Placed = <CannotPlace as InDims<(O0,), (X0, X1, X2)>>::Placed;
-            }
-            #[diagnostic::do_not_recommend]
-            impl<X0: Dim, X1: Dim, X2: Dim, O0: Dim, O1: Dim> Place<(X0, X1, X2)>
-            for (O0, O1)
-            where
-                CannotPlace: InDims<(O0, O1), (X0, X1, X2)>,
-            {
-                type Placed = <CannotPlace as InDims<(O0, O1), (X0, X1, X2)>>::Placed;
-            }
-            #[diagnostic::do_not_recommend]
-            impl<
-                X0: Dim,
-                X1: Dim,
-                X2: Dim,
-                O0: Dim,
-                O1: Dim,
-                O2: Dim,
-            > Place<(X0, X1, X2)> for (O0, O1, O2)
-            where
-                CannotPlace: InDims<(O0, O1, O2), (X0, X1, X2)>,
-            {
-                type Placed = <CannotPlace as InDims<
-                    (O0, O1, O2),
-                    (X0, X1, X2),
-                >>::Placed;
-            }
-            #[diagnostic::do_not_recommend]
-            impl<
-                X0: Dim,
-                X1: Dim,
-                X2: Dim,
-                O0: Dim,
-                O1: Dim,
-                O2: Dim,
-                O3: Dim,
-            > Place<(X0, X1, X2)> for (O0, O1, O2, O3)
-            where
-                CannotPlace: InDims<(O0, O1, O2, O3), (X0, X1, X2)>,
-            {
-                type Placed = <CannotPlace as InDims<
-                    (O0, O1, O2, O3),
-                    (X0, X1, X2),
-                >>::Placed;
-            }
-            #[diagnostic::do_not_recommend]
-            impl<
-                X0: Dim,
-                X1: Dim,
-                X2: Dim,
-                O0: Dim,
-                O1: Dim,
-                O2: Dim,
-                O3: Dim,
-                O4: Dim,
-            > Place<(X0, X1, X2)> for (O0, O1, O2, O3, O4)
-            where
-                CannotPlace: InDims<(O0, O1, O2, O3, O4), (X0, X1, X2)>,
-            {
-                type Placed = <CannotPlace as InDims<
-                    (O0, O1, O2, O3, O4),
-                    (X0, X1, X2),
-                >>::Placed;
-            }
-            #[diagnostic::do_not_recommend]
-            impl<
-                X0: Dim,
-                X1: Dim,
-                X2: Dim,
-                O0: Dim,
-                O1: Dim,
-                O2: Dim,
-                O3: Dim,
-                O4: Dim,
-                O5: Dim,
-            > Place<(X0, X1, X2)> for (O0, O1, O2, O3, O4, O5)
-            where
-                CannotPlace: InDims<(O0, O1, O2, O3, O4, O5), (X0, X1, X2)>,
-            {
-                type Placed = <CannotPlace as InDims<
-                    (O0, O1, O2, O3, O4, O5),
-                    (X0, X1, X2),
-                >>::Placed;
-            }
-            #[diagnostic::do_not_recommend]
-            impl<X0: Dim, X1: Dim, X2: Dim, X3: Dim, O0: Dim> Place<(X0, X1, X2, X3)>
-            for (O0,)
-            where
-                CannotPlace: InDims<(O0,), (X0, X1, X2, X3)>,
-            {
-                type Placed = <CannotPlace as InDims<(O0,), (X0, X1, X2, X3)>>::Placed;
+                type Placed = <CannotPlace as InDims<Other, (X0, X1, X2)>>::Placed;
             }
             #[diagnostic::do_not_recommend]
             impl<
@@ -336,94 +143,12 @@ fn expansion() {
                 X1: Dim,
                 X2: Dim,
                 X3: Dim,
-                O0: Dim,
-                O1: Dim,
-            > Place<(X0, X1, X2, X3)> for (O0, O1)
+                Other: Shape,
+            > Place<(X0, X1, X2, X3)> for Other
             where
-                CannotPlace: InDims<(O0, O1), (X0, X1, X2, X3)>,
+                CannotPlace: InDims<Other, (X0, X1, X2, X3)>,
             {
-                type Placed = <CannotPlace as InDims<
-                    (O0, O1),
-                    (X0, X1, X2, X3),
-                >>::Placed;
-            }
-            #[diagnostic::do_not_recommend]
-            impl<
-                X0: Dim,
-                X1: Dim,
-                X2: Dim,
-                X3: Dim,
-                O0: Dim,
-                O1: Dim,
-                O2: Dim,
-            > Place<(X0, X1, X2, X3)> for (O0, O1, O2)
-            where
-                CannotPlace: InDims<(O0, O1, O2), (X0, X1, X2, X3)>,
-            {
-                type Placed = <CannotPlace as InDims<
-                    (O0, O1, O2),
-                    (X0, X1, X2, X3),
-                >>::Placed;
-            }
-            #[diagnostic::do_not_recommend]
-            impl<
-                X0: Dim,
-                X1: Dim,
-                X2: Dim,
-                X3: Dim,
-                O0: Dim,
-                O1: Dim,
-                O2: Dim,
-                O3: Dim,
-            > Place<(X0, X1, X2, X3)> for (O0, O1, O2, O3)
-            where
-                CannotPlace: InDims<(O0, O1, O2, O3), (X0, X1, X2, X3)>,
-            {
-                type Placed = <CannotPlace as InDims<
-                    (O0, O1, O2, O3),
-                    (X0, X1, X2, X3),
-                >>::Placed;
-            }
-            #[diagnostic::do_not_recommend]
-            impl<
-                X0: Dim,
-                X1: Dim,
-                X2: Dim,
-                X3: Dim,
-                O0: Dim,
-                O1: Dim,
-                O2: Dim,
-                O3: Dim,
-                O4: Dim,
-            > Place<(X0, X1, X2, X3)> for (O0, O1, O2, O3, O4)
-            where
-                CannotPlace: InDims<(O0, O1, O2, O3, O4), (X0, X1, X2, X3)>,
-            {
-                type Placed = <CannotPlace as InDims<
-                    (O0, O1, O2, O3, O4),
-                    (X0, X1, X2, X3),
-                >>::Placed;
-            }
-            #[diagnostic::do_not_recommend]
-            impl<
-                X0: Dim,
-                X1: Dim,
-                X2: Dim,
-                X3: Dim,
-                O0: Dim,
-                O1: Dim,
-                O2: Dim,
-                O3: Dim,
-                O4: Dim,
-                O5: Dim,
-            > Place<(X0, X1, X2, X3)> for (O0, O1, O2, O3, O4, O5)
-            where
-                CannotPlace: InDims<(O0, O1, O2, O3, O4, O5), (X0, X1, X2, X3)>,
-            {
-                type Placed = <CannotPlace as InDims<
-                    (O0, O1, O2, O3, O4, O5),
-                    (X0, X1, X2, X3),
-                >>::Placed;
+                type Placed = <CannotPlace as InDims<Other, (X0, X1, X2, X3)>>::Placed;
             }
             #[diagnostic::do_not_recommend]
             impl<
@@ -432,113 +157,13 @@ fn expansion() {
                 X2: Dim,
                 X3: Dim,
                 X4: Dim,
-                O0: Dim,
-            > Place<(X0, X1, X2, X3, X4)> for (O0,)
+                Other: Shape,
+            > Place<(X0, X1, X2, X3, X4)> for Other
             where
-                CannotPlace: InDims<(O0,), (X0, X1, X2, X3, X4)>,
+                CannotPlace: InDims<Other, (X0, X1, X2, X3, X4)>,
             {
                 type Placed = <CannotPlace as InDims<
-                    (O0,),
-                    (X0, X1, X2, X3, X4),
-                >>::Placed;
-            }
-            #[diagnostic::do_not_recommend]
-            impl<
-                X0: Dim,
-                X1: Dim,
-                X2: Dim,
-                X3: Dim,
-                X4: Dim,
-                O0: Dim,
-                O1: Dim,
-            > Place<(X0, X1, X2, X3, X4)> for (O0, O1)
-            where
-                CannotPlace: InDims<(O0, O1), (X0, X1, X2, X3, X4)>,
-            {
-                type Placed = <CannotPlace as InDims<
-                    (O0, O1),
-                    (X0, X1, X2, X3, X4),
-                >>::Placed;
-            }
-            #[diagnostic::do_not_recommend]
-            impl<
-                X0: Dim,
-                X1: Dim,
-                X2: Dim,
-                X3: Dim,
-                X4: Dim,
-                O0: Dim,
-                O1: Dim,
-                O2: Dim,
-            > Place<(X0, X1, X2, X3, X4)> for (O0, O1, O2)
-            where
-                CannotPlace: InDims<(O0, O1, O2), (X0, X1, X2, X3, X4)>,
-            {
-                type Placed = <CannotPlace as InDims<
-                    (O0, O1, O2),
-                    (X0, X1, X2, X3, X4),
-                >>::Placed;
-            }
-            #[diagnostic::do_not_recommend]
-            impl<
-                X0: Dim,
-                X1: Dim,
-                X2: Dim,
-                X3: Dim,
-                X4: Dim,
-                O0: Dim,
-                O1: Dim,
-                O2: Dim,
-                O3: Dim,
-            > Place<(X0, X1, X2, X3, X4)> for (O0, O1, O2, O3)
-            where
-                CannotPlace: InDims<(O0, O1, O2, O3), (X0, X1, X2, X3, X4)>,
-            {
-                type Placed = <CannotPlace as InDims<
-                    (O0, O1, O2, O3),
-                    (X0, X1, X2, X3, X4),
-                >>::Placed;
-            }
-            #[diagnostic::do_not_recommend]
-            impl<
-                X0: Dim,
-                X1: Dim,
-                X2: Dim,
-                X3: Dim,
-                X4: Dim,
-                O0: Dim,
-                O1: Dim,
-                O2: Dim,
-                O3: Dim,
-                O4: Dim,
-            > Place<(X0, X1, X2, X3, X4)> for (O0, O1, O2, O3, O4)
-            where
-                CannotPlace: InDims<(O0, O1, O2, O3, O4), (X0, X1, X2, X3, X4)>,
-            {
-                type Placed = <CannotPlace as InDims<
-                    (O0, O1, O2, O3, O4),
-                    (X0, X1, X2, X3, X4),
-                >>::Placed;
-            }
-            #[diagnostic::do_not_recommend]
-            impl<
-                X0: Dim,
-                X1: Dim,
-                X2: Dim,
-                X3: Dim,
-                X4: Dim,
-                O0: Dim,
-                O1: Dim,
-                O2: Dim,
-                O3: Dim,
-                O4: Dim,
-                O5: Dim,
-            > Place<(X0, X1, X2, X3, X4)> for (O0, O1, O2, O3, O4, O5)
-            where
-                CannotPlace: InDims<(O0, O1, O2, O3, O4, O5), (X0, X1, X2, X3, X4)>,
-            {
-                type Placed = <CannotPlace as InDims<
-                    (O0, O1, O2, O3, O4, O5),
+                    Other,
                     (X0, X1, X2, X3, X4),
                 >>::Placed;
             }
@@ -550,118 +175,13 @@ fn expansion() {
                 X3: Dim,
                 X4: Dim,
                 X5: Dim,
-                O0: Dim,
-            > Place<(X0, X1, X2, X3, X4, X5)> for (O0,)
+                Other: Shape,
+            > Place<(X0, X1, X2, X3, X4, X5)> for Other
             where
-                CannotPlace: InDims<(O0,), (X0, X1, X2, X3, X4, X5)>,
+                CannotPlace: InDims<Other, (X0, X1, X2, X3, X4, X5)>,
             {
                 type Placed = <CannotPlace as InDims<
-                    (O0,),
-                    (X0, X1, X2, X3, X4, X5),
-                >>::Placed;
-            }
-            #[diagnostic::do_not_recommend]
-            impl<
-                X0: Dim,
-                X1: Dim,
-                X2: Dim,
-                X3: Dim,
-                X4: Dim,
-                X5: Dim,
-                O0: Dim,
-                O1: Dim,
-            > Place<(X0, X1, X2, X3, X4, X5)> for (O0, O1)
-            where
-                CannotPlace: InDims<(O0, O1), (X0, X1, X2, X3, X4, X5)>,
-            {
-                type Placed = <CannotPlace as InDims<
-                    (O0, O1),
-                    (X0, X1, X2, X3, X4, X5),
-                >>::Placed;
-            }
-            #[diagnostic::do_not_recommend]
-            impl<
-                X0: Dim,
-                X1: Dim,
-                X2: Dim,
-                X3: Dim,
-                X4: Dim,
-                X5: Dim,
-                O0: Dim,
-                O1: Dim,
-                O2: Dim,
-            > Place<(X0, X1, X2, X3, X4, X5)> for (O0, O1, O2)
-            where
-                CannotPlace: InDims<(O0, O1, O2), (X0, X1, X2, X3, X4, X5)>,
-            {
-                type Placed = <CannotPlace as InDims<
-                    (O0, O1, O2),
-                    (X0, X1, X2, X3, X4, X5),
-                >>::Placed;
-            }
-            #[diagnostic::do_not_recommend]
-            impl<
-                X0: Dim,
-                X1: Dim,
-                X2: Dim,
-                X3: Dim,
-                X4: Dim,
-                X5: Dim,
-                O0: Dim,
-                O1: Dim,
-                O2: Dim,
-                O3: Dim,
-            > Place<(X0, X1, X2, X3, X4, X5)> for (O0, O1, O2, O3)
-            where
-                CannotPlace: InDims<(O0, O1, O2, O3), (X0, X1, X2, X3, X4, X5)>,
-            {
-                type Placed = <CannotPlace as InDims<
-                    (O0, O1, O2, O3),
-                    (X0, X1, X2, X3, X4, X5),
-                >>::Placed;
-            }
-            #[diagnostic::do_not_recommend]
-            impl<
-                X0: Dim,
-                X1: Dim,
-                X2: Dim,
-                X3: Dim,
-                X4: Dim,
-                X5: Dim,
-                O0: Dim,
-                O1: Dim,
-                O2: Dim,
-                O3: Dim,
-                O4: Dim,
-            > Place<(X0, X1, X2, X3, X4, X5)> for (O0, O1, O2, O3, O4)
-            where
-                CannotPlace: InDims<(O0, O1, O2, O3, O4), (X0, X1, X2, X3, X4, X5)>,
-            {
-                type Placed = <CannotPlace as InDims<
-                    (O0, O1, O2, O3, O4),
-                    (X0, X1, X2, X3, X4, X5),
-                >>::Placed;
-            }
-            #[diagnostic::do_not_recommend]
-            impl<
-                X0: Dim,
-                X1: Dim,
-                X2: Dim,
-                X3: Dim,
-                X4: Dim,
-                X5: Dim,
-                O0: Dim,
-                O1: Dim,
-                O2: Dim,
-                O3: Dim,
-                O4: Dim,
-                O5: Dim,
-            > Place<(X0, X1, X2, X3, X4, X5)> for (O0, O1, O2, O3, O4, O5)
-            where
-                CannotPlace: InDims<(O0, O1, O2, O3, O4, O5), (X0, X1, X2, X3, X4, X5)>,
-            {
-                type Placed = <CannotPlace as InDims<
-                    (O0, O1, O2, O3, O4, O5),
+                    Other,
                     (X0, X1, X2, X3, X4, X5),
                 >>::Placed;
             }

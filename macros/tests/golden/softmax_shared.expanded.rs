@@ -28,8 +28,8 @@ fn expansion() {
                     note = "axes count from 0 at the outermost dim, or from -1 at the innermost; each must be a dim of the operand, and name a different dim than the others"
                 )]
                 trait Axes<Operand, Anchor = ()> {
-                    type Kept: Shape;
-                    type Output: Shape;
+                    type Kept;
+                    type Output;
                 }
                 #[diagnostic::do_not_recommend]
                 impl<Operand: Shape, Anchor, Verdict: NeverHolds> Axes<Operand, Anchor>
@@ -38,8 +38,8 @@ fn expansion() {
                     type Output = Operand;
                 }
                 trait Reduce<Anchor = ()> {
-                    type Kept: Shape;
-                    type Output: Shape;
+                    type Kept;
+                    type Output;
                 }
                 #[diagnostic::do_not_recommend]
                 impl<Anchor> Reduce<Anchor> for ()
@@ -143,8 +143,8 @@ fn expansion() {
                     note = "axes count from 0 at the outermost dim, or from -1 at the innermost; each must be a dim of the operand, and name a different dim than the others"
                 )]
                 trait Axes<Operand, Anchor = ()> {
-                    type Kept: Shape;
-                    type Output: Shape;
+                    type Kept;
+                    type Output;
                 }
                 #[diagnostic::do_not_recommend]
                 impl<Operand: Shape, Anchor, Verdict: NeverHolds> Axes<Operand, Anchor>
@@ -153,8 +153,8 @@ fn expansion() {
                     type Output = Operand;
                 }
                 trait Reduce<Anchor = ()> {
-                    type Kept: Shape;
-                    type Output: Shape;
+                    type Kept;
+                    type Output;
                 }
                 #[diagnostic::do_not_recommend]
                 impl<Anchor> Reduce<Anchor> for ()

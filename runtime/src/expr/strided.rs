@@ -49,6 +49,8 @@ impl<S: Transpose> Layout for Transposed<S> {
 /// An operand's elements read through the strides of layout `L`, broadcast
 /// into the output (stride 0 on the dims it has as size 1 or lacks).
 pub struct StridedLeaf<'a, T, L> {
+    /// Exactly `L::DATA_LEN` elements (see [`StridedLeaf::new`]); `row`
+    /// relies on it.
     data: &'a [T],
     layout: PhantomData<L>,
 }
@@ -155,8 +157,21 @@ impl<T: Element, L: Layout> Expr<T> for StridedLeaf<'_, T, L> {
         // bounds checks of the inner loop: j < ROW_LEN implies j * INNER < span.
         // (An empty row, as in a product contracting over a size-0 dim, reads nothing.)
         let span = span(O::ROW_LEN, ReadStrides::<L, O>::INNER);
+        // The range is checked against the constant `DATA_LEN`, not the
+        // slice's length, which LLVM loads per leaf: then every leaf of one
+        // layout checks the same condition of `outer`, which LLVM tests once.
+        // Where the driver is not inlined (an expression of 300 terms), 300
+        // distinct checks per row made LLVM's loop and register passes take
+        // 44 s on a 200-line function.
+        assert!(
+            span <= L::DATA_LEN && offset <= L::DATA_LEN - span,
+            "row out of range"
+        );
+        // SAFETY: `new` sliced `data` to exactly `L::DATA_LEN` elements, and
+        // `offset + span <= L::DATA_LEN` was just checked (without overflow).
+        let row = unsafe { self.data.get_unchecked(offset..offset + span) };
         StridedRow::<T, L, O> {
-            row: &self.data[offset..offset + span],
+            row,
             layout: PhantomData,
         }
     }
@@ -267,4 +282,30 @@ pub fn transpose<'a, T, M, X: Operand<T> + ?Sized>(_context: Context<T, M>, x: &
 #[rustfmt::skip]
 pub fn reshape<'a, R: Shape, T, M, X: Operand<T> + ?Sized>(_context: Context<T, M>, x: &'a X) -> TensorLeaf<'a, X::Element, <X::Shape as Reshape<R>>::Output> where X::Shape: Reshape<R>, X::Layout: Contiguous, X::Element: 'a {
     TensorLeaf::new(x.elements())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{Tensor, D};
+
+    type M = Tensor<f32, (D<2>, D<3>)>;
+
+    #[test]
+    fn a_row_reads_its_own_elements() {
+        let m = M::from_fn(|[i, j]| (10 * i + j) as f32);
+        let leaf = operand(crate::expr::context_of(crate::rules::rank::Numpy, &m), &m);
+        let row = leaf.row::<(D<2>, D<3>)>([1, 0, 0, 0, 0, 0]);
+        assert_eq!([row.get(0, 0.0), row.get(2, 0.0)], [10.0, 12.0]);
+    }
+
+    /// `row` is safe to call with any index: one past the last row panics
+    /// instead of reading past the data (its slice is taken unchecked).
+    #[test]
+    #[should_panic(expected = "row out of range")]
+    fn a_row_past_the_end_panics() {
+        let m = M::zeros();
+        let leaf = operand(crate::expr::context_of(crate::rules::rank::Numpy, &m), &m);
+        let _ = leaf.row::<(D<2>, D<3>)>([2, 0, 0, 0, 0, 0]);
+    }
 }

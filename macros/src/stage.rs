@@ -15,7 +15,6 @@
 //!   subexpression (`softmax(x @ w + b)`): such an expression is walked row
 //!   by row, which reads a product through dot products.
 //!
-//!
 //! And one more, for the compiler rather than for speed: a part nested so
 //! deep that its node types would nest more than [`MAX_TYPE_DEPTH`] levels
 //! (products or reductions inside one another some sixty times; elementwise
@@ -144,6 +143,7 @@ impl Stages<'_> {
         let index = match existing {
             Some(index) => index,
             None => {
+                // Moved out (a placeholder stands in until the operand does).
                 let mut staged = std::mem::replace(expr, Expr::IntLiteral { value: 0, span });
                 self.split_part(&mut staged, None);
                 let name = Ident::new(

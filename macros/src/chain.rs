@@ -254,7 +254,12 @@ fn steps_tree_depth(steps: usize) -> usize {
 
 /// How many operations deep the node types emitted for `expr` nest (operands
 /// and literals count 0; sharing, ignored here, only makes them shallower).
-pub fn type_depth(expr: &Expr, depths: &Depths) -> usize {
+pub fn nesting(expr: &Expr) -> usize {
+    type_depth(expr, &Depths::of(expr))
+}
+
+/// [`nesting`], with the unfolded depths of `expr`'s nodes given.
+fn type_depth(expr: &Expr, depths: &Depths) -> usize {
     if let Some(spine) = foldable_spine(expr, depths, |_| false) {
         let sides = spine.steps.iter().flat_map(|step| step.place.sides());
         let sides = sides
@@ -285,7 +290,7 @@ mod tests {
         let Form::Evaluate(expr) = &statement.form else {
             panic!("an expression")
         };
-        type_depth(expr, &Depths::of(expr))
+        nesting(expr)
     }
 
     fn nest(template: &str, times: usize) -> String {

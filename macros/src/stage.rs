@@ -27,7 +27,7 @@
 //! operand. Everything else stays fused.
 
 use crate::ast::{BinaryOp, Expr, Operand};
-use crate::chain::{type_depth, Depths, MAX_TYPE_DEPTH};
+use crate::chain::{nesting, MAX_TYPE_DEPTH};
 use crate::share;
 use proc_macro2::{Ident, Span};
 use quote::quote;
@@ -161,11 +161,6 @@ impl Stages<'_> {
             span,
         });
     }
-}
-
-/// How many levels `expr`'s node types nest ([`type_depth`]).
-fn nesting(expr: &Expr) -> usize {
-    type_depth(expr, &Depths::of(expr))
 }
 
 /// Along the deepest path of `expr`, the first part that nests at most

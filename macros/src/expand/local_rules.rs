@@ -383,15 +383,14 @@ fn in_dims_impls(positions: &[usize]) -> Vec<TokenStream> {
         let operand_dims = dim_params("X", operand_rank);
         if operand_rank != positions.len() {
             let operand = quote!((#(#operand_dims,)*));
-            impls.push(quote! {
-                #[diagnostic::do_not_recommend]
-                impl<#(#operand_dims: Dim,)* Other: Shape> Place<#operand> for Other
-                where
-                    CannotPlace: InDims<Other, #operand>,
-                {
-                    type Placed = <CannotPlace as InDims<Other, #operand>>::Placed;
-                }
-            });
+            impls.push(rejecting(
+                quote!(<#(#operand_dims: Dim,)* Other: Shape>),
+                quote!(Place<#operand>),
+                quote!(Other),
+                quote!(CannotPlace),
+                quote!(InDims<Other, #operand>),
+                &["Placed"],
+            ));
             continue;
         }
         for rank in 1..=MAX_RANK {

@@ -32,14 +32,12 @@ pub fn expand(statement: &Statement) -> TokenStream {
         Form::Evaluate(expr) => (expr, None),
         Form::Assign { target, value, .. } => (value, Some(target)),
     };
-    let target_text = target.map(ToString::to_string);
-    let (value, stages) = stage::split(value, target_text.as_deref());
-    let stage_names: Vec<String> = stages.iter().map(|s| s.name.to_string()).collect();
+    let (value, stages) = stage::split(value, target.map(ToString::to_string).as_deref());
     let stage_lets: Vec<TokenStream> = stages
         .iter()
-        .map(|stage| expand_stage(stage, strict, &stage_names))
+        .map(|stage| expand_stage(stage, strict, &stages))
         .collect();
-    let mut builder = TreeBuilder::new(strict, &value, target, stage_names);
+    let mut builder = TreeBuilder::new(strict, &value, target, &stages);
     let main = match &statement.form {
         Form::Evaluate(_) => {
             let (span, root, placement) = builder.evaluation(&value);
@@ -117,10 +115,10 @@ fn assignment(
 
 /// `let (__tensor_expr_stageN, __tensor_expr_stageN_placement) = { .. };`:
 /// the stage evaluated into a scratch tensor, and the placement its operands
-/// vote for (which counts for the expression that reads it). `stage_names`:
-/// all the stages, of which it may read those before it.
-fn expand_stage(stage: &stage::Stage, strict: bool, stage_names: &[String]) -> TokenStream {
-    let mut builder = TreeBuilder::new(strict, &stage.expr, None, stage_names.to_vec());
+/// vote for (which counts for the expression that reads it). `stages`: the
+/// whole list, of which it may read those before it.
+fn expand_stage(stage: &stage::Stage, strict: bool, stages: &[stage::Stage]) -> TokenStream {
+    let mut builder = TreeBuilder::new(strict, &stage.expr, None, stages);
     let (span, root, placement) = builder.evaluation(&stage.expr);
     let rt = runtime(span);
     let main = builder.finish(quote_spanned!(span=> (

@@ -7,6 +7,7 @@ use super::{at, local, local_rules, runtime, stage_placement, target_span, TARGE
 use crate::ast::{BinaryOp, DimLiteral, Expr, Operand};
 use crate::chain;
 use crate::share;
+use crate::stage;
 use proc_macro2::{Ident, Literal, Span, TokenStream};
 use quote::{quote, quote_spanned, ToTokens};
 use std::collections::HashMap;
@@ -85,7 +86,7 @@ impl TreeBuilder {
         strict: bool,
         value: &Expr,
         target: Option<&TokenStream>,
-        stage_names: Vec<String>,
+        stages: &[stage::Stage],
     ) -> Self {
         let mode = if strict {
             quote!(Strict)
@@ -107,7 +108,7 @@ impl TreeBuilder {
             shared: HashMap::new(),
             depths: chain::Depths::of(value),
             placements: Vec::new(),
-            stage_names,
+            stage_names: stages.iter().map(|s| s.name.to_string()).collect(),
             plain_operands: HashMap::new(),
         };
         builder.repeats = builder.keys.repeats(value);
@@ -464,8 +465,8 @@ impl TreeBuilder {
     /// is bound to a `let`. Measured, both halves matter: every step node
     /// that waits unbound for the tree to finish is a local that rustc's
     /// borrow check keeps alive across the rest of the chain (its cost grew
-    /// 2.8x per doubling past 200 steps), and
-    /// every bound group is a local whose whole type both checks walk again.
+    /// 2.8x per doubling past 200 steps), and every bound group is a local
+    /// whose whole type both checks walk again.
     fn steps_group(&mut self, subtrees: &[TokenStream], steps: usize) -> TokenStream {
         let group = quote!((#(#subtrees,)*));
         if steps < BOUND_GROUP_STEPS {

@@ -210,6 +210,38 @@ pub trait SidesTile<T, V> {
     fn get(&self, r: usize, j: usize, current: T) -> V;
 }
 
+/// The members of an [`Expr`]-like trait for a tuple that reads as its
+/// members do: the flags combined, and each reader the tuple of its members'
+/// readers. Shared by [`Sides`] (a step's other arguments) and [`FoldSteps`]
+/// (a group of steps); `[$row]` and `[$tile]` are the reader traits returned.
+macro_rules! tuple_of_readers {
+    ([$($row:tt)*] [$($tile:tt)*] $($x:ident $i:tt),*) => {
+        const BUFFERED: bool = false $(|| $x::BUFFERED)*;
+        const TILED: bool = false $(|| $x::TILED)*;
+        const FLAT: Flat = Flat::Splat $(.and($x::FLAT))*;
+        #[inline(always)]
+        fn flat_row(&self) -> impl $($row)* + '_ {
+            ($(self.$i.flat_row(),)*)
+        }
+        #[inline(always)]
+        fn row<O: Shape>(&self, _outer: [usize; MAX_RANK]) -> impl $($row)* + '_ {
+            ($(self.$i.row::<O>(_outer),)*)
+        }
+        #[inline(always)]
+        fn row_fresh<O: Shape>(&self, _outer: [usize; MAX_RANK]) -> impl $($row)* + '_ {
+            ($(self.$i.row_fresh::<O>(_outer),)*)
+        }
+        #[inline(always)]
+        fn tile<O: Shape, const R: usize, const C: usize, const FUSE: bool>(
+            &self,
+            _outer: [usize; MAX_RANK],
+            _j0: usize,
+        ) -> impl $($tile)* + '_ {
+            ($(self.$i.tile::<O, R, C, FUSE>(_outer, _j0),)*)
+        }
+    };
+}
+
 /// Implements [`Sides`] for a tuple of expressions and its readers for the
 /// same tuple of row or tile readers.
 macro_rules! impl_sides {
@@ -218,29 +250,7 @@ macro_rules! impl_sides {
         #[allow(clippy::unused_unit)]
         impl<T: Element, $($x: Expr<T>),*> Sides<T> for ($($x,)*) {
             type Values = ($(impl_sides!(@t $x T),)*);
-            const BUFFERED: bool = false $(|| $x::BUFFERED)*;
-            const TILED: bool = false $(|| $x::TILED)*;
-            const FLAT: Flat = Flat::Splat $(.and($x::FLAT))*;
-            #[inline(always)]
-            fn flat_row(&self) -> impl SidesRow<T, Self::Values> + '_ {
-                ($(self.$i.flat_row(),)*)
-            }
-            #[inline(always)]
-            fn row<O: Shape>(&self, _outer: [usize; MAX_RANK]) -> impl SidesRow<T, Self::Values> + '_ {
-                ($(self.$i.row::<O>(_outer),)*)
-            }
-            #[inline(always)]
-            fn row_fresh<O: Shape>(&self, _outer: [usize; MAX_RANK]) -> impl SidesRow<T, Self::Values> + '_ {
-                ($(self.$i.row_fresh::<O>(_outer),)*)
-            }
-            #[inline(always)]
-            fn tile<O: Shape, const R: usize, const C: usize, const FUSE: bool>(
-                &self,
-                _outer: [usize; MAX_RANK],
-                _j0: usize,
-            ) -> impl SidesTile<T, Self::Values> + '_ {
-                ($(self.$i.tile::<O, R, C, FUSE>(_outer, _j0),)*)
-            }
+            tuple_of_readers!([SidesRow<T, Self::Values>] [SidesTile<T, Self::Values>] $($x $i),*);
         }
         #[allow(clippy::unused_unit)]
         impl<T: Copy, $($x: Row<T>),*> SidesRow<T, ($(impl_sides!(@t $x T),)*)> for ($($x,)*) {
@@ -410,29 +420,7 @@ impl<T: Copy, H: Tile<T>, Steps: StepsTile<T>> Tile<T> for Folded<H, Steps> {
 macro_rules! impl_steps_group {
     ($($x:ident $i:tt),*) => {
         impl<T: Copy, $($x: FoldSteps<T>),*> FoldSteps<T> for ($($x,)*) {
-            const BUFFERED: bool = false $(|| $x::BUFFERED)*;
-            const TILED: bool = false $(|| $x::TILED)*;
-            const FLAT: Flat = Flat::Splat $(.and($x::FLAT))*;
-            #[inline(always)]
-            fn flat_row(&self) -> impl StepsRow<T> + '_ {
-                ($(self.$i.flat_row(),)*)
-            }
-            #[inline(always)]
-            fn row<O: Shape>(&self, outer: [usize; MAX_RANK]) -> impl StepsRow<T> + '_ {
-                ($(self.$i.row::<O>(outer),)*)
-            }
-            #[inline(always)]
-            fn row_fresh<O: Shape>(&self, outer: [usize; MAX_RANK]) -> impl StepsRow<T> + '_ {
-                ($(self.$i.row_fresh::<O>(outer),)*)
-            }
-            #[inline(always)]
-            fn tile<O: Shape, const R: usize, const C: usize, const FUSE: bool>(
-                &self,
-                outer: [usize; MAX_RANK],
-                j0: usize,
-            ) -> impl StepsTile<T> + '_ {
-                ($(self.$i.tile::<O, R, C, FUSE>(outer, j0),)*)
-            }
+            tuple_of_readers!([StepsRow<T>] [StepsTile<T>] $($x $i),*);
         }
         impl<T: Copy, $($x: StepsRow<T>),*> StepsRow<T> for ($($x,)*) {
             #[inline(always)]

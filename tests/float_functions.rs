@@ -166,6 +166,38 @@ fn special_values_are_exact() {
     assert!(m64::ln(-1.0).is_nan() && m64::exp(f64::NAN).is_nan());
 }
 
+/// `exp2` of an integer is that power of two exactly, over the whole range:
+/// the normal powers, the subnormal ones (where the scaling switches to its
+/// rescaled power of two and rounds into the subnormals) and the largest
+/// (where the scaling starts from `2^(n - 1)` so it does not overflow).
+#[test]
+fn exp2_of_every_integer_is_its_power_of_two() {
+    for k in -149..=127 {
+        let exact = 2f64.powi(k) as f32;
+        assert_eq!(m32::exp2(k as f32), exact, "2^{k} (f32)");
+    }
+    assert_eq!(
+        m32::exp2(-150.0),
+        0.0,
+        "half the least subnormal rounds to even"
+    );
+    for k in -1074..=1023 {
+        let exact = f64::from_bits(if k >= -1022 {
+            ((k + 1023) as u64) << 52
+        } else {
+            1 << (k + 1074)
+        });
+        assert_eq!(m64::exp2(k as f64), exact, "2^{k} (f64)");
+    }
+    // Just below the overflow threshold, the results are finite and close.
+    let x = 88.722_83f32;
+    let (ours, reference) = (m32::exp(x), (x as f64).exp());
+    assert!(ours.is_finite() && ((ours as f64 - reference) / reference).abs() < 2e-7);
+    let x = 709.78_f64;
+    let (ours, reference) = (m64::exp(x), x.exp());
+    assert!(ours.is_finite() && ((ours - reference) / reference).abs() < 4e-16);
+}
+
 #[test]
 fn sigmoid_stays_in_the_unit_interval_and_tanh_in_minus_one_to_one() {
     for x in f32_samples() {

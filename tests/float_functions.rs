@@ -156,6 +156,12 @@ fn special_values_are_exact() {
     );
     assert_eq!(m64::exp(0.0), 1.0);
     assert_eq!(m64::exp(710.0), f64::INFINITY);
+    let (x, near_overflow) = (709.78f64, m64::exp(709.78));
+    assert!(
+        near_overflow.is_finite(),
+        "the largest finite results stay finite"
+    );
+    assert!((near_overflow - x.exp()).abs() <= accuracy::ulp_f64(x.exp()));
     assert_eq!(
         m64::exp(-745.0),
         f64::from_bits(1) * 1.0,
@@ -169,7 +175,8 @@ fn special_values_are_exact() {
 /// `exp2` of an integer is that power of two exactly, over the whole range:
 /// the normal powers, the subnormal ones (where the scaling switches to its
 /// rescaled power of two and rounds into the subnormals) and the largest
-/// (where the scaling starts from `2^(n - 1)` so it does not overflow).
+/// (where the scaling starts from `2^(n - 1)` so it does not overflow; the
+/// largest finite `exp` results are checked with the special values).
 #[test]
 fn exp2_of_every_integer_is_its_power_of_two() {
     for k in -149..=127 {
@@ -189,13 +196,6 @@ fn exp2_of_every_integer_is_its_power_of_two() {
         });
         assert_eq!(m64::exp2(k as f64), exact, "2^{k} (f64)");
     }
-    // Just below the overflow threshold, the results are finite and close.
-    let x = 88.722_83f32;
-    let (ours, reference) = (m32::exp(x), (x as f64).exp());
-    assert!(ours.is_finite() && ((ours as f64 - reference) / reference).abs() < 2e-7);
-    let x = 709.78_f64;
-    let (ours, reference) = (m64::exp(x), x.exp());
-    assert!(ours.is_finite() && ((ours - reference) / reference).abs() < 4e-16);
 }
 
 #[test]

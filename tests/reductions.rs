@@ -146,6 +146,40 @@ fn a_reduction_broadcast_back_against_its_input() {
     assert_close(z.as_slice(), z.shape(), &expected);
 }
 
+/// A reduction over the last axis computes the row the next output row reads
+/// while the present one is read; these outputs revisit its rows, or read one
+/// row for several output rows, or read it from two places.
+#[test]
+fn a_reduction_read_ahead_serves_every_output_row() {
+    let x = sample::<Shape![3, 7]>();
+    let y = sample::<Shape![2, 3, 7]>();
+    let (nd, yn) = (to_nd(&x), to_nd(&y));
+    let row_max = nd_reduce(&nd, &[1], true, "max");
+    // Rows 0, 1, 2, 0, 1, 2: the row after the last is the first again.
+    let batched = tensor_expr!(y - max(x, [1], keepdim));
+    assert_close(batched.as_slice(), batched.shape(), &(&yn - &row_max));
+    // Rows 0, 0, 0, 0, 1, ...: the next output row reads the same row.
+    let z = sample::<Shape![3, 1, 7]>();
+    let w = sample::<Shape![3, 4, 7]>();
+    let (zn, wn) = (to_nd(&z), to_nd(&w));
+    let stretched = tensor_expr!(w - sum(z, [2], keepdim));
+    assert_close(
+        stretched.as_slice(),
+        stretched.shape(),
+        &(&wn - &nd_reduce(&zn, &[2], true, "sum")),
+    );
+    // The max read by the output and, row by row, by a sum over its input
+    // (which holds a cached node, so only the max reads ahead).
+    let nested =
+        tensor_expr!(sum(x - max(x, [1], keepdim), [1], keepdim) * max(x, [1], keepdim) + y);
+    let centred_sum = nd_reduce(&(&nd - &row_max), &[1], true, "sum");
+    assert_close(
+        nested.as_slice(),
+        nested.shape(),
+        &(&(&centred_sum * &row_max) + &yn),
+    );
+}
+
 #[test]
 fn softmax_and_layer_norm_match_ndarray() {
     let x = sample::<Shape![4, 37]>();

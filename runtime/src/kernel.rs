@@ -311,22 +311,25 @@ fn store_tile<T: Element, O: Shape, X: Slot<T>, const R: usize, const C: usize>(
     }
 }
 
-/// Steps the odometer over all dims but the last, innermost first.
+/// Steps the odometer over all dims but the last, innermost first; false if
+/// it wrapped round (`outer` was the last row).
 #[inline(always)]
-fn advance_outer<O: Shape>(outer: &mut [usize; MAX_RANK]) {
-    advance_odometer::<O>(outer, O::RANK.saturating_sub(1));
+pub(crate) fn advance_outer<O: Shape>(outer: &mut [usize; MAX_RANK]) -> bool {
+    advance_odometer::<O>(outer, O::RANK.saturating_sub(1))
 }
 
-/// Steps the odometer over the first `axes` dims of `O`, innermost first.
+/// Steps the odometer over the first `axes` dims of `O`, innermost first;
+/// false if it wrapped round to all zeros.
 #[inline(always)]
-fn advance_odometer<O: Shape>(outer: &mut [usize; MAX_RANK], axes: usize) {
+fn advance_odometer<O: Shape>(outer: &mut [usize; MAX_RANK], axes: usize) -> bool {
     let mut k = axes;
     while k > 0 {
         k -= 1;
         outer[k] += 1;
         if outer[k] < O::DIMS[k] {
-            return;
+            return true;
         }
         outer[k] = 0;
     }
+    false
 }

@@ -3,7 +3,9 @@
 //!
 //! Such a node keeps the last row it computed in a one-row cache, keyed by the
 //! row's number in the node's own shape, and its readers borrow that row: no
-//! copy. A node read by several output rows (a reduction broadcast back over
+//! copy. A reduction keeps two ([`RowPair`]): the row read now, and the row
+//! the next output row reads, computed ahead so that its fold overlaps the
+//! present row's loop. A node read by several output rows (a reduction broadcast back over
 //! its input, `x - mean(x, [0], keepdim)`) or by several parents in one row
 //! (`exp(..)` in both halves of a softmax) computes each row once.
 //!
@@ -63,12 +65,77 @@ impl<T: Element, S: Shape> RowCache<T, S> {
     /// Row `row`, `fill`ed into the cache first unless it is there already.
     #[inline(always)]
     pub(crate) fn row(&self, row: usize, fill: impl FnOnce(&[Cell<T>])) -> &[Cell<T>] {
-        let cells = self.values.as_ref();
-        if self.key.get() != row {
-            fill(cells);
-            self.key.set(row);
+        if !self.holds(row) {
+            self.fill(row, fill);
         }
-        cells
+        self.values.as_ref()
+    }
+
+    /// Whether the cache holds row `row`.
+    #[inline(always)]
+    fn holds(&self, row: usize) -> bool {
+        self.key.get() == row
+    }
+
+    /// Makes the cache hold row `row`, computed by `fill`.
+    #[inline(always)]
+    fn fill(&self, row: usize, fill: impl FnOnce(&[Cell<T>])) {
+        fill(self.values.as_ref());
+        self.key.set(row);
+    }
+}
+
+/// Two cached rows of a node: the row the present output row reads, and the
+/// row that the next output row will read, computed ahead of time.
+///
+/// Why ahead: an output row's elementwise loop cannot start before the
+/// reduction it reads is folded (`exp(x - max(x, [1], keepdim))` waits for
+/// the row's max), and the out-of-order core cannot start the next row's fold
+/// early either, since the loop's instructions fill its window. Computed while
+/// the present row is read, the next row's fold overlaps that row's loop.
+/// Measured over 64 x 1024 `f32` with `-C target-cpu=native`: `exp(x - max(x,
+/// [1], keepdim))` took 0.53 ns per element where `exp(x - v)` takes 0.40 and
+/// the max alone 0.06; reading ahead, 0.50, and the softmax 0.64 became 0.60.
+pub(crate) struct RowPair<T, S: Shape> {
+    slots: [RowCache<T, S>; 2],
+    /// The slot the present output row reads.
+    present: Cell<usize>,
+}
+
+impl<T: Element, S: Shape> RowPair<T, S> {
+    pub(crate) fn new() -> Self {
+        RowPair {
+            slots: [RowCache::new(), RowCache::new()],
+            present: Cell::new(0),
+        }
+    }
+
+    /// Row `row`, from either slot, or `fill`ed into the slot the previous
+    /// output row did not read. (No reader holds a row across output rows,
+    /// so neither slot is borrowed when a new output row starts.)
+    #[inline(always)]
+    pub(crate) fn row(&self, row: usize, fill: impl FnOnce(&[Cell<T>])) -> &[Cell<T>] {
+        let present = if self.slots[0].holds(row) {
+            0
+        } else if self.slots[1].holds(row) {
+            1
+        } else {
+            let other = 1 - self.present.get();
+            self.slots[other].fill(row, fill);
+            other
+        };
+        self.present.set(present);
+        self.slots[present].values.as_ref()
+    }
+
+    /// Computes row `row` into the slot the present output row does not read,
+    /// unless a slot holds it already.
+    #[inline(always)]
+    pub(crate) fn ahead(&self, row: usize, fill: impl FnOnce(&[Cell<T>])) {
+        let other = 1 - self.present.get();
+        if !self.slots[0].holds(row) && !self.slots[1].holds(row) {
+            self.slots[other].fill(row, fill);
+        }
     }
 }
 

@@ -8,15 +8,16 @@
 //! shape `R` (`K`, or `K` without the reduced dims; both have `K`'s row-major
 //! layout). This module only evaluates.
 //!
-//! A [`Reduction`] computes one row of its result at a time, when an output
-//! row first needs it, and caches it ([`super::buffered`]): a reduction over
-//! the last axis (softmax, layer norm) is one pass over the input row per
-//! output row; one over outer axes (`x - mean(x, [0], keepdim)`) is computed
-//! once and read by every output row. A fold along a row keeps 16 independent
+//! A [`Reduction`] computes one row of its result at a time and caches it
+//! ([`super::buffered`]): a reduction over the last axis (softmax, layer norm)
+//! is one pass over the input row per output row, made while the previous
+//! output row is read where its input holds no cached node; one over outer
+//! axes (`x - mean(x, [0], keepdim)`) is computed once and read by every
+//! output row. A fold along a row keeps 16 independent
 //! partial results, so it vectorises (and sums in a different order than a
 //! plain left-to-right loop, as NumPy's pairwise sum also does).
 
-use super::buffered::{fold_lanes, outer_of_row, source_row, CachedRow, OwnedRow, RowCache};
+use super::buffered::{fold_lanes, outer_of_row, source_row, CachedRow, OwnedRow, RowPair};
 use super::function::{impl_domain, Domain};
 use super::{Context, Expr, Row, Shaped};
 use crate::element::Element;
@@ -135,7 +136,7 @@ reductions! {
 /// input shape with the reduced dims set to `One`.
 pub struct Reduction<T, F, E, K, R: Shape> {
     expr: E,
-    cache: RowCache<T, R>,
+    cache: RowPair<T, R>,
     types: PhantomData<(F, K)>,
 }
 
@@ -157,7 +158,7 @@ where
 {
     Reduction {
         expr,
-        cache: RowCache::new(),
+        cache: RowPair::new(),
         types: PhantomData,
     }
 }
@@ -234,6 +235,23 @@ where
     /// once. Any other reduction reads its input fresh (`Expr::row_fresh`).
     const ALIGNED: bool = Self::GROUP == 1 && R::RANK == <E::Shape as Shape>::RANK;
 
+    /// Whether the row the next output row reads is computed while the
+    /// present one is read ([`RowPair`]): where the input holds no cached
+    /// node, so computing another row of it disturbs no reader, and costs no
+    /// more than computing it when it is needed.
+    const READS_AHEAD: bool = !E::BUFFERED;
+
+    /// Computes row `row` of the result into `cells`.
+    #[inline(always)]
+    fn fill(&self, row: usize, cells: &[Cell<T>]) {
+        let set = |j: usize, value| cells[j].set(value);
+        if Self::ALIGNED {
+            self.compute(row, set, |outer| self.expr.row::<E::Shape>(outer));
+        } else {
+            self.compute(row, set, |outer| self.expr.row_fresh::<E::Shape>(outer));
+        }
+    }
+
     /// Computes row `row` of the result, giving each element to `set`, reading
     /// input rows with `read`.
     #[inline(always)]
@@ -309,14 +327,14 @@ where
         #[allow(clippy::let_unit_value)]
         let () = Self::NOT_EMPTY_OR_DEFINED;
         let row = source_row::<R, O>(outer);
-        let cells = self.cache.row(row, |cells: &[Cell<T>]| {
-            let set = |j: usize, value| cells[j].set(value);
-            if Self::ALIGNED {
-                self.compute(row, set, |outer| self.expr.row::<E::Shape>(outer));
-            } else {
-                self.compute(row, set, |outer| self.expr.row_fresh::<E::Shape>(outer));
+        let cells = self.cache.row(row, |cells| self.fill(row, cells));
+        if Self::READS_AHEAD {
+            let mut next = outer;
+            if crate::kernel::advance_outer::<O>(&mut next) {
+                let next = source_row::<R, O>(next);
+                self.cache.ahead(next, |cells| self.fill(next, cells));
             }
-        });
+        }
         CachedRow::<T, R, O>::new(cells)
     }
     #[inline(always)]

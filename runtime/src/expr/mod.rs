@@ -87,7 +87,7 @@ pub trait Expr<T>: Shaped {
     }
 
     /// Whether the expression holds a reduction or a shared subexpression, whose
-    /// readers borrow a one-row cache: the kernel then walks the output row by
+    /// readers borrow a row cache: the kernel then walks the output row by
     /// row (never several rows at once, as tiles do).
     const BUFFERED: bool = false;
 

@@ -5,9 +5,10 @@
 //! row's number in the node's own shape, and its readers borrow that row: no
 //! copy. A reduction keeps two ([`RowPair`]): the row read now, and the row
 //! the next output row reads, computed ahead so that its fold overlaps the
-//! present row's loop. A node read by several output rows (a reduction broadcast back over
-//! its input, `x - mean(x, [0], keepdim)`) or by several parents in one row
-//! (`exp(..)` in both halves of a softmax) computes each row once.
+//! present row's loop. A node read by several output rows (a reduction
+//! broadcast back over its input, `x - mean(x, [0], keepdim)`) or by several
+//! parents in one row (`exp(..)` in both halves of a softmax) computes each
+//! row once.
 //!
 //! Why a borrowed row stays valid: within one output row, every reader that
 //! holds a row of a node asks for the same row (broadcasting maps an output
@@ -96,7 +97,10 @@ impl<T: Element, S: Shape> RowCache<T, S> {
 /// Measured over 64 x 1024 `f32` with `-C target-cpu=native`: `exp(x - max(x,
 /// [1], keepdim))` took 0.53 ns per element where `exp(x - v)` takes 0.40 and
 /// the max alone 0.06; reading ahead, 0.50, and the softmax's 0.64-0.68
-/// became 0.60-0.64 (the code of a softmax grew by about 18%).
+/// became 0.60-0.64 (the code of a softmax grew by about 18%). The cost is
+/// a second row of the result in the node, on the stack while the expression
+/// runs: one element for a reduction over the last axis with `keepdim`, a
+/// whole result row for one over outer axes (`mean(x, [0])`).
 pub(crate) struct RowPair<T, S: Shape> {
     slots: [RowCache<T, S>; 2],
     /// The slot the present output row reads.

@@ -13,9 +13,9 @@
 //! is one pass over the input row per output row, made while the previous
 //! output row is read where its input holds no cached node; one over outer
 //! axes (`x - mean(x, [0], keepdim)`) is computed once and read by every
-//! output row. A fold along a row keeps 16 independent
-//! partial results, so it vectorises (and sums in a different order than a
-//! plain left-to-right loop, as NumPy's pairwise sum also does).
+//! output row. A fold along a row keeps 16 independent partial results, so
+//! it vectorises (and sums in a different order than a plain left-to-right
+//! loop, as NumPy's pairwise sum also does).
 
 use super::buffered::{fold_lanes, outer_of_row, source_row, CachedRow, OwnedRow, RowPair};
 use super::function::{impl_domain, Domain};

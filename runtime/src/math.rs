@@ -84,8 +84,9 @@ macro_rules! float_math {
         /// `x * m` rounded to the nearest integer (ties to even), for `|x
         /// m| < 2^(MANT-1)`: the integer `n` as a float, and `t = x m + 1.5
         /// 2^MANT`, whose bits hold `n` (their last bit has weight 1; read by
-        /// [`integer_of`] and [`scale_by`]). The product and the shift into
-        /// integer position are one FMA where the target has one.
+        /// [`pow2_of`], [`scale_by`] and f64's `integer_of`). The product and
+        /// the shift into integer position are one FMA where the target has
+        /// one.
         #[inline(always)]
         fn round_product(x: $f, m: $f) -> ($f, $f) {
             let t = fma(x, m, $k::ROUND);

@@ -18,8 +18,8 @@
 //! And one more, for the compiler rather than for speed: a part nested so
 //! deep that its node types would nest more than [`MAX_TYPE_DEPTH`] levels
 //! (products or reductions inside one another some sixty times; elementwise
-//! paths fold, see [`chain`]) is staged, so no stage's type reaches rustc's
-//! recursion limit however deep the expression.
+//! paths fold, see [`crate::chain`]) is staged, so no stage's type reaches
+//! rustc's recursion limit however deep the expression.
 //!
 //! A stage is evaluated by the same macro machinery into a scratch tensor (a
 //! `HeapTensor` with an allocator; without one a `Tensor` on the stack, sized

@@ -60,7 +60,7 @@ pub trait Shaped {
 }
 
 /// A shape as a witness: stands for a node already checked (the chain so far,
-/// in [`fold`]'s step-by-step checks; the other operand of an `in_dims`).
+/// in [`fold()`]'s step-by-step checks; the other operand of an `in_dims`).
 impl<S: Shape> Shaped for core::marker::PhantomData<S> {
     type Shape = S;
 }

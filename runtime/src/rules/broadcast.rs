@@ -95,10 +95,10 @@ impl<S: Shape> Broadcast<S> for DroppedAxes<()> {
 }
 
 /// Writes the [`Broadcast`] impls of one pair of ranks (called by
-/// `for_each_aligned_rank_pair!` with the pair's dim names), for plain shapes
-/// through [`BroadcastAt`]; [`impl_broadcast_after_reduction`] writes them for
-/// [`DroppedAxes`] through [`BroadcastAfterReductionAt`], sharing every arm
-/// but the last, which names the `Self` type.
+/// `for_each_aligned_rank_pair!` with the pair's dim names), for plain
+/// shapes through [`BroadcastAt`]; `impl_broadcast_after_reduction!` (below)
+/// writes them for [`DroppedAxes`] through [`BroadcastAfterReductionAt`],
+/// sharing every arm but the last, which names the `Self` type.
 macro_rules! impl_broadcast {
     ($a:tt $b:tt $l:tt $p:tt) => {
         impl_broadcast!(@ranks impl_broadcast BroadcastAt $a $b $l $p);

@@ -69,6 +69,12 @@ impl<T: Element, S: Shape> RowCache<T, S> {
         if !self.holds(row) {
             self.fill(row, fill);
         }
+        self.cells()
+    }
+
+    /// The cached row's cells.
+    #[inline(always)]
+    fn cells(&self) -> &[Cell<T>] {
         self.values.as_ref()
     }
 
@@ -81,7 +87,7 @@ impl<T: Element, S: Shape> RowCache<T, S> {
     /// Makes the cache hold row `row`, computed by `fill`.
     #[inline(always)]
     fn fill(&self, row: usize, fill: impl FnOnce(&[Cell<T>])) {
-        fill(self.values.as_ref());
+        fill(self.cells());
         self.key.set(row);
     }
 }
@@ -120,27 +126,34 @@ impl<T: Element, S: Shape> RowPair<T, S> {
     /// so neither slot is borrowed when a new output row starts.)
     #[inline(always)]
     pub(crate) fn row(&self, row: usize, fill: impl FnOnce(&[Cell<T>])) -> &[Cell<T>] {
-        let present = if self.slots[0].holds(row) {
-            0
-        } else if self.slots[1].holds(row) {
-            1
-        } else {
-            let other = 1 - self.present.get();
+        let present = self.slot_of(row).unwrap_or_else(|| {
+            let other = self.other();
             self.slots[other].fill(row, fill);
             other
-        };
+        });
         self.present.set(present);
-        self.slots[present].values.as_ref()
+        self.slots[present].cells()
     }
 
     /// Computes row `row` into the slot the present output row does not read,
     /// unless a slot holds it already.
     #[inline(always)]
     pub(crate) fn ahead(&self, row: usize, fill: impl FnOnce(&[Cell<T>])) {
-        let other = 1 - self.present.get();
-        if !self.slots[0].holds(row) && !self.slots[1].holds(row) {
-            self.slots[other].fill(row, fill);
+        if self.slot_of(row).is_none() {
+            self.slots[self.other()].fill(row, fill);
         }
+    }
+
+    /// The slot that holds row `row`, if one does.
+    #[inline(always)]
+    fn slot_of(&self, row: usize) -> Option<usize> {
+        (0..2).find(|&slot| self.slots[slot].holds(row))
+    }
+
+    /// The slot the present output row does not read.
+    #[inline(always)]
+    fn other(&self) -> usize {
+        1 - self.present.get()
     }
 }
 

@@ -2,22 +2,26 @@
 //!
 //! A `Tensor` stores its elements inline, which is right for the small shapes
 //! of embedded and real-time code and wrong for a `[4096, 4096]` matrix (64 MiB
-//! on the stack). A `HeapTensor` holds the same row-major elements in one boxed
-//! slice, allocated directly on the heap (never built on the stack first), and
-//! is an operand and an assignment target like a tensor, so
-//! `tensor_expr!(big = relu(a * 2.0 + b))` runs with a small stack: the nest
-//! itself keeps nothing but indices and a few accumulators there.
+//! on the stack). A `HeapTensor` holds the same row-major elements in one
+//! block starting on a 64-byte boundary (see `aligned`), allocated directly on
+//! the heap (never built on the stack first), and is an operand and an
+//! assignment target like a tensor, so `tensor_expr!(big = relu(a * 2.0 + b))`
+//! runs with a small stack: the nest itself keeps nothing but indices and a
+//! few accumulators there.
 
+use crate::aligned::AlignedBox;
 use crate::element::Element;
 use crate::error::{check_len, ShapeError};
 use crate::shape::Shape;
 use crate::tensor::Tensor;
 use crate::view::{TensorView, TensorViewMut};
-use alloc::boxed::Box;
 use alloc::vec::Vec;
 use core::marker::PhantomData;
 
-/// A tensor of shape `S` with its elements on the heap.
+/// A tensor of shape `S` with its elements on the heap, the first on a
+/// 64-byte boundary (one cache line, the widest x86 vector), as PyTorch and
+/// Eigen align theirs: the fused loop's vector loads never straddle two
+/// cache lines at a row's start.
 ///
 /// ```
 /// use tensor_expr_runtime::{HeapTensor, D};
@@ -25,17 +29,18 @@ use core::marker::PhantomData;
 /// big[[3, 4]] = 1.5;
 /// assert_eq!(big.as_slice()[3 * 1024 + 4], 1.5);
 /// assert_eq!(big.shape(), &[1024, 1024]);
+/// assert_eq!(big.as_slice().as_ptr() as usize % 64, 0);
 /// ```
 #[derive(Clone)]
 pub struct HeapTensor<T, S> {
-    data: Box<[T]>,
+    data: AlignedBox<T>,
     shape: PhantomData<S>,
 }
 
 impl<T: Clone, S: Shape> HeapTensor<T, S> {
     /// Every element set to `value`.
     pub fn full(value: T) -> Self {
-        Self::from_vec_exact(alloc::vec![value; S::LEN])
+        Self::from_flat_fn(|_| value.clone())
     }
 
     /// Copies the row-major elements of a slice; its length must be `S::LEN`.
@@ -47,7 +52,7 @@ impl<T: Clone, S: Shape> HeapTensor<T, S> {
     /// ```
     pub fn try_from_slice(data: &[T]) -> Result<Self, ShapeError> {
         check_len::<S>(data.len())?;
-        Ok(Self::from_vec_exact(data.to_vec()))
+        Ok(Self::from_flat_fn(|position| data[position].clone()))
     }
 }
 
@@ -67,8 +72,7 @@ impl<T, S: Shape> HeapTensor<T, S> {
     where
         T: Copy,
     {
-        let tensor = Tensor::<T, S>::new(data);
-        Self::from_vec_exact(tensor.as_slice().to_vec())
+        Tensor::<T, S>::new(data).to_heap()
     }
 
     /// Builds a tensor from each element's multi-index, in row-major order,
@@ -83,8 +87,9 @@ impl<T, S: Shape> HeapTensor<T, S> {
         Self::from_flat_fn(|position| f(S::multi_index(position)))
     }
 
-    /// Takes the row-major elements of a vector (no copy); its length must be
-    /// `S::LEN`.
+    /// Takes the row-major elements of a vector; its length must be `S::LEN`.
+    /// They move into aligned storage: one copy of their bytes, and the
+    /// vector's block is freed.
     ///
     /// ```
     /// use tensor_expr_runtime::{HeapTensor, D};
@@ -96,12 +101,18 @@ impl<T, S: Shape> HeapTensor<T, S> {
     /// ```
     pub fn try_from_vec(data: Vec<T>) -> Result<Self, ShapeError> {
         check_len::<S>(data.len())?;
-        Ok(Self::from_vec_exact(data))
+        Ok(HeapTensor {
+            data: AlignedBox::from_vec(data),
+            shape: PhantomData,
+        })
     }
 
     /// Builds each element from its row-major position.
     pub fn from_flat_fn(f: impl FnMut(usize) -> T) -> Self {
-        Self::from_vec_exact((0..S::LEN).map(f).collect())
+        HeapTensor {
+            data: AlignedBox::from_fn(S::LEN, f),
+            shape: PhantomData,
+        }
     }
 
     /// The same elements as shape `S2`, which must have as many (checked when
@@ -129,10 +140,14 @@ impl<T, S: Shape> HeapTensor<T, S> {
         S::flat_position(index).map(|p| &self.data[p])
     }
 
-    pub(crate) fn from_vec_exact(data: Vec<T>) -> Self {
-        debug_assert_eq!(data.len(), S::LEN);
+    /// A tensor whose elements `fill` writes into uninitialised slots.
+    ///
+    /// # Safety
+    /// `fill` writes every one of the `S::LEN` slots.
+    pub(crate) unsafe fn from_uninit(fill: impl FnOnce(&mut [core::mem::MaybeUninit<T>])) -> Self {
         HeapTensor {
-            data: data.into_boxed_slice(),
+            // SAFETY: passed on from the caller.
+            data: unsafe { AlignedBox::from_uninit(S::LEN, fill) },
             shape: PhantomData,
         }
     }
@@ -155,7 +170,8 @@ impl<T, S: Shape> HeapTensor<T, S> {
         &mut self.data
     }
 
-    /// The elements as a vector (no copy).
+    /// The elements as a vector (one copy of their bytes: a vector's block is
+    /// not 64-byte aligned).
     pub fn into_vec(self) -> Vec<T> {
         self.data.into_vec()
     }
@@ -190,7 +206,8 @@ impl<T, S: Shape> TensorView<'_, T, S> {
     where
         T: Clone,
     {
-        HeapTensor::from_vec_exact(self.as_slice().to_vec())
+        let elements = self.as_slice();
+        HeapTensor::from_flat_fn(|position| elements[position].clone())
     }
 }
 
@@ -210,7 +227,7 @@ impl<'a, T, S: Shape> From<&'a HeapTensor<T, S>> for TensorView<'a, T, S> {
 /// Moves a stack tensor's elements to the heap (one copy).
 impl<T: Copy, S: Shape> From<Tensor<T, S>> for HeapTensor<T, S> {
     fn from(tensor: Tensor<T, S>) -> Self {
-        Self::from_vec_exact(tensor.as_slice().to_vec())
+        tensor.to_heap()
     }
 }
 

@@ -10,9 +10,10 @@
 //! [`dim`], [`shape`] and [`rules`] (the shape rules); [`access`] (how
 //! expressions read and write containers); [`element`] and [`math`];
 //! [`expr`] (the nodes) and [`kernel`] (the loop nest); the containers
-//! ([`tensor`], [`view`], `heap`, [`slice`](mod@slice)) and [`join`]; [`placement`]
-//! (where `tensor_expr!(e)` puts its result); and `containers`, which gives
-//! every container its shared methods. `tests/module_layers.rs` checks that
+//! ([`tensor`], [`view`], `heap` over its `aligned` block,
+//! [`slice`](mod@slice)) and [`join`]; [`placement`] (where `tensor_expr!(e)`
+//! puts its result); and `containers`, which gives every container its shared
+//! methods. `tests/module_layers.rs` checks that
 //! no other cycle than `shape` <-> `rules` (see [`shape`]) appears.
 #![no_std]
 #![warn(missing_docs)]
@@ -23,6 +24,8 @@ extern crate alloc;
 extern crate std;
 
 pub mod access;
+#[cfg(feature = "alloc")]
+mod aligned;
 mod arg;
 mod containers;
 pub mod dim;

@@ -60,13 +60,12 @@ impl Evaluate for Heap {
     type Tensor<T: Element, S: Shape> = crate::HeapTensor<T, S>;
     #[inline]
     fn evaluate<T: Element, E: Expr<T>>(self, e: E) -> crate::HeapTensor<T, E::Shape> {
-        let len = <E::Shape as Shape>::LEN;
-        let mut data = alloc::vec::Vec::<T>::with_capacity(len);
-        crate::kernel::drive_into_uninit::<T, E>(&mut data.spare_capacity_mut()[..len], &e);
-        // SAFETY: the loop nest wrote every one of the `len` elements, within
-        // the capacity reserved above.
-        unsafe { data.set_len(len) };
-        crate::HeapTensor::from_vec_exact(data)
+        // SAFETY: the loop nest writes every one of the elements.
+        unsafe {
+            crate::HeapTensor::from_uninit(|slots| {
+                crate::kernel::drive_into_uninit::<T, E>(slots, &e)
+            })
+        }
     }
 }
 

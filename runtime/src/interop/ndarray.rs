@@ -7,7 +7,7 @@
 //! | from | to | how |
 //! | ---- | -- | --- |
 //! | any container | `ArrayView` / `ArrayViewMut` | `as_array_view()`, `as_array_view_mut()`: no copy |
-//! | any container | `Array` | `to_ndarray()`; `HeapTensor` → `Array` by `From`, no copy |
+//! | any container | `Array` | `to_ndarray()`; `HeapTensor` → `Array` by `From`, one copy of the bytes (the tensor's block is 64-byte aligned, an `Array` owns a `Vec`) |
 //! | `ArrayView` / `ArrayViewMut` | `TensorView` / `TensorViewMut` | `TryFrom`: no copy; shape and layout checked |
 //! | any `ArrayBase` | `Tensor` / `HeapTensor` | `try_from_ndarray(&array)`: a copy in logical order, any layout |
 //!
@@ -203,7 +203,8 @@ impl<T: Clone, S: Shape> HeapTensor<T, S> {
     }
 }
 
-/// Moves a heap tensor's elements into an ndarray `Array`, no copy.
+/// Moves a heap tensor's elements into an ndarray `Array` (one copy of their
+/// bytes: an `Array` owns a `Vec`, whose block is not 64-byte aligned).
 ///
 /// ```
 /// use tensor_expr_runtime::{HeapTensor, D};

@@ -140,7 +140,7 @@ pub fn f32_cases() -> Vec<Case<f32, f64>> {
             covers: trig_range_f32,
             ..case("cos", 2.0, batch!(m32::cos), f64::cos)
         },
-        case("tanh", 2.0, batch!(m32::tanh), f64::tanh),
+        case("tanh", 2.5, batch!(m32::tanh), f64::tanh),
         case("sigmoid", 2.5, batch!(m32::sigmoid), sigmoid),
         case("softplus", 3.0, batch!(m32::softplus), softplus),
         case("silu", 3.0, batch!(m32::silu), silu),

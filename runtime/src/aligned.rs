@@ -247,10 +247,13 @@ mod tests {
 
     #[test]
     fn empty_and_zero_sized_take_no_allocation() {
+        // No allocation: the block is the dangling pointer, never freed.
         let empty = AlignedBox::<f32>::from_fn(0, |_| unreachable!());
         assert!(empty.is_empty());
+        assert_eq!(empty.as_ptr(), NonNull::<f32>::dangling().as_ptr());
         let units = AlignedBox::from_fn(7, |_| ());
         assert_eq!(units.len(), 7);
+        assert_eq!(units.as_ptr(), NonNull::<()>::dangling().as_ptr());
         assert_eq!(AlignedBox::from_vec(vec![(); 3]).into_vec().len(), 3);
     }
 

@@ -52,7 +52,12 @@ impl<T: Clone, S: Shape> HeapTensor<T, S> {
     /// ```
     pub fn try_from_slice(data: &[T]) -> Result<Self, ShapeError> {
         check_len::<S>(data.len())?;
-        Ok(Self::from_flat_fn(|position| data[position].clone()))
+        Ok(Self::cloned(data))
+    }
+
+    /// Clones `S::LEN` row-major elements (a length already checked).
+    fn cloned(elements: &[T]) -> Self {
+        Self::from_flat_fn(|position| elements[position].clone())
     }
 }
 
@@ -206,8 +211,7 @@ impl<T, S: Shape> TensorView<'_, T, S> {
     where
         T: Clone,
     {
-        let elements = self.as_slice();
-        HeapTensor::from_flat_fn(|position| elements[position].clone())
+        HeapTensor::cloned(self.as_slice())
     }
 }
 

@@ -108,6 +108,14 @@ fn every_reduction_over_every_kind_of_axis_list() {
     check_reductions!([2, 3, 4], [0, 1, 2]);
     check_reductions!([2, 1, 3, 5], [1, 3]); // a size-1 axis among them
     check_reductions!([2, 3, 2, 2, 3], [0, 2, 4]);
+    // Size-1 axes dropped without keepdim, last or among others.
+    check_reductions!([3, 1], [1]);
+    check_reductions!([3, 1], [0]);
+    check_reductions!([2, 3, 1], [0, 2]);
+    check_reductions!([3, 1, 1], [1, 2]);
+    check_reductions!([3, 1, 4], [1]);
+    check_reductions!([1, 5, 1], [0, 2]);
+    check_reductions!([4, 3, 1], [1, 2]);
 }
 
 #[test]

@@ -96,6 +96,11 @@ where
         ProductRow { left }
     }
 
+    /// Whether consecutive output rows belong to different matrices of the
+    /// batch: a promoted left vector (`(k,) @ (.., b, k, n)`) has no row dim,
+    /// so the output's rows run along the last batch dim.
+    const ROWS_CROSS_BATCHES: bool = Self::LHS_VECTOR && Self::BATCH_RANK > 0;
+
     /// Whether the product is read at column 0 for every output column: it is
     /// broadcast along the output's last dim, or has no dims.
     const COLUMNS_BROADCAST: bool = S::RANK == 0 || S::DIMS[S::RANK - 1] == 1;
@@ -192,9 +197,29 @@ where
                     *sum = self.dot(&row, j0 + j);
                 }
             }
+        } else if Self::ROWS_CROSS_BATCHES {
+            // Each row of the tile is a different matrix of the batch: one
+            // row at a time, each with its own right operand.
+            for (r, sums) in block.iter_mut().enumerate() {
+                let left = Self::product_row::<O>(row_of_tile::<O>(outer, r)).left;
+                let right = RightRows {
+                    node: self,
+                    batch: left,
+                    j0,
+                };
+                let mut one = [*sums];
+                accumulate_block::<T, _, 1, C, FUSE>(
+                    &[self.left_row(left)],
+                    Self::K,
+                    &mut one,
+                    &right,
+                );
+                *sums = one[0];
+            }
         } else {
             let lefts: [_; R] =
                 core::array::from_fn(|r| Self::product_row::<O>(row_of_tile::<O>(outer, r)).left);
+            // The rows of a tile are rows `i` of one matrix: they share its batch.
             let batch = lefts[0];
             let a_rows: [_; R] = core::array::from_fn(|r| self.left_row(lefts[r]));
             let right = RightRows {

@@ -177,9 +177,12 @@ where
         K::DIMS[k] == 1 && <E::Shape as Shape>::DIMS[k] != 1
     }
 
-    /// Whether the last input dim is reduced: each result element then folds
-    /// whole input rows; otherwise a result row folds input rows column by column.
-    const LAST_REDUCED: bool = K::RANK > 0 && Self::reduced(K::RANK - 1);
+    /// Whether each result element folds whole input rows: the last input
+    /// dim is reduced, or is a size-1 dim (which a reduction without keepdim
+    /// may drop, so that a result row no longer matches an input row).
+    /// Otherwise the last dim is kept and not 1, the result's rows are the
+    /// input's rows, and a result row folds input rows column by column.
+    const LAST_REDUCED: bool = K::RANK > 0 && K::DIMS[K::RANK - 1] == 1;
 
     /// The number of input rows folded into each result element (the product
     /// of the reduced outer dims).

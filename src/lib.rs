@@ -227,6 +227,8 @@ macro_rules! catalogue_entry {
 #[doc = catalogue_entry!("syntax_in_place_not_at_start", "`+=` and friends are statements: `tensor_expr!(out += e)`, with the target first.")]
 #[doc = catalogue_entry!("unknown_function", "Use a function of the table (the message lists them and suggests the closest), or call your own in a block.")]
 #[doc = catalogue_entry!("wrong_arity", "The message gives the function's signature.")]
+#[doc = "\n## Implementing the crate's sealed traits\n"]
+#[doc = catalogue_entry!("dim_implemented_outside_the_crate", "`Dim` is sealed: its implementations are `D<N>` and `One`, which `Shape!` writes. Unsafe code relies on a dim's storage being `[X; SIZE]`.")]
 #[doc = "\n## `tensor!` literals\n"]
 #[doc = catalogue_entry!("tensor_ragged", "Every row of a nested literal has the same length.")]
 #[doc = catalogue_entry!("tensor_mixed_nesting", "Nest every element to the same depth.")]

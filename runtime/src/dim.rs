@@ -33,11 +33,51 @@ pub struct D<const N: usize>;
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct One;
 
+mod sealed {
+    /// Implemented by [`D`](super::D) and [`One`](super::One) only.
+    #[diagnostic::on_unimplemented(
+        message = "`{Self}` cannot be a dimension: `Dim` is sealed",
+        label = "not `D<N>` or `One`",
+        note = "the dims are `D<N>` and `One` (`Shape!` writes them); unsafe code relies on a dim's storage being `[X; SIZE]`"
+    )]
+    pub trait Sealed {}
+}
+
+impl<const N: usize> sealed::Sealed for D<N> {}
+impl sealed::Sealed for One {}
+
 /// A type-level dimension: its size and its storage as an array level. (Every
 /// dim broadcasts with itself and can be written into itself: the per-dim rules
 /// have an impl for any pair of equal dims, so shape-generic code needs no
 /// extra bounds.)
-pub trait Dim: Copy + Default + core::fmt::Debug + 'static {
+///
+/// The trait is sealed: [`D`] and [`One`] are its only implementations.
+/// Unsafe code relies on `Array<X>` being exactly `[X; SIZE]` (a tensor's
+/// storage is taken as `LEN` consecutive elements when a new tensor is
+/// evaluated, and when it is cast to bytes), which an implementation outside
+/// this crate could break from safe code.
+///
+/// ```compile_fail,E0277
+/// use tensor_expr_runtime::Dim;
+/// #[derive(Clone, Copy, Debug, Default)]
+/// struct Huge;
+/// // error: the trait bound `Huge: Sealed` is not satisfied
+/// impl Dim for Huge {
+///     const SIZE: usize = 1 << 20; // but stored as one element:
+///     type Exact = Self;
+///     type Array<X> = [X; 1];
+///     fn array_from_fn<X>(f: impl FnMut(usize) -> X) -> [X; 1] {
+///         core::array::from_fn(f)
+///     }
+///     fn flatten<X>(levels: &[[X; 1]]) -> &[X] {
+///         levels.as_flattened()
+///     }
+///     fn flatten_mut<X>(levels: &mut [[X; 1]]) -> &mut [X] {
+///         levels.as_flattened_mut()
+///     }
+/// }
+/// ```
+pub trait Dim: sealed::Sealed + Copy + Default + core::fmt::Debug + 'static {
     /// The number of elements along this dimension.
     const SIZE: usize;
     /// The same size as a [`D`]: `D<1>` for [`One`], itself otherwise (see

@@ -22,7 +22,11 @@
 //!   by fdlibm's polynomial in `s^2`.
 //! - `sin`/`cos`: reduction by multiples of pi/4 (pi/4 split in three parts),
 //!   then Cephes' polynomials on `|r| <= pi/4`, the octant choosing which and
-//!   the sign.
+//!   the sign. The reduction is exact for `|x| <= 1e7` (f32, reduced in f64)
+//!   and `|x| <= 1e9` (f64); beyond, it is not (an exact one, Payne-Hanek,
+//!   needs a table of 2/pi's bits indexed by the exponent: a gather in every
+//!   lane), so the result there is not `sin x`, but it is finite and in
+//!   `[-1, 1]`, and `sin^2 + cos^2` stays 1 within the polynomials' error.
 //! - `tanh`: `(1 - e^b) / (1 + e^b)` for `b = -2|x|`, numerator and
 //!   denominator each one FMA from the reduced `e^r - 1` (no cancellation
 //!   anywhere, so no separate polynomial for small `|x|`); the `-2` is
@@ -240,9 +244,16 @@ macro_rules! float_math {
         }
 
         /// The sine and cosine of `x`, for the octant and reduced argument of `|x|`.
+        ///
+        /// Past the exact reduction's range (see the module doc) `r` can be
+        /// far outside `[-pi/4, pi/4]`, where the polynomials grow without
+        /// bound; it is clamped to `[-0.8, 0.8]` (just past pi/4, so exact
+        /// reductions never move), which keeps every result for finite
+        /// input in `[-1, 1]` at two selects.
         #[inline(always)]
         fn octant(x: $f) -> ($i, $f, $f) {
             let (q, r) = $k::reduce_pio4(x.abs());
+            let r = select(r > 0.8, 0.8, select(r < -0.8, -0.8, r));
             let z = r * r;
             let sin = fma(r * z, $k::sin_poly(z), r);
             let cos = fma(z * z, $k::cos_poly(z), fma(-0.5, z, 1.0));
@@ -846,6 +857,7 @@ mod tests {
     //! The identities the algorithms rely on; accuracy against a reference is
     //! measured in the facade's `tests/float_functions.rs`.
     use super::{f32 as m32, f64 as m64};
+    use std::vec;
 
     #[test]
     fn exact_points() {
@@ -866,6 +878,45 @@ mod tests {
             let bound = 2.0 * f32::EPSILON * (1.0 + m32::ln(x).abs());
             assert!((back - x).abs() <= bound * x, "{x}: {back}");
             x *= 1.7;
+        }
+    }
+
+    #[test]
+    fn sin_and_cos_of_any_finite_input_stay_in_the_unit_interval() {
+        // Past the exact reduction's range, including the inputs that once
+        // left [-1, 1] (f32 sin(1e18) was 7e13, sin(1e30) inf, cos(3e38) NaN;
+        // f64 sin(1e17) 740, sin(1e300) inf), and a sweep over every exponent.
+        let mut f32s = vec![1e18f32, 1e30, 3e38, f32::MAX, 1.0e7, 3.0e7];
+        let mut f64s = vec![1e17f64, 1e300, f64::MAX, 1.0e9, 1.0e16];
+        for bits in (0..u32::MAX).step_by(65_537) {
+            f32s.push(f32::from_bits(bits));
+        }
+        for k in 0..200_000u64 {
+            f64s.push(f64::from_bits(k.wrapping_mul(0x9E37_79B9_7F4A_7C15)));
+        }
+        let unit = |y: f64| (-1.0..=1.0).contains(&y);
+        for x in f32s.into_iter().filter(|x| x.is_finite()) {
+            for x in [x, -x] {
+                let (s, c) = (m32::sin(x), m32::cos(x));
+                assert!(
+                    unit(s as f64) && unit(c as f64),
+                    "f32 {x:e}: sin {s}, cos {c}"
+                );
+                assert!(
+                    (s * s + c * c - 1.0).abs() < 4.0 * f32::EPSILON,
+                    "f32 {x:e}"
+                );
+            }
+        }
+        for x in f64s.into_iter().filter(|x| x.is_finite()) {
+            for x in [x, -x] {
+                let (s, c) = (m64::sin(x), m64::cos(x));
+                assert!(unit(s) && unit(c), "f64 {x:e}: sin {s}, cos {c}");
+                assert!(
+                    (s * s + c * c - 1.0).abs() < 4.0 * f64::EPSILON,
+                    "f64 {x:e}"
+                );
+            }
         }
     }
 

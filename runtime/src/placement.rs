@@ -40,7 +40,11 @@ impl Evaluate for Stack {
         let mut data = MaybeUninit::<<E::Shape as Shape>::Storage<T>>::uninit();
         // SAFETY: `Storage<T>` is a nested array of `LEN` elements `T` (or `T`
         // itself for a scalar), laid out as `LEN` consecutive `T`s, so its
-        // memory is `LEN` slots of `MaybeUninit<T>`.
+        // memory is `LEN` slots of `MaybeUninit<T>`. Established by the
+        // sealed traits: `Shape` is implemented for tuples of `Dim`s only
+        // (`shape.rs`, `Storage` nests each dim's `Array`), and `Dim` for
+        // `D<N>` (`Array<X> = [X; N]`, `SIZE = N`) and `One` (`[X; 1]`)
+        // only (`dim.rs`).
         let slots = unsafe {
             core::slice::from_raw_parts_mut(
                 data.as_mut_ptr().cast::<MaybeUninit<T>>(),
@@ -48,7 +52,10 @@ impl Evaluate for Stack {
             )
         };
         crate::kernel::drive_into_uninit::<T, E>(slots, &e);
-        // SAFETY: the loop nest wrote every one of the `LEN` elements.
+        // SAFETY: `drive_into_uninit` writes every one of the `LEN` slots
+        // (`kernel.rs`: the row nest sets each slot of `out[..LEN]`, the
+        // tile nest each row of each block of every matrix), and a panic
+        // there unwinds past `data` without reading it.
         Tensor::new(unsafe { data.assume_init() })
     }
 }
@@ -60,7 +67,9 @@ impl Evaluate for Heap {
     type Tensor<T: Element, S: Shape> = crate::HeapTensor<T, S>;
     #[inline]
     fn evaluate<T: Element, E: Expr<T>>(self, e: E) -> crate::HeapTensor<T, E::Shape> {
-        // SAFETY: the loop nest writes every one of the elements.
+        // SAFETY: `drive_into_uninit` writes every one of the `LEN` slots
+        // (`kernel.rs`, as for the stack above); `from_uninit` frees the
+        // block without dropping its elements if it panics.
         unsafe {
             crate::HeapTensor::from_uninit(|slots| {
                 crate::kernel::drive_into_uninit::<T, E>(slots, &e)

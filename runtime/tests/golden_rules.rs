@@ -9,8 +9,11 @@
 //! leading dim, and (in `broadcast`'s file) the chain's link traits. They
 //! are read from rustc's own expansion (`-Zunpretty=expanded`, a
 //! nightly-only flag), so the test needs the nightly toolchain (`cargo
-//! +nightly`) and says it skipped otherwise; the files are plain text for
-//! everyone. A change to a generator shows as a
+//! +nightly`). Without one it says it skipped, except under CI (`CI` set),
+//! where a missing nightly is a failure: a check that cannot run must not
+//! pass there. A nightly that is present but fails to expand the crate is a
+//! failure everywhere. The files are plain text for everyone. A change to a
+//! generator shows as a
 //! diff here; `UPDATE_GOLDEN=1 cargo test -p tensor-expr-runtime --test
 //! golden_rules` accepts it.
 
@@ -25,9 +28,11 @@ const RULES: &[&str] = &["broadcast", "in_place", "in_dims", "matmul", "rank"];
 #[test]
 fn generated_rule_impls_match_the_golden_files() {
     let Some(expanded) = expand_runtime() else {
+        let reason = "reading the generated impls needs `cargo +nightly` (-Zunpretty=expanded), and no nightly toolchain is installed";
+        assert!(std::env::var_os("CI").is_none(), "{reason}");
         // Straight to stderr: the test harness captures `eprintln!`.
-        let reason = "golden_rules skipped: reading the generated impls needs `cargo +nightly` (-Zunpretty=expanded)\n";
-        std::io::stderr().write_all(reason.as_bytes()).unwrap();
+        let line = format!("golden_rules skipped: {reason}\n");
+        std::io::stderr().write_all(line.as_bytes()).unwrap();
         return;
     };
     let file = syn::parse_file(&expanded).expect("rustc's expansion parses");
@@ -67,8 +72,15 @@ fn generated_rule_impls_match_the_golden_files() {
 }
 
 /// The runtime crate as rustc expands it, or `None` without a nightly
-/// toolchain.
+/// toolchain; panics with rustc's message if the nightly build fails.
 fn expand_runtime() -> Option<String> {
+    let installed = Command::new("rustup")
+        .args(["run", "nightly", "rustc", "--version"])
+        .output()
+        .is_ok_and(|output| output.status.success());
+    if !installed {
+        return None;
+    }
     let manifest = Path::new(env!("CARGO_MANIFEST_DIR")).join("Cargo.toml");
     let target = Path::new(env!("CARGO_TARGET_TMPDIR")).join("golden_rules");
     let output = Command::new("cargo")
@@ -87,11 +99,13 @@ fn expand_runtime() -> Option<String> {
         .env_remove("RUSTUP_TOOLCHAIN")
         .env_remove("RUSTC")
         .output()
-        .ok()?;
-    output
-        .status
-        .success()
-        .then(|| String::from_utf8(output.stdout).expect("UTF-8 expansion"))
+        .expect("cargo runs");
+    assert!(
+        output.status.success(),
+        "`cargo +nightly rustc -- -Zunpretty=expanded` failed:\n{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    Some(String::from_utf8(output.stdout).expect("UTF-8 expansion"))
 }
 
 /// The items of module `name` among `items`.

@@ -124,7 +124,8 @@ impl<T: Pod, S: Shape> Tensor<T, S> {
 }
 
 // SAFETY: `Tensor` is `repr(transparent)` over `S::Storage<T>`, nested arrays
-// of `T` (every `Dim::Array` is an array), which have no padding; all-zero
+// of `T`, which have no padding: `Shape` and `Dim` are sealed, and the only
+// dims, `D<N>` and `One`, store `[X; N]` and `[X; 1]` (`dim.rs`). All-zero
 // bytes are a valid `T` when `T: Zeroable`.
 unsafe impl<T: Zeroable, S: Shape> Zeroable for Tensor<T, S> {}
 

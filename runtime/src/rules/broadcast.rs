@@ -208,19 +208,24 @@ pub struct BroadcastMismatch {
 }
 
 /// The reference rule over plain sizes, usable in `const` contexts: the NumPy
-/// broadcast of `a` and `b`, or where it fails.
+/// broadcast of `a` and `b`, or where it fails. Where several dims clash it
+/// reports the rightmost, as the type-level rule and PyTorch do.
 ///
 /// ```
 /// use tensor_expr_runtime::rules::broadcast::broadcast_dims;
 /// assert_eq!(broadcast_dims(&[5, 1, 4, 1], &[3, 1, 1]).unwrap().as_slice(), &[5, 3, 4, 1]);
 /// let clash = broadcast_dims(&[5, 2, 4, 1], &[3, 1, 1]).unwrap_err();
 /// assert_eq!((clash.axis, clash.lhs, clash.rhs), (1, 2, 3));
+/// // Both dims clash: the rightmost is reported.
+/// let clash = broadcast_dims(&[2, 3], &[3, 2]).unwrap_err();
+/// assert_eq!((clash.axis, clash.lhs, clash.rhs), (1, 3, 2));
 /// ```
 pub const fn broadcast_dims(a: &[usize], b: &[usize]) -> Result<Dims, BroadcastMismatch> {
     let rank = if a.len() > b.len() { a.len() } else { b.len() };
     let mut dims = [0; MAX_RANK];
-    let mut axis = 0;
-    while axis < rank {
+    let mut axis = rank;
+    while axis > 0 {
+        axis -= 1;
         let x = aligned_dim(a, rank, axis);
         let y = aligned_dim(b, rank, axis);
         dims[axis] = if x == y || y == 1 {
@@ -234,7 +239,6 @@ pub const fn broadcast_dims(a: &[usize], b: &[usize]) -> Result<Dims, BroadcastM
                 rhs: y,
             });
         };
-        axis += 1;
     }
     Ok(Dims { dims, rank })
 }
@@ -347,6 +351,17 @@ mod tests {
         assert_eq!((clash.axis, clash.lhs, clash.rhs), (0, 3, 4));
         let clash = broadcast_dims(&[2, 1], &[8, 4, 3]).unwrap_err();
         assert_eq!((clash.axis, clash.lhs, clash.rhs), (1, 2, 4));
+        // Clashes at several dims: the rightmost is reported, as the
+        // type-level rule reports it (`tests/ui/broadcast_every_dim_clashes`
+        // names dim -1 of (2, 3, 4) against (5, 6, 7)).
+        let clash = broadcast_dims(&[2, 3], &[3, 2]).unwrap_err();
+        assert_eq!((clash.axis, clash.lhs, clash.rhs), (1, 3, 2));
+        let clash = broadcast_dims(&[2, 3, 4], &[5, 6, 7]).unwrap_err();
+        assert_eq!((clash.axis, clash.lhs, clash.rhs), (2, 4, 7));
+        let clash = broadcast_dims(&[2, 3, 1, 4], &[5, 1, 6, 4]).unwrap_err();
+        assert_eq!((clash.axis, clash.lhs, clash.rhs), (0, 2, 5));
+        let clash = broadcast_dims(&[7, 2, 1, 3], &[4, 5, 9]).unwrap_err();
+        assert_eq!((clash.axis, clash.lhs, clash.rhs), (3, 3, 9));
         // A zero-size dim broadcasts only with 0 or 1.
         assert!(broadcast_dims(&[0], &[2]).is_err());
     }

@@ -506,7 +506,7 @@ pub const fn matmul_dims(a: &[usize], b: &[usize]) -> Result<Dims, MatmulMismatc
 
 #[cfg(test)]
 mod tests {
-    use super::{matmul_dims, MatmulRule};
+    use super::{matmul_dims, BroadcastMismatch, MatmulMismatch, MatmulRule};
     use crate::dim::{One, D};
     use crate::shape::Shape;
 
@@ -544,5 +544,21 @@ mod tests {
         assert!(matmul_dims(&[], &[3]).is_err()); // a scalar is not a matrix
                                                   // Never commutative: (2, 3) @ (3, 4) works, (3, 4) @ (2, 3) does not.
         assert!(matmul_dims(&[3, 4], &[2, 3]).is_err());
+    }
+
+    #[test]
+    fn the_reference_rule_names_the_rightmost_batch_clash() {
+        // Batch dims (2, 3) against (3, 2): both clash; the type-level rule
+        // names batch dim -1 (tests/ui/matmul_batch_error_in_context), so the
+        // reference names that dim too.
+        let clash = matmul_dims(&[2, 3, 4, 5], &[3, 2, 5, 6]);
+        assert_eq!(
+            clash,
+            Err(MatmulMismatch::Batch(BroadcastMismatch {
+                axis: 1,
+                lhs: 3,
+                rhs: 2
+            }))
+        );
     }
 }

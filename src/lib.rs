@@ -66,8 +66,54 @@ pub use tensor_expr_runtime::slice;
 #[cfg(feature = "alloc")]
 pub use tensor_expr_runtime::HeapTensor;
 
-/// The shape rules as types and as `const fn` reference rules.
-pub use tensor_expr_runtime::rules;
+/// The shape rules as plain functions over `&[usize]`: the same rules the
+/// compiler checks through the types, for checks at run time, messages and
+/// tests. Each reports the dim the compile-time rule names (the rightmost
+/// clash).
+///
+/// ```
+/// use tensor_expr::rules::broadcast::broadcast_dims;
+/// use tensor_expr::rules::matmul::matmul_dims;
+/// assert_eq!(broadcast_dims(&[8, 1, 6, 1], &[7, 1, 5]).unwrap().as_slice(), &[8, 7, 6, 5]);
+/// assert_eq!(matmul_dims(&[7, 1, 2, 3], &[5, 3, 4]).unwrap().as_slice(), &[7, 5, 2, 4]);
+/// ```
+///
+/// The traits through which the compiler checks the rules (per-dim message
+/// carriers, chain links, verdict types) are the implementation of the
+/// error messages, not API: they live in `__private` and change whenever a
+/// message is improved. Name only what is re-exported here and at the crate
+/// root ([`Broadcast`], [`BroadcastInto`], [`rules::matmul::MatmulRule`]).
+pub mod rules {
+    /// NumPy broadcasting.
+    pub mod broadcast {
+        pub use tensor_expr_runtime::rules::broadcast::{
+            broadcast_dims, broadcast_strides, Broadcast, BroadcastMismatch, Dims,
+        };
+    }
+    /// PyTorch's in-place rule: the value must not change the target's shape.
+    pub mod in_place {
+        pub use tensor_expr_runtime::rules::in_place::{check_in_place, BroadcastInto};
+    }
+    /// NumPy `matmul`.
+    pub mod matmul {
+        pub use tensor_expr_runtime::rules::matmul::{matmul_dims, MatmulMismatch, MatmulRule};
+    }
+    /// XLA's `in_dims`: where each dim of an operand lands in the output.
+    pub mod in_dims {
+        pub use tensor_expr_runtime::rules::in_dims::place_dims;
+    }
+    /// XLA's strict mode: no implicit rank promotion.
+    pub mod rank {
+        pub use tensor_expr_runtime::rules::rank::ranks_agree_strictly;
+    }
+}
+
+/// Element types: the [`Element`], [`Float`] and [`Signed`] bounds, and the
+/// markers an element type of your own names when it implements
+/// [`Element`] ([`element::IsFloat`] or [`element::NotFloat`],
+/// [`element::HasSign`] or [`element::NoSign`]), which decide the
+/// functions of the table it may use.
+pub use tensor_expr_runtime::element;
 
 /// The float functions of `tensor_expr!` (`exp`, `ln`, `tanh`, `sigmoid`, ...)
 /// for f32 and f64, callable on their own: pure Rust that LLVM vectorises,
@@ -198,6 +244,7 @@ macro_rules! catalogue_entry {
 #[doc = catalogue_entry!("transpose_vector", "`transpose` swaps the last two dims; make a vector a matrix first (`reshape::<Shape![1, 3]>(v)`).")]
 #[doc = catalogue_entry!("transpose_of_an_expression", "`transpose`, `permute` and `reshape` read a tensor's data in place: compute the expression into a tensor first.")]
 #[doc = catalogue_entry!("reshape_element_counts_differ", "The target shape must have as many elements as the operand (8 x 64 = 512 here, not 576).")]
+#[doc = catalogue_entry!("reshape_dim_beyond_typenum", "Element counts are compared with typenum, which counts dims up to 1024 and powers of 2 and 10: reshape through such dims, or copy with `try_from_slice`, checked when the program runs.")]
 #[doc = catalogue_entry!("reduce_axis_error_in_context", "A bad axis list anywhere in an expression: one error, on the list.")]
 #[doc = catalogue_entry!("permute_error_in_context", "A bad permutation anywhere in an expression: one error, on the list.")]
 #[doc = catalogue_entry!("reshape_error_in_context", "A reshape that changes the element count, anywhere: one error, on `reshape`.")]
@@ -226,6 +273,7 @@ macro_rules! catalogue_entry {
 #[doc = catalogue_entry!("comparisons_do_not_chain", "`a < b < c` is not a range test (as in Rust): parenthesise, or multiply the masks, `(a < b) * (b < c)`.")]
 #[doc = catalogue_entry!("syntax_in_place_not_at_start", "`+=` and friends are statements: `tensor_expr!(out += e)`, with the target first.")]
 #[doc = catalogue_entry!("unknown_function", "Use a function of the table (the message lists them and suggests the closest), or call your own in a block.")]
+#[doc = catalogue_entry!("unknown_names_across_kinds", "Reductions and structural calls are suggested too, each error on the misspelt name.")]
 #[doc = catalogue_entry!("wrong_arity", "The message gives the function's signature.")]
 #[doc = "\n## Implementing the crate's sealed traits\n"]
 #[doc = catalogue_entry!("dim_implemented_outside_the_crate", "`Dim` is sealed: its implementations are `D<N>` and `One`, which `Shape!` writes. Unsafe code relies on a dim's storage being `[X; SIZE]`.")]
@@ -240,6 +288,8 @@ pub mod errors {}
 #[doc = include_str!("../README.md")]
 pub struct ReadmeDoctests;
 
-/// Used by the code `tensor_expr!` generates; not a public API.
+/// Used by the code `tensor_expr!` generates, and the implementation of the
+/// compile-time error messages; not a public API, and not covered by
+/// semantic versioning.
 #[doc(hidden)]
 pub use tensor_expr_runtime as __private;

@@ -58,8 +58,8 @@ impl Neg for Counted {
 // A float element of your own: its class says which functions of the table
 // apply (all of them here), and `Float` supplies them.
 impl Element for Counted {
-    type Floatness = tensor_expr::__private::element::IsFloat;
-    type Sign = tensor_expr::__private::element::HasSign;
+    type Floatness = tensor_expr::element::IsFloat;
+    type Sign = tensor_expr::element::HasSign;
     const ZERO: Self = Counted(0.0);
     const ONE: Self = Counted(1.0);
     const LOWEST: Self = Counted(f64::NEG_INFINITY);

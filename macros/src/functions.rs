@@ -15,24 +15,60 @@ pub fn lookup_reduction(name: &str) -> Option<&'static ReductionInfo> {
     REDUCTIONS.iter().find(|r| r.name == name)
 }
 
+/// The calls the parser reads itself, each with its own syntax, besides the
+/// function table and the reductions.
+pub const STRUCTURAL: [&str; 6] = [
+    "in_dims",
+    "transpose",
+    "permute",
+    "reshape",
+    "argmax",
+    "argmin",
+];
+
+/// Every name a call may have: functions, reductions, structural calls.
+fn known_names() -> impl Iterator<Item = &'static str> {
+    FUNCTIONS
+        .iter()
+        .map(|f| f.name)
+        .chain(REDUCTIONS.iter().map(|r| r.name))
+        .chain(STRUCTURAL)
+}
+
+/// Whether `name` is a call the macro knows.
+pub fn is_known(name: &str) -> bool {
+    known_names().any(|known| known == name)
+}
+
 /// The known name closest to `name`, if one is close enough to be a typo.
 pub fn suggest(name: &str) -> Option<&'static str> {
     let limit = name.chars().count().div_ceil(3).max(1);
-    FUNCTIONS
-        .iter()
-        .map(|f| (edit_distance(name, f.name), f.name))
+    known_names()
+        .map(|known| (edit_distance(name, known), known))
         .filter(|&(distance, _)| distance <= limit)
         .min_by_key(|&(distance, _)| distance)
         .map(|(_, known)| known)
 }
 
-/// All names, comma separated, for error messages.
-pub fn all_names() -> String {
-    FUNCTIONS
-        .iter()
-        .map(|f| f.name)
-        .collect::<Vec<_>>()
-        .join(", ")
+/// The error for a call of an unknown name, on the name: the closest known
+/// name if it looks like a typo, and every name there is.
+pub fn unknown_name(name: &syn::Ident) -> syn::Error {
+    let text = name.to_string();
+    let hint = match suggest(&text) {
+        Some(known) => format!("did you mean `{known}`? "),
+        None => String::new(),
+    };
+    let list = |names: &mut dyn Iterator<Item = &str>| names.collect::<Vec<_>>().join(", ");
+    syn::Error::new(
+        name.span(),
+        format!(
+            "unknown function `{text}`; {hint}the elementwise functions are: {}; the reductions: {}; \
+             and {}. To call your own function, wrap the call in a block: `{{ {text}(..) }}`",
+            list(&mut FUNCTIONS.iter().map(|f| f.name)),
+            list(&mut REDUCTIONS.iter().map(|r| r.name)),
+            list(&mut STRUCTURAL.iter().copied()),
+        ),
+    )
 }
 
 /// How to call `info` and what it computes, for an error:

@@ -57,10 +57,13 @@ pub(crate) fn tensor_expr_tokens(input: proc_macro2::TokenStream) -> proc_macro2
         .unwrap_or_else(compile_errors)
 }
 
-/// The errors as `compile_error!`s, in a block of type `!`: valid in expression
-/// position however many errors there are, and it coerces to whatever type the
-/// context expects, so the user sees only the real errors.
+/// The errors as `compile_error!`s, in a block whose value is an
+/// `Option::None.unwrap()`: valid in expression position however many errors
+/// there are, and of whatever type the context expects (rustc reports no
+/// inference failure once an error is out), so the user sees only the real
+/// errors. A diverging block (`unreachable!()`) would add an `unreachable
+/// statement` warning on the user's next line.
 fn compile_errors(error: syn::Error) -> proc_macro2::TokenStream {
     let errors = error.into_compile_error();
-    quote::quote!({ #errors ::core::unreachable!() })
+    quote::quote!({ #errors ::core::option::Option::None.unwrap() })
 }

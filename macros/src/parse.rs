@@ -388,8 +388,15 @@ fn parse_path_operand(input: ParseStream, depth: usize) -> Result<Expr> {
     let span = input.span();
     if input.peek(syn::Ident) && input.peek2(Token![::]) {
         let fork = input.fork();
-        if fork.parse::<syn::Ident>()? == "reshape" {
+        let name = fork.parse::<syn::Ident>()?;
+        if name == "reshape" {
             return parse_reshape(input, depth);
+        }
+        // `name::<..>(..)` is a call with a turbofish, which only `reshape`
+        // takes; a path `m::W` goes on below.
+        fork.parse::<Token![::]>()?;
+        if fork.peek(Token![<]) {
+            return Err(crate::functions::unknown_name(&name));
         }
     }
     if input.peek(syn::Ident) && input.peek2(token::Paren) {
@@ -504,7 +511,17 @@ fn parse_call(input: ParseStream, name: syn::Ident, depth: usize) -> Result<Expr
     }
     let content;
     let parens = syn::parenthesized!(content in input);
-    let reduction = crate::functions::lookup_reduction(&name.to_string()).is_some();
+    if !crate::functions::is_known(&text) {
+        // Validation reports the unknown name, with every other mistake;
+        // the arguments are not read, since how to read them depends on
+        // what the call is.
+        let _ = content.parse::<TokenStream>();
+        return Ok(Expr::Call {
+            name,
+            args: Vec::new(),
+        });
+    }
+    let reduction = crate::functions::lookup_reduction(&text).is_some();
     if content.is_empty() {
         if reduction {
             let usage = reduction_usage(&name);

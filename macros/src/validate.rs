@@ -280,18 +280,7 @@ fn check_dims(dims: &[DimLiteral]) -> syn::Result<()> {
 fn check_call(name: &syn::Ident, arity: usize) -> syn::Result<()> {
     let text = name.to_string();
     let Some(info) = functions::lookup(&text) else {
-        let hint = match functions::suggest(&text) {
-            Some(known) => format!("did you mean `{known}`? "),
-            None => String::new(),
-        };
-        return Err(Error::new(
-            name.span(),
-            format!(
-                "unknown function `{text}`; {hint}the elementwise functions are: {}, and `in_dims`. \
-                 To call your own function, wrap the call in a block: `{{ {text}(..) }}`",
-                functions::all_names()
-            ),
-        ));
+        return Err(functions::unknown_name(name));
     };
     if info.arity() != arity {
         let plural = if info.arity() == 1 { "" } else { "s" };

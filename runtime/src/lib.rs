@@ -2,6 +2,10 @@
 //! tensors and views, expression nodes and the fused loop-nest driver.
 //!
 //! Users reach all of this through the `tensor-expr` facade crate and its macros.
+//! The facade's documented items are the stable API; this crate's other
+//! public items exist for the macro's expansion and the compile-time error
+//! messages, and change with them (the facade pins this crate's exact
+//! version, so the pair always matches).
 //! Without default features this crate names only `core`, `libm` (float
 //! functions without `std`) and `typenum` (`reshape`'s element counts), and
 //! needs no allocator; the interop features add their own crate each.

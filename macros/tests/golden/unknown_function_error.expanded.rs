@@ -1,8 +1,8 @@
 fn expansion() {
     let _ = {
         ::core::compile_error! {
-            "unknown function `rleu`; did you mean `relu`? the elementwise functions are: abs, exp, ln, sqrt, sin, cos, tanh, sigmoid, exp2, log2, log1p, expm1, softplus, silu, gelu_tanh, erf, gelu, rsqrt, relu, square, max, min, fmax, fmin, pow, clamp, select, and `in_dims`. To call your own function, wrap the call in a block: `{ rleu(..) }`"
+            "unknown function `rleu`; did you mean `relu`? the elementwise functions are: abs, exp, ln, sqrt, sin, cos, tanh, sigmoid, exp2, log2, log1p, expm1, softplus, silu, gelu_tanh, erf, gelu, rsqrt, relu, square, max, min, fmax, fmin, pow, clamp, select; the reductions: sum, mean, prod, max, min; and in_dims, transpose, permute, reshape, argmax, argmin. To call your own function, wrap the call in a block: `{ rleu(..) }`"
         }
-        ::core::unreachable!()
+        ::core::option::Option::None.unwrap()
     };
 }

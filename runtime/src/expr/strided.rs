@@ -15,7 +15,7 @@ use crate::access::{Contiguous, Layout, Operand, RowMajor};
 use crate::element::Element;
 use crate::rules::broadcast::aligned_strides;
 use crate::rules::permute::Transpose;
-use crate::rules::reshape::Reshape;
+use crate::rules::reshape::{CountedShape, Reshape};
 use crate::shape::{Shape, MAX_RANK};
 use core::marker::PhantomData;
 
@@ -280,7 +280,7 @@ pub fn transpose<'a, T, M, X: Operand<T> + ?Sized>(_context: Context<T, M>, x: &
 /// `reshape::<R>(x)`: `x`'s elements, in the same row-major order, as shape `R`.
 #[inline(always)]
 #[rustfmt::skip]
-pub fn reshape<'a, R: Shape, T, M, X: Operand<T> + ?Sized>(_context: Context<T, M>, x: &'a X) -> TensorLeaf<'a, X::Element, <X::Shape as Reshape<R>>::Output> where X::Shape: Reshape<R>, X::Layout: Contiguous, X::Element: 'a {
+pub fn reshape<'a, R: Shape, T, M, X: Operand<T> + ?Sized>(_context: Context<T, M>, x: &'a X) -> TensorLeaf<'a, X::Element, <X::Shape as Reshape<R>>::Output> where X::Shape: CountedShape + Reshape<R>, R: CountedShape, X::Layout: Contiguous, X::Element: 'a {
     TensorLeaf::new(x.elements())
 }
 

@@ -5,10 +5,14 @@
 //! const generics in a bound; typenum does it on types, so `cargo check` (and
 //! rust-analyzer) reports a mismatch. Each `D<N>` maps to typenum's `U<N>`
 //! through `typenum::Const<N>: ToUInt`, which typenum provides for sizes up to
-//! 1024 and for powers of 2 and of 10; a dim outside those cannot be reshaped
-//! (the error then names `Const<N>: ToUInt`). The message reads:
+//! 1024 and for powers of 2 and of 10; a dim outside those cannot be reshaped.
+//! The messages read:
 //!
 //! ``cannot reshape `(D<8>, D<64>)` into `(D<8>, D<8>, D<9>)`: the element counts differ``
+//!
+//! ``reshape` cannot count the elements of `(D<1056>,)` at compile time: a dim is not 0..=1024, a power of 2 or a power of 10``
+//! (a target shape out of range, [`CountedShape`]; an operand out of range
+//! gets the first message, whose note names the range).
 
 use crate::dim::{One, D};
 use crate::shape::Shape;
@@ -60,11 +64,29 @@ impl_type_len!(A0 A1 A2 A3);
 impl_type_len!(A0 A1 A2 A3 A4);
 impl_type_len!(A0 A1 A2 A3 A4 A5);
 
+/// A shape whose element count typenum can compute: every dim is 0..=1024,
+/// a power of 2 or a power of 10 (the sizes `typenum::Const<N>: ToUInt`
+/// covers).
+#[diagnostic::on_unimplemented(
+    message = "`reshape` cannot count the elements of `{Self}` at compile time: a dim is not 0..=1024, a power of 2 or a power of 10",
+    label = "a dim of `{Self}` is outside the sizes `reshape` counts",
+    note = "the count is typenum arithmetic, which covers dims up to 1024 and powers of 2 and 10; reshape in steps through such dims, or copy the elements (`Tensor::try_from_slice(x.as_slice())`), which checks the count when the program runs"
+)]
+pub trait CountedShape: Shape {
+    /// The element count as a typenum unsigned.
+    type Count;
+}
+
+#[diagnostic::do_not_recommend]
+impl<S: Shape + TypeLen> CountedShape for S {
+    type Count = S::Len;
+}
+
 /// `Self` can be reshaped into `R`: both have the same number of elements.
 #[diagnostic::on_unimplemented(
     message = "cannot reshape `{Self}` into `{R}`: the element counts differ",
     label = "reshaping `{Self}` into `{R}`",
-    note = "`reshape` keeps every element in row-major order, so the product of the dims must stay the same"
+    note = "`reshape` keeps every element in row-major order, so the product of the dims must stay the same; the products are computed with typenum, which covers dims up to 1024 and powers of 2 and 10, and an operand with a dim outside those is reported here too"
 )]
 pub trait ReshapeInto<R: Shape>: Shape {
     /// `R`, once the counts are known equal.
@@ -72,9 +94,9 @@ pub trait ReshapeInto<R: Shape>: Shape {
 }
 
 #[diagnostic::do_not_recommend]
-impl<S: Shape + TypeLen, R: Shape + TypeLen> ReshapeInto<R> for S
+impl<S: CountedShape, R: CountedShape> ReshapeInto<R> for S
 where
-    S::Len: Same<R::Len>,
+    S::Count: Same<R::Count>,
 {
     type Output = R;
 }
@@ -95,6 +117,8 @@ macro_rules! impl_reshape {
         #[diagnostic::do_not_recommend]
         impl<$($d: crate::dim::Dim,)* R: Shape> Reshape<R> for ($($d,)*)
         where
+            Self: CountedShape,
+            R: CountedShape,
             Self: ReshapeInto<R>,
         {
             type Output = <Self as ReshapeInto<R>>::Output;

@@ -174,3 +174,72 @@ fn a_strided_slice_in_a_tiled_product() {
         tensor_expr!(left_copy @ right_copy)
     );
 }
+
+/// `to_tensor` and `to_heap` copy row by row with an odometer over the outer
+/// dims: each view's copy against ndarray's slice of the same data, for
+/// views strided on the last dim, an outer dim or both, and of rank 0 to 3.
+#[test]
+fn copies_of_views_hold_the_viewed_elements() {
+    let x = x();
+    let nd = oracle();
+    let same = |copy: Vec<i64>, expected: Vec<i64>| assert_eq!(copy, expected);
+    let middle = x.narrow::<1, 1, 2>();
+    same(
+        middle.to_tensor().to_vec(),
+        nd.slice(s![.., 1..3, ..]).iter().copied().collect(),
+    );
+    same(
+        middle.to_heap().to_vec(),
+        nd.slice(s![.., 1..3, ..]).iter().copied().collect(),
+    );
+    let last = x.narrow::<2, 2, 3>();
+    same(
+        last.to_tensor().to_vec(),
+        nd.slice(s![.., .., 2..5]).iter().copied().collect(),
+    );
+    let column = x.index_axis::<2>(4);
+    same(
+        column.to_tensor().to_vec(),
+        nd.slice(s![.., .., 4]).iter().copied().collect(),
+    );
+    same(
+        column.to_heap().to_vec(),
+        nd.slice(s![.., .., 4]).iter().copied().collect(),
+    );
+    let both = x.narrow::<0, 1, 2>().index_axis::<1>(3);
+    same(
+        both.to_tensor().to_vec(),
+        nd.slice(s![1..3, 3, ..]).iter().copied().collect(),
+    );
+    let kept = x.index_axis_keepdim::<1>(2).narrow::<2, 1, 3>();
+    same(
+        kept.to_tensor().to_vec(),
+        nd.slice(s![.., 2..3, 1..4]).iter().copied().collect(),
+    );
+    let element = x.index_axis::<0>(2).index_axis::<0>(1).index_axis::<0>(3);
+    same(element.to_tensor().to_vec(), vec![213]);
+    let empty = x.narrow::<1, 4, 0>();
+    assert!(empty.to_tensor().to_vec().is_empty());
+}
+
+/// `from_fn` hands each element its multi-index in row-major order, for
+/// every rank the odometer walks (and a size-0 dim, which it never calls).
+#[test]
+fn from_fn_visits_every_index_in_row_major_order() {
+    let mut seen = Vec::new();
+    let t = Tensor::<i64, Shape![2, 3, 1, 2]>::from_fn(|[i, j, k, l]| {
+        seen.push([i, j, k, l]);
+        (1000 * i + 100 * j + 10 * k + l) as i64
+    });
+    let expected: Vec<[usize; 4]> = (0..12).map(|p| [p / 6, p / 2 % 3, 0, p % 2]).collect();
+    assert_eq!(seen, expected);
+    assert_eq!(t.as_slice()[7], 1001);
+    let heap = HeapTensor::<i64, Shape![2, 3, 1, 2]>::from_fn(|[i, j, k, l]| {
+        (1000 * i + 100 * j + 10 * k + l) as i64
+    });
+    assert_eq!(heap.as_slice(), t.as_slice());
+    let scalar = Tensor::<i64, Shape![]>::from_fn(|[]| 7);
+    assert_eq!(scalar.as_slice(), &[7]);
+    let empty = Tensor::<i64, Shape![2, 0]>::from_fn(|_| unreachable!());
+    assert!(empty.as_slice().is_empty());
+}

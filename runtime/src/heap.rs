@@ -88,8 +88,9 @@ impl<T, S: Shape> HeapTensor<T, S> {
     /// let t = HeapTensor::<usize, (D<2>, D<3>)>::from_fn(|[i, j]| 10 * i + j);
     /// assert_eq!(t.as_slice(), &[0, 1, 2, 10, 11, 12]);
     /// ```
-    pub fn from_fn(mut f: impl FnMut(S::Index) -> T) -> Self {
-        Self::from_flat_fn(|position| f(S::multi_index(position)))
+    pub fn from_fn(f: impl FnMut(S::Index) -> T) -> Self {
+        // SAFETY: `fill_indexed` writes every one of the `LEN` slots.
+        unsafe { Self::from_uninit(|slots| crate::shape::fill_indexed::<T, S>(slots, f)) }
     }
 
     /// Takes the row-major elements of a vector; its length must be `S::LEN`.
@@ -114,10 +115,8 @@ impl<T, S: Shape> HeapTensor<T, S> {
 
     /// Builds each element from its row-major position.
     pub fn from_flat_fn(f: impl FnMut(usize) -> T) -> Self {
-        HeapTensor {
-            data: AlignedBox::from_fn(S::LEN, f),
-            shape: PhantomData,
-        }
+        // SAFETY: `fill_flat` writes every slot.
+        unsafe { Self::from_uninit(|slots| crate::shape::fill_flat::<T, S>(slots, f)) }
     }
 
     /// The same elements as shape `S2`, which must have as many (checked when

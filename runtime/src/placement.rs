@@ -22,7 +22,6 @@ use crate::element::Element;
 use crate::expr::{Context, Expr};
 use crate::shape::Shape;
 use crate::tensor::Tensor;
-use core::mem::MaybeUninit;
 
 /// A placement's new tensors: the type, and how an expression fills one.
 pub trait Evaluate: Placement {
@@ -37,26 +36,10 @@ impl Evaluate for Stack {
     type Tensor<T: Element, S: Shape> = Tensor<T, S>;
     #[inline]
     fn evaluate<T: Element, E: Expr<T>>(self, e: E) -> Tensor<T, E::Shape> {
-        let mut data = MaybeUninit::<<E::Shape as Shape>::Storage<T>>::uninit();
-        // SAFETY: `Storage<T>` is a nested array of `LEN` elements `T` (or `T`
-        // itself for a scalar), laid out as `LEN` consecutive `T`s, so its
-        // memory is `LEN` slots of `MaybeUninit<T>`. Established by the
-        // sealed traits: `Shape` is implemented for tuples of `Dim`s only
-        // (`shape.rs`, `Storage` nests each dim's `Array`), and `Dim` for
-        // `D<N>` (`Array<X> = [X; N]`, `SIZE = N`) and `One` (`[X; 1]`)
-        // only (`dim.rs`).
-        let slots = unsafe {
-            core::slice::from_raw_parts_mut(
-                data.as_mut_ptr().cast::<MaybeUninit<T>>(),
-                <E::Shape as Shape>::LEN,
-            )
-        };
-        crate::kernel::drive_into_uninit::<T, E>(slots, &e);
         // SAFETY: `drive_into_uninit` writes every one of the `LEN` slots
         // (`kernel.rs`: the row nest sets each slot of `out[..LEN]`, the
-        // tile nest each row of each block of every matrix), and a panic
-        // there unwinds past `data` without reading it.
-        Tensor::new(unsafe { data.assume_init() })
+        // tile nest each row of each block of every matrix).
+        unsafe { Tensor::from_uninit(|slots| crate::kernel::drive_into_uninit::<T, E>(slots, &e)) }
     }
 }
 

@@ -116,6 +116,51 @@ pub trait Shape:
     }
 }
 
+/// Writes `f(index)` into `slots[position]` for every multi-index of `S` in
+/// row-major order (`slots` holds `S::LEN`): an odometer over the outer dims
+/// and a plain loop over the last one, so no position is divided back into an
+/// index. The constructors from an index function use it.
+pub(crate) fn fill_indexed<T, S: Shape>(
+    slots: &mut [core::mem::MaybeUninit<T>],
+    mut f: impl FnMut(S::Index) -> T,
+) {
+    if S::LEN == 0 {
+        return;
+    }
+    let mut index = S::Index::default();
+    let last = S::RANK.saturating_sub(1);
+    for row in slots[..S::LEN].chunks_exact_mut(S::ROW_LEN) {
+        for (j, slot) in row.iter_mut().enumerate() {
+            if S::RANK > 0 {
+                index.as_mut()[last] = j;
+            }
+            slot.write(f(index));
+        }
+        let outer = &mut index.as_mut()[..last];
+        for (i, &dim) in outer.iter_mut().zip(S::DIMS).rev() {
+            *i += 1;
+            if *i < dim {
+                break;
+            }
+            *i = 0;
+        }
+    }
+}
+
+/// Writes `f(position)` into `slots[position]` for every position below
+/// `S::LEN`. The positions run over the constant range `0..S::LEN` (not an
+/// enumeration of the slice), so LLVM knows their bound: `position as f32`
+/// then converts through 32-bit integers, which vectorises.
+pub(crate) fn fill_flat<T, S: Shape>(
+    slots: &mut [core::mem::MaybeUninit<T>],
+    mut f: impl FnMut(usize) -> T,
+) {
+    let slots = &mut slots[..S::LEN];
+    for position in 0..S::LEN {
+        slots[position].write(f(position));
+    }
+}
+
 /// Nested `array_from_fn` calls, outermost dim first, each leaf taking the next value.
 macro_rules! nested_from_fn {
     ($next:ident;) => { $next() };

@@ -148,7 +148,8 @@ impl<'a, T, L: Layout> StridedView<'a, T, L> {
     where
         T: Copy,
     {
-        crate::Tensor::from_flat_fn(|position| self.data[Self::offset_of(position)])
+        // SAFETY: `copy_rows` writes every one of the `LEN` slots.
+        unsafe { crate::Tensor::from_uninit(|slots| self.copy_rows(slots)) }
     }
 
     /// Copies the viewed elements into a tensor on the heap (features
@@ -158,7 +159,54 @@ impl<'a, T, L: Layout> StridedView<'a, T, L> {
     where
         T: Copy,
     {
-        crate::HeapTensor::from_flat_fn(|position| self.data[Self::offset_of(position)])
+        // SAFETY: `copy_rows` writes every one of the `LEN` slots.
+        unsafe { crate::HeapTensor::from_uninit(|slots| self.copy_rows(slots)) }
+    }
+
+    /// Writes the viewed elements, row-major, into `out[..LEN]`: row by
+    /// row, each row one slice of the data read at the last dim's stride (a
+    /// plain copy where that stride is 1), the row starts found by an
+    /// odometer over the outer dims rather than by dividing each position.
+    fn copy_rows(&self, out: &mut [core::mem::MaybeUninit<T>])
+    where
+        T: Copy,
+    {
+        let (len, row_len) = (<L::Shape as Shape>::LEN, <L::Shape as Shape>::ROW_LEN);
+        if len == 0 {
+            return;
+        }
+        let rank = <L::Shape as Shape>::RANK;
+        let dims = <L::Shape as Shape>::DIMS;
+        let last = rank.saturating_sub(1);
+        let inner = if rank == 0 { 1 } else { L::STRIDES[last] };
+        let mut outer = [0usize; crate::shape::MAX_RANK];
+        let mut start = 0;
+        for out_row in out[..len].chunks_exact_mut(row_len) {
+            let span = (row_len - 1) * inner + 1;
+            let row = &self.data[start..start + span];
+            if inner == 1 {
+                for (slot, &x) in out_row.iter_mut().zip(row) {
+                    slot.write(x);
+                }
+            } else {
+                for (slot, x) in out_row.iter_mut().zip(row.iter().step_by(inner)) {
+                    slot.write(*x);
+                }
+            }
+            // The next row: advance the odometer, moving `start` by the
+            // strides of the dims that change.
+            let mut k = last;
+            while k > 0 {
+                k -= 1;
+                outer[k] += 1;
+                start += L::STRIDES[k];
+                if outer[k] < dims[k] {
+                    break;
+                }
+                start -= outer[k] * L::STRIDES[k];
+                outer[k] = 0;
+            }
+        }
     }
 
     /// Sub-tensor `i` along `AXIS`, rank one less. Panics if `i` is out of
@@ -193,7 +241,8 @@ impl<'a, T, L: Layout> StridedView<'a, T, L> {
     }
 
     /// Positions `START..START + LEN` along `AXIS`; a range past the dim is
-    /// an error when the code is built.
+    /// an error when the code is built. `LEN = 1` gives a `D<1>` dim, which
+    /// does not broadcast; [`Self::index_axis_keepdim`] gives one that does.
     pub fn narrow<const AXIS: usize, const START: usize, const LEN: usize>(
         &self,
     ) -> StridedView<'a, T, Narrowed<L, AXIS, LEN>>
@@ -314,6 +363,13 @@ macro_rules! impl_slicing {
             /// `x[:, START:START + LEN]`), read in place; the view's shape has
             /// `D<LEN>` there. A range past the dim is an error when the code is
             /// built.
+            ///
+            /// With `LEN = 1` the dim is `D<1>`, which does not stretch in a
+            /// broadcast, where NumPy's `x[:, j:j+1]` does: stable Rust cannot
+            /// choose the type `One` from the value of a const parameter. For
+            /// a length-1 slice that broadcasts, use
+            /// [`index_axis_keepdim`](Self::index_axis_keepdim), whose dim is
+            /// `One`.
             pub fn narrow<const AXIS: usize, const START: usize, const LEN: usize>(&self) -> $crate::slice::StridedView<$life, T, $crate::slice::Narrowed<$crate::access::RowMajor<S>, AXIS, LEN>>
             where
                 S: $crate::slice::NarrowAxis<AXIS, LEN>,

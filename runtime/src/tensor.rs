@@ -6,6 +6,7 @@ use crate::dim::{One, D};
 use crate::element::Element;
 use crate::error::{check_len, ShapeError};
 use crate::shape::Shape;
+use core::mem::MaybeUninit;
 
 /// An owned tensor of `T` with the compile-time shape `S`.
 ///
@@ -35,17 +36,39 @@ impl<T, S: Shape> Tensor<T, S> {
     /// let t = Tensor::<usize, (D<2>, D<3>)>::from_fn(|[i, j]| 10 * i + j);
     /// assert_eq!(t.as_slice(), &[0, 1, 2, 10, 11, 12]);
     /// ```
-    pub fn from_fn(mut f: impl FnMut(S::Index) -> T) -> Self {
-        Tensor {
-            data: S::storage_from_fn(|position| f(S::multi_index(position))),
-        }
+    pub fn from_fn(f: impl FnMut(S::Index) -> T) -> Self {
+        // SAFETY: `fill_indexed` writes every one of the `LEN` slots.
+        unsafe { Self::from_uninit(|slots| crate::shape::fill_indexed::<T, S>(slots, f)) }
     }
 
     /// Builds each element from its row-major position.
     pub fn from_flat_fn(f: impl FnMut(usize) -> T) -> Self {
-        Tensor {
-            data: S::storage_from_fn(f),
-        }
+        // SAFETY: `fill_flat` writes every slot.
+        unsafe { Self::from_uninit(|slots| crate::shape::fill_flat::<T, S>(slots, f)) }
+    }
+
+    /// A tensor whose elements `fill` writes into its `S::LEN` uninitialised
+    /// slots, in place (no nested-array temporaries for LLVM to copy).
+    ///
+    /// # Safety
+    /// `fill` writes every one of the `S::LEN` slots. (If it panics, the
+    /// slots are dropped uninitialised: the values written leak, nothing is
+    /// read.)
+    pub(crate) unsafe fn from_uninit(fill: impl FnOnce(&mut [MaybeUninit<T>])) -> Self {
+        let mut data = MaybeUninit::<S::Storage<T>>::uninit();
+        // SAFETY: `Storage<T>` is a nested array of `LEN` elements `T` (or `T`
+        // itself for a scalar), laid out as `LEN` consecutive `T`s, so its
+        // memory is `LEN` slots of `MaybeUninit<T>`. Established by the
+        // sealed traits: `Shape` is implemented for tuples of `Dim`s only
+        // (`shape.rs`, `Storage` nests each dim's `Array`), and `Dim` for
+        // `D<N>` (`Array<X> = [X; N]`, `SIZE = N`) and `One` (`[X; 1]`) only
+        // (`dim.rs`).
+        let slots = unsafe {
+            core::slice::from_raw_parts_mut(data.as_mut_ptr().cast::<MaybeUninit<T>>(), S::LEN)
+        };
+        fill(slots);
+        // SAFETY: `fill` wrote every slot (the caller's promise).
+        Tensor::new(unsafe { data.assume_init() })
     }
 
     /// Copies row-major data, which must hold exactly `S::LEN` elements.
@@ -62,8 +85,14 @@ impl<T, S: Shape> Tensor<T, S> {
         T: Copy,
     {
         check_len::<S>(data.len())?;
-        Ok(Tensor {
-            data: S::storage_from_fn(|position| data[position]),
+        // SAFETY: the slots are exactly as many as `data`'s elements, each
+        // written once.
+        Ok(unsafe {
+            Self::from_uninit(|slots| {
+                for (slot, &x) in slots.iter_mut().zip(data) {
+                    slot.write(x);
+                }
+            })
         })
     }
 

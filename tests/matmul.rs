@@ -227,4 +227,21 @@ proptest! {
             [33, 10] @ [10, 34], [4, 0] @ [0, 5], [0, 3] @ [3, 2], [3, 1] @ [1, 3],
         );
     }
+
+    /// 1-D operands on either side against batches of 1 to 9 matrices
+    /// (the tiles of 4 and 8 rows, their remainders, and broadcast batch
+    /// dims), each value against ndarray per matrix.
+    #[test]
+    fn vectors_against_batches_match_ndarray(values in prop::collection::vec(-8i32..8, 2000)) {
+        let values: Vec<f64> = values.into_iter().map(f64::from).collect();
+        products!(values;
+            [2] @ [1, 2, 2], [2] @ [2, 2, 3], [3] @ [3, 3, 5], [2] @ [4, 2, 2], [5] @ [5, 5, 7],
+            [3] @ [6, 3, 17], [4] @ [7, 4, 9], [2] @ [8, 2, 33], [3] @ [9, 3, 20],
+            [3] @ [2, 9, 3, 4], [4] @ [3, 1, 4, 8], [6] @ [1, 5, 6, 16],
+            [1, 2, 3] @ [3], [2, 4, 2] @ [2], [4, 3, 5] @ [5], [5, 8, 3] @ [3],
+            [7, 2, 9] @ [9], [9, 5, 4] @ [4], [2, 9, 3, 2] @ [2], [3, 1, 4, 6] @ [6],
+            [1, 3] @ [9, 3, 5], [4, 1, 3] @ [4, 3, 8], [9, 2, 3] @ [1, 3, 4],
+            [5, 1, 2, 3] @ [1, 7, 3, 2], [1, 6, 4] @ [6, 4, 5],
+        );
+    }
 }

@@ -118,6 +118,37 @@ fn every_reduction_over_every_kind_of_axis_list() {
     check_reductions!([4, 3, 1], [1, 2]);
 }
 
+/// Every subset of the axes of a shape with size-1 dims among its others,
+/// first and last, with and without keepdim.
+#[test]
+fn every_subset_of_axes_with_size_1_dims() {
+    check_reductions!([1, 2, 1, 3, 1], [0]);
+    check_reductions!([1, 2, 1, 3, 1], [1]);
+    check_reductions!([1, 2, 1, 3, 1], [2]);
+    check_reductions!([1, 2, 1, 3, 1], [3]);
+    check_reductions!([1, 2, 1, 3, 1], [4]);
+    check_reductions!([1, 2, 1, 3, 1], [0, 1]);
+    check_reductions!([1, 2, 1, 3, 1], [0, 2]);
+    check_reductions!([1, 2, 1, 3, 1], [0, 3]);
+    check_reductions!([1, 2, 1, 3, 1], [0, 4]);
+    check_reductions!([1, 2, 1, 3, 1], [1, 2]);
+    check_reductions!([1, 2, 1, 3, 1], [1, 3]);
+    check_reductions!([1, 2, 1, 3, 1], [1, 4]);
+    check_reductions!([1, 2, 1, 3, 1], [2, 3]);
+    check_reductions!([1, 2, 1, 3, 1], [2, 4]);
+    check_reductions!([1, 2, 1, 3, 1], [3, 4]);
+    check_reductions!([1, 2, 1, 3, 1], [0, 1, 2]);
+    check_reductions!([1, 2, 1, 3, 1], [0, 1, 3]);
+    check_reductions!([1, 2, 1, 3, 1], [0, 2, 4]);
+    check_reductions!([1, 2, 1, 3, 1], [1, 2, 3]);
+    check_reductions!([1, 2, 1, 3, 1], [1, 3, 4]);
+    check_reductions!([1, 2, 1, 3, 1], [2, 3, 4]);
+    check_reductions!([1, 2, 1, 3, 1], [0, 1, 2, 3]);
+    check_reductions!([1, 2, 1, 3, 1], [1, 2, 3, 4]);
+    check_reductions!([1, 2, 1, 3, 1], [0, 2, 3, 4]);
+    check_reductions!([1, 2, 1, 3, 1], [0, 1, 2, 3, 4]);
+}
+
 #[test]
 fn reducing_every_axis() {
     let x = sample::<Shape![3, 4, 5]>();

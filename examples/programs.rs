@@ -63,10 +63,12 @@ fn main() {
     println!("  largest difference from plain loops: {worst:.2e}");
     assert_eq!(worst, 0.0);
 
-    // Pairwise squared distances: |p_i|^2 + |p_j|^2 - 2 p_i . p_j.
+    // Pairwise squared distances: sum_k (p_ik - p_jk)^2, the broadcast
+    // difference of [5, 1, 3] and [5, 3]. (The expanded form |p_i|^2 + |p_j|^2
+    // - 2 p_i . p_j needs one product but cancels where the points are far
+    // from the origin compared with each other.)
     let points = Tensor::<f64, Shape![5, 3]>::from_fn(|[i, k]| pseudo(3 * i + k) as f64 * 4.0);
-    let norms = tensor_expr!(sum(points * points, [1]));
-    let d = tensor_expr!(norms - 2.0 * (points @ transpose(points)) + in_dims(norms, [0]));
+    let d = tensor_expr!(sum(square(reshape::<Shape![5, 1, 3]>(points) - points), [2]));
     let mut worst = 0.0f64;
     for i in 0..5 {
         for j in 0..5 {

@@ -117,7 +117,7 @@ pub use tensor_expr_runtime::element;
 
 /// The float functions of `tensor_expr!` (`exp`, `ln`, `tanh`, `sigmoid`, ...)
 /// for f32 and f64, callable on their own: pure Rust that LLVM vectorises,
-/// with the accuracy stated in the README.
+/// with their accuracy and special values stated as a contract.
 pub use tensor_expr_runtime::math;
 
 /// Everything an expression needs, and the bounds of code generic over

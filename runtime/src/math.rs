@@ -35,9 +35,74 @@
 //!   stays normal; one division (for `sigmoid`, of two scaled values, so the
 //!   quotient needs no scaling back), rounded once into the subnormals.
 //!
-//! Accuracy (max error in ulp, measured over every f32 and densely sampled
-//! f64; `examples/accuracy.rs` runs the exhaustive check, the test suite a
-//! sampled one) is stated in the README.
+//! # Accuracy
+//!
+//! The maximum error in ulp. f32: every one of the 2^32 inputs against std's
+//! f64 function at the same input (`cargo run --release --example accuracy`).
+//! f64: 20 million samples (half any bit pattern, half in [-64, 64)) against
+//! std's f64 functions, which are themselves within about 1 ulp, so the f64
+//! column bounds the distance between the two. The test suite checks about
+//! 1.4 million f32 and 300,000 f64 inputs per function against the same
+//! bounds (`tests/float_functions.rs`). The bounds are a contract: a change
+//! that exceeds one fails the tests.
+//!
+//! | function | f32, every input | f64, sampled, against std |
+//! | --- | ---: | ---: |
+//! | `exp` | 1.02 | 1 |
+//! | `exp2` | 1.02 | 1 |
+//! | `expm1` | 1.89 | 2 |
+//! | `ln` | 0.90 | 1 |
+//! | `log2` | 1.80 | 2 |
+//! | `log1p` | 2.47 | 2 |
+//! | `sin` | 1.57 (\|x\| <= 1e7) | 2 (\|x\| <= 1e9) |
+//! | `cos` | 1.58 (\|x\| <= 1e7) | 2 (\|x\| <= 1e9) |
+//! | `tanh` | 2.40 | 3 |
+//! | `sigmoid` | 2.40 | 2 |
+//! | `softplus` | 2.81 | - |
+//! | `silu` | 2.75 | - |
+//! | `gelu_tanh` | 2.94 | - |
+//! | `erf` | 0.50 | 1 (against libm) |
+//! | `gelu` | 0.50 | 6 (against a libm-based reference) |
+//! | `sqrt` | 0.50 | 0 |
+//! | `rsqrt` | 1.49 | 0 |
+//!
+//! - The table is for the default target. With FMA (`-C target-cpu=native`)
+//!   a result differs in its last bit here and there; over every f32 input
+//!   with FMA: `exp` 1.04, `exp2` 1.04, `tanh` 2.23, `sigmoid` 2.40.
+//! - `sin`, `cos`: beyond the stated ranges the reduction is inexact and the
+//!   result is not `sin x`; it stays finite and in `[-1, 1]` for every finite
+//!   input (tested over sampled bit patterns of the whole range).
+//! - `tanh`'s f64 figure is a distance to std: at its worst input
+//!   (0.5045881301250148) std's own result is 1.93 ulp from the 40-digit value
+//!   and this one 1.07.
+//! - `gelu` is GELU's erf form, `x/2 (1 + erf(x / sqrt 2))` (PyTorch's
+//!   default), computed as `x erfc(|x| / sqrt 2) / 2` for x < 0, so nothing
+//!   cancels in the left tail. `erf` and `erfc` are fdlibm's rational
+//!   approximations, all pieces computed and one selected. The f32 versions
+//!   of `erf` and `gelu` are the f64 ones rounded once. The f64 `gelu` figure
+//!   is a distance to a libm-based reference that is itself up to about 3 ulp
+//!   off in the left tail; against 50-digit values it is within 2 ulp.
+//! - `gelu_tanh` is GELU's tanh form, computed as `x sigmoid(2u)`; for f32 its
+//!   exponent `2u` is computed in f64. For f64 there is no wider type: its left
+//!   tail (results below about 1e-30) is less accurate than the table says.
+//!
+//! # Special values
+//!
+//! NaN in, NaN out; `exp(0) = 1`, `ln(1) = 0`, `ln(0) = -inf`,
+//! `ln(x < 0) = NaN`; `exp` overflows to inf and underflows through the
+//! subnormals to 0; `tanh` saturates to exactly +-1 and `tanh(-0) = -0`;
+//! `sigmoid` stays in [0, 1]; `silu`, `gelu_tanh` and `softplus` reach 0 at
+//! -inf; `sin(-0) = -0`; `sin` and `cos` of an infinity are NaN.
+//!
+//! ```
+//! use tensor_expr_runtime::math::{f32 as m32, f64 as m64};
+//! assert_eq!(m32::exp(0.0), 1.0);
+//! assert_eq!(m32::ln(0.0), f32::NEG_INFINITY);
+//! assert!(m32::ln(-1.0).is_nan());
+//! assert_eq!(m64::tanh(50.0), 1.0);
+//! assert!(m32::sin(1e30).abs() <= 1.0);
+//! assert!(m64::cos(f64::INFINITY).is_nan());
+//! ```
 
 // The coefficients are written as Cephes and fdlibm publish them (f32's
 // `expm1_reduced` is fitted here, the same way); the compiler rounds each to the

@@ -68,7 +68,10 @@ fn main() {
     // - 2 p_i . p_j needs one product but cancels where the points are far
     // from the origin compared with each other.)
     let points = Tensor::<f64, Shape![5, 3]>::from_fn(|[i, k]| pseudo(3 * i + k) as f64 * 4.0);
-    let d = tensor_expr!(sum(square(reshape::<Shape![5, 1, 3]>(points) - points), [2]));
+    let d = tensor_expr!(sum(
+        square(reshape::<Shape![5, 1, 3]>(points) - points),
+        [2]
+    ));
     let mut worst = 0.0f64;
     for i in 0..5 {
         for j in 0..5 {

@@ -106,8 +106,8 @@ impl<T, O: Shape, E: Expr<T>> ReadsFlat<T, O, E> {
 
 /// The elementwise nest: one contiguous inner loop per output row, or one
 /// over the whole output where every operand has its shape or is a scalar
-/// (a loop per row left its vector loop once per row, 3-8% of a 64 x 1024
-/// leaky relu on SSE2).
+/// (a loop per row leaves its vector loop, and runs its scalar remainder,
+/// once per row, which a hand loop over the flat data does not).
 #[inline(always)]
 fn drive_rows<T: Element, O: Shape, E: Expr<T>, X: Slot<T>>(out: &mut [X], e: &E) {
     if O::LEN == 0 {
@@ -149,8 +149,8 @@ const TILE_LANES: usize = if VECTOR_LANES > 8 { 8 } else { VECTOR_LANES };
 
 /// Output rows per tile of a product for a vector width: each row is one named
 /// accumulator array. With 32 vector registers (AVX-512) 8 rows halve the loads
-/// of the right operand per multiply-add, which bounds a 256 x 256 product
-/// (measured); with 16 registers (SSE, AVX) 4 rows.
+/// of the right operand per multiply-add, which bound a large product; with
+/// 16 registers (SSE, AVX) 4 rows leave room for the right operand's row.
 const fn tile_rows(lanes: usize) -> usize {
     if lanes >= 16 {
         8
@@ -284,10 +284,9 @@ fn drive_row_block<T: Element, O: Shape, E: Expr<T>, X: Slot<T>, const R: usize,
 }
 
 /// Writes an `R x C` tile at column `j0` of a block of rows: each row of the
-/// tile computed into an array, then stored. (Storing element by element
-/// from the tile, LLVM scalarised the whole `k` loop of a product whose
-/// result a tensor is added to, `x @ w + b`: 5 GFLOP/s against 110 now,
-/// measured at [64, 256] @ [256, 256] on AVX-512.)
+/// tile computed into an array, then stored. (Stored element by element
+/// from the tile, a product whose result a tensor is added to, `x @ w + b`,
+/// has its whole `k` loop scalarised by LLVM, some 20x slower.)
 #[inline(always)]
 fn store_tile<T: Element, O: Shape, X: Slot<T>, const R: usize, const C: usize>(
     block: &mut [X],
@@ -299,8 +298,9 @@ fn store_tile<T: Element, O: Shape, X: Slot<T>, const R: usize, const C: usize>(
             unreachable!("a slice of `C` elements")
         };
         // A loop, not `core::array::from_fn`: with a long epilogue
-        // (`sigmoid(x @ w + b)`) LLVM kept `from_fn`'s closure out of line and
-        // called it once per element, 3x slower than the product alone.
+        // (`sigmoid(x @ w + b)`) LLVM keeps `from_fn`'s closure out of line
+        // and calls it once per element, several times slower than the
+        // product alone.
         let mut values = [T::ZERO; C];
         for (j, value) in values.iter_mut().enumerate() {
             *value = tile.get(r, j, slots[j].current());

@@ -13,7 +13,7 @@ use quote::{quote, quote_spanned, ToTokens};
 use std::collections::HashMap;
 
 /// A group of fold steps this large is bound to a `let` (see
-/// [`TreeBuilder::steps_group`]): 16 and 64 measured alike.
+/// [`TreeBuilder::steps_group`]); check time is flat between 16 and 64.
 const BOUND_GROUP_STEPS: usize = 16;
 
 /// The other operand of an `in_dims`, whose shape it is placed on.
@@ -462,11 +462,11 @@ impl TreeBuilder {
     /// A group of neighbouring subtrees of fold steps, `(s0, s1, ..)`, holding
     /// `steps` steps. A small group stays an expression, written into the
     /// group that takes it in; a group of [`BOUND_GROUP_STEPS`] steps or more
-    /// is bound to a `let`. Measured, both halves matter: every step node
-    /// that waits unbound for the tree to finish is a local that rustc's
-    /// borrow check keeps alive across the rest of the chain (its cost grew
-    /// 2.8x per doubling past 200 steps), and every bound group is a local
-    /// whose whole type both checks walk again.
+    /// is bound to a `let`. Both halves matter: every step node that waits
+    /// unbound for the tree to finish is a local that rustc's borrow check
+    /// keeps alive across the rest of the chain (quadratic in a long chain),
+    /// and every bound group is a local whose whole type both checks walk
+    /// again.
     fn steps_group(&mut self, subtrees: &[TokenStream], steps: usize) -> TokenStream {
         let group = quote!((#(#subtrees,)*));
         if steps < BOUND_GROUP_STEPS {

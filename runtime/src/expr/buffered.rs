@@ -99,14 +99,12 @@ impl<T: Element, S: Shape> RowCache<T, S> {
 /// reduction it reads is folded (`exp(x - max(x, [1], keepdim))` waits for
 /// the row's max), and the out-of-order core cannot start the next row's fold
 /// early either, since the loop's instructions fill its window. Computed while
-/// the present row is read, the next row's fold overlaps that row's loop.
-/// Measured over 64 x 1024 `f32` with `-C target-cpu=native`: `exp(x - max(x,
-/// [1], keepdim))` took 0.53 ns per element where `exp(x - v)` takes 0.40 and
-/// the max alone 0.06; reading ahead, 0.50, and the softmax's 0.64-0.68
-/// became 0.60-0.64 (the code of a softmax grew by about 18%). The cost is
-/// a second row of the result in the node, on the stack while the expression
-/// runs: one element for a reduction over the last axis with `keepdim`, a
-/// whole result row for one over outer axes (`mean(x, [0])`).
+/// the present row is read, the next row's fold overlaps that row's loop, so
+/// `exp(x - max(..))` runs at about the speed of `exp(x - v)` with `v` given
+/// (`cargo bench --bench reductions`). The cost is a second row of the result
+/// in the node, on the stack while the expression runs: one element for a
+/// reduction over the last axis with `keepdim`, a whole result row for one
+/// over outer axes (`mean(x, [0])`), and more code per softmax.
 pub(crate) struct RowPair<T, S: Shape> {
     slots: [RowCache<T, S>; 2],
     /// The slot the present output row reads.

@@ -160,9 +160,10 @@ impl<T: Element, L: Layout> Expr<T> for StridedLeaf<'_, T, L> {
         // The range is checked against the constant `DATA_LEN`, not the
         // slice's length, which LLVM loads per leaf: then every leaf of one
         // layout checks the same condition of `outer`, which LLVM tests once.
-        // Where the driver is not inlined (an expression of 300 terms), 300
-        // distinct checks per row made LLVM's loop and register passes take
-        // 44 s on a 200-line function.
+        // Where the driver is not inlined (an expression of hundreds of
+        // terms), one distinct check per leaf and row gives LLVM's loop and
+        // register passes hundreds of branches, which they handle in
+        // quadratic time.
         assert!(
             span <= L::DATA_LEN && offset <= L::DATA_LEN - span,
             "row out of range"

@@ -3,8 +3,8 @@
 //!
 //! The float functions of `f32` and `f64` are the crate's own ([`crate::math`]):
 //! plain arithmetic that LLVM vectorises inside the fused loop, in `core` only,
-//! so the runtime stays `#![no_std]`. `powf` comes from std with the `std`
-//! feature and from `libm` without it.
+//! so the runtime stays `#![no_std]`. `sqrt` and `powf` come from std with
+//! the `std` feature and from `libm` without it.
 
 use crate::access::{ElementSource, Operand, RowMajor, Stack};
 use core::fmt::{Debug, Display};

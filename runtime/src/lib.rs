@@ -6,8 +6,8 @@
 //! public items exist for the macro's expansion and the compile-time error
 //! messages, and change with them (the facade pins this crate's exact
 //! version, so the pair always matches).
-//! Without default features this crate names only `core`, `libm` (float
-//! functions without `std`) and `typenum` (`reshape`'s element counts), and
+//! Without default features this crate names only `core`, `libm` (`sqrt`
+//! and `powf` without `std`) and `typenum` (`reshape`'s element counts), and
 //! needs no allocator; the interop features add their own crate each.
 //!
 //! The modules form layers, each using only those before it:

@@ -130,11 +130,19 @@ pub(crate) fn fill_indexed<T, S: Shape>(
     let mut index = S::Index::default();
     let last = S::RANK.saturating_sub(1);
     for row in slots[..S::LEN].chunks_exact_mut(S::ROW_LEN) {
+        // Each outer index clamped to its dim, which changes nothing but
+        // tells LLVM its bound, as a loop over a range would: `i as f32` in
+        // `f` then converts as a small integer rather than a full `usize`
+        // (a branch and a fix-up per element).
+        let mut at = index;
+        for (i, &dim) in at.as_mut()[..last].iter_mut().zip(S::DIMS) {
+            *i = (*i).min(dim - 1);
+        }
         for (j, slot) in row.iter_mut().enumerate() {
             if S::RANK > 0 {
-                index.as_mut()[last] = j;
+                at.as_mut()[last] = j;
             }
-            slot.write(f(index));
+            slot.write(f(at));
         }
         let outer = &mut index.as_mut()[..last];
         for (i, &dim) in outer.iter_mut().zip(S::DIMS).rev() {

@@ -1,8 +1,14 @@
 //! The shape rules, one module each. Every module states its rule as the
-//! documentation of NumPy, PyTorch or XLA does, gives a plain `const fn` reference version over `&[usize]` (used
-//! for strides, messages and property tests), and generates the type-level impls
-//! beside it with the private `for_each_aligned_rank_pair!` generator. What
-//! the generators write for small ranks is checked in as plain Rust,
+//! documentation of NumPy, PyTorch or XLA does and implements it at the type
+//! level. The per-dim rules, whose impls the private
+//! `for_each_aligned_rank_pair!` generator writes (broadcasting, in place,
+//! `in_dims`, matmul, rank), also give a plain reference version over
+//! `&[usize]` (`broadcast_dims`, `check_in_place`, `place_dims`,
+//! `matmul_dims`, `ranks_agree_strictly`), used for strides, messages and
+//! property tests, and reporting the same dim as the type-level rule. The
+//! others (axes, permutations, reshape, element types) are checked by their
+//! impls per rank or per type, and tested against ndarray instead. What the
+//! generators write for small ranks is checked in as plain Rust,
 //! `tests/golden/<rule>.expanded.rs` in this crate, kept current by
 //! `tests/golden_rules.rs`.
 //!

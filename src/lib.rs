@@ -186,6 +186,7 @@ macro_rules! catalogue_entry {
 #[doc = catalogue_entry!("comparison_shape_mismatch", "A comparison broadcasts its operands like arithmetic: make their dims agree.")]
 #[doc = catalogue_entry!("select_shape_mismatch", "The mask and both values of `select` broadcast together (NumPy's `where`): give the values shapes that fit the mask.")]
 #[doc = catalogue_entry!("broadcast_every_dim_clashes", "Several clashing dims are one error, at the rightmost: fix it, and the next one (if any) is reported.")]
+#[doc = catalogue_entry!("narrow_of_length_1_does_not_broadcast", "A `narrow` of length 1 is `D<1>`, which does not stretch: use `index_axis_keepdim::<AXIS>(j)`, whose dim is the broadcasting `One`.")]
 #[doc = catalogue_entry!("broadcast_mismatch_reported_once", "One mistake is one error, even when the failing node is used again: fix the first operation.")]
 #[doc = catalogue_entry!("seed_000_incompatible_degenerate", "A size-1 dim stretches only against another dim; `(2, 3)` and `(3, 2)` clash: transpose the data or use matching shapes.")]
 #[doc = catalogue_entry!("seed_002_empty_with_matrix", "A size-0 dim broadcasts only with 0 or 1.")]

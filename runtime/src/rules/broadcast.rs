@@ -26,7 +26,7 @@ use crate::shape::{row_major_strides, Shape, MAX_RANK};
 #[diagnostic::on_unimplemented(
     message = "shapes `{L}` and `{R}` cannot be broadcast together: at dim {AXIS} the sizes `{Self}` differ",
     label = "sizes `{Self}` at dim {AXIS} (counted from the right); neither is `One`",
-    note = "NumPy broadcasting aligns shapes on the right; each pair of dims must be equal or one of them `One` (size 1; a generic `D<N>` is never `One`)"
+    note = "NumPy broadcasting aligns shapes on the right; each pair of dims must be equal or one of them `One` (size 1; a `D<1>`, from a generic `D<N>` or a `narrow` of length 1, is not `One`: `index_axis_keepdim` gives a `One`)"
 )]
 pub trait BroadcastAt<L, R, const AXIS: isize, W> {
     /// The larger of the two dims.

@@ -94,6 +94,64 @@ fn main() {
     );
     row("Tensor::try_from_slice [368, 9]", times);
 
+    // `Tensor::full`, `map` and `cast`.
+    let times = compare(
+        R * C,
+        2000,
+        &mut [
+            &mut || {
+                black_box(Tensor::<f32, Rows>::full(black_box(scale)));
+            },
+            &mut || {
+                black_box(Tensor::<f32, Rows>::new([[black_box(scale); C]; R]));
+            },
+        ],
+    );
+    row("Tensor::full [368, 9]", times);
+    let x = Tensor::<f32, Rows>::try_from_slice(&source).unwrap();
+    let times = compare(
+        R * C,
+        2000,
+        &mut [
+            &mut || {
+                black_box(black_box(&x).map(|v| v * 2.0 + 1.0));
+            },
+            &mut || {
+                let mut data = [[0.0f32; C]; R];
+                for (out, v) in data
+                    .as_flattened_mut()
+                    .iter_mut()
+                    .zip(black_box(&x).as_slice())
+                {
+                    *out = v * 2.0 + 1.0;
+                }
+                black_box(Tensor::<f32, Rows>::new(data));
+            },
+        ],
+    );
+    row("Tensor::map [368, 9]", times);
+    let times = compare(
+        R * C,
+        2000,
+        &mut [
+            &mut || {
+                black_box(black_box(&x).cast::<i32>());
+            },
+            &mut || {
+                let mut data = [[0i32; C]; R];
+                for (out, v) in data
+                    .as_flattened_mut()
+                    .iter_mut()
+                    .zip(black_box(&x).as_slice())
+                {
+                    *out = *v as i32;
+                }
+                black_box(Tensor::<i32, Rows>::new(data));
+            },
+        ],
+    );
+    row("Tensor::cast::<i32> [368, 9]", times);
+
     // `StridedView::to_tensor` / `to_heap`: 46 of 64 columns of each row.
     let wide = HeapTensor::<f32, Shape![64, 64]>::from_flat_fn(|k| k as f32);
     let copy_columns = |out: &mut [f32]| {

@@ -163,9 +163,8 @@ pub(crate) fn fill_flat<T, S: Shape>(
     slots: &mut [core::mem::MaybeUninit<T>],
     mut f: impl FnMut(usize) -> T,
 ) {
-    let slots = &mut slots[..S::LEN];
-    for position in 0..S::LEN {
-        slots[position].write(f(position));
+    for (position, slot) in (0..S::LEN).zip(&mut slots[..S::LEN]) {
+        slot.write(f(position));
     }
 }
 

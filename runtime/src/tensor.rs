@@ -101,9 +101,7 @@ impl<T, S: Shape> Tensor<T, S> {
     where
         T: Copy,
     {
-        Tensor {
-            data: S::storage_from_fn(|_| value),
-        }
+        Self::from_flat_fn(|_| value)
     }
 
     /// A tensor of zeros.
@@ -169,9 +167,8 @@ impl<T, S: Shape> Tensor<T, S> {
     {
         #[allow(clippy::let_unit_value)]
         let () = crate::shape::SameLen::<S, S2>::CHECKED;
-        Tensor {
-            data: S2::storage_from_fn(|position| self.as_slice()[position]),
-        }
+        Tensor::try_from_slice(self.as_slice())
+            .unwrap_or_else(|_| unreachable!("SameLen checked the counts"))
     }
 
     /// The same tensor with every [`One`] dim written `D<1>`

@@ -281,7 +281,7 @@ pub fn transpose<'a, T, M, X: Operand<T> + ?Sized>(_context: Context<T, M>, x: &
 /// `reshape::<R>(x)`: `x`'s elements, in the same row-major order, as shape `R`.
 #[inline(always)]
 #[rustfmt::skip]
-pub fn reshape<'a, R: Shape, T, M, X: Operand<T> + ?Sized>(_context: Context<T, M>, x: &'a X) -> TensorLeaf<'a, X::Element, <X::Shape as Reshape<R>>::Output> where X::Shape: CountedShape + Reshape<R>, R: CountedShape, X::Layout: Contiguous, X::Element: 'a {
+pub fn reshape<'a, R, T, M, X: Operand<T> + ?Sized>(_context: Context<T, M>, x: &'a X) -> TensorLeaf<'a, X::Element, <X::Shape as Reshape<R>>::Output> where X::Shape: CountedShape + Reshape<R>, R: Shape + CountedShape, X::Layout: Contiguous, X::Element: 'a {
     TensorLeaf::new(x.elements())
 }
 

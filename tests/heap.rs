@@ -147,7 +147,7 @@ fn heap_constructors_match_the_stack_ones() {
 #[test]
 fn heap_tensors_start_on_a_cache_line() {
     fn aligned<T>(elements: &[T]) -> bool {
-        elements.as_ptr() as usize % 64 == 0
+        (elements.as_ptr() as usize).is_multiple_of(64)
     }
     // Several of each: one aligned by luck would not prove the rule.
     for _ in 0..8 {

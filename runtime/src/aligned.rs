@@ -212,7 +212,7 @@ mod tests {
     use alloc::vec;
 
     fn is_aligned<T>(b: &AlignedBox<T>) -> bool {
-        b.as_ptr() as usize % ALIGN == 0
+        (b.as_ptr() as usize).is_multiple_of(ALIGN)
     }
 
     #[test]

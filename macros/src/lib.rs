@@ -5,8 +5,8 @@
 //! `syn::Error` turned into `compile_error!`; no input makes a macro panic.
 
 mod ast;
-mod chain;
 mod expand;
+mod fold_paths;
 mod functions;
 #[cfg(test)]
 mod fuzz_tests;

@@ -18,7 +18,7 @@
 //! And one more, for the compiler rather than for speed: a part nested so
 //! deep that its node types would nest more than [`MAX_TYPE_DEPTH`] levels
 //! (products or reductions inside one another some sixty times; elementwise
-//! paths fold, see [`crate::chain`]) is staged, so no stage's type reaches
+//! paths fold, see [`crate::fold_paths`]) is staged, so no stage's type reaches
 //! rustc's recursion limit however deep the expression.
 //!
 //! A stage is evaluated by the same macro machinery into a scratch tensor (a
@@ -27,7 +27,7 @@
 //! operand. Everything else stays fused.
 
 use crate::ast::{BinaryOp, Expr, Operand};
-use crate::chain::{nesting, MAX_TYPE_DEPTH};
+use crate::fold_paths::{nesting, MAX_TYPE_DEPTH};
 use crate::share;
 use proc_macro2::{Ident, Span};
 use quote::quote;

@@ -10,15 +10,16 @@
 //! and `powf` without `std`) and `typenum` (`reshape`'s element counts), and
 //! needs no allocator; the interop features add their own crate each.
 //!
-//! The modules form layers, each using only those before it:
-//! [`dim`], [`shape`] and [`rules`] (the shape rules); [`access`] (how
-//! expressions read and write containers); [`element`] and [`math`];
-//! [`expr`] (the nodes) and [`kernel`] (the loop nest); the containers
-//! ([`tensor`], [`view`], `heap` over its `aligned` block,
-//! [`slice`](mod@slice)) and [`join`]; [`placement`] (where `tensor_expr!(e)`
-//! puts its result); and `containers`, which gives every container its shared
-//! methods. `tests/module_layers.rs` checks that
-//! no other cycle than `shape` <-> `rules` (see [`shape`]) appears.
+//! The modules form layers, each using only its own and those before it:
+//! [`dim`], [`shape`], [`error`] and [`rules`] (the shape rules); [`access`]
+//! (how expressions read and write containers); [`element`], [`math`],
+//! [`fmt`] and the element-type rule; [`expr`] (the nodes) and [`kernel`]
+//! (the loop nest); the containers ([`tensor`], [`view`], `heap` over its
+//! `aligned` block, [`slice`](mod@slice)) and [`join`]; [`placement`] (where
+//! `tensor_expr!(e)` puts its result); `containers`, which gives every
+//! container its shared methods; and [`interop`]. `tests/module_layers.rs`
+//! checks this order, and that no cycle but `shape` <-> `rules` (see
+//! [`shape`]) appears.
 #![no_std]
 #![warn(missing_docs)]
 

@@ -37,7 +37,7 @@ impl Evaluate for Stack {
     #[inline]
     fn evaluate<T: Element, E: Expr<T>>(self, e: E) -> Tensor<T, E::Shape> {
         // SAFETY: `drive_into_uninit` writes every one of the `LEN` slots
-        // (`kernel.rs`: the row nest sets each slot of `out[..LEN]`, the
+        // (`kernel/`: the row nest sets each slot of `out[..LEN]`, the
         // tile nest each row of each block of every matrix).
         unsafe { Tensor::from_uninit(|slots| crate::kernel::drive_into_uninit::<T, E>(slots, &e)) }
     }
@@ -51,7 +51,7 @@ impl Evaluate for Heap {
     #[inline]
     fn evaluate<T: Element, E: Expr<T>>(self, e: E) -> crate::HeapTensor<T, E::Shape> {
         // SAFETY: `drive_into_uninit` writes every one of the `LEN` slots
-        // (`kernel.rs`, as for the stack above); `from_uninit` frees the
+        // (`kernel/`, as for the stack above); `from_uninit` frees the
         // block without dropping its elements if it panics.
         unsafe {
             crate::HeapTensor::from_uninit(|slots| {

@@ -47,6 +47,53 @@ fn runtime_modules_have_no_cycles_but_the_designed_one() {
     }
 }
 
+/// The runtime's layers, lowest first, as `lib.rs` documents them: a module
+/// may use modules of its own layer or a lower one, never a higher one
+/// (within a layer only the designed cycle is allowed, checked above). A
+/// module is placed by its whole path if listed (`rules::elements`, the
+/// element-type rule, sits with the element types it is about), else by its
+/// first segment.
+const LAYERS: &[&[&str]] = &[
+    &["dim", "error", "shape", "rules"],
+    &["access"],
+    &["element", "math", "fmt", "rules::elements"],
+    &["expr", "kernel", "arg"],
+    &["aligned", "tensor", "view", "heap", "slice", "join"],
+    &["placement"],
+    &["containers"],
+    &["interop", "crate"],
+];
+
+#[test]
+fn runtime_modules_use_only_their_own_or_lower_layers() {
+    let modules = read_modules(&Path::new(env!("CARGO_MANIFEST_DIR")).join("src"));
+    let graph = dependencies(&modules);
+    let layer_of = |module: &str| {
+        let top = module.split("::").next().unwrap();
+        let find = |name: &str| LAYERS.iter().position(|layer| layer.contains(&name));
+        find(module)
+            .or_else(|| find(top))
+            .unwrap_or_else(|| panic!("module `{module}` is in no layer of LAYERS: add it"))
+    };
+    let mut violations = Vec::new();
+    for (user, used) in &graph {
+        for dependency in used {
+            if layer_of(dependency) > layer_of(user) {
+                violations.push(format!(
+                    "{user} (layer {}) uses {dependency} (layer {})",
+                    layer_of(user),
+                    layer_of(dependency)
+                ));
+            }
+        }
+    }
+    assert!(
+        violations.is_empty(),
+        "uses of a higher layer:\n{}",
+        violations.join("\n")
+    );
+}
+
 /// Module path (`expr::leaf`, `crate` for lib.rs) to its source, with line
 /// comments and the unit tests removed.
 fn read_modules(src: &Path) -> BTreeMap<String, String> {

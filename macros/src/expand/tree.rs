@@ -5,7 +5,7 @@
 
 use super::{at, local, local_rules, runtime, stage_placement, target_span, TARGET_NAME};
 use crate::ast::{BinaryOp, DimLiteral, Expr, Operand};
-use crate::chain;
+use crate::fold_paths;
 use crate::share;
 use crate::stage;
 use proc_macro2::{Ident, Literal, Span, TokenStream};
@@ -60,8 +60,8 @@ pub(super) struct TreeBuilder {
     repeats: HashMap<usize, usize>,
     /// The node holding each shared subexpression built so far, by its id.
     shared: HashMap<usize, Ident>,
-    /// The unfolded depth of every node, to find the paths to fold ([`chain`]).
-    depths: chain::Depths,
+    /// The unfolded depth of every node, to find the paths to fold ([`fold_paths`]).
+    depths: fold_paths::Depths,
     /// Each operand, located where its leaf is built, and each stage's
     /// placement: together they decide where a new tensor goes.
     placements: Vec<Vote>,
@@ -106,7 +106,7 @@ impl TreeBuilder {
             keys: share::Keys::of(value, target.map(ToString::to_string).as_deref()),
             repeats: HashMap::new(),
             shared: HashMap::new(),
-            depths: chain::Depths::of(value),
+            depths: fold_paths::Depths::of(value),
             placements: Vec::new(),
             stage_names: stages.iter().map(|s| s.name.to_string()).collect(),
             plain_operands: HashMap::new(),
@@ -190,7 +190,7 @@ impl TreeBuilder {
     /// method per kind of node, each giving the node's span and constructor.
     fn unshared_node(&mut self, expr: &Expr, other: Option<Other>) -> Ident {
         if let Some(spine) =
-            chain::foldable_spine(expr, &self.depths, |e| self.shared_key(e).is_some())
+            fold_paths::foldable_spine(expr, &self.depths, |e| self.shared_key(e).is_some())
         {
             let (span, value) = self.fold(spine);
             return self.push_node(span, value);
@@ -386,13 +386,13 @@ impl TreeBuilder {
     }
 
     /// A long path of elementwise operations as the runtime's fold node (see
-    /// [`chain`]): the head, then each step checked and built in order, the
+    /// [`fold_paths`]): the head, then each step checked and built in order, the
     /// steps assembled into a tree of groups as they come
-    /// ([`chain::StepsTree`]).
-    fn fold(&mut self, spine: chain::Spine) -> (Span, TokenStream) {
+    /// ([`fold_paths::StepsTree`]).
+    fn fold(&mut self, spine: fold_paths::Spine) -> (Span, TokenStream) {
         let head = self.node(spine.head, None);
         let mut so_far = self.shape_witness_node(&head, self.root_span);
-        let mut steps = chain::StepsTree::new();
+        let mut steps = fold_paths::StepsTree::new();
         for step in &spine.steps {
             let (checked, built) = self.fold_step(step, &so_far);
             so_far = self.shape_witness_node(&checked, step.function.span());
@@ -415,37 +415,37 @@ impl TreeBuilder {
     /// constructor with the path so far standing for the accumulator (a
     /// `PhantomData` shape witness, so the check's type stays shallow),
     /// spanned on its operator or function name; and the step itself.
-    fn fold_step(&mut self, step: &chain::Step, so_far: &Ident) -> (Ident, Ident) {
+    fn fold_step(&mut self, step: &fold_paths::Step, so_far: &Ident) -> (Ident, Ident) {
         let span = step.function.span();
         let (rt, context) = self.located(span);
         let function = match &step.function {
-            chain::Function::Operator(marker, _) => {
+            fold_paths::Function::Operator(marker, _) => {
                 let marker = Ident::new(marker, span);
                 quote_spanned!(span=> #rt::expr::operators::#marker)
             }
-            chain::Function::Named(name) => quote_spanned!(span=> #rt::expr::functions::#name),
+            fold_paths::Function::Named(name) => quote_spanned!(span=> #rt::expr::functions::#name),
         };
         let acc = at(so_far, span);
         let (check, built) = match step.place {
-            chain::Place::Only => (
+            fold_paths::Place::Only => (
                 quote_spanned!(span=> #rt::expr::map1(#context, #function, #acc)),
                 quote_spanned!(span=> #rt::expr::unary_step(#context, #function)),
             ),
-            chain::Place::Left(x) => {
+            fold_paths::Place::Left(x) => {
                 let x = self.side_node(x, so_far, span);
                 (
                     quote_spanned!(span=> #rt::expr::map2(#context, #function, #acc, &#x)),
                     quote_spanned!(span=> #rt::expr::left_step(#context, #function, #x)),
                 )
             }
-            chain::Place::Right(x) => {
+            fold_paths::Place::Right(x) => {
                 let x = self.side_node(x, so_far, span);
                 (
                     quote_spanned!(span=> #rt::expr::map2(#context, #function, &#x, #acc)),
                     quote_spanned!(span=> #rt::expr::right_step(#context, #function, #x)),
                 )
             }
-            chain::Place::First(b, c) => {
+            fold_paths::Place::First(b, c) => {
                 let (b, c) = (
                     self.side_node(b, so_far, span),
                     self.side_node(c, so_far, span),

@@ -1,0 +1,101 @@
+//! The loop-nest driver: one pass over the output index space per expression.
+//!
+//! The output is walked row by row (an odometer over every dim but the last),
+//! or, for an expression with a matrix product, tile by tile. Strides and
+//! extents are constants of the monomorphised shapes, so LLVM sees plain loops
+//! with stride-1 loads and splats, which it vectorises like hand-written ones.
+//! Nothing is allocated and no intermediate tensor exists.
+//!
+//! - [`drive`] decides the walk: rows, or tiles (the one place it is decided
+//!   at run time; the macro's stages keep products out of row-walked trees).
+//! - `rows`: the elementwise nest.
+//! - `tiles`: the tiled nest, its tile sizes per vector width.
+//! - `dispatch`: which instruction set's tiled nest runs (AVX2, AVX-512 with
+//!   `std` on x86-64, else the compile-time target's).
+//! - `assign`: the in-place constructors, `out = e` and `out += e`.
+
+mod assign;
+mod dispatch;
+mod rows;
+mod tiles;
+
+pub use assign::{assign, update};
+
+use crate::element::Element;
+use crate::expr::Expr;
+use crate::shape::{Shape, MAX_RANK};
+use core::mem::MaybeUninit;
+
+/// Evaluates `e` into uninitialised slots (at least `E::Shape::LEN` of them),
+/// writing each exactly once: the nest behind
+/// [`Evaluate::evaluate`](crate::placement::Evaluate::evaluate).
+#[inline]
+pub(crate) fn drive_into_uninit<T: Element, E: Expr<T>>(out: &mut [MaybeUninit<T>], e: &E) {
+    drive::<T, E::Shape, E, _>(out, e);
+}
+
+/// An output element the nest writes: a target's element, whose present value
+/// a [`TargetLeaf`] reads, or an uninitialised slot of a new tensor (which no
+/// leaf reads: its `current` is a constant nobody uses).
+pub(crate) trait Slot<T>: Sized {
+    /// The value before the write.
+    fn current(&self) -> T;
+    /// Writes the value.
+    fn set(&mut self, value: T);
+}
+
+impl<T: Element> Slot<T> for T {
+    #[inline(always)]
+    fn current(&self) -> T {
+        *self
+    }
+    #[inline(always)]
+    fn set(&mut self, value: T) {
+        *self = value;
+    }
+}
+
+impl<T: Element> Slot<T> for MaybeUninit<T> {
+    #[inline(always)]
+    fn current(&self) -> T {
+        T::ZERO
+    }
+    #[inline(always)]
+    fn set(&mut self, value: T) {
+        self.write(value);
+    }
+}
+
+/// Runs the loop nest for output shape `O` over `out` (at least `O::LEN` long):
+/// row by row, or tile by tile if `e` contains a matrix product.
+#[inline(always)]
+pub(crate) fn drive<T: Element, O: Shape, E: Expr<T>, X: Slot<T>>(out: &mut [X], e: &E) {
+    if E::TILED && !E::BUFFERED {
+        dispatch::drive_tiles::<T, O, E, X>(out, e);
+    } else {
+        rows::drive_rows::<T, O, E, X>(out, e);
+    }
+}
+
+/// Steps the odometer over all dims but the last, innermost first; false if
+/// it wrapped round (`outer` was the last row).
+#[inline(always)]
+pub(crate) fn advance_outer<O: Shape>(outer: &mut [usize; MAX_RANK]) -> bool {
+    advance_odometer::<O>(outer, O::RANK.saturating_sub(1))
+}
+
+/// Steps the odometer over the first `axes` dims of `O`, innermost first;
+/// false if it wrapped round to all zeros.
+#[inline(always)]
+pub(crate) fn advance_odometer<O: Shape>(outer: &mut [usize; MAX_RANK], axes: usize) -> bool {
+    let mut k = axes;
+    while k > 0 {
+        k -= 1;
+        outer[k] += 1;
+        if outer[k] < O::DIMS[k] {
+            return true;
+        }
+        outer[k] = 0;
+    }
+    false
+}

@@ -1,0 +1,133 @@
+//! The tiled nest of an expression with a matrix product: blocks of output
+//! rows cut into tiles of columns, each tile computed by the expression's
+//! `tile` reader (the product's register-tiled kernel plus its epilogue) and
+//! stored once.
+
+use super::{advance_odometer, Slot};
+use crate::element::Element;
+use crate::expr::{Expr, Tile};
+use crate::shape::{Shape, MAX_RANK};
+
+/// The width of the compile-time target's widest float vector, in `f32` lanes.
+pub(super) const VECTOR_LANES: usize = if cfg!(target_feature = "avx512f") {
+    16
+} else if cfg!(target_feature = "avx") {
+    8
+} else {
+    4
+};
+
+/// The vector width, in `f32` lanes, that the compile-time target's tiles
+/// are sized for: 8 with AVX-512 too, since LLVM prefers 256-bit vectors on
+/// the CPUs that have it (`-C target-cpu=native`), and 8 rows of two 16-lane
+/// vectors then took all 32 registers as 32 halves, spilling in the `k`
+/// loop as soon as an epilogue needed a register.
+pub(super) const TILE_LANES: usize = if VECTOR_LANES > 8 { 8 } else { VECTOR_LANES };
+
+/// Output rows per tile of a product for a vector width: each row is one named
+/// accumulator array. With 32 vector registers (AVX-512) 8 rows halve the loads
+/// of the right operand per multiply-add, which bound a large product; with
+/// 16 registers (SSE, AVX) 4 rows leave room for the right operand's row.
+pub(super) const fn tile_rows(lanes: usize) -> usize {
+    if lanes >= 16 {
+        8
+    } else {
+        4
+    }
+}
+
+/// The tiled nest for vectors of `LANES` `f32`: for each matrix of the output
+/// (every index but the last two), blocks of `ROWS` rows, each cut into tiles
+/// of `WIDE = 2 * LANES` columns (two vectors per accumulator row); the
+/// remainders in narrower tiles.
+#[inline(always)]
+#[rustfmt::skip]
+pub(super) fn drive_tiles_for<T: Element, O: Shape, E: Expr<T>, X: Slot<T>, const ROWS: usize, const WIDE: usize, const LANES: usize, const FUSE: bool>(out: &mut [X], e: &E) {
+    if O::LEN == 0 {
+        return;
+    }
+    let columns = O::ROW_LEN;
+    let rows = if O::RANK >= 2 { O::DIMS[O::RANK - 2] } else { 1 };
+    let row_axis = O::RANK.saturating_sub(2);
+    let mut outer = [0usize; MAX_RANK];
+    for matrix in out[..O::LEN].chunks_exact_mut(rows * columns) {
+        let mut i = 0;
+        while i + ROWS <= rows {
+            outer[row_axis] = i;
+            let block = &mut matrix[i * columns..(i + ROWS) * columns];
+            drive_row_block::<T, O, E, X, ROWS, WIDE, LANES, FUSE>(block, e, outer);
+            i += ROWS;
+        }
+        if ROWS > 4 && i + 4 <= rows {
+            outer[row_axis] = i;
+            let block = &mut matrix[i * columns..(i + 4) * columns];
+            drive_row_block::<T, O, E, X, 4, WIDE, LANES, FUSE>(block, e, outer);
+            i += 4;
+        }
+        while i < rows {
+            outer[row_axis] = i;
+            let block = &mut matrix[i * columns..(i + 1) * columns];
+            drive_row_block::<T, O, E, X, 1, WIDE, LANES, FUSE>(block, e, outer);
+            i += 1;
+        }
+        outer[row_axis] = 0;
+        advance_odometer::<O>(&mut outer, row_axis);
+    }
+}
+
+/// One block of `R` output rows, `block` holding them row-major: tiles of
+/// `WIDE` columns, then `LANES`, then 8 and 4 (small matrices on wide vectors),
+/// then single columns.
+#[inline(always)]
+#[rustfmt::skip]
+fn drive_row_block<T: Element, O: Shape, E: Expr<T>, X: Slot<T>, const R: usize, const WIDE: usize, const LANES: usize, const FUSE: bool>(block: &mut [X], e: &E, outer: [usize; MAX_RANK]) {
+    let mut j = 0;
+    while j + WIDE <= O::ROW_LEN {
+        store_tile::<T, O, X, R, WIDE>(block, e.tile::<O, R, WIDE, FUSE>(outer, j), j);
+        j += WIDE;
+    }
+    while j + LANES <= O::ROW_LEN {
+        store_tile::<T, O, X, R, LANES>(block, e.tile::<O, R, LANES, FUSE>(outer, j), j);
+        j += LANES;
+    }
+    if LANES > 8 && j + 8 <= O::ROW_LEN {
+        store_tile::<T, O, X, R, 8>(block, e.tile::<O, R, 8, FUSE>(outer, j), j);
+        j += 8;
+    }
+    if LANES > 4 && j + 4 <= O::ROW_LEN {
+        store_tile::<T, O, X, R, 4>(block, e.tile::<O, R, 4, FUSE>(outer, j), j);
+        j += 4;
+    }
+    while j < O::ROW_LEN {
+        store_tile::<T, O, X, R, 1>(block, e.tile::<O, R, 1, FUSE>(outer, j), j);
+        j += 1;
+    }
+}
+
+/// Writes an `R x C` tile at column `j0` of a block of rows: each row of the
+/// tile computed into an array, then stored. (Stored element by element
+/// from the tile, a product whose result a tensor is added to, `x @ w + b`,
+/// has its whole `k` loop scalarised by LLVM, some 20x slower.)
+#[inline(always)]
+fn store_tile<T: Element, O: Shape, X: Slot<T>, const R: usize, const C: usize>(
+    block: &mut [X],
+    tile: impl Tile<T>,
+    j0: usize,
+) {
+    for (r, row) in block.chunks_exact_mut(O::ROW_LEN).take(R).enumerate() {
+        let Ok(slots) = <&mut [X; C]>::try_from(&mut row[j0..j0 + C]) else {
+            unreachable!("a slice of `C` elements")
+        };
+        // A loop, not `core::array::from_fn`: with a long epilogue
+        // (`sigmoid(x @ w + b)`) LLVM keeps `from_fn`'s closure out of line
+        // and calls it once per element, several times slower than the
+        // product alone.
+        let mut values = [T::ZERO; C];
+        for (j, value) in values.iter_mut().enumerate() {
+            *value = tile.get(r, j, slots[j].current());
+        }
+        for (slot, value) in slots.iter_mut().zip(values) {
+            slot.set(value);
+        }
+    }
+}

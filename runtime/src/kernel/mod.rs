@@ -6,7 +6,7 @@
 //! with stride-1 loads and splats, which it vectorises like hand-written ones.
 //! Nothing is allocated and no intermediate tensor exists.
 //!
-//! - [`drive`] decides the walk: rows, or tiles (the one place it is decided
+//! - `drive` decides the walk: rows, or tiles (the one place it is decided
 //!   at run time; the macro's stages keep products out of row-walked trees).
 //! - `rows`: the elementwise nest.
 //! - `tiles`: the tiled nest, its tile sizes per vector width.

@@ -40,8 +40,9 @@ pub use tensor_expr_runtime::{
     Target, Tensor, TensorView, TensorViewMut, D, FUNCTIONS, MAX_RANK,
 };
 
-/// The run-time errors: [`ShapeError`] (data of the wrong length) and
-/// `ConversionError` (another library's value of another shape or layout).
+/// The run-time errors: [`ShapeError`] (data of the wrong length),
+/// `LinalgError` (a singular or indefinite matrix) and `ConversionError`
+/// (another library's value of another shape or layout).
 pub use tensor_expr_runtime::error;
 
 /// How expressions read and write containers: the traits a container or
@@ -119,6 +120,11 @@ pub use tensor_expr_runtime::element;
 /// for f32 and f64, callable on their own: pure Rust that LLVM vectorises,
 /// with their accuracy and special values stated as a contract.
 pub use tensor_expr_runtime::math;
+
+/// Small-matrix linear algebra as methods of square tensors: `eye`, `diag`,
+/// `det`, `inv`, `solve`, `cholesky`, `cholesky_solve` (NumPy's `linalg`),
+/// with no allocation; failures are [`error::LinalgError`] values.
+pub use tensor_expr_runtime::linalg;
 
 /// Everything an expression needs, and the bounds of code generic over
 /// element types and shapes: `use tensor_expr::prelude::*;`.

@@ -1,5 +1,5 @@
-//! Run-time errors: data of the wrong length, and (for the interop features)
-//! values of another shape or layout.
+//! Run-time errors: data of the wrong length, matrices without an inverse or
+//! factor, and (for the interop features) values of another shape or layout.
 
 use core::fmt;
 
@@ -170,3 +170,45 @@ impl fmt::Debug for Dims {
         fmt::Display::fmt(self, f)
     }
 }
+
+/// Why a matrix has no inverse, solution or Cholesky factor: the error of
+/// the [`linalg`](crate::linalg) methods.
+///
+/// ```
+/// use tensor_expr_runtime::error::LinalgError;
+/// let error = LinalgError::Singular { column: 2 };
+/// assert_eq!(error.to_string(), "the matrix is singular: column 2 has no non-zero pivot");
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum LinalgError {
+    /// LU elimination found no non-zero pivot in this column (`inv`, `solve`):
+    /// the matrix is singular, as NumPy's `LinAlgError("Singular matrix")`.
+    Singular {
+        /// The column, counted from 0.
+        column: usize,
+    },
+    /// The Cholesky pivot of this column is not positive (or is NaN): the
+    /// matrix is not symmetric positive definite.
+    NotPositiveDefinite {
+        /// The column, counted from 0.
+        column: usize,
+    },
+}
+
+impl fmt::Display for LinalgError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            LinalgError::Singular { column } => write!(
+                f,
+                "the matrix is singular: column {column} has no non-zero pivot"
+            ),
+            LinalgError::NotPositiveDefinite { column } => write!(
+                f,
+                "the matrix is not positive definite: the pivot of column {column} is not positive"
+            ),
+        }
+    }
+}
+
+impl core::error::Error for LinalgError {}

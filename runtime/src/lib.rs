@@ -43,6 +43,7 @@ pub mod heap;
 pub mod interop;
 pub mod join;
 pub mod kernel;
+pub mod linalg;
 pub mod math;
 pub mod placement;
 pub mod rules;

@@ -58,7 +58,9 @@ const LAYERS: &[&[&str]] = &[
     &["access"],
     &["element", "math", "fmt", "rules::elements"],
     &["expr", "kernel", "arg"],
-    &["aligned", "tensor", "view", "heap", "slice", "join"],
+    &[
+        "aligned", "tensor", "view", "heap", "slice", "join", "linalg",
+    ],
     &["placement"],
     &["containers"],
     &["interop", "crate"],

@@ -1,0 +1,503 @@
+//! Linear algebra on small square matrices, as methods: [`Tensor::eye`],
+//! [`Tensor::diag`], [`det`](Tensor::det), [`inv`](Tensor::inv),
+//! [`solve`](Tensor::solve), [`cholesky`](Tensor::cholesky) and
+//! [`cholesky_solve`](Tensor::cholesky_solve), for `f32`, `f64` and any
+//! [`Float`] element, spelled as NumPy's `linalg` spells them.
+//!
+//! Everything works on the matrix's own nested array on the stack: nothing is
+//! allocated, and for the sizes of robotics and control (2x2 to 8x8) LLVM
+//! unrolls the loops completely, since `N` is a constant.
+//!
+//! - `inv` and `det` of 2x2, 3x3 and 4x4 matrices are closed forms (the
+//!   adjugate over the determinant, as glam, nalgebra and Eigen compute
+//!   them); larger ones, and `solve` at every size, factor the matrix by LU
+//!   decomposition with partial pivoting (LAPACK's `getrf`: in each column
+//!   the row with the largest magnitude is the pivot).
+//! - `cholesky` gives the lower factor `L` of `A = L L^T` (LAPACK's `potrf`),
+//!   reading only the lower triangle of `A`, as NumPy does.
+//!
+//! # When a matrix is singular
+//!
+//! As NumPy and LAPACK: a matrix is singular when elimination meets a pivot
+//! that is exactly zero; `inv` and `solve` then return
+//! [`LinalgError::Singular`] naming the column, and `det` returns 0. A
+//! matrix that is nearly singular factors, and its inverse has huge
+//! elements, as NumPy's has: no threshold is applied, since any threshold
+//! would refuse some matrices a user can legitimately invert. `cholesky`
+//! returns [`LinalgError::NotPositiveDefinite`] when a diagonal pivot is not
+//! positive (or is NaN).
+//!
+//! # Accuracy
+//!
+//! Partial pivoting is backward stable in practice: the computed solution
+//! `x` of `A x = b` has a residual `|A x - b|` of the order of
+//! `n eps |A| |x|` (`tests/linalg.rs` checks `8 n eps` on random matrices
+//! against nalgebra and the residual on ill-conditioned ones); the error of
+//! `x` itself grows with the condition number of `A`.
+//!
+//! ```
+//! use tensor_expr_runtime::{Tensor, D};
+//! type M = (D<2>, D<2>);
+//! let a = Tensor::<f64, M>::new([[4.0, 7.0], [2.0, 6.0]]);
+//! assert_eq!(a.det(), 10.0);
+//! let inverse = a.inv()?;
+//! for (x, want) in inverse.as_slice().iter().zip([0.6, -0.7, -0.2, 0.4]) {
+//!     assert!((x - want).abs() < 1e-15);
+//! }
+//! let x = a.solve(&Tensor::<f64, (D<2>,)>::new([1.0, 2.0]))?;
+//! assert!((x.as_slice()[0] - -0.8).abs() < 1e-15 && (x.as_slice()[1] - 0.6).abs() < 1e-15);
+//! let singular = Tensor::<f64, M>::new([[1.0, 2.0], [2.0, 4.0]]);
+//! assert_eq!(singular.inv().unwrap_err().to_string(), "the matrix is singular: column 1 has no non-zero pivot");
+//! # Ok::<(), tensor_expr_runtime::error::LinalgError>(())
+//! ```
+
+// The loops index rows and columns as the formulas write them (`l[i][k]`,
+// `lu[i][j]`); iterators over zipped rows would hide the algorithm.
+#![allow(clippy::needless_range_loop)]
+
+use crate::dim::D;
+use crate::element::{Element, Float};
+use crate::error::LinalgError;
+use crate::shape::Shape;
+use crate::tensor::Tensor;
+
+/// A square matrix of `N x N` elements, as `Tensor` stores it.
+type Square<T, const N: usize> = Tensor<T, (D<N>, D<N>)>;
+
+/// The right-hand side of [`Tensor::solve`] for an `N x N` matrix: a vector
+/// of `N` elements or a matrix of `N` rows.
+pub trait SolveRhs<const N: usize>: Shape {
+    /// The number of right-hand sides: the columns of `b` (1 for a vector).
+    const COLUMNS: usize;
+}
+
+impl<const N: usize> SolveRhs<N> for (D<N>,) {
+    const COLUMNS: usize = 1;
+}
+
+impl<const N: usize, const M: usize> SolveRhs<N> for (D<N>, D<M>) {
+    const COLUMNS: usize = M;
+}
+
+impl<const N: usize> SolveRhs<N> for (D<N>, crate::dim::One) {
+    const COLUMNS: usize = 1;
+}
+
+impl<T: Element, const N: usize> Square<T, N> {
+    /// The identity matrix (NumPy's `eye(N)`).
+    ///
+    /// ```
+    /// use tensor_expr_runtime::{Tensor, D};
+    /// let i = Tensor::<f32, (D<2>, D<2>)>::eye();
+    /// assert_eq!(i.as_slice(), &[1.0, 0.0, 0.0, 1.0]);
+    /// ```
+    pub fn eye() -> Self {
+        Self::from_fn(|[i, j]| if i == j { T::ONE } else { T::ZERO })
+    }
+
+    /// The matrix with `v` on its diagonal and zeros elsewhere (NumPy's
+    /// `diag(v)`).
+    ///
+    /// ```
+    /// use tensor_expr_runtime::{Tensor, D};
+    /// let d = Tensor::<i32, (D<2>, D<2>)>::diag(&Tensor::new([3, 4]));
+    /// assert_eq!(d.as_slice(), &[3, 0, 0, 4]);
+    /// ```
+    pub fn diag(v: &Tensor<T, (D<N>,)>) -> Self {
+        let v = v.as_slice();
+        Self::from_fn(|[i, j]| if i == j { v[i] } else { T::ZERO })
+    }
+}
+
+impl<T: Float, const N: usize> Square<T, N> {
+    /// The determinant (NumPy's `linalg.det`): the product of the LU
+    /// factorisation's pivots, with the sign of its row swaps; 0 for a
+    /// singular matrix.
+    pub fn det(&self) -> T {
+        if let Some(det) = closed_form::det::<T>(self.as_slice(), N) {
+            return det;
+        }
+        let mut lu = Lu::<T, N>::of(self);
+        match lu.factor() {
+            Ok(()) => lu.det(),
+            Err(_) => T::ZERO,
+        }
+    }
+
+    /// The inverse (NumPy's `linalg.inv`), or [`LinalgError::Singular`].
+    pub fn inv(&self) -> Result<Self, LinalgError> {
+        if N <= 4 {
+            let mut inverse = Self::zeros();
+            if closed_form::inverse::<T>(self.as_slice(), inverse.as_mut_slice(), N) {
+                return Ok(inverse);
+            }
+            // A zero determinant: LU names the column without a pivot (or,
+            // where the determinant only rounded to zero, inverts anyway).
+        }
+        let mut lu = Lu::<T, N>::of(self);
+        lu.factor()?;
+        let mut inverse = Self::eye();
+        lu.solve_in_place(inverse.as_mut_slice(), N);
+        Ok(inverse)
+    }
+
+    /// `x` with `self @ x = b` (NumPy's `linalg.solve`), for `b` a vector of
+    /// `N` elements or a matrix of `N` rows; or [`LinalgError::Singular`].
+    /// Cheaper and more accurate than `inv() @ b`.
+    ///
+    /// ```
+    /// use tensor_expr_runtime::{Tensor, D};
+    /// let a = Tensor::<f32, (D<2>, D<2>)>::new([[2.0, 0.0], [0.0, 4.0]]);
+    /// let b = Tensor::<f32, (D<2>, D<3>)>::new([[2.0, 4.0, 6.0], [4.0, 8.0, 12.0]]);
+    /// assert_eq!(a.solve(&b)?.as_slice(), &[1.0, 2.0, 3.0, 1.0, 2.0, 3.0]);
+    /// # Ok::<(), tensor_expr_runtime::error::LinalgError>(())
+    /// ```
+    pub fn solve<B: SolveRhs<N>>(&self, b: &Tensor<T, B>) -> Result<Tensor<T, B>, LinalgError> {
+        let mut lu = Lu::<T, N>::of(self);
+        lu.factor()?;
+        let mut x = Tensor::<T, B>::from_flat_fn(|position| b.as_slice()[position]);
+        lu.solve_in_place(x.as_mut_slice(), B::COLUMNS);
+        Ok(x)
+    }
+
+    /// The lower-triangular `L` with `self = L @ L^T` (NumPy's
+    /// `linalg.cholesky`), reading only the lower triangle of `self`; or
+    /// [`LinalgError::NotPositiveDefinite`].
+    ///
+    /// ```
+    /// use tensor_expr_runtime::{Tensor, D};
+    /// let a = Tensor::<f64, (D<2>, D<2>)>::new([[4.0, 2.0], [2.0, 5.0]]);
+    /// assert_eq!(a.cholesky()?.as_slice(), &[2.0, 0.0, 1.0, 2.0]);
+    /// # Ok::<(), tensor_expr_runtime::error::LinalgError>(())
+    /// ```
+    pub fn cholesky(&self) -> Result<Self, LinalgError> {
+        let a = rows(self);
+        // Nested arrays, so every index is checked against a constant
+        // (the loops unroll with no bounds checks left).
+        let mut l = [[T::ZERO; N]; N];
+        for j in 0..N {
+            let mut diagonal = a[j][j];
+            for k in 0..j {
+                diagonal = diagonal - l[j][k] * l[j][k];
+            }
+            // Not greater than zero, or NaN (which compares to nothing).
+            if diagonal.partial_cmp(&T::ZERO) != Some(core::cmp::Ordering::Greater) {
+                return Err(LinalgError::NotPositiveDefinite { column: j });
+            }
+            let root = diagonal.sqrt();
+            l[j][j] = root;
+            let inverse = T::ONE / root;
+            for i in j + 1..N {
+                let mut sum = a[i][j];
+                for k in 0..j {
+                    sum = sum - l[i][k] * l[j][k];
+                }
+                l[i][j] = sum * inverse;
+            }
+        }
+        Ok(Self::from_fn(|[i, j]| l[i][j]))
+    }
+
+    /// `x` with `L @ L^T @ x = b`, where `self` is the lower factor `L` that
+    /// [`cholesky`](Self::cholesky) gives (SciPy's `cho_solve`): two
+    /// triangular solves. Reads only the lower triangle of `self`.
+    pub fn cholesky_solve<B: SolveRhs<N>>(&self, b: &Tensor<T, B>) -> Tensor<T, B> {
+        let l = self.as_slice();
+        let mut x = Tensor::<T, B>::from_flat_fn(|position| b.as_slice()[position]);
+        let columns = B::COLUMNS;
+        let x_data = x.as_mut_slice();
+        for c in 0..columns {
+            // L y = b, forward.
+            for i in 0..N {
+                let mut sum = x_data[i * columns + c];
+                for k in 0..i {
+                    sum = sum - l[i * N + k] * x_data[k * columns + c];
+                }
+                x_data[i * columns + c] = sum / l[i * N + i];
+            }
+            // L^T x = y, backward.
+            for i in (0..N).rev() {
+                let mut sum = x_data[i * columns + c];
+                for k in i + 1..N {
+                    sum = sum - l[k * N + i] * x_data[k * columns + c];
+                }
+                x_data[i * columns + c] = sum / l[i * N + i];
+            }
+        }
+        x
+    }
+}
+
+/// The matrix as an array of rows.
+#[inline(always)]
+fn rows<T: Float, const N: usize>(a: &Square<T, N>) -> [[T; N]; N] {
+    let a = a.as_slice();
+    core::array::from_fn(|i| core::array::from_fn(|j| a[i * N + j]))
+}
+
+/// An LU factorisation with partial pivoting, in place: `P A = L U`, with `L`
+/// unit lower triangular below the diagonal of `lu` and `U` on and above it.
+struct Lu<T, const N: usize> {
+    lu: [[T; N]; N],
+    /// Step `k` swapped rows `k` and `pivots[k]` (LAPACK's `ipiv`).
+    pivots: [usize; N],
+    /// Whether the number of row swaps is odd.
+    odd_swaps: bool,
+}
+
+impl<T: Float, const N: usize> Lu<T, N> {
+    fn of(a: &Square<T, N>) -> Self {
+        Lu {
+            lu: rows(a),
+            pivots: core::array::from_fn(|i| i),
+            odd_swaps: false,
+        }
+    }
+
+    /// Factors in place; `Err` at the first column without a non-zero pivot.
+    fn factor(&mut self) -> Result<(), LinalgError> {
+        for k in 0..N {
+            let mut pivot = k;
+            let mut largest = self.lu[k][k].abs_element();
+            for i in k + 1..N {
+                let magnitude = self.lu[i][k].abs_element();
+                if magnitude > largest {
+                    largest = magnitude;
+                    pivot = i;
+                }
+            }
+            if self.lu[pivot][k] == T::ZERO {
+                return Err(LinalgError::Singular { column: k });
+            }
+            self.pivots[k] = pivot;
+            if pivot != k {
+                self.lu.swap(pivot, k);
+                self.odd_swaps = !self.odd_swaps;
+            }
+            let inverse = T::ONE / self.lu[k][k];
+            for i in k + 1..N {
+                let factor = self.lu[i][k] * inverse;
+                self.lu[i][k] = factor;
+                for j in k + 1..N {
+                    self.lu[i][j] = self.lu[i][j] - factor * self.lu[k][j];
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// The determinant of the factored matrix.
+    fn det(&self) -> T {
+        let mut det = T::ONE;
+        for k in 0..N {
+            det = det * self.lu[k][k];
+        }
+        if self.odd_swaps {
+            -det
+        } else {
+            det
+        }
+    }
+
+    /// Overwrites the vector `b` with `A^-1 b`: one column, substituted in
+    /// a local array whose indices are all checked against the constant `N`.
+    fn solve_vector_in_place(&self, b: &mut [T]) {
+        let mut x: [T; N] = core::array::from_fn(|i| b[i]);
+        for (k, &pivot) in self.pivots.iter().enumerate() {
+            x.swap(k, pivot);
+        }
+        for i in 1..N {
+            for k in 0..i {
+                x[i] = x[i] - self.lu[i][k] * x[k];
+            }
+        }
+        for i in (0..N).rev() {
+            for k in i + 1..N {
+                x[i] = x[i] - self.lu[i][k] * x[k];
+            }
+            x[i] = x[i] / self.lu[i][i];
+        }
+        b[..N].copy_from_slice(&x);
+    }
+
+    /// Overwrites `b` (row-major, `N` rows of `columns`) with `A^-1 b`,
+    /// row by row: each step subtracts a multiple of one row of `b` from
+    /// another, a loop over the columns that vectorises when there are
+    /// several (an inverse's `N`).
+    fn solve_in_place(&self, b: &mut [T], columns: usize) {
+        if columns == 1 {
+            return self.solve_vector_in_place(b);
+        }
+        let b = &mut b[..N * columns];
+        // P b: the factorisation's row swaps, in the order they were made.
+        for (k, &pivot) in self.pivots.iter().enumerate() {
+            if pivot != k {
+                for c in 0..columns {
+                    b.swap(k * columns + c, pivot * columns + c);
+                }
+            }
+        }
+        // L y = P b, forward (L has a unit diagonal).
+        for i in 1..N {
+            let (above, rest) = b.split_at_mut(i * columns);
+            let row = &mut rest[..columns];
+            for k in 0..i {
+                let factor = self.lu[i][k];
+                let source = &above[k * columns..(k + 1) * columns];
+                for (x, &y) in row.iter_mut().zip(source) {
+                    *x = *x - factor * y;
+                }
+            }
+        }
+        // U x = y, backward.
+        for i in (0..N).rev() {
+            let (upto, below) = b.split_at_mut((i + 1) * columns);
+            let row = &mut upto[i * columns..];
+            for k in i + 1..N {
+                let factor = self.lu[i][k];
+                let source = &below[(k - i - 1) * columns..(k - i) * columns];
+                for (x, &y) in row.iter_mut().zip(source) {
+                    *x = *x - factor * y;
+                }
+            }
+            let diagonal = self.lu[i][i];
+            for x in row.iter_mut() {
+                *x = *x / diagonal;
+            }
+        }
+    }
+}
+
+/// Determinants and inverses of 2x2, 3x3 and 4x4 matrices by cofactors, on
+/// row-major data: straight-line code that LLVM schedules freely, several
+/// times faster than elimination at these sizes.
+mod closed_form {
+    use crate::element::Float;
+
+    /// The determinant of the `n x n` matrix `a`, for `n` of 2 to 4.
+    #[inline(always)]
+    pub(super) fn det<T: Float>(a: &[T], n: usize) -> Option<T> {
+        match n {
+            2 => Some(a[0] * a[3] - a[1] * a[2]),
+            3 => Some(det3(a)),
+            4 => Some(Minors4::of(a).det()),
+            _ => None,
+        }
+    }
+
+    /// Writes the inverse of the `n x n` matrix `a` (n of 2 to 4) into `out`;
+    /// `false` (and `out` untouched) if the determinant is zero.
+    #[inline(always)]
+    pub(super) fn inverse<T: Float>(a: &[T], out: &mut [T], n: usize) -> bool {
+        match n {
+            2 => {
+                let det = a[0] * a[3] - a[1] * a[2];
+                if det == T::ZERO {
+                    return false;
+                }
+                let r = T::ONE / det;
+                out[..4].copy_from_slice(&[a[3] * r, -a[1] * r, -a[2] * r, a[0] * r]);
+                true
+            }
+            3 => {
+                let c00 = a[4] * a[8] - a[5] * a[7];
+                let c01 = a[5] * a[6] - a[3] * a[8];
+                let c02 = a[3] * a[7] - a[4] * a[6];
+                let det = a[0] * c00 + a[1] * c01 + a[2] * c02;
+                if det == T::ZERO {
+                    return false;
+                }
+                let r = T::ONE / det;
+                out[..9].copy_from_slice(&[
+                    c00 * r,
+                    (a[2] * a[7] - a[1] * a[8]) * r,
+                    (a[1] * a[5] - a[2] * a[4]) * r,
+                    c01 * r,
+                    (a[0] * a[8] - a[2] * a[6]) * r,
+                    (a[2] * a[3] - a[0] * a[5]) * r,
+                    c02 * r,
+                    (a[1] * a[6] - a[0] * a[7]) * r,
+                    (a[0] * a[4] - a[1] * a[3]) * r,
+                ]);
+                true
+            }
+            4 => Minors4::of(a).inverse(a, out),
+            _ => false,
+        }
+    }
+
+    fn det3<T: Float>(a: &[T]) -> T {
+        a[0] * (a[4] * a[8] - a[5] * a[7])
+            + a[1] * (a[5] * a[6] - a[3] * a[8])
+            + a[2] * (a[3] * a[7] - a[4] * a[6])
+    }
+
+    /// The 2x2 minors of a 4x4 matrix's top two rows (`s`) and bottom two
+    /// rows (`c`), from which its determinant and adjugate follow (Laplace
+    /// expansion along the first two rows).
+    struct Minors4<T> {
+        s: [T; 6],
+        c: [T; 6],
+    }
+
+    impl<T: Float> Minors4<T> {
+        #[inline(always)]
+        fn of(a: &[T]) -> Self {
+            let m = |i: usize, j: usize| a[i * 4 + j];
+            Minors4 {
+                s: [
+                    m(0, 0) * m(1, 1) - m(1, 0) * m(0, 1),
+                    m(0, 0) * m(1, 2) - m(1, 0) * m(0, 2),
+                    m(0, 0) * m(1, 3) - m(1, 0) * m(0, 3),
+                    m(0, 1) * m(1, 2) - m(1, 1) * m(0, 2),
+                    m(0, 1) * m(1, 3) - m(1, 1) * m(0, 3),
+                    m(0, 2) * m(1, 3) - m(1, 2) * m(0, 3),
+                ],
+                c: [
+                    m(2, 0) * m(3, 1) - m(3, 0) * m(2, 1),
+                    m(2, 0) * m(3, 2) - m(3, 0) * m(2, 2),
+                    m(2, 0) * m(3, 3) - m(3, 0) * m(2, 3),
+                    m(2, 1) * m(3, 2) - m(3, 1) * m(2, 2),
+                    m(2, 1) * m(3, 3) - m(3, 1) * m(2, 3),
+                    m(2, 2) * m(3, 3) - m(3, 2) * m(2, 3),
+                ],
+            }
+        }
+
+        #[inline(always)]
+        fn det(&self) -> T {
+            let (s, c) = (&self.s, &self.c);
+            s[0] * c[5] - s[1] * c[4] + s[2] * c[3] + s[3] * c[2] - s[4] * c[1] + s[5] * c[0]
+        }
+
+        #[inline(always)]
+        fn inverse(&self, a: &[T], out: &mut [T]) -> bool {
+            let det = self.det();
+            if det == T::ZERO {
+                return false;
+            }
+            let r = T::ONE / det;
+            let m = |i: usize, j: usize| a[i * 4 + j];
+            let (s, c) = (&self.s, &self.c);
+            out[..16].copy_from_slice(&[
+                (m(1, 1) * c[5] - m(1, 2) * c[4] + m(1, 3) * c[3]) * r,
+                (-m(0, 1) * c[5] + m(0, 2) * c[4] - m(0, 3) * c[3]) * r,
+                (m(3, 1) * s[5] - m(3, 2) * s[4] + m(3, 3) * s[3]) * r,
+                (-m(2, 1) * s[5] + m(2, 2) * s[4] - m(2, 3) * s[3]) * r,
+                (-m(1, 0) * c[5] + m(1, 2) * c[2] - m(1, 3) * c[1]) * r,
+                (m(0, 0) * c[5] - m(0, 2) * c[2] + m(0, 3) * c[1]) * r,
+                (-m(3, 0) * s[5] + m(3, 2) * s[2] - m(3, 3) * s[1]) * r,
+                (m(2, 0) * s[5] - m(2, 2) * s[2] + m(2, 3) * s[1]) * r,
+                (m(1, 0) * c[4] - m(1, 1) * c[2] + m(1, 3) * c[0]) * r,
+                (-m(0, 0) * c[4] + m(0, 1) * c[2] - m(0, 3) * c[0]) * r,
+                (m(3, 0) * s[4] - m(3, 1) * s[2] + m(3, 3) * s[0]) * r,
+                (-m(2, 0) * s[4] + m(2, 1) * s[2] - m(2, 3) * s[0]) * r,
+                (-m(1, 0) * c[3] + m(1, 1) * c[1] - m(1, 2) * c[0]) * r,
+                (m(0, 0) * c[3] - m(0, 1) * c[1] + m(0, 2) * c[0]) * r,
+                (-m(3, 0) * s[3] + m(3, 1) * s[1] - m(3, 2) * s[0]) * r,
+                (m(2, 0) * s[3] - m(2, 1) * s[1] + m(2, 2) * s[0]) * r,
+            ]);
+            true
+        }
+    }
+}

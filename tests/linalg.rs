@@ -1,0 +1,185 @@
+//! `det`, `inv`, `solve`, `cholesky` and `cholesky_solve` against nalgebra
+//! (values), against the residual bound backward stability gives (random and
+//! ill-conditioned matrices), and their errors on singular and indefinite
+//! matrices.
+
+use nalgebra::SMatrix;
+use tensor_expr::error::LinalgError;
+use tensor_expr::prelude::*;
+
+/// A deterministic pseudo-random value in [-1, 1) (SplitMix64's mixer, so
+/// neighbouring seeds give unrelated values and random matrices are well
+/// conditioned as a rule).
+fn pseudo(seed: usize) -> f64 {
+    let mut z = (seed as u64)
+        .wrapping_add(1)
+        .wrapping_mul(0x9E37_79B9_7F4A_7C15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^= z >> 31;
+    (z >> 11) as f64 / (1u64 << 52) as f64 - 1.0
+}
+
+fn random<const N: usize>(seed: usize) -> Tensor<f64, (D<N>, D<N>)> {
+    Tensor::from_flat_fn(|k| pseudo(seed * 1000 + k))
+}
+
+fn nalgebra<const N: usize>(a: &Tensor<f64, (D<N>, D<N>)>) -> SMatrix<f64, N, N> {
+    SMatrix::from_row_slice(a.as_slice())
+}
+
+/// The largest `|A x - b|` over the elements, and the scale the bound is
+/// relative to, `|A| |x|` (max-norms).
+fn residual<const N: usize, const M: usize>(
+    a: &Tensor<f64, (D<N>, D<N>)>,
+    x: &Tensor<f64, (D<N>, D<M>)>,
+    b: &Tensor<f64, (D<N>, D<M>)>,
+) -> (f64, f64) {
+    let ax = tensor_expr!(a @ x - b);
+    let worst = ax.as_slice().iter().fold(0.0f64, |m, v| m.max(v.abs()));
+    let norm = |s: &[f64]| s.iter().fold(0.0f64, |m, v| m.max(v.abs()));
+    (worst, norm(a.as_slice()) * norm(x.as_slice()) * N as f64)
+}
+
+macro_rules! against_nalgebra {
+    ($($n:literal),*) => {$(
+        for seed in 0..20 {
+            let a = random::<$n>(seed);
+            let na = nalgebra(&a);
+            // det: relative to the product of the row norms (Hadamard's bound).
+            let scale: f64 = (0..$n).map(|i| na.row(i).norm()).product();
+            assert!((a.det() - na.determinant()).abs() <= 1e-12 * scale, "det {}x{} seed {seed}", $n, $n);
+            // inv: elementwise against nalgebra, relative to the inverse's size.
+            let inverse = a.inv().unwrap();
+            let na_inverse = na.try_inverse().unwrap();
+            let size = na_inverse.amax();
+            for (x, y) in inverse.as_slice().iter().zip(na_inverse.transpose().as_slice()) {
+                assert!((x - y).abs() <= 1e-9 * size, "inv {}x{} seed {seed}: {x} vs {y}", $n, $n);
+            }
+            // solve: the residual bound of a backward-stable solve.
+            let b = Tensor::<f64, (D<$n>, D<3>)>::from_flat_fn(|k| pseudo(seed * 7 + k + 500));
+            let x = a.solve(&b).unwrap();
+            let (worst, bound) = residual(&a, &x, &b);
+            assert!(worst <= 8.0 * f64::EPSILON * bound, "solve {}x{} seed {seed}: {worst:e} > {bound:e}", $n, $n);
+            // A vector right-hand side gives the first column's answer.
+            let column = Tensor::<f64, (D<$n>,)>::from_fn(|[i]| b[[i, 0]]);
+            let xv = a.solve(&column).unwrap();
+            for i in 0..$n {
+                assert!((xv[[i]] - x[[i, 0]]).abs() <= 1e-12 * (1.0 + x[[i, 0]].abs()));
+            }
+            // cholesky of A A^T + n I (symmetric positive definite).
+            let spd = tensor_expr!(a @ transpose(a)).map(|v| *v);
+            let spd = Tensor::<f64, (D<$n>, D<$n>)>::from_fn(|[i, j]| spd[[i, j]] + if i == j { $n as f64 } else { 0.0 });
+            let l = spd.cholesky().unwrap();
+            let na_l = nalgebra(&spd).cholesky().unwrap().l();
+            for (x, y) in l.as_slice().iter().zip(na_l.transpose().as_slice()) {
+                assert!((x - y).abs() <= 1e-12 * (1.0 + y.abs()), "cholesky {}x{} seed {seed}", $n, $n);
+            }
+            let xc = l.cholesky_solve(&b);
+            let (worst, bound) = residual(&spd, &xc, &b);
+            assert!(worst <= 16.0 * f64::EPSILON * bound, "cholesky_solve {}x{} seed {seed}", $n, $n);
+        }
+    )*};
+}
+
+#[test]
+fn values_match_nalgebra_and_residuals_are_small() {
+    against_nalgebra!(2, 3, 4, 5, 6, 8);
+}
+
+#[test]
+fn f32_inverse_times_the_matrix_is_the_identity() {
+    let a = Tensor::<f32, Shape![4, 4]>::from_flat_fn(|k| {
+        pseudo(k + 77) as f32 + if k % 5 == 0 { 2.0 } else { 0.0 }
+    });
+    let inverse = a.inv().unwrap();
+    let product = tensor_expr!(a @ inverse);
+    let eye = Tensor::<f32, Shape![4, 4]>::eye();
+    for (p, e) in product.as_slice().iter().zip(eye.as_slice()) {
+        assert!((p - e).abs() < 1e-5, "{p} vs {e}");
+    }
+}
+
+/// The Hilbert matrix of order 6 (condition number about 1.5e7): the solve is
+/// inaccurate in `x`, as for any method, but its residual stays at rounding
+/// level, which is what partial pivoting promises.
+#[test]
+fn ill_conditioned_solves_keep_a_small_residual() {
+    let h = Tensor::<f64, Shape![6, 6]>::from_fn(|[i, j]| 1.0 / (i + j + 1) as f64);
+    let b = Tensor::<f64, Shape![6, 1]>::from_fn(|[i, _]| (i + 1) as f64);
+    let b = Tensor::<f64, (D<6>, D<1>)>::try_from_slice(b.as_slice()).unwrap();
+    let x = h.solve(&b).unwrap();
+    let (worst, bound) = residual(&h, &x, &b);
+    assert!(worst <= 8.0 * f64::EPSILON * bound, "{worst:e} > {bound:e}");
+    // The exact inverse of a Hilbert matrix has integer entries; order 4's
+    // corner is 16 and its centre 1200: close within the conditioning.
+    let h4 = Tensor::<f64, Shape![4, 4]>::from_fn(|[i, j]| 1.0 / (i + j + 1) as f64);
+    let inverse = h4.inv().unwrap();
+    assert!((inverse[[0, 0]] - 16.0).abs() < 1e-9);
+    assert!((inverse[[1, 1]] - 1200.0).abs() < 1e-7);
+}
+
+#[test]
+fn singular_matrices_are_errors_naming_the_column() {
+    let rank_one = Tensor::<f64, Shape![3, 3]>::from_fn(|[i, j]| ((i + 1) * (j + 1)) as f64);
+    assert_eq!(
+        rank_one.inv().unwrap_err(),
+        LinalgError::Singular { column: 1 }
+    );
+    assert_eq!(rank_one.det(), 0.0);
+    let b = Tensor::<f64, Shape![3]>::new([1.0, 2.0, 3.0]);
+    assert!(matches!(
+        rank_one.solve(&b),
+        Err(LinalgError::Singular { .. })
+    ));
+    let zeros = Tensor::<f32, Shape![2, 2]>::zeros();
+    assert_eq!(
+        zeros.inv().unwrap_err(),
+        LinalgError::Singular { column: 0 }
+    );
+    assert_eq!(
+        zeros.inv().unwrap_err().to_string(),
+        "the matrix is singular: column 0 has no non-zero pivot"
+    );
+    // A permutation needs pivoting but is not singular: its inverse is its transpose.
+    let p = Tensor::<f64, Shape![3, 3]>::new([[0.0, 1.0, 0.0], [0.0, 0.0, 1.0], [1.0, 0.0, 0.0]]);
+    assert_eq!(
+        p.inv().unwrap().as_slice(),
+        tensor_expr!(transpose(p)).as_slice()
+    );
+    assert_eq!(p.det(), 1.0);
+}
+
+#[test]
+fn indefinite_matrices_have_no_cholesky_factor() {
+    let indefinite = Tensor::<f64, Shape![2, 2]>::new([[1.0, 2.0], [2.0, 1.0]]);
+    assert_eq!(
+        indefinite.cholesky().unwrap_err(),
+        LinalgError::NotPositiveDefinite { column: 1 }
+    );
+    let negative = Tensor::<f64, Shape![2, 2]>::new([[-1.0, 0.0], [0.0, 1.0]]);
+    assert_eq!(
+        negative.cholesky().unwrap_err(),
+        LinalgError::NotPositiveDefinite { column: 0 }
+    );
+    let nan = Tensor::<f64, Shape![2, 2]>::new([[f64::NAN, 0.0], [0.0, 1.0]]);
+    assert!(nan.cholesky().is_err());
+    // Only the lower triangle is read, as NumPy does.
+    let lower_only = Tensor::<f64, Shape![2, 2]>::new([[4.0, 99.0], [2.0, 5.0]]);
+    assert_eq!(
+        lower_only.cholesky().unwrap().as_slice(),
+        &[2.0, 0.0, 1.0, 2.0]
+    );
+}
+
+#[test]
+fn eye_and_diag() {
+    assert_eq!(
+        Tensor::<f64, Shape![3, 3]>::eye().as_slice(),
+        &[1.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 1.0]
+    );
+    let d = Tensor::<f32, Shape![2, 2]>::diag(&Tensor::new([2.0, 3.0]));
+    assert_eq!(d.as_slice(), &[2.0, 0.0, 0.0, 3.0]);
+    assert_eq!(d.det(), 6.0);
+    assert_eq!(d.inv().unwrap().as_slice(), &[0.5, 0.0, 0.0, 1.0 / 3.0]);
+}

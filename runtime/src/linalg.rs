@@ -125,6 +125,7 @@ impl<T: Float, const N: usize> Square<T, N> {
     }
 
     /// The inverse (NumPy's `linalg.inv`), or [`LinalgError::Singular`].
+    #[inline]
     pub fn inv(&self) -> Result<Self, LinalgError> {
         if N <= 4 {
             let mut inverse = Self::zeros();
@@ -133,7 +134,16 @@ impl<T: Float, const N: usize> Square<T, N> {
             }
             // A zero determinant: LU names the column without a pivot (or,
             // where the determinant only rounded to zero, inverts anyway).
+            return self.inv_by_lu();
         }
+        self.inv_by_lu()
+    }
+
+    /// The inverse by LU factorisation: every size above 4, and the rare
+    /// small matrix whose determinant is zero (kept out of line, so the
+    /// closed forms stay small enough to inline).
+    #[inline(never)]
+    fn inv_by_lu(&self) -> Result<Self, LinalgError> {
         let mut lu = Lu::<T, N>::of(self);
         lu.factor()?;
         let mut inverse = Self::eye();

@@ -15,6 +15,7 @@
 mod buffered;
 mod context;
 mod fold;
+mod fresh;
 mod function;
 mod leaf;
 pub mod map;
@@ -77,10 +78,11 @@ pub trait Expr<T>: Shaped {
     fn row<O: Shape>(&self, outer: [usize; MAX_RANK]) -> impl Row<T> + '_;
 
     /// The same row, read without the row caches of reductions and shared
-    /// subexpressions. A caller that reads several rows of a node while other
-    /// readers hold one (a reduction over outer axes, a matrix product reading
-    /// its operands) uses this, so no cache is refilled under a reader that
-    /// borrows it (see `buffered`). Leaves have no cache: the default is `row`.
+    /// subexpressions. A node that reads several rows of a child while other
+    /// readers hold one (a reduction, a matrix product reading its operands)
+    /// holds that child as a `Fresh` (module `fresh`), whose reads come
+    /// here, so no cache is refilled under a reader that borrows it (see
+    /// `buffered`). Leaves have no cache: the default is `row`.
     #[inline(always)]
     fn row_fresh<O: Shape>(&self, outer: [usize; MAX_RANK]) -> impl Row<T> + '_ {
         self.row::<O>(outer)

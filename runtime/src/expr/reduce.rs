@@ -18,6 +18,7 @@
 //! loop, as NumPy's pairwise sum also does).
 
 use super::buffered::{fold_lanes, outer_of_row, source_row, CachedRow, OwnedRow, RowPair};
+use super::fresh::Fresh;
 use super::function::{impl_domain, Domain};
 use super::{Context, Expr, Row, Shaped};
 use crate::element::Element;
@@ -135,7 +136,7 @@ reductions! {
 /// The reduction `F` of `expr` (shape `E::Shape`) to shape `R`; `K` is the
 /// input shape with the reduced dims set to `One`.
 pub struct Reduction<T, F, E, K, R: Shape> {
-    expr: E,
+    expr: Fresh<E>,
     cache: RowPair<T, R>,
     types: PhantomData<(F, K)>,
 }
@@ -157,7 +158,7 @@ where
     R: Shape,
 {
     Reduction {
-        expr,
+        expr: Fresh::new(expr),
         cache: RowPair::new(),
         types: PhantomData,
     }
@@ -249,9 +250,11 @@ where
     fn fill(&self, row: usize, cells: &[Cell<T>]) {
         let set = |j: usize, value| cells[j].set(value);
         if Self::ALIGNED {
-            self.compute(row, set, |outer| self.expr.row::<E::Shape>(outer));
+            self.compute(row, set, |outer| {
+                self.expr.aligned_row::<T, E::Shape>(outer)
+            });
         } else {
-            self.compute(row, set, |outer| self.expr.row_fresh::<E::Shape>(outer));
+            self.compute(row, set, |outer| self.expr.row::<T, E::Shape>(outer));
         }
     }
 
@@ -347,7 +350,7 @@ where
         let row = source_row::<R, O>(outer);
         let mut values = R::row_from_fn(|_| T::ZERO);
         let set = |j: usize, value| values.as_mut()[j] = value;
-        self.compute(row, set, |outer| self.expr.row_fresh::<E::Shape>(outer));
+        self.compute(row, set, |outer| self.expr.row::<T, E::Shape>(outer));
         OwnedRow::<T, R, O> {
             values,
             shape: PhantomData,

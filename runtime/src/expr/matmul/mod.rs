@@ -24,6 +24,7 @@
 
 mod kernel;
 
+use super::fresh::Fresh;
 use super::{row_of_tile, Context, Expr, Row, Shaped, Tile};
 use crate::element::Element;
 use crate::rules::matmul::{MatmulRule, ProductLayout};
@@ -35,8 +36,8 @@ use kernel::{accumulate_block, RightBlock};
 /// plan `P` says ([`ProductLayout`]).
 #[derive(Clone, Copy, Debug)]
 pub struct MatMul<T, A, B, S, P> {
-    a: A,
-    b: B,
+    a: Fresh<A>,
+    b: Fresh<B>,
     types: PhantomData<(T, S, P)>,
 }
 
@@ -46,7 +47,7 @@ pub struct MatMul<T, A, B, S, P> {
 #[inline(always)]
 #[rustfmt::skip]
 pub fn matmul<T, M, A: Shaped, B: Shaped>(_context: Context<T, M>, a: A, b: B) -> MatMul<T, A, B, ProductOf<A, B>, PlanOf<A, B>> where A::Shape: MatmulRule<B::Shape> {
-    MatMul { a, b, types: PhantomData }
+    MatMul { a: Fresh::new(a), b: Fresh::new(b), types: PhantomData }
 }
 
 /// The shape of the node [`matmul`] builds.
@@ -123,13 +124,13 @@ where
     fn right_row(&self, batch: [usize; MAX_RANK], kk: usize) -> impl Row<T> + '_ {
         let mut index = batch;
         index[Self::BATCH_RANK] = kk;
-        self.b.row_fresh::<P::RhsView>(index)
+        self.b.row::<T, P::RhsView>(index)
     }
 
     /// Row `i` (set in `left`) of the left operand, read along `k`.
     #[inline(always)]
     fn left_row(&self, left: [usize; MAX_RANK]) -> impl Row<T> + '_ {
-        self.a.row_fresh::<P::LhsView>(left)
+        self.a.row::<T, P::LhsView>(left)
     }
 
     /// One element by a plain dot product: the general path (right vectors and
@@ -150,7 +151,7 @@ where
         let mut sum = T::ZERO;
         if Self::RHS_VECTOR {
             // A vector `(k,)` is read along its only dim.
-            let b = self.b.row_fresh::<B::Shape>([0; MAX_RANK]);
+            let b = self.b.row::<T, B::Shape>([0; MAX_RANK]);
             for kk in 0..Self::K {
                 sum = a.get(kk, T::ZERO).mul_add(b.get(kk, T::ZERO), sum);
             }

@@ -1,0 +1,48 @@
+//! The child of a node that reads it at several rows.
+//!
+//! A product reads every row of its operands for each output tile, and a
+//! reduction folds several input rows into one result row. Reading a child
+//! through its row caches (`Expr::row`) there would refill a cache under a
+//! reader that still borrows it, and give wrong values silently (see
+//! `buffered`). Such a node holds the child as a [`Fresh`], whose field is
+//! private to this module: the reads it offers are `Expr::row_fresh`, so the
+//! rule cannot be forgotten, and the one cached read it allows is named for
+//! the case where it is right.
+
+use super::{Expr, Row};
+use crate::shape::{Shape, MAX_RANK};
+
+/// A child read at several rows: only fresh reads reach it.
+#[derive(Clone, Copy, Debug)]
+pub struct Fresh<E>(E);
+
+impl<E> Fresh<E> {
+    /// Wraps a child that its node will read at several rows.
+    #[inline(always)]
+    pub(crate) fn new(child: E) -> Self {
+        Fresh(child)
+    }
+
+    /// Row `outer` of the child in output shape `O`, read past every row
+    /// cache (`Expr::row_fresh`).
+    #[inline(always)]
+    pub(crate) fn row<T, O: Shape>(&self, outer: [usize; MAX_RANK]) -> impl Row<T> + '_
+    where
+        E: Expr<T>,
+    {
+        self.0.row_fresh::<O>(outer)
+    }
+
+    /// Row `outer` read through the child's caches: right only where the
+    /// node reads, for each output row, exactly the child row that the
+    /// output row itself reads (a reduction over the last axis with keepdim,
+    /// as in softmax), so no other reader's cache moves under it. That is
+    /// what lets a softmax's shared `exp(..)` be computed once.
+    #[inline(always)]
+    pub(crate) fn aligned_row<T, O: Shape>(&self, outer: [usize; MAX_RANK]) -> impl Row<T> + '_
+    where
+        E: Expr<T>,
+    {
+        self.0.row::<O>(outer)
+    }
+}

@@ -81,7 +81,9 @@ impl<T, S: Shape> HeapTensor<T, S> {
     }
 
     /// Builds a tensor from each element's multi-index, in row-major order,
-    /// like [`Tensor::from_fn`], directly on the heap.
+    /// like [`Tensor::from_fn`], directly on the heap. If `f` panics, the
+    /// block is freed and the elements built so far are leaked, not
+    /// dropped.
     ///
     /// ```
     /// use tensor_expr_runtime::{HeapTensor, D};
@@ -115,8 +117,10 @@ impl<T, S: Shape> HeapTensor<T, S> {
 
     /// Builds each element from its row-major position.
     pub fn from_flat_fn(f: impl FnMut(usize) -> T) -> Self {
-        // SAFETY: `fill_flat` writes every slot.
-        unsafe { Self::from_uninit(|slots| crate::shape::fill_flat::<T, S>(slots, f)) }
+        HeapTensor {
+            data: AlignedBox::from_fn(S::LEN, f),
+            shape: PhantomData,
+        }
     }
 
     /// The same elements as shape `S2`, which must have as many (checked when

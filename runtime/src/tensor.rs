@@ -29,7 +29,9 @@ impl<T, S: Shape> Tensor<T, S> {
         Tensor { data }
     }
 
-    /// Builds a tensor from each element's multi-index, in row-major order.
+    /// Builds a tensor from each element's multi-index, in row-major order,
+    /// in place. If `f` panics, the elements built so far are leaked, not
+    /// dropped (as for every constructor from a function).
     ///
     /// ```
     /// use tensor_expr_runtime::{Tensor, D};
@@ -41,7 +43,8 @@ impl<T, S: Shape> Tensor<T, S> {
         unsafe { Self::from_uninit(|slots| crate::shape::fill_indexed::<T, S>(slots, f)) }
     }
 
-    /// Builds each element from its row-major position.
+    /// Builds each element from its row-major position, in place (if `f`
+    /// panics, the elements built so far are leaked, not dropped).
     pub fn from_flat_fn(f: impl FnMut(usize) -> T) -> Self {
         // SAFETY: `fill_flat` writes every slot.
         unsafe { Self::from_uninit(|slots| crate::shape::fill_flat::<T, S>(slots, f)) }

@@ -116,6 +116,22 @@ pub trait Shape:
     }
 }
 
+/// Steps a multi-index `index` over `dims` (equally long) in row-major order,
+/// innermost first; `false` if it wrapped round to all zeros. The one
+/// odometer of the crate: the loop nest's walk over output rows, the
+/// index constructors and the strided copies step with it.
+#[inline(always)]
+pub(crate) fn advance_odometer(index: &mut [usize], dims: &[usize]) -> bool {
+    for (i, &dim) in index.iter_mut().zip(dims).rev() {
+        *i += 1;
+        if *i < dim {
+            return true;
+        }
+        *i = 0;
+    }
+    false
+}
+
 /// Writes `f(index)` into `slots[position]` for every multi-index of `S` in
 /// row-major order (`slots` holds `S::LEN`): an odometer over the outer dims
 /// and a plain loop over the last one, so no position is divided back into an
@@ -144,14 +160,7 @@ pub(crate) fn fill_indexed<T, S: Shape>(
             }
             slot.write(f(at));
         }
-        let outer = &mut index.as_mut()[..last];
-        for (i, &dim) in outer.iter_mut().zip(S::DIMS).rev() {
-            *i += 1;
-            if *i < dim {
-                break;
-            }
-            *i = 0;
-        }
+        advance_odometer(&mut index.as_mut()[..last], &S::DIMS[..last]);
     }
 }
 

@@ -165,8 +165,8 @@ impl<'a, T, L: Layout> StridedView<'a, T, L> {
 
     /// Writes the viewed elements, row-major, into `out[..LEN]`: row by
     /// row, each row one slice of the data read at the last dim's stride (a
-    /// plain copy where that stride is 1), the row starts found by an
-    /// odometer over the outer dims rather than by dividing each position.
+    /// plain copy where that stride is 1), the rows found by the odometer
+    /// over the outer dims rather than by dividing each position.
     fn copy_rows(&self, out: &mut [core::mem::MaybeUninit<T>])
     where
         T: Copy,
@@ -180,8 +180,12 @@ impl<'a, T, L: Layout> StridedView<'a, T, L> {
         let last = rank.saturating_sub(1);
         let inner = if rank == 0 { 1 } else { L::STRIDES[last] };
         let mut outer = [0usize; crate::shape::MAX_RANK];
-        let mut start = 0;
         for out_row in out[..len].chunks_exact_mut(row_len) {
+            let start: usize = outer[..last]
+                .iter()
+                .zip(&L::STRIDES)
+                .map(|(i, s)| i * s)
+                .sum();
             let span = (row_len - 1) * inner + 1;
             let row = &self.data[start..start + span];
             if inner == 1 {
@@ -193,19 +197,7 @@ impl<'a, T, L: Layout> StridedView<'a, T, L> {
                     slot.write(*x);
                 }
             }
-            // The next row: advance the odometer, moving `start` by the
-            // strides of the dims that change.
-            let mut k = last;
-            while k > 0 {
-                k -= 1;
-                outer[k] += 1;
-                start += L::STRIDES[k];
-                if outer[k] < dims[k] {
-                    break;
-                }
-                start -= outer[k] * L::STRIDES[k];
-                outer[k] = 0;
-            }
+            crate::shape::advance_odometer(&mut outer[..last], &dims[..last]);
         }
     }
 

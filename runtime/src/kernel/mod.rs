@@ -88,14 +88,5 @@ pub(crate) fn advance_outer<O: Shape>(outer: &mut [usize; MAX_RANK]) -> bool {
 /// false if it wrapped round to all zeros.
 #[inline(always)]
 pub(crate) fn advance_odometer<O: Shape>(outer: &mut [usize; MAX_RANK], axes: usize) -> bool {
-    let mut k = axes;
-    while k > 0 {
-        k -= 1;
-        outer[k] += 1;
-        if outer[k] < O::DIMS[k] {
-            return true;
-        }
-        outer[k] = 0;
-    }
-    false
+    crate::shape::advance_odometer(&mut outer[..axes], &O::DIMS[..axes])
 }

@@ -57,26 +57,8 @@ impl sealed::Sealed for One {}
 /// evaluated, and when it is cast to bytes), which an implementation outside
 /// this crate could break from safe code.
 ///
-/// ```compile_fail,E0277
-/// use tensor_expr_runtime::Dim;
-/// #[derive(Clone, Copy, Debug, Default)]
-/// struct Huge;
-/// // error: the trait bound `Huge: Sealed` is not satisfied
-/// impl Dim for Huge {
-///     const SIZE: usize = 1 << 20; // but stored as one element:
-///     type Exact = Self;
-///     type Array<X> = [X; 1];
-///     fn array_from_fn<X>(f: impl FnMut(usize) -> X) -> [X; 1] {
-///         core::array::from_fn(f)
-///     }
-///     fn flatten<X>(levels: &[[X; 1]]) -> &[X] {
-///         levels.as_flattened()
-///     }
-///     fn flatten_mut<X>(levels: &mut [[X; 1]]) -> &mut [X] {
-///         levels.as_flattened_mut()
-///     }
-/// }
-/// ```
+/// The facade's ui test `dim_implemented_outside_the_crate` shows the error
+/// an implementation outside this crate gets.
 pub trait Dim: sealed::Sealed + Copy + Default + core::fmt::Debug + 'static {
     /// The number of elements along this dimension.
     const SIZE: usize;

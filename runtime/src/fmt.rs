@@ -458,7 +458,7 @@ impl Text {
     }
 
     /// The text written so far.
-    pub fn as_str(&self) -> &str {
+    fn as_str(&self) -> &str {
         // Only `write_str` fills the buffer, with whole `str`s.
         core::str::from_utf8(&self.bytes[..self.len]).unwrap_or("")
     }

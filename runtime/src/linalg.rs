@@ -127,15 +127,13 @@ impl<T: Float, const N: usize> Square<T, N> {
     /// The inverse (NumPy's `linalg.inv`), or [`LinalgError::Singular`].
     #[inline]
     pub fn inv(&self) -> Result<Self, LinalgError> {
-        if N <= 4 {
-            let mut inverse = Self::zeros();
-            if closed_form::inverse::<T>(self.as_slice(), inverse.as_mut_slice(), N) {
-                return Ok(inverse);
-            }
-            // A zero determinant: LU names the column without a pivot (or,
-            // where the determinant only rounded to zero, inverts anyway).
-            return self.inv_by_lu();
+        let mut inverse = Self::zeros();
+        if closed_form::inverse::<T>(self.as_slice(), inverse.as_mut_slice(), N) {
+            return Ok(inverse);
         }
+        // A size without a closed form, or a zero determinant: LU names the
+        // column without a pivot (or, where the determinant only rounded to
+        // zero, inverts anyway).
         self.inv_by_lu()
     }
 

@@ -3,6 +3,7 @@
 //! turns it into code; none of them mixes with another.
 
 use proc_macro2::{Span, TokenStream};
+use tensor_expr_runtime::ops::{Operation, Reads};
 
 /// One macro invocation: an optional `strict:` mode, then a form.
 pub struct Statement {
@@ -15,11 +16,14 @@ pub struct Statement {
     pub index_of: Option<IndexOf>,
 }
 
-/// `argmax(e, [axis])`, `argmin(e, [axis], keepdim)`: an index reduction of
-/// the statement's value. It gives `usize` positions, not values of the
-/// expression's element type, so it stands only around the whole expression.
+/// `argmax(e, [axis])`, `argmin(e, [axis], keepdim)`: an operation that
+/// gives positions of the statement's value ([`Reads::Positions`]). It gives
+/// `usize` positions, not values of the expression's element type, so it
+/// stands only around the whole expression.
 pub struct IndexOf {
-    /// `argmax` or `argmin`, where errors about the axis point.
+    /// The table entry.
+    pub op: &'static Operation,
+    /// The name as written, where errors about the axis point.
     pub name: syn::Ident,
     /// The one axis, counted from 0.
     pub axis: DimLiteral,
@@ -144,46 +148,60 @@ pub enum Expr {
     FloatLiteral { literal: syn::LitFloat },
     /// A Rust operand (a tensor, a view, a scalar).
     Operand(Operand),
-    /// `in_dims(x, [d0, d1, ...])`: `x`'s dims placed on dims `d0 < d1 < ...` of
-    /// the other operand of the enclosing binary operation (XLA's InDim).
-    /// Its argument is an operand, never an expression: it reads `x`'s data
-    /// in place (the parser rejects anything else).
-    InDims {
-        name: syn::Ident,
-        operand: Operand,
-        dims: Vec<DimLiteral>,
-        tuple_span: Span,
-    },
-    /// `sum(x, [1], keepdim)`, `mean(x, [0, -1])`, `max(x)` (all axes): a
-    /// reduction from the runtime's table, spanned on the name (the axes list
-    /// for the axes rule).
-    Reduce {
-        name: syn::Ident,
-        operand: Box<Expr>,
-        /// The axes as written; `None` reduces every axis.
-        axes: Option<Vec<DimLiteral>>,
-        /// The axes list's span, or the name's when there is none.
-        axes_span: Span,
-        /// `keepdim` was given: the reduced dims stay, as size 1.
-        keepdim: bool,
-    },
-    /// `transpose(x)` (`perm: None`: the last two dims swapped) or
-    /// `permute(x, [2, 0, 1])`: an operand read in another dim order.
-    Permute {
-        name: syn::Ident,
-        /// Read in place, so an operand (the parser rejects an expression).
-        operand: Operand,
-        perm: Option<Vec<DimLiteral>>,
-        /// The list's span, or the name's for `transpose`.
-        perm_span: Span,
-    },
-    /// `reshape::<Shape![8, 8]>(x)`: an operand read as another shape.
-    Reshape {
-        name: syn::Ident,
-        shape: Box<syn::Type>,
-        /// Read in place, so an operand (the parser rejects an expression).
-        operand: Operand,
-    },
+    /// An operation of the runtime's table (`sum(x, [1], keepdim)`,
+    /// `transpose(x)`, `in_dims(v, [0])`, `reshape::<S>(x)`), spanned on
+    /// its name.
+    Op(OpCall),
+}
+
+/// A call of an operation of the table ([`tensor_expr_runtime::ops`]): its
+/// input, then what its signature allows.
+#[derive(Clone)]
+pub struct OpCall {
+    /// The table entry.
+    pub op: &'static Operation,
+    /// The name as written: errors point at it and name it (for a part of a
+    /// composite operation's definition, the composite as the user wrote it).
+    pub name: syn::Ident,
+    /// The argument. An operation that reads stored data in place gets an
+    /// operand once the expression is staged ([`crate::stage`]).
+    pub input: Box<Expr>,
+    /// The dim list as written, if given.
+    pub dims: Option<DimList>,
+    /// `keepdim` was given: the reduced dims stay, as size 1.
+    pub keepdim: bool,
+    /// The shape type of `reshape::<S>(x)`.
+    pub shape: Option<Box<syn::Type>>,
+}
+
+impl OpCall {
+    /// The span of the dim list, or the name's when there is none: where
+    /// the rules about the list are reported.
+    pub fn dims_span(&self) -> Span {
+        self.dims
+            .as_ref()
+            .map_or(self.name.span(), |dims| dims.span)
+    }
+
+    /// The dims as written, if a list was given.
+    pub fn dim_values(&self) -> Option<&[DimLiteral]> {
+        self.dims.as_ref().map(|list| &list.dims[..])
+    }
+
+    /// Whether the node's shape lacks the axes it folded: a reduction over
+    /// listed axes without `keepdim`.
+    pub fn drops_axes(&self) -> bool {
+        self.op.reads == Reads::AlongAxes && self.dims.is_some() && !self.keepdim
+    }
+}
+
+/// A dim list as written, `[0, -1]`.
+#[derive(Clone)]
+pub struct DimList {
+    /// Its entries.
+    pub dims: Vec<DimLiteral>,
+    /// The whole list's span.
+    pub span: Span,
 }
 
 /// Any Rust operand: a path, field access, method call, reference, block or
@@ -207,9 +225,17 @@ pub struct DimLiteral {
 }
 
 impl Expr {
-    /// Is this an `in_dims(..)` node?
+    /// Is this an operation placed on the other operand (`in_dims(..)`)?
     pub fn is_in_dims(&self) -> bool {
-        matches!(self, Expr::InDims { .. })
+        matches!(self, Expr::Op(call) if call.op.reads == Reads::Placed)
+    }
+
+    /// The operation call this node is, if it is one.
+    pub fn as_op(&self) -> Option<&OpCall> {
+        match self {
+            Expr::Op(call) => Some(call),
+            _ => None,
+        }
     }
 
     /// Where errors about the whole node are reported: its operator, its
@@ -221,11 +247,7 @@ impl Expr {
             | Expr::IntLiteral { span, .. }
             | Expr::Operand(Operand { span, .. }) => *span,
             Expr::FloatLiteral { literal } => literal.span(),
-            Expr::Call { name, .. }
-            | Expr::InDims { name, .. }
-            | Expr::Reduce { name, .. }
-            | Expr::Permute { name, .. }
-            | Expr::Reshape { name, .. } => name.span(),
+            Expr::Call { name, .. } | Expr::Op(OpCall { name, .. }) => name.span(),
         }
     }
 
@@ -235,7 +257,7 @@ impl Expr {
     /// broadcast error suggests `keepdim`.
     pub fn drops_axes(&self) -> bool {
         match self {
-            Expr::Reduce { axes, keepdim, .. } => axes.is_some() && !keepdim,
+            Expr::Op(call) => call.drops_axes(),
             Expr::Binary {
                 op: BinaryOp::MatMul,
                 ..
@@ -247,20 +269,16 @@ impl Expr {
         }
     }
 
-    /// The direct subexpressions, in source order. The leaves (operands,
-    /// literals, and the operand readers `in_dims`, `permute`, `reshape`)
+    /// The direct subexpressions, in source order. Operands and literals
     /// have none.
     pub fn children(&self) -> Vec<&Expr> {
         match self {
             Expr::Binary { lhs, rhs, .. } => vec![lhs, rhs],
             Expr::Call { args, .. } => args.iter().collect(),
-            Expr::Negate { operand, .. } | Expr::Reduce { operand, .. } => vec![operand],
-            Expr::InDims { .. }
-            | Expr::Permute { .. }
-            | Expr::Reshape { .. }
-            | Expr::IntLiteral { .. }
-            | Expr::FloatLiteral { .. }
-            | Expr::Operand(_) => vec![],
+            Expr::Negate { operand, .. } | Expr::Op(OpCall { input: operand, .. }) => {
+                vec![operand]
+            }
+            Expr::IntLiteral { .. } | Expr::FloatLiteral { .. } | Expr::Operand(_) => vec![],
         }
     }
 
@@ -269,25 +287,10 @@ impl Expr {
         match self {
             Expr::Binary { lhs, rhs, .. } => vec![&mut **lhs, &mut **rhs],
             Expr::Call { args, .. } => args.iter_mut().collect(),
-            Expr::Negate { operand, .. } | Expr::Reduce { operand, .. } => vec![&mut **operand],
-            Expr::InDims { .. }
-            | Expr::Permute { .. }
-            | Expr::Reshape { .. }
-            | Expr::IntLiteral { .. }
-            | Expr::FloatLiteral { .. }
-            | Expr::Operand(_) => vec![],
-        }
-    }
-
-    /// The Rust operand a leaf reads: the operand itself, or the one that
-    /// `in_dims`, `permute` or `reshape` reads in place.
-    pub fn leaf_operand(&self) -> Option<&Operand> {
-        match self {
-            Expr::Operand(operand)
-            | Expr::InDims { operand, .. }
-            | Expr::Permute { operand, .. }
-            | Expr::Reshape { operand, .. } => Some(operand),
-            _ => None,
+            Expr::Negate { operand, .. } | Expr::Op(OpCall { input: operand, .. }) => {
+                vec![&mut **operand]
+            }
+            Expr::IntLiteral { .. } | Expr::FloatLiteral { .. } | Expr::Operand(_) => vec![],
         }
     }
 }

@@ -1,8 +1,9 @@
-//! The macro's view of the elementwise function table. The table itself lives in
-//! the runtime (`tensor_expr_runtime::FUNCTIONS`), next to the implementations,
-//! so a name is added in exactly one place.
+//! The macro's view of the runtime's two tables: the elementwise functions
+//! (`tensor_expr_runtime::FUNCTIONS`) and the operations
+//! (`tensor_expr_runtime::ops::OPERATIONS`). Both live in the runtime, next
+//! to the implementations, so a name is added in exactly one place.
 
-use tensor_expr_runtime::expr::{ReductionInfo, REDUCTIONS};
+use tensor_expr_runtime::ops::{Dims, Operation, OPERATIONS};
 use tensor_expr_runtime::{FunctionInfo, FUNCTIONS};
 
 /// The table entry called `name`, if any.
@@ -10,29 +11,12 @@ pub fn lookup(name: &str) -> Option<&'static FunctionInfo> {
     FUNCTIONS.iter().find(|f| f.name == name)
 }
 
-/// The reduction called `name`, if any.
-pub fn lookup_reduction(name: &str) -> Option<&'static ReductionInfo> {
-    REDUCTIONS.iter().find(|r| r.name == name)
-}
-
-/// The calls the parser reads itself, each with its own syntax, besides the
-/// function table and the reductions.
-pub const STRUCTURAL: [&str; 6] = [
-    "in_dims",
-    "transpose",
-    "permute",
-    "reshape",
-    "argmax",
-    "argmin",
-];
-
-/// Every name a call may have: functions, reductions, structural calls.
+/// Every name a call may have: functions, then operations.
 fn known_names() -> impl Iterator<Item = &'static str> {
     FUNCTIONS
         .iter()
         .map(|f| f.name)
-        .chain(REDUCTIONS.iter().map(|r| r.name))
-        .chain(STRUCTURAL)
+        .chain(OPERATIONS.iter().map(|op| op.name))
 }
 
 /// Whether `name` is a call the macro knows.
@@ -62,11 +46,10 @@ pub fn unknown_name(name: &syn::Ident) -> syn::Error {
     syn::Error::new(
         name.span(),
         format!(
-            "unknown function `{text}`; {hint}the elementwise functions are: {}; the reductions: {}; \
-             and {}. To call your own function, wrap the call in a block: `{{ {text}(..) }}`",
+            "unknown function `{text}`; {hint}the elementwise functions are: {}; the operations: {}. \
+             To call your own function, wrap the call in a block: `{{ {text}(..) }}`",
             list(&mut FUNCTIONS.iter().map(|f| f.name)),
-            list(&mut REDUCTIONS.iter().map(|r| r.name)),
-            list(&mut STRUCTURAL.iter().copied()),
+            list(&mut OPERATIONS.iter().map(|op| op.name)),
         ),
     )
 }
@@ -89,6 +72,22 @@ pub fn usage(info: &FunctionInfo) -> String {
         info.name,
         info.args.join(", ")
     )
+}
+
+/// How to call the operation `op`, for the error about a malformed call:
+/// ``expected `sum(x)`, `sum(x, [axes])` or `sum(x, [axes], keepdim)` ``.
+pub fn op_usage(op: &Operation) -> String {
+    let forms: Vec<String> = op.forms.iter().map(|form| format!("`{form}`")).collect();
+    let forms = match forms.split_last() {
+        Some((last, rest)) if !rest.is_empty() => format!("{} or {last}", rest.join(", ")),
+        _ => forms.join(""),
+    };
+    let one_axis = if op.signature.dims == Dims::SingleAxis {
+        ", one axis"
+    } else {
+        ""
+    };
+    format!("expected {forms}{one_axis}")
 }
 
 /// Levenshtein distance, counting a swap of two neighbours as one edit.

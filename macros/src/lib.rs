@@ -1,10 +1,12 @@
 //! Procedural macros of `tensor-expr`. Use them through the `tensor-expr` crate.
 //!
 //! Each entry point is a pipeline over `proc_macro2` tokens (so it can be unit
-//! tested): parse to an AST, validate, expand. Every failure is a spanned
+//! tested): parse to an AST, validate, replace the operations defined by
+//! others with their definitions, expand. Every failure is a spanned
 //! `syn::Error` turned into `compile_error!`; no input makes a macro panic.
 
 mod ast;
+mod definitions;
 mod expand;
 mod fold_paths;
 mod functions;
@@ -52,6 +54,7 @@ pub(crate) fn tensor_expr_tokens(input: proc_macro2::TokenStream) -> proc_macro2
     syn::parse2::<ast::Statement>(input)
         .and_then(|statement| {
             validate::validate(&statement)?;
+            let statement = definitions::expand(statement)?;
             Ok(expand::expand(&statement))
         })
         .unwrap_or_else(compile_errors)

@@ -2,12 +2,15 @@
 //! the span of every operator and operand. It only checks syntax; the function
 //! table and arities are [`validate`](crate::validate)'s job.
 
-use crate::ast::{AssignOp, BinaryOp, DimLiteral, Expr, Form, IndexOf, Operand, Statement};
+use crate::ast::{
+    AssignOp, BinaryOp, DimList, DimLiteral, Expr, Form, IndexOf, OpCall, Operand, Statement,
+};
 use proc_macro2::{Span, TokenStream, TokenTree};
 use quote::ToTokens;
 use syn::ext::IdentExt;
 use syn::parse::{Parse, ParseStream};
 use syn::{token, Error, Result, Token};
+use tensor_expr_runtime::ops::{self, Dims, Operation, Reads};
 
 /// The deepest nesting of parentheses, calls, unary minus and right operands
 /// accepted; deeper input is rejected with an error that says how to split
@@ -23,13 +26,6 @@ impl Parse for Statement {
             ));
         }
         let strict = parse_strict_prefix(input)?;
-        if let Some((value, index_of)) = parse_index_of(input)? {
-            return Ok(Statement {
-                strict,
-                form: Form::Evaluate(value),
-                index_of: Some(index_of),
-            });
-        }
         let form = if let Some((target, op, op_span)) = parse_assignment_head(input)? {
             let value = parse_expr(input, 0, 0)?;
             Form::Assign {
@@ -46,67 +42,62 @@ impl Parse for Statement {
                 "expected an operator (`+ - * / @` or a comparison) or the end of the expression";
             return Err(input.error(message));
         }
+        let (form, index_of) = split_index_of(form)?;
         Ok(Statement {
             strict,
             form,
-            index_of: None,
+            index_of,
         })
     }
 }
 
-/// The names of the index reductions, which stand only around the whole
-/// expression (see [`IndexOf`]).
-pub const INDEX_REDUCTIONS: [&str; 2] = ["argmax", "argmin"];
-
-/// `argmax(e, [axis])` or `argmin(e, [axis], keepdim)` as the whole input,
-/// consumed if present. Anywhere else the name is an error from
-/// [`parse_call`] that says what to write instead.
-fn parse_index_of(input: ParseStream) -> Result<Option<(Expr, IndexOf)>> {
-    let fork = input.fork();
-    let is_whole = fork
-        .call(syn::Ident::parse_any)
-        .is_ok_and(|name| INDEX_REDUCTIONS.contains(&name.to_string().as_str()))
-        && fork.peek(token::Paren)
-        && fork.parse::<proc_macro2::Group>().is_ok()
-        && fork.is_empty();
-    if !is_whole {
-        return Ok(None);
-    }
-    let name: syn::Ident = input.parse()?;
-    let usage = format!("expected `{name}(e, [axis])` or `{name}(e, [axis], keepdim)`, one axis");
-    let content;
-    let parens = syn::parenthesized!(content in input);
-    if content.is_empty() {
-        return Err(Error::new(parens.span.join(), usage));
-    }
-    let value = parse_expr(&content, 0, 1)?;
-    if content.is_empty() {
-        return Err(Error::new(parens.span.close(), usage));
-    }
-    content.parse::<Token![,]>()?;
-    let (axes, axes_span) = parse_dim_list(&content, "axes", "[1]")?;
-    let axis = match axes[..] {
-        [axis] if axis.value < 0 => {
+/// An operation that gives positions (`argmax(e, [axis])`) as the whole
+/// input: split into the value `e` and the positions to take of it, its one
+/// axis checked here. Anywhere else such an operation is
+/// [`validate`](crate::validate)'s error.
+fn split_index_of(form: Form) -> Result<(Form, Option<IndexOf>)> {
+    let call = match form {
+        Form::Evaluate(Expr::Op(call)) if call.op.reads == Reads::Positions => call,
+        form => return Ok((form, None)),
+    };
+    let name = call.name;
+    let axis = match call.dims.as_ref().map(|list| &list.dims[..]) {
+        Some([axis]) if axis.value < 0 => {
             let message = format!(
                 "`{name}` counts its axis from 0, the first dim; write the axis as a non-negative number"
             );
             return Err(Error::new(axis.span, message));
         }
-        [axis] if usize::try_from(axis.value).is_err() => {
+        Some([axis]) if usize::try_from(axis.value).is_err() => {
             return Err(Error::new(axis.span, "axis too large"));
         }
-        [axis] => axis,
-        _ => return Err(Error::new(axes_span, usage)),
+        Some([axis]) => *axis,
+        _ => {
+            let span = call.dims.map_or(name.span(), |list| list.span);
+            return Err(Error::new(span, crate::functions::op_usage(call.op)));
+        }
     };
-    let keepdim = parse_keepdim_tail(&content, &usage)?;
-    Ok(Some((
-        value,
-        IndexOf {
-            name,
-            axis,
-            keepdim,
-        },
-    )))
+    let index_of = IndexOf {
+        op: call.op,
+        name,
+        axis,
+        keepdim: call.keepdim,
+    };
+    Ok((Form::Evaluate(*call.input), Some(index_of)))
+}
+
+/// An operation's definition (`Build::Composite`) as an expression, `x`
+/// standing for its input.
+pub fn parse_definition(text: &str) -> Result<Expr> {
+    use syn::parse::Parser;
+    let parser = |input: ParseStream| {
+        let expr = parse_expr(input, 0, 0)?;
+        if !input.is_empty() {
+            return Err(input.error("expected the end of the definition"));
+        }
+        Ok(expr)
+    };
+    parser.parse_str(text)
 }
 
 /// `strict:` at the start of the input, consumed if present.
@@ -383,73 +374,122 @@ fn parse_reference_operand(input: ParseStream) -> Result<Expr> {
     Ok(Expr::Operand(Operand { tokens, span }))
 }
 
-/// A path operand (`x`, `self.w`, `m::W`, `x.view()`), or a function call `f(...)`.
+/// A path operand (`x`, `self.w`, `m::W`, `x.view()`), or a call `f(...)`
+/// of a function or an operation of the table.
 fn parse_path_operand(input: ParseStream, depth: usize) -> Result<Expr> {
     let span = input.span();
     if input.peek(syn::Ident) && input.peek2(Token![::]) {
         let fork = input.fork();
         let name = fork.parse::<syn::Ident>()?;
-        if name == "reshape" {
-            return parse_reshape(input, depth);
-        }
-        // `name::<..>(..)` is a call with a turbofish, which only `reshape`
-        // takes; a path `m::W` goes on below.
         fork.parse::<Token![::]>()?;
+        // `name::<..>(..)` is a call with a turbofish, which only an
+        // operation that takes a shape has; a path `m::W` goes on below.
         if fork.peek(Token![<]) {
-            return Err(crate::functions::unknown_name(&name));
+            let op = ops::lookup(&name.to_string()).filter(|op| op.signature.shape_type);
+            let Some(op) = op else {
+                return Err(crate::functions::unknown_name(&name));
+            };
+            let name: syn::Ident = input.parse()?;
+            input.parse::<Token![::]>()?;
+            input.parse::<Token![<]>()?;
+            let shape: syn::Type = input.parse()?;
+            input.parse::<Token![>]>()?;
+            return parse_op(input, name, op, Some(Box::new(shape)), depth);
         }
     }
     if input.peek(syn::Ident) && input.peek2(token::Paren) {
         let name: syn::Ident = input.parse()?;
-        if name == "in_dims" {
-            return parse_in_dims(input, name, depth);
-        }
-        if name == "transpose" || name == "permute" {
-            return parse_permute(input, name, depth);
-        }
-        return parse_call(input, name, depth);
+        let text = name.to_string();
+        return match ops::lookup(&text) {
+            Some(op) if op.signature.shape_type => {
+                Err(Error::new(name.span(), crate::functions::op_usage(op)))
+            }
+            Some(op) if crate::functions::lookup(&text).is_none() => {
+                parse_op(input, name, op, None, depth)
+            }
+            _ => parse_call(input, name, depth),
+        };
     }
     let mut tokens = TokenStream::new();
     parse_path_chain(input, &mut tokens)?;
     Ok(Expr::Operand(Operand { tokens, span }))
 }
 
-/// The rest of `in_dims(x, [d0, d1, ...])` after its name; `( )` also works for
-/// the tuple, as XLA writes it.
-fn parse_in_dims(input: ParseStream, name: syn::Ident, depth: usize) -> Result<Expr> {
+/// The rest of a call of the table's operation `op` after its name (and the
+/// shape of one that takes a shape): `(x)`, then the dim list and `keepdim`
+/// where its signature has them.
+fn parse_op(
+    input: ParseStream,
+    name: syn::Ident,
+    op: &'static Operation,
+    shape: Option<Box<syn::Type>>,
+    depth: usize,
+) -> Result<Expr> {
     let content;
     let parens = syn::parenthesized!(content in input);
     if content.is_empty() {
         return Err(Error::new(
             parens.span.join(),
-            "expected `in_dims(x, [d0, d1, ...])`",
+            crate::functions::op_usage(op),
         ));
     }
-    let operand = operand_only(
-        parse_expr(&content, 0, depth + 1)?,
-        &name,
-        "`in_dims` takes a tensor operand, not an expression: compute the expression first, \
-         or write it in a block, `in_dims({ tensor_expr!(...) }, [..])`",
-    )?;
-    if content.is_empty() {
-        return Err(Error::new(
-            parens.span.close(),
-            "expected a tuple of dims after the operand: `in_dims(x, [1])`",
-        ));
+    let first = parse_expr(&content, 0, depth + 1)?;
+    parse_op_rest(&content, name, op, first, shape, parens.span.close())
+}
+
+/// An operation's arguments after its input: `, [dims]` and `, keepdim`,
+/// each where the signature has it, in that order; `close` is the span of
+/// the closing parenthesis, where a missing list is reported.
+fn parse_op_rest(
+    content: ParseStream,
+    name: syn::Ident,
+    op: &'static Operation,
+    input: Expr,
+    shape: Option<Box<syn::Type>>,
+    close: Span,
+) -> Result<Expr> {
+    let signature = op.signature;
+    let usage = || crate::functions::op_usage(op);
+    let (mut dims, mut keepdim) = (None, false);
+    while !content.is_empty() {
+        content.parse::<Token![,]>()?;
+        if content.is_empty() {
+            break;
+        }
+        let list_next = content.peek(token::Bracket) || content.peek(token::Paren);
+        if list_next && signature.dims != Dims::None && dims.is_none() && !keepdim {
+            let (what, example) = dims_words(signature.dims);
+            let (list, span) = parse_dim_list(content, what, example)?;
+            dims = Some(DimList { dims: list, span });
+        } else if signature.keepdim && !keepdim && is_keepdim(content) {
+            content.parse::<syn::Ident>()?;
+            keepdim = true;
+        } else {
+            return Err(content.error(usage()));
+        }
     }
-    content.parse::<Token![,]>()?;
-    let (dims, tuple_span) = parse_dim_list(&content, "in_dims dims", "[1, 2]")?;
-    if !content.is_empty() {
-        return Err(
-            content.error("`in_dims` takes two arguments: the operand and the tuple of dims")
-        );
+    if dims.is_none() && signature.dims != Dims::None && !signature.dims_optional {
+        return Err(Error::new(close, usage()));
     }
-    Ok(Expr::InDims {
+    Ok(Expr::Op(OpCall {
+        op,
         name,
-        operand,
+        input: Box::new(input),
         dims,
-        tuple_span,
-    })
+        keepdim,
+        shape,
+    }))
+}
+
+/// How a kind of dim list is named in errors, and an example of one.
+fn dims_words(dims: Dims) -> (&'static str, &'static str) {
+    match dims {
+        Dims::AxisList => ("reduction axes", "[1]"),
+        Dims::SingleAxis => ("axes", "[1]"),
+        Dims::Permutation => ("permute dims", "[1, 0]"),
+        Dims::Positions => ("in_dims dims", "[1, 2]"),
+        Dims::None => ("dims", "[0]"),
+    }
 }
 
 /// A list of integer literals, `[0, -1]` (or `(0, -1)`, as XLA writes tuples),
@@ -492,23 +532,14 @@ fn parse_dim_list(
     Ok((dims, list_span))
 }
 
-/// The rest of a call `f(a, b, ..)` after its name: a function call, or a
-/// reduction (`sum(x)`, `sum(x, [axes])`, `sum(x, [axes], keepdim)`,
-/// `sum(x, keepdim)`). `max` and `min` are both: the tokens after the first
-/// argument decide. Every argument is parsed exactly once, so nested calls
-/// parse in time linear in their size (a speculative parse of the first
-/// argument, repeated on the way back, doubled the work per nesting level).
+/// The rest of a call `f(a, b, ..)` of a function after its name. `max`
+/// and `min` are also operations (`max(x, [1])`): the tokens after the
+/// first argument decide. Every argument is parsed exactly once, so nested
+/// calls parse in time linear in their size (a speculative parse of the
+/// first argument, repeated on the way back, doubled the work per nesting
+/// level).
 fn parse_call(input: ParseStream, name: syn::Ident, depth: usize) -> Result<Expr> {
     let text = name.to_string();
-    if INDEX_REDUCTIONS.contains(&text.as_str()) {
-        return Err(Error::new(
-            name.span(),
-            format!(
-                "`{text}` gives `usize` positions, not values, so it stands only around the whole \
-                 expression: `tensor_expr!({text}(e, [axis]))`; bind its result with `let` to use it further"
-            ),
-        ));
-    }
     let content;
     let parens = syn::parenthesized!(content in input);
     if !crate::functions::is_known(&text) {
@@ -521,11 +552,13 @@ fn parse_call(input: ParseStream, name: syn::Ident, depth: usize) -> Result<Expr
             args: Vec::new(),
         });
     }
-    let reduction = crate::functions::lookup_reduction(&text).is_some();
+    let op = ops::lookup(&text);
     if content.is_empty() {
-        if reduction {
-            let usage = reduction_usage(&name);
-            return Err(Error::new(parens.span.join(), usage));
+        if let Some(op) = op {
+            return Err(Error::new(
+                parens.span.join(),
+                crate::functions::op_usage(op),
+            ));
         }
         return Ok(Expr::Call {
             name,
@@ -533,8 +566,8 @@ fn parse_call(input: ParseStream, name: syn::Ident, depth: usize) -> Result<Expr
         });
     }
     let first = parse_expr(&content, 0, depth + 1)?;
-    if reduction && (content.is_empty() || continues_as_reduction(&content, &name)) {
-        return parse_reduction_rest(&content, name, first);
+    if let Some(op) = op.filter(|_| content.is_empty() || continues_as_op(&content)) {
+        return parse_op_rest(&content, name, op, first, None, parens.span.close());
     }
     let mut args = vec![first];
     while !content.is_empty() {
@@ -547,39 +580,15 @@ fn parse_call(input: ParseStream, name: syn::Ident, depth: usize) -> Result<Expr
     Ok(Expr::Call { name, args })
 }
 
-/// How a reduction is written, for its errors.
-fn reduction_usage(name: &syn::Ident) -> String {
-    format!("expected `{name}(x)`, `{name}(x, [axes])` or `{name}(x, [axes], keepdim)`")
-}
-
-/// After a call's first argument: `, [axes]` or `, keepdim` make it a
-/// reduction; anything else after a comma is a second argument (elementwise
-/// `max(a, b)`), or a malformed reduction where the name is only a reduction.
-fn continues_as_reduction(content: ParseStream, name: &syn::Ident) -> bool {
+/// After a call's first argument: `, [axes]` or `, keepdim` make a name
+/// that is both a function and an operation (`max`) the operation; anything
+/// else after a comma is a second argument (`max(a, b)`).
+fn continues_as_op(content: ParseStream) -> bool {
     let fork = content.fork();
     if fork.parse::<Token![,]>().is_err() {
         return false;
     }
-    fork.peek(token::Bracket)
-        || is_keepdim(&fork)
-        || crate::functions::lookup(&name.to_string()).is_none()
-}
-
-/// The end of a call after its axes list: nothing, or `, keepdim` (consumed,
-/// `true`); anything else is an error that shows `usage`.
-fn parse_keepdim_tail(content: ParseStream, usage: &str) -> Result<bool> {
-    if content.is_empty() {
-        return Ok(false);
-    }
-    content.parse::<Token![,]>()?;
-    if !is_keepdim(content) {
-        return Err(content.error(usage));
-    }
-    content.parse::<syn::Ident>()?;
-    if !content.is_empty() {
-        return Err(content.error(usage));
-    }
-    Ok(true)
+    fork.peek(token::Bracket) || is_keepdim(&fork)
 }
 
 /// Whether the next token is the `keepdim` flag.
@@ -588,117 +597,6 @@ fn is_keepdim(stream: ParseStream) -> bool {
         .fork()
         .parse::<syn::Ident>()
         .is_ok_and(|ident| ident == "keepdim")
-}
-
-/// A reduction's axes and flag after its operand.
-fn parse_reduction_rest(content: ParseStream, name: syn::Ident, operand: Expr) -> Result<Expr> {
-    let usage = reduction_usage(&name);
-    let (mut axes, mut axes_span, mut keepdim) = (None, name.span(), false);
-    if !content.is_empty() {
-        content.parse::<Token![,]>()?;
-        if content.peek(token::Bracket) {
-            let (list, span) = parse_dim_list(content, "reduction axes", "[1]")?;
-            (axes, axes_span) = (Some(list), span);
-            keepdim = parse_keepdim_tail(content, &usage)?;
-        } else if is_keepdim(content) {
-            content.parse::<syn::Ident>()?;
-            keepdim = true;
-            if !content.is_empty() {
-                return Err(content.error(usage));
-            }
-        } else {
-            return Err(content.error(usage));
-        }
-    }
-    Ok(Expr::Reduce {
-        name,
-        operand: Box::new(operand),
-        axes,
-        axes_span,
-        keepdim,
-    })
-}
-
-/// The rest of `transpose(x)` or `permute(x, [2, 0, 1])` after the name.
-fn parse_permute(input: ParseStream, name: syn::Ident, depth: usize) -> Result<Expr> {
-    let content;
-    let parens = syn::parenthesized!(content in input);
-    let usage = if name == "transpose" {
-        "expected `transpose(x)`"
-    } else {
-        "expected `permute(x, [..])` with a permutation of the dims, like `[1, 0]`"
-    };
-    if content.is_empty() {
-        return Err(Error::new(parens.span.join(), usage));
-    }
-    let operand = parse_expr(&content, 0, depth + 1)?;
-    let operand = operand_only(operand, &name, &reads_in_place(&name))?;
-    let (perm, perm_span) = if name == "transpose" {
-        (None, name.span())
-    } else {
-        if content.is_empty() {
-            return Err(Error::new(parens.span.close(), usage));
-        }
-        content.parse::<Token![,]>()?;
-        let (list, span) = parse_dim_list(&content, "permute dims", "[1, 0]")?;
-        (Some(list), span)
-    };
-    if !content.is_empty() {
-        return Err(content.error(usage));
-    }
-    Ok(Expr::Permute {
-        name,
-        operand,
-        perm,
-        perm_span,
-    })
-}
-
-/// `reshape::<Shape![8, 8]>(x)`.
-fn parse_reshape(input: ParseStream, depth: usize) -> Result<Expr> {
-    let name: syn::Ident = input.parse()?;
-    input.parse::<Token![::]>()?;
-    input.parse::<Token![<]>()?;
-    let shape: syn::Type = input.parse()?;
-    input.parse::<Token![>]>()?;
-    let content;
-    let parens = syn::parenthesized!(content in input);
-    if content.is_empty() {
-        return Err(Error::new(
-            parens.span.join(),
-            "expected `reshape::<Shape![..]>(x)`",
-        ));
-    }
-    let operand = parse_expr(&content, 0, depth + 1)?;
-    let operand = operand_only(operand, &name, &reads_in_place(&name))?;
-    if !content.is_empty() {
-        return Err(content.error("`reshape` takes one operand: `reshape::<Shape![..]>(x)`"));
-    }
-    Ok(Expr::Reshape {
-        name,
-        shape: Box::new(shape),
-        operand,
-    })
-}
-
-/// The operand of `in_dims`, `transpose`, `permute` or `reshape`, which read
-/// a tensor's data in place; an expression there is the error `message`, on
-/// the construct's name.
-fn operand_only(expr: Expr, name: &syn::Ident, message: &str) -> Result<Operand> {
-    match expr {
-        Expr::Operand(operand) => Ok(operand),
-        _ => Err(Error::new(name.span(), message)),
-    }
-}
-
-/// Why `transpose`, `permute` and `reshape` take an operand, and what to do.
-fn reads_in_place(name: &syn::Ident) -> String {
-    format!(
-        "`{name}` takes a tensor operand, not an expression: it reads the tensor's data in place \
-         (zero-copy). Compute the expression into a tensor first, or write it in a block, \
-         `{name}({{ tensor_expr!(...) }}{})`",
-        if name == "permute" { ", [..]" } else { "" }
-    )
 }
 
 /// A path followed by field accesses and method calls: `a::b.c.0.d(args)`.

@@ -19,6 +19,7 @@
 use crate::ast::{BinaryOp, Expr, Operand};
 use proc_macro2::{TokenStream, TokenTree};
 use std::collections::HashMap;
+use tensor_expr_runtime::ops::Reads;
 
 /// Every node's identity as written, computed once, bottom-up: two nodes get
 /// the same id exactly when they are written alike (their [`key`]s are
@@ -85,7 +86,7 @@ impl Keys {
     pub fn shareable(&self, expr: &Expr) -> Option<usize> {
         let node = self.nodes.get(&(expr as *const Expr))?;
         let worth = match expr {
-            Expr::Reduce { .. } => true,
+            Expr::Op(call) => call.op.reads == Reads::AlongAxes,
             Expr::Call { .. } | Expr::Binary { .. } | Expr::Negate { .. } => node.costly,
             _ => false,
         };
@@ -162,40 +163,23 @@ fn label(expr: &Expr, target: Option<&str>) -> Option<String> {
         }
         Expr::IntLiteral { value, .. } => write!(label, "{value}"),
         Expr::FloatLiteral { literal } => write!(label, "{literal}"),
-        Expr::InDims { .. } => return None,
+        Expr::Op(call) if call.op.reads == Reads::Placed => return None,
         Expr::Binary { op, .. } => write!(label, "{}(", op.marker()),
         Expr::Negate { .. } => write!(label, "neg("),
         Expr::Call { name, .. } => write!(label, "{name}("),
-        Expr::Reduce {
-            name,
-            axes,
-            keepdim,
-            ..
-        } => {
-            let axes: Option<Vec<i128>> =
-                axes.as_ref().map(|a| a.iter().map(|d| d.value).collect());
-            write!(label, "{name}[{axes:?},{keepdim}](")
-        }
-        Expr::Permute {
-            name,
-            perm,
-            operand,
-            ..
-        } => {
-            let perm: Option<Vec<i128>> =
-                perm.as_ref().map(|p| p.iter().map(|d| d.value).collect());
-            let _ = write!(label, "{name}[{perm:?}](");
-            return (write_operand_key(operand, target, &mut label) && close_key(&mut label))
-                .then_some(label);
-        }
-        Expr::Reshape { shape, operand, .. } => {
-            let _ = write!(
-                label,
-                "reshape<{}>(",
-                quote::ToTokens::to_token_stream(shape)
-            );
-            return (write_operand_key(operand, target, &mut label) && close_key(&mut label))
-                .then_some(label);
+        Expr::Op(call) => {
+            let _ = write!(label, "{}", call.op.name);
+            if let Some(shape) = &call.shape {
+                let _ = write!(label, "<{}>", quote::ToTokens::to_token_stream(shape));
+            }
+            if let Some(dims) = call.dim_values() {
+                let values: Vec<i128> = dims.iter().map(|d| d.value).collect();
+                let _ = write!(label, "{values:?}");
+            }
+            if call.keepdim {
+                label.push_str("+keepdim");
+            }
+            write!(label, "(")
         }
     };
     Some(label)
@@ -212,12 +196,6 @@ fn write_operand_key(operand: &Operand, target: Option<&str>, key: &mut String) 
     key.push('{');
     key.push_str(&text);
     key.push('}');
-    true
-}
-
-/// Closes a node's argument list in `key`, as the loop over children does.
-fn close_key(key: &mut String) -> bool {
-    key.push_str(",)");
     true
 }
 

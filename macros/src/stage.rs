@@ -31,6 +31,7 @@ use crate::fold_paths::{nesting, MAX_TYPE_DEPTH};
 use crate::share;
 use proc_macro2::{Ident, Span};
 use quote::quote;
+use tensor_expr_runtime::ops::{Reads, RowOrder};
 
 /// One staged subexpression and the local name its result is bound to.
 pub struct Stage {
@@ -71,6 +72,7 @@ impl Stages<'_> {
     /// Stages what `expr` needs staged (the target is the assignment's for
     /// the whole expression, `None` for a stage).
     fn split_part(&mut self, expr: &mut Expr, target: Option<&str>) {
+        self.stored_inputs(expr);
         self.product_operands(expr);
         // Where the whole expression is the product (a stage of its own,
         // say), staging it would only copy it; products inside its operands
@@ -106,6 +108,21 @@ impl Stages<'_> {
         }
         for child in expr.children_mut() {
             self.product_operands(child);
+        }
+    }
+
+    /// Stages the expression input of every operation that reads stored
+    /// data in place (`transpose(x @ w)`): it is evaluated into a tensor,
+    /// which the operation then reads without a copy.
+    fn stored_inputs(&mut self, expr: &mut Expr) {
+        if let Expr::Op(call) = expr {
+            let in_place = matches!(call.op.reads, Reads::InPlace(_) | Reads::Placed);
+            if in_place && !matches!(*call.input, Expr::Operand(_)) {
+                return self.stage(&mut call.input);
+            }
+        }
+        for child in expr.children_mut() {
+            self.stored_inputs(child);
         }
     }
 
@@ -171,10 +188,11 @@ fn shallow_enough_part(expr: &mut Expr) -> Option<&mut Expr> {
     let depths: Vec<usize> = expr.children().into_iter().map(nesting).collect();
     let deepest = (0..depths.len()).max_by_key(|&i| depths[i])?;
     let child = expr.children_mut().into_iter().nth(deepest)?;
-    let stageable = matches!(
-        child,
-        Expr::Binary { .. } | Expr::Negate { .. } | Expr::Call { .. } | Expr::Reduce { .. }
-    );
+    let stageable = match child {
+        Expr::Binary { .. } | Expr::Negate { .. } | Expr::Call { .. } => true,
+        Expr::Op(call) => call.op.reads == Reads::AlongAxes,
+        _ => false,
+    };
     if depths[deepest] <= MAX_TYPE_DEPTH && stageable {
         return Some(child);
     }
@@ -194,26 +212,28 @@ fn is_product(expr: &Expr) -> bool {
 
 /// Whether `expr` contains `@` or a reduction.
 fn holds_product_or_reduction(expr: &Expr) -> bool {
-    matches!(
-        expr,
-        Expr::Reduce { .. }
-            | Expr::Binary {
-                op: BinaryOp::MatMul,
-                ..
-            }
-    ) || expr.children().into_iter().any(holds_product_or_reduction)
+    is_product(expr)
+        || is_reduction(expr)
+        || expr.children().into_iter().any(holds_product_or_reduction)
+}
+
+/// Whether `expr` is an operation that folds along axes (a reduction).
+fn is_reduction(expr: &Expr) -> bool {
+    matches!(expr, Expr::Op(call) if call.op.reads == Reads::AlongAxes)
 }
 
 /// Whether `expr` reads an operand whose last dim is not its data's last
 /// (`transpose(k)`, or a `permute` that moves the last dim).
 fn reads_transposed_rows(expr: &Expr) -> bool {
-    match expr {
-        Expr::Permute { perm: None, .. } => true,
-        Expr::Permute {
-            perm: Some(perm), ..
-        } => perm
-            .last()
-            .is_some_and(|last| last.value != perm.len() as i128 - 1),
+    let Some(call) = expr.as_op() else {
+        return false;
+    };
+    match call.op.reads {
+        Reads::InPlace(RowOrder::Swapped) => true,
+        Reads::InPlace(RowOrder::Listed) => call.dim_values().is_some_and(|perm| {
+            perm.last()
+                .is_some_and(|last| last.value != perm.len() as i128 - 1)
+        }),
         _ => false,
     }
 }
@@ -222,7 +242,7 @@ fn reads_transposed_rows(expr: &Expr) -> bool {
 /// costly subexpression written twice (shared through a row cache).
 fn walked_by_rows(expr: &Expr, target: Option<&str>) -> bool {
     fn has_reduction(expr: &Expr) -> bool {
-        matches!(expr, Expr::Reduce { .. }) || expr.children().into_iter().any(has_reduction)
+        is_reduction(expr) || expr.children().into_iter().any(has_reduction)
     }
     has_reduction(expr) || share::repeats(expr, target).values().any(|&n| n > 1)
 }
@@ -277,7 +297,7 @@ mod tests {
 
     #[test]
     fn a_transposed_right_operand_is_staged_and_a_left_one_is_not() {
-        assert_eq!(staged("q @ transpose(k)"), vec!["transpose[None]({k},)"]);
+        assert_eq!(staged("q @ transpose(k)"), vec!["transpose({k},)"]);
         assert_eq!(staged("transpose(q) @ k"), Vec::<String>::new());
         assert_eq!(staged("q @ permute(k, [1, 0, 2])"), Vec::<String>::new());
     }
@@ -289,7 +309,7 @@ mod tests {
         assert_eq!(staged("relu(x @ w + b)"), Vec::<String>::new());
         assert_eq!(
             staged("(x - mean(x, [1], keepdim)) @ w"),
-            vec!["sub({x},mean[Some([1]),true]({x},),)"]
+            vec!["sub({x},mean[1]+keepdim({x},),)"]
         );
     }
 }

@@ -11,9 +11,10 @@
 //! The rules that need types (the tuple's length against the operand's rank, its
 //! range against the other operand's rank, the sizes) are left to rustc.
 
-use crate::ast::{BinaryOp, DimLiteral, Expr, Form, Operand, Statement};
+use crate::ast::{BinaryOp, DimLiteral, Expr, Form, OpCall, Operand, Statement};
 use crate::functions;
 use syn::Error;
+use tensor_expr_runtime::ops::{Dims, Reads};
 use tensor_expr_runtime::MAX_RANK;
 
 /// Where an expression stands, for the `in_dims` placement rule.
@@ -55,43 +56,51 @@ fn visit(expr: &Expr, place: Place, report: &mut impl FnMut(Error)) {
         Expr::Binary { lhs, rhs, .. } => visit_pair(lhs, rhs, report),
         Expr::Negate { operand, .. } => visit(operand, Place::Elsewhere, report),
         Expr::Call { name, args } => visit_call(name, args, report),
-        Expr::InDims { name, dims, .. } => {
-            if place == Place::Elsewhere {
-                report(Error::new(
-                    name.span(),
-                    "`in_dims` must be an operand of a binary operation (like `m + in_dims(v, [0])`) or \
-                     of a function of two arguments: it places its operand on dims of the other operand",
-                ));
-            }
-            check_dims(dims).unwrap_or_else(&mut *report);
-        }
-        Expr::Reduce {
-            name,
-            operand,
-            axes,
-            ..
-        } => {
-            check_reduction(name, axes.as_deref()).unwrap_or_else(&mut *report);
-            visit(operand, Place::Elsewhere, report);
-        }
-        Expr::Permute {
-            perm: Some(perm),
-            perm_span,
-            ..
-        } => check_permutation(perm, *perm_span).unwrap_or_else(&mut *report),
-        Expr::Permute { perm: None, .. }
-        | Expr::Reshape { .. }
-        | Expr::IntLiteral { .. }
-        | Expr::FloatLiteral { .. }
-        | Expr::Operand(_) => {}
+        Expr::Op(call) => visit_op(call, place, report),
+        Expr::IntLiteral { .. } | Expr::FloatLiteral { .. } | Expr::Operand(_) => {}
     }
+}
+
+/// A call of an operation of the table: where it may stand, its dim list by
+/// the rule of its kind, then its input.
+fn visit_op(call: &OpCall, place: Place, report: &mut impl FnMut(Error)) {
+    let name = &call.name;
+    match call.op.reads {
+        Reads::Placed if place == Place::Elsewhere => report(Error::new(
+            name.span(),
+            format!(
+                "`{name}` must be an operand of a binary operation (like `m + {name}(v, [0])`) or \
+                 of a function of two arguments: it places its operand on dims of the other operand"
+            ),
+        )),
+        Reads::Positions => report(Error::new(
+            name.span(),
+            format!(
+                "`{name}` gives `usize` positions, not values, so it stands only around the whole \
+                 expression: `tensor_expr!({name}(e, [axis]))`; bind its result with `let` to use it further"
+            ),
+        )),
+        _ => {}
+    }
+    let checked = match (call.op.signature.dims, call.dim_values()) {
+        (Dims::AxisList, axes) => check_reduction(name, axes),
+        (Dims::Permutation, Some(perm)) => check_permutation(perm, call.dims_span()),
+        (Dims::Positions, Some(dims)) => check_dims(dims),
+        _ => Ok(()),
+    };
+    checked.unwrap_or_else(&mut *report);
+    visit(&call.input, Place::Elsewhere, report);
 }
 
 /// `lhs @ rhs`: neither side may be an `in_dims` (batch dims broadcast by the
 /// NumPy rule).
 fn visit_product(lhs: &Expr, rhs: &Expr, report: &mut impl FnMut(Error)) {
     for operand in [lhs, rhs] {
-        if let Expr::InDims { name, .. } = operand {
+        if let Some(name) = operand
+            .as_op()
+            .filter(|_| operand.is_in_dims())
+            .map(|c| &c.name)
+        {
             report(Error::new(
                 name.span(),
                 "`in_dims` does not apply to `@`: the batch dims of a matrix product broadcast by \
@@ -117,37 +126,36 @@ fn visit_call(name: &syn::Ident, args: &[Expr], report: &mut impl FnMut(Error)) 
 }
 
 /// The constructs that read other elements of their operand than the one being
-/// written, so may not read the assignment target: the nest overwrites it
-/// element by element while they still read it.
+/// written (`@` and every operation of the table), so may not read the
+/// assignment target: the nest overwrites it element by element while they
+/// still read it.
 fn check_target_read_elementwise(
     expr: &Expr,
     target: &str,
-    reader: Option<&str>,
+    reader: Option<String>,
     report: &mut impl FnMut(Error),
 ) {
     let reader = reader.or(match expr {
         Expr::Binary {
             op: BinaryOp::MatMul,
             ..
-        } => Some("`@`"),
-        Expr::Reduce { .. } => Some("a reduction"),
-        Expr::Permute { .. } => Some("`transpose` / `permute`"),
-        Expr::Reshape { .. } => Some("`reshape`"),
+        } => Some("@".to_string()),
+        Expr::Op(call) => Some(call.name.to_string()),
         _ => None,
     });
-    if let (Some(reader), Some(Operand { tokens, span })) = (reader, expr.leaf_operand()) {
+    if let (Some(reader), Expr::Operand(Operand { tokens, span })) = (&reader, expr) {
         if tokens.to_string() == target {
             report(Error::new(
                 *span,
                 format!(
-                    "`{target}` is both the target and an operand of {reader}, which would read \
+                    "`{target}` is both the target and an operand of `{reader}`, which would read \
                      `{target}` while the loop overwrites it. Compute it into another tensor first"
                 ),
             ));
         }
     }
     for child in expr.children() {
-        check_target_read_elementwise(child, target, reader, report);
+        check_target_read_elementwise(child, target, reader.clone(), report);
     }
 }
 
@@ -226,7 +234,8 @@ fn check_permutation(perm: &[DimLiteral], span: proc_macro2::Span) -> syn::Resul
 fn visit_pair(lhs: &Expr, rhs: &Expr, report: &mut impl FnMut(Error)) {
     visit(lhs, Place::BinaryOperand, report);
     visit(rhs, Place::BinaryOperand, report);
-    if let (true, Expr::InDims { name, .. }) = (lhs.is_in_dims(), rhs) {
+    if let (true, true, Some(call)) = (lhs.is_in_dims(), rhs.is_in_dims(), rhs.as_op()) {
+        let name = &call.name;
         report(Error::new(
             name.span(),
             "only one operand of an operation can be placed with `in_dims`: it maps onto the dims of the other",

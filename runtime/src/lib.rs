@@ -13,8 +13,8 @@
 //! The modules form layers, each using only its own and those before it:
 //! [`dim`], [`shape`], [`error`] and [`rules`] (the shape rules); [`access`]
 //! (how expressions read and write containers); [`element`], [`math`],
-//! [`fmt`] and the element-type rule; [`expr`] (the nodes) and [`kernel`]
-//! (the loop nest); the containers ([`tensor`], [`view`], `heap` over its
+//! [`fmt`] and the element-type rule; [`expr`] (the nodes), [`ops`] (the operations
+//! besides operators and functions) and [`kernel`] (the loop nest); the containers ([`tensor`], [`view`], `heap` over its
 //! `aligned` block, [`slice`](mod@slice)) and [`join`]; [`placement`] (where
 //! `tensor_expr!(e)` puts its result); `containers`, which gives every
 //! container its shared methods; and [`interop`]. `tests/module_layers.rs`
@@ -45,6 +45,7 @@ pub mod join;
 pub mod kernel;
 pub mod linalg;
 pub mod math;
+pub mod ops;
 pub mod placement;
 pub mod rules;
 pub mod shape;

@@ -57,7 +57,7 @@ const LAYERS: &[&[&str]] = &[
     &["dim", "error", "shape", "rules"],
     &["access"],
     &["element", "math", "fmt", "rules::elements"],
-    &["expr", "kernel", "arg"],
+    &["expr", "ops", "kernel", "arg"],
     &[
         "aligned", "tensor", "view", "heap", "slice", "join", "linalg",
     ],

@@ -280,7 +280,7 @@ pub fn permute(perm: &[DimLiteral], span: Span, context: &Ident, operand: &Ident
     let other_ranks = permute_rank_rejections(order.len());
     let order = order.iter().map(|&p| Literal::usize_unsuffixed(p));
     quote_spanned!(span=> {
-        use ::tensor_expr::__private::{access::{Contiguous, Layout, Operand, RowMajor}, expr::{permuted_strides, Context, StridedLeaf}, rules::{permute::CannotPermute, NeverHolds}, Dim, Shape, MAX_RANK};
+        use ::tensor_expr::__private::{access::{Contiguous, Layout, Operand, RowMajor}, expr::{Context, StridedLeaf}, ops::permute::permuted_strides, rules::{permute::CannotPermute, NeverHolds}, Dim, Shape, MAX_RANK};
         #[diagnostic::on_unimplemented(message = #message, label = #label, note = #note)]
         trait PermuteRank<Operand, Anchor = ()> {
             type Read: Layout;

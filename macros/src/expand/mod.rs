@@ -22,6 +22,7 @@ use crate::ast::{AssignOp, Expr, Form, IndexOf, Statement};
 use crate::stage;
 use proc_macro2::{Ident, Span, TokenStream};
 use quote::{quote, quote_spanned};
+use tensor_expr_runtime::ops::Build;
 use tree::{Other, TreeBuilder};
 
 /// Expands a validated statement: its stages first ([`stage`]), each into a
@@ -70,12 +71,15 @@ pub fn expand(statement: &Statement) -> TokenStream {
 /// is read in place; an expression is evaluated first, by its own fused nest
 /// (a product keeps its register tiles), into the tensor the method scans.
 fn index_of_value(index_of: &IndexOf, form: &Form, value: TokenStream) -> TokenStream {
-    let name = &index_of.name;
-    let span = name.span();
+    let span = index_of.name.span();
+    let method = match index_of.op.build {
+        Build::Method(method) => method.to_string(),
+        _ => index_of.op.name.to_string(),
+    };
     let method = if index_of.keepdim {
-        Ident::new(&format!("{name}_keepdim"), span)
+        Ident::new(&format!("{method}_keepdim"), span)
     } else {
-        name.clone()
+        Ident::new(&method, span)
     };
     let axis = proc_macro2::Literal::usize_unsuffixed(index_of.axis.value as usize);
     if let Form::Evaluate(Expr::Operand(operand)) = form {

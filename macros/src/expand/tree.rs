@@ -4,13 +4,14 @@
 //! and placement votes on the way.
 
 use super::{at, local, local_rules, runtime, stage_placement, target_span, TARGET_NAME};
-use crate::ast::{BinaryOp, DimLiteral, Expr, Operand};
+use crate::ast::{BinaryOp, Expr, OpCall, Operand};
 use crate::fold_paths;
 use crate::share;
 use crate::stage;
 use proc_macro2::{Ident, Literal, Span, TokenStream};
 use quote::{quote, quote_spanned, ToTokens};
 use std::collections::HashMap;
+use tensor_expr_runtime::ops::{Build, Dims, Reads};
 
 /// A group of fold steps this large is bound to a `let` (see
 /// [`TreeBuilder::steps_group`]); check time is flat between 16 and 64.
@@ -22,6 +23,12 @@ pub(super) enum Other {
     Node(Ident),
     /// The assignment target (`out += in_dims(v, [0])`).
     Target,
+}
+
+/// A compile error at `span` standing for a node: for states validation
+/// and staging rule out, so the macro reports rather than panics.
+fn error(span: Span, message: &str) -> (Span, TokenStream) {
+    (span, syn::Error::new(span, message).to_compile_error())
 }
 
 /// `IntLiteral::<{ value }>`: an integer literal, which takes the
@@ -157,7 +164,10 @@ impl TreeBuilder {
             Some(store) => store.clone(),
             None => {
                 let built = self.unshared_node(expr, other);
-                let store = if matches!(expr, Expr::Reduce { .. }) {
+                let caches_rows = expr
+                    .as_op()
+                    .is_some_and(|call| call.op.reads == Reads::AlongAxes);
+                let store = if caches_rows {
                     built
                 } else {
                     let span = self.root_span;
@@ -208,34 +218,7 @@ impl TreeBuilder {
             } => self.matmul(lhs, rhs, *span),
             Expr::Binary { op, span, lhs, rhs } => self.elementwise(*op, lhs, rhs, *span),
             Expr::Call { name, args } => self.call(name, args),
-            Expr::Reduce {
-                name,
-                operand,
-                axes,
-                axes_span,
-                keepdim,
-            } => {
-                let operand = self.node(operand, None);
-                let call = self.reduction(name, &operand, axes.as_deref(), *axes_span, *keepdim);
-                (name.span(), call)
-            }
-            Expr::Permute {
-                name,
-                operand,
-                perm,
-                perm_span,
-            } => self.permute(name, operand, perm.as_deref(), *perm_span),
-            Expr::Reshape {
-                name,
-                shape,
-                operand,
-            } => self.reshape(name, shape, operand),
-            Expr::InDims {
-                operand,
-                dims,
-                tuple_span,
-                ..
-            } => self.in_dims(operand, dims, *tuple_span, other),
+            Expr::Op(call) => self.op(call, other),
         };
         self.push_node(span, value)
     }
@@ -303,80 +286,87 @@ impl TreeBuilder {
         (span, call)
     }
 
-    /// `transpose(x)` or `permute(x, [..])`: `x` read in place in another
-    /// order, checked on the list (on the name for `transpose`).
-    fn permute(
-        &mut self,
-        name: &syn::Ident,
-        operand: &Operand,
-        perm: Option<&[DimLiteral]>,
-        perm_span: Span,
-    ) -> (Span, TokenStream) {
-        let operand = self.borrow_operand(&operand.tokens, operand.span, perm_span);
-        let (rt, context) = self.located(perm_span);
-        let operand = at(&operand, perm_span);
-        let call = match perm {
-            None => quote_spanned!(perm_span=> #rt::expr::transpose(#context, #operand)),
-            Some(perm) => local_rules::permute(perm, perm_span, &context, &operand),
+    /// A call of an operation of the table, spanned on its name: its input
+    /// node (an operation that reads in place borrows its operand, located
+    /// where its rule is checked), then the node its [`Build`] says.
+    fn op(&mut self, call: &OpCall, other: Option<Other>) -> (Span, TokenStream) {
+        let (span, check_span) = (call.name.span(), call.dims_span());
+        let input = if matches!(call.op.reads, Reads::InPlace(_) | Reads::Placed) {
+            let Expr::Operand(operand) = &*call.input else {
+                // Staging made every such input an operand.
+                return error(span, "an operation that reads in place needs an operand");
+            };
+            let input = self.borrow_operand(&operand.tokens, operand.span, check_span);
+            at(&input, check_span)
+        } else {
+            self.node(&call.input, None)
         };
-        (name.span(), call)
-    }
-
-    /// `reshape::<S>(x)`: `x` read in place as shape `S`, spanned on the name.
-    fn reshape(
-        &mut self,
-        name: &syn::Ident,
-        shape: &syn::Type,
-        operand: &Operand,
-    ) -> (Span, TokenStream) {
-        let span = name.span();
-        let operand = self.borrow_operand(&operand.tokens, operand.span, span);
-        let operand = at(&operand, span);
-        let (rt, context) = self.located(span);
-        let call = quote_spanned!(span=> #rt::expr::reshape::<#shape, _, _, _>(#context, #operand));
-        (span, call)
-    }
-
-    /// `in_dims(x, [..])`, placed on `other`'s shape and spanned on the tuple.
-    fn in_dims(
-        &mut self,
-        operand: &Operand,
-        dims: &[DimLiteral],
-        tuple_span: Span,
-        other: Option<Other>,
-    ) -> (Span, TokenStream) {
-        let Some(other) = other else {
-            // Validation reports this first; an error here, never a panic.
-            let error = syn::Error::new(tuple_span, "`in_dims` needs another operand");
-            return (tuple_span, error.to_compile_error());
-        };
-        let other = self.shape_witness(other, tuple_span);
-        let operand = self.borrow_operand(&operand.tokens, operand.span, tuple_span);
-        let operand = at(&operand, tuple_span);
-        let context = at(&self.context, tuple_span);
-        let leaf = local_rules::in_dims(dims, tuple_span, &context, &operand, other);
-        (tuple_span, leaf)
-    }
-
-    /// `sum(x, [axes], keepdim)` and friends over the node `operand`: the
-    /// local axes rule checks the list (see [`local_rules::axes`]) and fixes
-    /// the shapes of the runtime's `reduction`, spanned on the name (where a
-    /// float-only `mean` on integers is reported).
-    fn reduction(
-        &self,
-        name: &syn::Ident,
-        operand: &Ident,
-        axes: Option<&[DimLiteral]>,
-        axes_span: Span,
-        keepdim: bool,
-    ) -> TokenStream {
-        let checked = at(operand, axes_span);
-        let context = at(&self.context, axes_span);
-        let witness = local_rules::axes(name, axes, axes_span, keepdim, &context, &checked);
-        let span = name.span();
-        let (rt, context) = self.located(span);
-        let operand = at(operand, span);
-        quote_spanned!(span=> #rt::expr::reduction(#context, #rt::expr::reductions::#name, #witness, #operand))
+        match (call.op.build, call.op.signature.dims) {
+            (
+                Build::Node {
+                    constructor,
+                    marker,
+                },
+                dims,
+            ) => {
+                let witness = match (dims, &call.shape) {
+                    (Dims::AxisList, _) => {
+                        let context = at(&self.context, check_span);
+                        let checked = at(&input, check_span);
+                        let (name, axes) = (&call.name, call.dim_values());
+                        Some(local_rules::axes(
+                            name,
+                            axes,
+                            check_span,
+                            call.keepdim,
+                            &context,
+                            &checked,
+                        ))
+                    }
+                    (_, Some(shape)) => {
+                        // On the shape, where a count it cannot make is reported.
+                        let shape_span = syn::spanned::Spanned::span(&**shape);
+                        let rt = runtime(shape_span);
+                        Some(quote_spanned!(shape_span=> #rt::ops::shape::<#shape>()))
+                    }
+                    _ => None,
+                };
+                let path = |path: &str| {
+                    let parts = path.split("::").map(|part| Ident::new(part, span));
+                    let rt = runtime(span);
+                    quote_spanned!(span=> #rt::ops #(::#parts)*)
+                };
+                let (constructor, marker) = (path(constructor), marker.map(path).into_iter());
+                let context = at(&self.context, span);
+                let input = at(&input, span);
+                let witness = witness.into_iter();
+                let node = quote_spanned!(span=> #constructor(#context, #(#marker,)* #(#witness,)* #input));
+                (span, node)
+            }
+            (Build::ByDimsRule, Dims::Permutation) => {
+                let (_, context) = self.located(check_span);
+                let perm = call.dim_values().unwrap_or_default();
+                (
+                    span,
+                    local_rules::permute(perm, check_span, &context, &input),
+                )
+            }
+            (Build::ByDimsRule, Dims::Positions) => {
+                let Some(other) = other else {
+                    // Validation reports this first; an error here, never a panic.
+                    return error(check_span, "`in_dims` needs another operand");
+                };
+                let other = self.shape_witness(other, check_span);
+                let context = at(&self.context, check_span);
+                let dims = call.dim_values().unwrap_or_default();
+                let leaf = local_rules::in_dims(dims, check_span, &context, &input, other);
+                (check_span, leaf)
+            }
+            _ => error(
+                span,
+                "this operation is not built as a node of the expression",
+            ),
+        }
     }
 
     /// The runtime path and the context, both located at `span`: what every

@@ -13,9 +13,9 @@ fn expansion() {
             __tensor_expr_context,
             __tensor_expr_op0,
         );
-        let __tensor_expr_node2 = ::tensor_expr::__private::expr::reduction(
+        let __tensor_expr_node2 = ::tensor_expr::__private::ops::reduce::reduction(
             __tensor_expr_context,
-            ::tensor_expr::__private::expr::reductions::max,
+            ::tensor_expr::__private::ops::reduce::reductions::max,
             {
                 use ::tensor_expr::__private::{
                     expr::{Context, Shaped},
@@ -128,9 +128,9 @@ fn expansion() {
         );
         let __tensor_expr_node6 = &__tensor_expr_node5;
         let __tensor_expr_node7 = &__tensor_expr_node5;
-        let __tensor_expr_node8 = ::tensor_expr::__private::expr::reduction(
+        let __tensor_expr_node8 = ::tensor_expr::__private::ops::reduce::reduction(
             __tensor_expr_context,
-            ::tensor_expr::__private::expr::reductions::sum,
+            ::tensor_expr::__private::ops::reduce::reductions::sum,
             {
                 use ::tensor_expr::__private::{
                     expr::{Context, Shaped},

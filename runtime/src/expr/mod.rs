@@ -12,15 +12,14 @@
 //! violation turns the node's type into rustc's error type and every later use is
 //! silent: one mistake, one error.
 
-mod buffered;
+pub(crate) mod buffered;
 mod context;
 mod fold;
-mod fresh;
-mod function;
+pub(crate) mod fresh;
+pub(crate) mod function;
 mod leaf;
 pub mod map;
 mod matmul;
-mod reduce;
 mod strided;
 
 pub use buffered::{shared, Shared};
@@ -38,10 +37,7 @@ pub use function::{
 pub use leaf::{float_literal, target_leaf, FloatLiteral, IntLiteral, TargetLeaf};
 pub use map::{map1, map2, map3, Map1, Map2, Map3};
 pub use matmul::{matmul, MatMul};
-pub use reduce::{reduction, reductions, Reducer, Reduction, ReductionInfo, REDUCTIONS};
-pub use strided::{
-    operand, permuted_strides, reshape, transpose, StridedLeaf, TensorLeaf, Transposed,
-};
+pub use strided::{operand, StridedLeaf, TensorLeaf};
 
 use crate::shape::{Shape, MAX_RANK};
 

@@ -1,7 +1,7 @@
 //! Operands as leaves: a tensor, view or scalar read through broadcast
-//! strides ([`operand`]), and zero-copy reads of one in another dim order
-//! (`transpose(x)`, `permute(x, [2, 0, 1])`) or another shape
-//! (`reshape::<Shape![..]>(x)`).
+//! strides ([`operand`]). The operations that read one in another dim order
+//! or shape (`ops::permute`, `ops::reshape`, `ops::in_dims`) give a leaf of
+//! another [`Layout`].
 //!
 //! Nothing is moved: a [`StridedLeaf`] reads the operand's own elements through
 //! the strides of a [`Layout`], which are constants of the monomorphised
@@ -11,40 +11,11 @@
 
 use super::context::Context;
 use super::{Expr, Flat, Row, Shaped};
-use crate::access::{Contiguous, Layout, Operand, RowMajor};
+use crate::access::{Layout, Operand, RowMajor};
 use crate::element::Element;
 use crate::rules::broadcast::aligned_strides;
-use crate::rules::permute::Transpose;
-use crate::rules::reshape::{CountedShape, Reshape};
 use crate::shape::{Shape, MAX_RANK};
 use core::marker::PhantomData;
-
-/// The strides of the dims of `dims` (row-major data) taken in the order `perm`:
-/// view dim `k` is data dim `perm[k]`.
-///
-/// ```
-/// use tensor_expr_runtime::expr::permuted_strides;
-/// assert_eq!(permuted_strides(&[2, 3, 4], &[2, 0, 1])[..3], [1, 12, 4]);
-/// ```
-pub const fn permuted_strides(dims: &[usize], perm: &[usize]) -> [usize; MAX_RANK] {
-    let own = crate::shape::row_major_strides(dims);
-    let mut strides = [0; MAX_RANK];
-    let mut k = 0;
-    while k < perm.len() {
-        strides[k] = own[perm[k]];
-        k += 1;
-    }
-    strides
-}
-
-/// The transpose of shape `S` (its last two dims swapped) as a layout.
-pub struct Transposed<S>(PhantomData<S>);
-
-impl<S: Transpose> Layout for Transposed<S> {
-    type Shape = S::Transposed;
-    const STRIDES: [usize; MAX_RANK] = permuted_strides(S::DIMS, S::PERM);
-    const DATA_LEN: usize = S::LEN;
-}
 
 /// An operand's elements read through the strides of layout `L`, broadcast
 /// into the output (stride 0 on the dims it has as size 1 or lacks).
@@ -270,20 +241,6 @@ pub fn operand<'a, T, M, X: Operand<T> + ?Sized>(_context: Context<T, M>, x: &'a
 /// An operand's elements read through broadcast strides: its data in
 /// row-major order, as shape `S` (a [`StridedLeaf`] of the row-major layout).
 pub type TensorLeaf<'a, T, S> = StridedLeaf<'a, T, RowMajor<S>>;
-
-/// `transpose(x)`: `x` with its last two dims swapped, read in place.
-#[inline(always)]
-#[rustfmt::skip]
-pub fn transpose<'a, T, M, X: Operand<T> + ?Sized>(_context: Context<T, M>, x: &'a X) -> StridedLeaf<'a, X::Element, Transposed<<X::Shape as Transpose>::Checked>> where X::Shape: Transpose, X::Layout: Contiguous, X::Element: 'a {
-    StridedLeaf::new(x.elements())
-}
-
-/// `reshape::<R>(x)`: `x`'s elements, in the same row-major order, as shape `R`.
-#[inline(always)]
-#[rustfmt::skip]
-pub fn reshape<'a, R, T, M, X: Operand<T> + ?Sized>(_context: Context<T, M>, x: &'a X) -> TensorLeaf<'a, X::Element, <X::Shape as Reshape<R>>::Output> where X::Shape: CountedShape + Reshape<R>, R: Shape + CountedShape, X::Layout: Contiguous, X::Element: 'a {
-    TensorLeaf::new(x.elements())
-}
 
 #[cfg(test)]
 mod tests {

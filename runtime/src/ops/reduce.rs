@@ -9,7 +9,7 @@
 //! layout). This module only evaluates.
 //!
 //! A [`Reduction`] computes one row of its result at a time and caches it
-//! ([`super::buffered`]): a reduction over the last axis (softmax, layer norm)
+//! (`expr::buffered`): a reduction over the last axis (softmax, layer norm)
 //! is one pass over the input row per output row, made while the previous
 //! output row is read where its input holds no cached node; one over outer
 //! axes (`x - mean(x, [0], keepdim)`) is computed once and read by every
@@ -17,11 +17,12 @@
 //! it vectorises (and sums in a different order than a plain left-to-right
 //! loop, as NumPy's pairwise sum also does).
 
-use super::buffered::{fold_lanes, outer_of_row, source_row, CachedRow, OwnedRow, RowPair};
-use super::fresh::Fresh;
-use super::function::{impl_domain, Domain};
-use super::{Context, Expr, Row, Shaped};
+use super::{Build, Dims, Operation, Reads, Signature};
 use crate::element::Element;
+use crate::expr::buffered::{fold_lanes, outer_of_row, source_row, CachedRow, OwnedRow, RowPair};
+use crate::expr::fresh::Fresh;
+use crate::expr::function::{impl_domain, Domain};
+use crate::expr::{Context, Expr, Row, Shaped};
 use crate::shape::{Shape, MAX_RANK};
 use core::cell::Cell;
 use core::marker::PhantomData;
@@ -58,18 +59,8 @@ pub trait Reducer<T> {
     }
 }
 
-/// What the macro needs to know about a reduction.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct ReductionInfo {
-    /// The name written in expressions.
-    pub name: &'static str,
-    /// The element trait it needs: `"Element"` (any) or `"Float"`.
-    pub elements: &'static str,
-    /// What it computes.
-    pub summary: &'static str,
-}
-
-/// Declares the reduction markers and [`REDUCTIONS`] from one table.
+/// Declares, from one table, each reduction's marker, its constructor and
+/// its [`Operation`] entry.
 macro_rules! reductions {
     (@empty undefined) => {
         false
@@ -77,7 +68,7 @@ macro_rules! reductions {
     (@sums sums) => {
         true
     };
-    ($(#[doc = $doc:literal] $name:ident: $bound:ident, start $identity:ident $(($sums:ident))?
+    ($(#[doc = $doc:literal] $name:ident ($entry:ident): $bound:ident, start $identity:ident $(($sums:ident))?
         $([$empty:ident when empty])?,
         combine($acc:ident, $x:ident) => $combine:expr
         $(, quiet($qacc:ident, $qx:ident) => $quiet:expr)?
@@ -108,28 +99,46 @@ macro_rules! reductions {
             )*
         }
 
-        /// Every reduction, in table order (read by the `tensor_expr!` macro).
-        pub const REDUCTIONS: &[ReductionInfo] = &[$(ReductionInfo {
-            name: stringify!($name),
-            elements: stringify!($bound),
-            summary: $doc,
-        }),*];
+        $(
+            #[doc = concat!("The table entry of `", stringify!($name), "`.")]
+            pub const $entry: Operation = Operation {
+                name: stringify!($name),
+                signature: Signature {
+                    dims: Dims::AxisList,
+                    dims_optional: true,
+                    keepdim: true,
+                    shape_type: false,
+                },
+                reads: Reads::AlongAxes,
+                build: Build::Node {
+                    constructor: "reduce::reduction",
+                    marker: Some(concat!("reduce::reductions::", stringify!($name))),
+                },
+                elements: stringify!($bound),
+                summary: $doc,
+                forms: &[
+                    concat!(stringify!($name), "(x)"),
+                    concat!(stringify!($name), "(x, [axes])"),
+                    concat!(stringify!($name), "(x, [axes], keepdim)"),
+                ],
+            };
+        )*
     };
 }
 
 reductions! {
     /// The sum of the elements.
-    sum: Element, start ZERO (sums), combine(acc, x) => acc + x;
+    sum (SUM): Element, start ZERO (sums), combine(acc, x) => acc + x;
     /// The arithmetic mean (float elements; NaN over an empty axis, as NumPy).
-    mean: Float, start ZERO (sums), combine(acc, x) => acc + x,
+    mean (MEAN): Float, start ZERO (sums), combine(acc, x) => acc + x,
         finish(acc, count) => acc / T::from_int_literal(count as i128);
     /// The product of the elements.
-    prod: Element, start ONE, combine(acc, x) => acc * x;
+    prod (PROD): Element, start ONE, combine(acc, x) => acc * x;
     /// The largest element (NaN if any is NaN; no value over an empty axis).
-    max: Element, start LOWEST [undefined when empty], combine(acc, x) => acc.max_element(x),
+    max (MAX): Element, start LOWEST [undefined when empty], combine(acc, x) => acc.max_element(x),
         quiet(acc, x) => if acc > x { acc } else { x };
     /// The smallest element (NaN if any is NaN; no value over an empty axis).
-    min: Element, start HIGHEST [undefined when empty], combine(acc, x) => acc.min_element(x),
+    min (MIN): Element, start HIGHEST [undefined when empty], combine(acc, x) => acc.min_element(x),
         quiet(acc, x) => if acc < x { acc } else { x };
 }
 

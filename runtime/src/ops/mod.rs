@@ -1,0 +1,211 @@
+//! The operations of `tensor_expr!` other than operators and elementwise
+//! functions, one module each, and [`OPERATIONS`], the table the macro reads.
+//!
+//! A table entry is everything the macro needs to know about an operation:
+//! how it is written ([`Signature`]), how it reads its input ([`Reads`],
+//! which decides what is staged, shared and checked against an assignment
+//! target) and how its node is built ([`Build`]). The macro has one syntax
+//! node for every entry, so parsing, validation, sharing, staging and
+//! expansion need no edit for a new operation: its module and its line in
+//! the table are the whole change (`DEVELOPMENT.md`, "Adding an operation").
+//!
+//! ```
+//! use tensor_expr_runtime::ops::{lookup, Reads};
+//! let sum = lookup("sum").unwrap();
+//! assert_eq!(sum.reads, Reads::AlongAxes);
+//! assert_eq!(sum.forms[1], "sum(x, [axes])");
+//! ```
+
+pub mod in_dims;
+pub mod index_of;
+pub mod permute;
+pub mod reduce;
+pub mod reshape;
+
+/// One operation as the macro sees it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Operation {
+    /// The name written in expressions.
+    pub name: &'static str,
+    /// How its arguments are written.
+    pub signature: Signature,
+    /// How it reads its input.
+    pub reads: Reads,
+    /// How its node is built.
+    pub build: Build,
+    /// The element types it accepts: `"Element"` (any) or `"Float"`.
+    pub elements: &'static str,
+    /// What it computes, for the documentation and for errors.
+    pub summary: &'static str,
+    /// Every way to write it, for the errors about a malformed call.
+    pub forms: &'static [&'static str],
+}
+
+/// How an operation's arguments are written: `name(input, [dims], keepdim)`,
+/// or `name::<Shape![..]>(input)` when it takes a shape.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Signature {
+    /// Its dim list, if it takes one.
+    pub dims: Dims,
+    /// Whether the dim list may be left out (a reduction then covers every
+    /// axis, a transpose swaps the last two).
+    pub dims_optional: bool,
+    /// Whether it accepts the `keepdim` flag.
+    pub keepdim: bool,
+    /// Whether it takes a shape type, `name::<Shape![..]>(x)`.
+    pub shape_type: bool,
+}
+
+/// The kind of an operation's dim list, which decides how the list is checked
+/// (in the macro, then by a local trait against the operand's rank).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Dims {
+    /// No list.
+    None,
+    /// Axes of the input, each once, negative ones counted from the end
+    /// (`[1]`, `[0, -1]`).
+    AxisList,
+    /// Exactly one non-negative axis (`argmax(x, [1])`).
+    SingleAxis,
+    /// A permutation of the input's dims (`[2, 0, 1]`).
+    Permutation,
+    /// Strictly increasing dims of the other operand that the input's dims
+    /// are placed on (`in_dims(v, [0])`).
+    Positions,
+}
+
+/// How an operation reads its input: what the macro stages, shares and
+/// refuses to read from an assignment target.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Reads {
+    /// Folds elements along its axes into a row it caches: the loop nest
+    /// then walks the output row by row, so a product in the same
+    /// expression is evaluated first (staged), as is an operand of `@` that
+    /// holds it; it is shared by reference where it is written twice.
+    AlongAxes,
+    /// Reads stored data in place, through strides (zero-copy): an
+    /// expression argument is evaluated first into a tensor of its own.
+    InPlace(RowOrder),
+    /// Reads stored data in place, placed on the dims of the other operand
+    /// of its binary operation (`in_dims`): stands only as an operand of one.
+    Placed,
+    /// Gives `usize` positions rather than values: stands only around the
+    /// whole expression, whose value it scans.
+    Positions,
+    /// Whatever its definition reads ([`Build::Composite`]).
+    AsDefined,
+}
+
+/// Which data dim an in-place read takes its rows along: where the rows
+/// are not the data's, the right operand of `@` is copied once first, so
+/// the product's tiles read contiguous rows.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RowOrder {
+    /// The data's own rows (`reshape`).
+    Kept,
+    /// The data's columns (`transpose`).
+    Swapped,
+    /// The dim the list puts last (`permute`).
+    Listed,
+}
+
+/// How the macro builds an operation's node.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Build {
+    /// A call of the constructor at path `constructor` under `ops`, given
+    /// the context, the `marker` value (a path under `ops`) where one
+    /// constructor serves a family of operations (the reductions), the
+    /// dim-list rule's witness if the operation has a list (or the shape
+    /// type's, if it takes one), then the input node. The marker is a value
+    /// so that the constructor's bounds on it report an element type outside
+    /// its domain by the marker's own message.
+    Node {
+        /// The constructor's path under `ops`.
+        constructor: &'static str,
+        /// The marker's path under `ops`, if the constructor takes one.
+        marker: Option<&'static str>,
+    },
+    /// A node the dim-list rule builds itself, since its layout is a type it
+    /// writes for the list (`permute`, `in_dims`).
+    ByDimsRule,
+    /// The method of this name on the evaluated value (`argmax`).
+    Method(&'static str),
+    /// An expression over other operations, written in the macro's syntax:
+    /// `x` stands for the input; an operation written without a dim list
+    /// takes the call's list; one written without `keepdim` takes the
+    /// call's flag. The macro expands it in place, so it is fused, shared
+    /// and staged like the same expression written out.
+    Composite(&'static str),
+}
+
+/// Every operation, in the order errors list them.
+pub const OPERATIONS: &[&Operation] = &[
+    &reduce::SUM,
+    &reduce::MEAN,
+    &reduce::PROD,
+    &reduce::MAX,
+    &reduce::MIN,
+    &permute::TRANSPOSE,
+    &permute::PERMUTE,
+    &reshape::OPERATION,
+    &in_dims::OPERATION,
+    &index_of::ARGMAX,
+    &index_of::ARGMIN,
+];
+
+/// The operation called `name`, if any.
+pub fn lookup(name: &str) -> Option<&'static Operation> {
+    OPERATIONS.iter().copied().find(|op| op.name == name)
+}
+
+/// A shape type as a value, for a constructor that takes one
+/// (`reshape::<Shape![8, 8]>(x)` passes `shape::<Shape![8, 8]>()`).
+#[inline(always)]
+pub fn shape<S>() -> core::marker::PhantomData<S> {
+    core::marker::PhantomData
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_are_unique_and_forms_name_their_operation() {
+        for (i, op) in OPERATIONS.iter().enumerate() {
+            assert!(
+                OPERATIONS[..i]
+                    .iter()
+                    .all(|earlier| earlier.name != op.name),
+                "{} is listed twice",
+                op.name
+            );
+            assert!(!op.forms.is_empty(), "{} has no form", op.name);
+            for form in op.forms {
+                assert!(
+                    form.starts_with(op.name),
+                    "{form} is not a form of {}",
+                    op.name
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn composites_are_built_from_table_names_and_functions() {
+        for op in OPERATIONS {
+            let Build::Composite(definition) = op.build else {
+                continue;
+            };
+            for word in definition
+                .split(|c: char| !c.is_alphanumeric() && c != '_')
+                .filter(|w| w.chars().next().is_some_and(char::is_alphabetic))
+            {
+                let known = word == "x"
+                    || word == "keepdim"
+                    || lookup(word).is_some()
+                    || crate::FUNCTIONS.iter().any(|f| f.name == word);
+                assert!(known, "`{word}` in the definition of {}", op.name);
+            }
+        }
+    }
+}

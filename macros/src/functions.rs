@@ -35,21 +35,20 @@ pub fn suggest(name: &str) -> Option<&'static str> {
 }
 
 /// The error for a call of an unknown name, on the name: the closest known
-/// name if it looks like a typo, and every name there is.
+/// name if it looks like a typo. (It does not list every name: the list
+/// grows with each operation, and the README's syntax table holds it.)
 pub fn unknown_name(name: &syn::Ident) -> syn::Error {
     let text = name.to_string();
     let hint = match suggest(&text) {
         Some(known) => format!("did you mean `{known}`? "),
         None => String::new(),
     };
-    let list = |names: &mut dyn Iterator<Item = &str>| names.collect::<Vec<_>>().join(", ");
     syn::Error::new(
         name.span(),
         format!(
-            "unknown function `{text}`; {hint}the elementwise functions are: {}; the operations: {}. \
-             To call your own function, wrap the call in a block: `{{ {text}(..) }}`",
-            list(&mut FUNCTIONS.iter().map(|f| f.name)),
-            list(&mut OPERATIONS.iter().map(|op| op.name)),
+            "unknown function `{text}`; {hint}`tensor_expr!` knows the elementwise functions and \
+             operations of the README's syntax table. To call your own function, wrap the call in \
+             a block: `{{ {text}(..) }}`"
         ),
     )
 }

@@ -1,0 +1,72 @@
+"""Writes operations.txt: SciPy's and NumPy's values of the composite
+operations, the reference of tests/operations.rs. Run with NumPy 2.x and
+SciPy installed:
+
+    python3 tests/vectors/operations.py > tests/vectors/operations.txt
+
+Each case is a header `case NAME DIMS AXES KEEPDIM` (dims and axes
+comma-separated, axes `-` for none), a line of the float64 input values
+and a line of the expected float64 output values (shortest round-trip
+text; `inf`, `-inf`, `nan` as such).
+"""
+import numpy as np
+from scipy import special
+
+rng = np.random.default_rng(20261125)
+
+
+def text(values):
+    return " ".join(repr(float(v)) for v in np.asarray(values).reshape(-1))
+
+
+def case(name, x, axes, keepdim, expected):
+    dims = ",".join(str(d) for d in x.shape)
+    listed = ",".join(str(a) for a in axes) if axes is not None else "-"
+    print(f"case {name} {dims} {listed} {int(keepdim)}")
+    print(text(x))
+    print(text(expected))
+
+
+def axis(axes):
+    return None if axes is None else tuple(axes)
+
+
+def softmax(x, axes, keepdim):
+    case("softmax", x, axes, keepdim, special.softmax(x, axis=axis(axes)))
+
+
+def log_softmax(x, axes, keepdim):
+    case("log_softmax", x, axes, keepdim, special.log_softmax(x, axis=axis(axes)))
+
+
+def logsumexp(x, axes, keepdim):
+    expected = special.logsumexp(x, axis=axis(axes), keepdims=keepdim)
+    case("logsumexp", x, axes, keepdim, expected)
+
+
+def norm(x, axes, keepdim):
+    expected = np.linalg.vector_norm(x, axis=axis(axes), keepdims=keepdim)
+    case("norm", x, axes, keepdim, expected)
+
+
+wide = rng.normal(0.0, 4.0, size=(3, 5))
+cube = rng.normal(0.0, 2.0, size=(2, 3, 4))
+# Rows PyTorch and SciPy treat specially: every logit masked (-inf), one
+# infinite logit, and logits far from 0 (the max shift keeps exp finite).
+masked = np.array([[-np.inf, -np.inf, -np.inf], [np.inf, 1.0, 2.0], [800.0, 801.0, 799.0]])
+
+for f in (softmax, log_softmax):
+    f(wide, [1], False)
+    f(wide, [0], False)
+    f(wide, [-1], False)
+    f(cube, [0, 2], False)
+    f(masked[2:], [1], False)
+for keepdim in (False, True):
+    logsumexp(wide, [1], keepdim)
+    logsumexp(cube, [0, 2], keepdim)
+    logsumexp(masked, [1], keepdim)
+    norm(wide, [1], keepdim)
+    norm(cube, [0, 2], keepdim)
+    norm(cube, [-1], keepdim)
+logsumexp(cube, None, False)
+norm(cube, None, False)

@@ -48,3 +48,70 @@ fn in_place_operations_over_expressions_read_the_evaluated_values() {
         assert_eq!(reshaped[[i * 3 + j, k]], value - 1.0);
     }
 }
+
+/// One reference case of `tests/vectors/operations.txt`.
+struct Reference {
+    input: Vec<f64>,
+    expected: Vec<f64>,
+}
+
+/// The case written as `case NAME DIMS AXES KEEPDIM` (`"softmax 3,5 1 0"`).
+fn reference(header: &str) -> Reference {
+    let text = include_str!("vectors/operations.txt");
+    let mut lines = text.lines();
+    while let Some(line) = lines.next() {
+        if line.strip_prefix("case ") == Some(header) {
+            let mut values = || -> Vec<f64> {
+                let line = lines.next().expect("a line of values");
+                line.split(' ').map(|v| v.parse().expect("a float")).collect()
+            };
+            let input = values();
+            let expected = values();
+            return Reference { input, expected };
+        }
+    }
+    panic!("no case `{header}` in operations.txt: regenerate it (DEVELOPMENT.md)")
+}
+
+/// Whether `actual` is the reference `expected` to a few ulps (NaN where
+/// it is NaN, the same infinity where it is infinite).
+fn close(actual: f64, expected: f64) -> bool {
+    if expected.is_nan() || expected.is_infinite() {
+        return actual.to_bits() == expected.to_bits() || (expected.is_nan() && actual.is_nan());
+    }
+    (actual - expected).abs() <= 1e-13 * (1.0 + expected.abs())
+}
+
+/// `tensor_expr!($call)` over the input of case `$header`, whose shape is
+/// `$dims`, compared with the reference element by element.
+macro_rules! check {
+    ($header:literal, $dims:ty, |$x:ident| $value:expr) => {{
+        let case = reference($header);
+        let $x = Tensor::<f64, $dims>::try_from_slice(&case.input).expect("the case's length");
+        let value = $value;
+        let actual = value.as_slice();
+        assert_eq!(actual.len(), case.expected.len(), "{}: length", $header);
+        for (k, (&a, &e)) in actual.iter().zip(&case.expected).enumerate() {
+            assert!(close(a, e), "{}: element {k} is {a}, the reference {e}", $header);
+        }
+    }};
+}
+
+#[test]
+fn softmax_matches_scipy() {
+    check!("softmax 3,5 1 0", Shape![3, 5], |x| tensor_expr!(softmax(x, [1])));
+    check!("softmax 3,5 0 0", Shape![3, 5], |x| tensor_expr!(softmax(x, [0])));
+    check!("softmax 3,5 -1 0", Shape![3, 5], |x| tensor_expr!(softmax(x, [-1])));
+    check!("softmax 2,3,4 0,2 0", Shape![2, 3, 4], |x| tensor_expr!(softmax(x, [0, 2])));
+    check!("softmax 1,3 1 0", Shape![1, 3], |x| tensor_expr!(softmax(x, [1])));
+}
+
+#[test]
+fn softmax_of_a_product_is_the_written_out_softmax() {
+    let x = sample::<Shape![4, 6]>(0.0);
+    let w = sample::<Shape![6, 5]>(3.0);
+    let one_call = tensor_expr!(softmax(x @ w, [1]) * 2.0);
+    let written =
+        tensor_expr!(exp(x @ w - max(x @ w, [1], keepdim)) / sum(exp(x @ w - max(x @ w, [1], keepdim)), [1], keepdim) * 2.0);
+    assert_eq!(one_call, written);
+}

@@ -21,6 +21,7 @@ pub mod index_of;
 pub mod permute;
 pub mod reduce;
 pub mod reshape;
+pub mod softmax;
 
 /// One operation as the macro sees it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -145,6 +146,7 @@ pub const OPERATIONS: &[&Operation] = &[
     &reduce::PROD,
     &reduce::MAX,
     &reduce::MIN,
+    &softmax::OPERATION,
     &permute::TRANSPOSE,
     &permute::PERMUTE,
     &reshape::OPERATION,

@@ -107,6 +107,15 @@ fn softmax_matches_scipy() {
 }
 
 #[test]
+fn log_softmax_matches_scipy() {
+    check!("log_softmax 3,5 1 0", Shape![3, 5], |x| tensor_expr!(log_softmax(x, [1])));
+    check!("log_softmax 3,5 0 0", Shape![3, 5], |x| tensor_expr!(log_softmax(x, [0])));
+    check!("log_softmax 3,5 -1 0", Shape![3, 5], |x| tensor_expr!(log_softmax(x, [-1])));
+    check!("log_softmax 2,3,4 0,2 0", Shape![2, 3, 4], |x| tensor_expr!(log_softmax(x, [0, 2])));
+    check!("log_softmax 1,3 1 0", Shape![1, 3], |x| tensor_expr!(log_softmax(x, [1])));
+}
+
+#[test]
 fn softmax_of_a_product_is_the_written_out_softmax() {
     let x = sample::<Shape![4, 6]>(0.0);
     let w = sample::<Shape![6, 5]>(3.0);

@@ -18,6 +18,7 @@
 
 pub mod in_dims;
 pub mod index_of;
+pub mod log_softmax;
 pub mod permute;
 pub mod reduce;
 pub mod reshape;
@@ -147,6 +148,7 @@ pub const OPERATIONS: &[&Operation] = &[
     &reduce::MAX,
     &reduce::MIN,
     &softmax::OPERATION,
+    &log_softmax::OPERATION,
     &permute::TRANSPOSE,
     &permute::PERMUTE,
     &reshape::OPERATION,

@@ -63,7 +63,9 @@ fn reference(header: &str) -> Reference {
         if line.strip_prefix("case ") == Some(header) {
             let mut values = || -> Vec<f64> {
                 let line = lines.next().expect("a line of values");
-                line.split(' ').map(|v| v.parse().expect("a float")).collect()
+                line.split(' ')
+                    .map(|v| v.parse().expect("a float"))
+                    .collect()
             };
             let input = values();
             let expected = values();
@@ -92,27 +94,57 @@ macro_rules! check {
         let actual = value.as_slice();
         assert_eq!(actual.len(), case.expected.len(), "{}: length", $header);
         for (k, (&a, &e)) in actual.iter().zip(&case.expected).enumerate() {
-            assert!(close(a, e), "{}: element {k} is {a}, the reference {e}", $header);
+            assert!(
+                close(a, e),
+                "{}: element {k} is {a}, the reference {e}",
+                $header
+            );
         }
     }};
 }
 
 #[test]
 fn softmax_matches_scipy() {
-    check!("softmax 3,5 1 0", Shape![3, 5], |x| tensor_expr!(softmax(x, [1])));
-    check!("softmax 3,5 0 0", Shape![3, 5], |x| tensor_expr!(softmax(x, [0])));
-    check!("softmax 3,5 -1 0", Shape![3, 5], |x| tensor_expr!(softmax(x, [-1])));
-    check!("softmax 2,3,4 0,2 0", Shape![2, 3, 4], |x| tensor_expr!(softmax(x, [0, 2])));
-    check!("softmax 1,3 1 0", Shape![1, 3], |x| tensor_expr!(softmax(x, [1])));
+    check!("softmax 3,5 1 0", Shape![3, 5], |x| tensor_expr!(softmax(
+        x,
+        [1]
+    )));
+    check!("softmax 3,5 0 0", Shape![3, 5], |x| tensor_expr!(softmax(
+        x,
+        [0]
+    )));
+    check!("softmax 3,5 -1 0", Shape![3, 5], |x| tensor_expr!(softmax(
+        x,
+        [-1]
+    )));
+    check!("softmax 2,3,4 0,2 0", Shape![2, 3, 4], |x| tensor_expr!(
+        softmax(x, [0, 2])
+    ));
+    check!("softmax 1,3 1 0", Shape![1, 3], |x| tensor_expr!(softmax(
+        x,
+        [1]
+    )));
 }
 
 #[test]
 fn log_softmax_matches_scipy() {
-    check!("log_softmax 3,5 1 0", Shape![3, 5], |x| tensor_expr!(log_softmax(x, [1])));
-    check!("log_softmax 3,5 0 0", Shape![3, 5], |x| tensor_expr!(log_softmax(x, [0])));
-    check!("log_softmax 3,5 -1 0", Shape![3, 5], |x| tensor_expr!(log_softmax(x, [-1])));
-    check!("log_softmax 2,3,4 0,2 0", Shape![2, 3, 4], |x| tensor_expr!(log_softmax(x, [0, 2])));
-    check!("log_softmax 1,3 1 0", Shape![1, 3], |x| tensor_expr!(log_softmax(x, [1])));
+    check!("log_softmax 3,5 1 0", Shape![3, 5], |x| tensor_expr!(
+        log_softmax(x, [1])
+    ));
+    check!("log_softmax 3,5 0 0", Shape![3, 5], |x| tensor_expr!(
+        log_softmax(x, [0])
+    ));
+    check!("log_softmax 3,5 -1 0", Shape![3, 5], |x| tensor_expr!(
+        log_softmax(x, [-1])
+    ));
+    check!(
+        "log_softmax 2,3,4 0,2 0",
+        Shape![2, 3, 4],
+        |x| tensor_expr!(log_softmax(x, [0, 2]))
+    );
+    check!("log_softmax 1,3 1 0", Shape![1, 3], |x| tensor_expr!(
+        log_softmax(x, [1])
+    ));
 }
 
 #[test]
@@ -120,7 +152,6 @@ fn softmax_of_a_product_is_the_written_out_softmax() {
     let x = sample::<Shape![4, 6]>(0.0);
     let w = sample::<Shape![6, 5]>(3.0);
     let one_call = tensor_expr!(softmax(x @ w, [1]) * 2.0);
-    let written =
-        tensor_expr!(exp(x @ w - max(x @ w, [1], keepdim)) / sum(exp(x @ w - max(x @ w, [1], keepdim)), [1], keepdim) * 2.0);
+    let written = tensor_expr!(exp(x @ w - max(x @ w, [1], keepdim)) / sum(exp(x @ w - max(x @ w, [1], keepdim)), [1], keepdim) * 2.0);
     assert_eq!(one_call, written);
 }

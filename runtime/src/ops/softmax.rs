@@ -22,9 +22,7 @@ pub const OPERATION: Operation = Operation {
         shape_type: false,
     },
     reads: Reads::AsDefined,
-    build: Build::Composite(
-        "exp(x - max(x, keepdim)) / sum(exp(x - max(x, keepdim)), keepdim)",
-    ),
+    build: Build::Composite("exp(x - max(x, keepdim)) / sum(exp(x - max(x, keepdim)), keepdim)"),
     elements: "Float",
     summary: "exp(x - max) / sum(exp(x - max)) over the axes: each slice sums to 1.",
     forms: &["softmax(x, [axes])"],

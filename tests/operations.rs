@@ -148,6 +148,32 @@ fn log_softmax_matches_scipy() {
 }
 
 #[test]
+fn logsumexp_matches_scipy() {
+    check!("logsumexp 3,5 1 0", Shape![3, 5], |x| tensor_expr!(
+        logsumexp(x, [1])
+    ));
+    check!("logsumexp 3,5 1 1", Shape![3, 5], |x| tensor_expr!(
+        logsumexp(x, [1], keepdim)
+    ));
+    check!("logsumexp 2,3,4 0,2 0", Shape![2, 3, 4], |x| tensor_expr!(
+        logsumexp(x, [0, 2])
+    ));
+    check!("logsumexp 2,3,4 0,2 1", Shape![2, 3, 4], |x| tensor_expr!(
+        logsumexp(x, [0, 2], keepdim)
+    ));
+    check!("logsumexp 2,3,4 - 0", Shape![2, 3, 4], |x| tensor_expr!(
+        logsumexp(x)
+    ));
+    // A row of -inf, a row holding +inf, a row far from 0.
+    check!("logsumexp 3,3 1 0", Shape![3, 3], |x| tensor_expr!(
+        logsumexp(x, [1])
+    ));
+    check!("logsumexp 3,3 1 1", Shape![3, 3], |x| tensor_expr!(
+        logsumexp(x, [1], keepdim)
+    ));
+}
+
+#[test]
 fn softmax_of_a_product_is_the_written_out_softmax() {
     let x = sample::<Shape![4, 6]>(0.0);
     let w = sample::<Shape![6, 5]>(3.0);

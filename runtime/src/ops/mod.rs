@@ -19,6 +19,7 @@
 pub mod in_dims;
 pub mod index_of;
 pub mod log_softmax;
+pub mod logsumexp;
 pub mod permute;
 pub mod reduce;
 pub mod reshape;
@@ -149,6 +150,7 @@ pub const OPERATIONS: &[&Operation] = &[
     &reduce::MIN,
     &softmax::OPERATION,
     &log_softmax::OPERATION,
+    &logsumexp::OPERATION,
     &permute::TRANSPOSE,
     &permute::PERMUTE,
     &reshape::OPERATION,

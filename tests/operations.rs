@@ -174,6 +174,35 @@ fn logsumexp_matches_scipy() {
 }
 
 #[test]
+fn norm_matches_numpy() {
+    check!("norm 3,5 1 0", Shape![3, 5], |x| tensor_expr!(norm(x, [1])));
+    check!("norm 3,5 1 1", Shape![3, 5], |x| tensor_expr!(norm(
+        x,
+        [1],
+        keepdim
+    )));
+    check!("norm 2,3,4 0,2 0", Shape![2, 3, 4], |x| tensor_expr!(norm(
+        x,
+        [0, 2]
+    )));
+    check!("norm 2,3,4 0,2 1", Shape![2, 3, 4], |x| tensor_expr!(norm(
+        x,
+        [0, 2],
+        keepdim
+    )));
+    check!("norm 2,3,4 -1 0", Shape![2, 3, 4], |x| tensor_expr!(norm(
+        x,
+        [-1]
+    )));
+    check!("norm 2,3,4 -1 1", Shape![2, 3, 4], |x| tensor_expr!(norm(
+        x,
+        [-1],
+        keepdim
+    )));
+    check!("norm 2,3,4 - 0", Shape![2, 3, 4], |x| tensor_expr!(norm(x)));
+}
+
+#[test]
 fn softmax_of_a_product_is_the_written_out_softmax() {
     let x = sample::<Shape![4, 6]>(0.0);
     let w = sample::<Shape![6, 5]>(3.0);

@@ -20,6 +20,7 @@ pub mod in_dims;
 pub mod index_of;
 pub mod log_softmax;
 pub mod logsumexp;
+pub mod norm;
 pub mod permute;
 pub mod reduce;
 pub mod reshape;
@@ -151,6 +152,7 @@ pub const OPERATIONS: &[&Operation] = &[
     &softmax::OPERATION,
     &log_softmax::OPERATION,
     &logsumexp::OPERATION,
+    &norm::OPERATION,
     &permute::TRANSPOSE,
     &permute::PERMUTE,
     &reshape::OPERATION,

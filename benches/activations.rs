@@ -3,8 +3,9 @@
 //! per element, which is what a loop over `f32::exp` compiles to), in the same
 //! run with the same flags. Prints ns/element (median of timed batches) and the
 //! speed-up. Then the ML paths built on them: `log_softmax` as one expression
-//! against a hand loop, and the `gelu_tanh` epilogue of a product against the
-//! product alone.
+//! against a hand loop, `softmax(x, [1])` and `log_softmax(x, [1])` as one
+//! call against the same written out and a hand loop, and the `gelu_tanh`
+//! epilogue of a product against the product alone.
 //!
 //! `cargo bench --bench activations`, and with `RUSTFLAGS="-C target-cpu=native"`.
 
@@ -105,6 +106,7 @@ fn main() {
 
     println!();
     log_softmax(&x);
+    softmax(&x);
     gelu_epilogue();
 }
 
@@ -173,6 +175,97 @@ fn log_softmax(x: &Matrix) {
         times[0],
         times[1],
         times[1] / times[0]
+    );
+}
+
+/// `softmax(x, [1])` and `log_softmax(x, [1])`, each one call, against the
+/// same expression written out and a hand loop (max, exponentials and their
+/// sum, then the scaling), in one run.
+fn softmax(x: &Matrix) {
+    let mut out = Matrix::zeros();
+    let (mut written, mut hand, mut log, mut log_written) = (
+        Matrix::zeros(),
+        Matrix::zeros(),
+        Matrix::zeros(),
+        Matrix::zeros(),
+    );
+    let hand_softmax = |out: &mut [f32]| {
+        for (row, o) in x
+            .as_slice()
+            .chunks_exact(COLS)
+            .zip(out.chunks_exact_mut(COLS))
+        {
+            let max = row.iter().fold(f32::NEG_INFINITY, |m, &v| m.max(v));
+            let mut sum = 0.0;
+            for (o, &v) in o.iter_mut().zip(row) {
+                *o = (v - max).exp();
+                sum += *o;
+            }
+            let scale = 1.0 / sum;
+            for o in o.iter_mut() {
+                *o *= scale;
+            }
+        }
+    };
+    let mut expected = Matrix::zeros();
+    hand_softmax(expected.as_mut_slice());
+    tensor_expr!(out = softmax(x, [1]));
+    for (a, b) in out.as_slice().iter().zip(expected.as_slice()) {
+        assert!((a - b).abs() <= 1e-5 * (1.0 + b.abs()), "{a} vs {b}");
+    }
+    let times = compare(
+        ROWS * COLS,
+        20,
+        &mut [
+            &mut || {
+                tensor_expr!(out = softmax(x, [1]));
+                black_box(&mut out);
+            },
+            &mut || {
+                tensor_expr!(
+                    written = exp(x - max(x, [1], keepdim))
+                        / sum(exp(x - max(x, [1], keepdim)), [1], keepdim)
+                );
+                black_box(&mut written);
+            },
+            &mut || {
+                hand_softmax(hand.as_mut_slice());
+                black_box(&mut hand);
+            },
+            &mut || {
+                tensor_expr!(log = log_softmax(x, [1]));
+                black_box(&mut log);
+            },
+            &mut || {
+                tensor_expr!(
+                    log_written = x
+                        - max(x, [1], keepdim)
+                        - ln(sum(exp(x - max(x, [1], keepdim)), [1], keepdim))
+                );
+                black_box(&mut log_written);
+            },
+        ],
+    );
+    println!(
+        "{:<30} {:>12.3} {:>14.3} {:>8.2}x  (written out; ns/element)",
+        "softmax(x, [1]) [64, 1024]",
+        times[0],
+        times[1],
+        times[1] / times[0]
+    );
+    println!(
+        "{:<30} {:>12.3} {:>14.3} {:>8.2}x  (hand loop with std exp)",
+        "",
+        times[0],
+        times[2],
+        times[2] / times[0]
+    );
+    println!(
+        "{:<30} {:>12.3} {:>14.3} {:>8.2}x  (written out)",
+        "log_softmax(x, [1])",
+        times[3],
+        times[4],
+        times[4] / times[3]
     );
 }
 

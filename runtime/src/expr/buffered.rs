@@ -13,7 +13,7 @@
 //! Why a borrowed row stays valid: within one output row, every reader that
 //! holds a row of a node asks for the same row (broadcasting maps an output
 //! row to one row of each node, and composes), and the kernel walks the output
-//! row by row when the expression has such a node ([`super::Expr::BUFFERED`]).
+//! row by row when the expression has such a node ([`super::Reading::cached_rows`]).
 //! The only readers that ask for other rows are the ones that walk several
 //! rows: a reduction over outer axes and a matrix product's operands. They read
 //! through [`super::Expr::row_fresh`], which never touches a cache.
@@ -253,7 +253,7 @@ impl<T, E: Shaped> Shaped for Shared<T, E> {
 }
 
 impl<T: Element, E: Expr<T>> Expr<T> for Shared<T, E> {
-    const BUFFERED: bool = true;
+    const READING: super::Reading = super::Reading::CACHED_ROWS;
     #[inline(always)]
     fn row<O: Shape>(&self, outer: [usize; MAX_RANK]) -> impl Row<T> + '_ {
         let row = source_row::<E::Shape, O>(outer);
@@ -311,9 +311,7 @@ impl<E: Shaped> Shaped for &E {
 
 /// See the [`Shaped`] impl above.
 impl<T, E: Expr<T>> Expr<T> for &E {
-    const TILED: bool = E::TILED;
-    const BUFFERED: bool = E::BUFFERED;
-    const FLAT: super::Flat = E::FLAT;
+    const READING: super::Reading = E::READING;
     #[inline(always)]
     fn row<O: Shape>(&self, outer: [usize; MAX_RANK]) -> impl Row<T> + '_ {
         (**self).row::<O>(outer)

@@ -24,7 +24,7 @@
 //! [`Map2`]: super::Map2
 
 use super::function::{BinaryFunction, Domain, TernaryFunction, UnaryFunction};
-use super::{Context, Expr, Flat, Row, Shaped, Tile};
+use super::{Context, Expr, Flat, Reading, Row, Shaped, Tile};
 use crate::element::Element;
 use crate::shape::{Shape, MAX_RANK};
 use core::marker::PhantomData;
@@ -178,12 +178,8 @@ impl<T, F: TernaryFunction<T>> Position<F, T, (T, T)> for First {
 pub trait Sides<T> {
     /// The values read at one index.
     type Values;
-    /// Whether an argument holds a reduction or a shared subexpression.
-    const BUFFERED: bool;
-    /// Whether an argument holds a matrix product.
-    const TILED: bool;
-    /// How the arguments read the output (see [`Expr::FLAT`]).
-    const FLAT: Flat;
+    /// How the arguments read (see [`Expr::READING`]).
+    const READING: Reading;
     /// The arguments' reader for the whole output as one row.
     fn flat_row(&self) -> impl SidesRow<T, Self::Values> + '_;
     /// The arguments' reader for one output row.
@@ -216,9 +212,7 @@ pub trait SidesTile<T, V> {
 /// (a group of steps); `[$row]` and `[$tile]` are the reader traits returned.
 macro_rules! tuple_of_readers {
     ([$($row:tt)*] [$($tile:tt)*] $($x:ident $i:tt),*) => {
-        const BUFFERED: bool = false $(|| $x::BUFFERED)*;
-        const TILED: bool = false $(|| $x::TILED)*;
-        const FLAT: Flat = Flat::Splat $(.and($x::FLAT))*;
+        const READING: Reading = Reading::leaf(Flat::Splat) $(.and($x::READING))*;
         #[inline(always)]
         fn flat_row(&self) -> impl $($row)* + '_ {
             ($(self.$i.flat_row(),)*)
@@ -276,12 +270,8 @@ impl_sides!(X0 0, X1 1);
 
 /// The steps of a [`Fold`], read like an [`Expr`] but applied to an accumulator.
 pub trait FoldSteps<T> {
-    /// Whether a step holds a reduction or a shared subexpression.
-    const BUFFERED: bool;
-    /// Whether a step holds a matrix product.
-    const TILED: bool;
-    /// How the steps read the output (see [`Expr::FLAT`]).
-    const FLAT: Flat;
+    /// How the steps read (see [`Expr::READING`]).
+    const READING: Reading;
     /// The steps' reader for the whole output as one row (see [`Expr::flat_row`]).
     fn flat_row(&self) -> impl StepsRow<T> + '_;
     /// The steps' reader for one output row (see [`Expr::row`]).
@@ -314,9 +304,7 @@ where
     S: Sides<T>,
     P: Position<F, T, S::Values>,
 {
-    const BUFFERED: bool = S::BUFFERED;
-    const TILED: bool = S::TILED;
-    const FLAT: Flat = S::FLAT;
+    const READING: Reading = S::READING;
     #[inline(always)]
     fn flat_row(&self) -> impl StepsRow<T> + '_ {
         Apply::<F, P, _, S::Values>(self.sides.flat_row(), PhantomData)
@@ -340,9 +328,7 @@ where
 }
 
 impl<T: Element, H: Expr<T>, Steps: FoldSteps<T>, S: Shape> Expr<T> for Fold<T, H, Steps, S> {
-    const BUFFERED: bool = H::BUFFERED || Steps::BUFFERED;
-    const TILED: bool = H::TILED || Steps::TILED;
-    const FLAT: Flat = H::FLAT.and(Steps::FLAT);
+    const READING: Reading = H::READING.and(Steps::READING);
     #[inline(always)]
     fn flat_row(&self) -> impl Row<T> + '_ {
         Folded {

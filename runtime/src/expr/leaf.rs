@@ -2,7 +2,7 @@
 //! literals, and the assignment target read in place.
 
 use super::context::Context;
-use super::{Expr, Flat, Row, Shaped};
+use super::{Expr, Flat, Reading, Row, Shaped};
 use crate::access::Target;
 use crate::element::{Element, Float};
 use crate::shape::{Shape, MAX_RANK};
@@ -45,7 +45,7 @@ impl<T: Element, const V: i128> Expr<T> for IntLiteral<V> {
         let () = LiteralInRange::<T, V>::CHECKED;
         Splat(T::from_int_literal(V))
     }
-    const FLAT: Flat = Flat::Splat;
+    const READING: Reading = Reading::leaf(Flat::Splat);
     #[inline(always)]
     fn flat_row(&self) -> impl Row<T> + '_ {
         self.row::<()>([0; MAX_RANK])
@@ -72,7 +72,7 @@ impl<T: Element> Expr<T> for FloatLiteral {
     fn row<O: Shape>(&self, _outer: [usize; MAX_RANK]) -> impl Row<T> + '_ {
         Splat(T::from_float_literal(self.0))
     }
-    const FLAT: Flat = Flat::Splat;
+    const READING: Reading = Reading::leaf(Flat::Splat);
     #[inline(always)]
     fn flat_row(&self) -> impl Row<T> + '_ {
         Splat(T::from_float_literal(self.0))
@@ -101,7 +101,7 @@ impl<T: Element, S: Shape> Expr<T> for TargetLeaf<S> {
         Current
     }
     /// The target is the output itself.
-    const FLAT: Flat = Flat::Run(S::LEN);
+    const READING: Reading = Reading::leaf(Flat::Run(S::LEN));
     #[inline(always)]
     fn flat_row(&self) -> impl Row<T> + '_ {
         Current

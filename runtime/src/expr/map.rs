@@ -26,7 +26,7 @@
 //!   which rustc does not report after an error.
 
 use super::function::{BinaryFunction, Domain, TernaryFunction, UnaryFunction};
-use super::{Context, Expr, Flat, Row, Shaped, Tile};
+use super::{Children, Context, Expr, Reading, Row, Shaped, Tile};
 use crate::element::Element;
 use crate::rules::broadcast::Broadcast;
 use crate::rules::rank::RankRule;
@@ -153,9 +153,7 @@ impl<T: Element, F: UnaryFunction<T>, A: Expr<T>, S: Shape> Expr<T> for Map1<T, 
             function: PhantomData::<F>,
         }
     }
-    const BUFFERED: bool = A::BUFFERED;
-    const TILED: bool = A::TILED;
-    const FLAT: Flat = A::FLAT;
+    const READING: Reading = <(A,) as Children<T>>::READING;
     #[inline(always)]
     fn flat_row(&self) -> impl Row<T> + '_ {
         Apply1 {
@@ -195,9 +193,7 @@ impl<T: Element, F: BinaryFunction<T>, A: Expr<T>, B: Expr<T>, S: Shape> Expr<T>
             function: PhantomData::<F>,
         }
     }
-    const BUFFERED: bool = A::BUFFERED || B::BUFFERED;
-    const TILED: bool = A::TILED || B::TILED;
-    const FLAT: Flat = A::FLAT.and(B::FLAT);
+    const READING: Reading = <(A, B) as Children<T>>::READING;
     #[inline(always)]
     fn flat_row(&self) -> impl Row<T> + '_ {
         Apply2 {
@@ -247,9 +243,7 @@ where
             function: PhantomData::<F>,
         }
     }
-    const BUFFERED: bool = A::BUFFERED || B::BUFFERED || C::BUFFERED;
-    const TILED: bool = A::TILED || B::TILED || C::TILED;
-    const FLAT: Flat = A::FLAT.and(B::FLAT).and(C::FLAT);
+    const READING: Reading = <(A, B, C) as Children<T>>::READING;
     #[inline(always)]
     fn flat_row(&self) -> impl Row<T> + '_ {
         Apply3 {

@@ -84,19 +84,15 @@ pub trait Expr<T>: Shaped {
         self.row::<O>(outer)
     }
 
-    /// Whether the expression holds a reduction or a shared subexpression, whose
-    /// readers borrow a row cache: the kernel then walks the output row by
-    /// row (never several rows at once, as tiles do).
-    const BUFFERED: bool = false;
-
-    /// How the node reads the output's elements, for the kernel's flat walk:
-    /// where every leaf is a scalar or has the output's shape and row-major
-    /// data, the output is read as one row ([`Expr::flat_row`]) instead of
-    /// row by row, one loop where there would be a loop per row.
-    const FLAT: Flat = Flat::No;
+    /// How the tree reads, which picks the kernel's walk ([`Reading::walk`]).
+    /// A node with children derives it from them (`<(A, B) as
+    /// Children<T>>::READING`); a node states its own only where it differs:
+    /// a row cache, a product, a leaf's flat read. The default is a leaf
+    /// read with strides.
+    const READING: Reading = Reading::leaf(Flat::No);
 
     /// The whole output read as one row of `O::LEN` columns, element `i` at
-    /// column `i`. The kernel calls it only where [`Expr::FLAT`] covers the
+    /// column `i`. The kernel calls it only where [`Reading::flat`] covers the
     /// output ([`Flat::covers`]). The default, for nodes that are never read
     /// so, is the node's first row in its own shape (still compiled, as the
     /// kernel's other branch, so it must be a valid read).
@@ -104,11 +100,6 @@ pub trait Expr<T>: Shaped {
     fn flat_row(&self) -> impl Row<T> + '_ {
         self.row::<Self::Shape>([0; MAX_RANK])
     }
-
-    /// Whether the expression contains a matrix product. The kernel then walks
-    /// the output in tiles of `R` rows by `C` columns instead of row by row, so a
-    /// product keeps its block of results in registers across its whole `k` loop.
-    const TILED: bool = false;
 
     /// The reader for one `R x C` tile of the output: rows `outer[O::RANK - 2]`
     /// to `+ R` (all other outer indices fixed), columns `j0` to `j0 + C`. The
@@ -129,7 +120,114 @@ pub trait Expr<T>: Shaped {
     }
 }
 
-/// How an expression reads its elements, as [`Expr::FLAT`] reports it.
+/// How a tree reads its operands, as [`Expr::READING`] reports it: what the
+/// kernel needs to pick its walk, combined over the tree's nodes.
+///
+/// ```
+/// use tensor_expr_runtime::expr::{Flat, Reading, Walk};
+/// // A product under an elementwise function: walked in tiles.
+/// let product = Reading::PRODUCT.and(Reading::leaf(Flat::Run(64)));
+/// assert_eq!(product.walk(64, 2), Walk::Tiles);
+/// // With a reduction beside it, rows (a cached row is read whole).
+/// assert_eq!(product.and(Reading::CACHED_ROWS).walk(64, 2), Walk::Rows);
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Reading {
+    /// A node borrows a row cache (a reduction, a shared subexpression):
+    /// the output is walked row by row, never several rows at once.
+    pub cached_rows: bool,
+    /// A node is a matrix product: the output is walked in tiles of `R`
+    /// rows by `C` columns, so the product keeps its block of results in
+    /// registers across its whole `k` loop.
+    pub product: bool,
+    /// How the leaves read the output's elements: where every leaf is a
+    /// scalar or has the output's shape and row-major data, the output is
+    /// read as one row ([`Expr::flat_row`]), one loop where there would be
+    /// a loop per row.
+    pub flat: Flat,
+}
+
+/// How the kernel walks an output, as [`Reading::walk`] decides.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Walk {
+    /// The whole output as one row.
+    Flat,
+    /// Row by row.
+    Rows,
+    /// In register tiles of several rows.
+    Tiles,
+}
+
+impl Reading {
+    /// A leaf (or a node with no child) that reads the output as `flat`.
+    pub const fn leaf(flat: Flat) -> Reading {
+        Reading {
+            cached_rows: false,
+            product: false,
+            flat,
+        }
+    }
+
+    /// A node that caches rows (a reduction, a shared subexpression).
+    pub const CACHED_ROWS: Reading = Reading {
+        cached_rows: true,
+        product: false,
+        flat: Flat::No,
+    };
+
+    /// A matrix product.
+    pub const PRODUCT: Reading = Reading {
+        cached_rows: false,
+        product: true,
+        flat: Flat::No,
+    };
+
+    /// How a node whose parts read as `self` and `other` reads.
+    pub const fn and(self, other: Reading) -> Reading {
+        Reading {
+            cached_rows: self.cached_rows || other.cached_rows,
+            product: self.product || other.product,
+            flat: self.flat.and(other.flat),
+        }
+    }
+
+    /// The one place the walk is decided, for an output of `len` elements
+    /// and rank `rank`: tiles where a product is read and no row cache is
+    /// (a cached row is read whole, one row at a time), one flat row where
+    /// every leaf reads the output's own order, rows otherwise. (The macro
+    /// stages the products of an expression with a row cache, so they run
+    /// on tiles in a nest of their own.)
+    pub const fn walk(self, len: usize, rank: usize) -> Walk {
+        if self.product && !self.cached_rows {
+            Walk::Tiles
+        } else if rank > 1 && self.flat.covers(len) {
+            Walk::Flat
+        } else {
+            Walk::Rows
+        }
+    }
+}
+
+/// A node's children as a tuple (`(A,)`, `(A, B)`, `(A, B, C)`): their
+/// readings combined, which is a node's own unless it states otherwise.
+pub trait Children<T> {
+    /// The children's readings combined.
+    const READING: Reading;
+}
+
+macro_rules! impl_children {
+    ($($x:ident),*) => {
+        impl<T, $($x: Expr<T>),*> Children<T> for ($($x,)*) {
+            const READING: Reading = Reading::leaf(Flat::Splat) $(.and($x::READING))*;
+        }
+    };
+}
+
+impl_children!(A);
+impl_children!(A, B);
+impl_children!(A, B, C);
+
+/// How an expression's leaves read its elements ([`Reading::flat`]).
 ///
 /// ```
 /// use tensor_expr_runtime::expr::Flat;

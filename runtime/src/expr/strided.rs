@@ -10,7 +10,7 @@
 //! vectorise the way a contiguous one does.
 
 use super::context::Context;
-use super::{Expr, Flat, Row, Shaped};
+use super::{Expr, Flat, Reading, Row, Shaped};
 use crate::access::{Layout, Operand, RowMajor};
 use crate::element::Element;
 use crate::rules::broadcast::aligned_strides;
@@ -111,7 +111,7 @@ const fn is_row_major(strides: &[usize; MAX_RANK], dims: &[usize]) -> bool {
 }
 
 impl<T: Element, L: Layout> Expr<T> for StridedLeaf<'_, T, L> {
-    const FLAT: Flat = FlatRead::<L>::FLAT;
+    const READING: Reading = Reading::leaf(FlatRead::<L>::FLAT);
 
     #[inline(always)]
     fn flat_row(&self) -> impl Row<T> + '_ {

@@ -22,7 +22,7 @@ mod tiles;
 pub use assign::{assign, update};
 
 use crate::element::Element;
-use crate::expr::Expr;
+use crate::expr::{Expr, Walk};
 use crate::shape::{Shape, MAX_RANK};
 use core::mem::MaybeUninit;
 
@@ -66,14 +66,15 @@ impl<T: Element> Slot<T> for MaybeUninit<T> {
     }
 }
 
-/// Runs the loop nest for output shape `O` over `out` (at least `O::LEN` long):
-/// row by row, or tile by tile if `e` contains a matrix product.
+/// Runs the loop nest for output shape `O` over `out` (at least `O::LEN` long),
+/// walked as `e`'s reading decides ([`crate::expr::Reading::walk`]): a constant, so the
+/// walks not taken are removed as dead code.
 #[inline(always)]
 pub(crate) fn drive<T: Element, O: Shape, E: Expr<T>, X: Slot<T>>(out: &mut [X], e: &E) {
-    if E::TILED && !E::BUFFERED {
-        dispatch::drive_tiles::<T, O, E, X>(out, e);
-    } else {
-        rows::drive_rows::<T, O, E, X>(out, e);
+    match E::READING.walk(O::LEN, O::RANK) {
+        Walk::Tiles => dispatch::drive_tiles::<T, O, E, X>(out, e),
+        Walk::Flat => rows::drive_flat::<T, O, E, X>(out, e),
+        Walk::Rows => rows::drive_rows::<T, O, E, X>(out, e),
     }
 }
 

@@ -22,7 +22,7 @@ use crate::element::Element;
 use crate::expr::buffered::{fold_lanes, outer_of_row, source_row, CachedRow, OwnedRow, RowPair};
 use crate::expr::fresh::Fresh;
 use crate::expr::function::{impl_domain, Domain};
-use crate::expr::{Context, Expr, Row, Shaped};
+use crate::expr::{Context, Expr, Reading, Row, Shaped};
 use crate::shape::{Shape, MAX_RANK};
 use core::cell::Cell;
 use core::marker::PhantomData;
@@ -252,7 +252,7 @@ where
     /// present one is read ([`RowPair`]): where the input holds no cached
     /// node, so computing another row of it disturbs no reader, and costs no
     /// more than computing it when it is needed.
-    const READS_AHEAD: bool = !E::BUFFERED;
+    const READS_AHEAD: bool = !E::READING.cached_rows;
 
     /// Computes row `row` of the result into `cells`.
     #[inline(always)]
@@ -336,7 +336,7 @@ where
     K: Shape,
     R: Shape,
 {
-    const BUFFERED: bool = true;
+    const READING: Reading = Reading::CACHED_ROWS;
     #[inline(always)]
     fn row<O: Shape>(&self, outer: [usize; MAX_RANK]) -> impl Row<T> + '_ {
         #[allow(clippy::let_unit_value)]

@@ -25,7 +25,7 @@
 mod kernel;
 
 use super::fresh::Fresh;
-use super::{row_of_tile, Context, Expr, Row, Shaped, Tile};
+use super::{row_of_tile, Context, Expr, Reading, Row, Shaped, Tile};
 use crate::element::Element;
 use crate::rules::matmul::{MatmulRule, ProductLayout};
 use crate::shape::{Shape, MAX_RANK};
@@ -177,7 +177,7 @@ where
     S: Shape,
     P: ProductLayout,
 {
-    const TILED: bool = true;
+    const READING: Reading = Reading::PRODUCT;
 
     #[inline(always)]
     fn row<O: Shape>(&self, outer: [usize; MAX_RANK]) -> impl Row<T> + '_ {
@@ -194,7 +194,7 @@ where
         j0: usize,
     ) -> impl Tile<T> + '_ {
         let mut block = [[T::ZERO; C]; R];
-        if Self::RHS_VECTOR || A::TILED || B::TILED {
+        if Self::RHS_VECTOR || A::READING.product || B::READING.product {
             for (r, sums) in block.iter_mut().enumerate() {
                 let row = Self::product_row::<O>(row_of_tile::<O>(outer, r));
                 for (j, sum) in sums.iter_mut().enumerate() {

@@ -301,64 +301,37 @@ impl TreeBuilder {
         } else {
             self.node(&call.input, None)
         };
+        let context = at(&self.context, check_span);
+        let dims = call.dim_values().unwrap_or_default();
         match (call.op.build, call.op.signature.dims) {
             (
                 Build::Node {
                     constructor,
                     marker,
                 },
-                dims,
+                _,
             ) => {
-                let witness = match (dims, &call.shape) {
-                    (Dims::AxisList, _) => {
-                        let context = at(&self.context, check_span);
-                        let checked = at(&input, check_span);
-                        let (name, axes) = (&call.name, call.dim_values());
-                        Some(local_rules::axes(
-                            name,
-                            axes,
-                            check_span,
-                            call.keepdim,
-                            &context,
-                            &checked,
-                        ))
-                    }
-                    (_, Some(shape)) => {
-                        // On the shape, where a count it cannot make is reported.
-                        let shape_span = syn::spanned::Spanned::span(&**shape);
-                        let rt = runtime(shape_span);
-                        Some(quote_spanned!(shape_span=> #rt::ops::shape::<#shape>()))
-                    }
-                    _ => None,
-                };
+                let witness = self.op_witness(call, &input).into_iter();
                 let path = |path: &str| {
                     let parts = path.split("::").map(|part| Ident::new(part, span));
                     let rt = runtime(span);
                     quote_spanned!(span=> #rt::ops #(::#parts)*)
                 };
                 let (constructor, marker) = (path(constructor), marker.map(path).into_iter());
-                let context = at(&self.context, span);
-                let input = at(&input, span);
-                let witness = witness.into_iter();
+                let (context, input) = (at(&self.context, span), at(&input, span));
                 let node = quote_spanned!(span=> #constructor(#context, #(#marker,)* #(#witness,)* #input));
                 (span, node)
             }
-            (Build::ByDimsRule, Dims::Permutation) => {
-                let (_, context) = self.located(check_span);
-                let perm = call.dim_values().unwrap_or_default();
-                (
-                    span,
-                    local_rules::permute(perm, check_span, &context, &input),
-                )
-            }
+            (Build::ByDimsRule, Dims::Permutation) => (
+                span,
+                local_rules::permute(dims, check_span, &context, &input),
+            ),
             (Build::ByDimsRule, Dims::Positions) => {
                 let Some(other) = other else {
                     // Validation reports this first; an error here, never a panic.
                     return error(check_span, "`in_dims` needs another operand");
                 };
                 let other = self.shape_witness(other, check_span);
-                let context = at(&self.context, check_span);
-                let dims = call.dim_values().unwrap_or_default();
                 let leaf = local_rules::in_dims(dims, check_span, &context, &input, other);
                 (check_span, leaf)
             }
@@ -366,6 +339,29 @@ impl TreeBuilder {
                 span,
                 "this operation is not built as a node of the expression",
             ),
+        }
+    }
+
+    /// The witness a constructor gets after the context (and marker): the
+    /// axes rule's kept and result shapes for an axis list, checked on the
+    /// list; the shape type for an operation that takes one, on the type
+    /// (where a count it cannot make is reported); none otherwise.
+    fn op_witness(&self, call: &OpCall, input: &Ident) -> Option<TokenStream> {
+        let check_span = call.dims_span();
+        match (call.op.signature.dims, &call.shape) {
+            (Dims::AxisList, _) => {
+                let (context, checked) = (at(&self.context, check_span), at(input, check_span));
+                let (name, axes, keepdim) = (&call.name, call.dim_values(), call.keepdim);
+                Some(local_rules::axes(
+                    name, axes, check_span, keepdim, &context, &checked,
+                ))
+            }
+            (_, Some(shape)) => {
+                let shape_span = syn::spanned::Spanned::span(&**shape);
+                let rt = runtime(shape_span);
+                Some(quote_spanned!(shape_span=> #rt::ops::shape::<#shape>()))
+            }
+            _ => None,
         }
     }
 

@@ -163,15 +163,27 @@ pub struct OpCall {
     /// The name as written: errors point at it and name it (for a part of a
     /// composite operation's definition, the composite as the user wrote it).
     pub name: syn::Ident,
-    /// The argument. An operation that reads stored data in place gets an
-    /// operand once the expression is staged ([`crate::stage`]).
-    pub input: Box<Expr>,
+    /// The arguments, as many as the signature's `inputs`. An operation
+    /// that reads stored data in place gets operands once its expressions
+    /// are staged ([`crate::stage`]).
+    pub inputs: Vec<Expr>,
     /// The dim list as written, if given.
     pub dims: Option<DimList>,
     /// `keepdim` was given: the reduced dims stay, as size 1.
     pub keepdim: bool,
     /// The shape type of `reshape::<S>(x)`.
     pub shape: Option<Box<syn::Type>>,
+    /// The named options as written (`stride = [2, 2]`), in written order.
+    pub options: Vec<OptionArg>,
+}
+
+/// A named option of an operation call, `stride = [2, 2]`.
+#[derive(Clone)]
+pub struct OptionArg {
+    /// Its name, where errors about it point.
+    pub name: syn::Ident,
+    /// Its values.
+    pub list: DimList,
 }
 
 impl OpCall {
@@ -275,9 +287,8 @@ impl Expr {
         match self {
             Expr::Binary { lhs, rhs, .. } => vec![lhs, rhs],
             Expr::Call { args, .. } => args.iter().collect(),
-            Expr::Negate { operand, .. } | Expr::Op(OpCall { input: operand, .. }) => {
-                vec![operand]
-            }
+            Expr::Negate { operand, .. } => vec![operand],
+            Expr::Op(call) => call.inputs.iter().collect(),
             Expr::IntLiteral { .. } | Expr::FloatLiteral { .. } | Expr::Operand(_) => vec![],
         }
     }
@@ -287,9 +298,8 @@ impl Expr {
         match self {
             Expr::Binary { lhs, rhs, .. } => vec![&mut **lhs, &mut **rhs],
             Expr::Call { args, .. } => args.iter_mut().collect(),
-            Expr::Negate { operand, .. } | Expr::Op(OpCall { input: operand, .. }) => {
-                vec![&mut **operand]
-            }
+            Expr::Negate { operand, .. } => vec![&mut **operand],
+            Expr::Op(call) => call.inputs.iter_mut().collect(),
             Expr::IntLiteral { .. } | Expr::FloatLiteral { .. } | Expr::Operand(_) => vec![],
         }
     }

@@ -1,7 +1,7 @@
 //! Operations defined as expressions of others ([`Build::Composite`], e.g.
 //! `softmax`): after validation, each call is replaced by its definition,
 //! so it is fused, shared and staged exactly as the same expression written
-//! out. The definition's `x` becomes the call's input; an operation in it
+//! out. The definition's `x`, `y`, `z` become the call's inputs; an operation in it
 //! written without a dim list takes the call's list, one written without
 //! `keepdim` takes the call's flag; every token is spanned on the call's
 //! name, and every operation in it is named as the call, so an error (an
@@ -48,13 +48,20 @@ fn expand_in(expr: &mut Expr, nesting: usize) -> syn::Result<()> {
     Ok(())
 }
 
-/// Fills the definition `expr` in for `call`: its input, its dims and flag,
+/// Which input of the call a definition's operand stands for: `x`, `y`, `z`.
+fn input_index(operand: &crate::ast::Operand) -> Option<usize> {
+    ["x", "y", "z"]
+        .iter()
+        .position(|name| operand.tokens.to_string() == *name)
+}
+
+/// Fills the definition `expr` in for `call`: its inputs, its dims and flag,
 /// its name and span.
 fn substitute(expr: &mut Expr, call: &OpCall) {
     let span = call.name.span();
     match expr {
-        Expr::Operand(operand) if operand.tokens.to_string() == "x" => {
-            *expr = (*call.input).clone();
+        Expr::Operand(operand) if input_index(operand).is_some_and(|i| i < call.inputs.len()) => {
+            *expr = call.inputs[input_index(operand).unwrap_or_default()].clone();
             return;
         }
         Expr::Operand(operand) => operand.span = span,

@@ -27,6 +27,10 @@ const SEEDS: &[&str] = &[
     "self.w @ x.view() + m::B",
     "-(a + b) * (c - d) @ e",
     "out -= pow(&x, 2) @ &w",
+    "softmax(x @ w, [1]) * log_softmax(x, [-1])",
+    "logsumexp(x, [0, -1], keepdim) + norm(permute(t, [2, 0, 1]), keepdim)",
+    "transpose(x @ w) + reshape::<Shape![2, 3]>(y * 2)",
+    "argmax(sum(x, [1], keepdim) - 1, [0], keepdim)",
 ];
 
 /// A small deterministic generator (xorshift64*): the same cases every run.

@@ -3,7 +3,8 @@
 //! table and arities are [`validate`](crate::validate)'s job.
 
 use crate::ast::{
-    AssignOp, BinaryOp, DimList, DimLiteral, Expr, Form, IndexOf, OpCall, Operand, Statement,
+    AssignOp, BinaryOp, DimList, DimLiteral, Expr, Form, IndexOf, OpCall, Operand, OptionArg,
+    Statement,
 };
 use proc_macro2::{Span, TokenStream, TokenTree};
 use quote::ToTokens;
@@ -83,7 +84,8 @@ fn split_index_of(form: Form) -> Result<(Form, Option<IndexOf>)> {
         axis,
         keepdim: call.keepdim,
     };
-    Ok((Form::Evaluate(*call.input), Some(index_of)))
+    let value = call.inputs.into_iter().next().expect("one input");
+    Ok((Form::Evaluate(value), Some(index_of)))
 }
 
 /// An operation's definition (`Build::Composite`) as an expression, `x`
@@ -434,51 +436,105 @@ fn parse_op(
         ));
     }
     let first = parse_expr(&content, 0, depth + 1)?;
-    parse_op_rest(&content, name, op, first, shape, parens.span.close())
+    let call = OpCall {
+        op,
+        name,
+        inputs: vec![first],
+        dims: None,
+        keepdim: false,
+        shape,
+        options: Vec::new(),
+    };
+    parse_op_rest(&content, call, parens.span.close(), depth)
 }
 
-/// An operation's arguments after its input: `, [dims]` and `, keepdim`,
-/// each where the signature has it, in that order; `close` is the span of
-/// the closing parenthesis, where a missing list is reported.
+/// The rest of an operation's call after its first input: its other
+/// inputs, then `, [dims]`, `, keepdim` and `, option = [..]`, each where the
+/// signature has it, in that order (the options in any order); `close` is
+/// the span of the closing parenthesis, where a missing part is reported.
 fn parse_op_rest(
     content: ParseStream,
-    name: syn::Ident,
-    op: &'static Operation,
-    input: Expr,
-    shape: Option<Box<syn::Type>>,
+    mut call: OpCall,
     close: Span,
+    depth: usize,
 ) -> Result<Expr> {
-    let signature = op.signature;
-    let usage = || crate::functions::op_usage(op);
-    let (mut dims, mut keepdim) = (None, false);
+    let signature = call.op.signature;
+    let usage = || crate::functions::op_usage(call.op);
+    while call.inputs.len() < signature.inputs {
+        if content.is_empty() {
+            return Err(Error::new(close, usage()));
+        }
+        content.parse::<Token![,]>()?;
+        if content.is_empty() {
+            return Err(Error::new(close, usage()));
+        }
+        call.inputs.push(parse_expr(content, 0, depth + 1)?);
+    }
     while !content.is_empty() {
         content.parse::<Token![,]>()?;
         if content.is_empty() {
             break;
         }
         let list_next = content.peek(token::Bracket) || content.peek(token::Paren);
-        if list_next && signature.dims != Dims::None && dims.is_none() && !keepdim {
+        let before_flags = call.dims.is_none() && !call.keepdim && call.options.is_empty();
+        if list_next && signature.dims != Dims::None && before_flags {
             let (what, example) = dims_words(signature.dims);
             let (list, span) = parse_dim_list(content, what, example)?;
-            dims = Some(DimList { dims: list, span });
-        } else if signature.keepdim && !keepdim && is_keepdim(content) {
+            call.dims = Some(DimList { dims: list, span });
+        } else if signature.keepdim
+            && !call.keepdim
+            && call.options.is_empty()
+            && is_keepdim(content)
+        {
             content.parse::<syn::Ident>()?;
-            keepdim = true;
+            call.keepdim = true;
+        } else if content.peek(syn::Ident) && content.peek2(Token![=]) && !content.peek2(Token![==])
+        {
+            let option = parse_option(content, &call)?;
+            call.options.push(option);
         } else {
             return Err(content.error(usage()));
         }
     }
-    if dims.is_none() && signature.dims != Dims::None && !signature.dims_optional {
+    let list_missing = call.dims.is_none() && signature.dims != Dims::None;
+    if list_missing && !signature.dims_optional {
         return Err(Error::new(close, usage()));
     }
-    Ok(Expr::Op(OpCall {
-        op,
+    Ok(Expr::Op(call))
+}
+
+/// A named option, `stride = [2, 2]`: one of the signature's, given once.
+fn parse_option(content: ParseStream, call: &OpCall) -> Result<OptionArg> {
+    let name: syn::Ident = content.parse()?;
+    let options = call.op.signature.options;
+    if !options.iter().any(|option| name == option) {
+        let message = if options.is_empty() {
+            format!(
+                "`{}` takes no named option; {}",
+                call.op.name,
+                crate::functions::op_usage(call.op)
+            )
+        } else {
+            format!(
+                "`{}` has no option `{name}`; its options are: {}",
+                call.op.name,
+                options.join(", ")
+            )
+        };
+        return Err(Error::new(name.span(), message));
+    }
+    if call.options.iter().any(|given| given.name == name) {
+        return Err(Error::new(
+            name.span(),
+            format!("the option `{name}` is given twice"),
+        ));
+    }
+    content.parse::<Token![=]>()?;
+    let (dims, span) = parse_dim_list(content, "option values", "[2, 2]")?;
+    Ok(OptionArg {
         name,
-        input: Box::new(input),
-        dims,
-        keepdim,
-        shape,
-    }))
+        list: DimList { dims, span },
+    })
 }
 
 /// How a kind of dim list is named in errors, and an example of one.
@@ -567,7 +623,16 @@ fn parse_call(input: ParseStream, name: syn::Ident, depth: usize) -> Result<Expr
     }
     let first = parse_expr(&content, 0, depth + 1)?;
     if let Some(op) = op.filter(|_| content.is_empty() || continues_as_op(&content)) {
-        return parse_op_rest(&content, name, op, first, None, parens.span.close());
+        let call = OpCall {
+            op,
+            name,
+            inputs: vec![first],
+            dims: None,
+            keepdim: false,
+            shape: None,
+            options: Vec::new(),
+        };
+        return parse_op_rest(&content, call, parens.span.close(), depth);
     }
     let mut args = vec![first];
     while !content.is_empty() {
@@ -622,4 +687,90 @@ fn parse_path_chain(input: ParseStream, tokens: &mut TokenStream) -> Result<()> 
         }
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use tensor_expr_runtime::ops::{Build, RowOrder, Signature};
+
+    /// An operation of two inputs and two named options, as a convolution
+    /// has: the table's syntax carries both to the constructor.
+    static TWO_INPUTS: Operation = Operation {
+        name: "convolve",
+        signature: Signature {
+            inputs: 2,
+            dims: Dims::None,
+            dims_optional: true,
+            keepdim: false,
+            shape_type: false,
+            options: &["stride", "padding"],
+        },
+        reads: Reads::InPlace(RowOrder::Kept),
+        build: Build::Node {
+            constructor: "convolve::convolve",
+            marker: None,
+        },
+        elements: "Element",
+        summary: "A test operation.",
+        forms: &["convolve(x, w, stride = [..], padding = [..])"],
+    };
+
+    fn parse_two_inputs(args: &str) -> Result<OpCall> {
+        let parser = |input: ParseStream| {
+            let first = parse_expr(input, 0, 0)?;
+            let call = OpCall {
+                op: &TWO_INPUTS,
+                name: syn::Ident::new("convolve", Span::call_site()),
+                inputs: vec![first],
+                dims: None,
+                keepdim: false,
+                shape: None,
+                options: Vec::new(),
+            };
+            parse_op_rest(input, call, Span::call_site(), 0)
+        };
+        match syn::parse::Parser::parse_str(parser, args)? {
+            Expr::Op(call) => Ok(call),
+            _ => unreachable!("parse_op_rest gives an operation"),
+        }
+    }
+
+    #[test]
+    fn inputs_and_named_options_are_read_by_the_signature() {
+        let call = parse_two_inputs("x, w @ v, padding = [1, 1], stride = [2, 2]").unwrap();
+        assert_eq!(call.inputs.len(), 2);
+        let names: Vec<String> = call.options.iter().map(|o| o.name.to_string()).collect();
+        assert_eq!(names, ["padding", "stride"]);
+        assert_eq!(call.options[1].list.dims[1].value, 2);
+        // The expansion passes the options in the signature's order, an
+        // absent one as `()`, then both inputs.
+        let statement = Statement {
+            strict: false,
+            form: Form::Evaluate(Expr::Op(parse_two_inputs("x, w, stride = [2, 3]").unwrap())),
+            index_of: None,
+        };
+        let expanded = crate::expand::expand(&statement)
+            .to_string()
+            .replace(' ', "");
+        let call = "ops::convolve::convolve(__tensor_expr_context,::tensor_expr::__private::ops::shape::<(::tensor_expr::__private::D<2>,::tensor_expr::__private::D<3>,)>(),::tensor_expr::__private::ops::shape::<()>(),__tensor_expr_op0,__tensor_expr_op1)";
+        assert!(expanded.contains(call), "{expanded}");
+    }
+
+    #[test]
+    fn malformed_inputs_and_options_are_errors() {
+        let error = |args| parse_two_inputs(args).err().map(|e| e.to_string());
+        assert_eq!(
+            error("x"),
+            Some("expected `convolve(x, w, stride = [..], padding = [..])`".into())
+        );
+        assert_eq!(
+            error("x, w, dilation = [2]"),
+            Some("`convolve` has no option `dilation`; its options are: stride, padding".into())
+        );
+        assert_eq!(
+            error("x, w, stride = [2], stride = [1]"),
+            Some("the option `stride` is given twice".into())
+        );
+    }
 }

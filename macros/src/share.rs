@@ -179,6 +179,10 @@ fn label(expr: &Expr, target: Option<&str>) -> Option<String> {
             if call.keepdim {
                 label.push_str("+keepdim");
             }
+            for option in &call.options {
+                let values: Vec<i128> = option.list.dims.iter().map(|d| d.value).collect();
+                let _ = write!(label, "+{}={values:?}", option.name);
+            }
             write!(label, "(")
         }
     };

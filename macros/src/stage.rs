@@ -111,18 +111,19 @@ impl Stages<'_> {
         }
     }
 
-    /// Stages the expression input of every operation that reads stored
+    /// Stages each expression input of every operation that reads stored
     /// data in place (`transpose(x @ w)`): it is evaluated into a tensor,
     /// which the operation then reads without a copy.
     fn stored_inputs(&mut self, expr: &mut Expr) {
-        if let Expr::Op(call) = expr {
-            let in_place = matches!(call.op.reads, Reads::InPlace(_) | Reads::Placed);
-            if in_place && !matches!(*call.input, Expr::Operand(_)) {
-                return self.stage(&mut call.input);
-            }
-        }
+        let in_place = expr
+            .as_op()
+            .is_some_and(|call| matches!(call.op.reads, Reads::InPlace(_) | Reads::Placed));
         for child in expr.children_mut() {
-            self.stored_inputs(child);
+            if in_place && !matches!(child, Expr::Operand(_)) {
+                self.stage(child);
+            } else {
+                self.stored_inputs(child);
+            }
         }
     }
 

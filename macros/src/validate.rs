@@ -62,7 +62,7 @@ fn visit(expr: &Expr, place: Place, report: &mut impl FnMut(Error)) {
 }
 
 /// A call of an operation of the table: where it may stand, its dim list by
-/// the rule of its kind, then its input.
+/// the rule of its kind, its options' values, then its inputs.
 fn visit_op(call: &OpCall, place: Place, report: &mut impl FnMut(Error)) {
     let name = &call.name;
     match call.op.reads {
@@ -89,7 +89,25 @@ fn visit_op(call: &OpCall, place: Place, report: &mut impl FnMut(Error)) {
         _ => Ok(()),
     };
     checked.unwrap_or_else(&mut *report);
-    visit(&call.input, Place::Elsewhere, report);
+    for option in &call.options {
+        for value in &option.list.dims {
+            if value.value < 0 {
+                let message = format!(
+                    "`{}` takes non-negative values; found {}",
+                    option.name, value.value
+                );
+                report(Error::new(value.span, message));
+            } else if u32::try_from(value.value).is_err() {
+                report(Error::new(
+                    value.span,
+                    format!("`{}` value too large", option.name),
+                ));
+            }
+        }
+    }
+    for input in &call.inputs {
+        visit(input, Place::Elsewhere, report);
+    }
 }
 
 /// `lhs @ rhs`: neither side may be an `in_dims` (batch dims broadcast by the

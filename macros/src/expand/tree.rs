@@ -287,19 +287,25 @@ impl TreeBuilder {
     }
 
     /// A call of an operation of the table, spanned on its name: its input
-    /// node (an operation that reads in place borrows its operand, located
+    /// nodes (an operation that reads in place borrows its operands, located
     /// where its rule is checked), then the node its [`Build`] says.
     fn op(&mut self, call: &OpCall, other: Option<Other>) -> (Span, TokenStream) {
         let (span, check_span) = (call.name.span(), call.dims_span());
-        let input = if matches!(call.op.reads, Reads::InPlace(_) | Reads::Placed) {
-            let Expr::Operand(operand) = &*call.input else {
-                // Staging made every such input an operand.
-                return error(span, "an operation that reads in place needs an operand");
-            };
-            let input = self.borrow_operand(&operand.tokens, operand.span, check_span);
-            at(&input, check_span)
-        } else {
-            self.node(&call.input, None)
+        let mut inputs = Vec::new();
+        for input in &call.inputs {
+            if matches!(call.op.reads, Reads::InPlace(_) | Reads::Placed) {
+                let Expr::Operand(operand) = input else {
+                    // Staging made every such input an operand.
+                    return error(span, "an operation that reads in place needs an operand");
+                };
+                let input = self.borrow_operand(&operand.tokens, operand.span, check_span);
+                inputs.push(at(&input, check_span));
+            } else {
+                inputs.push(self.node(input, None));
+            }
+        }
+        let Some(input) = inputs.first().cloned() else {
+            return error(span, "an operation needs an input");
         };
         let context = at(&self.context, check_span);
         let dims = call.dim_values().unwrap_or_default();
@@ -312,14 +318,16 @@ impl TreeBuilder {
                 _,
             ) => {
                 let witness = self.op_witness(call, &input).into_iter();
+                let options = self.option_witnesses(call);
                 let path = |path: &str| {
                     let parts = path.split("::").map(|part| Ident::new(part, span));
                     let rt = runtime(span);
                     quote_spanned!(span=> #rt::ops #(::#parts)*)
                 };
                 let (constructor, marker) = (path(constructor), marker.map(path).into_iter());
-                let (context, input) = (at(&self.context, span), at(&input, span));
-                let node = quote_spanned!(span=> #constructor(#context, #(#marker,)* #(#witness,)* #input));
+                let context = at(&self.context, span);
+                let inputs = inputs.iter().map(|input| at(input, span));
+                let node = quote_spanned!(span=> #constructor(#context, #(#marker,)* #(#witness,)* #(#options,)* #(#inputs),*));
                 (span, node)
             }
             (Build::ByDimsRule, Dims::Permutation) => (
@@ -363,6 +371,34 @@ impl TreeBuilder {
             }
             _ => None,
         }
+    }
+
+    /// One witness per option of the signature, in its order, each on its
+    /// list: the values as a shape type (`stride = [2, 2]` as
+    /// `(D<2>, D<2>)`), `()` for an option the call leaves out.
+    fn option_witnesses(&self, call: &OpCall) -> Vec<TokenStream> {
+        let span = call.name.span();
+        let names = call.op.signature.options.iter();
+        names
+            .map(
+                |name| match call.options.iter().find(|given| given.name == name) {
+                    Some(given) => {
+                        let span = given.list.span;
+                        let rt = runtime(span);
+                        let dims = given
+                            .list
+                            .dims
+                            .iter()
+                            .map(|d| Literal::usize_unsuffixed(d.value as usize));
+                        quote_spanned!(span=> #rt::ops::shape::<(#(#rt::D<#dims>,)*)>())
+                    }
+                    None => {
+                        let rt = runtime(span);
+                        quote_spanned!(span=> #rt::ops::shape::<()>())
+                    }
+                },
+            )
+            .collect()
     }
 
     /// The runtime path and the context, both located at `span`: what every

@@ -12,10 +12,12 @@ use super::{Build, Dims, Operation, Reads, Signature};
 pub const OPERATION: Operation = Operation {
     name: "in_dims",
     signature: Signature {
+        inputs: 1,
         dims: Dims::Positions,
         dims_optional: false,
         keepdim: false,
         shape_type: false,
+        options: &[],
     },
     reads: Reads::Placed,
     build: Build::ByDimsRule,

@@ -10,10 +10,12 @@ use super::{Build, Dims, Operation, Reads, Signature};
 
 /// How both are written.
 const SIGNATURE: Signature = Signature {
+    inputs: 1,
     dims: Dims::SingleAxis,
     dims_optional: false,
     keepdim: true,
     shape_type: false,
+    options: &[],
 };
 
 /// The table entry of `argmax(e, [axis])`.

@@ -9,17 +9,12 @@
 //! (its `ln` is taken once per slice), then the subtraction as the row is
 //! stored.
 
-use super::{Build, Dims, Operation, Reads, Signature};
+use super::{axes_signature, Build, Operation, Reads};
 
 /// The table entry of `log_softmax(x, [axes])`.
 pub const OPERATION: Operation = Operation {
     name: "log_softmax",
-    signature: Signature {
-        dims: Dims::AxisList,
-        dims_optional: false,
-        keepdim: false,
-        shape_type: false,
-    },
+    signature: axes_signature(false, false),
     reads: Reads::AsDefined,
     build: Build::Composite(
         "x - max(x, keepdim) - ln(sum(exp(x - max(x, keepdim)), keepdim))",

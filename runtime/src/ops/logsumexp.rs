@@ -11,17 +11,12 @@
 //! shift inside the sum and once dropped for the result: two passes for
 //! the maxima and one for the sum.
 
-use super::{Build, Dims, Operation, Reads, Signature};
+use super::{axes_signature, Build, Operation, Reads};
 
 /// The table entry of `logsumexp(x, [axes], keepdim)`.
 pub const OPERATION: Operation = Operation {
     name: "logsumexp",
-    signature: Signature {
-        dims: Dims::AxisList,
-        dims_optional: true,
-        keepdim: true,
-        shape_type: false,
-    },
+    signature: axes_signature(true, true),
     reads: Reads::AsDefined,
     build: Build::Composite(
         "select(max(x) - max(x) == 0, max(x), 0) \

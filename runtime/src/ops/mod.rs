@@ -45,10 +45,15 @@ pub struct Operation {
     pub forms: &'static [&'static str],
 }
 
-/// How an operation's arguments are written: `name(input, [dims], keepdim)`,
-/// or `name::<Shape![..]>(input)` when it takes a shape.
+/// How an operation's arguments are written:
+/// `name(x, [dims], keepdim, option = [..])` with one input, or
+/// `name(x, w, [dims], option = [..])` with two (inputs first, then what the
+/// signature allows, in this order), or `name::<Shape![..]>(x)` when it
+/// takes a shape.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Signature {
+    /// How many expressions it takes (1 or more), before the rest.
+    pub inputs: usize,
     /// Its dim list, if it takes one.
     pub dims: Dims,
     /// Whether the dim list may be left out (a reduction then covers every
@@ -58,6 +63,25 @@ pub struct Signature {
     pub keepdim: bool,
     /// Whether it takes a shape type, `name::<Shape![..]>(x)`.
     pub shape_type: bool,
+    /// Its named options, each a list of non-negative integers written
+    /// `name = [2, 2]` after the rest, in any order, each at most once. The
+    /// constructor gets one witness per option, in this order: the list as
+    /// a shape type (`stride = [2, 2]` as `(D<2>, D<2>)`), `()` where the
+    /// call leaves the option out (the operation's default).
+    pub options: &'static [&'static str],
+}
+
+/// The signature of an operation of one input with an axis list like a
+/// reduction's (optional or not) and `keepdim` where `keepdim` says.
+pub const fn axes_signature(dims_optional: bool, keepdim: bool) -> Signature {
+    Signature {
+        inputs: 1,
+        dims: Dims::AxisList,
+        dims_optional,
+        keepdim,
+        shape_type: false,
+        options: &[],
+    }
 }
 
 /// The kind of an operation's dim list, which decides how the list is checked
@@ -120,7 +144,8 @@ pub enum Build {
     /// the context, the `marker` value (a path under `ops`) where one
     /// constructor serves a family of operations (the reductions), the
     /// dim-list rule's witness if the operation has a list (or the shape
-    /// type's, if it takes one), then the input node. The marker is a value
+    /// type's, if it takes one), the options' witnesses, then the input
+    /// nodes. The marker is a value
     /// so that the constructor's bounds on it report an element type outside
     /// its domain by the marker's own message.
     Node {
@@ -135,7 +160,7 @@ pub enum Build {
     /// The method of this name on the evaluated value (`argmax`).
     Method(&'static str),
     /// An expression over other operations, written in the macro's syntax:
-    /// `x` stands for the input; an operation written without a dim list
+    /// `x`, `y`, `z` stand for the inputs; an operation written without a dim list
     /// takes the call's list; one written without `keepdim` takes the
     /// call's flag. The macro expands it in place, so it is fused, shared
     /// and staged like the same expression written out.

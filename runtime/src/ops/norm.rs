@@ -7,17 +7,12 @@
 //! Defined by the written-out expression, so it fuses as that form: one pass
 //! that squares and sums, the square root once per slice.
 
-use super::{Build, Dims, Operation, Reads, Signature};
+use super::{axes_signature, Build, Operation, Reads};
 
 /// The table entry of `norm(x, [axes], keepdim)`.
 pub const OPERATION: Operation = Operation {
     name: "norm",
-    signature: Signature {
-        dims: Dims::AxisList,
-        dims_optional: true,
-        keepdim: true,
-        shape_type: false,
-    },
+    signature: axes_signature(true, true),
     reads: Reads::AsDefined,
     build: Build::Composite("sqrt(sum(square(x)))"),
     elements: "Float",

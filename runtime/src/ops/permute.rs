@@ -22,10 +22,12 @@ use core::marker::PhantomData;
 pub const TRANSPOSE: Operation = Operation {
     name: "transpose",
     signature: Signature {
+        inputs: 1,
         dims: Dims::None,
         dims_optional: true,
         keepdim: false,
         shape_type: false,
+        options: &[],
     },
     reads: Reads::InPlace(RowOrder::Swapped),
     build: Build::Node {
@@ -41,10 +43,12 @@ pub const TRANSPOSE: Operation = Operation {
 pub const PERMUTE: Operation = Operation {
     name: "permute",
     signature: Signature {
+        inputs: 1,
         dims: Dims::Permutation,
         dims_optional: false,
         keepdim: false,
         shape_type: false,
+        options: &[],
     },
     reads: Reads::InPlace(RowOrder::Listed),
     build: Build::ByDimsRule,

@@ -17,7 +17,7 @@
 //! it vectorises (and sums in a different order than a plain left-to-right
 //! loop, as NumPy's pairwise sum also does).
 
-use super::{Build, Dims, Operation, Reads, Signature};
+use super::{axes_signature, Build, Operation, Reads};
 use crate::element::Element;
 use crate::expr::buffered::{fold_lanes, outer_of_row, source_row, CachedRow, OwnedRow, RowPair};
 use crate::expr::fresh::Fresh;
@@ -103,12 +103,7 @@ macro_rules! reductions {
             #[doc = concat!("The table entry of `", stringify!($name), "`.")]
             pub const $entry: Operation = Operation {
                 name: stringify!($name),
-                signature: Signature {
-                    dims: Dims::AxisList,
-                    dims_optional: true,
-                    keepdim: true,
-                    shape_type: false,
-                },
+                signature: axes_signature(true, true),
                 reads: Reads::AlongAxes,
                 build: Build::Node {
                     constructor: "reduce::reduction",

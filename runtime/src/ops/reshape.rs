@@ -14,10 +14,12 @@ use core::marker::PhantomData;
 pub const OPERATION: Operation = Operation {
     name: "reshape",
     signature: Signature {
+        inputs: 1,
         dims: Dims::None,
         dims_optional: true,
         keepdim: false,
         shape_type: true,
+        options: &[],
     },
     reads: Reads::InPlace(RowOrder::Kept),
     build: Build::Node {

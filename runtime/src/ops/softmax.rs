@@ -10,17 +10,12 @@
 //! form: one pass for the maximum and one that fills the exponentials and
 //! their sum, then the division as the row is stored.
 
-use super::{Build, Dims, Operation, Reads, Signature};
+use super::{axes_signature, Build, Operation, Reads};
 
 /// The table entry of `softmax(x, [axes])`.
 pub const OPERATION: Operation = Operation {
     name: "softmax",
-    signature: Signature {
-        dims: Dims::AxisList,
-        dims_optional: false,
-        keepdim: false,
-        shape_type: false,
-    },
+    signature: axes_signature(false, false),
     reads: Reads::AsDefined,
     build: Build::Composite("exp(x - max(x, keepdim)) / sum(exp(x - max(x, keepdim)), keepdim)"),
     elements: "Float",

@@ -171,8 +171,8 @@ pub struct OpCall {
     pub dims: Option<DimList>,
     /// `keepdim` was given: the reduced dims stay, as size 1.
     pub keepdim: bool,
-    /// The shape type of `reshape::<S>(x)`.
-    pub shape: Option<Box<syn::Type>>,
+    /// The type argument of `name::<T>(x)` (`reshape::<Shape![8, 8]>(x)`).
+    pub type_arg: Option<Box<syn::Type>>,
     /// The named options as written (`stride = [2, 2]`), in written order.
     pub options: Vec<OptionArg>,
 }

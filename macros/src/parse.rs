@@ -387,23 +387,23 @@ fn parse_path_operand(input: ParseStream, depth: usize) -> Result<Expr> {
         // `name::<..>(..)` is a call with a turbofish, which only an
         // operation that takes a shape has; a path `m::W` goes on below.
         if fork.peek(Token![<]) {
-            let op = ops::lookup(&name.to_string()).filter(|op| op.signature.shape_type);
+            let op = ops::lookup(&name.to_string()).filter(|op| op.signature.type_arg);
             let Some(op) = op else {
                 return Err(crate::functions::unknown_name(&name));
             };
             let name: syn::Ident = input.parse()?;
             input.parse::<Token![::]>()?;
             input.parse::<Token![<]>()?;
-            let shape: syn::Type = input.parse()?;
+            let type_arg: syn::Type = input.parse()?;
             input.parse::<Token![>]>()?;
-            return parse_op(input, name, op, Some(Box::new(shape)), depth);
+            return parse_op(input, name, op, Some(Box::new(type_arg)), depth);
         }
     }
     if input.peek(syn::Ident) && input.peek2(token::Paren) {
         let name: syn::Ident = input.parse()?;
         let text = name.to_string();
         return match ops::lookup(&text) {
-            Some(op) if op.signature.shape_type => {
+            Some(op) if op.signature.type_arg => {
                 Err(Error::new(name.span(), crate::functions::op_usage(op)))
             }
             Some(op) if crate::functions::lookup(&text).is_none() => {
@@ -424,7 +424,7 @@ fn parse_op(
     input: ParseStream,
     name: syn::Ident,
     op: &'static Operation,
-    shape: Option<Box<syn::Type>>,
+    type_arg: Option<Box<syn::Type>>,
     depth: usize,
 ) -> Result<Expr> {
     let content;
@@ -442,7 +442,7 @@ fn parse_op(
         inputs: vec![first],
         dims: None,
         keepdim: false,
-        shape,
+        type_arg,
         options: Vec::new(),
     };
     parse_op_rest(&content, call, parens.span.close(), depth)
@@ -629,7 +629,7 @@ fn parse_call(input: ParseStream, name: syn::Ident, depth: usize) -> Result<Expr
             inputs: vec![first],
             dims: None,
             keepdim: false,
-            shape: None,
+            type_arg: None,
             options: Vec::new(),
         };
         return parse_op_rest(&content, call, parens.span.close(), depth);
@@ -703,7 +703,7 @@ mod tests {
             dims: Dims::None,
             dims_optional: true,
             keepdim: false,
-            shape_type: false,
+            type_arg: false,
             options: &["stride", "padding"],
         },
         reads: Reads::InPlace(RowOrder::Kept),
@@ -725,7 +725,7 @@ mod tests {
                 inputs: vec![first],
                 dims: None,
                 keepdim: false,
-                shape: None,
+                type_arg: None,
                 options: Vec::new(),
             };
             parse_op_rest(input, call, Span::call_site(), 0)
@@ -753,7 +753,7 @@ mod tests {
         let expanded = crate::expand::expand(&statement)
             .to_string()
             .replace(' ', "");
-        let call = "ops::convolve::convolve(__tensor_expr_context,::tensor_expr::__private::ops::shape::<(::tensor_expr::__private::D<2>,::tensor_expr::__private::D<3>,)>(),::tensor_expr::__private::ops::shape::<()>(),__tensor_expr_op0,__tensor_expr_op1)";
+        let call = "ops::convolve::convolve(__tensor_expr_context,::tensor_expr::__private::ops::witness::<(::tensor_expr::__private::D<2>,::tensor_expr::__private::D<3>,)>(),::tensor_expr::__private::ops::witness::<()>(),__tensor_expr_op0,__tensor_expr_op1)";
         assert!(expanded.contains(call), "{expanded}");
     }
 

@@ -169,7 +169,7 @@ fn label(expr: &Expr, target: Option<&str>) -> Option<String> {
         Expr::Call { name, .. } => write!(label, "{name}("),
         Expr::Op(call) => {
             let _ = write!(label, "{}", call.op.name);
-            if let Some(shape) = &call.shape {
+            if let Some(shape) = &call.type_arg {
                 let _ = write!(label, "<{}>", quote::ToTokens::to_token_stream(shape));
             }
             if let Some(dims) = call.dim_values() {

@@ -317,7 +317,7 @@ impl TreeBuilder {
                 },
                 _,
             ) => {
-                let witness = self.op_witness(call, &input).into_iter();
+                let witness = self.op_witnesses(call, &input);
                 let options = self.option_witnesses(call);
                 let path = |path: &str| {
                     let parts = path.split("::").map(|part| Ident::new(part, span));
@@ -350,27 +350,26 @@ impl TreeBuilder {
         }
     }
 
-    /// The witness a constructor gets after the context (and marker): the
+    /// The witnesses a constructor gets after the context (and marker): the
     /// axes rule's kept and result shapes for an axis list, checked on the
-    /// list; the shape type for an operation that takes one, on the type
-    /// (where a count it cannot make is reported); none otherwise.
-    fn op_witness(&self, call: &OpCall, input: &Ident) -> Option<TokenStream> {
+    /// list; then the type argument, on the type (where a shape's element
+    /// count that cannot be made is reported).
+    fn op_witnesses(&self, call: &OpCall, input: &Ident) -> Vec<TokenStream> {
         let check_span = call.dims_span();
-        match (call.op.signature.dims, &call.shape) {
-            (Dims::AxisList, _) => {
-                let (context, checked) = (at(&self.context, check_span), at(input, check_span));
-                let (name, axes, keepdim) = (&call.name, call.dim_values(), call.keepdim);
-                Some(local_rules::axes(
-                    name, axes, check_span, keepdim, &context, &checked,
-                ))
-            }
-            (_, Some(shape)) => {
-                let shape_span = syn::spanned::Spanned::span(&**shape);
-                let rt = runtime(shape_span);
-                Some(quote_spanned!(shape_span=> #rt::ops::shape::<#shape>()))
-            }
-            _ => None,
+        let mut witnesses = Vec::new();
+        if call.op.signature.dims == Dims::AxisList {
+            let (context, checked) = (at(&self.context, check_span), at(input, check_span));
+            let (name, axes, keepdim) = (&call.name, call.dim_values(), call.keepdim);
+            witnesses.push(local_rules::axes(
+                name, axes, check_span, keepdim, &context, &checked,
+            ));
         }
+        if let Some(type_arg) = &call.type_arg {
+            let type_span = syn::spanned::Spanned::span(&**type_arg);
+            let rt = runtime(type_span);
+            witnesses.push(quote_spanned!(type_span=> #rt::ops::witness::<#type_arg>()));
+        }
+        witnesses
     }
 
     /// One witness per option of the signature, in its order, each on its
@@ -390,11 +389,11 @@ impl TreeBuilder {
                             .dims
                             .iter()
                             .map(|d| Literal::usize_unsuffixed(d.value as usize));
-                        quote_spanned!(span=> #rt::ops::shape::<(#(#rt::D<#dims>,)*)>())
+                        quote_spanned!(span=> #rt::ops::witness::<(#(#rt::D<#dims>,)*)>())
                     }
                     None => {
                         let rt = runtime(span);
-                        quote_spanned!(span=> #rt::ops::shape::<()>())
+                        quote_spanned!(span=> #rt::ops::witness::<()>())
                     }
                 },
             )

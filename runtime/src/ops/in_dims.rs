@@ -16,7 +16,7 @@ pub const OPERATION: Operation = Operation {
         dims: Dims::Positions,
         dims_optional: false,
         keepdim: false,
-        shape_type: false,
+        type_arg: false,
         options: &[],
     },
     reads: Reads::Placed,

@@ -14,7 +14,7 @@ const SIGNATURE: Signature = Signature {
     dims: Dims::SingleAxis,
     dims_optional: false,
     keepdim: true,
-    shape_type: false,
+    type_arg: false,
     options: &[],
 };
 

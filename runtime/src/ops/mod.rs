@@ -61,8 +61,10 @@ pub struct Signature {
     pub dims_optional: bool,
     /// Whether it accepts the `keepdim` flag.
     pub keepdim: bool,
-    /// Whether it takes a shape type, `name::<Shape![..]>(x)`.
-    pub shape_type: bool,
+    /// Whether it takes a type argument, `name::<T>(x)`: a shape for
+    /// `reshape::<Shape![8, 8]>(x)`, an element type for a cast; the
+    /// constructor gets it as a witness after the dim list's.
+    pub type_arg: bool,
     /// Its named options, each a list of non-negative integers written
     /// `name = [2, 2]` after the rest, in any order, each at most once. The
     /// constructor gets one witness per option, in this order: the list as
@@ -79,7 +81,7 @@ pub const fn axes_signature(dims_optional: bool, keepdim: bool) -> Signature {
         dims: Dims::AxisList,
         dims_optional,
         keepdim,
-        shape_type: false,
+        type_arg: false,
         options: &[],
     }
 }
@@ -191,10 +193,12 @@ pub fn lookup(name: &str) -> Option<&'static Operation> {
     OPERATIONS.iter().copied().find(|op| op.name == name)
 }
 
-/// A shape type as a value, for a constructor that takes one
-/// (`reshape::<Shape![8, 8]>(x)` passes `shape::<Shape![8, 8]>()`).
+/// A type as a value, for a constructor that takes a type argument or a
+/// named option (`reshape::<Shape![8, 8]>(x)` passes
+/// `witness::<Shape![8, 8]>()`, `stride = [2, 2]` passes
+/// `witness::<(D<2>, D<2>)>()`).
 #[inline(always)]
-pub fn shape<S>() -> core::marker::PhantomData<S> {
+pub fn witness<S>() -> core::marker::PhantomData<S> {
     core::marker::PhantomData
 }
 

@@ -18,7 +18,7 @@ pub const OPERATION: Operation = Operation {
         dims: Dims::None,
         dims_optional: true,
         keepdim: false,
-        shape_type: true,
+        type_arg: true,
         options: &[],
     },
     reads: Reads::InPlace(RowOrder::Kept),

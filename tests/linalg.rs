@@ -124,7 +124,10 @@ fn singular_matrices_are_errors_naming_the_column() {
     let rank_one = Tensor::<f64, Shape![3, 3]>::from_fn(|[i, j]| ((i + 1) * (j + 1)) as f64);
     assert_eq!(
         rank_one.inv().unwrap_err(),
-        LinalgError::Singular { column: 1 }
+        LinalgError::Singular {
+            matrix: None,
+            column: 1
+        }
     );
     assert_eq!(rank_one.det(), 0.0);
     let b = Tensor::<f64, Shape![3]>::new([1.0, 2.0, 3.0]);
@@ -135,7 +138,10 @@ fn singular_matrices_are_errors_naming_the_column() {
     let zeros = Tensor::<f32, Shape![2, 2]>::zeros();
     assert_eq!(
         zeros.inv().unwrap_err(),
-        LinalgError::Singular { column: 0 }
+        LinalgError::Singular {
+            matrix: None,
+            column: 0
+        }
     );
     assert_eq!(
         zeros.inv().unwrap_err().to_string(),
@@ -155,12 +161,18 @@ fn indefinite_matrices_have_no_cholesky_factor() {
     let indefinite = Tensor::<f64, Shape![2, 2]>::new([[1.0, 2.0], [2.0, 1.0]]);
     assert_eq!(
         indefinite.cholesky().unwrap_err(),
-        LinalgError::NotPositiveDefinite { column: 1 }
+        LinalgError::NotPositiveDefinite {
+            matrix: None,
+            column: 1
+        }
     );
     let negative = Tensor::<f64, Shape![2, 2]>::new([[-1.0, 0.0], [0.0, 1.0]]);
     assert_eq!(
         negative.cholesky().unwrap_err(),
-        LinalgError::NotPositiveDefinite { column: 0 }
+        LinalgError::NotPositiveDefinite {
+            matrix: None,
+            column: 0
+        }
     );
     let nan = Tensor::<f64, Shape![2, 2]>::new([[f64::NAN, 0.0], [0.0, 1.0]]);
     assert!(nan.cholesky().is_err());
@@ -182,4 +194,79 @@ fn eye_and_diag() {
     assert_eq!(d.as_slice(), &[2.0, 0.0, 0.0, 3.0]);
     assert_eq!(d.det(), 6.0);
     assert_eq!(d.inv().unwrap().as_slice(), &[0.5, 0.0, 0.0, 1.0 / 3.0]);
+}
+
+/// A batch `[B, N, N]` gives each matrix's own result, and an error names
+/// the matrix of the batch that failed (NumPy broadcasts `linalg` the same
+/// way over leading dims).
+#[test]
+fn batches_give_each_matrix_its_result_and_name_the_failing_one() {
+    const B: usize = 3;
+    let matrices: [Tensor<f64, (D<3>, D<3>)>; B] = core::array::from_fn(|b| random::<3>(40 + b));
+    let batch =
+        Tensor::<f64, (D<B>, D<3>, D<3>)>::from_flat_fn(|k| matrices[k / 9].as_slice()[k % 9]);
+    let rhs = Tensor::<f64, (D<B>, D<3>)>::from_flat_fn(|k| pseudo(900 + k));
+    let (det, inv, x) = (
+        batch.det(),
+        batch.inv().unwrap(),
+        batch.solve(&rhs).unwrap(),
+    );
+    // Symmetric positive definite: A A^T + I.
+    let spd = Tensor::<f64, (D<B>, D<3>, D<3>)>::from_fn(|[b, i, j]| {
+        let a = matrices[b].as_slice();
+        (0..3).map(|k| a[i * 3 + k] * a[j * 3 + k]).sum::<f64>() + if i == j { 1.0 } else { 0.0 }
+    });
+    let factors = spd.cholesky().unwrap();
+    for (b, a) in matrices.iter().enumerate() {
+        assert_eq!(det[[b]], a.det());
+        assert_eq!(&inv.as_slice()[b * 9..][..9], a.inv().unwrap().as_slice());
+        let column = Tensor::<f64, (D<3>,)>::from_flat_fn(|i| rhs.as_slice()[b * 3 + i]);
+        assert_eq!(
+            &x.as_slice()[b * 3..][..3],
+            a.solve(&column).unwrap().as_slice()
+        );
+        let own = Tensor::<f64, (D<3>, D<3>)>::from_flat_fn(|k| spd.as_slice()[b * 9 + k]);
+        assert_eq!(
+            &factors.as_slice()[b * 9..][..9],
+            own.cholesky().unwrap().as_slice()
+        );
+    }
+    // Matrix 2 singular (two equal rows of exact values), matrix 1 indefinite.
+    let mut failing = batch;
+    for (k, value) in [1.0, 2.0, 3.0, 1.0, 2.0, 3.0, 4.0, 5.0, 6.0]
+        .into_iter()
+        .enumerate()
+    {
+        failing[[2, k / 3, k % 3]] = value;
+    }
+    let error = failing.inv().unwrap_err();
+    assert!(
+        matches!(
+            error,
+            LinalgError::Singular {
+                matrix: Some(2),
+                ..
+            }
+        ),
+        "{error}"
+    );
+    assert!(error
+        .to_string()
+        .starts_with("matrix 2 of the batch is singular"));
+    assert!(matches!(
+        failing.solve(&rhs),
+        Err(LinalgError::Singular {
+            matrix: Some(2),
+            ..
+        })
+    ));
+    let mut indefinite = spd;
+    indefinite[[1, 0, 0]] = -1.0;
+    assert_eq!(
+        indefinite.cholesky().unwrap_err(),
+        LinalgError::NotPositiveDefinite {
+            matrix: Some(1),
+            column: 0
+        }
+    );
 }

@@ -176,8 +176,10 @@ impl fmt::Debug for Dims {
 ///
 /// ```
 /// use tensor_expr_runtime::error::LinalgError;
-/// let error = LinalgError::Singular { column: 2 };
+/// let error = LinalgError::Singular { matrix: None, column: 2 };
 /// assert_eq!(error.to_string(), "the matrix is singular: column 2 has no non-zero pivot");
+/// let in_batch = LinalgError::Singular { matrix: Some(3), column: 2 };
+/// assert_eq!(in_batch.to_string(), "matrix 3 of the batch is singular: column 2 has no non-zero pivot");
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[non_exhaustive]
@@ -185,27 +187,63 @@ pub enum LinalgError {
     /// LU elimination found no non-zero pivot in this column (`inv`, `solve`):
     /// the matrix is singular, as NumPy's `LinAlgError("Singular matrix")`.
     Singular {
+        /// Which matrix of a batch (`[B, n, n]`), counted from 0; `None`
+        /// for a single matrix.
+        matrix: Option<usize>,
         /// The column, counted from 0.
         column: usize,
     },
     /// The Cholesky pivot of this column is not positive (or is NaN): the
     /// matrix is not symmetric positive definite.
     NotPositiveDefinite {
+        /// Which matrix of a batch (`[B, n, n]`), counted from 0; `None`
+        /// for a single matrix.
+        matrix: Option<usize>,
         /// The column, counted from 0.
         column: usize,
     },
 }
 
+impl LinalgError {
+    /// The same error, for matrix `matrix` of a batch.
+    pub fn in_matrix(self, matrix: usize) -> LinalgError {
+        match self {
+            LinalgError::Singular { column, .. } => LinalgError::Singular {
+                matrix: Some(matrix),
+                column,
+            },
+            LinalgError::NotPositiveDefinite { column, .. } => LinalgError::NotPositiveDefinite {
+                matrix: Some(matrix),
+                column,
+            },
+        }
+    }
+}
+
+/// "the matrix" or "matrix 3 of the batch", the subject of an error message.
+struct Subject(Option<usize>);
+
+impl fmt::Display for Subject {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.0 {
+            Some(matrix) => write!(f, "matrix {matrix} of the batch"),
+            None => write!(f, "the matrix"),
+        }
+    }
+}
+
 impl fmt::Display for LinalgError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            LinalgError::Singular { column } => write!(
+            LinalgError::Singular { matrix, column } => write!(
                 f,
-                "the matrix is singular: column {column} has no non-zero pivot"
+                "{} is singular: column {column} has no non-zero pivot",
+                Subject(*matrix)
             ),
-            LinalgError::NotPositiveDefinite { column } => write!(
+            LinalgError::NotPositiveDefinite { matrix, column } => write!(
                 f,
-                "the matrix is not positive definite: the pivot of column {column} is not positive"
+                "{} is not positive definite: the pivot of column {column} is not positive",
+                Subject(*matrix)
             ),
         }
     }

@@ -1,4 +1,5 @@
-//! Linear algebra on small square matrices, as methods: [`Tensor::eye`],
+//! Linear algebra on small square matrices and batches of them (`[B, n, n]`,
+//! each matrix in turn, as NumPy's `linalg` broadcasts), as methods: [`Tensor::eye`],
 //! [`Tensor::diag`], [`det`](Tensor::det), [`inv`](Tensor::inv),
 //! [`solve`](Tensor::solve), [`cholesky`](Tensor::cholesky) and
 //! [`cholesky_solve`](Tensor::cholesky_solve), for `f32`, `f64` and any
@@ -190,7 +191,10 @@ impl<T: Float, const N: usize> Square<T, N> {
             }
             // Not greater than zero, or NaN (which compares to nothing).
             if diagonal.partial_cmp(&T::ZERO) != Some(core::cmp::Ordering::Greater) {
-                return Err(LinalgError::NotPositiveDefinite { column: j });
+                return Err(LinalgError::NotPositiveDefinite {
+                    matrix: None,
+                    column: j,
+                });
             }
             let root = diagonal.sqrt();
             l[j][j] = root;
@@ -236,6 +240,71 @@ impl<T: Float, const N: usize> Square<T, N> {
     }
 }
 
+/// A batch of `B` square matrices, `[B, N, N]`: NumPy's `linalg` applied to
+/// each matrix of the leading dim, and a failure names the matrix.
+type Batch<T, const B: usize, const N: usize> = Tensor<T, (D<B>, D<N>, D<N>)>;
+
+/// The methods of one matrix applied to each of a batch, `[B, N, N]`, as
+/// NumPy's `linalg` broadcasts over a leading dim. Each matrix is copied to
+/// the stack and back: nothing is allocated.
+///
+/// ```
+/// use tensor_expr_runtime::error::LinalgError;
+/// use tensor_expr_runtime::{Tensor, D};
+/// let a = Tensor::<f64, (D<2>, D<2>, D<2>)>::new([[[2.0, 0.0], [0.0, 4.0]], [[1.0, 2.0], [2.0, 4.0]]]);
+/// assert_eq!(a.det().as_slice(), &[8.0, 0.0]);
+/// assert_eq!(a.inv().unwrap_err(), LinalgError::Singular { matrix: Some(1), column: 1 });
+/// ```
+impl<T: Float, const B: usize, const N: usize> Batch<T, B, N> {
+    /// Matrix `b` of the batch, copied.
+    fn matrix(&self, b: usize) -> Square<T, N> {
+        let start = b * N * N;
+        Square::from_flat_fn(|position| self.as_slice()[start + position])
+    }
+
+    /// The determinant of each matrix ([`Tensor::det`]).
+    pub fn det(&self) -> Tensor<T, (D<B>,)> {
+        Tensor::from_fn(|[b]: [usize; 1]| self.matrix(b).det())
+    }
+
+    /// The inverse of each matrix ([`Tensor::inv`]), or the first singular
+    /// one's error.
+    pub fn inv(&self) -> Result<Self, LinalgError> {
+        let mut out = Self::zeros();
+        for (b, chunk) in out.as_mut_slice().chunks_exact_mut(N * N).enumerate() {
+            let inverse = self.matrix(b).inv().map_err(|e| e.in_matrix(b))?;
+            chunk.copy_from_slice(inverse.as_slice());
+        }
+        Ok(out)
+    }
+
+    /// The lower Cholesky factor of each matrix ([`Tensor::cholesky`]), or
+    /// the first error, naming its matrix.
+    pub fn cholesky(&self) -> Result<Self, LinalgError> {
+        let mut out = Self::zeros();
+        for (b, chunk) in out.as_mut_slice().chunks_exact_mut(N * N).enumerate() {
+            let factor = self.matrix(b).cholesky().map_err(|e| e.in_matrix(b))?;
+            chunk.copy_from_slice(factor.as_slice());
+        }
+        Ok(out)
+    }
+
+    /// `x` with `self[b] @ x[b] = rhs[b]` for each matrix ([`Tensor::solve`]),
+    /// a vector of `N` per matrix (`rhs` of shape `[B, N]`).
+    pub fn solve(
+        &self,
+        rhs: &Tensor<T, (D<B>, D<N>)>,
+    ) -> Result<Tensor<T, (D<B>, D<N>)>, LinalgError> {
+        let mut out = Tensor::<T, (D<B>, D<N>)>::zeros();
+        for (b, chunk) in out.as_mut_slice().chunks_exact_mut(N).enumerate() {
+            let column = Tensor::<T, (D<N>,)>::from_flat_fn(|i| rhs.as_slice()[b * N + i]);
+            let x = self.matrix(b).solve(&column).map_err(|e| e.in_matrix(b))?;
+            chunk.copy_from_slice(x.as_slice());
+        }
+        Ok(out)
+    }
+}
+
 /// The matrix as an array of rows.
 #[inline(always)]
 fn rows<T: Float, const N: usize>(a: &Square<T, N>) -> [[T; N]; N] {
@@ -275,7 +344,10 @@ impl<T: Float, const N: usize> Lu<T, N> {
                 }
             }
             if self.lu[pivot][k] == T::ZERO {
-                return Err(LinalgError::Singular { column: k });
+                return Err(LinalgError::Singular {
+                    matrix: None,
+                    column: k,
+                });
             }
             self.pivots[k] = pivot;
             if pivot != k {

@@ -210,3 +210,36 @@ fn softmax_of_a_product_is_the_written_out_softmax() {
     let written = tensor_expr!(exp(x @ w - max(x @ w, [1], keepdim)) / sum(exp(x @ w - max(x @ w, [1], keepdim)), [1], keepdim) * 2.0);
     assert_eq!(one_call, written);
 }
+
+/// A product or operation that reads the assignment target is evaluated
+/// before the nest overwrites it, as NumPy evaluates the right-hand side
+/// first: the update equations of a Kalman filter read as the maths does.
+#[test]
+fn assignments_read_the_target_through_products_and_operations() {
+    let f = sample::<Shape![4, 4]>(1.0);
+    let q = sample::<Shape![4, 4]>(2.0);
+    let k = sample::<Shape![4, 2]>(3.0);
+    let h = sample::<Shape![2, 4]>(4.0);
+    let eye = Tensor::<f64, Shape![4, 4]>::eye();
+    let mut p = sample::<Shape![4, 4]>(5.0);
+
+    let fp = tensor_expr!(f @ p);
+    let expected = tensor_expr!(fp @ transpose(f) + q);
+    tensor_expr!(p = f @ p @ transpose(f) + q);
+    assert_eq!(p, expected);
+
+    let kh = tensor_expr!(eye - k @ h);
+    let expected = tensor_expr!(kh @ p);
+    tensor_expr!(p = (eye - k @ h) @ p);
+    assert_eq!(p, expected);
+
+    let before = p;
+    tensor_expr!(p += p @ f);
+    let expected = tensor_expr!(before + before @ f);
+    assert_eq!(p, expected);
+
+    let mean = tensor_expr!(mean(p, [1], keepdim));
+    let expected = tensor_expr!(p - mean);
+    tensor_expr!(p = p - mean(p, [1], keepdim));
+    assert_eq!(p, expected);
+}

@@ -15,6 +15,11 @@
 //!   subexpression (`softmax(x @ w + b)`): such an expression is walked row
 //!   by row, which reads a product through dot products.
 //!
+//! Two more, for correctness: a product or operation that reads the
+//! assignment target (`p = f @ p @ transpose(f) + q`), which would read the
+//! target while the nest overwrites it; and the expression input of an
+//! operation that reads stored data in place (`transpose(x @ w)`).
+//!
 //! And one more, for the compiler rather than for speed: a part nested so
 //! deep that its node types would nest more than [`MAX_TYPE_DEPTH`] levels
 //! (products or reductions inside one another some sixty times; elementwise
@@ -56,6 +61,9 @@ pub fn split(expr: &Expr, target: Option<&str>) -> (Expr, Vec<Stage>) {
         target,
     };
     let mut expr = expr.clone();
+    if let Some(target) = target {
+        stages.target_readers(&mut expr, target);
+    }
     stages.split_part(&mut expr, target);
     (expr, stages.list)
 }
@@ -108,6 +116,22 @@ impl Stages<'_> {
         }
         for child in expr.children_mut() {
             self.product_operands(child);
+        }
+    }
+
+    /// Stages every product or operation that reads the assignment target
+    /// (`p = f @ p @ transpose(f) + q`, `x = x - mean(x, [1], keepdim)`):
+    /// each reads elements other than the one the nest is writing, so it is
+    /// evaluated before the nest overwrites the target, as NumPy evaluates
+    /// the right-hand side before assigning. Elementwise reads of the target
+    /// stay in place.
+    fn target_readers(&mut self, expr: &mut Expr, target: &str) {
+        let reader = is_product(expr) || expr.as_op().is_some();
+        if reader && reads_operand(expr, target) {
+            return self.stage(expr);
+        }
+        for child in expr.children_mut() {
+            self.target_readers(child, target);
         }
     }
 
@@ -198,6 +222,17 @@ fn shallow_enough_part(expr: &mut Expr) -> Option<&mut Expr> {
         return Some(child);
     }
     shallow_enough_part(child)
+}
+
+/// Whether `expr` reads the operand written `tokens`.
+fn reads_operand(expr: &Expr, tokens: &str) -> bool {
+    match expr {
+        Expr::Operand(operand) => operand.tokens.to_string() == tokens,
+        _ => expr
+            .children()
+            .into_iter()
+            .any(|child| reads_operand(child, tokens)),
+    }
 }
 
 /// Whether `expr` is `a @ b`.

@@ -5,13 +5,16 @@
 //!   function of two arguments, or as the value of an in-place update), on one
 //!   side only, and its tuple lists non-negative dims in strictly increasing order;
 //! - the operands of `@` are not `in_dims` (a product's batch dims broadcast by
-//!   the NumPy rule) and do not read the assignment target, which the product
-//!   would overwrite while still reading it.
+//!   the NumPy rule).
+//!
+//! A product or operation that reads the assignment target is not an error:
+//! it is evaluated first, into a tensor of its own ([`crate::stage`]), as
+//! NumPy evaluates `p = f @ p @ f.T + q`.
 //!
 //! The rules that need types (the tuple's length against the operand's rank, its
 //! range against the other operand's rank, the sizes) are left to rustc.
 
-use crate::ast::{BinaryOp, DimLiteral, Expr, Form, OpCall, Operand, Statement};
+use crate::ast::{BinaryOp, DimLiteral, Expr, Form, OpCall, Statement};
 use crate::functions;
 use syn::Error;
 use tensor_expr_runtime::ops::{Dims, Reads};
@@ -37,10 +40,7 @@ pub fn validate(statement: &Statement) -> syn::Result<()> {
     };
     match &statement.form {
         Form::Evaluate(expr) => visit(expr, Place::Elsewhere, &mut report),
-        Form::Assign { target, value, .. } => {
-            visit(value, Place::AssignedValue, &mut report);
-            check_target_read_elementwise(value, &target.to_string(), None, &mut report);
-        }
+        Form::Assign { value, .. } => visit(value, Place::AssignedValue, &mut report),
     }
     errors.map_or(Ok(()), Err)
 }
@@ -140,40 +140,6 @@ fn visit_call(name: &syn::Ident, args: &[Expr], report: &mut impl FnMut(Error)) 
         for arg in args {
             visit(arg, Place::Elsewhere, report);
         }
-    }
-}
-
-/// The constructs that read other elements of their operand than the one being
-/// written (`@` and every operation of the table), so may not read the
-/// assignment target: the nest overwrites it element by element while they
-/// still read it.
-fn check_target_read_elementwise(
-    expr: &Expr,
-    target: &str,
-    reader: Option<String>,
-    report: &mut impl FnMut(Error),
-) {
-    let reader = reader.or(match expr {
-        Expr::Binary {
-            op: BinaryOp::MatMul,
-            ..
-        } => Some("@".to_string()),
-        Expr::Op(call) => Some(call.name.to_string()),
-        _ => None,
-    });
-    if let (Some(reader), Expr::Operand(Operand { tokens, span })) = (&reader, expr) {
-        if tokens.to_string() == target {
-            report(Error::new(
-                *span,
-                format!(
-                    "`{target}` is both the target and an operand of `{reader}`, which would read \
-                     `{target}` while the loop overwrites it. Compute it into another tensor first"
-                ),
-            ));
-        }
-    }
-    for child in expr.children() {
-        check_target_read_elementwise(child, target, reader.clone(), report);
     }
 }
 

@@ -5,7 +5,10 @@
 //! `cargo bench --bench linalg` (and with `RUSTFLAGS="-C target-cpu=native"`).
 //!
 //! Each call reads its input through `black_box`, so no result is computed
-//! once and reused; f32, as games and robotics use.
+//! once and reused; f32, as games and robotics use. Last, one step of a
+//! constant-velocity Kalman filter (state 4, measurement 2), each equation
+//! one `tensor_expr!` as the maths reads, against the same in nalgebra, with
+//! the heap allocations per step counted.
 
 mod common;
 
@@ -25,7 +28,7 @@ fn pseudo(seed: usize) -> f32 {
 
 /// A well-conditioned N x N matrix: random plus N on the diagonal.
 fn matrix<const N: usize>() -> Tensor<f32, (D<N>, D<N>)> {
-    Tensor::<f32, (D<N>, D<N>)>::from_fn(|[i, j]| {
+    Tensor::<f32, (D<N>, D<N>)>::from_fn(|[i, j]: [usize; 2]| {
         pseudo(i * N + j) + if i == j { N as f32 } else { 0.0 }
     })
 }
@@ -106,7 +109,7 @@ macro_rules! solve_and_cholesky {
             ],
         );
         print(&format!("solve {}x{}", $n, $n), &times, &["te", "nalgebra"]);
-        let spd = Tensor::<f32, (D<$n>, D<$n>)>::from_fn(|[i, j]| {
+        let spd = Tensor::<f32, (D<$n>, D<$n>)>::from_fn(|[i, j]: [usize; 2]| {
             let s: f32 = (0..$n).map(|k| a[[i, k]] * a[[j, k]]).sum();
             s
         });
@@ -131,6 +134,159 @@ macro_rules! solve_and_cholesky {
     }};
 }
 
+/// Counts heap allocations, to report the allocations of a Kalman step.
+struct Counting;
+
+static ALLOCATIONS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+
+// SAFETY: every call is forwarded to the system allocator unchanged.
+unsafe impl std::alloc::GlobalAlloc for Counting {
+    unsafe fn alloc(&self, layout: std::alloc::Layout) -> *mut u8 {
+        ALLOCATIONS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        // SAFETY: the caller's contract is the system allocator's.
+        unsafe { std::alloc::System.alloc(layout) }
+    }
+    unsafe fn dealloc(&self, ptr: *mut u8, layout: std::alloc::Layout) {
+        // SAFETY: `ptr` came from `alloc` above, with this layout.
+        unsafe { std::alloc::System.dealloc(ptr, layout) }
+    }
+}
+
+#[global_allocator]
+static GLOBAL: Counting = Counting;
+
+/// The filter's matrices: `F` (constant velocity, step `dt`), `H` (position
+/// measured), `Q`, `R`.
+struct Model {
+    f: Tensor<f32, Shape![4, 4]>,
+    h: Tensor<f32, Shape![2, 4]>,
+    q: Tensor<f32, Shape![4, 4]>,
+    r: Tensor<f32, Shape![2, 2]>,
+    eye: Tensor<f32, Shape![4, 4]>,
+}
+
+/// One predict-and-update step, each equation as it is written on paper.
+fn kalman_step(
+    m: &Model,
+    x: &mut Tensor<f32, Shape![4]>,
+    p: &mut Tensor<f32, Shape![4, 4]>,
+    z: &Tensor<f32, Shape![2]>,
+) {
+    let (f, h, q, r, eye) = (&m.f, &m.h, &m.q, &m.r, &m.eye);
+    tensor_expr!(x = f @ x);
+    tensor_expr!(p = f @ p @ transpose(f) + q);
+    let s = tensor_expr!(h @ p @ transpose(h) + r);
+    let s_inv = s.inv().expect("S is positive definite");
+    let k = tensor_expr!(p @ transpose(h) @ s_inv);
+    tensor_expr!(x = x + k @ (z - h @ x));
+    tensor_expr!(p = (eye - k @ h) @ p);
+}
+
+type NaMatrix<const R: usize, const C: usize> = SMatrix<f32, R, C>;
+
+/// The same step in nalgebra.
+fn nalgebra_step(
+    (f, h, q, r): (
+        &NaMatrix<4, 4>,
+        &NaMatrix<2, 4>,
+        &NaMatrix<4, 4>,
+        &NaMatrix<2, 2>,
+    ),
+    x: &mut nalgebra::SVector<f32, 4>,
+    p: &mut NaMatrix<4, 4>,
+    z: &nalgebra::SVector<f32, 2>,
+) {
+    *x = f * *x;
+    *p = f * *p * f.transpose() + q;
+    let s = h * *p * h.transpose() + r;
+    let k = *p * h.transpose() * s.try_inverse().expect("S is positive definite");
+    *x += k * (z - h * *x);
+    *p = (NaMatrix::<4, 4>::identity() - k * h) * *p;
+}
+
+fn kalman() {
+    let dt = 0.1;
+    let model = Model {
+        f: Tensor::from_fn(|[i, j]: [usize; 2]| {
+            if i == j {
+                1.0
+            } else if j == i + 2 {
+                dt
+            } else {
+                0.0
+            }
+        }),
+        h: Tensor::from_fn(|[i, j]: [usize; 2]| if i == j { 1.0 } else { 0.0 }),
+        q: Tensor::from_fn(|[i, j]: [usize; 2]| if i == j { 0.01 } else { 0.0 }),
+        r: Tensor::from_fn(|[i, j]: [usize; 2]| if i == j { 0.1 } else { 0.0 }),
+        eye: Tensor::eye(),
+    };
+    let f = NaMatrix::<4, 4>::from_row_slice(model.f.as_slice());
+    let h = NaMatrix::<2, 4>::from_row_slice(model.h.as_slice());
+    let q = NaMatrix::<4, 4>::from_row_slice(model.q.as_slice());
+    let r = NaMatrix::<2, 2>::from_row_slice(model.r.as_slice());
+    let measurement = |t: usize| {
+        [
+            t as f32 * 0.1 + pseudo(t) * 0.3,
+            2.0 - t as f32 * 0.05 + pseudo(t + 7) * 0.3,
+        ]
+    };
+    let (mut x, mut p) = (
+        Tensor::<f32, Shape![4]>::zeros(),
+        Tensor::<f32, Shape![4, 4]>::eye(),
+    );
+    let (mut nx, mut np) = (
+        nalgebra::SVector::<f32, 4>::zeros(),
+        NaMatrix::<4, 4>::identity(),
+    );
+    let before = ALLOCATIONS.load(std::sync::atomic::Ordering::Relaxed);
+    for t in 0..1000 {
+        let z = Tensor::<f32, Shape![2]>::new(measurement(t));
+        kalman_step(&model, &mut x, &mut p, &z);
+    }
+    let per_step =
+        (ALLOCATIONS.load(std::sync::atomic::Ordering::Relaxed) - before) as f64 / 1000.0;
+    for t in 0..1000 {
+        let [a, b] = measurement(t);
+        nalgebra_step(
+            (&f, &h, &q, &r),
+            &mut nx,
+            &mut np,
+            &nalgebra::SVector::<f32, 2>::new(a, b),
+        );
+    }
+    for (ours, theirs) in x.as_slice().iter().zip(nx.iter()) {
+        assert!(
+            (ours - theirs).abs() <= 1e-3 * (1.0 + theirs.abs()),
+            "{ours} vs {theirs}"
+        );
+    }
+    let z = Tensor::<f32, Shape![2]>::new(measurement(3));
+    let nz = nalgebra::SVector::<f32, 2>::new(z[[0]], z[[1]]);
+    let times = compare(
+        1,
+        20_000,
+        &mut [
+            &mut || {
+                let (mut x, mut p) = (black_box(x), black_box(p));
+                kalman_step(black_box(&model), &mut x, &mut p, black_box(&z));
+                black_box((x, p));
+            },
+            &mut || {
+                let (mut x, mut p) = (black_box(nx), black_box(np));
+                nalgebra_step((&f, &h, &q, &r), &mut x, &mut p, black_box(&nz));
+                black_box((x, p));
+            },
+        ],
+    );
+    print(
+        "Kalman step (4 state, 2 meas.)",
+        &times,
+        &["te", "nalgebra"],
+    );
+    println!("  tensor-expr heap allocations per step: {per_step}");
+}
+
 fn main() {
     println!(
         "{:<28} {:>9}   others: ns (their time / tensor-expr's)",
@@ -145,4 +301,5 @@ fn main() {
     solve_and_cholesky!(3);
     solve_and_cholesky!(4);
     solve_and_cholesky!(6);
+    kalman();
 }

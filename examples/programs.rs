@@ -1,6 +1,7 @@
 //! Whole programs, each one `tensor_expr!` per step and checked against plain
 //! loops: a 2-layer MLP with a softmax (one expression), NumPy's image
-//! normalisation per channel, and pairwise distances between points.
+//! normalisation per channel, pairwise distances between points, and a
+//! constant-velocity Kalman filter (each equation as the maths reads).
 //!
 //! `cargo run --release --example programs`
 
@@ -18,10 +19,7 @@ fn main() {
     let b1 = Tensor::<f32, Shape![128]>::from_fn(|[j]| pseudo(j + 11));
     let w2 = HeapTensor::<f32, Shape![128, 10]>::from_flat_fn(|p| pseudo(p + 13));
     let b2 = Tensor::<f32, Shape![10]>::from_fn(|[c]| pseudo(c + 17));
-    let p = tensor_expr!(
-        exp(relu(x @ w1 + b1) @ w2 + b2 - max(relu(x @ w1 + b1) @ w2 + b2, [1], keepdim))
-            / sum(exp(relu(x @ w1 + b1) @ w2 + b2 - max(relu(x @ w1 + b1) @ w2 + b2, [1], keepdim)), [1], keepdim)
-    );
+    let p = tensor_expr!(softmax(relu(x @ w1 + b1) @ w2 + b2, [1]));
     let mut worst = 0.0f32;
     for i in 0..32 {
         let hidden: Vec<f32> = (0..128)
@@ -82,6 +80,95 @@ fn main() {
         }
     }
     println!("pairwise squared distances of 5 points:\n{d}");
+    println!("  largest difference from plain loops: {worst:.2e}");
+    assert!(worst < 1e-9);
+
+    kalman();
+}
+
+/// A constant-velocity Kalman filter (state: position and velocity in 2-D;
+/// measured: the position) over 200 noisy measurements, each equation one
+/// `tensor_expr!` as written on paper, against the same filter in plain
+/// loops over nested arrays.
+fn kalman() {
+    let dt = 0.1f64;
+    let f = Tensor::<f64, Shape![4, 4]>::from_fn(|[i, j]| {
+        if i == j {
+            1.0
+        } else if j == i + 2 {
+            dt
+        } else {
+            0.0
+        }
+    });
+    let h = Tensor::<f64, Shape![2, 4]>::from_fn(|[i, j]| if i == j { 1.0 } else { 0.0 });
+    let q = tensor_expr!({ Tensor::<f64, Shape![4, 4]>::eye() } * 0.01);
+    let r = tensor_expr!({ Tensor::<f64, Shape![2, 2]>::eye() } * 0.1);
+    let eye = Tensor::<f64, Shape![4, 4]>::eye();
+    let (mut x, mut p) = (
+        Tensor::<f64, Shape![4]>::zeros(),
+        Tensor::<f64, Shape![4, 4]>::eye(),
+    );
+    let measurement = |t: usize| {
+        [
+            t as f64 * 0.1 + pseudo(t) as f64 * 0.3,
+            2.0 - t as f64 * 0.05 + pseudo(t + 7) as f64 * 0.3,
+        ]
+    };
+    for t in 0..200 {
+        let z = Tensor::<f64, Shape![2]>::new(measurement(t));
+        tensor_expr!(x = f @ x);
+        tensor_expr!(p = f @ p @ transpose(f) + q);
+        let s = tensor_expr!(h @ p @ transpose(h) + r);
+        let s_inv = s.inv().expect("S = H P H^T + R is positive definite");
+        let k = tensor_expr!(p @ transpose(h) @ s_inv);
+        tensor_expr!(x = x + k @ (z - h @ x));
+        tensor_expr!(p = (eye - k @ h) @ p);
+    }
+
+    // The same filter in plain loops.
+    type M4 = [[f64; 4]; 4];
+    let mul = |a: &M4, b: &M4| -> M4 {
+        core::array::from_fn(|i| core::array::from_fn(|j| (0..4).map(|k| a[i][k] * b[k][j]).sum()))
+    };
+    let transpose = |a: &M4| -> M4 { core::array::from_fn(|i| core::array::from_fn(|j| a[j][i])) };
+    let fm: M4 = core::array::from_fn(|i| core::array::from_fn(|j| f[[i, j]]));
+    let (mut xs, mut ps) = (
+        [0.0f64; 4],
+        core::array::from_fn::<[f64; 4], 4, _>(|i| {
+            core::array::from_fn(|j| if i == j { 1.0 } else { 0.0 })
+        }),
+    );
+    for t in 0..200 {
+        let z = measurement(t);
+        xs = core::array::from_fn(|i| (0..4).map(|k| fm[i][k] * xs[k]).sum());
+        ps = mul(&mul(&fm, &ps), &transpose(&fm));
+        for i in 0..4 {
+            ps[i][i] += 0.01;
+        }
+        // H selects the first two coordinates: S = P[..2, ..2] + R.
+        let s = [[ps[0][0] + 0.1, ps[0][1]], [ps[1][0], ps[1][1] + 0.1]];
+        let det = s[0][0] * s[1][1] - s[0][1] * s[1][0];
+        let s_inv = [
+            [s[1][1] / det, -s[0][1] / det],
+            [-s[1][0] / det, s[0][0] / det],
+        ];
+        let k: [[f64; 2]; 4] = core::array::from_fn(|i| {
+            core::array::from_fn(|j| ps[i][0] * s_inv[0][j] + ps[i][1] * s_inv[1][j])
+        });
+        let innovation = [z[0] - xs[0], z[1] - xs[1]];
+        xs = core::array::from_fn(|i| xs[i] + k[i][0] * innovation[0] + k[i][1] * innovation[1]);
+        let kh: M4 =
+            core::array::from_fn(|i| core::array::from_fn(|j| if j < 2 { k[i][j] } else { 0.0 }));
+        let i_kh: M4 = core::array::from_fn(|i| {
+            core::array::from_fn(|j| if i == j { 1.0 } else { 0.0 } - kh[i][j])
+        });
+        ps = mul(&i_kh, &ps);
+    }
+    let worst = (0..4)
+        .map(|i| (x[[i]] - xs[i]).abs())
+        .fold(0.0f64, f64::max);
+    println!("Kalman filter, 200 steps: state = {:.4?}", x.as_slice());
     println!("  largest difference from plain loops: {worst:.2e}");
     assert!(worst < 1e-9);
 }

@@ -121,13 +121,16 @@ fn main() -> Result<(), tensor_expr::ShapeError> {
         tensor_expr!(mean(logits, [0]))
     );
     println!("max of everything -> []: {}", tensor_expr!(max(logits)));
-    // Written out in full; the repeated `exp(..)` is computed once per element,
-    // each row max and sum once per row, all in the same loop nest.
-    let p = tensor_expr!(
-        exp(logits - max(logits, [1], keepdim))
-            / sum(exp(logits - max(logits, [1], keepdim)), [1], keepdim)
-    );
+    // One call; it is the written-out `exp(x - max) / sum(exp(x - max))`, whose
+    // repeated `exp(..)` is computed once per element, each row max and sum
+    // once per row, all in the same loop nest.
+    let p = tensor_expr!(softmax(logits, [1]));
     println!("softmax over each row (rows sum to 1):\n{p}");
+    println!(
+        "logsumexp over each row: {}, L2 norm of each row: {}",
+        tensor_expr!(logsumexp(logits, [1])),
+        tensor_expr!(norm(logits, [1]))
+    );
     let gamma: Tensor<f32, Shape![4]> = tensor![1., 1., 2., 2.];
     let beta: Tensor<f32, Shape![4]> = tensor![0., 0., 0.5, 0.5];
     let normed = tensor_expr!(
@@ -160,10 +163,7 @@ fn main() -> Result<(), tensor_expr::ShapeError> {
     println!("gelu(z) = {} (erf form)", tensor_expr!(gelu(z)));
     println!("silu(z)      = {}", tensor_expr!(silu(z)));
     println!("softplus(z)  = {}", tensor_expr!(softplus(z)));
-    println!(
-        "log_softmax  = {}",
-        tensor_expr!(z - max(z) - ln(sum(exp(z - max(z)))))
-    );
+    println!("log_softmax  = {}", tensor_expr!(log_softmax(z, [0])));
     println!("(vectorised, no libm call; the README gives each function's max error over all f32 inputs)");
     let with_nan: Tensor<f32, Shape![4]> = tensor![1., f32::NAN, -2., 4.];
     println!(

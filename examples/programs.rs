@@ -143,8 +143,8 @@ fn kalman() {
         let z = measurement(t);
         xs = core::array::from_fn(|i| (0..4).map(|k| fm[i][k] * xs[k]).sum());
         ps = mul(&mul(&fm, &ps), &transpose(&fm));
-        for i in 0..4 {
-            ps[i][i] += 0.01;
+        for (i, row) in ps.iter_mut().enumerate() {
+            row[i] += 0.01;
         }
         // H selects the first two coordinates: S = P[..2, ..2] + R.
         let s = [[ps[0][0] + 0.1, ps[0][1]], [ps[1][0], ps[1][1] + 0.1]];

@@ -26,10 +26,10 @@
 //! paths fold, see [`crate::fold_paths`]) is staged, so no stage's type reaches
 //! rustc's recursion limit however deep the expression.
 //!
-//! A stage is evaluated by the same macro machinery into a scratch tensor (a
-//! `HeapTensor` with an allocator; without one a `Tensor` on the stack, sized
-//! by the stage's static shape) and read by the rest of the expression as an
-//! operand. Everything else stays fused.
+//! A stage is evaluated by the same macro machinery into a tensor placed as a
+//! result is (a `HeapTensor` if one of its operands is one, else a `Tensor`
+//! on the stack, sized by the stage's static shape) and read by the rest of
+//! the expression as an operand. Everything else stays fused.
 
 use crate::ast::{BinaryOp, Expr, Operand};
 use crate::fold_paths::{nesting, MAX_TYPE_DEPTH};

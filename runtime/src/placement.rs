@@ -1,5 +1,7 @@
-//! Where `tensor_expr!(e)` puts the tensor it creates: on the heap when an
-//! operand lives there, else on the stack.
+//! Where `tensor_expr!(e)` puts the tensor it creates, and each part it
+//! evaluates first (a stage): on the heap when an operand lives there, else
+//! on the stack. So an expression over `Tensor`s allocates nothing, however
+//! many parts it stages.
 //!
 //! Each operand has a [`Placement`] ([`Operand::Placement`]): [`Stack`] for a
 //! `Tensor`, a view or a scalar, [`Heap`] for a `HeapTensor`. The macro joins
@@ -93,22 +95,14 @@ pub fn join<P: Join<X::Placement>, T, M, X: Operand<T> + ?Sized>(
     Default::default()
 }
 
-/// The placement `so_far` joined with an already known one (a stage's, see
-/// [`SCRATCH`]).
+/// The placement `so_far` joined with an already known one (a stage's: the
+/// part of an expression `tensor_expr!` evaluates first is placed by its
+/// own operands, as a result is, and its placement counts for the
+/// expression that reads it).
 #[inline(always)]
 pub fn join_placement<P: Join<Q>, Q>(_so_far: P, _other: Q) -> P::Output {
     Default::default()
 }
-
-/// Where `tensor_expr!` evaluates a part of an expression that it computes
-/// once before the rest reads it (an operand of `@` that is itself a product,
-/// say): the heap with an allocator, so a big intermediate never touches the
-/// stack; without one the stack, in a `Tensor` of the part's static shape.
-#[cfg(feature = "alloc")]
-pub const SCRATCH: Heap = Heap;
-/// See the `alloc` version.
-#[cfg(not(feature = "alloc"))]
-pub const SCRATCH: Stack = Stack;
 
 /// Evaluates `e` into a new tensor on `placement` (`tensor_expr!(e)`).
 #[inline]

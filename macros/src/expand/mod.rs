@@ -118,15 +118,17 @@ fn assignment(
 }
 
 /// `let (__tensor_expr_stageN, __tensor_expr_stageN_placement) = { .. };`:
-/// the stage evaluated into a scratch tensor, and the placement its operands
-/// vote for (which counts for the expression that reads it). `stages`: the
-/// whole list, of which it may read those before it.
+/// the stage evaluated into a tensor placed as its operands vote (the heap
+/// if one of them is on the heap, else the stack: the rule of
+/// `tensor_expr!(e)`'s own result), and that placement, which counts for the
+/// expression that reads it. `stages`: the whole list, of which it may read
+/// those before it.
 fn expand_stage(stage: &stage::Stage, strict: bool, stages: &[stage::Stage]) -> TokenStream {
     let mut builder = TreeBuilder::new(strict, &stage.expr, None, stages);
     let (span, root, placement) = builder.evaluation(&stage.expr);
     let rt = runtime(span);
     let main = builder.finish(quote_spanned!(span=> (
-        #rt::placement::evaluate(#rt::placement::SCRATCH, #root),
+        #rt::placement::evaluate(#placement, #root),
         #placement,
     )));
     let (name, placement) = (&stage.name, stage_placement(&stage.name));

@@ -56,7 +56,7 @@ fn expansion() {
             );
             (
                 ::tensor_expr::__private::placement::evaluate(
-                    ::tensor_expr::__private::placement::SCRATCH,
+                    __tensor_expr_placement,
                     __tensor_expr_node5,
                 ),
                 __tensor_expr_placement,

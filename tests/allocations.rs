@@ -45,7 +45,10 @@ fn a_kalman_step_over_tensors_allocates_nothing() {
     let r = Tensor::<f32, Shape![2, 2]>::eye();
     let eye = Tensor::<f32, Shape![4, 4]>::eye();
     let z = Tensor::<f32, Shape![2]>::new([1.0, 2.0]);
-    let (mut x, mut p) = (Tensor::<f32, Shape![4]>::zeros(), Tensor::<f32, Shape![4, 4]>::eye());
+    let (mut x, mut p) = (
+        Tensor::<f32, Shape![4]>::zeros(),
+        Tensor::<f32, Shape![4, 4]>::eye(),
+    );
     let count = allocations(|| {
         // Each of these stages at least one part (chained products,
         // transposed right operands, products that read their target).
@@ -58,7 +61,11 @@ fn a_kalman_step_over_tensors_allocates_nothing() {
         tensor_expr!(p = (eye - k @ h) @ p);
     });
     assert_eq!(count, 0);
-    assert!(x.as_slice().iter().chain(p.as_slice()).all(|v| v.is_finite()));
+    assert!(x
+        .as_slice()
+        .iter()
+        .chain(p.as_slice())
+        .all(|v| v.is_finite()));
 }
 
 #[test]

@@ -48,11 +48,12 @@ fn expand_in(expr: &mut Expr, nesting: usize) -> syn::Result<()> {
     Ok(())
 }
 
-/// Which input of the call a definition's operand stands for: `x`, `y`, `z`.
-fn input_index(operand: &crate::ast::Operand) -> Option<usize> {
-    ["x", "y", "z"]
-        .iter()
-        .position(|name| operand.tokens.to_string() == *name)
+/// The input of `call` that a definition's operand stands for: `x` the
+/// first, `y` the second, `z` the third.
+fn input_of<'a>(operand: &crate::ast::Operand, call: &'a OpCall) -> Option<&'a Expr> {
+    let written = operand.tokens.to_string();
+    let index = ["x", "y", "z"].iter().position(|name| written == *name)?;
+    call.inputs.get(index)
 }
 
 /// Fills the definition `expr` in for `call`: its inputs, its dims and flag,
@@ -60,11 +61,13 @@ fn input_index(operand: &crate::ast::Operand) -> Option<usize> {
 fn substitute(expr: &mut Expr, call: &OpCall) {
     let span = call.name.span();
     match expr {
-        Expr::Operand(operand) if input_index(operand).is_some_and(|i| i < call.inputs.len()) => {
-            *expr = call.inputs[input_index(operand).unwrap_or_default()].clone();
-            return;
-        }
-        Expr::Operand(operand) => operand.span = span,
+        Expr::Operand(operand) => match input_of(operand, call) {
+            Some(input) => {
+                *expr = input.clone();
+                return;
+            }
+            None => operand.span = span,
+        },
         Expr::Binary { span: at, .. } | Expr::Negate { span: at, .. } => *at = span,
         Expr::IntLiteral { span: at, .. } => *at = span,
         Expr::FloatLiteral { literal } => literal.set_span(span),

@@ -33,7 +33,7 @@ pub struct Operation {
     pub name: &'static str,
     /// How its arguments are written.
     pub signature: Signature,
-    /// How it reads its input.
+    /// How it reads its inputs.
     pub reads: Reads,
     /// How its node is built.
     pub build: Build,
@@ -48,8 +48,8 @@ pub struct Operation {
 /// How an operation's arguments are written:
 /// `name(x, [dims], keepdim, option = [..])` with one input, or
 /// `name(x, w, [dims], option = [..])` with two (inputs first, then what the
-/// signature allows, in this order), or `name::<Shape![..]>(x)` when it
-/// takes a shape.
+/// signature allows, in this order), and `name::<T>(x)` when it takes a type
+/// argument.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Signature {
     /// How many expressions it takes (1 or more), before the rest.
@@ -57,7 +57,7 @@ pub struct Signature {
     /// Its dim list, if it takes one.
     pub dims: Dims,
     /// Whether the dim list may be left out (a reduction then covers every
-    /// axis, a transpose swaps the last two).
+    /// axis).
     pub dims_optional: bool,
     /// Whether it accepts the `keepdim` flag.
     pub keepdim: bool,
@@ -104,8 +104,10 @@ pub enum Dims {
     Positions,
 }
 
-/// How an operation reads its input: what the macro stages, shares and
-/// refuses to read from an assignment target.
+/// How an operation reads its inputs, which decides what the macro stages
+/// and shares. Every kind reads elements other than the one being written,
+/// so an operation that reads an assignment target is evaluated before the
+/// nest overwrites it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Reads {
     /// Folds elements along its axes into a row it caches: the loop nest

@@ -187,6 +187,25 @@ pub struct OptionArg {
 }
 
 impl OpCall {
+    /// A call of `op` named `name` with its first input read so far: what
+    /// the parser starts from before it reads the rest of the signature.
+    pub fn new(
+        op: &'static Operation,
+        name: syn::Ident,
+        first: Expr,
+        type_arg: Option<Box<syn::Type>>,
+    ) -> OpCall {
+        OpCall {
+            op,
+            name,
+            inputs: vec![first],
+            dims: None,
+            keepdim: false,
+            type_arg,
+            options: Vec::new(),
+        }
+    }
+
     /// The span of the dim list, or the name's when there is none: where
     /// the rules about the list are reported.
     pub fn dims_span(&self) -> Span {

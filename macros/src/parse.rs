@@ -436,15 +436,7 @@ fn parse_op(
         ));
     }
     let first = parse_expr(&content, 0, depth + 1)?;
-    let call = OpCall {
-        op,
-        name,
-        inputs: vec![first],
-        dims: None,
-        keepdim: false,
-        type_arg,
-        options: Vec::new(),
-    };
+    let call = OpCall::new(op, name, first, type_arg);
     parse_op_rest(&content, call, parens.span.close(), depth)
 }
 
@@ -623,15 +615,7 @@ fn parse_call(input: ParseStream, name: syn::Ident, depth: usize) -> Result<Expr
     }
     let first = parse_expr(&content, 0, depth + 1)?;
     if let Some(op) = op.filter(|_| content.is_empty() || continues_as_op(&content)) {
-        let call = OpCall {
-            op,
-            name,
-            inputs: vec![first],
-            dims: None,
-            keepdim: false,
-            type_arg: None,
-            options: Vec::new(),
-        };
+        let call = OpCall::new(op, name, first, None);
         return parse_op_rest(&content, call, parens.span.close(), depth);
     }
     let mut args = vec![first];
@@ -719,15 +703,8 @@ mod tests {
     fn parse_two_inputs(args: &str) -> Result<OpCall> {
         let parser = |input: ParseStream| {
             let first = parse_expr(input, 0, 0)?;
-            let call = OpCall {
-                op: &TWO_INPUTS,
-                name: syn::Ident::new("convolve", Span::call_site()),
-                inputs: vec![first],
-                dims: None,
-                keepdim: false,
-                type_arg: None,
-                options: Vec::new(),
-            };
+            let name = syn::Ident::new("convolve", Span::call_site());
+            let call = OpCall::new(&TWO_INPUTS, name, first, None);
             parse_op_rest(input, call, Span::call_site(), 0)
         };
         match syn::parse::Parser::parse_str(parser, args)? {

@@ -267,26 +267,30 @@ impl<T: Float, const B: usize, const N: usize> Batch<T, B, N> {
         Tensor::from_fn(|[b]: [usize; 1]| self.matrix(b).det())
     }
 
+    /// The batch with each matrix replaced by `f` of it, or the first
+    /// error, naming its matrix.
+    fn each_matrix(
+        &self,
+        f: impl Fn(&Square<T, N>) -> Result<Square<T, N>, LinalgError>,
+    ) -> Result<Self, LinalgError> {
+        let mut out = Self::zeros();
+        for (b, chunk) in out.as_mut_slice().chunks_exact_mut(N * N).enumerate() {
+            let result = f(&self.matrix(b)).map_err(|e| e.in_matrix(b))?;
+            chunk.copy_from_slice(result.as_slice());
+        }
+        Ok(out)
+    }
+
     /// The inverse of each matrix ([`Tensor::inv`]), or the first singular
     /// one's error.
     pub fn inv(&self) -> Result<Self, LinalgError> {
-        let mut out = Self::zeros();
-        for (b, chunk) in out.as_mut_slice().chunks_exact_mut(N * N).enumerate() {
-            let inverse = self.matrix(b).inv().map_err(|e| e.in_matrix(b))?;
-            chunk.copy_from_slice(inverse.as_slice());
-        }
-        Ok(out)
+        self.each_matrix(Square::inv)
     }
 
     /// The lower Cholesky factor of each matrix ([`Tensor::cholesky`]), or
     /// the first error, naming its matrix.
     pub fn cholesky(&self) -> Result<Self, LinalgError> {
-        let mut out = Self::zeros();
-        for (b, chunk) in out.as_mut_slice().chunks_exact_mut(N * N).enumerate() {
-            let factor = self.matrix(b).cholesky().map_err(|e| e.in_matrix(b))?;
-            chunk.copy_from_slice(factor.as_slice());
-        }
-        Ok(out)
+        self.each_matrix(Square::cholesky)
     }
 
     /// `x` with `self[b] @ x[b] = rhs[b]` for each matrix ([`Tensor::solve`]),

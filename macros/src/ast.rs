@@ -182,8 +182,10 @@ pub struct OpCall {
 pub struct OptionArg {
     /// Its name, where errors about it point.
     pub name: syn::Ident,
-    /// Its values.
+    /// Its values (none for a keyword).
     pub list: DimList,
+    /// Its keyword, `same` in `padding = same`.
+    pub keyword: Option<syn::Ident>,
 }
 
 impl OpCall {

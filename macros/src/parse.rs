@@ -11,7 +11,7 @@ use quote::ToTokens;
 use syn::ext::IdentExt;
 use syn::parse::{Parse, ParseStream};
 use syn::{token, Error, Result, Token};
-use tensor_expr_runtime::ops::{self, Dims, Operation, Reads};
+use tensor_expr_runtime::ops::{self, Dims, NamedOption, Operation, Reads};
 
 /// The deepest nesting of parentheses, calls, unary minus and right operands
 /// accepted; deeper input is rejected with an error that says how to split
@@ -495,11 +495,13 @@ fn parse_op_rest(
     Ok(Expr::Op(call))
 }
 
-/// A named option, `stride = [2, 2]`: one of the signature's, given once.
+/// A named option, one of the signature's, given once: `stride = [2, 2]`,
+/// `groups = 4` (one value) or `padding = same` (a keyword), each value
+/// checked against the option's description.
 fn parse_option(content: ParseStream, call: &OpCall) -> Result<OptionArg> {
     let name: syn::Ident = content.parse()?;
     let options = call.op.signature.options;
-    if !options.iter().any(|option| name == option) {
+    let Some(option) = options.iter().find(|option| name == option.name) else {
         let message = if options.is_empty() {
             format!(
                 "`{}` takes no named option; {}",
@@ -507,14 +509,15 @@ fn parse_option(content: ParseStream, call: &OpCall) -> Result<OptionArg> {
                 crate::functions::op_usage(call.op)
             )
         } else {
+            let names: Vec<&str> = options.iter().map(|option| option.name).collect();
             format!(
                 "`{}` has no option `{name}`; its options are: {}",
                 call.op.name,
-                options.join(", ")
+                names.join(", ")
             )
         };
         return Err(Error::new(name.span(), message));
-    }
+    };
     if call.options.iter().any(|given| given.name == name) {
         return Err(Error::new(
             name.span(),
@@ -522,11 +525,80 @@ fn parse_option(content: ParseStream, call: &OpCall) -> Result<OptionArg> {
         ));
     }
     content.parse::<Token![=]>()?;
-    let (dims, span) = parse_dim_list(content, "option values", "[2, 2]")?;
+    let expected = option_values(option);
+    if content.peek(syn::Ident) {
+        let keyword: syn::Ident = content.parse()?;
+        if !option.keywords.iter().any(|k| keyword == k) {
+            return Err(Error::new(
+                keyword.span(),
+                format!("`{name}` takes {expected}, not `{keyword}`"),
+            ));
+        }
+        let span = keyword.span();
+        return Ok(OptionArg {
+            name,
+            list: DimList {
+                dims: Vec::new(),
+                span,
+            },
+            keyword: Some(keyword),
+        });
+    }
+    let (dims, span) = if content.peek(syn::LitInt) {
+        let literal: syn::LitInt = content.parse()?;
+        let value = literal
+            .base10_parse::<i128>()
+            .map_err(|_| Error::new(literal.span(), "value too large"))?;
+        let span = literal.span();
+        (vec![DimLiteral { value, span }], span)
+    } else {
+        parse_dim_list(content, "option values", "[2, 2]")?
+    };
+    if !option.lengths.contains(&dims.len()) {
+        return Err(Error::new(
+            span,
+            format!("`{name}` takes {expected}, not {} values", dims.len()),
+        ));
+    }
+    for dim in &dims {
+        if dim.value < 0 || (dim.value == 0 && !option.zero) {
+            return Err(Error::new(
+                dim.span,
+                format!("`{name}` takes {expected}, not {}", dim.value),
+            ));
+        }
+    }
     Ok(OptionArg {
         name,
         list: DimList { dims, span },
+        keyword: None,
     })
+}
+
+/// What an option takes, for its errors: "a positive integer or a list of
+/// 2 (`[2, 2]`), or one of: same, valid".
+fn option_values(option: &NamedOption) -> String {
+    let sign = if option.zero {
+        "non-negative"
+    } else {
+        "positive"
+    };
+    let mut parts = Vec::new();
+    match option.lengths {
+        [] => {}
+        [1] => parts.push(format!("a {sign} integer")),
+        lengths => {
+            let longest = lengths.iter().max().copied().unwrap_or(1);
+            let example = vec!["1"; longest].join(", ");
+            parts.push(format!(
+                "a {sign} integer or a list of {longest} (`[{example}]`)"
+            ));
+        }
+    }
+    if !option.keywords.is_empty() {
+        parts.push(format!("one of: {}", option.keywords.join(", ")));
+    }
+    parts.join(", or ")
 }
 
 /// How a kind of dim list is named in errors, and an example of one.
@@ -688,7 +760,13 @@ mod tests {
             dims_optional: true,
             keepdim: false,
             type_arg: false,
-            options: &["stride", "padding"],
+            options: &[
+                NamedOption::sizes("stride", false),
+                NamedOption {
+                    keywords: &["same"],
+                    ..NamedOption::sizes("padding", true)
+                },
+            ],
         },
         reads: Reads::InPlace(RowOrder::Kept),
         build: Build::Node {

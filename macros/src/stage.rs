@@ -139,9 +139,12 @@ impl Stages<'_> {
     /// data in place (`transpose(x @ w)`): it is evaluated into a tensor,
     /// which the operation then reads without a copy.
     fn stored_inputs(&mut self, expr: &mut Expr) {
-        let in_place = expr
-            .as_op()
-            .is_some_and(|call| matches!(call.op.reads, Reads::InPlace(_) | Reads::Placed));
+        let in_place = expr.as_op().is_some_and(|call| {
+            matches!(
+                call.op.reads,
+                Reads::InPlace(_) | Reads::Placed | Reads::Tiled
+            )
+        });
         for child in expr.children_mut() {
             if in_place && !matches!(child, Expr::Operand(_)) {
                 self.stage(child);
@@ -235,15 +238,17 @@ fn reads_operand(expr: &Expr, tokens: &str) -> bool {
     }
 }
 
-/// Whether `expr` is `a @ b`.
+/// Whether `expr` is `a @ b`, or an operation computed in register tiles
+/// as `@` is (a convolution).
 fn is_product(expr: &Expr) -> bool {
-    matches!(
-        expr,
+    match expr {
         Expr::Binary {
             op: BinaryOp::MatMul,
             ..
-        }
-    )
+        } => true,
+        Expr::Op(call) => call.op.reads == Reads::Tiled,
+        _ => false,
+    }
 }
 
 /// Whether `expr` contains `@` or a reduction.

@@ -4,7 +4,7 @@
 //! and placement votes on the way.
 
 use super::{at, local, local_rules, runtime, stage_placement, target_span, TARGET_NAME};
-use crate::ast::{BinaryOp, Expr, OpCall, Operand};
+use crate::ast::{BinaryOp, Expr, OpCall, Operand, OptionArg};
 use crate::fold_paths;
 use crate::share;
 use crate::stage;
@@ -293,7 +293,10 @@ impl TreeBuilder {
         let (span, check_span) = (call.name.span(), call.dims_span());
         let mut inputs = Vec::new();
         for input in &call.inputs {
-            if matches!(call.op.reads, Reads::InPlace(_) | Reads::Placed) {
+            if matches!(
+                call.op.reads,
+                Reads::InPlace(_) | Reads::Placed | Reads::Tiled
+            ) {
                 let Expr::Operand(operand) = input else {
                     // Staging made every such input an operand.
                     return error(span, "an operation that reads in place needs an operand");
@@ -377,10 +380,18 @@ impl TreeBuilder {
     /// `(D<2>, D<2>)`), `()` for an option the call leaves out.
     fn option_witnesses(&self, call: &OpCall) -> Vec<TokenStream> {
         let span = call.name.span();
-        let names = call.op.signature.options.iter();
-        names
-            .map(
-                |name| match call.options.iter().find(|given| given.name == name) {
+        let options = call.op.signature.options.iter();
+        options
+            .map(|option| {
+                let given = call.options.iter().find(|given| given.name == option.name);
+                match given {
+                    Some(OptionArg {
+                        keyword: Some(keyword),
+                        ..
+                    }) => {
+                        let rt = runtime(keyword.span());
+                        quote_spanned!(keyword.span()=> #rt::ops::witness::<#rt::ops::keyword::#keyword>())
+                    }
                     Some(given) => {
                         let span = given.list.span;
                         let rt = runtime(span);
@@ -395,8 +406,8 @@ impl TreeBuilder {
                         let rt = runtime(span);
                         quote_spanned!(span=> #rt::ops::witness::<()>())
                     }
-                },
-            )
+                }
+            })
             .collect()
     }
 

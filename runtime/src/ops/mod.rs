@@ -16,6 +16,7 @@
 //! assert_eq!(sum.forms[1], "sum(x, [axes])");
 //! ```
 
+pub mod conv;
 pub mod in_dims;
 pub mod index_of;
 pub mod log_softmax;
@@ -65,13 +66,61 @@ pub struct Signature {
     /// `reshape::<Shape![8, 8]>(x)`, an element type for a cast; the
     /// constructor gets it as a witness after the dim list's.
     pub type_arg: bool,
-    /// Its named options, each a list of non-negative integers written
-    /// `name = [2, 2]` after the rest, in any order, each at most once. The
-    /// constructor gets one witness per option, in this order: the list as
-    /// a shape type (`stride = [2, 2]` as `(D<2>, D<2>)`), `()` where the
-    /// call leaves the option out (the operation's default).
-    pub options: &'static [&'static str],
+    /// Its named options, written `name = value` after the rest, in any
+    /// order, each at most once. The constructor gets one witness per
+    /// option, in this order: the values as a shape type (`stride = [2, 2]`
+    /// as `(D<2>, D<2>)`, `stride = 2` as `(D<2>,)`), a keyword as its type
+    /// under [`keyword`] (`padding = same` as `keyword::same`), `()` where
+    /// the call leaves the option out (the operation's default).
+    pub options: &'static [NamedOption],
 }
+
+/// A named option of an operation: `stride = [2, 2]`, `groups = 4`,
+/// `padding = same`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct NamedOption {
+    /// The name.
+    pub name: &'static str,
+    /// How many values it takes (a single integer is one value, a list
+    /// `[a, b]` two); empty where it takes only keywords.
+    pub lengths: &'static [usize],
+    /// Whether a value may be 0 (a padding) or not (a stride).
+    pub zero: bool,
+    /// The keywords it takes instead of values.
+    pub keywords: &'static [&'static str],
+}
+
+impl NamedOption {
+    /// An option of one value, or one per spatial dim of two.
+    pub const fn sizes(name: &'static str, zero: bool) -> NamedOption {
+        NamedOption {
+            name,
+            lengths: &[1, 2],
+            zero,
+            keywords: &[],
+        }
+    }
+
+    /// An option that takes one of `keywords`.
+    pub const fn keywords(name: &'static str, keywords: &'static [&'static str]) -> NamedOption {
+        NamedOption {
+            name,
+            lengths: &[],
+            zero: false,
+            keywords,
+        }
+    }
+
+    /// The same option taking one value only (an operation over one dim).
+    pub const fn one(self) -> NamedOption {
+        NamedOption {
+            lengths: &[1],
+            ..self
+        }
+    }
+}
+
+pub use crate::rules::conv::keyword;
 
 /// The signature of an operation of one input with an axis list like a
 /// reduction's (optional or not) and `keepdim` where `keepdim` says.
@@ -126,6 +175,11 @@ pub enum Reads {
     Positions,
     /// Whatever its definition reads ([`Build::Composite`]).
     AsDefined,
+    /// Reads stored data at many positions per output element and computes
+    /// register tiles as a matrix product does (a convolution): its inputs
+    /// are borrowed where stored (an expression input is evaluated first),
+    /// and it is staged wherever a product is.
+    Tiled,
 }
 
 /// Which data dim an in-place read takes its rows along: where the rows
@@ -186,6 +240,8 @@ pub const OPERATIONS: &[&Operation] = &[
     &permute::PERMUTE,
     &reshape::OPERATION,
     &in_dims::OPERATION,
+    &conv::CONV1D,
+    &conv::CONV2D,
     &index_of::ARGMAX,
     &index_of::ARGMIN,
 ];

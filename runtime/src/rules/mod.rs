@@ -49,6 +49,7 @@
 pub mod axes;
 pub mod broadcast;
 pub mod chain;
+pub mod conv;
 pub mod elements;
 pub mod in_dims;
 pub mod in_place;
@@ -56,6 +57,8 @@ pub mod matmul;
 pub mod permute;
 pub mod rank;
 pub mod reshape;
+pub mod size;
+pub mod window;
 
 /// The leaf under the message-carrying traits whose `Self` is a verdict type
 /// ([`rank::StrictRanks`] for [`rank::ImplicitRankPromotion`],

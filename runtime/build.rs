@@ -1,0 +1,83 @@
+//! Writes the tables of `rules::size`: each dim size up to
+//! `LARGEST_TABLED_SIZE` (and every power of 2 and of 10 that fits a `usize`)
+//! as a typenum number, and back. Generated rather than written out, since
+//! the tables are some 4,000 impls each; `rules/size.rs` says why they are
+//! tables and how they are split.
+
+use std::fmt::Write as _;
+
+/// Keep equal to `rules::size::LARGEST_TABLED_SIZE`.
+const LARGEST_TABLED_SIZE: usize = 4096;
+
+/// Low bits of a size that one block of the reverse table covers.
+const BLOCK_BITS: usize = 6;
+
+/// `n` as a typenum unsigned: `UInt<UInt<UTerm, B1>, B0>` for 2.
+fn typenum(n: usize) -> String {
+    if n == 0 {
+        return "UTerm".into();
+    }
+    let bit = if n & 1 == 1 { "B1" } else { "B0" };
+    format!("UInt<{}, {bit}>", typenum(n >> 1))
+}
+
+fn main() {
+    println!("cargo:rerun-if-changed=build.rs");
+    let mut table = String::new();
+    let mut sizes: Vec<usize> = (0..=LARGEST_TABLED_SIZE).collect();
+    for base in [2usize, 10] {
+        let mut power = base;
+        while let Some(next) = power.checked_mul(base) {
+            if power > LARGEST_TABLED_SIZE {
+                sizes.push(power);
+            }
+            power = next;
+        }
+        if power > LARGEST_TABLED_SIZE {
+            sizes.push(power);
+        }
+    }
+    sizes.sort_unstable();
+    sizes.dedup();
+    for n in sizes {
+        writeln!(
+            table,
+            "impl TypeSize for D<{n}> {{ type Size = {}; }}",
+            typenum(n)
+        )
+        .unwrap();
+    }
+    let blocks = (LARGEST_TABLED_SIZE >> BLOCK_BITS) + 1;
+    for block in 0..blocks {
+        writeln!(
+            table,
+            "#[doc(hidden)] pub struct Block{block}<Low>(PhantomData<Low>);"
+        )
+        .unwrap();
+        writeln!(
+            table,
+            "impl HighBits for {} {{ type Block<Low> = Block{block}<Low>; }}",
+            typenum(block)
+        )
+        .unwrap();
+        for low in 0..1usize << BLOCK_BITS {
+            let n = (block << BLOCK_BITS) | low;
+            if n > LARGEST_TABLED_SIZE {
+                break;
+            }
+            let dim = if n == 1 {
+                "One".to_string()
+            } else {
+                format!("D<{n}>")
+            };
+            writeln!(
+                table,
+                "impl BlockDim for Block{block}<{}> {{ type Dim = {dim}; }}",
+                typenum(low)
+            )
+            .unwrap();
+        }
+    }
+    let out = std::env::var("OUT_DIR").expect("cargo sets OUT_DIR");
+    std::fs::write(format!("{out}/size_tables.rs"), table).expect("OUT_DIR is writable");
+}

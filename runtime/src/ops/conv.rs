@@ -1,0 +1,554 @@
+//! `conv1d` and `conv2d`, as `torch.nn.functional` defines them: a
+//! cross-correlation (no kernel flip) with stride, symmetric or `same`
+//! padding (zeros), dilation and groups, over a batched or unbatched input,
+//! channels first (PyTorch's layout, the default) or channels last
+//! (`layout = nwc` / `nhwc`, TFLite's). The shape rule is
+//! [`crate::rules::conv`]; this module evaluates.
+//!
+//! A convolution is read like a matrix product: the kernel walks the output
+//! in register tiles ([`Reading::PRODUCT`]), the node computes each tile's
+//! sums in registers across all its taps, and the enclosing expression (a
+//! bias through `in_dims(b, [0])`, an activation) is applied before the one
+//! store. Channels first, a tile of 2-D output is `R` output rows of one
+//! channel by `C` columns (each tap's weight is one broadcast, each input row
+//! one contiguous read, a depthwise 3x3 included); of 1-D output, `R` output
+//! channels of one group by `C` positions (each input window read once for
+//! the `R` channels). Tiles on the padded border read through a bounds
+//! check, tiles inside without one. Channels last, and any tile the fast
+//! paths do not cover, sum element by element.
+//!
+//! The inputs are borrowed where they are stored: an expression input is
+//! evaluated first (the macro stages it), so the taps read memory, not a
+//! recomputed expression.
+
+use super::{Build, Dims, NamedOption, Operation, Reads, Signature};
+use crate::access::{Contiguous, Operand};
+use crate::element::Element;
+use crate::expr::{Context, Expr, Reading, Row, Shaped, Tile};
+use crate::rules::conv::{ConvRule, Geometry};
+use crate::shape::{Shape, MAX_RANK};
+use core::marker::PhantomData;
+
+/// `stride = s` or `[sh, sw]`: positive, default 1.
+pub const STRIDE: NamedOption = NamedOption::sizes("stride", false);
+/// `padding = p`, `[ph, pw]`, `same` or `valid`: default 0.
+pub const PADDING: NamedOption = NamedOption {
+    keywords: &["same", "valid"],
+    ..NamedOption::sizes("padding", true)
+};
+/// `dilation = d` or `[dh, dw]`: positive, default 1.
+pub const DILATION: NamedOption = NamedOption::sizes("dilation", false);
+/// `groups = g`: positive, default 1.
+pub const GROUPS: NamedOption = NamedOption {
+    lengths: &[1],
+    ..NamedOption::sizes("groups", false)
+};
+
+/// The table entry of `conv1d`.
+pub const CONV1D: Operation = convolution_entry(
+    "conv1d",
+    "conv::conv1d",
+    &["ncw", "nwc"],
+    "A 1-D convolution (cross-correlation), as `torch.nn.functional.conv1d`.",
+    &[
+        "conv1d(x, w)",
+        "conv1d(x, w, stride = s, padding = p, dilation = d, groups = g, layout = nwc)",
+    ],
+);
+
+/// The table entry of `conv2d`.
+pub const CONV2D: Operation = convolution_entry(
+    "conv2d",
+    "conv::conv2d",
+    &["nchw", "nhwc"],
+    "A 2-D convolution (cross-correlation), as `torch.nn.functional.conv2d`.",
+    &[
+        "conv2d(x, w)",
+        "conv2d(x, w, stride = [sh, sw], padding = [ph, pw], dilation = [dh, dw], groups = g, layout = nhwc)",
+    ],
+);
+
+/// The entry of a convolution of the given spatial rank (`layouts` holds
+/// its two layout keywords, channels first then last).
+const fn convolution_entry(
+    name: &'static str,
+    marker: &'static str,
+    layouts: &'static [&'static str],
+    summary: &'static str,
+    forms: &'static [&'static str],
+) -> Operation {
+    let spatial = if layouts[0].len() == 3 { 1 } else { 2 };
+    Operation {
+        name,
+        signature: Signature {
+            inputs: 2,
+            dims: Dims::None,
+            dims_optional: true,
+            keepdim: false,
+            type_arg: false,
+            options: if spatial == 1 { OPTIONS_1D } else { OPTIONS_2D },
+        },
+        reads: Reads::Tiled,
+        build: Build::Node {
+            constructor: "conv::convolution",
+            marker: Some(marker),
+        },
+        elements: "Element",
+        summary,
+        forms,
+    }
+}
+
+/// The options of `conv1d`, one value each.
+const OPTIONS_1D: &[NamedOption] = &[
+    STRIDE.one(),
+    PADDING.one(),
+    DILATION.one(),
+    GROUPS,
+    LAYOUT_1D,
+];
+/// The options of `conv2d`.
+const OPTIONS_2D: &[NamedOption] = &[STRIDE, PADDING, DILATION, GROUPS, LAYOUT_2D];
+
+/// `layout = ncw | nwc`.
+const LAYOUT_1D: NamedOption = NamedOption::keywords("layout", &["ncw", "nwc"]);
+/// `layout = nchw | nhwc`.
+const LAYOUT_2D: NamedOption = NamedOption::keywords("layout", &["nchw", "nhwc"]);
+
+pub use crate::rules::conv::kind::{conv1d, conv2d};
+
+/// A convolution's shapes and options, which give its [`Geometry`].
+pub struct Spec<X, W, Op, S, P, Dl, G, L>(PhantomData<(X, W, Op, S, P, Dl, G, L)>);
+
+/// What the node needs of its [`Spec`]: the sizes and the result shape.
+pub trait ConvSpec {
+    /// The sizes.
+    const GEOMETRY: Geometry;
+    /// The result shape.
+    type Output: Shape;
+}
+
+impl<X, W, Op, S, P, Dl, G, L> ConvSpec for Spec<X, W, Op, S, P, Dl, G, L>
+where
+    X: ConvRule<W, Op, S, P, Dl, G, L>,
+{
+    const GEOMETRY: Geometry = X::GEOMETRY;
+    type Output = <X as ConvRule<W, Op, S, P, Dl, G, L>>::Output;
+}
+
+/// A convolution of `x` by `w` over elements `T`, as spec `C` says.
+pub struct Convolution<'a, T, C> {
+    x: &'a [T],
+    w: &'a [T],
+    spec: PhantomData<C>,
+}
+
+/// Builds `conv1d(x, w, ..)` or `conv2d(x, w, ..)` (`op` says which): the
+/// options are the witnesses the macro writes, `()` where left out.
+#[inline(always)]
+#[allow(clippy::too_many_arguments)]
+#[rustfmt::skip]
+pub fn convolution<'a, T, M, Op, S, P, Dl, G, L, X, W>(
+    _context: Context<T, M>,
+    _op: Op,
+    _stride: PhantomData<S>,
+    _padding: PhantomData<P>,
+    _dilation: PhantomData<Dl>,
+    _groups: PhantomData<G>,
+    _layout: PhantomData<L>,
+    x: &'a X,
+    w: &'a W,
+) -> Convolution<'a, X::Element, Spec<X::Shape, W::Shape, Op, S, P, Dl, G, L>>
+where
+    X: Operand<T> + ?Sized,
+    W: Operand<T, Element = X::Element> + ?Sized,
+    X::Layout: Contiguous,
+    W::Layout: Contiguous,
+    X::Shape: ConvRule<W::Shape, Op, S, P, Dl, G, L>,
+{
+    Convolution {
+        x: &x.elements()[..<X::Shape as Shape>::LEN],
+        w: &w.elements()[..<W::Shape as Shape>::LEN],
+        spec: PhantomData,
+    }
+}
+
+impl<T, C: ConvSpec> Shaped for Convolution<'_, T, C> {
+    type Shape = C::Output;
+}
+
+/// Where one output element of a convolution is, in plain indices.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Position {
+    n: usize,
+    channel: usize,
+    oh: usize,
+    ow: usize,
+}
+
+impl<'a, T: Element, C: ConvSpec> Convolution<'a, T, C> {
+    const G: Geometry = C::GEOMETRY;
+    /// Input channels each group reads (and each weight row holds).
+    const PER_GROUP: usize = Self::G.in_channels / Self::G.groups;
+    /// Output channels per group.
+    const OUT_PER_GROUP: usize = Self::G.out_channels / Self::G.groups;
+    /// The rank of the node's own shape.
+    const OWN_RANK: usize = <C::Output as Shape>::RANK;
+
+    /// The position of the element at output index `outer` (every dim but
+    /// the last, of the whole expression's shape `O`) and column `j`.
+    #[inline(always)]
+    fn position<O: Shape>(outer: [usize; MAX_RANK], j: usize) -> Position {
+        let own = <C::Output as Shape>::DIMS;
+        let offset = O::RANK - Self::OWN_RANK;
+        // The node's own index, a broadcast (size-1) dim read at 0.
+        let mut index = [0usize; MAX_RANK];
+        let mut k = 0;
+        while k + 1 < Self::OWN_RANK {
+            index[k] = if own[k] == 1 { 0 } else { outer[offset + k] };
+            k += 1;
+        }
+        index[Self::OWN_RANK - 1] = if own[Self::OWN_RANK - 1] == 1 { 0 } else { j };
+        layout_position(&Self::G, index)
+    }
+
+    /// One output element, summed tap by tap (the general path).
+    #[inline(always)]
+    fn element(&self, p: Position) -> T {
+        let g = Self::G;
+        let group = p.channel / Self::OUT_PER_GROUP;
+        let mut sum = T::ZERO;
+        for ci in 0..Self::PER_GROUP {
+            let c = group * Self::PER_GROUP + ci;
+            for kh in 0..g.kernel[0] {
+                let Some(ih) = input_at(p.oh, kh, 0, &g) else {
+                    continue;
+                };
+                for kw in 0..g.kernel[1] {
+                    let Some(iw) = input_at(p.ow, kw, 1, &g) else {
+                        continue;
+                    };
+                    let x = self.x[input_index(&g, p.n, c, ih, iw)];
+                    let w = self.w[weight_index(&g, p.channel, ci, kh, kw)];
+                    sum = w.mul_add(x, sum);
+                }
+            }
+        }
+        sum
+    }
+}
+
+/// The input position of tap `k` of output position `o` along spatial dim
+/// `axis`, or `None` where it falls in the padding.
+#[inline(always)]
+fn input_at(o: usize, k: usize, axis: usize, g: &Geometry) -> Option<usize> {
+    let i = (o * g.stride[axis] + k * g.dilation[axis]).wrapping_sub(g.pad[axis]);
+    (i < g.input[axis]).then_some(i)
+}
+
+/// The flat index of input element `(n, c, ih, iw)`.
+#[inline(always)]
+const fn input_index(g: &Geometry, n: usize, c: usize, ih: usize, iw: usize) -> usize {
+    let [h, w] = g.input;
+    if g.channels_last {
+        ((n * h + ih) * w + iw) * g.in_channels + c
+    } else {
+        ((n * g.in_channels + c) * h + ih) * w + iw
+    }
+}
+
+/// The flat index of weight element `(co, ci, kh, kw)` (`ci` within the
+/// group).
+#[inline(always)]
+const fn weight_index(g: &Geometry, co: usize, ci: usize, kh: usize, kw: usize) -> usize {
+    let [kh_len, kw_len] = g.kernel;
+    let per_group = g.in_channels / g.groups;
+    if g.channels_last {
+        ((co * kh_len + kh) * kw_len + kw) * per_group + ci
+    } else {
+        ((co * per_group + ci) * kh_len + kh) * kw_len + kw
+    }
+}
+
+/// The position of the result's own index `index`.
+#[inline(always)]
+const fn layout_position(g: &Geometry, index: [usize; MAX_RANK]) -> Position {
+    // The result's dims, channels first: [N?, C, H?, W]; last: [N?, H?, W, C].
+    let k = g.batched as usize;
+    let n = if g.batched { index[0] } else { 0 };
+    let s = g.spatial;
+    let (channel, oh, ow) = if g.channels_last {
+        let oh = if s == 2 { index[k] } else { 0 };
+        (index[k + s], oh, index[k + s - 1])
+    } else {
+        let oh = if s == 2 { index[k + 1] } else { 0 };
+        (index[k], oh, index[k + s])
+    };
+    Position { n, channel, oh, ow }
+}
+
+impl<T: Element, C: ConvSpec> Expr<T> for Convolution<'_, T, C> {
+    const READING: Reading = Reading::PRODUCT;
+
+    #[inline(always)]
+    fn row<O: Shape>(&self, outer: [usize; MAX_RANK]) -> impl Row<T> + '_ {
+        ConvolutionRow::<T, C, O> {
+            node: self,
+            outer,
+            shape: PhantomData,
+        }
+    }
+
+    #[inline(always)]
+    fn tile<O: Shape, const R: usize, const CC: usize, const FUSE: bool>(
+        &self,
+        outer: [usize; MAX_RANK],
+        j0: usize,
+    ) -> impl Tile<T> + '_ {
+        let mut block = [[T::ZERO; CC]; R];
+        let rows: [Position; R] = core::array::from_fn(|r| {
+            Self::position::<O>(crate::expr::row_of_tile::<O>(outer, r), j0)
+        });
+        let first = rows[0];
+        let columns_own = Self::COLUMNS_OWN::<O>();
+        let along = |r: usize, p: &Position| {
+            p.n == first.n
+                && if Self::G.spatial == 2 {
+                    p.channel == first.channel && p.oh == first.oh + r
+                } else {
+                    p.channel == first.channel + r && p.oh == first.oh
+                }
+        };
+        let consecutive = rows.iter().enumerate().all(|(r, p)| along(r, p));
+        let fast = columns_own && !Self::G.channels_last && consecutive;
+        if fast && Self::G.spatial == 2 {
+            if Self::interior::<CC>(first.ow) {
+                self.spatial_rows::<R, CC, FUSE, true>(first, &mut block);
+            } else {
+                self.spatial_rows::<R, CC, FUSE, false>(first, &mut block);
+            }
+        } else if fast
+            && first.channel / Self::OUT_PER_GROUP == (first.channel + R - 1) / Self::OUT_PER_GROUP
+        {
+            if Self::interior::<CC>(first.ow) {
+                self.channel_rows::<R, CC, FUSE, true>(first, &mut block);
+            } else {
+                self.channel_rows::<R, CC, FUSE, false>(first, &mut block);
+            }
+        } else {
+            for (r, sums) in block.iter_mut().enumerate() {
+                let outer = crate::expr::row_of_tile::<O>(outer, r);
+                for (j, sum) in sums.iter_mut().enumerate() {
+                    *sum = self.element(Self::position::<O>(outer, j0 + j));
+                }
+            }
+        }
+        Block(block)
+    }
+}
+
+impl<'a, T: Element, C: ConvSpec> Convolution<'a, T, C> {
+    /// Whether output columns are the node's own (not a size-1 last dim
+    /// broadcast along the output's).
+    #[allow(non_snake_case)]
+    const fn COLUMNS_OWN<O: Shape>() -> bool {
+        let own = <C::Output as Shape>::DIMS;
+        O::RANK >= 1 && own[Self::OWN_RANK - 1] == O::DIMS[O::RANK - 1]
+    }
+
+    /// Whether every tap of the `CC` columns from `ow` reads inside the
+    /// input along the last spatial dim (no padding).
+    #[inline(always)]
+    fn interior<const CC: usize>(ow: usize) -> bool {
+        let g = Self::G;
+        let first = ow * g.stride[1];
+        let last = (ow + CC - 1) * g.stride[1] + (g.kernel[1] - 1) * g.dilation[1];
+        first >= g.pad[1] && last - g.pad[1] < g.input[1]
+    }
+
+    /// A 2-D tile, channels first: `R` consecutive output rows of one
+    /// channel, `CC` columns from `p`. Each tap's weight is broadcast once
+    /// for the whole tile; each row reads its input row contiguously (with
+    /// the stride) and skips taps in the vertical padding.
+    #[inline(always)]
+    fn spatial_rows<const R: usize, const CC: usize, const FUSE: bool, const INTERIOR: bool>(
+        &self,
+        p: Position,
+        block: &mut [[T; CC]; R],
+    ) {
+        let g = Self::G;
+        let [kh_len, kw_len] = g.kernel;
+        let wd = g.input[1];
+        let plane = g.input[0] * wd;
+        let taps = kh_len * kw_len;
+        let (sw, dw) = (g.stride[1], g.dilation[1]);
+        let group = p.channel / Self::OUT_PER_GROUP;
+        macro_rules! named_rows {
+            ($($acc:ident $r:literal)+) => {{
+                $(let mut $acc = [T::ZERO; CC];)+
+                for ci in 0..Self::PER_GROUP {
+                    let c = group * Self::PER_GROUP + ci;
+                    let x_plane = &self.x[(p.n * g.in_channels + c) * plane..][..plane];
+                    let w_taps = &self.w[(p.channel * Self::PER_GROUP + ci) * taps..][..taps];
+                    for kh in 0..kh_len {
+                        for kw in 0..kw_len {
+                            let wv = w_taps[kh * kw_len + kw];
+                            let col = (p.ow * sw + kw * dw).wrapping_sub(g.pad[1]);
+                            $(
+                                if let Some(ih) = input_at(p.oh + $r, kh, 0, &g) {
+                                    let x_row = &x_plane[ih * wd..][..wd];
+                                    accumulate_row::<T, CC, FUSE, INTERIOR>(&mut $acc, wv, x_row, col, sw);
+                                }
+                            )+
+                        }
+                    }
+                }
+                $(block[$r] = $acc;)+
+            }};
+        }
+        match R {
+            1 => named_rows!(acc0 0),
+            2 => named_rows!(acc0 0 acc1 1),
+            4 => named_rows!(acc0 0 acc1 1 acc2 2 acc3 3),
+            8 => named_rows!(acc0 0 acc1 1 acc2 2 acc3 3 acc4 4 acc5 5 acc6 6 acc7 7),
+            _ => {
+                for (r, sums) in block.iter_mut().enumerate() {
+                    let q = Position { oh: p.oh + r, ..p };
+                    for (j, sum) in sums.iter_mut().enumerate() {
+                        *sum = self.element(Position { ow: q.ow + j, ..q });
+                    }
+                }
+            }
+        }
+    }
+
+    /// A 1-D tile, channels first: `R` consecutive output channels of one
+    /// group, `CC` positions from `p`. Each input window is read once for
+    /// the `R` channels.
+    #[inline(always)]
+    fn channel_rows<const R: usize, const CC: usize, const FUSE: bool, const INTERIOR: bool>(
+        &self,
+        p: Position,
+        block: &mut [[T; CC]; R],
+    ) {
+        let g = Self::G;
+        let len = g.input[1];
+        let k_len = g.kernel[1];
+        let (s, d) = (g.stride[1], g.dilation[1]);
+        let group = p.channel / Self::OUT_PER_GROUP;
+        macro_rules! named_rows {
+            ($($acc:ident $r:literal)+) => {{
+                $(let mut $acc = [T::ZERO; CC];)+
+                for ci in 0..Self::PER_GROUP {
+                    let c = group * Self::PER_GROUP + ci;
+                    let x_row = &self.x[(p.n * g.in_channels + c) * len..][..len];
+                    for k in 0..k_len {
+                        let col = (p.ow * s + k * d).wrapping_sub(g.pad[1]);
+                        let window = load_window::<T, CC, INTERIOR>(x_row, col, s);
+                        $(
+                            let wv = self.w[((p.channel + $r) * Self::PER_GROUP + ci) * k_len + k];
+                            for j in 0..CC {
+                                $acc[j] = multiply_add::<T, FUSE>(wv, window[j], $acc[j]);
+                            }
+                        )+
+                    }
+                }
+                $(block[$r] = $acc;)+
+            }};
+        }
+        match R {
+            1 => named_rows!(acc0 0),
+            2 => named_rows!(acc0 0 acc1 1),
+            4 => named_rows!(acc0 0 acc1 1 acc2 2 acc3 3),
+            8 => named_rows!(acc0 0 acc1 1 acc2 2 acc3 3 acc4 4 acc5 5 acc6 6 acc7 7),
+            _ => {
+                for (r, sums) in block.iter_mut().enumerate() {
+                    let q = Position {
+                        channel: p.channel + r,
+                        ..p
+                    };
+                    for (j, sum) in sums.iter_mut().enumerate() {
+                        *sum = self.element(Position { ow: q.ow + j, ..q });
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// `acc[j] += wv * x_row[col + j * stride]` for `j < CC`; where not
+/// `INTERIOR`, a column outside the row (the padding, `col` wrapped below
+/// zero included) reads 0.
+#[inline(always)]
+fn accumulate_row<T: Element, const CC: usize, const FUSE: bool, const INTERIOR: bool>(
+    acc: &mut [T; CC],
+    wv: T,
+    x_row: &[T],
+    col: usize,
+    stride: usize,
+) {
+    let window = load_window::<T, CC, INTERIOR>(x_row, col, stride);
+    for j in 0..CC {
+        acc[j] = multiply_add::<T, FUSE>(wv, window[j], acc[j]);
+    }
+}
+
+/// `x_row[col + j * stride]` for `j < CC`, zeros outside the row where not
+/// `INTERIOR`.
+#[inline(always)]
+fn load_window<T: Element, const CC: usize, const INTERIOR: bool>(
+    x_row: &[T],
+    col: usize,
+    stride: usize,
+) -> [T; CC] {
+    let mut window = [T::ZERO; CC];
+    if INTERIOR {
+        let xs = &x_row[col..][..(CC - 1) * stride + 1];
+        for (j, value) in window.iter_mut().enumerate() {
+            *value = xs[j * stride];
+        }
+    } else {
+        for (j, value) in window.iter_mut().enumerate() {
+            let i = col.wrapping_add(j * stride);
+            if i < x_row.len() {
+                *value = x_row[i];
+            }
+        }
+    }
+    window
+}
+
+/// `a * b + c`, fused into one FMA if `FUSE` (as the product's kernel).
+#[inline(always)]
+fn multiply_add<T: Element, const FUSE: bool>(a: T, b: T, c: T) -> T {
+    if FUSE {
+        a.fused_mul_add(b, c)
+    } else {
+        a.mul_add(b, c)
+    }
+}
+
+/// A computed tile of a convolution.
+struct Block<T, const R: usize, const C: usize>([[T; C]; R]);
+
+impl<T: Copy, const R: usize, const C: usize> Tile<T> for Block<T, R, C> {
+    #[inline(always)]
+    fn get(&self, r: usize, j: usize, _current: T) -> T {
+        self.0[r][j]
+    }
+}
+
+/// One output row of a convolution, element by element.
+struct ConvolutionRow<'n, 'a, T, C, O> {
+    node: &'n Convolution<'a, T, C>,
+    outer: [usize; MAX_RANK],
+    shape: PhantomData<O>,
+}
+
+impl<T: Element, C: ConvSpec, O: Shape> Row<T> for ConvolutionRow<'_, '_, T, C, O> {
+    #[inline(always)]
+    fn get(&self, j: usize, _current: T) -> T {
+        self.node
+            .element(Convolution::<T, C>::position::<O>(self.outer, j))
+    }
+}

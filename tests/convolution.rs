@@ -1,0 +1,233 @@
+//! `conv1d` and `conv2d` against ONNX Runtime's `Conv`
+//! (`tests/vectors/convolution.py` writes the values), which computes what
+//! `torch.nn.functional` defines: stride, padding (`same` included),
+//! dilation, groups and depthwise, batched and unbatched, both layouts; and
+//! fused with the expression around them.
+
+use tensor_expr::prelude::*;
+
+/// One case of `tests/vectors/convolution.txt`: input, weight, output.
+fn case(name: &str) -> [Vec<f32>; 3] {
+    let text = include_str!("vectors/convolution.txt");
+    let mut lines = text.lines();
+    while let Some(line) = lines.next() {
+        if line == format!("case {name}") {
+            let mut values = || -> Vec<f32> {
+                let line = lines.next().expect("a line of values");
+                line.split(' ')
+                    .map(|v| v.parse().expect("a float"))
+                    .collect()
+            };
+            return [values(), values(), values()];
+        }
+    }
+    panic!("no case {name}");
+}
+
+/// Asserts `actual` is the reference within float32 rounding of sums of
+/// up to a few hundred products.
+fn assert_close(name: &str, actual: &[f32], expected: &[f32]) {
+    assert_eq!(actual.len(), expected.len(), "{name}: element count");
+    for (i, (&a, &e)) in actual.iter().zip(expected).enumerate() {
+        assert!(
+            (a - e).abs() <= 1e-4 + 1e-5 * e.abs(),
+            "{name}: element {i} is {a}, ONNX Runtime gives {e}"
+        );
+    }
+}
+
+/// Loads case `$name` as an input of shape `$x` and a weight of shape
+/// `$w`, evaluates `$e` (over `x` and `w`) and compares.
+macro_rules! check {
+    ($name:literal, $x:ty, $w:ty, |$xi:ident, $wi:ident| $e:expr) => {{
+        let [x, w, y] = case($name);
+        let $xi = Tensor::<f32, $x>::try_from_slice(&x).unwrap();
+        let $wi = Tensor::<f32, $w>::try_from_slice(&w).unwrap();
+        let result = $e;
+        assert_close($name, result.as_slice(), &y);
+    }};
+}
+
+#[test]
+fn conv2d_matches_onnx_runtime() {
+    check!(
+        "conv2d_plain",
+        Shape![1, 3, 8, 9],
+        Shape![4, 3, 3, 3],
+        |x, w| { tensor_expr!(conv2d(x, w)) }
+    );
+    check!(
+        "conv2d_stride_padding",
+        Shape![2, 3, 9, 10],
+        Shape![5, 3, 3, 2],
+        |x, w| { tensor_expr!(conv2d(x, w, stride = [2, 1], padding = [1, 2])) }
+    );
+    check!(
+        "conv2d_dilation",
+        Shape![1, 2, 12, 11],
+        Shape![3, 2, 3, 3],
+        |x, w| { tensor_expr!(conv2d(x, w, dilation = [2, 3], padding = 1)) }
+    );
+    check!(
+        "conv2d_groups",
+        Shape![1, 4, 7, 7],
+        Shape![6, 2, 3, 3],
+        |x, w| { tensor_expr!(conv2d(x, w, groups = 2)) }
+    );
+    check!(
+        "conv2d_depthwise",
+        Shape![1, 4, 8, 8],
+        Shape![4, 1, 3, 3],
+        |x, w| { tensor_expr!(conv2d(x, w, groups = 4, padding = 1)) }
+    );
+    check!(
+        "conv2d_same_even_kernel",
+        Shape![1, 2, 7, 6],
+        Shape![3, 2, 4, 3],
+        |x, w| { tensor_expr!(conv2d(x, w, padding = same)) }
+    );
+    check!(
+        "conv2d_unbatched",
+        Shape![3, 6, 6],
+        Shape![2, 3, 3, 3],
+        |x, w| { tensor_expr!(conv2d(x, w)) }
+    );
+    check!(
+        "conv2d_wide",
+        Shape![1, 3, 12, 70],
+        Shape![4, 3, 3, 3],
+        |x, w| { tensor_expr!(conv2d(x, w, padding = 1)) }
+    );
+    check!(
+        "conv2d_wide_strided",
+        Shape![2, 2, 11, 90],
+        Shape![3, 2, 3, 3],
+        |x, w| { tensor_expr!(conv2d(x, w, stride = 2, padding = [1, 1])) }
+    );
+    check!(
+        "conv2d_keyword_spotting",
+        Shape![1, 1, 49, 10],
+        Shape![8, 1, 3, 3],
+        |x, w| { tensor_expr!(conv2d(x, w)) }
+    );
+}
+
+#[test]
+fn conv2d_channels_last_matches_onnx_runtime() {
+    check!(
+        "conv2d_channels_last",
+        Shape![1, 6, 7, 3],
+        Shape![4, 3, 3, 3],
+        |x, w| { tensor_expr!(conv2d(x, w, stride = 2, padding = 1, layout = nhwc)) }
+    );
+    check!(
+        "conv2d_channels_last_depthwise",
+        Shape![2, 5, 5, 4],
+        Shape![4, 3, 3, 1],
+        |x, w| { tensor_expr!(conv2d(x, w, groups = 4, padding = 1, layout = nhwc)) }
+    );
+}
+
+#[test]
+fn conv1d_matches_onnx_runtime() {
+    check!(
+        "conv1d_stride_padding",
+        Shape![2, 3, 20],
+        Shape![4, 3, 5],
+        |x, w| { tensor_expr!(conv1d(x, w, stride = 2, padding = 2)) }
+    );
+    check!(
+        "conv1d_dilation_groups",
+        Shape![1, 4, 30],
+        Shape![8, 2, 3],
+        |x, w| { tensor_expr!(conv1d(x, w, groups = 2, dilation = 3)) }
+    );
+    check!(
+        "conv1d_unbatched_same",
+        Shape![2, 16],
+        Shape![3, 2, 4],
+        |x, w| { tensor_expr!(conv1d(x, w, padding = same)) }
+    );
+    check!("conv1d_wide", Shape![1, 4, 100], Shape![8, 4, 5], |x, w| {
+        tensor_expr!(conv1d(x, w, padding = 2))
+    });
+    check!(
+        "conv1d_channels_last",
+        Shape![2, 12, 3],
+        Shape![4, 3, 3],
+        |x, w| { tensor_expr!(conv1d(x, w, layout = nwc)) }
+    );
+}
+
+/// A naive convolution of one image `x` ([C, H, W]) by `w` ([O, C, K, K])
+/// with zero padding `pad` on every side: the reference for the fused
+/// forms below.
+fn naive_conv2d(
+    x: &[f32],
+    w: &[f32],
+    [c_len, h, wd]: [usize; 3],
+    [o_len, k]: [usize; 2],
+    pad: usize,
+) -> Vec<f32> {
+    let (oh_len, ow_len) = (h + 2 * pad - k + 1, wd + 2 * pad - k + 1);
+    let mut out = Vec::new();
+    for o in 0..o_len {
+        for oh in 0..oh_len {
+            for ow in 0..ow_len {
+                let mut sum = 0.0f32;
+                for c in 0..c_len {
+                    for kh in 0..k {
+                        for kw in 0..k {
+                            let (ih, iw) =
+                                ((oh + kh).wrapping_sub(pad), (ow + kw).wrapping_sub(pad));
+                            if ih < h && iw < wd {
+                                sum += x[(c * h + ih) * wd + iw]
+                                    * w[((o * c_len + c) * k + kh) * k + kw];
+                            }
+                        }
+                    }
+                }
+                out.push(sum);
+            }
+        }
+    }
+    out
+}
+
+#[test]
+fn a_convolution_fuses_its_bias_and_activation_and_reads_expressions_evaluated() {
+    let [x, w, _] = case("conv2d_wide");
+    let x = Tensor::<f32, Shape![1, 3, 12, 70]>::try_from_slice(&x).unwrap();
+    let w = Tensor::<f32, Shape![4, 3, 3, 3]>::try_from_slice(&w).unwrap();
+    let b = Tensor::<f32, Shape![4]>::from([0.5, -1.0, 0.25, 2.0]);
+    let y = tensor_expr!(relu(conv2d(x, w, padding = 1) + in_dims(b, [1])));
+    let plain = naive_conv2d(x.as_slice(), w.as_slice(), [3, 12, 70], [4, 3], 1);
+    let plane = 12 * 70;
+    for (i, (&value, &sum)) in y.as_slice().iter().zip(&plain).enumerate() {
+        let expected = (sum + b[[i / plane]]).max(0.0);
+        assert!(
+            (value - expected).abs() <= 1e-4,
+            "element {i}: {value} against {expected}"
+        );
+    }
+    // An expression input is evaluated first, then read by the taps.
+    let doubled = tensor_expr!(conv2d(x * 2.0, w - 1.0, padding = 1));
+    let x2 = tensor_expr!(x * 2.0);
+    let w1 = tensor_expr!(w - 1.0);
+    let plain = naive_conv2d(x2.as_slice(), w1.as_slice(), [3, 12, 70], [4, 3], 1);
+    assert_close("conv2d of expressions", doubled.as_slice(), &plain);
+    // Into a target, and as an operand of a reduction (staged first).
+    let mut out = Tensor::<f32, Shape![1, 4, 12, 70]>::zeros();
+    tensor_expr!(out = conv2d(x, w, padding = 1));
+    assert_close(
+        "conv2d into a target",
+        out.as_slice(),
+        &naive_conv2d(x.as_slice(), w.as_slice(), [3, 12, 70], [4, 3], 1),
+    );
+    let pooled = tensor_expr!(mean(conv2d(x, w, padding = 1), [2, 3]));
+    let sums = naive_conv2d(x.as_slice(), w.as_slice(), [3, 12, 70], [4, 3], 1);
+    for o in 0..4 {
+        let expected = sums[o * plane..(o + 1) * plane].iter().sum::<f32>() / plane as f32;
+        assert!((pooled[[0, o]] - expected).abs() <= 1e-4);
+    }
+}

@@ -1,0 +1,97 @@
+"""Writes convolution.txt: ONNX Runtime's values of single-operator Conv
+models, the reference of tests/convolution.rs. ONNX's Conv computes what
+torch.nn.functional.conv1d/conv2d define (a cross-correlation with zero
+padding, stride, dilation and groups); `auto_pad = SAME_UPPER` splits the
+padding as PyTorch's `padding='same'` does (the smaller half first). Cases
+in the channels-last layout and unbatched cases are the same computation
+with the arrays transposed or given a batch of one. Run with the packages
+of tests/vectors/requirements.txt:
+
+    python3 tests/vectors/convolution.py > tests/vectors/convolution.txt
+
+Each case is a header `case NAME`, then a line each of the float32 input,
+weight and expected output values in row-major order (shortest round-trip
+text of each float32).
+"""
+import numpy as np
+import onnx
+import onnxruntime as ort
+from onnx import TensorProto, helper
+
+rng = np.random.default_rng(20261125)
+
+
+def text(values):
+    values = np.asarray(values, np.float32).reshape(-1)
+    return " ".join(np.format_float_positional(v, unique=True, trim="-") for v in values)
+
+
+def conv(x, w, stride=None, pads=None, dilation=None, group=1, same=False):
+    """ONNX Runtime's Conv of NCHW (or NCL) x by w."""
+    spatial = x.ndim - 2
+    attrs = {"group": group}
+    if stride is not None:
+        attrs["strides"] = stride
+    if dilation is not None:
+        attrs["dilations"] = dilation
+    if same:
+        attrs["auto_pad"] = "SAME_UPPER"
+    elif pads is not None:
+        attrs["pads"] = list(pads) + list(pads)
+    node = helper.make_node("Conv", ["x", "w"], ["y"], **attrs)
+    graph = helper.make_graph(
+        [node],
+        "conv",
+        [
+            helper.make_tensor_value_info("x", TensorProto.FLOAT, list(x.shape)),
+            helper.make_tensor_value_info("w", TensorProto.FLOAT, list(w.shape)),
+        ],
+        [helper.make_tensor_value_info("y", TensorProto.FLOAT, None)],
+    )
+    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)])
+    model.ir_version = 8
+    options = ort.SessionOptions()
+    options.intra_op_num_threads = 1
+    session = ort.InferenceSession(model.SerializeToString(), options)
+    assert spatial in (1, 2)
+    return session.run(None, {"x": x, "w": w})[0]
+
+
+def case(name, x_shape, w_shape, layout="first", batched=True, **options):
+    x = rng.standard_normal(x_shape).astype(np.float32)
+    w = rng.standard_normal(w_shape).astype(np.float32)
+    nx, nw = x, w
+    if layout == "last":
+        # Channels last: x [N, *spatial, C], w [C_out, *kernel, C_in / g].
+        nx = np.moveaxis(x, -1, 1 if batched else 0)
+        nw = np.moveaxis(w, -1, 1)
+    if not batched:
+        nx = nx[None]
+    y = conv(np.ascontiguousarray(nx), np.ascontiguousarray(nw), **options)
+    if not batched:
+        y = y[0]
+    if layout == "last":
+        y = np.moveaxis(y, 1 if batched else 0, -1)
+    print(f"case {name}")
+    print(text(x))
+    print(text(w))
+    print(text(y))
+
+
+case("conv2d_plain", (1, 3, 8, 9), (4, 3, 3, 3))
+case("conv2d_stride_padding", (2, 3, 9, 10), (5, 3, 3, 2), stride=[2, 1], pads=[1, 2])
+case("conv2d_dilation", (1, 2, 12, 11), (3, 2, 3, 3), dilation=[2, 3], pads=[1, 1])
+case("conv2d_groups", (1, 4, 7, 7), (6, 2, 3, 3), group=2)
+case("conv2d_depthwise", (1, 4, 8, 8), (4, 1, 3, 3), group=4, pads=[1, 1])
+case("conv2d_same_even_kernel", (1, 2, 7, 6), (3, 2, 4, 3), same=True)
+case("conv2d_unbatched", (3, 6, 6), (2, 3, 3, 3), batched=False)
+case("conv2d_wide", (1, 3, 12, 70), (4, 3, 3, 3), pads=[1, 1])
+case("conv2d_wide_strided", (2, 2, 11, 90), (3, 2, 3, 3), stride=[2, 2], pads=[1, 1])
+case("conv2d_keyword_spotting", (1, 1, 49, 10), (8, 1, 3, 3))
+case("conv2d_channels_last", (1, 6, 7, 3), (4, 3, 3, 3), layout="last", stride=[2, 2], pads=[1, 1])
+case("conv2d_channels_last_depthwise", (2, 5, 5, 4), (4, 3, 3, 1), layout="last", group=4, pads=[1, 1])
+case("conv1d_stride_padding", (2, 3, 20), (4, 3, 5), stride=[2], pads=[2])
+case("conv1d_dilation_groups", (1, 4, 30), (8, 2, 3), group=2, dilation=[3])
+case("conv1d_unbatched_same", (2, 16), (3, 2, 4), batched=False, same=True)
+case("conv1d_wide", (1, 4, 100), (8, 4, 5), pads=[2])
+case("conv1d_channels_last", (2, 12, 3), (4, 3, 3), layout="last")

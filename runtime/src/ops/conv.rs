@@ -117,8 +117,17 @@ const LAYOUT_2D: NamedOption = NamedOption::keywords("layout", &["nchw", "nhwc"]
 
 pub use crate::rules::conv::kind::{conv1d, conv2d};
 
-/// A convolution's shapes and options, which give its [`Geometry`].
-pub struct Spec<X, W, Op, S, P, Dl, G, L>(PhantomData<(X, W, Op, S, P, Dl, G, L)>);
+/// A convolution's result shape `O` (the rule's output, so that the
+/// constructor's return type is computed through the rule, where rustc
+/// reports its carriers), shapes and options, which give its [`Geometry`].
+// Nine parameters is what a convolution has: the result, two shapes, the
+// operation and five options.
+#[allow(clippy::type_complexity)]
+pub struct Spec<O, X, W, Op, S, P, Dl, G, L>(PhantomData<(O, X, W, Op, S, P, Dl, G, L)>);
+
+/// The [`Spec`] of a convolution of `X` by `W`: its output computed through the rule.
+type SpecOf<X, W, Op, S, P, Dl, G, L> =
+    Spec<<X as ConvRule<W, Op, S, P, Dl, G, L>>::Output, X, W, Op, S, P, Dl, G, L>;
 
 /// What the node needs of its [`Spec`]: the sizes and the result shape.
 pub trait ConvSpec {
@@ -128,12 +137,12 @@ pub trait ConvSpec {
     type Output: Shape;
 }
 
-impl<X, W, Op, S, P, Dl, G, L> ConvSpec for Spec<X, W, Op, S, P, Dl, G, L>
+impl<O: Shape, X, W, Op, S, P, Dl, G, L> ConvSpec for Spec<O, X, W, Op, S, P, Dl, G, L>
 where
     X: ConvRule<W, Op, S, P, Dl, G, L>,
 {
     const GEOMETRY: Geometry = X::GEOMETRY;
-    type Output = <X as ConvRule<W, Op, S, P, Dl, G, L>>::Output;
+    type Output = O;
 }
 
 /// A convolution of `x` by `w` over elements `T`, as spec `C` says.
@@ -146,7 +155,7 @@ pub struct Convolution<'a, T, C> {
 /// Builds `conv1d(x, w, ..)` or `conv2d(x, w, ..)` (`op` says which): the
 /// options are the witnesses the macro writes, `()` where left out.
 #[inline(always)]
-#[allow(clippy::too_many_arguments)]
+#[allow(clippy::too_many_arguments, clippy::type_complexity)]
 #[rustfmt::skip]
 pub fn convolution<'a, T, M, Op, S, P, Dl, G, L, X, W>(
     _context: Context<T, M>,
@@ -158,7 +167,7 @@ pub fn convolution<'a, T, M, Op, S, P, Dl, G, L, X, W>(
     _layout: PhantomData<L>,
     x: &'a X,
     w: &'a W,
-) -> Convolution<'a, X::Element, Spec<X::Shape, W::Shape, Op, S, P, Dl, G, L>>
+) -> Convolution<'a, X::Element, SpecOf<X::Shape, W::Shape, Op, S, P, Dl, G, L>>
 where
     X: Operand<T> + ?Sized,
     W: Operand<T, Element = X::Element> + ?Sized,

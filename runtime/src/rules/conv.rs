@@ -14,18 +14,21 @@
 //! from [`keyword`]. The rule's output is the result shape, and
 //! [`ConvRule::GEOMETRY`] the plain sizes the kernel loops over.
 //!
-//! Mistakes are single errors: the shapes do not form a convolution at all
-//! ([`ConvRule`]'s message), the channels do not match the weight
-//! ([`ChannelsMatch`]), the groups do not divide the output channels
-//! ([`GroupsDivide`]), a kernel does not fit
-//! ([`KernelFits`](super::window::KernelFits)). The macro rejects a stride
-//! or dilation of 0, a `same` padding with a stride, and option lists of the
-//! wrong length, where it reads them.
+//! The parts of the rule are carriers with messages of their own (the
+//! shapes do not form a convolution, [`ConvShapes`]; the channels do not
+//! match the weight, [`ChannelsMatch`]; the groups do not divide the output
+//! channels, [`GroupsDivide`]; a kernel does not fit, [`KernelFits`]; a
+//! `same` padding with a stride, [`UnitStride`]), but rustc 1.95 reports a
+//! mistake as [`ConvRule`]'s bound on the constructor: one error whose
+//! message names both shapes and every option, and whose note lists the
+//! parts. The macro rejects a stride or dilation of 0, an unknown keyword
+//! and option lists of the wrong length where it reads them, on the value.
 
 use super::size::TypeSize;
-use super::window::{KernelFits, SlidLength};
+use super::window::{Positions, Spans};
 use crate::dim::{Dim, One, D};
 use crate::shape::Shape;
+use core::marker::PhantomData;
 use core::ops::{Mul, Rem};
 use typenum::{Mod, Prod, Same, U0};
 
@@ -128,72 +131,100 @@ impl<A: Dim, B: Dim, Df> PerAxis<Df> for (A, B) {
     type Second = B;
 }
 
-/// Padding as written: a size per dim (symmetric), `same` or `valid`.
+/// Padding as written: a size per dim (symmetric), `same` or `valid`, as
+/// the padding of each spatial dim ([`EachSide`] or [`SameAsInput`]).
 pub trait Padding {
     /// Whether it is `same`.
     const SAME: bool;
-    /// The size on each side of the first spatial dim (unused for `same`).
-    type First: Dim;
-    /// The same for the second.
-    type Second: Dim;
+    /// The padding of the first spatial dim.
+    type First: AxisPadding;
+    /// The padding of the second.
+    type Second: AxisPadding;
 }
 
 impl<P: PerAxis<D<0>>> Padding for P {
     const SAME: bool = false;
-    type First = P::First;
-    type Second = P::Second;
+    type First = EachSide<P::First>;
+    type Second = EachSide<P::Second>;
 }
 
 impl Padding for keyword::same {
     const SAME: bool = true;
-    type First = D<0>;
-    type Second = D<0>;
+    type First = SameAsInput;
+    type Second = SameAsInput;
 }
 
 impl Padding for keyword::valid {
     const SAME: bool = false;
-    type First = D<0>;
-    type Second = D<0>;
+    type First = EachSide<D<0>>;
+    type Second = EachSide<D<0>>;
 }
 
-/// The output size along one spatial dim: the sliding count, or the input's
-/// own size for `same`. `Self` is the padding kind (a `bool` as a type).
-pub trait AxisLength<L, K, P, Dl, S> {
-    /// The size.
+/// `P` elements of zeros on each side of a spatial dim.
+pub struct EachSide<P>(PhantomData<P>);
+/// `padding = same`: as much as keeps the size (stride 1).
+pub struct SameAsInput;
+
+/// The padding of one spatial dim.
+pub trait AxisPadding {
+    /// The size on each side (0 for [`SameAsInput`], which the geometry
+    /// computes from the kernel).
+    const SIZE: usize;
+}
+
+impl<P: Dim> AxisPadding for EachSide<P> {
+    const SIZE: usize = P::SIZE;
+}
+
+impl AxisPadding for SameAsInput {
+    const SIZE: usize = 0;
+}
+
+/// The output length of one spatial dim: a kernel of size `Self` at
+/// dilation `Dilation`, stepping by `Stride`, over an input of size `Len`
+/// with padding `Pad`. The message carrier of a kernel that does not fit.
+#[diagnostic::on_unimplemented(
+    message = "a kernel of size `{Self}` at dilation `{Dilation}` does not fit an input of size `{Len}` with padding `{Pad}`",
+    label = "the kernel spans more elements than the padded input has",
+    note = "a kernel of k taps at dilation d spans d * (k - 1) + 1 elements, which must be at most the input's size plus the padding on both sides"
+)]
+pub trait KernelFits<Len, Pad, Dilation, Stride> {
+    /// The number of positions.
     type Length: Dim;
 }
 
-/// Where padding is `same`.
-pub struct SameSize;
-/// Where padding is explicit.
-pub struct Explicit;
-
-impl<L: Dim, K, P, Dl, S> AxisLength<L, K, P, Dl, S> for SameSize {
-    type Length = L;
-}
-
-impl<L, K, P, Dl, S> AxisLength<L, K, P, Dl, S> for Explicit
+#[diagnostic::do_not_recommend]
+impl<K, L, P, Dl, S> KernelFits<L, EachSide<P>, Dl, S> for K
 where
-    K: KernelFits<L, P, Dl>,
-    <K as KernelFits<L, P, Dl>>::Room: super::window::Positions<S>,
+    K: Spans<L, P, Dl>,
+    <K as Spans<L, P, Dl>>::Room: Positions<S>,
 {
-    type Length = SlidLength<L, K, P, Dl, S>;
+    type Length = <<K as Spans<L, P, Dl>>::Room as Positions<S>>::Count;
 }
 
-/// Which [`AxisLength`] a padding uses.
-pub trait PaddingKind {
-    /// [`SameSize`] or [`Explicit`].
-    type Kind;
+impl<K, L: Dim, Dl, S: UnitStride> KernelFits<L, SameAsInput, Dl, S> for K {
+    type Length = S::Checked<L>;
 }
 
-impl<P: PerAxis<D<0>>> PaddingKind for P {
-    type Kind = Explicit;
+/// A stride of 1, which `padding = same` needs (as PyTorch's does).
+#[diagnostic::on_unimplemented(
+    message = "`padding = same` needs a stride of 1, not `{Self}`",
+    label = "a strided convolution with `same` padding",
+    note = "PyTorch does not support `padding='same'` with a stride either; give the padding as sizes"
+)]
+pub trait UnitStride {
+    /// `X`, once the stride is 1.
+    type Checked<X: Dim>: Dim;
 }
-impl PaddingKind for keyword::same {
-    type Kind = SameSize;
+
+#[diagnostic::do_not_recommend]
+impl UnitStride for One {
+    type Checked<X: Dim> = X;
 }
-impl PaddingKind for keyword::valid {
-    type Kind = Explicit;
+
+#[diagnostic::do_not_recommend]
+impl UnitStride for D<1> {
+    type Checked<X: Dim> = X;
 }
 
 /// `groups` as written: `()` is 1.
@@ -281,6 +312,8 @@ pub trait ConvShapes<W, Op, Layout> {
     type KH: Dim;
     /// The last kernel size.
     type KW: Dim;
+    /// The channel groups, given `groups` (a pool: one per channel).
+    type GroupCount<G: Dim>: Dim;
     /// The result shape from the output channels and spatial sizes.
     type Output<Co: Dim, Ho: Dim, Wo: Dim>: Shape;
     /// Whether the input has a batch dim.
@@ -307,12 +340,15 @@ macro_rules! conv_shapes {
             type W = $wd;
             type KH = $kh;
             type KW = $kw;
+            type GroupCount<Gc: Dim> = conv_shapes!(@groups $pool Gc $ci);
             type Output<Oc: Dim, Ho: Dim, Wo: Dim> = ($($out,)*);
             const BATCHED: bool = $batched;
             const CHANNELS_LAST: bool = $last;
             const POOL: bool = conv_shapes!(@pool $pool);
         }
     };
+    (@groups pool $g:ident $ci:ident) => { $ci };
+    (@groups conv $g:ident $ci:ident) => { $g };
     (@pool pool) => { true };
     (@pool conv) => { false };
 }
@@ -334,63 +370,38 @@ conv_shapes!(pool2d [(), keyword::nchw] { x (C, H, Wd) w (KH, KW) -> (Oc, Ho, Wo
 conv_shapes!(pool2d [keyword::nhwc] { x (N, H, Wd, C) w (KH, KW) -> (N, Ho, Wo, Oc) { N, C, One, C, H, Wd, KH, KW, true, true, pool } });
 conv_shapes!(pool2d [keyword::nhwc] { x (H, Wd, C) w (KH, KW) -> (Ho, Wo, Oc) { One, C, One, C, H, Wd, KH, KW, false, true, pool } });
 
-/// The channel check of a convolution: the input's channels are the weight's
-/// per-group count times `groups`, which divides the output channels; `Co`
-/// once both hold. A pool checks nothing.
-pub trait ChannelRule<Shapes, G> {
-    /// The output channels.
-    type Out: Dim;
-}
-
-/// Where the operation is a convolution.
-pub struct Convolution;
-/// Where the operation is a pool.
-pub struct Pooling;
-
-impl<X, W, Op, L, G> ChannelRule<(X, W, Op, L), G> for Convolution
-where
-    X: ConvShapes<W, Op, L>,
-    G: Dim,
-    X::In: ChannelsMatch<X::PerGroup, G>,
-    X::Out: GroupsDivide<G>,
-{
-    type Out =
-        <X::In as ChannelsMatch<X::PerGroup, G>>::Checked<<X::Out as GroupsDivide<G>>::Checked>;
-}
-
-impl<X: ConvShapes<W, Op, L>, W, Op, L, G> ChannelRule<(X, W, Op, L), G> for Pooling {
-    type Out = X::Out;
-}
-
-/// Whether an operation is a convolution or a pool, as a type.
+/// How many spatial dims an operation has.
 pub trait OpKind {
-    /// [`Convolution`] or [`Pooling`].
-    type Kind;
-    /// Its spatial dims.
+    /// 1 or 2.
     const SPATIAL: usize;
 }
 impl OpKind for kind::conv1d {
-    type Kind = Convolution;
     const SPATIAL: usize = 1;
 }
 impl OpKind for kind::conv2d {
-    type Kind = Convolution;
     const SPATIAL: usize = 2;
 }
 impl OpKind for kind::pool1d {
-    type Kind = Pooling;
     const SPATIAL: usize = 1;
 }
 impl OpKind for kind::pool2d {
-    type Kind = Pooling;
     const SPATIAL: usize = 2;
 }
 
 /// The convolution and pooling rule the constructors state: `Self` is the
 /// input shape, `W` the weight's (a pool's kernel as a shape), `Op` the
-/// operation ([`kind`]), then the options as the macro passes them (a
-/// pool's stride defaults to its kernel, which the macro writes). One impl
-/// per input rank, each computing the output through the carriers.
+/// operation ([`kind`]), then the options as the macro passes them. One impl
+/// per pair of ranks, each requiring the carriers above.
+///
+/// Measured on rustc 1.95: a failing carrier is reported as this trait's
+/// bound on the constructor (with its "required by a bound" note), not by
+/// the carrier's own message as the matrix product's rule manages; this
+/// trait's message therefore lists what each part needs.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` and `{W}` do not make a `{Op}`: stride `{Stride}`, padding `{Pad}`, dilation `{Dilation}`, groups `{G}`, layout `{Layout}`",
+    label = "shapes or options that do not fit this convolution",
+    note = "the input is [N, C_in, ..] or [C_in, ..] and the weight [C_out, C_in / groups, ..kernel] (channels last: C_in / groups last); groups divides C_out; each kernel dim spans dilation * (k - 1) + 1 elements, at most the input's size plus twice the padding; `padding = same` needs stride 1"
+)]
 pub trait ConvRule<W, Op, Stride, Pad, Dilation, G, Layout>: Shape {
     /// The result shape.
     type Output: Shape;
@@ -398,89 +409,56 @@ pub trait ConvRule<W, Op, Stride, Pad, Dilation, G, Layout>: Shape {
     const GEOMETRY: Geometry;
 }
 
-/// The output shape of a convolution or pool whose input is `X`.
-type ConvOutput<X, W, Op, S, P, Dl, G, L> = <X as ConvShapes<W, Op, L>>::Output<
-    <<Op as OpKind>::Kind as ChannelRule<(X, W, Op, L), <G as Groups>::Count>>::Out,
-    AxisOut<X, W, Op, L, S, P, Dl, First>,
-    AxisOut<X, W, Op, L, S, P, Dl, Second>,
->;
-
-/// Selects a spatial dim.
-pub struct First;
-/// Selects the last spatial dim.
-pub struct Second;
-
-/// The sizes of one spatial dim of a convolution: its input, kernel,
-/// padding, dilation and stride.
-pub trait SpatialDim<X, W, Op, L, S, P, Dl> {
-    /// The input size.
-    type Len: Dim;
-    /// The kernel size.
-    type Kernel: Dim;
-    /// The padding on each side.
-    type Pad: Dim;
-    /// The dilation.
-    type Dilation: Dim;
-    /// The stride.
-    type Stride: Dim;
-}
-
-impl<X: ConvShapes<W, Op, L>, W, Op, L, S: PerAxis<One>, P: Padding, Dl: PerAxis<One>>
-    SpatialDim<X, W, Op, L, S, P, Dl> for First
-{
-    type Len = X::H;
-    type Kernel = X::KH;
-    type Pad = P::First;
-    type Dilation = Dl::First;
-    type Stride = S::First;
-}
-
-impl<X: ConvShapes<W, Op, L>, W, Op, L, S: PerAxis<One>, P: Padding, Dl: PerAxis<One>>
-    SpatialDim<X, W, Op, L, S, P, Dl> for Second
-{
-    type Len = X::W;
-    type Kernel = X::KW;
-    type Pad = P::Second;
-    type Dilation = Dl::Second;
-    type Stride = S::Second;
-}
-
-/// The output size on spatial dim `A` ([`First`] or [`Second`]).
-type AxisOut<X, W, Op, L, S, P, Dl, A> = <<P as PaddingKind>::Kind as AxisLength<
-    <A as SpatialDim<X, W, Op, L, S, P, Dl>>::Len,
-    <A as SpatialDim<X, W, Op, L, S, P, Dl>>::Kernel,
-    <A as SpatialDim<X, W, Op, L, S, P, Dl>>::Pad,
-    <A as SpatialDim<X, W, Op, L, S, P, Dl>>::Dilation,
-    <A as SpatialDim<X, W, Op, L, S, P, Dl>>::Stride,
->>::Length;
-
+/// The shapes' dims, named.
 macro_rules! conv_rule {
-    ($($x:ident)*) => {
+    ([$($x:ident)*] $ws:tt) => {
+        conv_rule!(@each [$($x)*] $ws);
+    };
+    (@each $xs:tt [$($w:ident)*]) => {
+        conv_rule!(@pair $xs [] [$($w)*]);
+    };
+    (@pair $xs:tt [$($done:ident)*] []) => {};
+    (@pair $xs:tt [$($done:ident)*] [$next:ident $($rest:ident)*]) => {
+        conv_rule!(@impl $xs [$($done)* $next]);
+        conv_rule!(@pair $xs [$($done)* $next] [$($rest)*]);
+    };
+    (@impl [$($x:ident)*] [$($wd:ident)*]) => {
         #[diagnostic::do_not_recommend]
-        impl<$($x: Dim,)* W, Op, S, P, Dl, G, L> ConvRule<W, Op, S, P, Dl, G, L> for ($($x,)*)
+        impl<$($x: Dim,)* $($wd: Dim,)* Op, S, P, Dl, G, L> ConvRule<($($wd,)*), Op, S, P, Dl, G, L> for ($($x,)*)
         where
-            Self: ConvShapes<W, Op, L>,
+            Self: ConvShapes<($($wd,)*), Op, L>,
             Op: OpKind,
             G: Groups,
             S: PerAxis<One>,
-            P: Padding + PaddingKind,
+            P: Padding,
             Dl: PerAxis<One>,
-            Op::Kind: ChannelRule<(Self, W, Op, L), G::Count>,
-            P::Kind: AxisLength<<Self as ConvShapes<W, Op, L>>::H, <Self as ConvShapes<W, Op, L>>::KH, P::First, Dl::First, S::First>
-                + AxisLength<<Self as ConvShapes<W, Op, L>>::W, <Self as ConvShapes<W, Op, L>>::KW, P::Second, Dl::Second, S::Second>,
+            <Self as ConvShapes<($($wd,)*), Op, L>>::In: ChannelsMatch<
+                <Self as ConvShapes<($($wd,)*), Op, L>>::PerGroup,
+                <Self as ConvShapes<($($wd,)*), Op, L>>::GroupCount<G::Count>,
+            >,
+            <Self as ConvShapes<($($wd,)*), Op, L>>::Out: GroupsDivide<<Self as ConvShapes<($($wd,)*), Op, L>>::GroupCount<G::Count>>,
+            <Self as ConvShapes<($($wd,)*), Op, L>>::KH: KernelFits<<Self as ConvShapes<($($wd,)*), Op, L>>::H, P::First, Dl::First, S::First>,
+            <Self as ConvShapes<($($wd,)*), Op, L>>::KW: KernelFits<<Self as ConvShapes<($($wd,)*), Op, L>>::W, P::Second, Dl::Second, S::Second>,
         {
-            type Output = ConvOutput<Self, W, Op, S, P, Dl, G, L>;
-            const GEOMETRY: Geometry = geometry::<Self, W, Op, L, S, P, Dl, G>(
-                <AxisOut<Self, W, Op, L, S, P, Dl, First> as Dim>::SIZE,
-                <AxisOut<Self, W, Op, L, S, P, Dl, Second> as Dim>::SIZE,
+            type Output = <Self as ConvShapes<($($wd,)*), Op, L>>::Output<
+                <<Self as ConvShapes<($($wd,)*), Op, L>>::In as ChannelsMatch<
+                    <Self as ConvShapes<($($wd,)*), Op, L>>::PerGroup,
+                    <Self as ConvShapes<($($wd,)*), Op, L>>::GroupCount<G::Count>,
+                >>::Checked<<<Self as ConvShapes<($($wd,)*), Op, L>>::Out as GroupsDivide<<Self as ConvShapes<($($wd,)*), Op, L>>::GroupCount<G::Count>>>::Checked>,
+                <<Self as ConvShapes<($($wd,)*), Op, L>>::KH as KernelFits<<Self as ConvShapes<($($wd,)*), Op, L>>::H, P::First, Dl::First, S::First>>::Length,
+                <<Self as ConvShapes<($($wd,)*), Op, L>>::KW as KernelFits<<Self as ConvShapes<($($wd,)*), Op, L>>::W, P::Second, Dl::Second, S::Second>>::Length,
+            >;
+            const GEOMETRY: Geometry = geometry::<Self, ($($wd,)*), Op, L, S, P, Dl, G>(
+                <<<Self as ConvShapes<($($wd,)*), Op, L>>::KH as KernelFits<<Self as ConvShapes<($($wd,)*), Op, L>>::H, P::First, Dl::First, S::First>>::Length as Dim>::SIZE,
+                <<<Self as ConvShapes<($($wd,)*), Op, L>>::KW as KernelFits<<Self as ConvShapes<($($wd,)*), Op, L>>::W, P::Second, Dl::Second, S::Second>>::Length as Dim>::SIZE,
             );
         }
     };
 }
 
-conv_rule!(A0 A1);
-conv_rule!(A0 A1 A2);
-conv_rule!(A0 A1 A2 A3);
+conv_rule!([A0 A1] [W0 W1 W2 W3]);
+conv_rule!([A0 A1 A2] [W0 W1 W2 W3]);
+conv_rule!([A0 A1 A2 A3] [W0 W1 W2 W3]);
 
 /// The geometry of a convolution or pool of input shape `X`, given its
 /// output's spatial sizes.
@@ -502,7 +480,10 @@ where
             dilation[1] * kernel[1].saturating_sub(1) / 2,
         ]
     } else {
-        [<P::First as Dim>::SIZE, <P::Second as Dim>::SIZE]
+        [
+            <P::First as AxisPadding>::SIZE,
+            <P::Second as AxisPadding>::SIZE,
+        ]
     };
     Geometry {
         spatial: Op::SPATIAL,

@@ -7,31 +7,25 @@
 //! `sliding_window_view` with `p = 0`, `d = 1`, then a step).
 //!
 //! The count is typenum arithmetic ([`super::size`]), so it is a type when
-//! `cargo check` runs. A window that does not fit is one error by the
-//! message of [`KernelFits`] or [`WindowFits`], naming the sizes:
-//!
-//! ``a kernel of size `D<5>` at dilation `D<1>` does not fit an input of size `D<3>` padded by `D<0>` on each side``
+//! `cargo check` runs. A kernel that does not fit is one error by the
+//! message of [`KernelFits`](super::conv::KernelFits), a window by
+//! [`WindowFits`]'s, naming the sizes.
 
 use super::size::{SizeDim, TypeSize};
 use crate::dim::Dim;
 use core::ops::{Add, Div, Mul, Sub};
 use typenum::{Diff, IsLessOrEqual, Prod, Quot, Sum, True, U1, U2};
 
-/// The positions a window takes beyond its first: `L + 2p - span`, where it
-/// fits. `Self` is the kernel's size; the carrier of the "does not fit"
-/// error of convolution and pooling.
-#[diagnostic::on_unimplemented(
-    message = "a kernel of size `{Self}` at dilation `{Dilation}` does not fit an input of size `{Len}` padded by `{Pad}` on each side",
-    label = "the kernel spans more elements than the padded input has",
-    note = "a kernel of k taps at dilation d spans d * (k - 1) + 1 elements, which must be at most the input's size plus twice the padding"
-)]
-pub trait KernelFits<Len, Pad, Dilation> {
+/// The positions a kernel takes beyond its first: `L + 2p - span`, where
+/// it fits. `Self` is the kernel's size; the convolution rule reports a
+/// failure by its own carrier
+/// ([`KernelFits`](super::conv::KernelFits)).
+pub trait Spans<Len, Pad, Dilation> {
     /// `L + 2p - (d (k - 1) + 1)` as a typenum number.
     type Room;
 }
 
-#[diagnostic::do_not_recommend]
-impl<K, L, P, Dl> KernelFits<L, P, Dl> for K
+impl<K, L, P, Dl> Spans<L, P, Dl> for K
 where
     K: TypeSize,
     L: TypeSize,
@@ -92,7 +86,7 @@ where
 /// The output length along one axis of a convolution or a pool: `Self` is
 /// the input's size `L`, with a kernel of size `K`, symmetric padding `P`,
 /// dilation `Dl` and stride `S` (all dims).
-pub type SlidLength<L, K, P, Dl, S> = <<K as KernelFits<L, P, Dl>>::Room as Positions<S>>::Count;
+pub type SlidLength<L, K, P, Dl, S> = <<K as Spans<L, P, Dl>>::Room as Positions<S>>::Count;
 
 /// The number of windows along an axis of size `L`: windows of size `K`,
 /// `S` apart.

@@ -1,0 +1,327 @@
+//! Convolutions against hand-written loops and against im2col followed by
+//! matrixmultiply's `sgemm`, in the same run: ns per call (median of timed
+//! batches), GFLOP/s where it means something, and the ratio of the other's
+//! time to tensor-expr's (above 1: tensor-expr is faster).
+//!
+//! `cargo bench --bench convolution` (and with
+//! `RUSTFLAGS="-C target-cpu=native"`).
+//!
+//! The hand loops are the ones a careful user writes: output-stationary
+//! planes, the column loop innermost and contiguous (it vectorises), the
+//! padding handled by loop bounds, not by a branch per element; the FIR
+//! filter tap-outer over the whole signal.
+
+mod common;
+
+use common::compare;
+use std::hint::black_box;
+use tensor_expr::prelude::*;
+
+fn pseudo(seed: usize) -> f32 {
+    let mut z = (seed as u64)
+        .wrapping_add(1)
+        .wrapping_mul(0x9E37_79B9_7F4A_7C15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z ^= z >> 31;
+    ((z >> 40) as f32 / (1u64 << 24) as f32) * 2.0 - 1.0
+}
+
+fn filled<S: Shape>(seed: usize) -> Box<Tensor<f32, S>> {
+    let mut t = Box::new(Tensor::<f32, S>::zeros());
+    for (i, v) in t.as_mut_slice().iter_mut().enumerate() {
+        *v = pseudo(seed + i);
+    }
+    t
+}
+
+/// A stride-1 convolution with zero padding `pad`, channels first, one
+/// image: each output plane accumulated tap by tap over contiguous rows.
+#[allow(clippy::too_many_arguments)]
+fn hand_conv2d(
+    x: &[f32],
+    w: &[f32],
+    out: &mut [f32],
+    c_in: usize,
+    c_out: usize,
+    groups: usize,
+    [h, wd]: [usize; 2],
+    k: usize,
+    pad: usize,
+) {
+    let (oh_len, ow_len) = (h + 2 * pad - k + 1, wd + 2 * pad - k + 1);
+    let per_group = c_in / groups;
+    let out_per_group = c_out / groups;
+    for co in 0..c_out {
+        let plane = &mut out[co * oh_len * ow_len..][..oh_len * ow_len];
+        plane.fill(0.0);
+        let group = co / out_per_group;
+        for ci in 0..per_group {
+            let x_plane = &x[(group * per_group + ci) * h * wd..][..h * wd];
+            for kh in 0..k {
+                for kw in 0..k {
+                    let wv = w[((co * per_group + ci) * k + kh) * k + kw];
+                    for oh in 0..oh_len {
+                        let Some(ih) = (oh + kh).checked_sub(pad).filter(|&ih| ih < h) else {
+                            continue;
+                        };
+                        // Columns whose tap `kw` reads inside the row.
+                        let first = pad.saturating_sub(kw);
+                        let last = (wd + pad - kw).min(ow_len);
+                        let x_row = &x_plane[ih * wd..][..wd];
+                        let out_row = &mut plane[oh * ow_len..][..ow_len];
+                        for ow in first..last {
+                            out_row[ow] += wv * x_row[ow + kw - pad];
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// im2col then `sgemm`: the column matrix `[C_in k k, H W]` built each call
+/// (stride 1, padding `pad`, output as large as the input), then
+/// `W [C_out, C_in k k] @ cols`.
+#[allow(clippy::too_many_arguments)]
+fn im2col_sgemm(
+    x: &[f32],
+    w: &[f32],
+    out: &mut [f32],
+    cols: &mut [f32],
+    c_in: usize,
+    c_out: usize,
+    [h, wd]: [usize; 2],
+    k: usize,
+    pad: usize,
+) {
+    let n = h * wd;
+    for ci in 0..c_in {
+        for kh in 0..k {
+            for kw in 0..k {
+                let row = &mut cols[((ci * k + kh) * k + kw) * n..][..n];
+                for oh in 0..h {
+                    for ow in 0..wd {
+                        let (ih, iw) = ((oh + kh).wrapping_sub(pad), (ow + kw).wrapping_sub(pad));
+                        row[oh * wd + ow] = if ih < h && iw < wd {
+                            x[(ci * h + ih) * wd + iw]
+                        } else {
+                            0.0
+                        };
+                    }
+                }
+            }
+        }
+    }
+    let depth = c_in * k * k;
+    unsafe {
+        matrixmultiply::sgemm(
+            c_out,
+            depth,
+            n,
+            1.0,
+            w.as_ptr(),
+            depth as isize,
+            1,
+            cols.as_ptr(),
+            n as isize,
+            1,
+            0.0,
+            out.as_mut_ptr(),
+            n as isize,
+            1,
+        );
+    }
+}
+
+fn print(case: &str, flops: f64, times: &[f64], names: &[&str]) {
+    let mut line = format!("{case:<34} {:>10.0} ns", times[0]);
+    if flops > 0.0 {
+        line += &format!(" {:>6.1} GFLOP/s", flops / times[0]);
+    }
+    for (time, name) in times[1..].iter().zip(&names[1..]) {
+        line += &format!("   {name} {time:>10.0} ({:.2}x)", time / times[0]);
+    }
+    println!("{line}");
+}
+
+fn main() {
+    println!("convolution (ns per call; ratio = other / tensor-expr)");
+
+    // 64 -> 64 channels, 3x3, 56x56, batch 1 (a ResNet stage).
+    {
+        let x = filled::<Shape![1, 64, 56, 56]>(1);
+        let w = filled::<Shape![64, 64, 3, 3]>(2);
+        let mut out = Box::new(Tensor::<f32, Shape![1, 64, 56, 56]>::zeros());
+        let mut hand = vec![0.0f32; 64 * 56 * 56];
+        let mut gemm = vec![0.0f32; 64 * 56 * 56];
+        let mut cols = vec![0.0f32; 64 * 9 * 56 * 56];
+        let times = compare(
+            1,
+            20,
+            &mut [
+                &mut || {
+                    let (x, w) = (black_box(&*x), black_box(&*w));
+                    tensor_expr!(out = conv2d(x, w, padding = 1));
+                    black_box(&out);
+                },
+                &mut || {
+                    hand_conv2d(
+                        black_box(x.as_slice()),
+                        black_box(w.as_slice()),
+                        &mut hand,
+                        64,
+                        64,
+                        1,
+                        [56, 56],
+                        3,
+                        1,
+                    );
+                    black_box(&hand);
+                },
+                &mut || {
+                    im2col_sgemm(
+                        black_box(x.as_slice()),
+                        black_box(w.as_slice()),
+                        &mut gemm,
+                        &mut cols,
+                        64,
+                        64,
+                        [56, 56],
+                        3,
+                        1,
+                    );
+                    black_box(&gemm);
+                },
+            ],
+        );
+        let flops = 2.0 * 64.0 * 64.0 * 9.0 * 56.0 * 56.0;
+        print(
+            "conv2d 64->64 3x3 56x56",
+            flops,
+            &times,
+            &["", "hand", "im2col+sgemm"],
+        );
+        for (a, b) in out.as_slice().iter().zip(&hand) {
+            assert!((a - b).abs() < 1e-3, "the hand loop disagrees");
+        }
+    }
+
+    // Keyword spotting: [1, 1, 49, 10] -> 8 channels, 3x3, 'same'.
+    {
+        let x = filled::<Shape![1, 1, 49, 10]>(3);
+        let w = filled::<Shape![8, 1, 3, 3]>(4);
+        let b = filled::<Shape![8]>(5);
+        let mut out = Box::new(Tensor::<f32, Shape![1, 8, 49, 10]>::zeros());
+        let mut hand = vec![0.0f32; 8 * 49 * 10];
+        let times = compare(
+            1,
+            20_000,
+            &mut [
+                &mut || {
+                    let (x, w, b) = (black_box(&*x), black_box(&*w), black_box(&*b));
+                    tensor_expr!(out = relu(conv2d(x, w, padding = same) + in_dims(b, [1])));
+                    black_box(&out);
+                },
+                &mut || {
+                    hand_conv2d(
+                        black_box(x.as_slice()),
+                        black_box(w.as_slice()),
+                        &mut hand,
+                        1,
+                        8,
+                        1,
+                        [49, 10],
+                        3,
+                        1,
+                    );
+                    for (co, plane) in hand.chunks_exact_mut(490).enumerate() {
+                        for v in plane {
+                            *v = (*v + b.as_slice()[co]).max(0.0);
+                        }
+                    }
+                    black_box(&hand);
+                },
+            ],
+        );
+        print(
+            "kws conv2d 1->8 3x3 49x10 +b relu",
+            2.0 * 8.0 * 9.0 * 490.0,
+            &times,
+            &["", "hand"],
+        );
+    }
+
+    // Depthwise 3x3 over 64 channels of 56x56.
+    {
+        let x = filled::<Shape![1, 64, 56, 56]>(6);
+        let w = filled::<Shape![64, 1, 3, 3]>(7);
+        let mut out = Box::new(Tensor::<f32, Shape![1, 64, 56, 56]>::zeros());
+        let mut hand = vec![0.0f32; 64 * 56 * 56];
+        let times = compare(
+            1,
+            200,
+            &mut [
+                &mut || {
+                    let (x, w) = (black_box(&*x), black_box(&*w));
+                    tensor_expr!(out = conv2d(x, w, padding = 1, groups = 64));
+                    black_box(&out);
+                },
+                &mut || {
+                    hand_conv2d(
+                        black_box(x.as_slice()),
+                        black_box(w.as_slice()),
+                        &mut hand,
+                        64,
+                        64,
+                        64,
+                        [56, 56],
+                        3,
+                        1,
+                    );
+                    black_box(&hand);
+                },
+            ],
+        );
+        print(
+            "depthwise 3x3 64x56x56",
+            2.0 * 64.0 * 9.0 * 3136.0,
+            &times,
+            &["", "hand"],
+        );
+    }
+
+    // A 64-tap FIR filter over 4096 samples (no padding: 4033 outputs).
+    {
+        let x = filled::<Shape![1, 1, 4096]>(8);
+        let h = filled::<Shape![1, 1, 64]>(9);
+        let mut out = Box::new(Tensor::<f32, Shape![1, 1, 4033]>::zeros());
+        let mut hand = vec![0.0f32; 4033];
+        let times = compare(
+            1,
+            2_000,
+            &mut [
+                &mut || {
+                    let (x, h) = (black_box(&*x), black_box(&*h));
+                    tensor_expr!(out = conv1d(x, h));
+                    black_box(&out);
+                },
+                &mut || {
+                    let (x, h) = (black_box(x.as_slice()), black_box(h.as_slice()));
+                    hand.fill(0.0);
+                    for (k, &tap) in h.iter().enumerate() {
+                        for (y, &v) in hand.iter_mut().zip(&x[k..k + 4033]) {
+                            *y += tap * v;
+                        }
+                    }
+                    black_box(&hand);
+                },
+            ],
+        );
+        print(
+            "FIR 64 taps over 4096",
+            2.0 * 64.0 * 4033.0,
+            &times,
+            &["", "hand tap-outer"],
+        );
+    }
+}

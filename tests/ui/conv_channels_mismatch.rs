@@ -1,0 +1,7 @@
+use tensor_expr::prelude::*;
+
+fn main() {
+    let x = Tensor::<f32, Shape![1, 3, 8, 8]>::zeros();
+    let w = Tensor::<f32, Shape![4, 2, 3, 3]>::zeros();
+    let _y = tensor_expr!(conv2d(x, w));
+}

@@ -1,0 +1,7 @@
+use tensor_expr::prelude::*;
+
+fn main() {
+    let x = Tensor::<f32, Shape![2, 3]>::zeros();
+    let w = Tensor::<f32, Shape![4, 2, 5]>::zeros();
+    let _y = tensor_expr!(conv1d(x, w, dilation = 1));
+}

@@ -157,6 +157,20 @@ fn conv1d_matches_onnx_runtime() {
         Shape![4, 3, 3],
         |x, w| { tensor_expr!(conv1d(x, w, layout = nwc)) }
     );
+    // Both read element by element (channels last; tiles of output channels
+    // that cross groups), where padding is checked on every tap.
+    check!(
+        "conv1d_channels_last_padded",
+        Shape![2, 12, 3],
+        Shape![4, 3, 3],
+        |x, w| { tensor_expr!(conv1d(x, w, stride = 2, padding = 1, layout = nwc)) }
+    );
+    check!(
+        "conv1d_groups_padded",
+        Shape![1, 6, 20],
+        Shape![6, 2, 3],
+        |x, w| { tensor_expr!(conv1d(x, w, groups = 3, padding = 1)) }
+    );
 }
 
 /// A naive convolution of one image `x` ([C, H, W]) by `w` ([O, C, K, K])

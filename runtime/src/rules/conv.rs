@@ -485,7 +485,7 @@ where
             <P::Second as AxisPadding>::SIZE,
         ]
     };
-    Geometry {
+    let mut geometry = Geometry {
         spatial: Op::SPATIAL,
         batched: X::BATCHED,
         batch: X::Batch::SIZE,
@@ -503,5 +503,14 @@ where
         stride: [<S::First as Dim>::SIZE, <S::Second as Dim>::SIZE],
         dilation,
         pad,
+    };
+    if Op::SPATIAL == 1 {
+        // One spatial dim is the second; the first is a size-1 stand-in,
+        // which the options (written once, for the real dim) do not touch.
+        geometry.output[0] = 1;
+        geometry.stride[0] = 1;
+        geometry.dilation[0] = 1;
+        geometry.pad[0] = 0;
     }
+    geometry
 }

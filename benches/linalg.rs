@@ -12,19 +12,10 @@
 
 mod common;
 
-use common::compare;
+use common::{compare, pseudo};
 use nalgebra::SMatrix;
 use std::hint::black_box;
 use tensor_expr::prelude::*;
-
-fn pseudo(seed: usize) -> f32 {
-    let mut z = (seed as u64)
-        .wrapping_add(1)
-        .wrapping_mul(0x9E37_79B9_7F4A_7C15);
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z ^= z >> 31;
-    ((z >> 40) as f32 / (1u64 << 24) as f32) * 2.0 - 1.0
-}
 
 /// A well-conditioned N x N matrix: random plus N on the diagonal.
 fn matrix<const N: usize>() -> Tensor<f32, (D<N>, D<N>)> {

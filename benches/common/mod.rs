@@ -1,4 +1,4 @@
-//! The timing loop shared by the benches.
+//! The timing loop shared by the benches, and their inputs.
 
 use std::time::Instant;
 
@@ -32,4 +32,16 @@ pub fn compare(
             s[s.len() / 2]
         })
         .collect()
+}
+
+/// A deterministic pseudo-random value in [-1, 1) for position `seed`
+/// (SplitMix64), so every run times the same inputs.
+#[allow(dead_code)] // Each bench compiles this module; not all take inputs from it.
+pub fn pseudo(seed: usize) -> f32 {
+    let mut z = (seed as u64)
+        .wrapping_add(1)
+        .wrapping_mul(0x9E37_79B9_7F4A_7C15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z ^= z >> 31;
+    ((z >> 40) as f32 / (1u64 << 24) as f32) * 2.0 - 1.0
 }

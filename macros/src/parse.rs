@@ -760,13 +760,7 @@ mod tests {
             dims_optional: true,
             keepdim: false,
             type_arg: false,
-            options: &[
-                NamedOption::sizes("stride", false),
-                NamedOption {
-                    keywords: &["same"],
-                    ..NamedOption::sizes("padding", true)
-                },
-            ],
+            options: &[ops::conv::STRIDE, ops::conv::PADDING],
         },
         reads: Reads::InPlace(RowOrder::Kept),
         build: Build::Node {

@@ -12,6 +12,7 @@
 //! violation turns the node's type into rustc's error type and every later use is
 //! silent: one mistake, one error.
 
+pub(crate) mod block;
 pub(crate) mod buffered;
 mod context;
 mod fold;

@@ -24,7 +24,8 @@
 use super::{Build, Dims, NamedOption, Operation, Reads, Signature};
 use crate::access::{Contiguous, Operand};
 use crate::element::Element;
-use crate::expr::{Context, Expr, Reading, Row, Shaped, Tile};
+use crate::expr::block::{multiply_add, with_named_rows, Block};
+use crate::expr::{row_of_tile, Context, Expr, Reading, Row, Shaped, Tile};
 use crate::rules::conv::{ConvRule, Geometry};
 use crate::shape::{Shape, MAX_RANK};
 use core::marker::PhantomData;
@@ -48,7 +49,7 @@ pub const GROUPS: NamedOption = NamedOption {
 pub const CONV1D: Operation = convolution_entry(
     "conv1d",
     "conv::conv1d",
-    &["ncw", "nwc"],
+    OPTIONS_1D,
     "A 1-D convolution (cross-correlation), as `torch.nn.functional.conv1d`.",
     &[
         "conv1d(x, w)",
@@ -60,7 +61,7 @@ pub const CONV1D: Operation = convolution_entry(
 pub const CONV2D: Operation = convolution_entry(
     "conv2d",
     "conv::conv2d",
-    &["nchw", "nhwc"],
+    OPTIONS_2D,
     "A 2-D convolution (cross-correlation), as `torch.nn.functional.conv2d`.",
     &[
         "conv2d(x, w)",
@@ -68,16 +69,14 @@ pub const CONV2D: Operation = convolution_entry(
     ],
 );
 
-/// The entry of a convolution of the given spatial rank (`layouts` holds
-/// its two layout keywords, channels first then last).
+/// The entry of a convolution with these options.
 const fn convolution_entry(
     name: &'static str,
     marker: &'static str,
-    layouts: &'static [&'static str],
+    options: &'static [NamedOption],
     summary: &'static str,
     forms: &'static [&'static str],
 ) -> Operation {
-    let spatial = if layouts[0].len() == 3 { 1 } else { 2 };
     Operation {
         name,
         signature: Signature {
@@ -86,7 +85,7 @@ const fn convolution_entry(
             dims_optional: true,
             keepdim: false,
             type_arg: false,
-            options: if spatial == 1 { OPTIONS_1D } else { OPTIONS_2D },
+            options,
         },
         reads: Reads::Tiled,
         build: Build::Node {
@@ -117,17 +116,10 @@ const LAYOUT_2D: NamedOption = NamedOption::keywords("layout", &["nchw", "nhwc"]
 
 pub use crate::rules::conv::kind::{conv1d, conv2d};
 
-/// A convolution's result shape `O` (the rule's output, so that the
-/// constructor's return type is computed through the rule, where rustc
-/// reports its carriers), shapes and options, which give its [`Geometry`].
-// Nine parameters is what a convolution has: the result, two shapes, the
-// operation and five options.
-#[allow(clippy::type_complexity)]
-pub struct Spec<O, X, W, Op, S, P, Dl, G, L>(PhantomData<(O, X, W, Op, S, P, Dl, G, L)>);
-
-/// The [`Spec`] of a convolution of `X` by `W`: its output computed through the rule.
-type SpecOf<X, W, Op, S, P, Dl, G, L> =
-    Spec<<X as ConvRule<W, Op, S, P, Dl, G, L>>::Output, X, W, Op, S, P, Dl, G, L>;
+/// A convolution's shapes and `Options` (stride, padding, dilation, groups,
+/// layout, as the macro passes them), which give its [`Geometry`] and
+/// result shape through [`ConvRule`].
+pub struct Spec<X, W, Op, Options>(PhantomData<(X, W, Op, Options)>);
 
 /// What the node needs of its [`Spec`]: the sizes and the result shape.
 pub trait ConvSpec {
@@ -137,12 +129,12 @@ pub trait ConvSpec {
     type Output: Shape;
 }
 
-impl<O: Shape, X, W, Op, S, P, Dl, G, L> ConvSpec for Spec<O, X, W, Op, S, P, Dl, G, L>
+impl<X, W, Op, S, P, Dl, G, L> ConvSpec for Spec<X, W, Op, (S, P, Dl, G, L)>
 where
     X: ConvRule<W, Op, S, P, Dl, G, L>,
 {
     const GEOMETRY: Geometry = X::GEOMETRY;
-    type Output = O;
+    type Output = <X as ConvRule<W, Op, S, P, Dl, G, L>>::Output;
 }
 
 /// A convolution of `x` by `w` over elements `T`, as spec `C` says.
@@ -154,6 +146,8 @@ pub struct Convolution<'a, T, C> {
 
 /// Builds `conv1d(x, w, ..)` or `conv2d(x, w, ..)` (`op` says which): the
 /// options are the witnesses the macro writes, `()` where left out.
+// Its arguments and return type carry what a convolution is: two operands,
+// the operation and five options.
 #[inline(always)]
 #[allow(clippy::too_many_arguments, clippy::type_complexity)]
 #[rustfmt::skip]
@@ -167,7 +161,7 @@ pub fn convolution<'a, T, M, Op, S, P, Dl, G, L, X, W>(
     _layout: PhantomData<L>,
     x: &'a X,
     w: &'a W,
-) -> Convolution<'a, X::Element, SpecOf<X::Shape, W::Shape, Op, S, P, Dl, G, L>>
+) -> Convolution<'a, X::Element, Spec<X::Shape, W::Shape, Op, (S, P, Dl, G, L)>>
 where
     X: Operand<T> + ?Sized,
     W: Operand<T, Element = X::Element> + ?Sized,
@@ -315,11 +309,10 @@ impl<T: Element, C: ConvSpec> Expr<T> for Convolution<'_, T, C> {
         j0: usize,
     ) -> impl Tile<T> + '_ {
         let mut block = [[T::ZERO; CC]; R];
-        let rows: [Position; R] = core::array::from_fn(|r| {
-            Self::position::<O>(crate::expr::row_of_tile::<O>(outer, r), j0)
-        });
+        let rows: [Position; R] =
+            core::array::from_fn(|r| Self::position::<O>(row_of_tile::<O>(outer, r), j0));
         let first = rows[0];
-        let columns_own = Self::COLUMNS_OWN::<O>();
+        let columns_own = Self::columns_are_own::<O>();
         let along = |r: usize, p: &Position| {
             p.n == first.n
                 && if Self::G.spatial == 2 {
@@ -332,21 +325,21 @@ impl<T: Element, C: ConvSpec> Expr<T> for Convolution<'_, T, C> {
         let fast = columns_own && !Self::G.channels_last && consecutive;
         if fast && Self::G.spatial == 2 {
             if Self::interior::<CC>(first.ow) {
-                self.spatial_rows::<R, CC, FUSE, true>(first, &mut block);
+                self.spatial_rows::<R, CC, FUSE, true>(&rows, &mut block);
             } else {
-                self.spatial_rows::<R, CC, FUSE, false>(first, &mut block);
+                self.spatial_rows::<R, CC, FUSE, false>(&rows, &mut block);
             }
         } else if fast
             && first.channel / Self::OUT_PER_GROUP == (first.channel + R - 1) / Self::OUT_PER_GROUP
         {
             if Self::interior::<CC>(first.ow) {
-                self.channel_rows::<R, CC, FUSE, true>(first, &mut block);
+                self.channel_rows::<R, CC, FUSE, true>(&rows, &mut block);
             } else {
-                self.channel_rows::<R, CC, FUSE, false>(first, &mut block);
+                self.channel_rows::<R, CC, FUSE, false>(&rows, &mut block);
             }
         } else {
             for (r, sums) in block.iter_mut().enumerate() {
-                let outer = crate::expr::row_of_tile::<O>(outer, r);
+                let outer = row_of_tile::<O>(outer, r);
                 for (j, sum) in sums.iter_mut().enumerate() {
                     *sum = self.element(Self::position::<O>(outer, j0 + j));
                 }
@@ -359,8 +352,7 @@ impl<T: Element, C: ConvSpec> Expr<T> for Convolution<'_, T, C> {
 impl<'a, T: Element, C: ConvSpec> Convolution<'a, T, C> {
     /// Whether output columns are the node's own (not a size-1 last dim
     /// broadcast along the output's).
-    #[allow(non_snake_case)]
-    const fn COLUMNS_OWN<O: Shape>() -> bool {
+    const fn columns_are_own<O: Shape>() -> bool {
         let own = <C::Output as Shape>::DIMS;
         O::RANK >= 1 && own[Self::OWN_RANK - 1] == O::DIMS[O::RANK - 1]
     }
@@ -376,16 +368,17 @@ impl<'a, T: Element, C: ConvSpec> Convolution<'a, T, C> {
     }
 
     /// A 2-D tile, channels first: `R` consecutive output rows of one
-    /// channel, `CC` columns from `p`. Each tap's weight is broadcast once
-    /// for the whole tile; each row reads its input row contiguously (with
-    /// the stride) and skips taps in the vertical padding.
+    /// channel (`rows`, each at its first column), `CC` columns. Each tap's
+    /// weight is broadcast once for the whole tile; each row reads its input
+    /// row contiguously (with the stride) and skips taps in the vertical
+    /// padding.
     #[inline(always)]
     fn spatial_rows<const R: usize, const CC: usize, const FUSE: bool, const INTERIOR: bool>(
         &self,
-        p: Position,
+        rows: &[Position; R],
         block: &mut [[T; CC]; R],
     ) {
-        let g = Self::G;
+        let (g, p) = (Self::G, rows[0]);
         let [kh_len, kw_len] = g.kernel;
         let wd = g.input[1];
         let plane = g.input[0] * wd;
@@ -406,7 +399,8 @@ impl<'a, T: Element, C: ConvSpec> Convolution<'a, T, C> {
                             $(
                                 if let Some(ih) = input_at(p.oh + $r, kh, 0, &g) {
                                     let x_row = &x_plane[ih * wd..][..wd];
-                                    accumulate_row::<T, CC, FUSE, INTERIOR>(&mut $acc, wv, x_row, col, sw);
+                                    let window = load_window::<T, CC, INTERIOR>(x_row, col, sw);
+                                    accumulate::<T, CC, FUSE>(&mut $acc, wv, &window);
                                 }
                             )+
                         }
@@ -415,32 +409,19 @@ impl<'a, T: Element, C: ConvSpec> Convolution<'a, T, C> {
                 $(block[$r] = $acc;)+
             }};
         }
-        match R {
-            1 => named_rows!(acc0 0),
-            2 => named_rows!(acc0 0 acc1 1),
-            4 => named_rows!(acc0 0 acc1 1 acc2 2 acc3 3),
-            8 => named_rows!(acc0 0 acc1 1 acc2 2 acc3 3 acc4 4 acc5 5 acc6 6 acc7 7),
-            _ => {
-                for (r, sums) in block.iter_mut().enumerate() {
-                    let q = Position { oh: p.oh + r, ..p };
-                    for (j, sum) in sums.iter_mut().enumerate() {
-                        *sum = self.element(Position { ow: q.ow + j, ..q });
-                    }
-                }
-            }
-        }
+        with_named_rows!(R, named_rows, self.element_rows(rows, block))
     }
 
     /// A 1-D tile, channels first: `R` consecutive output channels of one
-    /// group, `CC` positions from `p`. Each input window is read once for
-    /// the `R` channels.
+    /// group (`rows`, each at its first position), `CC` positions. Each
+    /// input window is read once for the `R` channels.
     #[inline(always)]
     fn channel_rows<const R: usize, const CC: usize, const FUSE: bool, const INTERIOR: bool>(
         &self,
-        p: Position,
+        rows: &[Position; R],
         block: &mut [[T; CC]; R],
     ) {
-        let g = Self::G;
+        let (g, p) = (Self::G, rows[0]);
         let len = g.input[1];
         let k_len = g.kernel[1];
         let (s, d) = (g.stride[1], g.dilation[1]);
@@ -456,47 +437,38 @@ impl<'a, T: Element, C: ConvSpec> Convolution<'a, T, C> {
                         let window = load_window::<T, CC, INTERIOR>(x_row, col, s);
                         $(
                             let wv = self.w[((p.channel + $r) * Self::PER_GROUP + ci) * k_len + k];
-                            for j in 0..CC {
-                                $acc[j] = multiply_add::<T, FUSE>(wv, window[j], $acc[j]);
-                            }
+                            accumulate::<T, CC, FUSE>(&mut $acc, wv, &window);
                         )+
                     }
                 }
                 $(block[$r] = $acc;)+
             }};
         }
-        match R {
-            1 => named_rows!(acc0 0),
-            2 => named_rows!(acc0 0 acc1 1),
-            4 => named_rows!(acc0 0 acc1 1 acc2 2 acc3 3),
-            8 => named_rows!(acc0 0 acc1 1 acc2 2 acc3 3 acc4 4 acc5 5 acc6 6 acc7 7),
-            _ => {
-                for (r, sums) in block.iter_mut().enumerate() {
-                    let q = Position {
-                        channel: p.channel + r,
-                        ..p
-                    };
-                    for (j, sum) in sums.iter_mut().enumerate() {
-                        *sum = self.element(Position { ow: q.ow + j, ..q });
-                    }
-                }
+        with_named_rows!(R, named_rows, self.element_rows(rows, block))
+    }
+
+    /// The tile element by element: `CC` columns from each of `rows`.
+    #[inline(always)]
+    fn element_rows<const R: usize, const CC: usize>(
+        &self,
+        rows: &[Position; R],
+        block: &mut [[T; CC]; R],
+    ) {
+        for (sums, p) in block.iter_mut().zip(rows) {
+            for (j, sum) in sums.iter_mut().enumerate() {
+                *sum = self.element(Position { ow: p.ow + j, ..*p });
             }
         }
     }
 }
 
-/// `acc[j] += wv * x_row[col + j * stride]` for `j < CC`; where not
-/// `INTERIOR`, a column outside the row (the padding, `col` wrapped below
-/// zero included) reads 0.
+/// `acc[j] += wv * window[j]`.
 #[inline(always)]
-fn accumulate_row<T: Element, const CC: usize, const FUSE: bool, const INTERIOR: bool>(
+fn accumulate<T: Element, const CC: usize, const FUSE: bool>(
     acc: &mut [T; CC],
     wv: T,
-    x_row: &[T],
-    col: usize,
-    stride: usize,
+    window: &[T; CC],
 ) {
-    let window = load_window::<T, CC, INTERIOR>(x_row, col, stride);
     for j in 0..CC {
         acc[j] = multiply_add::<T, FUSE>(wv, window[j], acc[j]);
     }
@@ -525,26 +497,6 @@ fn load_window<T: Element, const CC: usize, const INTERIOR: bool>(
         }
     }
     window
-}
-
-/// `a * b + c`, fused into one FMA if `FUSE` (as the product's kernel).
-#[inline(always)]
-fn multiply_add<T: Element, const FUSE: bool>(a: T, b: T, c: T) -> T {
-    if FUSE {
-        a.fused_mul_add(b, c)
-    } else {
-        a.mul_add(b, c)
-    }
-}
-
-/// A computed tile of a convolution.
-struct Block<T, const R: usize, const C: usize>([[T; C]; R]);
-
-impl<T: Copy, const R: usize, const C: usize> Tile<T> for Block<T, R, C> {
-    #[inline(always)]
-    fn get(&self, r: usize, j: usize, _current: T) -> T {
-        self.0[r][j]
-    }
 }
 
 /// One output row of a convolution, element by element.

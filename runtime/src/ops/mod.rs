@@ -182,6 +182,14 @@ pub enum Reads {
     Tiled,
 }
 
+impl Reads {
+    /// Whether the operation borrows its inputs where they are stored (an
+    /// expression input is evaluated first, into a tensor of its own).
+    pub const fn borrows_stored_inputs(self) -> bool {
+        matches!(self, Reads::InPlace(_) | Reads::Placed | Reads::Tiled)
+    }
+}
+
 /// Which data dim an in-place read takes its rows along: where the rows
 /// are not the data's, the right operand of `@` is copied once first, so
 /// the product's tiles read contiguous rows.
@@ -281,6 +289,22 @@ mod tests {
                     "{form} is not a form of {}",
                     op.name
                 );
+            }
+        }
+    }
+
+    #[test]
+    fn every_option_keyword_has_its_type() {
+        for op in OPERATIONS {
+            for option in op.signature.options {
+                for word in option.keywords {
+                    assert!(
+                        keyword::NAMES.contains(word),
+                        "`{} = {word}` of {} has no type in `keyword`",
+                        option.name,
+                        op.name
+                    );
+                }
             }
         }
     }

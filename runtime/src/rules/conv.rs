@@ -1,12 +1,11 @@
-//! The convolution and pooling rules, as `torch.nn.functional` documents
+//! The convolution rule, as `torch.nn.functional` documents
 //! them: `conv1d`/`conv2d` take an input `[N, C_in, *spatial]` (or unbatched
 //! `[C_in, *spatial]`) and a weight `[C_out, C_in / groups, *kernel]`, and
 //! give `[N, C_out, *out]`, each output size the sliding-window count of
 //! [`super::window`]; `groups` must divide both channel counts. The
 //! channels-last layout that TFLite and CMSIS-NN use (`layout = nhwc`, or
 //! `nwc` in one dim) puts channels last in the input, the output and the
-//! weight (`[C_out, *kernel, C_in / groups]`). The pools take an input of
-//! the same form, keep its channels, and slide a kernel given as a list.
+//! weight (`[C_out, *kernel, C_in / groups]`).
 //!
 //! The named options arrive as the macro writes them: `()` where the call
 //! leaves one out, `(D<a>,)` for one value (used on every spatial dim, as
@@ -25,36 +24,46 @@
 //! and option lists of the wrong length where it reads them, on the value.
 
 use super::size::TypeSize;
-use super::window::{Positions, Spans};
+use super::window::{Positions, SlidLength, Spans};
 use crate::dim::{Dim, One, D};
 use crate::shape::Shape;
 use core::marker::PhantomData;
 use core::ops::{Mul, Rem};
 use typenum::{Mod, Prod, Same, U0};
 
-/// The keyword values of named options, as types (`padding = same` passes
-/// `keyword::same`).
-#[allow(non_camel_case_types)]
-pub mod keyword {
+/// Declares the keyword types and their list.
+macro_rules! keywords {
+    ($($(#[doc = $doc:literal])+ $name:ident)*) => {
+        /// The keyword values of named options, as types (`padding = same`
+        /// passes `keyword::same`), and [`NAMES`](keyword::NAMES), every
+        /// keyword an option of the operation table may list.
+        #[allow(non_camel_case_types)]
+        pub mod keyword {
+            $(
+                $(#[doc = $doc])+
+                #[derive(Clone, Copy, Debug, Default)]
+                pub struct $name;
+            )*
+            /// Every keyword above, by name.
+            pub const NAMES: &[&str] = &[$(stringify!($name)),*];
+        }
+    };
+}
+
+keywords! {
     /// `padding = same`: the output as large as the input (stride 1), the
     /// padding split as PyTorch splits it (the smaller half first).
-    #[derive(Clone, Copy, Debug, Default)]
-    pub struct same;
+    same
     /// `padding = valid`: no padding.
-    #[derive(Clone, Copy, Debug, Default)]
-    pub struct valid;
+    valid
     /// `layout = nchw`: channels first (the default).
-    #[derive(Clone, Copy, Debug, Default)]
-    pub struct nchw;
+    nchw
     /// `layout = ncw`: channels first, one spatial dim (the default).
-    #[derive(Clone, Copy, Debug, Default)]
-    pub struct ncw;
+    ncw
     /// `layout = nhwc`: channels last, TFLite's layout.
-    #[derive(Clone, Copy, Debug, Default)]
-    pub struct nhwc;
+    nhwc
     /// `layout = nwc`: channels last, one spatial dim.
-    #[derive(Clone, Copy, Debug, Default)]
-    pub struct nwc;
+    nwc
 }
 
 /// The operations, as markers: which rule and how many spatial dims.
@@ -66,15 +75,9 @@ pub mod kind {
     /// `conv2d`.
     #[derive(Clone, Copy, Debug, Default)]
     pub struct conv2d;
-    /// `max_pool1d` and `avg_pool1d`.
-    #[derive(Clone, Copy, Debug, Default)]
-    pub struct pool1d;
-    /// `max_pool2d` and `avg_pool2d`.
-    #[derive(Clone, Copy, Debug, Default)]
-    pub struct pool2d;
 }
 
-/// The plain sizes of one convolution or pool, for the loops. One spatial
+/// The plain sizes of one convolution, for the loops. One spatial
 /// dim is stored as two, the first of size 1 (`[1, L]`), so one loop nest
 /// serves both.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -199,7 +202,7 @@ where
     K: Spans<L, P, Dl>,
     <K as Spans<L, P, Dl>>::Room: Positions<S>,
 {
-    type Length = <<K as Spans<L, P, Dl>>::Room as Positions<S>>::Count;
+    type Length = SlidLength<L, K, P, Dl, S>;
 }
 
 impl<K, L: Dim, Dl, S: UnitStride> KernelFits<L, SameAsInput, Dl, S> for K {
@@ -287,22 +290,21 @@ where
 }
 
 /// A convolution's dims in one order, whatever its layout and rank: `Self`
-/// is the input shape, `W` the weight's (a pool's kernel as a shape), `Op`
-/// the operation ([`kind`]). One spatial dim is the second, the first is
-/// `One`.
+/// is the input shape, `W` the weight's, `Op` the operation ([`kind`]). One
+/// spatial dim is the second, the first is `One`.
 #[diagnostic::on_unimplemented(
     message = "`{Self}` and `{W}` cannot be the input and weight of `{Op}` in the layout `{Layout}`",
     label = "not a convolution's input and weight",
-    note = "channels first: conv1d takes [N, C_in, L] or [C_in, L] with a weight [C_out, C_in / groups, K]; conv2d takes [N, C_in, H, W] or [C_in, H, W] with [C_out, C_in / groups, kH, kW]; channels last (`layout = nwc` / `nhwc`) puts C_in last in both; pools take [N, C, ..] or [C, ..]"
+    note = "channels first: conv1d takes [N, C_in, L] or [C_in, L] with a weight [C_out, C_in / groups, K]; conv2d takes [N, C_in, H, W] or [C_in, H, W] with [C_out, C_in / groups, kH, kW]; channels last (`layout = nwc` / `nhwc`) puts C_in last in both"
 )]
 pub trait ConvShapes<W, Op, Layout> {
     /// The batch (`One` when unbatched).
     type Batch: Dim;
     /// Input channels.
     type In: Dim;
-    /// Input channels per group, as the weight has them (a pool: `One`).
+    /// Input channels per group, as the weight has them.
     type PerGroup: Dim;
-    /// Output channels (a pool: the input's).
+    /// Output channels.
     type Out: Dim;
     /// Spatial sizes.
     type H: Dim;
@@ -312,16 +314,12 @@ pub trait ConvShapes<W, Op, Layout> {
     type KH: Dim;
     /// The last kernel size.
     type KW: Dim;
-    /// The channel groups, given `groups` (a pool: one per channel).
-    type GroupCount<G: Dim>: Dim;
     /// The result shape from the output channels and spatial sizes.
     type Output<Co: Dim, Ho: Dim, Wo: Dim>: Shape;
     /// Whether the input has a batch dim.
     const BATCHED: bool;
     /// Whether channels come last.
     const CHANNELS_LAST: bool;
-    /// Whether it is a pool (no weight; groups are the channels).
-    const POOL: bool;
 }
 
 macro_rules! conv_shapes {
@@ -329,7 +327,7 @@ macro_rules! conv_shapes {
         $(conv_shapes!(@one $op $layout $body);)*
     };
     (@one $op:ident $layout:ty { x ($($x:ident),*) w ($($w:ident),* $(,)?) -> ($($out:ident),*)
-        { $batch:ty, $ci:ident, $cg:ty, $co:ident, $h:ty, $wd:ident, $kh:ty, $kw:ident, $batched:literal, $last:literal, $pool:ident } }) => {
+        { $batch:ty, $ci:ident, $cg:ty, $co:ident, $h:ty, $wd:ident, $kh:ty, $kw:ident, $batched:literal, $last:literal } }) => {
         #[diagnostic::do_not_recommend]
         impl<$($x: Dim,)* $($w: Dim,)*> ConvShapes<($($w,)*), kind::$op, $layout> for ($($x,)*) {
             type Batch = $batch;
@@ -340,35 +338,21 @@ macro_rules! conv_shapes {
             type W = $wd;
             type KH = $kh;
             type KW = $kw;
-            type GroupCount<Gc: Dim> = conv_shapes!(@groups $pool Gc $ci);
             type Output<Oc: Dim, Ho: Dim, Wo: Dim> = ($($out,)*);
             const BATCHED: bool = $batched;
             const CHANNELS_LAST: bool = $last;
-            const POOL: bool = conv_shapes!(@pool $pool);
         }
     };
-    (@groups pool $g:ident $ci:ident) => { $ci };
-    (@groups conv $g:ident $ci:ident) => { $g };
-    (@pool pool) => { true };
-    (@pool conv) => { false };
 }
 
-conv_shapes!(conv1d [(), keyword::ncw] { x (N, Ci, L) w (Cw, Cg, K) -> (N, Oc, Wo) { N, Ci, Cg, Cw, One, L, One, K, true, false, conv } });
-conv_shapes!(conv1d [(), keyword::ncw] { x (Ci, L) w (Cw, Cg, K) -> (Oc, Wo) { One, Ci, Cg, Cw, One, L, One, K, false, false, conv } });
-conv_shapes!(conv1d [keyword::nwc] { x (N, L, Ci) w (Cw, K, Cg) -> (N, Wo, Oc) { N, Ci, Cg, Cw, One, L, One, K, true, true, conv } });
-conv_shapes!(conv1d [keyword::nwc] { x (L, Ci) w (Cw, K, Cg) -> (Wo, Oc) { One, Ci, Cg, Cw, One, L, One, K, false, true, conv } });
-conv_shapes!(conv2d [(), keyword::nchw] { x (N, Ci, H, Wd) w (Cw, Cg, KH, KW) -> (N, Oc, Ho, Wo) { N, Ci, Cg, Cw, H, Wd, KH, KW, true, false, conv } });
-conv_shapes!(conv2d [(), keyword::nchw] { x (Ci, H, Wd) w (Cw, Cg, KH, KW) -> (Oc, Ho, Wo) { One, Ci, Cg, Cw, H, Wd, KH, KW, false, false, conv } });
-conv_shapes!(conv2d [keyword::nhwc] { x (N, H, Wd, Ci) w (Cw, KH, KW, Cg) -> (N, Ho, Wo, Oc) { N, Ci, Cg, Cw, H, Wd, KH, KW, true, true, conv } });
-conv_shapes!(conv2d [keyword::nhwc] { x (H, Wd, Ci) w (Cw, KH, KW, Cg) -> (Ho, Wo, Oc) { One, Ci, Cg, Cw, H, Wd, KH, KW, false, true, conv } });
-conv_shapes!(pool1d [(), keyword::ncw] { x (N, C, L) w (K,) -> (N, Oc, Wo) { N, C, One, C, One, L, One, K, true, false, pool } });
-conv_shapes!(pool1d [(), keyword::ncw] { x (C, L) w (K,) -> (Oc, Wo) { One, C, One, C, One, L, One, K, false, false, pool } });
-conv_shapes!(pool1d [keyword::nwc] { x (N, L, C) w (K,) -> (N, Wo, Oc) { N, C, One, C, One, L, One, K, true, true, pool } });
-conv_shapes!(pool1d [keyword::nwc] { x (L, C) w (K,) -> (Wo, Oc) { One, C, One, C, One, L, One, K, false, true, pool } });
-conv_shapes!(pool2d [(), keyword::nchw] { x (N, C, H, Wd) w (KH, KW) -> (N, Oc, Ho, Wo) { N, C, One, C, H, Wd, KH, KW, true, false, pool } });
-conv_shapes!(pool2d [(), keyword::nchw] { x (C, H, Wd) w (KH, KW) -> (Oc, Ho, Wo) { One, C, One, C, H, Wd, KH, KW, false, false, pool } });
-conv_shapes!(pool2d [keyword::nhwc] { x (N, H, Wd, C) w (KH, KW) -> (N, Ho, Wo, Oc) { N, C, One, C, H, Wd, KH, KW, true, true, pool } });
-conv_shapes!(pool2d [keyword::nhwc] { x (H, Wd, C) w (KH, KW) -> (Ho, Wo, Oc) { One, C, One, C, H, Wd, KH, KW, false, true, pool } });
+conv_shapes!(conv1d [(), keyword::ncw] { x (N, Ci, L) w (Cw, Cg, K) -> (N, Oc, Wo) { N, Ci, Cg, Cw, One, L, One, K, true, false } });
+conv_shapes!(conv1d [(), keyword::ncw] { x (Ci, L) w (Cw, Cg, K) -> (Oc, Wo) { One, Ci, Cg, Cw, One, L, One, K, false, false } });
+conv_shapes!(conv1d [keyword::nwc] { x (N, L, Ci) w (Cw, K, Cg) -> (N, Wo, Oc) { N, Ci, Cg, Cw, One, L, One, K, true, true } });
+conv_shapes!(conv1d [keyword::nwc] { x (L, Ci) w (Cw, K, Cg) -> (Wo, Oc) { One, Ci, Cg, Cw, One, L, One, K, false, true } });
+conv_shapes!(conv2d [(), keyword::nchw] { x (N, Ci, H, Wd) w (Cw, Cg, KH, KW) -> (N, Oc, Ho, Wo) { N, Ci, Cg, Cw, H, Wd, KH, KW, true, false } });
+conv_shapes!(conv2d [(), keyword::nchw] { x (Ci, H, Wd) w (Cw, Cg, KH, KW) -> (Oc, Ho, Wo) { One, Ci, Cg, Cw, H, Wd, KH, KW, false, false } });
+conv_shapes!(conv2d [keyword::nhwc] { x (N, H, Wd, Ci) w (Cw, KH, KW, Cg) -> (N, Ho, Wo, Oc) { N, Ci, Cg, Cw, H, Wd, KH, KW, true, true } });
+conv_shapes!(conv2d [keyword::nhwc] { x (H, Wd, Ci) w (Cw, KH, KW, Cg) -> (Ho, Wo, Oc) { One, Ci, Cg, Cw, H, Wd, KH, KW, false, true } });
 
 /// How many spatial dims an operation has.
 pub trait OpKind {
@@ -381,17 +365,11 @@ impl OpKind for kind::conv1d {
 impl OpKind for kind::conv2d {
     const SPATIAL: usize = 2;
 }
-impl OpKind for kind::pool1d {
-    const SPATIAL: usize = 1;
-}
-impl OpKind for kind::pool2d {
-    const SPATIAL: usize = 2;
-}
 
-/// The convolution and pooling rule the constructors state: `Self` is the
-/// input shape, `W` the weight's (a pool's kernel as a shape), `Op` the
-/// operation ([`kind`]), then the options as the macro passes them. One impl
-/// per pair of ranks, each requiring the carriers above.
+/// The convolution rule the constructor states: `Self` is the input shape,
+/// `W` the weight's, `Op` the operation ([`kind`]), then the options as the
+/// macro passes them. One impl per input rank, each requiring the carriers
+/// above and computing its output through them.
 ///
 /// Measured on rustc 1.95: a failing carrier is reported as this trait's
 /// bound on the constructor (with its "required by a bound" note), not by
@@ -410,57 +388,67 @@ pub trait ConvRule<W, Op, Stride, Pad, Dilation, G, Layout>: Shape {
 }
 
 /// The shapes' dims, named.
+/// The output channels of a convolution of input shape `X`, through the
+/// channel carriers.
+type OutChannels<X, W, Op, L, G> =
+    <<X as ConvShapes<W, Op, L>>::In as ChannelsMatch<
+        <X as ConvShapes<W, Op, L>>::PerGroup,
+        <G as Groups>::Count,
+    >>::Checked<<<X as ConvShapes<W, Op, L>>::Out as GroupsDivide<<G as Groups>::Count>>::Checked>;
+
+/// The output size of the first spatial dim, through [`KernelFits`].
+type OutHeight<X, W, Op, L, S, P, Dl> = <<X as ConvShapes<W, Op, L>>::KH as KernelFits<
+    <X as ConvShapes<W, Op, L>>::H,
+    <P as Padding>::First,
+    <Dl as PerAxis<One>>::First,
+    <S as PerAxis<One>>::First,
+>>::Length;
+
+/// The output size of the last spatial dim, through [`KernelFits`].
+type OutWidth<X, W, Op, L, S, P, Dl> = <<X as ConvShapes<W, Op, L>>::KW as KernelFits<
+    <X as ConvShapes<W, Op, L>>::W,
+    <P as Padding>::Second,
+    <Dl as PerAxis<One>>::Second,
+    <S as PerAxis<One>>::Second,
+>>::Length;
+
 macro_rules! conv_rule {
-    ([$($x:ident)*] $ws:tt) => {
-        conv_rule!(@each [$($x)*] $ws);
-    };
-    (@each $xs:tt [$($w:ident)*]) => {
-        conv_rule!(@pair $xs [] [$($w)*]);
-    };
-    (@pair $xs:tt [$($done:ident)*] []) => {};
-    (@pair $xs:tt [$($done:ident)*] [$next:ident $($rest:ident)*]) => {
-        conv_rule!(@impl $xs [$($done)* $next]);
-        conv_rule!(@pair $xs [$($done)* $next] [$($rest)*]);
-    };
-    (@impl [$($x:ident)*] [$($wd:ident)*]) => {
+    ($($x:ident)*) => {
         #[diagnostic::do_not_recommend]
-        impl<$($x: Dim,)* $($wd: Dim,)* Op, S, P, Dl, G, L> ConvRule<($($wd,)*), Op, S, P, Dl, G, L> for ($($x,)*)
+        impl<$($x: Dim,)* W, Op, S, P, Dl, G, L> ConvRule<W, Op, S, P, Dl, G, L> for ($($x,)*)
         where
-            Self: ConvShapes<($($wd,)*), Op, L>,
+            Self: ConvShapes<W, Op, L>,
             Op: OpKind,
             G: Groups,
             S: PerAxis<One>,
             P: Padding,
             Dl: PerAxis<One>,
-            <Self as ConvShapes<($($wd,)*), Op, L>>::In: ChannelsMatch<
-                <Self as ConvShapes<($($wd,)*), Op, L>>::PerGroup,
-                <Self as ConvShapes<($($wd,)*), Op, L>>::GroupCount<G::Count>,
+            <Self as ConvShapes<W, Op, L>>::In: ChannelsMatch<
+                <Self as ConvShapes<W, Op, L>>::PerGroup,
+                G::Count,
             >,
-            <Self as ConvShapes<($($wd,)*), Op, L>>::Out: GroupsDivide<<Self as ConvShapes<($($wd,)*), Op, L>>::GroupCount<G::Count>>,
-            <Self as ConvShapes<($($wd,)*), Op, L>>::KH: KernelFits<<Self as ConvShapes<($($wd,)*), Op, L>>::H, P::First, Dl::First, S::First>,
-            <Self as ConvShapes<($($wd,)*), Op, L>>::KW: KernelFits<<Self as ConvShapes<($($wd,)*), Op, L>>::W, P::Second, Dl::Second, S::Second>,
+            <Self as ConvShapes<W, Op, L>>::Out: GroupsDivide<G::Count>,
+            <Self as ConvShapes<W, Op, L>>::KH: KernelFits<<Self as ConvShapes<W, Op, L>>::H, P::First, Dl::First, S::First>,
+            <Self as ConvShapes<W, Op, L>>::KW: KernelFits<<Self as ConvShapes<W, Op, L>>::W, P::Second, Dl::Second, S::Second>,
         {
-            type Output = <Self as ConvShapes<($($wd,)*), Op, L>>::Output<
-                <<Self as ConvShapes<($($wd,)*), Op, L>>::In as ChannelsMatch<
-                    <Self as ConvShapes<($($wd,)*), Op, L>>::PerGroup,
-                    <Self as ConvShapes<($($wd,)*), Op, L>>::GroupCount<G::Count>,
-                >>::Checked<<<Self as ConvShapes<($($wd,)*), Op, L>>::Out as GroupsDivide<<Self as ConvShapes<($($wd,)*), Op, L>>::GroupCount<G::Count>>>::Checked>,
-                <<Self as ConvShapes<($($wd,)*), Op, L>>::KH as KernelFits<<Self as ConvShapes<($($wd,)*), Op, L>>::H, P::First, Dl::First, S::First>>::Length,
-                <<Self as ConvShapes<($($wd,)*), Op, L>>::KW as KernelFits<<Self as ConvShapes<($($wd,)*), Op, L>>::W, P::Second, Dl::Second, S::Second>>::Length,
+            type Output = <Self as ConvShapes<W, Op, L>>::Output<
+                OutChannels<Self, W, Op, L, G>,
+                OutHeight<Self, W, Op, L, S, P, Dl>,
+                OutWidth<Self, W, Op, L, S, P, Dl>,
             >;
-            const GEOMETRY: Geometry = geometry::<Self, ($($wd,)*), Op, L, S, P, Dl, G>(
-                <<<Self as ConvShapes<($($wd,)*), Op, L>>::KH as KernelFits<<Self as ConvShapes<($($wd,)*), Op, L>>::H, P::First, Dl::First, S::First>>::Length as Dim>::SIZE,
-                <<<Self as ConvShapes<($($wd,)*), Op, L>>::KW as KernelFits<<Self as ConvShapes<($($wd,)*), Op, L>>::W, P::Second, Dl::Second, S::Second>>::Length as Dim>::SIZE,
+            const GEOMETRY: Geometry = geometry::<Self, W, Op, L, S, P, Dl, G>(
+                <OutHeight<Self, W, Op, L, S, P, Dl> as Dim>::SIZE,
+                <OutWidth<Self, W, Op, L, S, P, Dl> as Dim>::SIZE,
             );
         }
     };
 }
 
-conv_rule!([A0 A1] [W0 W1 W2 W3]);
-conv_rule!([A0 A1 A2] [W0 W1 W2 W3]);
-conv_rule!([A0 A1 A2 A3] [W0 W1 W2 W3]);
+conv_rule!(A0 A1);
+conv_rule!(A0 A1 A2);
+conv_rule!(A0 A1 A2 A3);
 
-/// The geometry of a convolution or pool of input shape `X`, given its
+/// The geometry of a convolution of input shape `X`, given its
 /// output's spatial sizes.
 const fn geometry<X, W, Op, L, S, P, Dl, G>(out_h: usize, out_w: usize) -> Geometry
 where
@@ -491,11 +479,7 @@ where
         batch: X::Batch::SIZE,
         in_channels: X::In::SIZE,
         out_channels: X::Out::SIZE,
-        groups: if X::POOL {
-            X::In::SIZE
-        } else {
-            <G::Count as Dim>::SIZE
-        },
+        groups: <G::Count as Dim>::SIZE,
         channels_last: X::CHANNELS_LAST,
         input: [X::H::SIZE, X::W::SIZE],
         kernel,

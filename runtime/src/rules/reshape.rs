@@ -3,38 +3,21 @@
 //!
 //! Equal element counts is arithmetic on dims, which stable Rust cannot do on
 //! const generics in a bound; typenum does it on types, so `cargo check` (and
-//! rust-analyzer) reports a mismatch. Each `D<N>` maps to typenum's `U<N>`
-//! through `typenum::Const<N>: ToUInt`, which typenum provides for sizes up to
-//! 1024 and for powers of 2 and of 10; a dim outside those cannot be reshaped.
+//! rust-analyzer) reports a mismatch. Each dim maps to a typenum number
+//! through [`TypeSize`], which covers sizes up to
+//! 4096 and powers of 2 and of 10; a dim outside those cannot be reshaped.
 //! The messages read:
 //!
 //! ``cannot reshape `(D<8>, D<64>)` into `(D<8>, D<8>, D<9>)`: the element counts differ``
 //!
-//! ``reshape` cannot count the elements of `(D<1056>,)` at compile time: a dim is not 0..=1024, a power of 2 or a power of 10``
+//! ``reshape` cannot count the elements of `(D<5000>,)` at compile time: a dim is not 0..=4096, a power of 2 or a power of 10``
 //! (a target shape out of range, [`CountedShape`]; an operand out of range
 //! gets the first message, whose note names the range).
 
-use crate::dim::{One, D};
+use super::size::TypeSize;
 use crate::shape::Shape;
 use core::ops::Mul;
-use typenum::{Const, Prod, Same, ToUInt, U, U1};
-
-/// A dim's size as a typenum unsigned.
-pub trait TypeSize {
-    /// The size as a typenum type.
-    type Size;
-}
-
-impl<const N: usize> TypeSize for D<N>
-where
-    Const<N>: ToUInt,
-{
-    type Size = U<N>;
-}
-
-impl TypeSize for One {
-    type Size = U1;
-}
+use typenum::{Prod, Same, U1};
 
 /// A shape's element count as a typenum unsigned.
 pub trait TypeLen {
@@ -64,13 +47,12 @@ impl_type_len!(A0 A1 A2 A3);
 impl_type_len!(A0 A1 A2 A3 A4);
 impl_type_len!(A0 A1 A2 A3 A4 A5);
 
-/// A shape whose element count typenum can compute: every dim is 0..=1024,
-/// a power of 2 or a power of 10 (the sizes `typenum::Const<N>: ToUInt`
-/// covers).
+/// A shape whose element count typenum can compute: every dim is 0..=4096,
+/// a power of 2 or a power of 10 (the sizes [`TypeSize`] covers).
 #[diagnostic::on_unimplemented(
-    message = "`reshape` cannot count the elements of `{Self}` at compile time: a dim is not 0..=1024, a power of 2 or a power of 10",
+    message = "`reshape` cannot count the elements of `{Self}` at compile time: a dim is not 0..=4096, a power of 2 or a power of 10",
     label = "a dim of `{Self}` is outside the sizes `reshape` counts",
-    note = "the count is typenum arithmetic, which covers dims up to 1024 and powers of 2 and 10; reshape in steps through such dims, or copy the elements (`Tensor::try_from_slice(x.as_slice())`), which checks the count when the program runs"
+    note = "the count is typenum arithmetic, which covers dims up to 4096 and powers of 2 and 10; reshape in steps through such dims, or copy the elements (`Tensor::try_from_slice(x.as_slice())`), which checks the count when the program runs"
 )]
 pub trait CountedShape: Shape {
     /// The element count as a typenum unsigned.
@@ -86,7 +68,7 @@ impl<S: Shape + TypeLen> CountedShape for S {
 #[diagnostic::on_unimplemented(
     message = "cannot reshape `{Self}` into `{R}`: the element counts differ",
     label = "reshaping `{Self}` into `{R}`",
-    note = "`reshape` keeps every element in row-major order, so the product of the dims must stay the same; the products are computed with typenum, which covers dims up to 1024 and powers of 2 and 10, and an operand with a dim outside those is reported here too"
+    note = "`reshape` keeps every element in row-major order, so the product of the dims must stay the same; the products are computed with typenum, which covers dims up to 4096 and powers of 2 and 10, and an operand with a dim outside those is reported here too"
 )]
 pub trait ReshapeInto<R: Shape>: Shape {
     /// `R`, once the counts are known equal.

@@ -1,15 +1,13 @@
-//! The sliding-window rule, shared by convolution, pooling and
-//! `windows::<AXIS, SIZE, STEP>()`: a window of `k` taps `d` apart spans
-//! `d (k - 1) + 1` elements; over an axis of `L` elements padded by `p` on
+//! The sliding-window rule of convolution: a window of `k` taps `d` apart
+//! spans `d (k - 1) + 1` elements; over an axis of `L` elements padded by `p` on
 //! each side, stepping by `s`, it takes
 //! `(L + 2p - d (k - 1) - 1) / s + 1` positions, as
 //! `torch.nn.functional.conv1d` documents (and NumPy's
 //! `sliding_window_view` with `p = 0`, `d = 1`, then a step).
 //!
 //! The count is typenum arithmetic ([`super::size`]), so it is a type when
-//! `cargo check` runs. A kernel that does not fit is one error by the
-//! message of [`KernelFits`](super::conv::KernelFits), a window by
-//! [`WindowFits`]'s, naming the sizes.
+//! `cargo check` runs; the convolution rule reports a kernel that does not
+//! fit ([`KernelFits`](super::conv::KernelFits)).
 
 use super::size::{SizeDim, TypeSize};
 use crate::dim::Dim;
@@ -43,29 +41,6 @@ where
     type Room = Diff<Sum<L::Size, Prod<P::Size, U2>>, Sum<Prod<Dl::Size, Diff<K::Size, U1>>, U1>>;
 }
 
-/// The same for a window of `windows::<AXIS, SIZE, STEP>()`: `Self` is the
-/// window's size, `Len` the axis's.
-#[diagnostic::on_unimplemented(
-    message = "a window of size `{Self}` does not fit an axis of size `{Len}`",
-    label = "the window is longer than the axis",
-    note = "`windows::<AXIS, SIZE, STEP>()` needs SIZE <= the size of axis AXIS"
-)]
-pub trait WindowFits<Len> {
-    /// `L - SIZE` as a typenum number.
-    type Room;
-}
-
-#[diagnostic::do_not_recommend]
-impl<K, L> WindowFits<L> for K
-where
-    K: TypeSize,
-    L: TypeSize,
-    K::Size: IsLessOrEqual<L::Size, Output = True>,
-    L::Size: Sub<K::Size>,
-{
-    type Room = Diff<L::Size, K::Size>;
-}
-
 /// The number of positions: `room / step + 1`, as a dim. `Self` is the
 /// room (a typenum number), `Step` the step as a dim.
 pub trait Positions<Step> {
@@ -83,14 +58,10 @@ where
     type Count = <Sum<Quot<R, S::Size>, U1> as SizeDim>::Dim;
 }
 
-/// The output length along one axis of a convolution or a pool: `Self` is
+/// The output length along one axis of a convolution: `Self` is
 /// the input's size `L`, with a kernel of size `K`, symmetric padding `P`,
 /// dilation `Dl` and stride `S` (all dims).
 pub type SlidLength<L, K, P, Dl, S> = <<K as Spans<L, P, Dl>>::Room as Positions<S>>::Count;
-
-/// The number of windows along an axis of size `L`: windows of size `K`,
-/// `S` apart.
-pub type WindowCount<L, K, S> = <<K as WindowFits<L>>::Room as Positions<S>>::Count;
 
 /// The reference rule over plain sizes: the positions of a kernel of `k` taps
 /// at dilation `d` over `len` elements padded by `pad` on each side, stepping
@@ -146,7 +117,6 @@ mod tests {
             id::<D<4033>>()
         );
         assert_eq!(id::<SlidLength<D<3>, D<3>, D<0>, D<1>, One>>(), id::<One>());
-        assert_eq!(id::<WindowCount<D<4096>, D<256>, D<128>>>(), id::<D<31>>());
         assert_eq!(slid_length(4096, 256, 0, 1, 128), Some(31));
     }
 }

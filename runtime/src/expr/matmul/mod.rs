@@ -24,6 +24,7 @@
 
 mod kernel;
 
+use super::block::Block;
 use super::fresh::Fresh;
 use super::{row_of_tile, Context, Expr, Reading, Row, Shaped, Tile};
 use crate::element::Element;
@@ -280,16 +281,6 @@ where
             *value = row.get(Self::own_column(j0 + j), T::ZERO);
         }
         values
-    }
-}
-
-/// A computed block of a product.
-struct Block<T, const R: usize, const C: usize>([[T; C]; R]);
-
-impl<T: Copy, const R: usize, const C: usize> Tile<T> for Block<T, R, C> {
-    #[inline(always)]
-    fn get(&self, r: usize, j: usize, _current: T) -> T {
-        self.0[r][j]
     }
 }
 

@@ -1,0 +1,50 @@
+//! What a register-tiled kernel (the matrix product's, a convolution's)
+//! shares: the multiply-add, the dispatch that gives each row of a tile a
+//! named accumulator array, and the computed [`Block`] the enclosing
+//! expression reads before the tile's one store.
+//!
+//! The rows are named (`acc0`, `acc1`, ...) because a generic `[[T; C]; R]`
+//! accumulator made LLVM vectorise across rows with gathers, 60x slower
+//! (measured on the product): each named row keeps every update a packed
+//! multiply-add.
+
+use super::Tile;
+use crate::element::Element;
+
+/// `a * b + c`, fused into one FMA if `FUSE` (see [`Element::fused_mul_add`];
+/// the kernel sets it where it enabled FMA at run time).
+#[inline(always)]
+pub(crate) fn multiply_add<T: Element, const FUSE: bool>(a: T, b: T, c: T) -> T {
+    if FUSE {
+        a.fused_mul_add(b, c)
+    } else {
+        a.mul_add(b, c)
+    }
+}
+
+/// Calls the local macro `$each!` with a named accumulator and its row
+/// index for each of `$rows` rows (`$each!(acc0 0 acc1 1)` for 2), for the
+/// row counts the tiled nest uses (1, 2, 4, 8); evaluates `$other` for any
+/// other count.
+macro_rules! with_named_rows {
+    ($rows:expr, $each:ident, $other:expr) => {
+        match $rows {
+            1 => $each!(acc0 0),
+            2 => $each!(acc0 0 acc1 1),
+            4 => $each!(acc0 0 acc1 1 acc2 2 acc3 3),
+            8 => $each!(acc0 0 acc1 1 acc2 2 acc3 3 acc4 4 acc5 5 acc6 6 acc7 7),
+            _ => $other,
+        }
+    };
+}
+pub(crate) use with_named_rows;
+
+/// A computed `R x C` tile.
+pub(crate) struct Block<T, const R: usize, const C: usize>(pub(crate) [[T; C]; R]);
+
+impl<T: Copy, const R: usize, const C: usize> Tile<T> for Block<T, R, C> {
+    #[inline(always)]
+    fn get(&self, r: usize, j: usize, _current: T) -> T {
+        self.0[r][j]
+    }
+}

@@ -240,7 +240,7 @@ macro_rules! catalogue_entry {
 #[doc = catalogue_entry!("reduce_axis_listed_twice", "List each axis once.")]
 #[doc = catalogue_entry!("reduce_axis_repeated_from_the_end", "`1` and `-1` are the same dim of a rank-2 shape: list it once.")]
 #[doc = catalogue_entry!("reduce_mean_of_integers", "`mean` needs `f32` or `f64` elements (tensor expressions never convert); use `sum` and divide, or convert the tensor first.")]
-#[doc = catalogue_entry!("conv_channels_mismatch", "The weight of `conv2d` is `[C_out, C_in / groups, kH, kW]`: its second dim must be the input's channels divided by `groups`. The message names both shapes and every option; the note lists each part of the rule.")]
+#[doc = catalogue_entry!("conv_channels_mismatch", "The weight of `conv2d` is `[C_out, C_in / groups, kH, kW]`: its second dim must be the input's channels divided by `groups`. The message names the three counts.")]
 #[doc = catalogue_entry!("conv_groups_do_not_divide", "`groups` must divide the output channels (the weight's first dim) as well as the input's.")]
 #[doc = catalogue_entry!("conv_kernel_larger_than_input", "A kernel spans `dilation * (k - 1) + 1` elements, at most the input's size plus the padding on both sides.")]
 #[doc = catalogue_entry!("conv_dilation_leaves_no_output", "The same on one dim of two: a dilation of 5 makes a 3-tap kernel span 11 columns of an 8-wide input padded by 1 on each side (10).")]

@@ -119,7 +119,7 @@ pub use crate::rules::conv::kind::{conv1d, conv2d};
 /// A convolution's shapes and `Options` (stride, padding, dilation, groups,
 /// layout, as the macro passes them), which give its [`Geometry`] and
 /// result shape through [`ConvRule`].
-pub struct Spec<X, W, Op, Options>(PhantomData<(X, W, Op, Options)>);
+pub struct Spec<O, X, W, Op, Options>(PhantomData<(O, X, W, Op, Options)>);
 
 /// What the node needs of its [`Spec`]: the sizes and the result shape.
 pub trait ConvSpec {
@@ -129,12 +129,12 @@ pub trait ConvSpec {
     type Output: Shape;
 }
 
-impl<X, W, Op, S, P, Dl, G, L> ConvSpec for Spec<X, W, Op, (S, P, Dl, G, L)>
+impl<O: Shape, X, W, Op, S, P, Dl, G, L> ConvSpec for Spec<O, X, W, Op, (S, P, Dl, G, L)>
 where
     X: ConvRule<W, Op, S, P, Dl, G, L>,
 {
     const GEOMETRY: Geometry = X::GEOMETRY;
-    type Output = <X as ConvRule<W, Op, S, P, Dl, G, L>>::Output;
+    type Output = O;
 }
 
 /// A convolution of `x` by `w` over elements `T`, as spec `C` says.
@@ -161,7 +161,7 @@ pub fn convolution<'a, T, M, Op, S, P, Dl, G, L, X, W>(
     _layout: PhantomData<L>,
     x: &'a X,
     w: &'a W,
-) -> Convolution<'a, X::Element, Spec<X::Shape, W::Shape, Op, (S, P, Dl, G, L)>>
+) -> Convolution<'a, X::Element, Spec<<X::Shape as ConvRule<W::Shape, Op, S, P, Dl, G, L>>::Output, X::Shape, W::Shape, Op, (S, P, Dl, G, L)>>
 where
     X: Operand<T> + ?Sized,
     W: Operand<T, Element = X::Element> + ?Sized,

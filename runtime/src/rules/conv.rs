@@ -13,15 +13,13 @@
 //! from [`keyword`]. The rule's output is the result shape, and
 //! [`ConvRule::GEOMETRY`] the plain sizes the kernel loops over.
 //!
-//! The parts of the rule are carriers with messages of their own (the
-//! shapes do not form a convolution, [`ConvShapes`]; the channels do not
-//! match the weight, [`ChannelsMatch`]; the groups do not divide the output
-//! channels, [`GroupsDivide`]; a kernel does not fit, [`KernelFits`]; a
-//! `same` padding with a stride, [`UnitStride`]), but rustc 1.95 reports a
-//! mistake as [`ConvRule`]'s bound on the constructor: one error whose
-//! message names both shapes and every option, and whose note lists the
-//! parts. The macro rejects a stride or dilation of 0, an unknown keyword
-//! and option lists of the wrong length where it reads them, on the value.
+//! Each part of the rule is a carrier with its own message, naming the
+//! sizes: shapes that are no convolution's ([`ConvRule`]), channels that do
+//! not match the weight ([`ChannelsMatch`]), groups that do not divide the
+//! output channels ([`GroupsDivide`]), a kernel that does not fit
+//! ([`KernelFits`]), a `same` padding with a stride ([`UnitStride`]). The
+//! macro rejects a stride or dilation of 0, an unknown keyword and option
+//! lists of the wrong length where it reads them, on the value.
 
 use super::size::TypeSize;
 use super::window::{Positions, SlidLength, Spans};
@@ -216,18 +214,18 @@ impl<K, L: Dim, Dl, S: UnitStride> KernelFits<L, SameAsInput, Dl, S> for K {
     note = "PyTorch does not support `padding='same'` with a stride either; give the padding as sizes"
 )]
 pub trait UnitStride {
-    /// `X`, once the stride is 1.
-    type Checked<X: Dim>: Dim;
+    /// `L`, once the stride is 1.
+    type Checked<L: Dim>: Dim;
 }
 
 #[diagnostic::do_not_recommend]
 impl UnitStride for One {
-    type Checked<X: Dim> = X;
+    type Checked<L: Dim> = L;
 }
 
 #[diagnostic::do_not_recommend]
 impl UnitStride for D<1> {
-    type Checked<X: Dim> = X;
+    type Checked<L: Dim> = L;
 }
 
 /// `groups` as written: `()` is 1.
@@ -244,19 +242,22 @@ impl<G: Dim> Groups for (G,) {
     type Count = G;
 }
 
-/// `Self`, the input's channel count, is `C_in / groups` times `groups`.
+/// `Self`, the weight's input channels per group, times `groups` is the
+/// input's channel count `In`. `Carried` is a dim of the result, returned
+/// once the counts agree, so that the check is part of computing the
+/// result's type.
 #[diagnostic::on_unimplemented(
-    message = "the input has `{Self}` channels, but the weight takes `{PerGroup}` per group in `{G}` groups",
+    message = "the weight takes `{Self}` input channels per group in `{G}` groups, but the input has `{In}` channels",
     label = "the input's channels do not match the weight",
     note = "a convolution's weight is [C_out, C_in / groups, ..kernel] (channels first) or [C_out, ..kernel, C_in / groups] (channels last)"
 )]
-pub trait ChannelsMatch<PerGroup, G> {
-    /// `X`, once the counts agree (threads the check into the result type).
-    type Checked<X: Dim>: Dim;
+pub trait ChannelsMatch<In, G, Carried> {
+    /// `Carried`.
+    type Carried: Dim;
 }
 
 #[diagnostic::do_not_recommend]
-impl<C, Pg, G> ChannelsMatch<Pg, G> for C
+impl<Pg, C, G, X: Dim> ChannelsMatch<C, G, X> for Pg
 where
     C: TypeSize,
     Pg: TypeSize,
@@ -264,7 +265,7 @@ where
     Pg::Size: Mul<G::Size>,
     Prod<Pg::Size, G::Size>: Same<C::Size>,
 {
-    type Checked<X: Dim> = X;
+    type Carried = X;
 }
 
 /// `groups` divides `Self`, the output channel count.
@@ -289,71 +290,6 @@ where
     type Checked = C;
 }
 
-/// A convolution's dims in one order, whatever its layout and rank: `Self`
-/// is the input shape, `W` the weight's, `Op` the operation ([`kind`]). One
-/// spatial dim is the second, the first is `One`.
-#[diagnostic::on_unimplemented(
-    message = "`{Self}` and `{W}` cannot be the input and weight of `{Op}` in the layout `{Layout}`",
-    label = "not a convolution's input and weight",
-    note = "channels first: conv1d takes [N, C_in, L] or [C_in, L] with a weight [C_out, C_in / groups, K]; conv2d takes [N, C_in, H, W] or [C_in, H, W] with [C_out, C_in / groups, kH, kW]; channels last (`layout = nwc` / `nhwc`) puts C_in last in both"
-)]
-pub trait ConvShapes<W, Op, Layout> {
-    /// The batch (`One` when unbatched).
-    type Batch: Dim;
-    /// Input channels.
-    type In: Dim;
-    /// Input channels per group, as the weight has them.
-    type PerGroup: Dim;
-    /// Output channels.
-    type Out: Dim;
-    /// Spatial sizes.
-    type H: Dim;
-    /// The last spatial size.
-    type W: Dim;
-    /// Kernel sizes.
-    type KH: Dim;
-    /// The last kernel size.
-    type KW: Dim;
-    /// The result shape from the output channels and spatial sizes.
-    type Output<Co: Dim, Ho: Dim, Wo: Dim>: Shape;
-    /// Whether the input has a batch dim.
-    const BATCHED: bool;
-    /// Whether channels come last.
-    const CHANNELS_LAST: bool;
-}
-
-macro_rules! conv_shapes {
-    ($op:ident [$($layout:ty),*] $body:tt) => {
-        $(conv_shapes!(@one $op $layout $body);)*
-    };
-    (@one $op:ident $layout:ty { x ($($x:ident),*) w ($($w:ident),* $(,)?) -> ($($out:ident),*)
-        { $batch:ty, $ci:ident, $cg:ty, $co:ident, $h:ty, $wd:ident, $kh:ty, $kw:ident, $batched:literal, $last:literal } }) => {
-        #[diagnostic::do_not_recommend]
-        impl<$($x: Dim,)* $($w: Dim,)*> ConvShapes<($($w,)*), kind::$op, $layout> for ($($x,)*) {
-            type Batch = $batch;
-            type In = $ci;
-            type PerGroup = $cg;
-            type Out = $co;
-            type H = $h;
-            type W = $wd;
-            type KH = $kh;
-            type KW = $kw;
-            type Output<Oc: Dim, Ho: Dim, Wo: Dim> = ($($out,)*);
-            const BATCHED: bool = $batched;
-            const CHANNELS_LAST: bool = $last;
-        }
-    };
-}
-
-conv_shapes!(conv1d [(), keyword::ncw] { x (N, Ci, L) w (Cw, Cg, K) -> (N, Oc, Wo) { N, Ci, Cg, Cw, One, L, One, K, true, false } });
-conv_shapes!(conv1d [(), keyword::ncw] { x (Ci, L) w (Cw, Cg, K) -> (Oc, Wo) { One, Ci, Cg, Cw, One, L, One, K, false, false } });
-conv_shapes!(conv1d [keyword::nwc] { x (N, L, Ci) w (Cw, K, Cg) -> (N, Wo, Oc) { N, Ci, Cg, Cw, One, L, One, K, true, true } });
-conv_shapes!(conv1d [keyword::nwc] { x (L, Ci) w (Cw, K, Cg) -> (Wo, Oc) { One, Ci, Cg, Cw, One, L, One, K, false, true } });
-conv_shapes!(conv2d [(), keyword::nchw] { x (N, Ci, H, Wd) w (Cw, Cg, KH, KW) -> (N, Oc, Ho, Wo) { N, Ci, Cg, Cw, H, Wd, KH, KW, true, false } });
-conv_shapes!(conv2d [(), keyword::nchw] { x (Ci, H, Wd) w (Cw, Cg, KH, KW) -> (Oc, Ho, Wo) { One, Ci, Cg, Cw, H, Wd, KH, KW, false, false } });
-conv_shapes!(conv2d [keyword::nhwc] { x (N, H, Wd, Ci) w (Cw, KH, KW, Cg) -> (N, Ho, Wo, Oc) { N, Ci, Cg, Cw, H, Wd, KH, KW, true, true } });
-conv_shapes!(conv2d [keyword::nhwc] { x (H, Wd, Ci) w (Cw, KH, KW, Cg) -> (Ho, Wo, Oc) { One, Ci, Cg, Cw, H, Wd, KH, KW, false, true } });
-
 /// How many spatial dims an operation has.
 pub trait OpKind {
     /// 1 or 2.
@@ -368,17 +304,19 @@ impl OpKind for kind::conv2d {
 
 /// The convolution rule the constructor states: `Self` is the input shape,
 /// `W` the weight's, `Op` the operation ([`kind`]), then the options as the
-/// macro passes them. One impl per input rank, each requiring the carriers
-/// above and computing its output through them.
+/// macro passes them. Shapes that are no convolution's input and weight
+/// (a rank or layout that does not fit) get this trait's message.
 ///
-/// Measured on rustc 1.95: a failing carrier is reported as this trait's
-/// bound on the constructor (with its "required by a bound" note), not by
-/// the carrier's own message as the matrix product's rule manages; this
-/// trait's message therefore lists what each part needs.
+/// One `do_not_recommend` impl, over [`ConvParts`], which holds the rule
+/// for each operation, layout and input rank: there the carriers
+/// ([`ChannelsMatch`], [`GroupsDivide`], [`KernelFits`], [`UnitStride`]
+/// through it) are required of the dims as plain type parameters, and the
+/// output is computed through them, so rustc reports a mistake by the
+/// carrier's message, naming the sizes that fail.
 #[diagnostic::on_unimplemented(
-    message = "`{Self}` and `{W}` do not make a `{Op}`: stride `{Stride}`, padding `{Pad}`, dilation `{Dilation}`, groups `{G}`, layout `{Layout}`",
-    label = "shapes or options that do not fit this convolution",
-    note = "the input is [N, C_in, ..] or [C_in, ..] and the weight [C_out, C_in / groups, ..kernel] (channels last: C_in / groups last); groups divides C_out; each kernel dim spans dilation * (k - 1) + 1 elements, at most the input's size plus twice the padding; `padding = same` needs stride 1"
+    message = "`{Self}` and `{W}` cannot be the input and weight of `{Op}` in the layout `{Layout}`",
+    label = "not a convolution's input and weight",
+    note = "channels first: conv1d takes [N, C_in, L] or [C_in, L] with a weight [C_out, C_in / groups, K]; conv2d takes [N, C_in, H, W] or [C_in, H, W] with [C_out, C_in / groups, kH, kW]; channels last (`layout = nwc` / `nhwc`) puts C_in last in both"
 )]
 pub trait ConvRule<W, Op, Stride, Pad, Dilation, G, Layout>: Shape {
     /// The result shape.
@@ -387,79 +325,123 @@ pub trait ConvRule<W, Op, Stride, Pad, Dilation, G, Layout>: Shape {
     const GEOMETRY: Geometry;
 }
 
-/// The shapes' dims, named.
-/// The output channels of a convolution of input shape `X`, through the
-/// channel carriers.
-type OutChannels<X, W, Op, L, G> =
-    <<X as ConvShapes<W, Op, L>>::In as ChannelsMatch<
-        <X as ConvShapes<W, Op, L>>::PerGroup,
-        <G as Groups>::Count,
-    >>::Checked<<<X as ConvShapes<W, Op, L>>::Out as GroupsDivide<<G as Groups>::Count>>::Checked>;
+/// The rule for one operation, layout and input rank: [`ConvRule`]'s one
+/// impl requires it.
+///
+/// Measured on rustc 1.95: with the carriers required by impls of
+/// [`ConvRule`] itself (marked `do_not_recommend`, as the other rules'
+/// are), a failing carrier was reported as `ConvRule` (its message, the
+/// constructor's bound, no sizes). Behind this trait, whose impls are not
+/// so marked, each carrier is reported by its own message (19 lines with a
+/// list of this trait's impls; `tests/ui/conv_*`). A carrier whose `Self`
+/// is a dim of the input shape was reported as `ConvRule` even so, so
+/// [`ChannelsMatch`]'s `Self` is the weight's per-group count.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` and `{W}` cannot be the input and weight of `{Op}` in the layout `{Layout}`",
+    label = "not a convolution's input and weight",
+    note = "channels first: conv1d takes [N, C_in, L] or [C_in, L] with a weight [C_out, C_in / groups, K]; conv2d takes [N, C_in, H, W] or [C_in, H, W] with [C_out, C_in / groups, kH, kW]; channels last (`layout = nwc` / `nhwc`) puts C_in last in both"
+)]
+pub trait ConvParts<W, Op, Stride, Pad, Dilation, G, Layout> {
+    /// The result shape.
+    type Output: Shape;
+    /// The sizes the loops use.
+    const GEOMETRY: Geometry;
+}
 
-/// The output size of the first spatial dim, through [`KernelFits`].
-type OutHeight<X, W, Op, L, S, P, Dl> = <<X as ConvShapes<W, Op, L>>::KH as KernelFits<
-    <X as ConvShapes<W, Op, L>>::H,
-    <P as Padding>::First,
-    <Dl as PerAxis<One>>::First,
-    <S as PerAxis<One>>::First,
->>::Length;
+#[diagnostic::do_not_recommend]
+impl<X, W, Op, S, P, Dl, G, L> ConvRule<W, Op, S, P, Dl, G, L> for X
+where
+    X: Shape + ConvParts<W, Op, S, P, Dl, G, L>,
+{
+    type Output = <X as ConvParts<W, Op, S, P, Dl, G, L>>::Output;
+    const GEOMETRY: Geometry = <X as ConvParts<W, Op, S, P, Dl, G, L>>::GEOMETRY;
+}
 
-/// The output size of the last spatial dim, through [`KernelFits`].
-type OutWidth<X, W, Op, L, S, P, Dl> = <<X as ConvShapes<W, Op, L>>::KW as KernelFits<
-    <X as ConvShapes<W, Op, L>>::W,
-    <P as Padding>::Second,
-    <Dl as PerAxis<One>>::Second,
-    <S as PerAxis<One>>::Second,
->>::Length;
-
+/// Writes the [`ConvParts`] impls of one operation and input rank, for each
+/// layout listed: the input and weight dims as written, the result with
+/// `Oc`, `Ho`, `Wo` for the computed sizes, then the dims by role (batch,
+/// input channels, per group, output channels, spatial sizes, kernel
+/// sizes: `One` for a role the shapes lack) and whether it is batched and
+/// channels last.
 macro_rules! conv_rule {
-    ($($x:ident)*) => {
-        #[diagnostic::do_not_recommend]
-        impl<$($x: Dim,)* W, Op, S, P, Dl, G, L> ConvRule<W, Op, S, P, Dl, G, L> for ($($x,)*)
+    ($op:ident [$($layout:ty),*] $body:tt) => {
+        $(conv_rule!(@one $op $layout $body);)*
+    };
+    (@one $op:ident $layout:ty { x ($($x:ident),*) w ($($w:ident),*) -> ($($out:ident),*)
+        { $batch:ty, $ci:ident, $cg:ident, $co:ident, $h:ty, $wd:ident, $kh:ty, $kw:ident, $batched:literal, $last:literal } }) => {
+        impl<$($x: Dim,)* $($w: Dim,)* S, P, Dl, G> ConvParts<($($w,)*), kind::$op, S, P, Dl, G, $layout> for ($($x,)*)
         where
-            Self: ConvShapes<W, Op, L>,
-            Op: OpKind,
-            G: Groups,
             S: PerAxis<One>,
             P: Padding,
             Dl: PerAxis<One>,
-            <Self as ConvShapes<W, Op, L>>::In: ChannelsMatch<
-                <Self as ConvShapes<W, Op, L>>::PerGroup,
-                G::Count,
-            >,
-            <Self as ConvShapes<W, Op, L>>::Out: GroupsDivide<G::Count>,
-            <Self as ConvShapes<W, Op, L>>::KH: KernelFits<<Self as ConvShapes<W, Op, L>>::H, P::First, Dl::First, S::First>,
-            <Self as ConvShapes<W, Op, L>>::KW: KernelFits<<Self as ConvShapes<W, Op, L>>::W, P::Second, Dl::Second, S::Second>,
+            G: Groups,
+            $co: GroupsDivide<G::Count>,
+            $kh: KernelFits<$h, P::First, Dl::First, S::First>,
+            $kw: KernelFits<$wd, P::Second, Dl::Second, S::Second>,
+            $cg: ChannelsMatch<$ci, G::Count, <$kw as KernelFits<$wd, P::Second, Dl::Second, S::Second>>::Length>,
         {
-            type Output = <Self as ConvShapes<W, Op, L>>::Output<
-                OutChannels<Self, W, Op, L, G>,
-                OutHeight<Self, W, Op, L, S, P, Dl>,
-                OutWidth<Self, W, Op, L, S, P, Dl>,
-            >;
-            const GEOMETRY: Geometry = geometry::<Self, W, Op, L, S, P, Dl, G>(
-                <OutHeight<Self, W, Op, L, S, P, Dl> as Dim>::SIZE,
-                <OutWidth<Self, W, Op, L, S, P, Dl> as Dim>::SIZE,
+            type Output = conv_rule!(@output [$($out)*]
+                [<$co as GroupsDivide<G::Count>>::Checked]
+                [<$kh as KernelFits<$h, P::First, Dl::First, S::First>>::Length]
+                [<$cg as ChannelsMatch<$ci, G::Count, <$kw as KernelFits<$wd, P::Second, Dl::Second, S::Second>>::Length>>::Carried]);
+            const GEOMETRY: Geometry = geometry::<kind::$op, S, P, Dl, G>(
+                Sizes {
+                    batched: $batched,
+                    channels_last: $last,
+                    batch: <$batch as Dim>::SIZE,
+                    in_channels: $ci::SIZE,
+                    out_channels: $co::SIZE,
+                    input: [<$h as Dim>::SIZE, $wd::SIZE],
+                    kernel: [<$kh as Dim>::SIZE, $kw::SIZE],
+                },
+                [
+                    <<$kh as KernelFits<$h, P::First, Dl::First, S::First>>::Length as Dim>::SIZE,
+                    <<$kw as KernelFits<$wd, P::Second, Dl::Second, S::Second>>::Length as Dim>::SIZE,
+                ],
             );
         }
     };
+    // The result's dims, each written dim kept, `Oc`, `Ho`, `Wo` replaced.
+    (@output [$($out:ident)*] $oc:tt $ho:tt $wo:tt) => {
+        ($(conv_rule!(@dim $out $oc $ho $wo),)*)
+    };
+    (@dim Oc [$($oc:tt)*] $ho:tt $wo:tt) => { $($oc)* };
+    (@dim Ho $oc:tt [$($ho:tt)*] $wo:tt) => { $($ho)* };
+    (@dim Wo $oc:tt $ho:tt [$($wo:tt)*]) => { $($wo)* };
+    (@dim $d:ident $oc:tt $ho:tt $wo:tt) => { $d };
 }
 
-conv_rule!(A0 A1);
-conv_rule!(A0 A1 A2);
-conv_rule!(A0 A1 A2 A3);
+conv_rule!(conv1d [(), keyword::ncw] { x (N, Ci, L) w (Cw, Cg, K) -> (N, Oc, Wo) { N, Ci, Cg, Cw, One, L, One, K, true, false } });
+conv_rule!(conv1d [(), keyword::ncw] { x (Ci, L) w (Cw, Cg, K) -> (Oc, Wo) { One, Ci, Cg, Cw, One, L, One, K, false, false } });
+conv_rule!(conv1d [keyword::nwc] { x (N, L, Ci) w (Cw, K, Cg) -> (N, Wo, Oc) { N, Ci, Cg, Cw, One, L, One, K, true, true } });
+conv_rule!(conv1d [keyword::nwc] { x (L, Ci) w (Cw, K, Cg) -> (Wo, Oc) { One, Ci, Cg, Cw, One, L, One, K, false, true } });
+conv_rule!(conv2d [(), keyword::nchw] { x (N, Ci, H, Wd) w (Cw, Cg, KH, KW) -> (N, Oc, Ho, Wo) { N, Ci, Cg, Cw, H, Wd, KH, KW, true, false } });
+conv_rule!(conv2d [(), keyword::nchw] { x (Ci, H, Wd) w (Cw, Cg, KH, KW) -> (Oc, Ho, Wo) { One, Ci, Cg, Cw, H, Wd, KH, KW, false, false } });
+conv_rule!(conv2d [keyword::nhwc] { x (N, H, Wd, Ci) w (Cw, KH, KW, Cg) -> (N, Ho, Wo, Oc) { N, Ci, Cg, Cw, H, Wd, KH, KW, true, true } });
+conv_rule!(conv2d [keyword::nhwc] { x (H, Wd, Ci) w (Cw, KH, KW, Cg) -> (Ho, Wo, Oc) { One, Ci, Cg, Cw, H, Wd, KH, KW, false, true } });
 
-/// The geometry of a convolution of input shape `X`, given its
-/// output's spatial sizes.
-const fn geometry<X, W, Op, L, S, P, Dl, G>(out_h: usize, out_w: usize) -> Geometry
+/// The sizes of a convolution that its shapes give directly.
+struct Sizes {
+    batched: bool,
+    channels_last: bool,
+    batch: usize,
+    in_channels: usize,
+    out_channels: usize,
+    input: [usize; 2],
+    kernel: [usize; 2],
+}
+
+/// The geometry of a convolution of operation `Op` with these sizes and
+/// options, given its output's spatial sizes.
+const fn geometry<Op, S, P, Dl, G>(sizes: Sizes, output: [usize; 2]) -> Geometry
 where
-    X: ConvShapes<W, Op, L>,
     Op: OpKind,
     S: PerAxis<One>,
     P: Padding,
     Dl: PerAxis<One>,
     G: Groups,
 {
-    let kernel = [X::KH::SIZE, X::KW::SIZE];
+    let kernel = sizes.kernel;
     let dilation = [<Dl::First as Dim>::SIZE, <Dl::Second as Dim>::SIZE];
     let pad = if P::SAME {
         // PyTorch's split of the total `d (k - 1)`: the smaller half first.
@@ -475,15 +457,15 @@ where
     };
     let mut geometry = Geometry {
         spatial: Op::SPATIAL,
-        batched: X::BATCHED,
-        batch: X::Batch::SIZE,
-        in_channels: X::In::SIZE,
-        out_channels: X::Out::SIZE,
+        batched: sizes.batched,
+        batch: sizes.batch,
+        in_channels: sizes.in_channels,
+        out_channels: sizes.out_channels,
         groups: <G::Count as Dim>::SIZE,
-        channels_last: X::CHANNELS_LAST,
-        input: [X::H::SIZE, X::W::SIZE],
+        channels_last: sizes.channels_last,
+        input: sizes.input,
         kernel,
-        output: [out_h, out_w],
+        output,
         stride: [<S::First as Dim>::SIZE, <S::Second as Dim>::SIZE],
         dilation,
         pad,

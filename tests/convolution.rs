@@ -6,7 +6,8 @@
 
 use tensor_expr::prelude::*;
 
-/// One case of `tests/vectors/convolution.txt`: input, weight, output.
+/// One case of `tests/vectors/convolution.txt`: input, weight (empty for a
+/// pool, written `-`), output.
 fn case(name: &str) -> [Vec<f32>; 3] {
     let text = include_str!("vectors/convolution.txt");
     let mut lines = text.lines();
@@ -14,6 +15,9 @@ fn case(name: &str) -> [Vec<f32>; 3] {
         if line == format!("case {name}") {
             let mut values = || -> Vec<f32> {
                 let line = lines.next().expect("a line of values");
+                if line == "-" {
+                    return Vec::new();
+                }
                 line.split(' ')
                     .map(|v| v.parse().expect("a float"))
                     .collect()
@@ -244,4 +248,73 @@ fn a_convolution_fuses_its_bias_and_activation_and_reads_expressions_evaluated()
         let expected = sums[o * plane..(o + 1) * plane].iter().sum::<f32>() / plane as f32;
         assert!((pooled[[0, o]] - expected).abs() <= 1e-4);
     }
+}
+
+/// Loads pool case `$name` as an input of shape `$x`, evaluates `$e` (over
+/// `x`) and compares.
+macro_rules! check_pool {
+    ($name:literal, $x:ty, |$xi:ident| $e:expr) => {{
+        let [x, _, y] = case($name);
+        let $xi = Tensor::<f32, $x>::try_from_slice(&x).unwrap();
+        let result = $e;
+        assert_close($name, result.as_slice(), &y);
+    }};
+}
+
+#[test]
+fn pools_match_onnx_runtime() {
+    check_pool!("max_pool2d_plain", Shape![1, 3, 8, 8], |x| {
+        tensor_expr!(max_pool2d(x, [2, 2]))
+    });
+    check_pool!(
+        "max_pool2d_stride_padding_dilation",
+        Shape![2, 2, 9, 10],
+        |x| {
+            tensor_expr!(max_pool2d(
+                x,
+                [3, 2],
+                stride = [2, 1],
+                padding = 1,
+                dilation = [2, 1]
+            ))
+        }
+    );
+    check_pool!("avg_pool2d_padded", Shape![1, 2, 7, 7], |x| {
+        tensor_expr!(avg_pool2d(x, [3], stride = 2, padding = 1))
+    });
+    check_pool!("max_pool1d_padded", Shape![2, 3, 20], |x| {
+        tensor_expr!(max_pool1d(x, [3], stride = 2, padding = 1))
+    });
+    check_pool!("avg_pool1d_unbatched", Shape![3, 16], |x| {
+        tensor_expr!(avg_pool1d(x, [4]))
+    });
+    check_pool!("max_pool2d_channels_last", Shape![1, 6, 6, 4], |x| {
+        tensor_expr!(max_pool2d(x, [2, 2], layout = nhwc))
+    });
+    check_pool!("avg_pool2d_wide", Shape![1, 2, 8, 64], |x| {
+        tensor_expr!(avg_pool2d(x, [2, 2]))
+    });
+}
+
+#[test]
+fn a_pool_fuses_and_propagates_nan_as_pytorch() {
+    let [x, w, _] = case("conv2d_wide");
+    let x = Tensor::<f32, Shape![1, 3, 12, 70]>::try_from_slice(&x).unwrap();
+    let w = Tensor::<f32, Shape![4, 3, 3, 3]>::try_from_slice(&w).unwrap();
+    // The keyword-spotting block: conv, relu, then a 2x2 max pool of it
+    // (the convolution is evaluated first, the pool and relu fused).
+    let pooled = tensor_expr!(max_pool2d(relu(conv2d(x, w, padding = 1)), [2, 2]) * 2.0);
+    let c = tensor_expr!(relu(conv2d(x, w, padding = 1)));
+    for ([n, o, i, j], &value) in pooled.iter_indexed() {
+        let window = [(0, 0), (0, 1), (1, 0), (1, 1)].map(|(a, b)| c[[n, o, 2 * i + a, 2 * j + b]]);
+        let expected = 2.0 * window.into_iter().fold(f32::MIN, f32::max);
+        assert_eq!(value, expected);
+    }
+    let mut v = Tensor::<f32, Shape![1, 4]>::from([[1.0, f32::NAN, 3.0, 2.0]]);
+    let m = tensor_expr!(max_pool1d(v, [2]));
+    assert!(m[[0, 0]].is_nan());
+    assert_eq!(m[[0, 1]], 3.0);
+    v[[0, 1]] = 0.0;
+    let m = tensor_expr!(max_pool1d(v, [2]));
+    assert_eq!(m.as_slice(), &[1.0, 3.0]);
 }

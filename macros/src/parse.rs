@@ -608,6 +608,7 @@ fn dims_words(dims: Dims) -> (&'static str, &'static str) {
         Dims::SingleAxis => ("axes", "[1]"),
         Dims::Permutation => ("permute dims", "[1, 0]"),
         Dims::Positions => ("in_dims dims", "[1, 2]"),
+        Dims::Sizes(_) => ("kernel sizes", "[2, 2]"),
         Dims::None => ("dims", "[0]"),
     }
 }

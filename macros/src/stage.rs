@@ -139,12 +139,9 @@ impl Stages<'_> {
     /// data in place (`transpose(x @ w)`): it is evaluated into a tensor,
     /// which the operation then reads without a copy.
     fn stored_inputs(&mut self, expr: &mut Expr) {
-        let in_place = expr.as_op().is_some_and(|call| {
-            matches!(
-                call.op.reads,
-                Reads::InPlace(_) | Reads::Placed | Reads::Tiled
-            )
-        });
+        let in_place = expr
+            .as_op()
+            .is_some_and(|call| call.op.reads.borrows_stored_inputs());
         for child in expr.children_mut() {
             if in_place && !matches!(child, Expr::Operand(_)) {
                 self.stage(child);

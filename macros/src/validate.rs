@@ -86,18 +86,14 @@ fn visit_op(call: &OpCall, place: Place, report: &mut impl FnMut(Error)) {
         (Dims::AxisList, axes) => check_reduction(name, axes),
         (Dims::Permutation, Some(perm)) => check_permutation(perm, call.dims_span()),
         (Dims::Positions, Some(dims)) => check_dims(dims),
+        (Dims::Sizes(lengths), Some(sizes)) => check_sizes(call, lengths, sizes),
         _ => Ok(()),
     };
     checked.unwrap_or_else(&mut *report);
     for option in &call.options {
+        // The parser took only non-negative values.
         for value in &option.list.dims {
-            if value.value < 0 {
-                let message = format!(
-                    "`{}` takes non-negative values; found {}",
-                    option.name, value.value
-                );
-                report(Error::new(value.span, message));
-            } else if u32::try_from(value.value).is_err() {
+            if u32::try_from(value.value).is_err() {
                 report(Error::new(
                     value.span,
                     format!("`{}` value too large", option.name),
@@ -229,6 +225,60 @@ fn visit_pair(lhs: &Expr, rhs: &Expr, report: &mut impl FnMut(Error)) {
 
 /// The tuple's entries are non-negative and strictly increasing (XLA: "the order
 /// of broadcast dimensions must be strictly increasing").
+/// A list of sizes (a pool's kernel): as many as one of `lengths`, each
+/// positive and fitting a `u32`; a `padding` option at most half the
+/// kernel's span (`dilation (k - 1) + 1`) on each dim, as PyTorch's pools
+/// require, so that no window lies wholly in the padding.
+fn check_sizes(call: &OpCall, lengths: &[usize], sizes: &[DimLiteral]) -> syn::Result<()> {
+    let span = call.dims_span();
+    if !lengths.contains(&sizes.len()) {
+        let counts: Vec<String> = lengths.iter().map(|n| n.to_string()).collect();
+        return Err(Error::new(
+            span,
+            format!(
+                "`{}` takes {} kernel sizes, not {}",
+                call.name,
+                counts.join(" or "),
+                sizes.len()
+            ),
+        ));
+    }
+    for size in sizes {
+        if size.value <= 0 || u32::try_from(size.value).is_err() {
+            return Err(Error::new(
+                size.span,
+                format!("kernel sizes are positive integers; found {}", size.value),
+            ));
+        }
+    }
+    let option = |name: &str| call.options.iter().find(|o| o.name == name);
+    let Some(padding) = option("padding") else {
+        return Ok(());
+    };
+    // One value serves every dim; `axis` picks a dim's value of a list.
+    let at = |list: &[DimLiteral], axis: usize| list.get(axis).or(list.first()).map(|d| d.value);
+    let dims = lengths.iter().max().copied().unwrap_or(1);
+    for axis in 0..dims {
+        let (Some(k), Some(pad)) = (at(sizes, axis), at(&padding.list.dims, axis)) else {
+            continue;
+        };
+        let dilation = option("dilation")
+            .and_then(|d| at(&d.list.dims, axis))
+            .unwrap_or(1);
+        let span_len = dilation * (k - 1) + 1;
+        if 2 * pad > span_len {
+            return Err(Error::new(
+                padding.list.span,
+                format!(
+                    "`{}` pads at most half its kernel: padding {pad} on a kernel spanning {span_len}",
+                    call.name
+                ),
+            ));
+        }
+    }
+    Ok(())
+}
+
 fn check_dims(dims: &[DimLiteral]) -> syn::Result<()> {
     for (i, dim) in dims.iter().enumerate() {
         if dim.value < 0 {

@@ -10,8 +10,9 @@ of tests/vectors/requirements.txt:
     python3 tests/vectors/convolution.py > tests/vectors/convolution.txt
 
 Each case is a header `case NAME`, then a line each of the float32 input,
-weight and expected output values in row-major order (shortest round-trip
-text of each float32).
+weight (`-` for a pool, which has none) and expected output values in
+row-major order (shortest round-trip text of each float32). Pools are ONNX's
+MaxPool and AveragePool (with `count_include_pad`, PyTorch's default).
 """
 import numpy as np
 import onnx
@@ -57,6 +58,49 @@ def conv(x, w, stride=None, pads=None, dilation=None, group=1, same=False):
     return session.run(None, {"x": x, "w": w})[0]
 
 
+def pool(op, x, kernel, stride=None, pads=None, dilation=None):
+    """ONNX Runtime's MaxPool or AveragePool (counting the padding, as
+    PyTorch's avg_pool does by default) of NCHW (or NCL) x."""
+    attrs = {"kernel_shape": kernel, "strides": stride if stride is not None else kernel}
+    if pads is not None:
+        attrs["pads"] = list(pads) + list(pads)
+    if dilation is not None:
+        attrs["dilations"] = dilation
+    if op == "AveragePool":
+        attrs["count_include_pad"] = 1
+    node = helper.make_node(op, ["x"], ["y"], **attrs)
+    graph = helper.make_graph(
+        [node],
+        "pool",
+        [helper.make_tensor_value_info("x", TensorProto.FLOAT, list(x.shape))],
+        [helper.make_tensor_value_info("y", TensorProto.FLOAT, None)],
+    )
+    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 19)])
+    model.ir_version = 9
+    options = ort.SessionOptions()
+    options.intra_op_num_threads = 1
+    session = ort.InferenceSession(model.SerializeToString(), options)
+    return session.run(None, {"x": x})[0]
+
+
+def pool_case(name, op, x_shape, kernel, layout="first", batched=True, **options):
+    x = rng.standard_normal(x_shape).astype(np.float32)
+    nx = x
+    if layout == "last":
+        nx = np.moveaxis(x, -1, 1 if batched else 0)
+    if not batched:
+        nx = nx[None]
+    y = pool(op, np.ascontiguousarray(nx), kernel, **options)
+    if not batched:
+        y = y[0]
+    if layout == "last":
+        y = np.moveaxis(y, 1 if batched else 0, -1)
+    print(f"case {name}")
+    print(text(x))
+    print("-")
+    print(text(y))
+
+
 def case(name, x_shape, w_shape, layout="first", batched=True, **options):
     x = rng.standard_normal(x_shape).astype(np.float32)
     w = rng.standard_normal(w_shape).astype(np.float32)
@@ -97,3 +141,10 @@ case("conv1d_wide", (1, 4, 100), (8, 4, 5), pads=[2])
 case("conv1d_channels_last", (2, 12, 3), (4, 3, 3), layout="last")
 case("conv1d_channels_last_padded", (2, 12, 3), (4, 3, 3), layout="last", stride=[2], pads=[1])
 case("conv1d_groups_padded", (1, 6, 20), (6, 2, 3), group=3, pads=[1])
+pool_case("max_pool2d_plain", "MaxPool", (1, 3, 8, 8), [2, 2])
+pool_case("max_pool2d_stride_padding_dilation", "MaxPool", (2, 2, 9, 10), [3, 2], stride=[2, 1], pads=[1, 1], dilation=[2, 1])
+pool_case("avg_pool2d_padded", "AveragePool", (1, 2, 7, 7), [3, 3], stride=[2, 2], pads=[1, 1])
+pool_case("max_pool1d_padded", "MaxPool", (2, 3, 20), [3], stride=[2], pads=[1])
+pool_case("avg_pool1d_unbatched", "AveragePool", (3, 16), [4], batched=False)
+pool_case("max_pool2d_channels_last", "MaxPool", (1, 6, 6, 4), [2, 2], layout="last")
+pool_case("avg_pool2d_wide", "AveragePool", (1, 2, 8, 64), [2, 2])

@@ -4,7 +4,7 @@
 //! and placement votes on the way.
 
 use super::{at, local, local_rules, runtime, stage_placement, target_span, TARGET_NAME};
-use crate::ast::{BinaryOp, Expr, OpCall, Operand, OptionArg};
+use crate::ast::{BinaryOp, DimList, Expr, OpCall, Operand, OptionArg};
 use crate::fold_paths;
 use crate::share;
 use crate::stage;
@@ -293,10 +293,7 @@ impl TreeBuilder {
         let (span, check_span) = (call.name.span(), call.dims_span());
         let mut inputs = Vec::new();
         for input in &call.inputs {
-            if matches!(
-                call.op.reads,
-                Reads::InPlace(_) | Reads::Placed | Reads::Tiled
-            ) {
+            if call.op.reads.borrows_stored_inputs() {
                 let Expr::Operand(operand) = input else {
                     // Staging made every such input an operand.
                     return error(span, "an operation that reads in place needs an operand");
@@ -367,6 +364,15 @@ impl TreeBuilder {
                 name, axes, check_span, keepdim, &context, &checked,
             ));
         }
+        if let (Dims::Sizes(lengths), Some(list)) = (call.op.signature.dims, &call.dims) {
+            // One size serves every spatial dim.
+            let dims = lengths.iter().max().copied().unwrap_or(1);
+            let mut sizes = list.clone();
+            if let [one] = list.dims[..] {
+                sizes.dims = vec![one; dims];
+            }
+            witnesses.push(shape_witness(&sizes));
+        }
         if let Some(type_arg) = &call.type_arg {
             let type_span = syn::spanned::Spanned::span(&**type_arg);
             let rt = runtime(type_span);
@@ -392,16 +398,7 @@ impl TreeBuilder {
                         let rt = runtime(keyword.span());
                         quote_spanned!(keyword.span()=> #rt::ops::witness::<#rt::ops::keyword::#keyword>())
                     }
-                    Some(given) => {
-                        let span = given.list.span;
-                        let rt = runtime(span);
-                        let dims = given
-                            .list
-                            .dims
-                            .iter()
-                            .map(|d| Literal::usize_unsuffixed(d.value as usize));
-                        quote_spanned!(span=> #rt::ops::witness::<(#(#rt::D<#dims>,)*)>())
-                    }
+                    Some(given) => shape_witness(&given.list),
                     None => {
                         let rt = runtime(span);
                         quote_spanned!(span=> #rt::ops::witness::<()>())
@@ -664,4 +661,16 @@ impl TreeBuilder {
         }
         name
     }
+}
+
+/// A list of sizes as a shape-type witness, on the list: `[2, 3]` as
+/// `witness::<(D<2>, D<3>)>()`.
+fn shape_witness(list: &DimList) -> TokenStream {
+    let span = list.span;
+    let rt = runtime(span);
+    let dims = list
+        .dims
+        .iter()
+        .map(|d| Literal::usize_unsuffixed(d.value as usize));
+    quote_spanned!(span=> #rt::ops::witness::<(#(#rt::D<#dims>,)*)>())
 }

@@ -35,8 +35,10 @@ pub const STRIDE: NamedOption = NamedOption::sizes("stride", false);
 /// `padding = p`, `[ph, pw]`, `same` or `valid`: default 0.
 pub const PADDING: NamedOption = NamedOption {
     keywords: &["same", "valid"],
-    ..NamedOption::sizes("padding", true)
+    ..PADDING_SIZES
 };
+/// `padding = p` or `[ph, pw]`: default 0 (a pool's, which has no `same`).
+pub const PADDING_SIZES: NamedOption = NamedOption::sizes("padding", true);
 /// `dilation = d` or `[dh, dw]`: positive, default 1.
 pub const DILATION: NamedOption = NamedOption::sizes("dilation", false);
 /// `groups = g`: positive, default 1.
@@ -110,9 +112,9 @@ const OPTIONS_1D: &[NamedOption] = &[
 const OPTIONS_2D: &[NamedOption] = &[STRIDE, PADDING, DILATION, GROUPS, LAYOUT_2D];
 
 /// `layout = ncw | nwc`.
-const LAYOUT_1D: NamedOption = NamedOption::keywords("layout", &["ncw", "nwc"]);
+pub const LAYOUT_1D: NamedOption = NamedOption::keywords("layout", &["ncw", "nwc"]);
 /// `layout = nchw | nhwc`.
-const LAYOUT_2D: NamedOption = NamedOption::keywords("layout", &["nchw", "nhwc"]);
+pub const LAYOUT_2D: NamedOption = NamedOption::keywords("layout", &["nchw", "nhwc"]);
 
 pub use crate::rules::conv::kind::{conv1d, conv2d};
 
@@ -180,13 +182,14 @@ impl<T, C: ConvSpec> Shaped for Convolution<'_, T, C> {
     type Shape = C::Output;
 }
 
-/// Where one output element of a convolution is, in plain indices.
+/// Where one output element of a convolution (or pool) is, in plain
+/// indices.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-struct Position {
-    n: usize,
-    channel: usize,
-    oh: usize,
-    ow: usize,
+pub(crate) struct Position {
+    pub(crate) n: usize,
+    pub(crate) channel: usize,
+    pub(crate) oh: usize,
+    pub(crate) ow: usize,
 }
 
 impl<'a, T: Element, C: ConvSpec> Convolution<'a, T, C> {
@@ -202,17 +205,7 @@ impl<'a, T: Element, C: ConvSpec> Convolution<'a, T, C> {
     /// the last, of the whole expression's shape `O`) and column `j`.
     #[inline(always)]
     fn position<O: Shape>(outer: [usize; MAX_RANK], j: usize) -> Position {
-        let own = <C::Output as Shape>::DIMS;
-        let offset = O::RANK - Self::OWN_RANK;
-        // The node's own index, a broadcast (size-1) dim read at 0.
-        let mut index = [0usize; MAX_RANK];
-        let mut k = 0;
-        while k + 1 < Self::OWN_RANK {
-            index[k] = if own[k] == 1 { 0 } else { outer[offset + k] };
-            k += 1;
-        }
-        index[Self::OWN_RANK - 1] = if own[Self::OWN_RANK - 1] == 1 { 0 } else { j };
-        layout_position(&Self::G, index)
+        output_position::<C::Output, O>(&Self::G, outer, j)
     }
 
     /// One output element, summed tap by tap (the general path).
@@ -241,17 +234,39 @@ impl<'a, T: Element, C: ConvSpec> Convolution<'a, T, C> {
     }
 }
 
+/// The position of the element at output index `outer` (every dim but the
+/// last, of the whole expression's shape `O`) and column `j`, for a node of
+/// shape `Own` and geometry `g`.
+#[inline(always)]
+pub(crate) fn output_position<Own: Shape, O: Shape>(
+    g: &Geometry,
+    outer: [usize; MAX_RANK],
+    j: usize,
+) -> Position {
+    let own = Own::DIMS;
+    let offset = O::RANK - Own::RANK;
+    // The node's own index, a broadcast (size-1) dim read at 0.
+    let mut index = [0usize; MAX_RANK];
+    let mut k = 0;
+    while k + 1 < Own::RANK {
+        index[k] = if own[k] == 1 { 0 } else { outer[offset + k] };
+        k += 1;
+    }
+    index[Own::RANK - 1] = if own[Own::RANK - 1] == 1 { 0 } else { j };
+    layout_position(g, index)
+}
+
 /// The input position of tap `k` of output position `o` along spatial dim
 /// `axis`, or `None` where it falls in the padding.
 #[inline(always)]
-fn input_at(o: usize, k: usize, axis: usize, g: &Geometry) -> Option<usize> {
+pub(crate) fn input_at(o: usize, k: usize, axis: usize, g: &Geometry) -> Option<usize> {
     let i = (o * g.stride[axis] + k * g.dilation[axis]).wrapping_sub(g.pad[axis]);
     (i < g.input[axis]).then_some(i)
 }
 
 /// The flat index of input element `(n, c, ih, iw)`.
 #[inline(always)]
-const fn input_index(g: &Geometry, n: usize, c: usize, ih: usize, iw: usize) -> usize {
+pub(crate) const fn input_index(g: &Geometry, n: usize, c: usize, ih: usize, iw: usize) -> usize {
     let [h, w] = g.input;
     if g.channels_last {
         ((n * h + ih) * w + iw) * g.in_channels + c

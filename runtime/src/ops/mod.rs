@@ -23,6 +23,7 @@ pub mod log_softmax;
 pub mod logsumexp;
 pub mod norm;
 pub mod permute;
+pub mod pool;
 pub mod reduce;
 pub mod reshape;
 pub mod softmax;
@@ -151,6 +152,11 @@ pub enum Dims {
     /// Strictly increasing dims of the other operand that the input's dims
     /// are placed on (`in_dims(v, [0])`).
     Positions,
+    /// Positive sizes, as many as one of the lengths listed (a pool's
+    /// kernel, `[2, 2]`, or one size for every spatial dim); a `padding`
+    /// option is then at most half the (dilated) kernel, as PyTorch's pools
+    /// require, so that no window lies wholly in the padding.
+    Sizes(&'static [usize]),
 }
 
 /// How an operation reads its inputs, which decides what the macro stages
@@ -180,13 +186,20 @@ pub enum Reads {
     /// are borrowed where stored (an expression input is evaluated first),
     /// and it is staged wherever a product is.
     Tiled,
+    /// Folds a window of stored data for each output element (a pool): its
+    /// input is borrowed where stored, and it is read like any elementwise
+    /// node.
+    Windows,
 }
 
 impl Reads {
     /// Whether the operation borrows its inputs where they are stored (an
     /// expression input is evaluated first, into a tensor of its own).
     pub const fn borrows_stored_inputs(self) -> bool {
-        matches!(self, Reads::InPlace(_) | Reads::Placed | Reads::Tiled)
+        matches!(
+            self,
+            Reads::InPlace(_) | Reads::Placed | Reads::Tiled | Reads::Windows
+        )
     }
 }
 
@@ -250,6 +263,10 @@ pub const OPERATIONS: &[&Operation] = &[
     &in_dims::OPERATION,
     &conv::CONV1D,
     &conv::CONV2D,
+    &pool::MAX_POOL1D,
+    &pool::MAX_POOL2D,
+    &pool::AVG_POOL1D,
+    &pool::AVG_POOL2D,
     &index_of::ARGMAX,
     &index_of::ARGMIN,
 ];

@@ -73,6 +73,13 @@ pub mod kind {
     /// `conv2d`.
     #[derive(Clone, Copy, Debug, Default)]
     pub struct conv2d;
+    /// The pools over one spatial dim (`max_pool1d`, `avg_pool1d`): a
+    /// kernel list for the weight, every channel its own group.
+    #[derive(Clone, Copy, Debug, Default)]
+    pub struct pool1d;
+    /// The pools over two spatial dims.
+    #[derive(Clone, Copy, Debug, Default)]
+    pub struct pool2d;
 }
 
 /// The plain sizes of one convolution, for the loops. One spatial
@@ -301,6 +308,32 @@ impl OpKind for kind::conv1d {
 impl OpKind for kind::conv2d {
     const SPATIAL: usize = 2;
 }
+impl OpKind for kind::pool1d {
+    const SPATIAL: usize = 1;
+}
+impl OpKind for kind::pool2d {
+    const SPATIAL: usize = 2;
+}
+
+/// A pool's stride as written: `()` is the kernel (PyTorch's default),
+/// anything else the stride given. `Self` is the stride, `K` the kernel as
+/// a shape.
+pub trait StrideOrKernel<K> {
+    /// The stride the rule reads.
+    type Stride;
+}
+
+impl<K> StrideOrKernel<K> for () {
+    type Stride = K;
+}
+
+impl<A, K> StrideOrKernel<K> for (A,) {
+    type Stride = (A,);
+}
+
+impl<A, B, K> StrideOrKernel<K> for (A, B) {
+    type Stride = (A, B);
+}
 
 /// The convolution rule the constructor states: `Self` is the input shape,
 /// `W` the weight's, `Op` the operation ([`kind`]), then the options as the
@@ -367,26 +400,28 @@ macro_rules! conv_rule {
     ($op:ident [$($layout:ty),*] $body:tt) => {
         $(conv_rule!(@one $op $layout $body);)*
     };
-    (@one $op:ident $layout:ty { x ($($x:ident),*) w ($($w:ident),*) -> ($($out:ident),*)
-        { $batch:ty, $ci:ident, $cg:ident, $co:ident, $h:ty, $wd:ident, $kh:ty, $kw:ident, $batched:literal, $last:literal } }) => {
+    (@one $op:ident $layout:ty { x ($($x:ident),*) w ($($w:ident),* $(,)?) -> ($($out:ident),*)
+        { $batch:ty, $ci:ident, $cg:ty, $co:ident, $h:ty, $wd:ident, $kh:ty, $kw:ident, $batched:literal, $last:literal }
+        groups $groups:ty }) => {
         impl<$($x: Dim,)* $($w: Dim,)* S, P, Dl, G> ConvParts<($($w,)*), kind::$op, S, P, Dl, G, $layout> for ($($x,)*)
         where
             S: PerAxis<One>,
             P: Padding,
             Dl: PerAxis<One>,
             G: Groups,
-            $co: GroupsDivide<G::Count>,
+            $co: GroupsDivide<$groups>,
             $kh: KernelFits<$h, P::First, Dl::First, S::First>,
             $kw: KernelFits<$wd, P::Second, Dl::Second, S::Second>,
-            $cg: ChannelsMatch<$ci, G::Count, <$kw as KernelFits<$wd, P::Second, Dl::Second, S::Second>>::Length>,
+            $cg: ChannelsMatch<$ci, $groups, <$kw as KernelFits<$wd, P::Second, Dl::Second, S::Second>>::Length>,
         {
             type Output = conv_rule!(@output [$($out)*]
-                [<$co as GroupsDivide<G::Count>>::Checked]
+                [<$co as GroupsDivide<$groups>>::Checked]
                 [<$kh as KernelFits<$h, P::First, Dl::First, S::First>>::Length]
-                [<$cg as ChannelsMatch<$ci, G::Count, <$kw as KernelFits<$wd, P::Second, Dl::Second, S::Second>>::Length>>::Carried]);
-            const GEOMETRY: Geometry = geometry::<kind::$op, S, P, Dl, G>(
+                [<$cg as ChannelsMatch<$ci, $groups, <$kw as KernelFits<$wd, P::Second, Dl::Second, S::Second>>::Length>>::Carried]);
+            const GEOMETRY: Geometry = geometry::<kind::$op, S, P, Dl>(
                 Sizes {
                     batched: $batched,
+                    groups: <$groups as Dim>::SIZE,
                     channels_last: $last,
                     batch: <$batch as Dim>::SIZE,
                     in_channels: $ci::SIZE,
@@ -411,18 +446,28 @@ macro_rules! conv_rule {
     (@dim $d:ident $oc:tt $ho:tt $wo:tt) => { $d };
 }
 
-conv_rule!(conv1d [(), keyword::ncw] { x (N, Ci, L) w (Cw, Cg, K) -> (N, Oc, Wo) { N, Ci, Cg, Cw, One, L, One, K, true, false } });
-conv_rule!(conv1d [(), keyword::ncw] { x (Ci, L) w (Cw, Cg, K) -> (Oc, Wo) { One, Ci, Cg, Cw, One, L, One, K, false, false } });
-conv_rule!(conv1d [keyword::nwc] { x (N, L, Ci) w (Cw, K, Cg) -> (N, Wo, Oc) { N, Ci, Cg, Cw, One, L, One, K, true, true } });
-conv_rule!(conv1d [keyword::nwc] { x (L, Ci) w (Cw, K, Cg) -> (Wo, Oc) { One, Ci, Cg, Cw, One, L, One, K, false, true } });
-conv_rule!(conv2d [(), keyword::nchw] { x (N, Ci, H, Wd) w (Cw, Cg, KH, KW) -> (N, Oc, Ho, Wo) { N, Ci, Cg, Cw, H, Wd, KH, KW, true, false } });
-conv_rule!(conv2d [(), keyword::nchw] { x (Ci, H, Wd) w (Cw, Cg, KH, KW) -> (Oc, Ho, Wo) { One, Ci, Cg, Cw, H, Wd, KH, KW, false, false } });
-conv_rule!(conv2d [keyword::nhwc] { x (N, H, Wd, Ci) w (Cw, KH, KW, Cg) -> (N, Ho, Wo, Oc) { N, Ci, Cg, Cw, H, Wd, KH, KW, true, true } });
-conv_rule!(conv2d [keyword::nhwc] { x (H, Wd, Ci) w (Cw, KH, KW, Cg) -> (Ho, Wo, Oc) { One, Ci, Cg, Cw, H, Wd, KH, KW, false, true } });
+conv_rule!(conv1d [(), keyword::ncw] { x (N, Ci, L) w (Cw, Cg, K) -> (N, Oc, Wo) { N, Ci, Cg, Cw, One, L, One, K, true, false } groups <G as Groups>::Count });
+conv_rule!(conv1d [(), keyword::ncw] { x (Ci, L) w (Cw, Cg, K) -> (Oc, Wo) { One, Ci, Cg, Cw, One, L, One, K, false, false } groups <G as Groups>::Count });
+conv_rule!(conv1d [keyword::nwc] { x (N, L, Ci) w (Cw, K, Cg) -> (N, Wo, Oc) { N, Ci, Cg, Cw, One, L, One, K, true, true } groups <G as Groups>::Count });
+conv_rule!(conv1d [keyword::nwc] { x (L, Ci) w (Cw, K, Cg) -> (Wo, Oc) { One, Ci, Cg, Cw, One, L, One, K, false, true } groups <G as Groups>::Count });
+conv_rule!(conv2d [(), keyword::nchw] { x (N, Ci, H, Wd) w (Cw, Cg, KH, KW) -> (N, Oc, Ho, Wo) { N, Ci, Cg, Cw, H, Wd, KH, KW, true, false } groups <G as Groups>::Count });
+conv_rule!(conv2d [(), keyword::nchw] { x (Ci, H, Wd) w (Cw, Cg, KH, KW) -> (Oc, Ho, Wo) { One, Ci, Cg, Cw, H, Wd, KH, KW, false, false } groups <G as Groups>::Count });
+conv_rule!(conv2d [keyword::nhwc] { x (N, H, Wd, Ci) w (Cw, KH, KW, Cg) -> (N, Ho, Wo, Oc) { N, Ci, Cg, Cw, H, Wd, KH, KW, true, true } groups <G as Groups>::Count });
+conv_rule!(conv2d [keyword::nhwc] { x (H, Wd, Ci) w (Cw, KH, KW, Cg) -> (Ho, Wo, Oc) { One, Ci, Cg, Cw, H, Wd, KH, KW, false, true } groups <G as Groups>::Count });
+
+conv_rule!(pool1d [(), keyword::ncw] { x (N, C, L) w (K,) -> (N, Oc, Wo) { N, C, One, C, One, L, One, K, true, false } groups C });
+conv_rule!(pool1d [(), keyword::ncw] { x (C, L) w (K,) -> (Oc, Wo) { One, C, One, C, One, L, One, K, false, false } groups C });
+conv_rule!(pool1d [keyword::nwc] { x (N, L, C) w (K,) -> (N, Wo, Oc) { N, C, One, C, One, L, One, K, true, true } groups C });
+conv_rule!(pool1d [keyword::nwc] { x (L, C) w (K,) -> (Wo, Oc) { One, C, One, C, One, L, One, K, false, true } groups C });
+conv_rule!(pool2d [(), keyword::nchw] { x (N, C, H, Wd) w (KH, KW) -> (N, Oc, Ho, Wo) { N, C, One, C, H, Wd, KH, KW, true, false } groups C });
+conv_rule!(pool2d [(), keyword::nchw] { x (C, H, Wd) w (KH, KW) -> (Oc, Ho, Wo) { One, C, One, C, H, Wd, KH, KW, false, false } groups C });
+conv_rule!(pool2d [keyword::nhwc] { x (N, H, Wd, C) w (KH, KW) -> (N, Ho, Wo, Oc) { N, C, One, C, H, Wd, KH, KW, true, true } groups C });
+conv_rule!(pool2d [keyword::nhwc] { x (H, Wd, C) w (KH, KW) -> (Ho, Wo, Oc) { One, C, One, C, H, Wd, KH, KW, false, true } groups C });
 
 /// The sizes of a convolution that its shapes give directly.
 struct Sizes {
     batched: bool,
+    groups: usize,
     channels_last: bool,
     batch: usize,
     in_channels: usize,
@@ -433,13 +478,12 @@ struct Sizes {
 
 /// The geometry of a convolution of operation `Op` with these sizes and
 /// options, given its output's spatial sizes.
-const fn geometry<Op, S, P, Dl, G>(sizes: Sizes, output: [usize; 2]) -> Geometry
+const fn geometry<Op, S, P, Dl>(sizes: Sizes, output: [usize; 2]) -> Geometry
 where
     Op: OpKind,
     S: PerAxis<One>,
     P: Padding,
     Dl: PerAxis<One>,
-    G: Groups,
 {
     let kernel = sizes.kernel;
     let dilation = [<Dl::First as Dim>::SIZE, <Dl::Second as Dim>::SIZE];
@@ -461,7 +505,7 @@ where
         batch: sizes.batch,
         in_channels: sizes.in_channels,
         out_channels: sizes.out_channels,
-        groups: <G::Count as Dim>::SIZE,
+        groups: sizes.groups,
         channels_last: sizes.channels_last,
         input: sizes.input,
         kernel,

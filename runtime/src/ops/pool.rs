@@ -1,0 +1,274 @@
+//! `max_pool1d`, `max_pool2d`, `avg_pool1d` and `avg_pool2d`, as
+//! `torch.nn.functional` defines them: a kernel given as a list
+//! (`max_pool2d(x, [2, 2])`), the stride the kernel unless given, zero
+//! padding at most half the kernel, dilation for the max pools; the
+//! average counts the padding (PyTorch's `count_include_pad=True`), so it
+//! always divides by the kernel's size. Channels first by default, or
+//! channels last (`layout = nhwc` / `nwc`). The shape rule is the
+//! convolution's ([`crate::rules::conv`]) with the kernel for a weight and
+//! every channel its own group; global pooling stays `mean(x, [2, 3])`.
+//!
+//! A pool is read element by element, each output element folding its
+//! window, so it fuses like any elementwise node
+//! (`relu(max_pool2d(x, [2, 2]))` has no temporary). Its input is borrowed
+//! where it is stored (an expression input is evaluated first).
+
+use super::{Build, Dims, Operation, Reads, Signature};
+use crate::access::{Contiguous, Operand};
+use crate::element::Element;
+use crate::expr::function::{impl_domain, Domain};
+use crate::expr::{Context, Expr, Row, Shaped};
+use crate::ops::conv::{
+    input_at, input_index, output_position, Position, DILATION, LAYOUT_1D, LAYOUT_2D,
+    PADDING_SIZES, STRIDE,
+};
+use crate::rules::conv::{kind, ConvRule, Geometry, OpKind, StrideOrKernel};
+use crate::shape::{Shape, MAX_RANK};
+use core::marker::PhantomData;
+
+/// Declares each pool's marker and table entry.
+macro_rules! pools {
+    ($($(#[doc = $doc:literal])+ $name:ident ($entry:ident): $bound:ident, $kind:ident, $fold:ident,
+        $constructor:literal, options $options:expr, forms [$($form:literal),*];)*) => {
+        /// The pools, one zero-sized marker each.
+        #[allow(non_camel_case_types)]
+        pub mod pools {
+            use super::*;
+            $(
+                $(#[doc = $doc])+
+                #[derive(Clone, Copy, Debug, Default)]
+                pub struct $name;
+                impl Pooling for $name {
+                    type Kind = kind::$kind;
+                    const FOLD: Fold = Fold::$fold;
+                }
+                impl_domain!($name: $bound);
+            )*
+        }
+
+        $(
+            #[doc = concat!("The table entry of `", stringify!($name), "`.")]
+            pub const $entry: Operation = Operation {
+                name: stringify!($name),
+                signature: Signature {
+                    inputs: 1,
+                    dims: Dims::Sizes(if <kind::$kind as OpKind>::SPATIAL == 1 { &[1] } else { &[1, 2] }),
+                    dims_optional: false,
+                    keepdim: false,
+                    type_arg: false,
+                    options: $options,
+                },
+                reads: Reads::Windows,
+                build: Build::Node {
+                    constructor: $constructor,
+                    marker: Some(concat!("pool::pools::", stringify!($name))),
+                },
+                elements: stringify!($bound),
+                summary: concat!($($doc),+),
+                forms: &[$($form),*],
+            };
+        )*
+    };
+}
+
+pools! {
+    /// The largest element of each window (NaN if any is), as
+    /// `torch.nn.functional.max_pool1d`.
+    max_pool1d (MAX_POOL1D): Element, pool1d, Max, "pool::pool",
+        options &[STRIDE.one(), PADDING_SIZES.one(), DILATION.one(), LAYOUT_1D],
+        forms ["max_pool1d(x, [k])", "max_pool1d(x, [k], stride = s, padding = p, dilation = d, layout = nwc)"];
+    /// The largest element of each window (NaN if any is), as
+    /// `torch.nn.functional.max_pool2d`.
+    max_pool2d (MAX_POOL2D): Element, pool2d, Max, "pool::pool",
+        options &[STRIDE, PADDING_SIZES, DILATION, LAYOUT_2D],
+        forms ["max_pool2d(x, [kh, kw])", "max_pool2d(x, [kh, kw], stride = [sh, sw], padding = [ph, pw], dilation = [dh, dw], layout = nhwc)"];
+    /// The mean of each window, padding counted, as
+    /// `torch.nn.functional.avg_pool1d`.
+    avg_pool1d (AVG_POOL1D): Float, pool1d, Mean, "pool::average",
+        options &[STRIDE.one(), PADDING_SIZES.one(), LAYOUT_1D],
+        forms ["avg_pool1d(x, [k])", "avg_pool1d(x, [k], stride = s, padding = p, layout = nwc)"];
+    /// The mean of each window, padding counted, as
+    /// `torch.nn.functional.avg_pool2d`.
+    avg_pool2d (AVG_POOL2D): Float, pool2d, Mean, "pool::average",
+        options &[STRIDE, PADDING_SIZES, LAYOUT_2D],
+        forms ["avg_pool2d(x, [kh, kw])", "avg_pool2d(x, [kh, kw], stride = [sh, sw], padding = [ph, pw], layout = nhwc)"];
+}
+
+/// How a pool folds its window.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Fold {
+    /// The largest element, NaN if any is.
+    Max,
+    /// The sum divided by the kernel's size.
+    Mean,
+}
+
+/// What a pool marker says: its rule kind and its fold.
+pub trait Pooling {
+    /// [`kind::pool1d`] or [`kind::pool2d`].
+    type Kind;
+    /// How it folds a window.
+    const FOLD: Fold;
+}
+
+/// A pool's shapes and options, which give its [`Geometry`] and result
+/// shape through [`ConvRule`] (the kernel `K` for a weight, the stride
+/// defaulted to it, one group per channel).
+pub struct Spec<O, X, K, F, Options>(PhantomData<(O, X, K, F, Options)>);
+
+/// What the node needs of its [`Spec`].
+pub trait PoolSpec {
+    /// The sizes.
+    const GEOMETRY: Geometry;
+    /// The fold.
+    const FOLD: Fold;
+    /// The result shape.
+    type Output: Shape;
+}
+
+impl<O: Shape, X, K, F, S, P, Dl, L> PoolSpec for Spec<O, X, K, F, (S, P, Dl, L)>
+where
+    F: Pooling,
+    S: StrideOrKernel<K>,
+    X: ConvRule<K, F::Kind, S::Stride, P, Dl, (), L>,
+{
+    const GEOMETRY: Geometry = X::GEOMETRY;
+    const FOLD: Fold = F::FOLD;
+    type Output = O;
+}
+
+/// A pool of `x` over elements `T`, as spec `C` says.
+pub struct Pool<'a, T, C> {
+    x: &'a [T],
+    spec: PhantomData<C>,
+}
+
+/// The result shape of pool `F` of input shape `X` by kernel `K`.
+type PoolOutput<X, K, F, S, P, Dl, L> = <X as ConvRule<
+    K,
+    <F as Pooling>::Kind,
+    <S as StrideOrKernel<K>>::Stride,
+    P,
+    Dl,
+    (),
+    L,
+>>::Output;
+
+/// Builds a pool (`f` says which): `kernel` is the list as a shape, the
+/// options the witnesses the macro writes, `()` where left out.
+// Its arguments and return type carry what a pool is: the operand, the
+// kernel and four options.
+#[inline(always)]
+#[allow(clippy::too_many_arguments, clippy::type_complexity)]
+#[rustfmt::skip]
+pub fn pool<'a, T, M, F, K, S, P, Dl, L, X>(
+    _context: Context<T, M>,
+    _f: F,
+    _kernel: PhantomData<K>,
+    _stride: PhantomData<S>,
+    _padding: PhantomData<P>,
+    _dilation: PhantomData<Dl>,
+    _layout: PhantomData<L>,
+    x: &'a X,
+) -> Pool<'a, X::Element, Spec<PoolOutput<X::Shape, K, <F as Domain<T>>::Function, S, P, Dl, L>, X::Shape, K, <F as Domain<T>>::Function, (S, P, Dl, L)>>
+where
+    X: Operand<T> + ?Sized,
+    X::Layout: Contiguous,
+    F: Domain<T>,
+    <F as Domain<T>>::Function: Pooling,
+    S: StrideOrKernel<K>,
+    X::Shape: ConvRule<K, <<F as Domain<T>>::Function as Pooling>::Kind, S::Stride, P, Dl, (), L>,
+{
+    Pool {
+        x: &x.elements()[..<X::Shape as Shape>::LEN],
+        spec: PhantomData,
+    }
+}
+
+/// Builds an average pool: [`pool`] without `dilation`, which PyTorch's
+/// average pools do not take.
+#[inline(always)]
+#[allow(clippy::type_complexity)]
+#[rustfmt::skip]
+pub fn average<'a, T, M, F, K, S, P, L, X>(
+    context: Context<T, M>,
+    f: F,
+    kernel: PhantomData<K>,
+    stride: PhantomData<S>,
+    padding: PhantomData<P>,
+    layout: PhantomData<L>,
+    x: &'a X,
+) -> Pool<'a, X::Element, Spec<PoolOutput<X::Shape, K, <F as Domain<T>>::Function, S, P, (), L>, X::Shape, K, <F as Domain<T>>::Function, (S, P, (), L)>>
+where
+    X: Operand<T> + ?Sized,
+    X::Layout: Contiguous,
+    F: Domain<T>,
+    <F as Domain<T>>::Function: Pooling,
+    S: StrideOrKernel<K>,
+    X::Shape: ConvRule<K, <<F as Domain<T>>::Function as Pooling>::Kind, S::Stride, P, (), (), L>,
+{
+    pool(context, f, kernel, stride, padding, PhantomData::<()>, layout, x)
+}
+
+impl<T, C: PoolSpec> Shaped for Pool<'_, T, C> {
+    type Shape = C::Output;
+}
+
+impl<T: Element, C: PoolSpec> Pool<'_, T, C> {
+    /// One output element: its window folded.
+    #[inline(always)]
+    fn element(&self, p: Position) -> T {
+        let g = C::GEOMETRY;
+        let mut acc = match C::FOLD {
+            Fold::Max => T::LOWEST,
+            Fold::Mean => T::ZERO,
+        };
+        // Taps in the padding are skipped: they never win a max (PyTorch
+        // pads a max pool with -inf) and add 0 to a sum.
+        for kh in 0..g.kernel[0] {
+            let Some(ih) = input_at(p.oh, kh, 0, &g) else {
+                continue;
+            };
+            for kw in 0..g.kernel[1] {
+                let Some(iw) = input_at(p.ow, kw, 1, &g) else {
+                    continue;
+                };
+                let x = self.x[input_index(&g, p.n, p.channel, ih, iw)];
+                acc = match C::FOLD {
+                    Fold::Max => acc.max_element(x),
+                    Fold::Mean => acc + x,
+                };
+            }
+        }
+        match C::FOLD {
+            Fold::Max => acc,
+            Fold::Mean => acc / T::from_int_literal((g.kernel[0] * g.kernel[1]) as i128),
+        }
+    }
+}
+
+impl<T: Element, C: PoolSpec> Expr<T> for Pool<'_, T, C> {
+    #[inline(always)]
+    fn row<O: Shape>(&self, outer: [usize; MAX_RANK]) -> impl Row<T> + '_ {
+        PoolRow::<T, C, O> {
+            node: self,
+            outer,
+            shape: PhantomData,
+        }
+    }
+}
+
+/// One output row of a pool.
+struct PoolRow<'n, 'a, T, C, O> {
+    node: &'n Pool<'a, T, C>,
+    outer: [usize; MAX_RANK],
+    shape: PhantomData<O>,
+}
+
+impl<T: Element, C: PoolSpec, O: Shape> Row<T> for PoolRow<'_, '_, T, C, O> {
+    #[inline(always)]
+    fn get(&self, j: usize, _current: T) -> T {
+        let p = output_position::<C::Output, O>(&C::GEOMETRY, self.outer, j);
+        self.node.element(p)
+    }
+}

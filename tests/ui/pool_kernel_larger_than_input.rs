@@ -1,0 +1,6 @@
+use tensor_expr::prelude::*;
+
+fn main() {
+    let x = Tensor::<f32, Shape![1, 2, 8, 3]>::zeros();
+    let _y = tensor_expr!(max_pool2d(x, [2, 4]));
+}

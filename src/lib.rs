@@ -251,6 +251,8 @@ macro_rules! catalogue_entry {
 #[doc = catalogue_entry!("pool_padding_over_half_the_kernel", "A pool pads each side by at most half its kernel (as PyTorch requires), so that no window lies wholly in the padding; the macro reports it on the padding.")]
 #[doc = catalogue_entry!("pool_kernel_larger_than_input", "A pool's kernel must fit the (padded) input, as a convolution's: the same message names the sizes.")]
 #[doc = catalogue_entry!("pool_average_of_integers", "`avg_pool1d` and `avg_pool2d` need `f32` or `f64` elements (PyTorch's do too); `max_pool` takes any element type.")]
+#[doc = catalogue_entry!("windows_longer_than_the_axis", "`windows::<AXIS, SIZE, STEP>()` needs SIZE at most the axis's size; the error names both.")]
+#[doc = catalogue_entry!("windows_step_zero", "Windows start every STEP positions, so STEP is at least 1.")]
 #[doc = catalogue_entry!("softmax_axis_out_of_range", "`softmax`, `log_softmax`, `logsumexp` and `norm` take their axes as a reduction does, and report them the same way, on the list.")]
 #[doc = catalogue_entry!("softmax_of_integers", "`softmax`, `log_softmax`, `logsumexp` and `norm` need `f32` or `f64` elements: the error names the float function they are defined with.")]
 #[doc = catalogue_entry!("softmax_without_axes", "`softmax(x, [axes])` and `log_softmax` need their axes (PyTorch's `dim`); `logsumexp` and `norm` default to every axis.")]

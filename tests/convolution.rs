@@ -318,3 +318,43 @@ fn a_pool_fuses_and_propagates_nan_as_pytorch() {
     let m = tensor_expr!(max_pool1d(v, [2]));
     assert_eq!(m.as_slice(), &[1.0, 3.0]);
 }
+
+#[test]
+fn windows_are_sliding_window_views_and_an_fir_filter_is_a_sum_over_them() {
+    // NumPy: sliding_window_view(x, 4, axis=1)[:, ::3] of a [2, 12] array.
+    let x = Tensor::<f32, Shape![2, 12]>::from_fn(|[i, j]| (100 * i + j) as f32);
+    let w = x.windows::<1, 4, 3>();
+    assert_eq!(w.shape(), &[2, 3, 4]);
+    for i in 0..2 {
+        for s in 0..3 {
+            for k in 0..4 {
+                assert_eq!(w[[i, s, k]], x[[i, 3 * s + k]]);
+            }
+        }
+    }
+    // An STFT's framing: 256-sample frames every 128 samples, windowed.
+    let signal = Tensor::<f32, Shape![1024]>::from_fn(|[n]| (n as f32 * 0.1).sin());
+    let hann = Tensor::<f32, Shape![256]>::from_fn(|[k]| {
+        0.5 - 0.5 * (2.0 * std::f32::consts::PI * k as f32 / 256.0).cos()
+    });
+    let frames = tensor_expr!(signal.windows::<0, 256, 128>() * hann);
+    assert_eq!(frames.shape(), &[7, 256]);
+    assert_eq!(frames[[3, 10]], signal[[3 * 128 + 10]] * hann[[10]]);
+    // A 64-tap FIR filter as a sum over windows, against conv1d (checked
+    // against ONNX Runtime above) and a plain tap-outer loop.
+    let [x, _, _] = case("conv1d_wide");
+    let x = Tensor::<f32, Shape![400]>::try_from_slice(&x).unwrap();
+    let h = Tensor::<f32, Shape![64]>::from_fn(|[k]| 1.0 / (k as f32 + 1.0));
+    let fir = tensor_expr!(sum(x.windows::<0, 64, 1>() * h, [1]));
+    let x3 = Tensor::<f32, Shape![1, 1, 400]>::try_from_slice(x.as_slice()).unwrap();
+    let h3 = Tensor::<f32, Shape![1, 1, 64]>::try_from_slice(h.as_slice()).unwrap();
+    let conv = tensor_expr!(conv1d(x3, h3));
+    let mut plain = vec![0.0f32; 337];
+    for (k, &tap) in h.as_slice().iter().enumerate() {
+        for (y, &v) in plain.iter_mut().zip(&x.as_slice()[k..]) {
+            *y += tap * v;
+        }
+    }
+    assert_close("FIR over windows", fir.as_slice(), &plain);
+    assert_close("FIR as conv1d", conv.as_slice(), &plain);
+}

@@ -11,8 +11,11 @@
 //!   there (`D<1>` for `LEN = 1`, which does not broadcast).
 //! - `x.index_axis_keepdim::<AXIS>(i)`: position `i` along an axis kept as a
 //!   broadcasting size-1 dim (NumPy's `x[:, i:i+1]`).
+//! - `x.windows::<AXIS, SIZE, STEP>()`: windows of `SIZE` positions along an
+//!   axis, one every `STEP`, as a new last dim (NumPy's
+//!   `sliding_window_view` with a step), rank one more.
 //!
-//! The last two are [`StridedView`]s: the parent's elements read through its
+//! The last three are [`StridedView`]s: the parent's elements read through its
 //! strides, from an offset. They are operands of `tensor_expr!` like any view
 //! (no copy), and can be sliced again. An axis out of range is a compile
 //! error (the axis rules, [`crate::rules::axes`]); `START + LEN` beyond the
@@ -22,6 +25,7 @@
 use crate::access::{strided_span, Layout, RowMajor};
 use crate::rules::axes::NarrowFits;
 pub use crate::rules::axes::{KeepAxis, NarrowAxis, RemoveAxis};
+use crate::rules::window::WindowAxis;
 use crate::shape::{Shape, MAX_RANK};
 use crate::view::TensorView;
 use core::marker::PhantomData;
@@ -70,6 +74,34 @@ where
 {
     type Shape = <L::Shape as KeepAxis<AXIS>>::Kept;
     const STRIDES: [usize; MAX_RANK] = L::STRIDES;
+    const DATA_LEN: usize = strided_span(<Self::Shape as Shape>::DIMS, &Self::STRIDES);
+}
+
+/// `L` read as windows: dim `AXIS` becomes the windows' starts, `STEP`
+/// apart, and a new last dim of `SIZE` the positions in a window (NumPy's
+/// `sliding_window_view` with a step). Windows overlap where `STEP < SIZE`:
+/// the same elements are read by several, never copied. `W` is the
+/// windowed shape, the rule's output ([`WindowAxis`]): the methods that
+/// build the view name it in their return type, so that rustc computes it
+/// there and reports a mistake by the rule's carrier.
+pub struct Windowed<L, W, const AXIS: usize, const SIZE: usize, const STEP: usize>(
+    PhantomData<(L, W)>,
+);
+
+// No `WindowAxis` bound here: the methods that build the view checked it
+// while computing `W`, and a second check would report a mistake again at
+// every use of the view.
+impl<L: Layout, W: Shape, const AXIS: usize, const SIZE: usize, const STEP: usize> Layout
+    for Windowed<L, W, AXIS, SIZE, STEP>
+{
+    type Shape = W;
+    const STRIDES: [usize; MAX_RANK] = {
+        let mut strides = L::STRIDES;
+        let rank = <L::Shape as Shape>::RANK;
+        strides[AXIS] = L::STRIDES[AXIS] * STEP;
+        strides[rank] = L::STRIDES[AXIS];
+        strides
+    };
     const DATA_LEN: usize = strided_span(<Self::Shape as Shape>::DIMS, &Self::STRIDES);
 }
 
@@ -245,6 +277,24 @@ impl<'a, T, L: Layout> StridedView<'a, T, L> {
         let () = NarrowFits::<L::Shape, AXIS, START, LEN>::CHECKED;
         StridedView::from_offset(self.data, START * L::STRIDES[AXIS])
     }
+
+    /// Windows of `SIZE` consecutive positions along `AXIS`, one starting
+    /// every `STEP` (NumPy's `sliding_window_view(x, SIZE, axis=AXIS)[::STEP]`
+    /// along that axis): that axis counts the windows and a new last dim
+    /// holds each window. Read in place, so overlapping windows cost no copy;
+    /// a window longer than the axis or a step of 0 is a compile error.
+    pub fn windows<const AXIS: usize, const SIZE: usize, const STEP: usize>(
+        &self,
+    ) -> StridedView<
+        'a,
+        T,
+        Windowed<L, <L::Shape as WindowAxis<AXIS, SIZE, STEP>>::Windowed, AXIS, SIZE, STEP>,
+    >
+    where
+        L::Shape: WindowAxis<AXIS, SIZE, STEP>,
+    {
+        StridedView::from_offset(self.data, 0)
+    }
 }
 
 impl<T, L: Layout> core::ops::Index<<L::Shape as Shape>::Index> for StridedView<'_, T, L> {
@@ -367,6 +417,27 @@ macro_rules! impl_slicing {
                 S: $crate::slice::NarrowAxis<AXIS, LEN>,
             {
                 $crate::slice::StridedView::whole(self.as_slice()).narrow::<AXIS, START, LEN>()
+            }
+
+            /// Windows of `SIZE` consecutive positions along `AXIS`, one
+            /// starting every `STEP` (NumPy's `sliding_window_view` with a
+            /// step): that axis counts the windows and a new last dim holds
+            /// each window, read in place (no copy). A 64-tap FIR filter is
+            /// `sum(x.windows::<0, 64, 1>() * h, [1])`; a window longer than
+            /// the axis or a step of 0 is a compile error.
+            ///
+            /// ```
+            /// use tensor_expr_runtime::{Tensor, D};
+            /// let x = Tensor::<i32, (D<6>,)>::from([0, 1, 2, 3, 4, 5]);
+            /// let frames = x.windows::<0, 4, 2>(); // starts 0 and 2
+            /// assert_eq!(frames.shape(), &[2, 4]);
+            /// assert_eq!(frames.to_tensor().as_slice(), &[0, 1, 2, 3, 2, 3, 4, 5]);
+            /// ```
+            pub fn windows<const AXIS: usize, const SIZE: usize, const STEP: usize>(&self) -> $crate::slice::StridedView<$life, T, $crate::slice::Windowed<$crate::access::RowMajor<S>, <S as $crate::rules::window::WindowAxis<AXIS, SIZE, STEP>>::Windowed, AXIS, SIZE, STEP>>
+            where
+                S: $crate::rules::window::WindowAxis<AXIS, SIZE, STEP>,
+            {
+                $crate::slice::StridedView::whole(self.as_slice()).windows::<AXIS, SIZE, STEP>()
             }
         }
     };

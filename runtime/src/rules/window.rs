@@ -1,4 +1,5 @@
-//! The sliding-window rule of convolution: a window of `k` taps `d` apart
+//! The sliding-window rule of convolution, pooling and
+//! `windows::<AXIS, SIZE, STEP>()`: a window of `k` taps `d` apart
 //! spans `d (k - 1) + 1` elements; over an axis of `L` elements padded by `p` on
 //! each side, stepping by `s`, it takes
 //! `(L + 2p - d (k - 1) - 1) / s + 1` positions, as
@@ -7,12 +8,14 @@
 //!
 //! The count is typenum arithmetic ([`super::size`]), so it is a type when
 //! `cargo check` runs; the convolution rule reports a kernel that does not
-//! fit ([`KernelFits`](super::conv::KernelFits)).
+//! fit ([`KernelFits`](super::conv::KernelFits)), [`WindowAxis`] a window
+//! that does not ([`WindowFits`]) and a step of 0 ([`PositiveStep`]).
 
 use super::size::{SizeDim, TypeSize};
-use crate::dim::Dim;
+use crate::dim::{Dim, D};
+use crate::shape::Shape;
 use core::ops::{Add, Div, Mul, Sub};
-use typenum::{Diff, IsLessOrEqual, Prod, Quot, Sum, True, U1, U2};
+use typenum::{Diff, IsLessOrEqual, NonZero, Prod, Quot, Sum, True, UInt, UTerm, U1, U2};
 
 /// The positions a kernel takes beyond its first: `L + 2p - span`, where
 /// it fits. `Self` is the kernel's size; the convolution rule reports a
@@ -51,17 +54,156 @@ pub trait Positions<Step> {
 impl<R, S> Positions<S> for R
 where
     S: TypeSize,
-    R: Div<S::Size>,
-    Quot<R, S::Size>: Add<U1>,
-    Sum<Quot<R, S::Size>, U1>: SizeDim,
+    R: CountBy<S::Size>,
 {
-    type Count = <Sum<Quot<R, S::Size>, U1> as SizeDim>::Dim;
+    type Count = <R as CountBy<S::Size>>::Count;
+}
+
+/// `Self / Step + 1` as a dim, for a typenum step.
+pub trait CountBy<Step> {
+    /// The count.
+    type Count: Dim;
+}
+
+impl<R, U, B> CountBy<UInt<U, B>> for R
+where
+    R: Div<UInt<U, B>>,
+    Quot<R, UInt<U, B>>: Add<U1>,
+    Sum<Quot<R, UInt<U, B>>, U1>: SizeDim,
+{
+    type Count = <Sum<Quot<R, UInt<U, B>>, U1> as SizeDim>::Dim;
+}
+
+/// A step of 0 counts nothing: [`PositiveStep`] (or the macro, for a
+/// convolution's stride) reports it, and this impl keeps it from being
+/// reported again as a typenum division by zero.
+impl<R> CountBy<UTerm> for R {
+    type Count = D<0>;
 }
 
 /// The output length along one axis of a convolution: `Self` is
 /// the input's size `L`, with a kernel of size `K`, symmetric padding `P`,
 /// dilation `Dl` and stride `S` (all dims).
 pub type SlidLength<L, K, P, Dl, S> = <<K as Spans<L, P, Dl>>::Room as Positions<S>>::Count;
+
+/// A window of size `Self` fits an axis of size `Len`, and gives that
+/// many windows `Step` apart: the carrier of `windows::<AXIS, SIZE,
+/// STEP>()`'s rule.
+#[diagnostic::on_unimplemented(
+    message = "a window of size `{Self}` does not fit an axis of size `{Len}`",
+    label = "the window is longer than the axis",
+    note = "`windows::<AXIS, SIZE, STEP>()` takes windows of SIZE consecutive elements of axis AXIS, so SIZE is at most that axis's size"
+)]
+pub trait WindowFits<Len, Step> {
+    /// The number of windows, `(Len - SIZE) / Step + 1`.
+    type Count: Dim;
+}
+
+#[diagnostic::do_not_recommend]
+impl<K, L, S> WindowFits<L, S> for K
+where
+    K: TypeSize,
+    L: TypeSize,
+    K::Size: IsLessOrEqual<L::Size, Output = True>,
+    L::Size: Sub<K::Size>,
+    Diff<L::Size, K::Size>: Positions<S>,
+{
+    type Count = <Diff<L::Size, K::Size> as Positions<S>>::Count;
+}
+
+/// A step `Self` of at least 1.
+#[diagnostic::on_unimplemented(
+    message = "a window step of `{Self}`: the step is at least 1",
+    label = "windows 0 elements apart",
+    note = "`windows::<AXIS, SIZE, STEP>()` starts a window every STEP elements"
+)]
+pub trait PositiveStep {
+    /// `Self`.
+    type Step;
+}
+
+#[diagnostic::do_not_recommend]
+impl<S> PositiveStep for S
+where
+    S: TypeSize,
+    S::Size: NonZero,
+{
+    type Step = S;
+}
+
+/// The shape of `windows::<AXIS, SIZE, STEP>()` of `Self`: axis `AXIS`
+/// becomes the number of windows, and a new last axis of `SIZE` holds each
+/// window (NumPy's `sliding_window_view` followed by a step), for every rank
+/// below the maximum and every axis in range.
+#[diagnostic::on_unimplemented(
+    message = "`windows::<{AXIS}, ..>` needs an axis {AXIS} of `{Self}` and room for one more dim",
+    label = "no axis {AXIS} here, or the shape has the most dims there are",
+    note = "axes count from 0, outermost first; the windows add a last dim, so the shape has at most 5 dims"
+)]
+pub trait WindowAxis<const AXIS: usize, const SIZE: usize, const STEP: usize>: Shape {
+    /// The windowed shape.
+    type Windowed: Shape;
+}
+
+/// The rule for one rank and axis, which [`WindowAxis`]'s one impl
+/// requires. Its impls are not marked `do_not_recommend`, so a failing
+/// carrier ([`WindowFits`], [`PositiveStep`]) is reported by its own
+/// message (measured on rustc 1.95, as for the convolution rule's
+/// `ConvParts`).
+#[diagnostic::on_unimplemented(
+    message = "`windows::<{AXIS}, ..>` needs an axis {AXIS} of `{Self}` and room for one more dim",
+    label = "no axis {AXIS} here, or the shape has the most dims there are",
+    note = "axes count from 0, outermost first; the windows add a last dim, so the shape has at most 5 dims"
+)]
+pub trait WindowParts<const AXIS: usize, const SIZE: usize, const STEP: usize> {
+    /// The windowed shape.
+    type Windowed: Shape;
+}
+
+#[diagnostic::do_not_recommend]
+impl<S, const AXIS: usize, const SIZE: usize, const STEP: usize> WindowAxis<AXIS, SIZE, STEP> for S
+where
+    S: Shape + WindowParts<AXIS, SIZE, STEP>,
+{
+    type Windowed = <S as WindowParts<AXIS, SIZE, STEP>>::Windowed;
+}
+
+/// Each rule's impl for each row `axis: [before] at [after]`.
+macro_rules! window_axis {
+    ($($axis:literal: [$($before:ident)*] $at:ident [$($after:ident)*];)*) => {$(
+        impl<$($before: Dim,)* $at: Dim, $($after: Dim,)* const SIZE: usize, const STEP: usize>
+            WindowParts<$axis, SIZE, STEP> for ($($before,)* $at, $($after,)*)
+        where
+            D<STEP>: PositiveStep,
+            D<SIZE>: WindowFits<$at, <D<STEP> as PositiveStep>::Step>,
+        {
+            type Windowed = (
+                $($before,)*
+                <D<SIZE> as WindowFits<$at, <D<STEP> as PositiveStep>::Step>>::Count,
+                $($after,)*
+                D<SIZE>,
+            );
+        }
+    )*};
+}
+
+window_axis! {
+    0: [] A0 [];
+    0: [] A0 [A1];
+    1: [A0] A1 [];
+    0: [] A0 [A1 A2];
+    1: [A0] A1 [A2];
+    2: [A0 A1] A2 [];
+    0: [] A0 [A1 A2 A3];
+    1: [A0] A1 [A2 A3];
+    2: [A0 A1] A2 [A3];
+    3: [A0 A1 A2] A3 [];
+    0: [] A0 [A1 A2 A3 A4];
+    1: [A0] A1 [A2 A3 A4];
+    2: [A0 A1] A2 [A3 A4];
+    3: [A0 A1 A2] A3 [A4];
+    4: [A0 A1 A2 A3] A4 [];
+}
 
 /// The reference rule over plain sizes: the positions of a kernel of `k` taps
 /// at dilation `d` over `len` elements padded by `pad` on each side, stepping
@@ -95,7 +237,7 @@ pub const fn slid_length(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::dim::{One, D};
+    use crate::dim::One;
     use core::any::TypeId;
 
     #[test]
@@ -117,6 +259,9 @@ mod tests {
             id::<D<4033>>()
         );
         assert_eq!(id::<SlidLength<D<3>, D<3>, D<0>, D<1>, One>>(), id::<One>());
+        type Frames = <(D<4096>,) as WindowAxis<0, 256, 128>>::Windowed;
+        assert_eq!(id::<Frames>(), id::<(D<31>, D<256>)>());
+        assert_eq!(slid_length(4096, 256, 0, 1, 128), Some(31));
         assert_eq!(slid_length(4096, 256, 0, 1, 128), Some(31));
     }
 }

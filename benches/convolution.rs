@@ -146,6 +146,21 @@ fn main() {
         let mut hand = vec![0.0f32; 64 * 56 * 56];
         let mut gemm = vec![0.0f32; 64 * 56 * 56];
         let mut cols = vec![0.0f32; 64 * 9 * 56 * 56];
+        im2col_sgemm(
+            x.as_slice(),
+            w.as_slice(),
+            &mut gemm,
+            &mut cols,
+            64,
+            64,
+            [56, 56],
+            3,
+            1,
+        );
+        let w_matrix =
+            Box::new(Tensor::<f32, Shape![64, 576]>::try_from_slice(w.as_slice()).unwrap());
+        let columns = HeapTensor::<f32, Shape![576, 3136]>::try_from_slice(&cols).unwrap();
+        let mut product = HeapTensor::<f32, Shape![64, 3136]>::zeros();
         let times = compare(
             1,
             20,
@@ -183,6 +198,13 @@ fn main() {
                     );
                     black_box(&gemm);
                 },
+                &mut || {
+                    // tensor-expr's own `@` on the same product, the column
+                    // matrix built beforehand (not timed).
+                    let (wm, cm) = (black_box(&*w_matrix), black_box(&columns));
+                    tensor_expr!(product = wm @ cm);
+                    black_box(&product);
+                },
             ],
         );
         let flops = 2.0 * 64.0 * 64.0 * 9.0 * 56.0 * 56.0;
@@ -190,7 +212,7 @@ fn main() {
             "conv2d 64->64 3x3 56x56",
             flops,
             &times,
-            &["", "hand", "im2col+sgemm"],
+            &["", "hand", "im2col+sgemm", "@ on im2col"],
         );
         for (a, b) in out.as_slice().iter().zip(&hand) {
             assert!((a - b).abs() < 1e-3, "the hand loop disagrees");

@@ -308,6 +308,9 @@ fn main() {
         let x = filled::<Shape![1, 1, 4096]>(8);
         let h = filled::<Shape![1, 1, 64]>(9);
         let mut out = Box::new(Tensor::<f32, Shape![1, 1, 4033]>::zeros());
+        let mut by_windows = Box::new(Tensor::<f32, Shape![4033]>::zeros());
+        let signal = Tensor::<f32, Shape![4096]>::try_from_slice(x.as_slice()).unwrap();
+        let taps = Tensor::<f32, Shape![64]>::try_from_slice(h.as_slice()).unwrap();
         let mut hand = vec![0.0f32; 4033];
         let times = compare(
             1,
@@ -317,6 +320,11 @@ fn main() {
                     let (x, h) = (black_box(&*x), black_box(&*h));
                     tensor_expr!(out = conv1d(x, h));
                     black_box(&out);
+                },
+                &mut || {
+                    let (x, h) = (black_box(&signal), black_box(&taps));
+                    tensor_expr!(by_windows = sum(x.windows::<0, 64, 1>() * h, [1]));
+                    black_box(&by_windows);
                 },
                 &mut || {
                     let (x, h) = (black_box(x.as_slice()), black_box(h.as_slice()));
@@ -334,7 +342,129 @@ fn main() {
             "FIR 64 taps over 4096",
             2.0 * 64.0 * 4033.0,
             &times,
-            &["", "hand tap-outer"],
+            &["", "windows", "hand tap-outer"],
         );
+    }
+
+    // A 2x2 max pool of 64 channels of 56x56.
+    {
+        let x = filled::<Shape![1, 64, 56, 56]>(10);
+        let mut out = Box::new(Tensor::<f32, Shape![1, 64, 28, 28]>::zeros());
+        let mut hand = vec![0.0f32; 64 * 28 * 28];
+        let times = compare(
+            1,
+            500,
+            &mut [
+                &mut || {
+                    let x = black_box(&*x);
+                    tensor_expr!(out = max_pool2d(x, [2, 2]));
+                    black_box(&out);
+                },
+                &mut || {
+                    let x = black_box(x.as_slice());
+                    for (c, plane) in hand.chunks_exact_mut(28 * 28).enumerate() {
+                        let input = &x[c * 3136..][..3136];
+                        for (i, row) in plane.chunks_exact_mut(28).enumerate() {
+                            let (top, bottom) =
+                                (&input[2 * i * 56..][..56], &input[(2 * i + 1) * 56..][..56]);
+                            for (j, y) in row.iter_mut().enumerate() {
+                                *y = top[2 * j]
+                                    .max(top[2 * j + 1])
+                                    .max(bottom[2 * j])
+                                    .max(bottom[2 * j + 1]);
+                            }
+                        }
+                    }
+                    black_box(&hand);
+                },
+            ],
+        );
+        print("max_pool2d 2x2 64x56x56", 0.0, &times, &["", "hand"]);
+    }
+
+    // The whole keyword-spotting model: conv 3x3 to 8 channels with bias and
+    // relu, 2x2 max pool, dense to 12, softmax; against the straightforward
+    // hand loops (one nested loop per layer, as a C port would be written).
+    {
+        let x = filled::<Shape![1, 1, 49, 10]>(11);
+        let w1 = filled::<Shape![8, 1, 3, 3]>(12);
+        let b1 = filled::<Shape![8]>(13);
+        let w2 = filled::<Shape![960, 12]>(14);
+        let b2 = filled::<Shape![12]>(15);
+        let mut p = Box::new(Tensor::<f32, Shape![1, 12]>::zeros());
+        let mut hand = [0.0f32; 12];
+        let times = compare(
+            1,
+            20_000,
+            &mut [
+                &mut || {
+                    let (x, w1, b1, w2, b2) = (
+                        black_box(&*x),
+                        black_box(&*w1),
+                        black_box(&*b1),
+                        black_box(&*w2),
+                        black_box(&*b2),
+                    );
+                    let features = tensor_expr!(max_pool2d(
+                        relu(conv2d(x, w1, padding = same) + in_dims(b1, [1])),
+                        [2, 2]
+                    ));
+                    tensor_expr!(p = softmax(reshape::<Shape![1, 960]>(features) @ w2 + b2, [1]));
+                    black_box(&p);
+                },
+                &mut || {
+                    let (x, w1, b1, w2, b2) = (
+                        black_box(x.as_slice()),
+                        black_box(w1.as_slice()),
+                        black_box(b1.as_slice()),
+                        black_box(w2.as_slice()),
+                        black_box(b2.as_slice()),
+                    );
+                    let mut conv = [0.0f32; 8 * 49 * 10];
+                    for o in 0..8 {
+                        for i in 0..49usize {
+                            for j in 0..10usize {
+                                let mut sum = b1[o];
+                                for kh in 0..3usize {
+                                    for kw in 0..3usize {
+                                        let (ih, iw) =
+                                            ((i + kh).wrapping_sub(1), (j + kw).wrapping_sub(1));
+                                        if ih < 49 && iw < 10 {
+                                            sum += x[ih * 10 + iw] * w1[(o * 3 + kh) * 3 + kw];
+                                        }
+                                    }
+                                }
+                                conv[(o * 49 + i) * 10 + j] = sum.max(0.0);
+                            }
+                        }
+                    }
+                    let mut pooled = [0.0f32; 960];
+                    for o in 0..8 {
+                        for i in 0..24 {
+                            for j in 0..5 {
+                                let at = |a: usize, b: usize| {
+                                    conv[(o * 49 + 2 * i + a) * 10 + 2 * j + b]
+                                };
+                                pooled[(o * 24 + i) * 5 + j] =
+                                    at(0, 0).max(at(0, 1)).max(at(1, 0)).max(at(1, 1));
+                            }
+                        }
+                    }
+                    for (k, logit) in hand.iter_mut().enumerate() {
+                        *logit = b2[k] + (0..960).map(|f| pooled[f] * w2[f * 12 + k]).sum::<f32>();
+                    }
+                    let max = hand.iter().cloned().fold(f32::NEG_INFINITY, f32::max);
+                    let total: f32 = hand.iter().map(|l| (l - max).exp()).sum();
+                    for logit in &mut hand {
+                        *logit = (*logit - max).exp() / total;
+                    }
+                    black_box(&hand);
+                },
+            ],
+        );
+        print("keyword-spotting model", 0.0, &times, &["", "hand loops"]);
+        for (a, b) in p.as_slice().iter().zip(&hand) {
+            assert!((a - b).abs() < 1e-5, "the hand loops disagree");
+        }
     }
 }

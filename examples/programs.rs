@@ -1,7 +1,9 @@
 //! Whole programs, each one `tensor_expr!` per step and checked against plain
 //! loops: a 2-layer MLP with a softmax (one expression), NumPy's image
-//! normalisation per channel, pairwise distances between points, and a
-//! constant-velocity Kalman filter (each equation as the maths reads).
+//! normalisation per channel, pairwise distances between points, a
+//! constant-velocity Kalman filter (each equation as the maths reads), a
+//! keyword-spotting CNN and its depthwise-separable variant, and a 64-tap
+//! FIR filter.
 //!
 //! `cargo run --release --example programs`
 
@@ -84,6 +86,163 @@ fn main() {
     assert!(worst < 1e-9);
 
     kalman();
+    keyword_spotting();
+    fir_filter();
+}
+
+/// A plain convolution of one image `x` (`[c_in, h, w]`) by `w`
+/// (`[c_out, c_in / groups, k, k]`), stride 1, zero padding `pad`: the
+/// reference of the CNNs below.
+fn plain_conv2d(
+    x: &[f32],
+    [c_in, h, wd]: [usize; 3],
+    w: &[f32],
+    c_out: usize,
+    k: usize,
+    groups: usize,
+    pad: usize,
+) -> Vec<f32> {
+    let (oh_len, ow_len) = (h + 2 * pad - k + 1, wd + 2 * pad - k + 1);
+    let per_group = c_in / groups;
+    let mut out = vec![0.0f32; c_out * oh_len * ow_len];
+    for o in 0..c_out {
+        let group = o / (c_out / groups);
+        for oh in 0..oh_len {
+            for ow in 0..ow_len {
+                let mut sum = 0.0;
+                for ci in 0..per_group {
+                    for kh in 0..k {
+                        for kw in 0..k {
+                            let (ih, iw) =
+                                ((oh + kh).wrapping_sub(pad), (ow + kw).wrapping_sub(pad));
+                            if ih < h && iw < wd {
+                                let c = group * per_group + ci;
+                                sum += x[(c * h + ih) * wd + iw]
+                                    * w[((o * per_group + ci) * k + kh) * k + kw];
+                            }
+                        }
+                    }
+                }
+                out[(o * oh_len + oh) * ow_len + ow] = sum;
+            }
+        }
+    }
+    out
+}
+
+/// Keyword spotting over 49 frames of 10 MFCCs: a 3x3 convolution to 8
+/// channels with a bias and relu, a 2x2 max pool, a dense layer to 12
+/// keywords and a softmax: one expression per layer, then the same network
+/// depthwise-separable (a 3x3 depthwise convolution and a 1x1 pointwise one).
+fn keyword_spotting() {
+    let x = Tensor::<f32, Shape![1, 1, 49, 10]>::from_flat_fn(pseudo);
+    let w1 = Tensor::<f32, Shape![8, 1, 3, 3]>::from_flat_fn(|p| pseudo(p + 3));
+    let b1 = Tensor::<f32, Shape![8]>::from_flat_fn(|p| pseudo(p + 5) * 0.1);
+    let w2 = HeapTensor::<f32, Shape![960, 12]>::from_flat_fn(|p| pseudo(p + 7) * 0.1);
+    let b2 = Tensor::<f32, Shape![12]>::from_flat_fn(|p| pseudo(p + 11));
+    let features = tensor_expr!(max_pool2d(
+        relu(conv2d(x, w1, padding = same) + in_dims(b1, [1])),
+        [2, 2]
+    ));
+    let p = tensor_expr!(softmax(reshape::<Shape![1, 960]>(features) @ w2 + b2, [1]));
+
+    // The same network in plain loops.
+    let c = plain_conv2d(x.as_slice(), [1, 49, 10], w1.as_slice(), 8, 3, 1, 1);
+    let mut pooled = vec![0.0f32; 960];
+    for o in 0..8 {
+        for i in 0..24 {
+            for j in 0..5 {
+                let at = |a: usize, b: usize| {
+                    (c[(o * 49 + 2 * i + a) * 10 + 2 * j + b] + b1[[o]]).max(0.0)
+                };
+                pooled[(o * 24 + i) * 5 + j] = at(0, 0).max(at(0, 1)).max(at(1, 0)).max(at(1, 1));
+            }
+        }
+    }
+    let logits: Vec<f32> = (0..12)
+        .map(|k| (0..960).map(|f| pooled[f] * w2[[f, k]]).sum::<f32>() + b2[[k]])
+        .collect();
+    let max = logits.iter().cloned().fold(f32::NEG_INFINITY, f32::max);
+    let total: f32 = logits.iter().map(|l| (l - max).exp()).sum();
+    let worst = (0..12)
+        .map(|k| (p[[0, k]] - (logits[k] - max).exp() / total).abs())
+        .fold(0.0f32, f32::max);
+    println!(
+        "keyword spotting CNN, [49, 10] -> conv 3x3 x8 -> pool -> 12: {:.3?}",
+        p.as_slice()
+    );
+    println!("  largest difference from plain loops: {worst:.2e}");
+    assert!(worst < 1e-5);
+
+    // Depthwise-separable: 1 -> 8 channels 3x3, then depthwise 3x3, then
+    // pointwise 1x1 to 16, each with relu, then a global average.
+    let depthwise = Tensor::<f32, Shape![8, 1, 3, 3]>::from_flat_fn(|p| pseudo(p + 13));
+    let pointwise = Tensor::<f32, Shape![16, 8, 1, 1]>::from_flat_fn(|p| pseudo(p + 17));
+    let first = tensor_expr!(relu(conv2d(x, w1, padding = same) + in_dims(b1, [1])));
+    let second = tensor_expr!(relu(conv2d(first, depthwise, padding = 1, groups = 8)));
+    let pooled = tensor_expr!(mean(relu(conv2d(second, pointwise)), [2, 3]));
+
+    let first_plain: Vec<f32> = plain_conv2d(x.as_slice(), [1, 49, 10], w1.as_slice(), 8, 3, 1, 1)
+        .iter()
+        .enumerate()
+        .map(|(i, v)| (v + b1[[i / 490]]).max(0.0))
+        .collect();
+    let second_plain: Vec<f32> =
+        plain_conv2d(&first_plain, [8, 49, 10], depthwise.as_slice(), 8, 3, 8, 1)
+            .into_iter()
+            .map(|v| v.max(0.0))
+            .collect();
+    let third_plain = plain_conv2d(
+        &second_plain,
+        [8, 49, 10],
+        pointwise.as_slice(),
+        16,
+        1,
+        1,
+        0,
+    );
+    let worst = (0..16)
+        .map(|o| {
+            let mean = third_plain[o * 490..(o + 1) * 490]
+                .iter()
+                .map(|v| v.max(0.0))
+                .sum::<f32>()
+                / 490.0;
+            (pooled[[0, o]] - mean).abs()
+        })
+        .fold(0.0f32, f32::max);
+    println!(
+        "depthwise-separable variant, 16 pooled features: {:.3?}",
+        &pooled.as_slice()[..4]
+    );
+    println!("  largest difference from plain loops: {worst:.2e}");
+    assert!(worst < 1e-4);
+}
+
+/// A 64-tap low-pass FIR filter over 4096 samples, written two ways: a sum
+/// over sliding windows, and a 1-D convolution.
+fn fir_filter() {
+    let x = Tensor::<f32, Shape![4096]>::from_fn(|[n]| (n as f32 * 0.05).sin() + pseudo(n) * 0.2);
+    let h = Tensor::<f32, Shape![64]>::from_fn(|[k]| {
+        let m = k as f32 - 31.5;
+        (0.1 * m).sin() / (std::f32::consts::PI * m)
+    });
+    let by_windows = tensor_expr!(sum(x.windows::<0, 64, 1>() * h, [1]));
+    let x3 = Tensor::<f32, Shape![1, 1, 4096]>::try_from_slice(x.as_slice()).unwrap();
+    let h3 = Tensor::<f32, Shape![1, 1, 64]>::try_from_slice(h.as_slice()).unwrap();
+    let by_conv = tensor_expr!(conv1d(x3, h3));
+    let mut worst = 0.0f32;
+    for n in 0..4033 {
+        let plain: f32 = (0..64).map(|k| x[[n + k]] * h[[k]]).sum();
+        worst = worst.max((by_windows[[n]] - plain).abs());
+        worst = worst.max((by_conv[[0, 0, n]] - plain).abs());
+    }
+    println!(
+        "64-tap FIR over 4096 samples: y[100..104] = {:.4?}",
+        &by_windows.as_slice()[100..104]
+    );
+    println!("  largest difference from plain loops: {worst:.2e}");
+    assert!(worst < 1e-4);
 }
 
 /// A constant-velocity Kalman filter (state: position and velocity in 2-D;

@@ -215,60 +215,116 @@ impl<T, C: PoolSpec> Shaped for Pool<'_, T, C> {
 }
 
 impl<T: Element, C: PoolSpec> Pool<'_, T, C> {
-    /// One output element: its window folded.
+    /// The start of a fold.
+    const START: T = match C::FOLD {
+        Fold::Max => T::LOWEST,
+        Fold::Mean => T::ZERO,
+    };
+
+    /// Folds `x` into `acc`. (Taps in the padding are never folded: they
+    /// never win a max, as PyTorch pads a max pool with -inf, and add 0 to
+    /// a sum.)
     #[inline(always)]
-    fn element(&self, p: Position) -> T {
-        let g = C::GEOMETRY;
-        let mut acc = match C::FOLD {
-            Fold::Max => T::LOWEST,
-            Fold::Mean => T::ZERO,
-        };
-        // Taps in the padding are skipped: they never win a max (PyTorch
-        // pads a max pool with -inf) and add 0 to a sum.
-        for kh in 0..g.kernel[0] {
-            let Some(ih) = input_at(p.oh, kh, 0, &g) else {
-                continue;
-            };
-            for kw in 0..g.kernel[1] {
-                let Some(iw) = input_at(p.ow, kw, 1, &g) else {
-                    continue;
-                };
-                let x = self.x[input_index(&g, p.n, p.channel, ih, iw)];
-                acc = match C::FOLD {
-                    Fold::Max => acc.max_element(x),
-                    Fold::Mean => acc + x,
-                };
-            }
+    fn fold(acc: T, x: T) -> T {
+        match C::FOLD {
+            Fold::Max => acc.max_element(x),
+            Fold::Mean => acc + x,
         }
+    }
+
+    /// The folded value as the result.
+    #[inline(always)]
+    fn finish(acc: T) -> T {
+        let g = C::GEOMETRY;
         match C::FOLD {
             Fold::Max => acc,
             Fold::Mean => acc / T::from_int_literal((g.kernel[0] * g.kernel[1]) as i128),
         }
+    }
+
+    /// The output row whose first element is at `p`, computed whole: along
+    /// the output's columns (channels first), each kernel tap is one pass
+    /// over the columns whose input lies inside the row, a loop LLVM
+    /// vectorises; channels last, each tap folds one contiguous run of
+    /// channels.
+    #[inline(always)]
+    fn row_values(&self, p: Position) -> <C::Output as Shape>::Row<T> {
+        let g = C::GEOMETRY;
+        let mut acc = <C::Output as Shape>::row_from_fn(|_| Self::START);
+        let values = acc.as_mut();
+        for kh in 0..g.kernel[0] {
+            let Some(ih) = input_at(p.oh, kh, 0, &g) else {
+                continue;
+            };
+            if g.channels_last {
+                let row_len = values.len();
+                for kw in 0..g.kernel[1] {
+                    let Some(iw) = input_at(p.ow, kw, 1, &g) else {
+                        continue;
+                    };
+                    let pixel = &self.x[input_index(&g, p.n, 0, ih, iw)..][..row_len];
+                    for (a, &x) in values.iter_mut().zip(pixel) {
+                        *a = Self::fold(*a, x);
+                    }
+                }
+            } else {
+                let x_row = &self.x[input_index(&g, p.n, p.channel, ih, 0)..][..g.input[1]];
+                let (s, d, pad) = (g.stride[1], g.dilation[1], g.pad[1]);
+                // The columns whose taps all fall inside the row fold them
+                // without a check, the kernel's taps innermost; the few on
+                // the padded border check each tap.
+                let span = (g.kernel[1] - 1) * d;
+                let first = pad.div_ceil(s).min(values.len());
+                let last = (g.input[1] + pad)
+                    .saturating_sub(span)
+                    .div_ceil(s)
+                    .clamp(first, values.len());
+                let (left, rest) = values.split_at_mut(first);
+                let (inside, right) = rest.split_at_mut(last - first);
+                for (j, a) in inside.iter_mut().enumerate() {
+                    let taps = &x_row[(first + j) * s - pad..][..span + 1];
+                    for kw in 0..g.kernel[1] {
+                        *a = Self::fold(*a, taps[kw * d]);
+                    }
+                }
+                let border = left.iter_mut().enumerate();
+                let border = border.chain(right.iter_mut().enumerate().map(|(j, a)| (last + j, a)));
+                for (ow, a) in border {
+                    for kw in 0..g.kernel[1] {
+                        if let Some(iw) = input_at(ow, kw, 1, &g) {
+                            *a = Self::fold(*a, x_row[iw]);
+                        }
+                    }
+                }
+            }
+        }
+        for a in values.iter_mut() {
+            *a = Self::finish(*a);
+        }
+        acc
     }
 }
 
 impl<T: Element, C: PoolSpec> Expr<T> for Pool<'_, T, C> {
     #[inline(always)]
     fn row<O: Shape>(&self, outer: [usize; MAX_RANK]) -> impl Row<T> + '_ {
-        PoolRow::<T, C, O> {
-            node: self,
-            outer,
-            shape: PhantomData,
+        let first = output_position::<C::Output, O>(&C::GEOMETRY, outer, 0);
+        PoolRow::<T, C> {
+            values: self.row_values(first),
         }
     }
 }
 
-/// One output row of a pool.
-struct PoolRow<'n, 'a, T, C, O> {
-    node: &'n Pool<'a, T, C>,
-    outer: [usize; MAX_RANK],
-    shape: PhantomData<O>,
+/// One output row of a pool, computed whole.
+struct PoolRow<T, C: PoolSpec> {
+    values: <C::Output as Shape>::Row<T>,
 }
 
-impl<T: Element, C: PoolSpec, O: Shape> Row<T> for PoolRow<'_, '_, T, C, O> {
+impl<T: Element, C: PoolSpec> Row<T> for PoolRow<T, C> {
     #[inline(always)]
     fn get(&self, j: usize, _current: T) -> T {
-        let p = output_position::<C::Output, O>(&C::GEOMETRY, self.outer, j);
-        self.node.element(p)
+        // A row of one element is broadcast along the output's columns.
+        let values = self.values.as_ref();
+        values[if values.len() == 1 { 0 } else { j }]
     }
 }

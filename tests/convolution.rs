@@ -358,3 +358,91 @@ fn windows_are_sliding_window_views_and_an_fir_filter_is_a_sum_over_them() {
     assert_close("FIR over windows", fir.as_slice(), &plain);
     assert_close("FIR as conv1d", conv.as_slice(), &plain);
 }
+
+/// The options of [`naive_conv`], PyTorch's names.
+#[derive(Clone, Copy)]
+struct Options {
+    stride: [usize; 2],
+    padding: [usize; 2],
+    dilation: [usize; 2],
+    groups: usize,
+}
+
+/// A convolution by its definition, channels first, batched: `x`
+/// `[n, c_in, h, w]`, `w` `[c_out, c_in / groups, kh, kw]`, integer-valued
+/// floats so that every order of summation gives the same exact result.
+fn naive_conv(
+    x: &[f64],
+    [n, c_in, h, wd]: [usize; 4],
+    w: &[f64],
+    [c_out, kh, kw]: [usize; 3],
+    o: Options,
+) -> Vec<f64> {
+    let out = |len: usize, k: usize, a: usize| {
+        (len + 2 * o.padding[a] - o.dilation[a] * (k - 1) - 1) / o.stride[a] + 1
+    };
+    let (oh_len, ow_len) = (out(h, kh, 0), out(wd, kw, 1));
+    let per_group = c_in / o.groups;
+    let mut y = Vec::new();
+    for b in 0..n {
+        for co in 0..c_out {
+            let group = co / (c_out / o.groups);
+            for oh in 0..oh_len {
+                for ow in 0..ow_len {
+                    let mut sum = 0.0;
+                    for ci in 0..per_group {
+                        for i in 0..kh {
+                            for j in 0..kw {
+                                let ih = (oh * o.stride[0] + i * o.dilation[0])
+                                    .wrapping_sub(o.padding[0]);
+                                let iw = (ow * o.stride[1] + j * o.dilation[1])
+                                    .wrapping_sub(o.padding[1]);
+                                if ih < h && iw < wd {
+                                    let c = group * per_group + ci;
+                                    sum += x[((b * c_in + c) * h + ih) * wd + iw]
+                                        * w[((co * per_group + ci) * kh + i) * kw + j];
+                                }
+                            }
+                        }
+                    }
+                    y.push(sum);
+                }
+            }
+        }
+    }
+    y
+}
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig::with_cases(16))]
+    /// Integer-valued inputs, so the tiled kernels (interior and border
+    /// tiles, rows along the output rows or channels) must agree exactly
+    /// with the definition.
+    #[test]
+    fn convolutions_match_their_definition(values in proptest::collection::vec(-4i32..5, 3000)) {
+        let values: Vec<f64> = values.into_iter().map(f64::from).collect();
+        let take = |len: usize, from: usize| values[from..from + len].to_vec();
+        let plain = Options { stride: [1, 1], padding: [0, 0], dilation: [1, 1], groups: 1 };
+
+        let (x, w) = (take(2 * 3 * 9 * 40, 0), take(5 * 3 * 3 * 3, 2200));
+        let xt = Tensor::<f64, Shape![2, 3, 9, 40]>::try_from_slice(&x).unwrap();
+        let wt = Tensor::<f64, Shape![5, 3, 3, 3]>::try_from_slice(&w).unwrap();
+        let y = tensor_expr!(conv2d(xt, wt, padding = 1));
+        let o = Options { padding: [1, 1], ..plain };
+        proptest::prop_assert_eq!(y.as_slice(), &naive_conv(&x, [2, 3, 9, 40], &w, [5, 3, 3], o)[..]);
+        let y = tensor_expr!(conv2d(xt, wt, stride = [2, 3], dilation = [1, 2], padding = [0, 2]));
+        let o = Options { stride: [2, 3], dilation: [1, 2], padding: [0, 2], ..plain };
+        proptest::prop_assert_eq!(y.as_slice(), &naive_conv(&x, [2, 3, 9, 40], &w, [5, 3, 3], o)[..]);
+
+        let (x, w) = (take(4 * 6 * 35, 0), take(9 * 2 * 3, 1000));
+        let xt = Tensor::<f64, Shape![4, 6, 35]>::try_from_slice(&x).unwrap();
+        let wt = Tensor::<f64, Shape![9, 2, 3]>::try_from_slice(&w).unwrap();
+        let y = tensor_expr!(conv1d(xt, wt, groups = 3, padding = 2, dilation = 2));
+        // conv1d as conv2d over a height of 1.
+        let o = Options { padding: [0, 2], dilation: [1, 2], groups: 3, ..plain };
+        proptest::prop_assert_eq!(y.as_slice(), &naive_conv(&x, [4, 6, 1, 35], &w, [9, 1, 3], o)[..]);
+        let y = tensor_expr!(conv1d(xt, wt, groups = 3, stride = 2));
+        let o = Options { stride: [1, 2], groups: 3, ..plain };
+        proptest::prop_assert_eq!(y.as_slice(), &naive_conv(&x, [4, 6, 1, 35], &w, [9, 1, 3], o)[..]);
+    }
+}

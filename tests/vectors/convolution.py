@@ -27,6 +27,27 @@ def text(values):
     return " ".join(np.format_float_positional(v, unique=True, trim="-") for v in values)
 
 
+def run(op, inputs, opset, **attrs):
+    """ONNX Runtime's value of one operator over `inputs` (name: array), on
+    one thread."""
+    node = helper.make_node(op, list(inputs), ["y"], **attrs)
+    graph = helper.make_graph(
+        [node],
+        op,
+        [
+            helper.make_tensor_value_info(name, TensorProto.FLOAT, list(value.shape))
+            for name, value in inputs.items()
+        ],
+        [helper.make_tensor_value_info("y", TensorProto.FLOAT, None)],
+    )
+    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", opset)])
+    model.ir_version = 8
+    options = ort.SessionOptions()
+    options.intra_op_num_threads = 1
+    session = ort.InferenceSession(model.SerializeToString(), options)
+    return session.run(None, inputs)[0]
+
+
 def conv(x, w, stride=None, pads=None, dilation=None, group=1, same=False):
     """ONNX Runtime's Conv of NCHW (or NCL) x by w."""
     spatial = x.ndim - 2
@@ -39,23 +60,8 @@ def conv(x, w, stride=None, pads=None, dilation=None, group=1, same=False):
         attrs["auto_pad"] = "SAME_UPPER"
     elif pads is not None:
         attrs["pads"] = list(pads) + list(pads)
-    node = helper.make_node("Conv", ["x", "w"], ["y"], **attrs)
-    graph = helper.make_graph(
-        [node],
-        "conv",
-        [
-            helper.make_tensor_value_info("x", TensorProto.FLOAT, list(x.shape)),
-            helper.make_tensor_value_info("w", TensorProto.FLOAT, list(w.shape)),
-        ],
-        [helper.make_tensor_value_info("y", TensorProto.FLOAT, None)],
-    )
-    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)])
-    model.ir_version = 8
-    options = ort.SessionOptions()
-    options.intra_op_num_threads = 1
-    session = ort.InferenceSession(model.SerializeToString(), options)
     assert spatial in (1, 2)
-    return session.run(None, {"x": x, "w": w})[0]
+    return run("Conv", {"x": x, "w": w}, 17, **attrs)
 
 
 def pool(op, x, kernel, stride=None, pads=None, dilation=None):
@@ -68,19 +74,7 @@ def pool(op, x, kernel, stride=None, pads=None, dilation=None):
         attrs["dilations"] = dilation
     if op == "AveragePool":
         attrs["count_include_pad"] = 1
-    node = helper.make_node(op, ["x"], ["y"], **attrs)
-    graph = helper.make_graph(
-        [node],
-        "pool",
-        [helper.make_tensor_value_info("x", TensorProto.FLOAT, list(x.shape))],
-        [helper.make_tensor_value_info("y", TensorProto.FLOAT, None)],
-    )
-    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 19)])
-    model.ir_version = 9
-    options = ort.SessionOptions()
-    options.intra_op_num_threads = 1
-    session = ort.InferenceSession(model.SerializeToString(), options)
-    return session.run(None, {"x": x})[0]
+    return run(op, {"x": x}, 19, **attrs)
 
 
 def pool_case(name, op, x_shape, kernel, layout="first", batched=True, **options):

@@ -90,29 +90,45 @@ macro_rules! axis_rules {
 
 const _: () = assert!(MAX_RANK == 6, "the table below is written out up to rank 6");
 
-axis_rules! {
-    0: [] A0 [];
-    0: [] A0 [A1];
-    1: [A0] A1 [];
-    0: [] A0 [A1 A2];
-    1: [A0] A1 [A2];
-    2: [A0 A1] A2 [];
-    0: [] A0 [A1 A2 A3];
-    1: [A0] A1 [A2 A3];
-    2: [A0 A1] A2 [A3];
-    3: [A0 A1 A2] A3 [];
-    0: [] A0 [A1 A2 A3 A4];
-    1: [A0] A1 [A2 A3 A4];
-    2: [A0 A1] A2 [A3 A4];
-    3: [A0 A1 A2] A3 [A4];
-    4: [A0 A1 A2 A3] A4 [];
-    0: [] A0 [A1 A2 A3 A4 A5];
-    1: [A0] A1 [A2 A3 A4 A5];
-    2: [A0 A1] A2 [A3 A4 A5];
-    3: [A0 A1 A2] A3 [A4 A5];
-    4: [A0 A1 A2 A3] A4 [A5];
-    5: [A0 A1 A2 A3 A4] A5 [];
+/// Calls `$callback!` with the table of every axis of every shape: rows
+/// `axis: [dims before] dim [dims after];`, for ranks 1 to 6, or (`@below_max`)
+/// for ranks 1 to 5, the shapes that can take one more dim
+/// (`rules::window`).
+macro_rules! for_each_axis {
+    ($callback:ident) => {
+        $crate::rules::axes::for_each_axis!(@below_max $callback);
+        $callback! {
+            0: [] A0 [A1 A2 A3 A4 A5];
+            1: [A0] A1 [A2 A3 A4 A5];
+            2: [A0 A1] A2 [A3 A4 A5];
+            3: [A0 A1 A2] A3 [A4 A5];
+            4: [A0 A1 A2 A3] A4 [A5];
+            5: [A0 A1 A2 A3 A4] A5 [];
+        }
+    };
+    (@below_max $callback:ident) => {
+        $callback! {
+            0: [] A0 [];
+            0: [] A0 [A1];
+            1: [A0] A1 [];
+            0: [] A0 [A1 A2];
+            1: [A0] A1 [A2];
+            2: [A0 A1] A2 [];
+            0: [] A0 [A1 A2 A3];
+            1: [A0] A1 [A2 A3];
+            2: [A0 A1] A2 [A3];
+            3: [A0 A1 A2] A3 [];
+            0: [] A0 [A1 A2 A3 A4];
+            1: [A0] A1 [A2 A3 A4];
+            2: [A0 A1] A2 [A3 A4];
+            3: [A0 A1 A2] A3 [A4];
+            4: [A0 A1 A2 A3] A4 [];
+        }
+    };
 }
+pub(crate) use for_each_axis;
+
+for_each_axis!(axis_rules);
 
 /// The build-time check that positions `START..START + LEN` lie on dim
 /// `AXIS` of `S` (`narrow`).

@@ -187,23 +187,7 @@ macro_rules! window_axis {
     )*};
 }
 
-window_axis! {
-    0: [] A0 [];
-    0: [] A0 [A1];
-    1: [A0] A1 [];
-    0: [] A0 [A1 A2];
-    1: [A0] A1 [A2];
-    2: [A0 A1] A2 [];
-    0: [] A0 [A1 A2 A3];
-    1: [A0] A1 [A2 A3];
-    2: [A0 A1] A2 [A3];
-    3: [A0 A1 A2] A3 [];
-    0: [] A0 [A1 A2 A3 A4];
-    1: [A0] A1 [A2 A3 A4];
-    2: [A0 A1] A2 [A3 A4];
-    3: [A0 A1 A2] A3 [A4];
-    4: [A0 A1 A2 A3] A4 [];
-}
+super::axes::for_each_axis!(@below_max window_axis);
 
 /// The reference rule over plain sizes: the positions of a kernel of `k` taps
 /// at dilation `d` over `len` elements padded by `pad` on each side, stepping

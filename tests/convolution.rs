@@ -321,6 +321,12 @@ fn a_pool_fuses_and_propagates_nan_as_pytorch() {
 
 #[test]
 fn windows_are_sliding_window_views_and_an_fir_filter_is_a_sum_over_them() {
+    let [x, _, expected] = case("windows_with_a_step");
+    let x = Tensor::<f32, Shape![2, 3, 12]>::try_from_slice(&x).unwrap();
+    // As an operand (and copied, for the flat comparison).
+    let windows = tensor_expr!(x.windows::<2, 4, 3>() * 1.0);
+    assert_eq!(windows.shape(), &[2, 3, 3, 4]);
+    assert_eq!(windows.as_slice(), &expected[..]);
     // NumPy: sliding_window_view(x, 4, axis=1)[:, ::3] of a [2, 12] array.
     let x = Tensor::<f32, Shape![2, 12]>::from_fn(|[i, j]| (100 * i + j) as f32);
     let w = x.windows::<1, 4, 3>();

@@ -12,7 +12,8 @@ of tests/vectors/requirements.txt:
 Each case is a header `case NAME`, then a line each of the float32 input,
 weight (`-` for a pool, which has none) and expected output values in
 row-major order (shortest round-trip text of each float32). Pools are ONNX's
-MaxPool and AveragePool (with `count_include_pad`, PyTorch's default).
+MaxPool and AveragePool (with `count_include_pad`, PyTorch's default);
+windows are NumPy's `sliding_window_view` followed by a step.
 """
 import numpy as np
 import onnx
@@ -142,3 +143,12 @@ pool_case("max_pool1d_padded", "MaxPool", (2, 3, 20), [3], stride=[2], pads=[1])
 pool_case("avg_pool1d_unbatched", "AveragePool", (3, 16), [4], batched=False)
 pool_case("max_pool2d_channels_last", "MaxPool", (1, 6, 6, 4), [2, 2], layout="last")
 pool_case("avg_pool2d_wide", "AveragePool", (1, 2, 8, 64), [2, 2])
+
+# NumPy's sliding_window_view with a step: windows of 4 along axis 1 of a
+# [2, 3, 12] array, one every 3 (shape [2, 3, 3, 4]).
+x = rng.standard_normal((2, 3, 12)).astype(np.float32)
+windows = np.lib.stride_tricks.sliding_window_view(x, 4, axis=2)[:, :, ::3]
+print("case windows_with_a_step")
+print(text(x))
+print("-")
+print(text(windows))

@@ -8,8 +8,9 @@
 //! convolution's ([`crate::rules::conv`]) with the kernel for a weight and
 //! every channel its own group; global pooling stays `mean(x, [2, 3])`.
 //!
-//! A pool is read element by element, each output element folding its
-//! window, so it fuses like any elementwise node
+//! A pool computes each output row whole when the walk asks for it (the
+//! columns whose taps lie inside the input with no check, taps innermost)
+//! and is otherwise read like any elementwise node, so it fuses
 //! (`relu(max_pool2d(x, [2, 2]))` has no temporary). Its input is borrowed
 //! where it is stored (an expression input is evaluated first).
 

@@ -177,39 +177,20 @@ fn conv1d_matches_onnx_runtime() {
     );
 }
 
-/// A naive convolution of one image `x` ([C, H, W]) by `w` ([O, C, K, K])
-/// with zero padding `pad` on every side: the reference for the fused
-/// forms below.
-fn naive_conv2d(
-    x: &[f32],
-    w: &[f32],
-    [c_len, h, wd]: [usize; 3],
-    [o_len, k]: [usize; 2],
-    pad: usize,
-) -> Vec<f32> {
-    let (oh_len, ow_len) = (h + 2 * pad - k + 1, wd + 2 * pad - k + 1);
-    let mut out = Vec::new();
-    for o in 0..o_len {
-        for oh in 0..oh_len {
-            for ow in 0..ow_len {
-                let mut sum = 0.0f32;
-                for c in 0..c_len {
-                    for kh in 0..k {
-                        for kw in 0..k {
-                            let (ih, iw) =
-                                ((oh + kh).wrapping_sub(pad), (ow + kw).wrapping_sub(pad));
-                            if ih < h && iw < wd {
-                                sum += x[(c * h + ih) * wd + iw]
-                                    * w[((o * c_len + c) * k + kh) * k + kw];
-                            }
-                        }
-                    }
-                }
-                out.push(sum);
-            }
-        }
-    }
-    out
+/// [`naive_conv`] of one image `x` ([3, 12, 70]) by `w` ([4, 3, 3, 3]) with
+/// padding 1, in f64, as f32: the reference for the fused forms below.
+fn padded_reference(x: &[f32], w: &[f32]) -> Vec<f32> {
+    let wide = |v: &[f32]| v.iter().map(|&e| f64::from(e)).collect::<Vec<f64>>();
+    let o = Options {
+        stride: [1, 1],
+        padding: [1, 1],
+        dilation: [1, 1],
+        groups: 1,
+    };
+    naive_conv(&wide(x), [1, 3, 12, 70], &wide(w), [4, 3, 3], o)
+        .into_iter()
+        .map(|e| e as f32)
+        .collect()
 }
 
 #[test]
@@ -219,7 +200,7 @@ fn a_convolution_fuses_its_bias_and_activation_and_reads_expressions_evaluated()
     let w = Tensor::<f32, Shape![4, 3, 3, 3]>::try_from_slice(&w).unwrap();
     let b = Tensor::<f32, Shape![4]>::from([0.5, -1.0, 0.25, 2.0]);
     let y = tensor_expr!(relu(conv2d(x, w, padding = 1) + in_dims(b, [1])));
-    let plain = naive_conv2d(x.as_slice(), w.as_slice(), [3, 12, 70], [4, 3], 1);
+    let plain = padded_reference(x.as_slice(), w.as_slice());
     let plane = 12 * 70;
     for (i, (&value, &sum)) in y.as_slice().iter().zip(&plain).enumerate() {
         let expected = (sum + b[[i / plane]]).max(0.0);
@@ -232,7 +213,7 @@ fn a_convolution_fuses_its_bias_and_activation_and_reads_expressions_evaluated()
     let doubled = tensor_expr!(conv2d(x * 2.0, w - 1.0, padding = 1));
     let x2 = tensor_expr!(x * 2.0);
     let w1 = tensor_expr!(w - 1.0);
-    let plain = naive_conv2d(x2.as_slice(), w1.as_slice(), [3, 12, 70], [4, 3], 1);
+    let plain = padded_reference(x2.as_slice(), w1.as_slice());
     assert_close("conv2d of expressions", doubled.as_slice(), &plain);
     // Into a target, and as an operand of a reduction (staged first).
     let mut out = Tensor::<f32, Shape![1, 4, 12, 70]>::zeros();
@@ -240,10 +221,10 @@ fn a_convolution_fuses_its_bias_and_activation_and_reads_expressions_evaluated()
     assert_close(
         "conv2d into a target",
         out.as_slice(),
-        &naive_conv2d(x.as_slice(), w.as_slice(), [3, 12, 70], [4, 3], 1),
+        &padded_reference(x.as_slice(), w.as_slice()),
     );
     let pooled = tensor_expr!(mean(conv2d(x, w, padding = 1), [2, 3]));
-    let sums = naive_conv2d(x.as_slice(), w.as_slice(), [3, 12, 70], [4, 3], 1);
+    let sums = padded_reference(x.as_slice(), w.as_slice());
     for o in 0..4 {
         let expected = sums[o * plane..(o + 1) * plane].iter().sum::<f32>() / plane as f32;
         assert!((pooled[[0, o]] - expected).abs() <= 1e-4);

@@ -35,11 +35,12 @@ fn big_tensor_on_a_64_kib_stack() {
 /// A product into a heap tensor on the same small stack: the tiled nest keeps
 /// one block of accumulators (at most 8 x 32 f32, 1 KiB), not a row or a copy of
 /// an operand. Optimised builds run it in 64 KiB. Unoptimised builds keep every
-/// temporary of the always-inlined tile code of all tile widths in one frame
-/// and need more than 64 but less than 128 KiB (measured), hence the 128 there.
+/// temporary of the always-inlined tile code of all tile widths in one frame:
+/// the AVX-512 nest (8-row tiles of 32 columns) needs more than 128 but less
+/// than 192 KiB (measured), hence the 256 there.
 #[test]
 fn big_product_on_a_64_kib_stack() {
-    let stack = if cfg!(debug_assertions) { 128 } else { 64 } * 1024;
+    let stack = if cfg!(debug_assertions) { 256 } else { 64 } * 1024;
     std::thread::Builder::new()
         .stack_size(stack)
         .spawn(|| {

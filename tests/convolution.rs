@@ -421,6 +421,18 @@ proptest::proptest! {
         let o = Options { stride: [2, 3], dilation: [1, 2], padding: [0, 2], ..plain };
         proptest::prop_assert_eq!(y.as_slice(), &naive_conv(&x, [2, 3, 9, 40], &w, [5, 3, 3], o)[..]);
 
+        // Groups: 8 output channels a group (tiles of channels, none
+        // crossing a group), then 3 (tiles of rows of one channel).
+        let (x, w) = (take(4 * 7 * 20, 0), take(16 * 2 * 3 * 3, 2200));
+        let xt = Tensor::<f64, Shape![4, 7, 20]>::try_from_slice(&x).unwrap();
+        let wt = Tensor::<f64, Shape![16, 2, 3, 3]>::try_from_slice(&w).unwrap();
+        let y = tensor_expr!(conv2d(xt, wt, groups = 2, padding = 1));
+        let o = Options { padding: [1, 1], groups: 2, ..plain };
+        proptest::prop_assert_eq!(y.as_slice(), &naive_conv(&x, [1, 4, 7, 20], &w, [16, 3, 3], o)[..]);
+        let wt = Tensor::<f64, Shape![6, 2, 3, 3]>::try_from_slice(&w[..6 * 2 * 3 * 3]).unwrap();
+        let y = tensor_expr!(conv2d(xt, wt, groups = 2, padding = 1));
+        proptest::prop_assert_eq!(y.as_slice(), &naive_conv(&x, [1, 4, 7, 20], &w[..108], [6, 3, 3], o)[..]);
+
         let (x, w) = (take(4 * 6 * 35, 0), take(9 * 2 * 3, 1000));
         let xt = Tensor::<f64, Shape![4, 6, 35]>::try_from_slice(&x).unwrap();
         let wt = Tensor::<f64, Shape![9, 2, 3]>::try_from_slice(&w).unwrap();

@@ -23,7 +23,7 @@
 //! row ([`super::Row::known_sum`]). The lane fold both use lives here.
 
 use super::strided::row_offset;
-use super::{Expr, Row, Shaped};
+use super::{Expr, Row, Shaped, TileOrigin};
 use crate::element::Element;
 use crate::rules::broadcast::BroadcastStrides;
 use crate::shape::{Shape, MAX_RANK};
@@ -327,10 +327,10 @@ impl<T, E: Expr<T>> Expr<T> for &E {
     #[inline(always)]
     fn tile<O: Shape, const R: usize, const C: usize, const FUSE: bool>(
         &self,
-        outer: [usize; MAX_RANK],
+        at: TileOrigin,
         j0: usize,
     ) -> impl super::Tile<T> + '_ {
-        (**self).tile::<O, R, C, FUSE>(outer, j0)
+        (**self).tile::<O, R, C, FUSE>(at, j0)
     }
 }
 

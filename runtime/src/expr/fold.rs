@@ -24,7 +24,7 @@
 //! [`Map2`]: super::Map2
 
 use super::function::{BinaryFunction, Domain, TernaryFunction, UnaryFunction};
-use super::{Context, Expr, Flat, Reading, Row, Shaped, Tile};
+use super::{Context, Expr, Flat, Reading, Row, Shaped, Tile, TileOrigin};
 use crate::element::Element;
 use crate::shape::{Shape, MAX_RANK};
 use core::marker::PhantomData;
@@ -189,7 +189,7 @@ pub trait Sides<T> {
     /// The arguments' reader for one tile.
     fn tile<O: Shape, const R: usize, const C: usize, const FUSE: bool>(
         &self,
-        outer: [usize; MAX_RANK],
+        at: TileOrigin,
         j0: usize,
     ) -> impl SidesTile<T, Self::Values> + '_;
 }
@@ -228,10 +228,10 @@ macro_rules! tuple_of_readers {
         #[inline(always)]
         fn tile<O: Shape, const R: usize, const C: usize, const FUSE: bool>(
             &self,
-            _outer: [usize; MAX_RANK],
+            _at: TileOrigin,
             _j0: usize,
         ) -> impl $($tile)* + '_ {
-            ($(self.$i.tile::<O, R, C, FUSE>(_outer, _j0),)*)
+            ($(self.$i.tile::<O, R, C, FUSE>(_at, _j0),)*)
         }
     };
 }
@@ -281,7 +281,7 @@ pub trait FoldSteps<T> {
     /// The steps' reader for one tile (see [`Expr::tile`]).
     fn tile<O: Shape, const R: usize, const C: usize, const FUSE: bool>(
         &self,
-        outer: [usize; MAX_RANK],
+        at: TileOrigin,
         j0: usize,
     ) -> impl StepsTile<T> + '_;
 }
@@ -320,10 +320,10 @@ where
     #[inline(always)]
     fn tile<O: Shape, const R: usize, const C: usize, const FUSE: bool>(
         &self,
-        outer: [usize; MAX_RANK],
+        at: TileOrigin,
         j0: usize,
     ) -> impl StepsTile<T> + '_ {
-        Apply::<F, P, _, S::Values>(self.sides.tile::<O, R, C, FUSE>(outer, j0), PhantomData)
+        Apply::<F, P, _, S::Values>(self.sides.tile::<O, R, C, FUSE>(at, j0), PhantomData)
     }
 }
 
@@ -353,12 +353,12 @@ impl<T: Element, H: Expr<T>, Steps: FoldSteps<T>, S: Shape> Expr<T> for Fold<T, 
     #[inline(always)]
     fn tile<O: Shape, const R: usize, const C: usize, const FUSE: bool>(
         &self,
-        outer: [usize; MAX_RANK],
+        at: TileOrigin,
         j0: usize,
     ) -> impl Tile<T> + '_ {
         Folded {
-            head: self.head.tile::<O, R, C, FUSE>(outer, j0),
-            steps: self.steps.tile::<O, R, C, FUSE>(outer, j0),
+            head: self.head.tile::<O, R, C, FUSE>(at, j0),
+            steps: self.steps.tile::<O, R, C, FUSE>(at, j0),
         }
     }
 }

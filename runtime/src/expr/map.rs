@@ -26,7 +26,7 @@
 //!   which rustc does not report after an error.
 
 use super::function::{BinaryFunction, Domain, TernaryFunction, UnaryFunction};
-use super::{Children, Context, Expr, Reading, Row, Shaped, Tile};
+use super::{Children, Context, Expr, Reading, Row, Shaped, Tile, TileOrigin};
 use crate::element::Element;
 use crate::rules::broadcast::Broadcast;
 use crate::rules::rank::RankRule;
@@ -164,11 +164,11 @@ impl<T: Element, F: UnaryFunction<T>, A: Expr<T>, S: Shape> Expr<T> for Map1<T, 
     #[inline(always)]
     fn tile<O: Shape, const R: usize, const C: usize, const FUSE: bool>(
         &self,
-        outer: [usize; MAX_RANK],
+        at: TileOrigin,
         j0: usize,
     ) -> impl Tile<T> + '_ {
         Apply1 {
-            a: self.a.tile::<O, R, C, FUSE>(outer, j0),
+            a: self.a.tile::<O, R, C, FUSE>(at, j0),
             function: PhantomData::<F>,
         }
     }
@@ -205,12 +205,12 @@ impl<T: Element, F: BinaryFunction<T>, A: Expr<T>, B: Expr<T>, S: Shape> Expr<T>
     #[inline(always)]
     fn tile<O: Shape, const R: usize, const C: usize, const FUSE: bool>(
         &self,
-        outer: [usize; MAX_RANK],
+        at: TileOrigin,
         j0: usize,
     ) -> impl Tile<T> + '_ {
         Apply2 {
-            a: self.a.tile::<O, R, C, FUSE>(outer, j0),
-            b: self.b.tile::<O, R, C, FUSE>(outer, j0),
+            a: self.a.tile::<O, R, C, FUSE>(at, j0),
+            b: self.b.tile::<O, R, C, FUSE>(at, j0),
             function: PhantomData::<F>,
         }
     }
@@ -256,13 +256,13 @@ where
     #[inline(always)]
     fn tile<O: Shape, const R: usize, const N: usize, const FUSE: bool>(
         &self,
-        outer: [usize; MAX_RANK],
+        at: TileOrigin,
         j0: usize,
     ) -> impl Tile<T> + '_ {
         Apply3 {
-            a: self.a.tile::<O, R, N, FUSE>(outer, j0),
-            b: self.b.tile::<O, R, N, FUSE>(outer, j0),
-            c: self.c.tile::<O, R, N, FUSE>(outer, j0),
+            a: self.a.tile::<O, R, N, FUSE>(at, j0),
+            b: self.b.tile::<O, R, N, FUSE>(at, j0),
+            c: self.c.tile::<O, R, N, FUSE>(at, j0),
             function: PhantomData::<F>,
         }
     }

@@ -102,21 +102,20 @@ pub trait Expr<T>: Shaped {
         self.row::<Self::Shape>([0; MAX_RANK])
     }
 
-    /// The reader for one `R x C` tile of the output: rows `outer[O::RANK - 2]`
-    /// to `+ R` (all other outer indices fixed), columns `j0` to `j0 + C`. The
+    /// The reader for one `R x C` tile of the output: `R` rows from `at`
+    /// along the axis [`Reading::tile_rows`] picks (all other outer indices
+    /// fixed), columns `j0` to `j0 + C`. The
     /// default reads `R` rows; interior nodes forward to their children, and the
     /// matrix product computes its block here. `FUSE` asks the product for
     /// fused multiply-adds (the kernel sets it where it enabled FMA at run time).
     #[inline(always)]
     fn tile<O: Shape, const R: usize, const C: usize, const FUSE: bool>(
         &self,
-        outer: [usize; MAX_RANK],
+        at: TileOrigin,
         j0: usize,
     ) -> impl Tile<T> + '_ {
         RowsTile {
-            rows: core::array::from_fn::<_, R, _>(|r| {
-                self.row::<O>(row_of_tile::<O>(outer, r)).window::<C>(j0)
-            }),
+            rows: core::array::from_fn::<_, R, _>(|r| self.row::<O>(at.row(r)).window::<C>(j0)),
         }
     }
 }
@@ -146,6 +145,52 @@ pub struct Reading {
     /// read as one row ([`Expr::flat_row`]), one loop where there would be
     /// a loop per row.
     pub flat: Flat,
+    /// Which output axis the rows of a tile step along.
+    pub tile_rows: TileRows,
+}
+
+/// Which output axis the rows of a tile step along ([`Reading::tile_rows`]):
+/// a matrix product's rows, or a channels-first 2-D convolution's channels
+/// (each input row it loads then serves several output channels).
+///
+/// ```
+/// use tensor_expr_runtime::expr::TileRows;
+/// assert_eq!(TileRows::Any.and(TileRows::Channels), TileRows::Channels);
+/// // A product beside a convolution: the product's rows.
+/// assert_eq!(TileRows::Channels.and(TileRows::Matrix), TileRows::Matrix);
+/// assert_eq!(TileRows::Channels.axis(4), 1);
+/// assert_eq!(TileRows::Channels.axis(2), 0);
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TileRows {
+    /// Any axis: elementwise nodes and leaves read any row alike.
+    Any,
+    /// The second-to-last axis: a matrix's rows.
+    Matrix,
+    /// The third-to-last axis: the channels of `[N, C, H, W]` or `[C, H, W]`.
+    Channels,
+}
+
+impl TileRows {
+    /// What a node whose parts ask for `self` and `other` asks for: a
+    /// product's rows where two parts disagree (the convolution reads any
+    /// rows, only slower).
+    pub const fn and(self, other: TileRows) -> TileRows {
+        match (self, other) {
+            (TileRows::Any, other) | (other, TileRows::Any) => other,
+            (TileRows::Channels, TileRows::Channels) => TileRows::Channels,
+            _ => TileRows::Matrix,
+        }
+    }
+
+    /// The axis of an output of rank `rank` that the rows step along (the
+    /// second-to-last where the output has too few dims for the channels').
+    pub const fn axis(self, rank: usize) -> usize {
+        match self {
+            TileRows::Channels if rank >= 3 => rank - 3,
+            _ => rank.saturating_sub(2),
+        }
+    }
 }
 
 /// How the kernel walks an output, as [`Reading::walk`] decides.
@@ -166,6 +211,7 @@ impl Reading {
             cached_rows: false,
             product: false,
             flat,
+            tile_rows: TileRows::Any,
         }
     }
 
@@ -174,6 +220,7 @@ impl Reading {
         cached_rows: true,
         product: false,
         flat: Flat::No,
+        tile_rows: TileRows::Any,
     };
 
     /// A matrix product.
@@ -181,7 +228,17 @@ impl Reading {
         cached_rows: false,
         product: true,
         flat: Flat::No,
+        tile_rows: TileRows::Matrix,
     };
+
+    /// A product whose tiles are best read as `tile_rows` says (a
+    /// convolution).
+    pub const fn product_along(tile_rows: TileRows) -> Reading {
+        Reading {
+            tile_rows,
+            ..Reading::PRODUCT
+        }
+    }
 
     /// How a node whose parts read as `self` and `other` reads.
     pub const fn and(self, other: Reading) -> Reading {
@@ -189,6 +246,7 @@ impl Reading {
             cached_rows: self.cached_rows || other.cached_rows,
             product: self.product || other.product,
             flat: self.flat.and(other.flat),
+            tile_rows: self.tile_rows.and(other.tile_rows),
         }
     }
 
@@ -279,14 +337,30 @@ pub trait Tile<T> {
     fn get(&self, r: usize, j: usize, current: T) -> T;
 }
 
-/// The outer index of row `r` of a tile whose first row is at `outer`.
-#[inline(always)]
-pub(crate) fn row_of_tile<O: Shape>(outer: [usize; MAX_RANK], r: usize) -> [usize; MAX_RANK] {
-    let mut shifted = outer;
-    if O::RANK >= 2 {
-        shifted[O::RANK - 2] += r;
+/// Where a tile of the output lies: the outer index of its first row (every
+/// dim but the last) and the axis its rows step along, which the walk takes
+/// from [`Reading::tile_rows`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TileOrigin {
+    outer: [usize; MAX_RANK],
+    axis: usize,
+}
+
+impl TileOrigin {
+    /// The tile whose first row is at `outer`, its rows stepping along
+    /// `axis` of the output.
+    #[inline(always)]
+    pub(crate) const fn new(outer: [usize; MAX_RANK], axis: usize) -> TileOrigin {
+        TileOrigin { outer, axis }
     }
-    shifted
+
+    /// The outer index of row `r` of the tile.
+    #[inline(always)]
+    pub(crate) fn row(self, r: usize) -> [usize; MAX_RANK] {
+        let mut shifted = self.outer;
+        shifted[self.axis] += r;
+        shifted
+    }
 }
 
 /// A tile read as `R` rows of an expression without a matrix product, each

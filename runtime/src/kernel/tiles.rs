@@ -5,7 +5,7 @@
 
 use super::{advance_odometer, Slot};
 use crate::element::Element;
-use crate::expr::{Expr, Tile};
+use crate::expr::{Expr, Tile, TileOrigin};
 use crate::shape::{Shape, MAX_RANK};
 
 /// The width of the compile-time target's widest float vector, in `f32` lanes.
@@ -37,9 +37,13 @@ pub(super) const fn tile_rows(lanes: usize) -> usize {
 }
 
 /// The tiled nest for vectors of `LANES` `f32`: for each matrix of the output
-/// (every index but the last two), blocks of `ROWS` rows, each cut into tiles
-/// of `WIDE = 2 * LANES` columns (two vectors per accumulator row); the
-/// remainders in narrower tiles.
+/// (every index before the axis the tiles' rows step along, which
+/// [`Reading::tile_rows`](crate::expr::Reading::tile_rows) picks), blocks of
+/// `ROWS` rows along that axis, each cut into tiles of `WIDE = 2 * LANES`
+/// columns (two vectors per accumulator row) at every index of the axes
+/// between it and the last; the remainders in narrower tiles. A product's
+/// rows are the second-to-last axis, so its block is `ROWS` consecutive rows;
+/// a channels-first convolution's are its channels, `H * W` elements apart.
 #[inline(always)]
 #[rustfmt::skip]
 pub(super) fn drive_tiles_for<T: Element, O: Shape, E: Expr<T>, X: Slot<T>, const ROWS: usize, const WIDE: usize, const LANES: usize, const FUSE: bool>(out: &mut [X], e: &E) {
@@ -47,74 +51,96 @@ pub(super) fn drive_tiles_for<T: Element, O: Shape, E: Expr<T>, X: Slot<T>, cons
         return;
     }
     let columns = O::ROW_LEN;
-    let rows = if O::RANK >= 2 { O::DIMS[O::RANK - 2] } else { 1 };
-    let row_axis = O::RANK.saturating_sub(2);
+    let axis = E::READING.tile_rows.axis(O::RANK);
+    let (rows, row_stride) = if O::RANK >= 2 {
+        (O::DIMS[axis], O::LEN / O::DIMS[..=axis].iter().product::<usize>())
+    } else {
+        (1, columns)
+    };
     let mut outer = [0usize; MAX_RANK];
-    for matrix in out[..O::LEN].chunks_exact_mut(rows * columns) {
+    for matrix in out[..O::LEN].chunks_exact_mut(rows * row_stride) {
         let mut i = 0;
         while i + ROWS <= rows {
-            outer[row_axis] = i;
-            let block = &mut matrix[i * columns..(i + ROWS) * columns];
-            drive_row_block::<T, O, E, X, ROWS, WIDE, LANES, FUSE>(block, e, outer);
+            drive_blocks_at::<T, O, E, X, ROWS, WIDE, LANES, FUSE>(matrix, row_stride, e, &mut outer, axis, i);
             i += ROWS;
         }
         if ROWS > 4 && i + 4 <= rows {
-            outer[row_axis] = i;
-            let block = &mut matrix[i * columns..(i + 4) * columns];
-            drive_row_block::<T, O, E, X, 4, WIDE, LANES, FUSE>(block, e, outer);
+            drive_blocks_at::<T, O, E, X, 4, WIDE, LANES, FUSE>(matrix, row_stride, e, &mut outer, axis, i);
             i += 4;
         }
         while i < rows {
-            outer[row_axis] = i;
-            let block = &mut matrix[i * columns..(i + 1) * columns];
-            drive_row_block::<T, O, E, X, 1, WIDE, LANES, FUSE>(block, e, outer);
+            drive_blocks_at::<T, O, E, X, 1, WIDE, LANES, FUSE>(matrix, row_stride, e, &mut outer, axis, i);
             i += 1;
         }
-        outer[row_axis] = 0;
-        advance_odometer::<O>(&mut outer, row_axis);
+        outer[axis] = 0;
+        advance_odometer::<O>(&mut outer, axis);
     }
 }
 
-/// One block of `R` output rows, `block` holding them row-major: tiles of
-/// `WIDE` columns, then `LANES`, then 8 and 4 (small matrices on wide vectors),
-/// then single columns.
+/// The blocks of `R` rows from index `i` of `axis` in one `matrix` (every
+/// output index from `axis` on): one at each index of the axes between
+/// `axis` and the last, each block's rows `row_stride` elements apart.
 #[inline(always)]
 #[rustfmt::skip]
-fn drive_row_block<T: Element, O: Shape, E: Expr<T>, X: Slot<T>, const R: usize, const WIDE: usize, const LANES: usize, const FUSE: bool>(block: &mut [X], e: &E, outer: [usize; MAX_RANK]) {
+fn drive_blocks_at<T: Element, O: Shape, E: Expr<T>, X: Slot<T>, const R: usize, const WIDE: usize, const LANES: usize, const FUSE: bool>(matrix: &mut [X], row_stride: usize, e: &E, outer: &mut [usize; MAX_RANK], axis: usize, i: usize) {
+    let columns = O::ROW_LEN;
+    let last = O::RANK.saturating_sub(1);
+    let between = (axis + 1).min(last)..last;
+    outer[axis] = i;
+    let mut first = i * row_stride;
+    loop {
+        let block = &mut matrix[first..first + (R - 1) * row_stride + columns];
+        drive_row_block::<T, O, E, X, R, WIDE, LANES, FUSE>(block, row_stride, e, TileOrigin::new(*outer, axis));
+        first += columns;
+        if !crate::shape::advance_odometer(&mut outer[between.clone()], &O::DIMS[between.clone()]) {
+            break;
+        }
+    }
+}
+
+/// One block of `R` output rows, `block` holding them `row_stride` elements
+/// apart: tiles of `WIDE` columns, then `LANES`, then 8 and 4 (small matrices
+/// on wide vectors), then single columns.
+#[inline(always)]
+#[rustfmt::skip]
+fn drive_row_block<T: Element, O: Shape, E: Expr<T>, X: Slot<T>, const R: usize, const WIDE: usize, const LANES: usize, const FUSE: bool>(block: &mut [X], row_stride: usize, e: &E, at: TileOrigin) {
     let mut j = 0;
     while j + WIDE <= O::ROW_LEN {
-        store_tile::<T, O, X, R, WIDE>(block, e.tile::<O, R, WIDE, FUSE>(outer, j), j);
+        store_tile::<T, O, X, R, WIDE>(block, row_stride, e.tile::<O, R, WIDE, FUSE>(at, j), j);
         j += WIDE;
     }
     while j + LANES <= O::ROW_LEN {
-        store_tile::<T, O, X, R, LANES>(block, e.tile::<O, R, LANES, FUSE>(outer, j), j);
+        store_tile::<T, O, X, R, LANES>(block, row_stride, e.tile::<O, R, LANES, FUSE>(at, j), j);
         j += LANES;
     }
     if LANES > 8 && j + 8 <= O::ROW_LEN {
-        store_tile::<T, O, X, R, 8>(block, e.tile::<O, R, 8, FUSE>(outer, j), j);
+        store_tile::<T, O, X, R, 8>(block, row_stride, e.tile::<O, R, 8, FUSE>(at, j), j);
         j += 8;
     }
     if LANES > 4 && j + 4 <= O::ROW_LEN {
-        store_tile::<T, O, X, R, 4>(block, e.tile::<O, R, 4, FUSE>(outer, j), j);
+        store_tile::<T, O, X, R, 4>(block, row_stride, e.tile::<O, R, 4, FUSE>(at, j), j);
         j += 4;
     }
     while j < O::ROW_LEN {
-        store_tile::<T, O, X, R, 1>(block, e.tile::<O, R, 1, FUSE>(outer, j), j);
+        store_tile::<T, O, X, R, 1>(block, row_stride, e.tile::<O, R, 1, FUSE>(at, j), j);
         j += 1;
     }
 }
 
-/// Writes an `R x C` tile at column `j0` of a block of rows: each row of the
-/// tile computed into an array, then stored. (Stored element by element
-/// from the tile, a product whose result a tensor is added to, `x @ w + b`,
-/// has its whole `k` loop scalarised by LLVM, some 20x slower.)
+/// Writes an `R x C` tile at column `j0` of a block of rows `row_stride`
+/// elements apart: each row of the tile computed into an array, then stored.
+/// (Stored element by element from the tile, a product whose result a
+/// tensor is added to, `x @ w + b`, has its whole `k` loop scalarised by
+/// LLVM, some 20x slower.)
 #[inline(always)]
 fn store_tile<T: Element, O: Shape, X: Slot<T>, const R: usize, const C: usize>(
     block: &mut [X],
+    row_stride: usize,
     tile: impl Tile<T>,
     j0: usize,
 ) {
-    for (r, row) in block.chunks_exact_mut(O::ROW_LEN).take(R).enumerate() {
+    for r in 0..R {
+        let row = &mut block[r * row_stride..][..O::ROW_LEN];
         let Ok(slots) = <&mut [X; C]>::try_from(&mut row[j0..j0 + C]) else {
             unreachable!("a slice of `C` elements")
         };

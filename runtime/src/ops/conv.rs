@@ -25,7 +25,7 @@ use super::{Build, Dims, NamedOption, Operation, Reads, Signature};
 use crate::access::{Contiguous, Operand};
 use crate::element::Element;
 use crate::expr::block::{multiply_add, with_named_rows, Block};
-use crate::expr::{row_of_tile, Context, Expr, Reading, Row, Shaped, Tile};
+use crate::expr::{Context, Expr, Reading, Row, Shaped, Tile, TileOrigin, TileRows};
 use crate::rules::conv::{ConvRule, Geometry};
 use crate::shape::{Shape, MAX_RANK};
 use core::marker::PhantomData;
@@ -306,7 +306,11 @@ const fn layout_position(g: &Geometry, index: [usize; MAX_RANK]) -> Position {
 }
 
 impl<T: Element, C: ConvSpec> Expr<T> for Convolution<'_, T, C> {
-    const READING: Reading = Reading::PRODUCT;
+    const READING: Reading = Reading::product_along(if Self::CHANNEL_TILES {
+        TileRows::Channels
+    } else {
+        TileRows::Matrix
+    });
 
     #[inline(always)]
     fn row<O: Shape>(&self, outer: [usize; MAX_RANK]) -> impl Row<T> + '_ {
@@ -320,43 +324,43 @@ impl<T: Element, C: ConvSpec> Expr<T> for Convolution<'_, T, C> {
     #[inline(always)]
     fn tile<O: Shape, const R: usize, const CC: usize, const FUSE: bool>(
         &self,
-        outer: [usize; MAX_RANK],
+        at: TileOrigin,
         j0: usize,
     ) -> impl Tile<T> + '_ {
         let mut block = [[T::ZERO; CC]; R];
-        let rows: [Position; R] =
-            core::array::from_fn(|r| Self::position::<O>(row_of_tile::<O>(outer, r), j0));
+        let rows: [Position; R] = core::array::from_fn(|r| Self::position::<O>(at.row(r), j0));
         let first = rows[0];
-        let columns_own = Self::columns_are_own::<O>();
-        let along = |r: usize, p: &Position| {
-            p.n == first.n
-                && if Self::G.spatial == 2 {
-                    p.channel == first.channel && p.oh == first.oh + r
-                } else {
-                    p.channel == first.channel + r && p.oh == first.oh
-                }
-        };
-        let consecutive = rows.iter().enumerate().all(|(r, p)| along(r, p));
-        let fast = columns_own && !Self::G.channels_last && consecutive;
-        if fast && Self::G.spatial == 2 {
-            if Self::interior::<CC>(first.ow) {
-                self.spatial_rows::<R, CC, FUSE, true>(&rows, &mut block);
-            } else {
-                self.spatial_rows::<R, CC, FUSE, false>(&rows, &mut block);
-            }
-        } else if fast
-            && first.channel / Self::OUT_PER_GROUP == (first.channel + R - 1) / Self::OUT_PER_GROUP
-        {
+        let fast = Self::columns_are_own::<O>() && !Self::G.channels_last;
+        let channels = rows.iter().enumerate().all(|(r, p)| {
+            Position {
+                channel: first.channel + r,
+                ..first
+            } == *p
+        }) && first.channel / Self::OUT_PER_GROUP
+            == (first.channel + R - 1) / Self::OUT_PER_GROUP;
+        let spatial = Self::G.spatial == 2
+            && rows.iter().enumerate().all(|(r, p)| {
+                Position {
+                    oh: first.oh + r,
+                    ..first
+                } == *p
+            });
+        if fast && channels {
             if Self::interior::<CC>(first.ow) {
                 self.channel_rows::<R, CC, FUSE, true>(&rows, &mut block);
             } else {
                 self.channel_rows::<R, CC, FUSE, false>(&rows, &mut block);
             }
+        } else if fast && spatial {
+            if Self::interior::<CC>(first.ow) {
+                self.spatial_rows::<R, CC, FUSE, true>(&rows, &mut block);
+            } else {
+                self.spatial_rows::<R, CC, FUSE, false>(&rows, &mut block);
+            }
         } else {
             for (r, sums) in block.iter_mut().enumerate() {
-                let outer = row_of_tile::<O>(outer, r);
                 for (j, sum) in sums.iter_mut().enumerate() {
-                    *sum = self.element(Self::position::<O>(outer, j0 + j));
+                    *sum = self.element(Self::position::<O>(at.row(r), j0 + j));
                 }
             }
         }
@@ -365,6 +369,18 @@ impl<T: Element, C: ConvSpec> Expr<T> for Convolution<'_, T, C> {
 }
 
 impl<'a, T: Element, C: ConvSpec> Convolution<'a, T, C> {
+    /// Whether tiles take their rows along a 2-D output's channels (each
+    /// input row loaded then serves every channel of the tile) rather than
+    /// its rows: channels first, several input channels to sum (with one,
+    /// as a keyword-spotting model's first layer, rows of one channel are
+    /// as fast and need fewer remainder tiles), and no tile of 4 or 8
+    /// channels crossing a group (a depthwise convolution, one channel a
+    /// group, reads rows of one channel).
+    const CHANNEL_TILES: bool = Self::G.spatial == 2
+        && !Self::G.channels_last
+        && Self::PER_GROUP > 1
+        && (Self::G.groups == 1 || Self::OUT_PER_GROUP % 8 == 0);
+
     /// Whether output columns are the node's own (not a size-1 last dim
     /// broadcast along the output's).
     const fn columns_are_own<O: Shape>() -> bool {
@@ -427,9 +443,10 @@ impl<'a, T: Element, C: ConvSpec> Convolution<'a, T, C> {
         with_named_rows!(R, named_rows, self.element_rows(rows, block))
     }
 
-    /// A 1-D tile, channels first: `R` consecutive output channels of one
-    /// group (`rows`, each at its first position), `CC` positions. Each
-    /// input window is read once for the `R` channels.
+    /// A tile of `R` consecutive output channels of one group (`rows`, each
+    /// at its first position, one output row of a 2-D result), `CC`
+    /// positions, channels first. Each input window is read once for the
+    /// `R` channels, each of its taps' weights one broadcast.
     #[inline(always)]
     fn channel_rows<const R: usize, const CC: usize, const FUSE: bool, const INTERIOR: bool>(
         &self,
@@ -437,23 +454,32 @@ impl<'a, T: Element, C: ConvSpec> Convolution<'a, T, C> {
         block: &mut [[T; CC]; R],
     ) {
         let (g, p) = (Self::G, rows[0]);
-        let len = g.input[1];
-        let k_len = g.kernel[1];
-        let (s, d) = (g.stride[1], g.dilation[1]);
+        let [kh_len, kw_len] = g.kernel;
+        let wd = g.input[1];
+        let plane = g.input[0] * wd;
+        let taps = kh_len * kw_len;
+        let (sw, dw) = (g.stride[1], g.dilation[1]);
         let group = p.channel / Self::OUT_PER_GROUP;
         macro_rules! named_rows {
             ($($acc:ident $r:literal)+) => {{
                 $(let mut $acc = [T::ZERO; CC];)+
                 for ci in 0..Self::PER_GROUP {
                     let c = group * Self::PER_GROUP + ci;
-                    let x_row = &self.x[(p.n * g.in_channels + c) * len..][..len];
-                    for k in 0..k_len {
-                        let col = (p.ow * s + k * d).wrapping_sub(g.pad[1]);
-                        let window = load_window::<T, CC, INTERIOR>(x_row, col, s);
-                        $(
-                            let wv = self.w[((p.channel + $r) * Self::PER_GROUP + ci) * k_len + k];
-                            accumulate::<T, CC, FUSE>(&mut $acc, wv, &window);
-                        )+
+                    let x_plane = &self.x[(p.n * g.in_channels + c) * plane..][..plane];
+                    for kh in 0..kh_len {
+                        let Some(ih) = input_at(p.oh, kh, 0, &g) else {
+                            continue;
+                        };
+                        let x_row = &x_plane[ih * wd..][..wd];
+                        for kw in 0..kw_len {
+                            let col = (p.ow * sw + kw * dw).wrapping_sub(g.pad[1]);
+                            let window = load_window::<T, CC, INTERIOR>(x_row, col, sw);
+                            let tap = kh * kw_len + kw;
+                            $(
+                                let wv = self.w[((p.channel + $r) * Self::PER_GROUP + ci) * taps + tap];
+                                accumulate::<T, CC, FUSE>(&mut $acc, wv, &window);
+                            )+
+                        }
                     }
                 }
                 $(block[$r] = $acc;)+

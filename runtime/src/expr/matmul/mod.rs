@@ -26,7 +26,7 @@ mod kernel;
 
 use super::block::Block;
 use super::fresh::Fresh;
-use super::{row_of_tile, Context, Expr, Reading, Row, Shaped, Tile};
+use super::{Context, Expr, Reading, Row, Shaped, Tile, TileOrigin};
 use crate::element::Element;
 use crate::rules::matmul::{MatmulRule, ProductLayout};
 use crate::shape::{Shape, MAX_RANK};
@@ -191,13 +191,13 @@ where
     #[inline(always)]
     fn tile<O: Shape, const R: usize, const C: usize, const FUSE: bool>(
         &self,
-        outer: [usize; MAX_RANK],
+        at: TileOrigin,
         j0: usize,
     ) -> impl Tile<T> + '_ {
         let mut block = [[T::ZERO; C]; R];
         if Self::RHS_VECTOR || A::READING.product || B::READING.product {
             for (r, sums) in block.iter_mut().enumerate() {
-                let row = Self::product_row::<O>(row_of_tile::<O>(outer, r));
+                let row = Self::product_row::<O>(at.row(r));
                 for (j, sum) in sums.iter_mut().enumerate() {
                     *sum = self.dot(&row, j0 + j);
                 }
@@ -206,7 +206,7 @@ where
             // Each row of the tile is a different matrix of the batch: one
             // row at a time, each with its own right operand.
             for (r, sums) in block.iter_mut().enumerate() {
-                let left = Self::product_row::<O>(row_of_tile::<O>(outer, r)).left;
+                let left = Self::product_row::<O>(at.row(r)).left;
                 let right = RightRows {
                     node: self,
                     batch: left,
@@ -222,8 +222,7 @@ where
                 *sums = one[0];
             }
         } else {
-            let lefts: [_; R] =
-                core::array::from_fn(|r| Self::product_row::<O>(row_of_tile::<O>(outer, r)).left);
+            let lefts: [_; R] = core::array::from_fn(|r| Self::product_row::<O>(at.row(r)).left);
             // The rows of a tile are rows `i` of one matrix: they share its batch.
             let batch = lefts[0];
             let a_rows: [_; R] = core::array::from_fn(|r| self.left_row(lefts[r]));

@@ -384,24 +384,21 @@ macro_rules! impl_float {
             fn from_float_literal(value: f64) -> Self {
                 value as $t
             }
-            // NaN-propagating, as a select chain that vectorises.
+            // NaN-propagating in three vector instructions: the comparison
+            // keeps `self` where either is NaN (one `maxps`), and a NaN
+            // `other` sets every bit of the result (a NaN) through the mask
+            // of an unordered compare.
             #[inline(always)]
             #[allow(clippy::eq_op)]
             fn max_element(self, other: Self) -> Self {
-                if self > other || self != self {
-                    self
-                } else {
-                    other
-                }
+                let larger = if other > self { other } else { self };
+                <$t>::from_bits(larger.to_bits() | if other != other { !0 } else { 0 })
             }
             #[inline(always)]
             #[allow(clippy::eq_op)]
             fn min_element(self, other: Self) -> Self {
-                if self < other || self != self {
-                    self
-                } else {
-                    other
-                }
+                let smaller = if other < self { other } else { self };
+                <$t>::from_bits(smaller.to_bits() | if other != other { !0 } else { 0 })
             }
             #[cfg(all(feature = "std", target_feature = "fma"))]
             #[inline(always)]

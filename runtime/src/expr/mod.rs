@@ -354,11 +354,16 @@ impl TileOrigin {
         TileOrigin { outer, axis }
     }
 
-    /// The outer index of row `r` of the tile.
+    /// The outer index of row `r` of the tile. (Added to every index
+    /// where the axis matches, not written at `outer[axis]`: where this is
+    /// not inlined into the walk, whose axis is a constant, a write at a
+    /// run-time index goes through memory.)
     #[inline(always)]
     pub(crate) fn row(self, r: usize) -> [usize; MAX_RANK] {
         let mut shifted = self.outer;
-        shifted[self.axis] += r;
+        for (k, index) in shifted.iter_mut().enumerate() {
+            *index += if k == self.axis { r } else { 0 };
+        }
         shifted
     }
 }

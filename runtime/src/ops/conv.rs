@@ -192,6 +192,16 @@ pub(crate) struct Position {
     pub(crate) ow: usize,
 }
 
+impl Position {
+    /// The first element.
+    const ORIGIN: Position = Position {
+        n: 0,
+        channel: 0,
+        oh: 0,
+        ow: 0,
+    };
+}
+
 impl<'a, T: Element, C: ConvSpec> Convolution<'a, T, C> {
     const G: Geometry = C::GEOMETRY;
     /// Input channels each group reads (and each weight row holds).
@@ -328,7 +338,12 @@ impl<T: Element, C: ConvSpec> Expr<T> for Convolution<'_, T, C> {
         j0: usize,
     ) -> impl Tile<T> + '_ {
         let mut block = [[T::ZERO; CC]; R];
-        let rows: [Position; R] = core::array::from_fn(|r| Self::position::<O>(at.row(r), j0));
+        // A loop, not `core::array::from_fn`, which LLVM may keep out of line
+        // and call once per tile.
+        let mut rows = [Position::ORIGIN; R];
+        for (r, p) in rows.iter_mut().enumerate() {
+            *p = Self::position::<O>(at.row(r), j0);
+        }
         let first = rows[0];
         let fast = Self::columns_are_own::<O>() && !Self::G.channels_last;
         let channels = rows.iter().enumerate().all(|(r, p)| {

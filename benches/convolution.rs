@@ -70,6 +70,68 @@ fn hand_conv2d(
     }
 }
 
+/// A stride-1 convolution channels last, one image, `groups` groups (1, or
+/// one channel each): for each output pixel and tap, the pixel's input
+/// channels times the weights laid out `[kh, kw, C_in / groups, C_out]`
+/// (transposed once, outside the timed loop), output channels innermost
+/// and contiguous (it vectorises).
+#[allow(clippy::too_many_arguments)]
+fn hand_conv2d_nhwc(
+    x: &[f32],
+    w_hwio: &[f32],
+    out: &mut [f32],
+    c_in: usize,
+    c_out: usize,
+    depthwise: bool,
+    [h, wd]: [usize; 2],
+    k: usize,
+    pad: usize,
+) {
+    let per_group = if depthwise { 1 } else { c_in };
+    for oh in 0..h {
+        for ow in 0..wd {
+            let pixel = &mut out[(oh * wd + ow) * c_out..][..c_out];
+            pixel.fill(0.0);
+            for kh in 0..k {
+                let Some(ih) = (oh + kh).checked_sub(pad).filter(|&ih| ih < h) else {
+                    continue;
+                };
+                for kw in 0..k {
+                    let Some(iw) = (ow + kw).checked_sub(pad).filter(|&iw| iw < wd) else {
+                        continue;
+                    };
+                    let x_pixel = &x[(ih * wd + iw) * c_in..][..c_in];
+                    let taps = &w_hwio[(kh * k + kw) * per_group * c_out..][..per_group * c_out];
+                    if depthwise {
+                        for ((y, &xv), &wv) in pixel.iter_mut().zip(x_pixel).zip(taps) {
+                            *y += xv * wv;
+                        }
+                    } else {
+                        for (&xv, weights) in x_pixel.iter().zip(taps.chunks_exact(c_out)) {
+                            for (y, &wv) in pixel.iter_mut().zip(weights) {
+                                *y += xv * wv;
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// A weight `[C_out, kh, kw, C_in / groups]` as `[kh, kw, C_in / groups, C_out]`.
+fn ohwi_to_hwio(w: &[f32], c_out: usize, taps: usize, per_group: usize) -> Vec<f32> {
+    let mut t = vec![0.0; w.len()];
+    for co in 0..c_out {
+        for tap in 0..taps {
+            for ci in 0..per_group {
+                t[(tap * per_group + ci) * c_out + co] = w[(co * taps + tap) * per_group + ci];
+            }
+        }
+    }
+    t
+}
+
 /// im2col then `sgemm`: the column matrix `[C_in k k, H W]` built each call
 /// (stride 1, padding `pad`, output as large as the input), then
 /// `W [C_out, C_in k k] @ cols`.
@@ -301,6 +363,72 @@ fn main() {
             &times,
             &["", "hand"],
         );
+    }
+
+    // Channels last (TFLite's layout): the 64-channel case and the
+    // depthwise one, against the best hand loop over the same layout and
+    // against tensor-expr's channels-first convolution of the same data.
+    for depthwise in [false, true] {
+        let c_in = 64;
+        let per_group = if depthwise { 1 } else { c_in };
+        let x = filled::<Shape![1, 56, 56, 64]>(16);
+        let x_first = filled::<Shape![1, 64, 56, 56]>(16);
+        let w = filled::<Shape![64, 3, 3, 64]>(17);
+        let w_depthwise = filled::<Shape![64, 3, 3, 1]>(17);
+        let w_first = filled::<Shape![64, 64, 3, 3]>(17);
+        let w_first_depthwise = filled::<Shape![64, 1, 3, 3]>(17);
+        let w_slice = if depthwise {
+            w_depthwise.as_slice()
+        } else {
+            w.as_slice()
+        };
+        let w_hwio = ohwi_to_hwio(w_slice, 64, 9, per_group);
+        let mut out = Box::new(Tensor::<f32, Shape![1, 56, 56, 64]>::zeros());
+        let mut out_first = Box::new(Tensor::<f32, Shape![1, 64, 56, 56]>::zeros());
+        let mut hand = vec![0.0f32; 64 * 56 * 56];
+        let times = compare(
+            1,
+            if depthwise { 200 } else { 10 },
+            &mut [
+                &mut || {
+                    let x = black_box(&*x);
+                    if depthwise {
+                        let w = black_box(&*w_depthwise);
+                        tensor_expr!(out = conv2d(x, w, padding = 1, groups = 64, layout = nhwc));
+                    } else {
+                        let w = black_box(&*w);
+                        tensor_expr!(out = conv2d(x, w, padding = 1, layout = nhwc));
+                    }
+                    black_box(&out);
+                },
+                &mut || {
+                    let (x, w) = (black_box(x.as_slice()), black_box(&w_hwio));
+                    hand_conv2d_nhwc(x, w, &mut hand, 64, 64, depthwise, [56, 56], 3, 1);
+                    black_box(&hand);
+                },
+                &mut || {
+                    let x = black_box(&*x_first);
+                    if depthwise {
+                        let w = black_box(&*w_first_depthwise);
+                        tensor_expr!(out_first = conv2d(x, w, padding = 1, groups = 64));
+                    } else {
+                        let w = black_box(&*w_first);
+                        tensor_expr!(out_first = conv2d(x, w, padding = 1));
+                    }
+                    black_box(&out_first);
+                },
+            ],
+        );
+        let flops = 2.0 * 64.0 * per_group as f64 * 9.0 * 3136.0;
+        let case = if depthwise {
+            "depthwise nhwc 3x3 64x56x56"
+        } else {
+            "conv2d nhwc 64->64 3x3 56x56"
+        };
+        print(case, flops, &times, &["", "hand", "te channels first"]);
+        for (a, b) in out.as_slice().iter().zip(&hand) {
+            assert!((a - b).abs() < 1e-3, "the hand loop disagrees");
+        }
     }
 
     // A 64-tap FIR filter over 4096 samples (no padding: 4033 outputs).

@@ -400,8 +400,69 @@ fn naive_conv(
     y
 }
 
+/// `x` `[n, c, h, w]` as `[n, h, w, c]` (and so a weight
+/// `[c_out, c_in / groups, kh, kw]` as `[c_out, kh, kw, c_in / groups]`).
+fn channels_last(x: &[f64], [n, c, h, w]: [usize; 4]) -> Vec<f64> {
+    let mut y = Vec::with_capacity(x.len());
+    for b in 0..n {
+        for i in 0..h {
+            for j in 0..w {
+                for k in 0..c {
+                    y.push(x[((b * c + k) * h + i) * w + j]);
+                }
+            }
+        }
+    }
+    y
+}
+
 proptest::proptest! {
     #![proptest_config(proptest::prelude::ProptestConfig::with_cases(16))]
+    /// Channels last (the pixel dot products and the depthwise tiles, with
+    /// padding, stride, dilation and groups) equals the definition exactly
+    /// on integer-valued inputs.
+    #[test]
+    fn channels_last_convolutions_match_their_definition(values in proptest::collection::vec(-4i32..5, 3000)) {
+        let values: Vec<f64> = values.into_iter().map(f64::from).collect();
+        let take = |len: usize, from: usize| values[from..from + len].to_vec();
+        let plain = Options { stride: [1, 1], padding: [0, 0], dilation: [1, 1], groups: 1 };
+
+        // 20 input channels (a vector of 16 and a tail of 4), 12 outputs.
+        let (x, w) = (take(2 * 20 * 5 * 11, 0), take(12 * 20 * 3 * 3, 0));
+        let xt = Tensor::<f64, Shape![2, 5, 11, 20]>::try_from_slice(&channels_last(&x, [2, 20, 5, 11])).unwrap();
+        let wt = Tensor::<f64, Shape![12, 3, 3, 20]>::try_from_slice(&channels_last(&w, [12, 20, 3, 3])).unwrap();
+        let y = tensor_expr!(conv2d(xt, wt, padding = 1, layout = nhwc));
+        let o = Options { padding: [1, 1], ..plain };
+        let expected = channels_last(&naive_conv(&x, [2, 20, 5, 11], &w, [12, 3, 3], o), [2, 12, 5, 11]);
+        proptest::prop_assert_eq!(y.as_slice(), &expected[..]);
+        let y = tensor_expr!(conv2d(xt, wt, stride = [2, 1], dilation = [1, 2], padding = [1, 2], layout = nhwc));
+        let o = Options { stride: [2, 1], dilation: [1, 2], padding: [1, 2], ..plain };
+        let expected = channels_last(&naive_conv(&x, [2, 20, 5, 11], &w, [12, 3, 3], o), [2, 12, 3, 11]);
+        proptest::prop_assert_eq!(y.as_slice(), &expected[..]);
+
+        // Groups of 10 input and 3 output channels (a pair of columns may
+        // cross a group), and a depthwise convolution.
+        let wt = Tensor::<f64, Shape![12, 3, 3, 5]>::try_from_slice(&channels_last(&w[..540], [12, 5, 3, 3])).unwrap();
+        let y = tensor_expr!(conv2d(xt, wt, groups = 4, padding = 1, layout = nhwc));
+        let o = Options { padding: [1, 1], groups: 4, ..plain };
+        let expected = channels_last(&naive_conv(&x, [2, 20, 5, 11], &w[..540], [12, 3, 3], o), [2, 12, 5, 11]);
+        proptest::prop_assert_eq!(y.as_slice(), &expected[..]);
+        let wt = Tensor::<f64, Shape![20, 3, 3, 1]>::try_from_slice(&channels_last(&w[..180], [20, 1, 3, 3])).unwrap();
+        let y = tensor_expr!(conv2d(xt, wt, groups = 20, padding = 1, layout = nhwc));
+        let o = Options { padding: [1, 1], groups: 20, ..plain };
+        let expected = channels_last(&naive_conv(&x, [2, 20, 5, 11], &w[..180], [20, 3, 3], o), [2, 20, 5, 11]);
+        proptest::prop_assert_eq!(y.as_slice(), &expected[..]);
+
+        // One spatial dim.
+        let (x, w) = (take(3 * 18 * 30, 0), take(8 * 18 * 5, 1000));
+        let xt = Tensor::<f64, Shape![3, 30, 18]>::try_from_slice(&channels_last(&x, [3, 18, 1, 30])).unwrap();
+        let wt = Tensor::<f64, Shape![8, 5, 18]>::try_from_slice(&channels_last(&w, [8, 18, 1, 5])).unwrap();
+        let y = tensor_expr!(conv1d(xt, wt, padding = 2, stride = 3, layout = nwc));
+        let o = Options { padding: [0, 2], stride: [1, 3], ..plain };
+        let expected = channels_last(&naive_conv(&x, [3, 18, 1, 30], &w, [8, 1, 5], o), [3, 8, 1, 10]);
+        proptest::prop_assert_eq!(y.as_slice(), &expected[..]);
+    }
+
     /// Integer-valued inputs, so the tiled kernels (interior and border
     /// tiles, rows along the output rows or channels) must agree exactly
     /// with the definition.

@@ -17,7 +17,7 @@
 //! sizes: shapes that are no convolution's ([`ConvRule`]), channels that do
 //! not match the weight ([`ChannelsMatch`]), groups that do not divide the
 //! output channels ([`GroupsDivide`]), a kernel that does not fit
-//! ([`KernelFits`]), a `same` padding with a stride ([`UnitStride`]). The
+//! ([`KernelFits`]), a `same` padding with a stride ([`StrideFits`]). The
 //! macro rejects a stride or dilation of 0, an unknown keyword and option
 //! lists of the wrong length where it reads them, on the value.
 
@@ -27,7 +27,7 @@ use crate::dim::{Dim, One, D};
 use crate::shape::Shape;
 use core::marker::PhantomData;
 use core::ops::{Mul, Rem};
-use typenum::{Mod, Prod, Same, U0};
+use typenum::{IsEqual, Mod, Prod, Same, True, U0, U1};
 
 /// Declares the keyword types and their list.
 macro_rules! keywords {
@@ -193,8 +193,7 @@ impl AxisPadding for SameAsInput {
 /// with padding `Pad`. The message carrier of a kernel that does not fit.
 #[diagnostic::on_unimplemented(
     message = "a kernel of size `{Self}` at dilation `{Dilation}` does not fit an input of size `{Len}` with padding `{Pad}`",
-    label = "the kernel spans more elements than the padded input has",
-    note = "a kernel of k taps at dilation d spans d * (k - 1) + 1 elements, which must be at most the input's size plus the padding on both sides"
+    label = "a kernel of k taps at dilation d spans d * (k - 1) + 1 elements, more than the input's size plus the padding on both sides"
 )]
 pub trait KernelFits<Len, Pad, Dilation, Stride> {
     /// The number of positions.
@@ -210,29 +209,37 @@ where
     type Length = SlidLength<L, K, P, Dl, S>;
 }
 
-impl<K, L: Dim, Dl, S: UnitStride> KernelFits<L, SameAsInput, Dl, S> for K {
-    type Length = S::Checked<L>;
+impl<K, L: Dim, Dl, S> KernelFits<L, SameAsInput, Dl, S> for K {
+    type Length = L;
 }
 
-/// A stride of 1, which `padding = same` needs (as PyTorch's does).
+/// A stride `Self` that suits the padding `Pad`: any stride with padding
+/// given as sizes, a stride of 1 with `padding = same` (as PyTorch's). The
+/// rule requires it of each spatial dim's stride directly, and passes the
+/// stride on through `Checked`.
 #[diagnostic::on_unimplemented(
     message = "`padding = same` needs a stride of 1, not `{Self}`",
-    label = "a strided convolution with `same` padding",
-    note = "PyTorch does not support `padding='same'` with a stride either; give the padding as sizes"
+    label = "PyTorch does not support `padding='same'` with a stride either: give the padding as sizes"
 )]
-pub trait UnitStride {
-    /// `L`, once the stride is 1.
-    type Checked<L: Dim>: Dim;
+pub trait StrideFits<Pad> {
+    /// `Self`, once it suits the padding.
+    type Checked: Dim;
 }
 
 #[diagnostic::do_not_recommend]
-impl UnitStride for One {
-    type Checked<L: Dim> = L;
+impl<S: Dim, P> StrideFits<EachSide<P>> for S {
+    type Checked = S;
 }
 
+// One impl for every stride (a check that it is 1), not one for `One` and
+// one for `D<1>`: rustc points at a concrete impl of the carrier after its
+// message ("but it is implemented for `D<1>`"), five lines in the library.
 #[diagnostic::do_not_recommend]
-impl UnitStride for D<1> {
-    type Checked<L: Dim> = L;
+impl<S: Dim + TypeSize> StrideFits<SameAsInput> for S
+where
+    S::Size: IsEqual<U1, Output = True>,
+{
+    type Checked = S;
 }
 
 /// `groups` as written: `()` is 1.
@@ -255,8 +262,7 @@ impl<G: Dim> Groups for (G,) {
 /// result's type.
 #[diagnostic::on_unimplemented(
     message = "the weight takes `{Self}` input channels per group in `{G}` groups, but the input has `{In}` channels",
-    label = "the input's channels do not match the weight",
-    note = "a convolution's weight is [C_out, C_in / groups, ..kernel] (channels first) or [C_out, ..kernel, C_in / groups] (channels last)"
+    label = "a weight is [C_out, C_in / groups, ..kernel], or [C_out, ..kernel, C_in / groups] channels last"
 )]
 pub trait ChannelsMatch<In, G, Carried> {
     /// `Carried`.
@@ -278,8 +284,7 @@ where
 /// `groups` divides `Self`, the output channel count.
 #[diagnostic::on_unimplemented(
     message = "`{G}` groups do not divide the weight's `{Self}` output channels",
-    label = "C_out is not a multiple of groups",
-    note = "each group computes C_out / groups of the output channels"
+    label = "each group computes C_out / groups of the output channels, so C_out is a multiple of groups"
 )]
 pub trait GroupsDivide<G> {
     /// `Self`, once `groups` divides it.
@@ -342,10 +347,10 @@ impl<A, B, K> StrideOrKernel<K> for (A, B) {
 ///
 /// One `do_not_recommend` impl, over [`ConvParts`], which holds the rule
 /// for each operation, layout and input rank: there the carriers
-/// ([`ChannelsMatch`], [`GroupsDivide`], [`KernelFits`], [`UnitStride`]
-/// through it) are required of the dims as plain type parameters, and the
-/// output is computed through them, so rustc reports a mistake by the
-/// carrier's message, naming the sizes that fail.
+/// ([`ChannelsMatch`], [`GroupsDivide`], [`KernelFits`], [`StrideFits`])
+/// are required of the dims as plain type parameters, and the output is
+/// computed through them, so rustc reports a mistake by the carrier's
+/// message, naming the sizes that fail.
 #[diagnostic::on_unimplemented(
     message = "`{Self}` and `{W}` cannot be the input and weight of `{Op}` in the layout `{Layout}`",
     label = "not a convolution's input and weight",
@@ -358,23 +363,29 @@ pub trait ConvRule<W, Op, Stride, Pad, Dilation, G, Layout>: Shape {
     const GEOMETRY: Geometry;
 }
 
-/// The rule for one operation, layout and input rank: [`ConvRule`]'s one
-/// impl requires it.
+/// The rule for one operation, layout and input rank, `X` the input shape
+/// and `W` the weight's: [`ConvRule`]'s one impl requires it of `()`.
 ///
 /// Measured on rustc 1.95: with the carriers required by impls of
 /// [`ConvRule`] itself (marked `do_not_recommend`, as the other rules'
 /// are), a failing carrier was reported as `ConvRule` (its message, the
 /// constructor's bound, no sizes). Behind this trait, whose impls are not
-/// so marked, each carrier is reported by its own message (19 lines with a
-/// list of this trait's impls; `tests/ui/conv_*`). A carrier whose `Self`
-/// is a dim of the input shape was reported as `ConvRule` even so, so
-/// [`ChannelsMatch`]'s `Self` is the weight's per-group count.
+/// so marked, each carrier is reported by its own message, then one line
+/// naming the input and weight shapes (`required for () to implement
+/// ConvParts<..>`): 8 lines (`tests/ui/conv_*`). Its impls are for any
+/// `Self` (the shapes are parameters), because rustc lists the impls of
+/// this trait after such an error unless their `Self` is a type
+/// parameter, and that list was 10 lines more. A carrier whose `Self` is a
+/// dim of the input shape was reported as `ConvRule` even so, so
+/// [`ChannelsMatch`]'s `Self` is the weight's per-group count, and a
+/// carrier's explanation is its label, not a note, which would be a ninth
+/// line.
 #[diagnostic::on_unimplemented(
     message = "`{Self}` and `{W}` cannot be the input and weight of `{Op}` in the layout `{Layout}`",
     label = "not a convolution's input and weight",
     note = "channels first: conv1d takes [N, C_in, L] or [C_in, L] with a weight [C_out, C_in / groups, K]; conv2d takes [N, C_in, H, W] or [C_in, H, W] with [C_out, C_in / groups, kH, kW]; channels last (`layout = nwc` / `nhwc`) puts C_in last in both"
 )]
-pub trait ConvParts<W, Op, Stride, Pad, Dilation, G, Layout> {
+pub trait ConvParts<X, W, Op, Stride, Pad, Dilation, G, Layout> {
     /// The result shape.
     type Output: Shape;
     /// The sizes the loops use.
@@ -384,10 +395,11 @@ pub trait ConvParts<W, Op, Stride, Pad, Dilation, G, Layout> {
 #[diagnostic::do_not_recommend]
 impl<X, W, Op, S, P, Dl, G, L> ConvRule<W, Op, S, P, Dl, G, L> for X
 where
-    X: Shape + ConvParts<W, Op, S, P, Dl, G, L>,
+    X: Shape,
+    (): ConvParts<X, W, Op, S, P, Dl, G, L>,
 {
-    type Output = <X as ConvParts<W, Op, S, P, Dl, G, L>>::Output;
-    const GEOMETRY: Geometry = <X as ConvParts<W, Op, S, P, Dl, G, L>>::GEOMETRY;
+    type Output = <() as ConvParts<X, W, Op, S, P, Dl, G, L>>::Output;
+    const GEOMETRY: Geometry = <() as ConvParts<X, W, Op, S, P, Dl, G, L>>::GEOMETRY;
 }
 
 /// Writes the [`ConvParts`] impls of one operation and input rank, for each
@@ -403,21 +415,23 @@ macro_rules! conv_rule {
     (@one $op:ident $layout:ty { x ($($x:ident),*) w ($($w:ident),* $(,)?) -> ($($out:ident),*)
         { $batch:ty, $ci:ident, $cg:ty, $co:ident, $h:ty, $wd:ident, $kh:ty, $kw:ident, $batched:literal, $last:literal }
         groups $groups:ty }) => {
-        impl<$($x: Dim,)* $($w: Dim,)* S, P, Dl, G> ConvParts<($($w,)*), kind::$op, S, P, Dl, G, $layout> for ($($x,)*)
+        impl<$($x: Dim,)* $($w: Dim,)* S, P, Dl, G, Any> ConvParts<($($x,)*), ($($w,)*), kind::$op, S, P, Dl, G, $layout> for Any
         where
             S: PerAxis<One>,
             P: Padding,
             Dl: PerAxis<One>,
             G: Groups,
             $co: GroupsDivide<$groups>,
-            $kh: KernelFits<$h, P::First, Dl::First, S::First>,
-            $kw: KernelFits<$wd, P::Second, Dl::Second, S::Second>,
-            $cg: ChannelsMatch<$ci, $groups, <$kw as KernelFits<$wd, P::Second, Dl::Second, S::Second>>::Length>,
+            S::First: StrideFits<P::First>,
+            S::Second: StrideFits<P::Second>,
+            $kh: KernelFits<$h, P::First, Dl::First, <S::First as StrideFits<P::First>>::Checked>,
+            $kw: KernelFits<$wd, P::Second, Dl::Second, <S::Second as StrideFits<P::Second>>::Checked>,
+            $cg: ChannelsMatch<$ci, $groups, <$kw as KernelFits<$wd, P::Second, Dl::Second, <S::Second as StrideFits<P::Second>>::Checked>>::Length>,
         {
             type Output = conv_rule!(@output [$($out)*]
                 [<$co as GroupsDivide<$groups>>::Checked]
-                [<$kh as KernelFits<$h, P::First, Dl::First, S::First>>::Length]
-                [<$cg as ChannelsMatch<$ci, $groups, <$kw as KernelFits<$wd, P::Second, Dl::Second, S::Second>>::Length>>::Carried]);
+                [<$kh as KernelFits<$h, P::First, Dl::First, <S::First as StrideFits<P::First>>::Checked>>::Length]
+                [<$cg as ChannelsMatch<$ci, $groups, <$kw as KernelFits<$wd, P::Second, Dl::Second, <S::Second as StrideFits<P::Second>>::Checked>>::Length>>::Carried]);
             const GEOMETRY: Geometry = geometry::<kind::$op, S, P, Dl>(
                 Sizes {
                     batched: $batched,
@@ -430,8 +444,8 @@ macro_rules! conv_rule {
                     kernel: [<$kh as Dim>::SIZE, $kw::SIZE],
                 },
                 [
-                    <<$kh as KernelFits<$h, P::First, Dl::First, S::First>>::Length as Dim>::SIZE,
-                    <<$kw as KernelFits<$wd, P::Second, Dl::Second, S::Second>>::Length as Dim>::SIZE,
+                    <<$kh as KernelFits<$h, P::First, Dl::First, <S::First as StrideFits<P::First>>::Checked>>::Length as Dim>::SIZE,
+                    <<$kw as KernelFits<$wd, P::Second, Dl::Second, <S::Second as StrideFits<P::Second>>::Checked>>::Length as Dim>::SIZE,
                 ],
             );
         }

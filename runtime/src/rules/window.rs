@@ -114,8 +114,7 @@ where
 /// A step `Self` of at least 1.
 #[diagnostic::on_unimplemented(
     message = "a window step of `{Self}`: the step is at least 1",
-    label = "windows 0 elements apart",
-    note = "`windows::<AXIS, SIZE, STEP>()` starts a window every STEP elements"
+    label = "`windows::<AXIS, SIZE, STEP>()` starts a window every STEP elements"
 )]
 pub trait PositiveStep {
     /// `Self`.
@@ -145,17 +144,18 @@ pub trait WindowAxis<const AXIS: usize, const SIZE: usize, const STEP: usize>: S
     type Windowed: Shape;
 }
 
-/// The rule for one rank and axis, which [`WindowAxis`]'s one impl
-/// requires. Its impls are not marked `do_not_recommend`, so a failing
-/// carrier ([`WindowFits`], [`PositiveStep`]) is reported by its own
-/// message (measured on rustc 1.95, as for the convolution rule's
+/// The rule for one rank and axis of the shape `S`, which [`WindowAxis`]'s
+/// one impl requires of `()`. Its impls are not marked `do_not_recommend`,
+/// so a failing carrier ([`WindowFits`], [`PositiveStep`]) is reported by
+/// its own message, and are for any `Self`, so rustc does not list them
+/// after it (measured on rustc 1.95, as for the convolution rule's
 /// `ConvParts`).
 #[diagnostic::on_unimplemented(
     message = "`windows::<{AXIS}, ..>` needs an axis {AXIS} of `{Self}` and room for one more dim",
     label = "no axis {AXIS} here, or the shape has the most dims there are",
     note = "axes count from 0, outermost first; the windows add a last dim, so the shape has at most 5 dims"
 )]
-pub trait WindowParts<const AXIS: usize, const SIZE: usize, const STEP: usize> {
+pub trait WindowParts<S, const AXIS: usize, const SIZE: usize, const STEP: usize> {
     /// The windowed shape.
     type Windowed: Shape;
 }
@@ -163,16 +163,17 @@ pub trait WindowParts<const AXIS: usize, const SIZE: usize, const STEP: usize> {
 #[diagnostic::do_not_recommend]
 impl<S, const AXIS: usize, const SIZE: usize, const STEP: usize> WindowAxis<AXIS, SIZE, STEP> for S
 where
-    S: Shape + WindowParts<AXIS, SIZE, STEP>,
+    S: Shape,
+    (): WindowParts<S, AXIS, SIZE, STEP>,
 {
-    type Windowed = <S as WindowParts<AXIS, SIZE, STEP>>::Windowed;
+    type Windowed = <() as WindowParts<S, AXIS, SIZE, STEP>>::Windowed;
 }
 
 /// Each rule's impl for each row `axis: [before] at [after]`.
 macro_rules! window_axis {
     ($($axis:literal: [$($before:ident)*] $at:ident [$($after:ident)*];)*) => {$(
-        impl<$($before: Dim,)* $at: Dim, $($after: Dim,)* const SIZE: usize, const STEP: usize>
-            WindowParts<$axis, SIZE, STEP> for ($($before,)* $at, $($after,)*)
+        impl<$($before: Dim,)* $at: Dim, $($after: Dim,)* const SIZE: usize, const STEP: usize, Any>
+            WindowParts<($($before,)* $at, $($after,)*), $axis, SIZE, STEP> for Any
         where
             D<STEP>: PositiveStep,
             D<SIZE>: WindowFits<$at, <D<STEP> as PositiveStep>::Step>,

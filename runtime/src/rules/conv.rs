@@ -478,6 +478,53 @@ conv_rule!(pool2d [(), keyword::nchw] { x (C, H, Wd) w (KH, KW) -> (Oc, Ho, Wo) 
 conv_rule!(pool2d [keyword::nhwc] { x (N, H, Wd, C) w (KH, KW) -> (N, Ho, Wo, Oc) { N, C, One, C, H, Wd, KH, KW, true, true } groups C });
 conv_rule!(pool2d [keyword::nhwc] { x (H, Wd, C) w (KH, KW) -> (Ho, Wo, Oc) { One, C, One, C, H, Wd, KH, KW, false, true } groups C });
 
+/// An input of a rank the operation does not take: `Self` is `()`, `X`
+/// the input shape. No type implements it; the rule's impls for those
+/// ranks require it, so the mistake is reported by this message (8 lines)
+/// rather than as [`ConvRule`] with the constructor's bound.
+#[diagnostic::on_unimplemented(
+    message = "`{Op}` does not take an input of shape `{X}`",
+    label = "1-D: [N, C, L] or [C, L]; 2-D: [N, C, H, W] or [C, H, W] (channels last: C at the end)"
+)]
+pub trait InputRank<X, Op> {}
+
+/// The geometry of no convolution, for the impls of inputs of a wrong
+/// rank, which never compile.
+const NO_GEOMETRY: Geometry = Geometry {
+    spatial: 0,
+    batched: false,
+    batch: 0,
+    in_channels: 0,
+    out_channels: 0,
+    groups: 0,
+    channels_last: false,
+    input: [0; 2],
+    kernel: [0; 2],
+    output: [0; 2],
+    stride: [0; 2],
+    dilation: [0; 2],
+    pad: [0; 2],
+};
+
+/// The [`ConvParts`] impls of `$op` for inputs of each rank listed (the
+/// ranks it does not take), each requiring [`InputRank`].
+macro_rules! wrong_rank {
+    ($op:ident: $(($($x:ident),+))+) => {$(
+        impl<$($x: Dim,)+ W, S, P, Dl, G, L, Any> ConvParts<($($x,)+), W, kind::$op, S, P, Dl, G, L> for Any
+        where
+            Any: InputRank<($($x,)+), kind::$op>,
+        {
+            type Output = ($($x,)+);
+            const GEOMETRY: Geometry = NO_GEOMETRY;
+        }
+    )+};
+}
+
+wrong_rank!(conv1d: (A) (A, B, C, D) (A, B, C, D, E) (A, B, C, D, E, F));
+wrong_rank!(pool1d: (A) (A, B, C, D) (A, B, C, D, E) (A, B, C, D, E, F));
+wrong_rank!(conv2d: (A) (A, B) (A, B, C, D, E) (A, B, C, D, E, F));
+wrong_rank!(pool2d: (A) (A, B) (A, B, C, D, E) (A, B, C, D, E, F));
+
 /// The sizes of a convolution that its shapes give directly.
 struct Sizes {
     batched: bool,

@@ -242,6 +242,7 @@ macro_rules! catalogue_entry {
 #[doc = catalogue_entry!("reduce_mean_of_integers", "`mean` needs `f32` or `f64` elements (tensor expressions never convert); use `sum` and divide, or convert the tensor first.")]
 #[doc = catalogue_entry!("conv_channels_mismatch", "The weight of `conv2d` is `[C_out, C_in / groups, kH, kW]`: its second dim must be the input's channels divided by `groups`. The message names the three counts.")]
 #[doc = catalogue_entry!("conv_groups_do_not_divide", "`groups` must divide the output channels (the weight's first dim) as well as the input's.")]
+#[doc = catalogue_entry!("conv_in_channels_not_divisible_by_groups", "`groups` must divide the input's channels: 3 channels in 2 groups is reported as the weight's per-group count (1) times the groups (2) not matching them (3).")]
 #[doc = catalogue_entry!("conv_kernel_larger_than_input", "A kernel spans `dilation * (k - 1) + 1` elements, at most the input's size plus the padding on both sides.")]
 #[doc = catalogue_entry!("conv_dilation_leaves_no_output", "The same on one dim of two: a dilation of 5 makes a 3-tap kernel span 11 columns of an 8-wide input padded by 1 on each side (10).")]
 #[doc = catalogue_entry!("conv_wrong_rank", "`conv2d` takes `[N, C, H, W]` or `[C, H, W]` (and `conv1d` `[N, C, L]` or `[C, L]`).")]

@@ -103,6 +103,15 @@ fn main() {
         |o| tensor_expr!(o = rsqrt(p)),
         |v| 1.0 / v.sqrt(),
     );
+    bench_function("round", &x, |o| tensor_expr!(o = round(x)), f32::round);
+    bench_function(
+        "round_even",
+        &x,
+        |o| tensor_expr!(o = round_even(x)),
+        f32::round_ties_even,
+    );
+    bench_function("floor", &x, |o| tensor_expr!(o = floor(x)), f32::floor);
+    bench_function("trunc", &x, |o| tensor_expr!(o = trunc(x)), f32::trunc);
 
     println!();
     log_softmax(&x);

@@ -276,3 +276,125 @@ fn max_min_relu_and_clamp_propagate_nan_as_numpy() {
         &[1., 2., -3., 2., 2., -6.]
     );
 }
+
+/// Values where rounding goes wrong: ties of both parities, the largest
+/// float below one half (whose `x + 0.5` rounds up to 1), both zeros, the
+/// first floats that are all integers, infinities and NaN.
+fn rounding_cases_f32() -> Vec<f32> {
+    let mut cases = vec![
+        0.0,
+        -0.0,
+        0.3,
+        -0.3,
+        0.5,
+        -0.5,
+        1.5,
+        -1.5,
+        2.5,
+        -2.5,
+        0.499_999_97,
+        -0.499_999_97,
+        1.0,
+        -1.0,
+        8_388_607.5,
+        -8_388_607.5,
+        8_388_608.0,
+        16_777_215.0,
+        1e30,
+        -1e30,
+        f32::MIN_POSITIVE,
+        -f32::MIN_POSITIVE,
+        f32::INFINITY,
+        f32::NEG_INFINITY,
+        f32::NAN,
+    ];
+    cases.extend(f32_samples().step_by(7));
+    cases
+}
+
+#[test]
+fn rounding_functions_are_rusts_bit_for_bit() {
+    // Each of `round`, `round_even`, `floor`, `ceil`, `trunc` against std's,
+    // the sign of a zero included (NaN compared as NaN).
+    let same = |a: f32, b: f32| a.to_bits() == b.to_bits() || (a.is_nan() && b.is_nan());
+    type Pair = (&'static str, fn(f32) -> f32, fn(f32) -> f32);
+    let functions: [Pair; 5] = [
+        ("round", Float::round, f32::round),
+        ("round_even", Float::round_even, f32::round_ties_even),
+        ("floor", Float::floor, f32::floor),
+        ("ceil", Float::ceil, f32::ceil),
+        ("trunc", Float::trunc, f32::trunc),
+    ];
+    for x in rounding_cases_f32() {
+        for (name, ours, std) in functions {
+            assert!(
+                same(ours(x), std(x)),
+                "{name}({x:e}): {} against {}",
+                ours(x),
+                std(x)
+            );
+        }
+    }
+    for x in f64_samples(200_000, 0x2545_f491_4f6c_dd1d).chain([
+        0.5,
+        -0.5,
+        2.5,
+        -0.0,
+        0.499_999_999_999_999_94,
+        4_503_599_627_370_495.5,
+    ]) {
+        let cases: [(f64, f64); 5] = [
+            (Float::round(x), x.round()),
+            (Float::round_even(x), x.round_ties_even()),
+            (Float::floor(x), x.floor()),
+            (Float::ceil(x), x.ceil()),
+            (Float::trunc(x), x.trunc()),
+        ];
+        for (ours, std) in cases {
+            assert!(
+                ours.to_bits() == std.to_bits() || (ours.is_nan() && std.is_nan()),
+                "{x:e}: {ours} against {std}"
+            );
+        }
+    }
+}
+
+#[test]
+fn rounding_and_sign_in_expressions() {
+    let x: Tensor<f32, Shape![6]> = tensor![-2.5, -0.5, 0.5, 1.5, 2.5, f32::NAN];
+    assert_eq!(
+        tensor_expr!(round(x)).as_slice()[..5],
+        [-3.0, -1.0, 1.0, 2.0, 3.0]
+    );
+    assert_eq!(
+        tensor_expr!(round_even(x)).as_slice()[..5],
+        [-2.0, -0.0, 0.0, 2.0, 2.0]
+    );
+    assert_eq!(
+        tensor_expr!(floor(x)).as_slice()[..5],
+        [-3.0, -1.0, 0.0, 1.0, 2.0]
+    );
+    assert_eq!(
+        tensor_expr!(ceil(x)).as_slice()[..5],
+        [-2.0, -0.0, 1.0, 2.0, 3.0]
+    );
+    assert_eq!(
+        tensor_expr!(trunc(x)).as_slice()[..5],
+        [-2.0, -0.0, 0.0, 1.0, 2.0]
+    );
+    // TFLite's float requantisation: round(acc * scale) + zero point.
+    let acc: Tensor<f32, Shape![3]> = tensor![100.0, -37.0, 5.0];
+    let (scale, zero_point) = (0.05f32, 3.0f32);
+    assert_eq!(
+        tensor_expr!(round(acc * scale) + zero_point).as_slice(),
+        &[8.0, 1.0, 3.0]
+    );
+    // NumPy's sign: -1, 0 or 1, NaN for NaN; integers too.
+    let s = tensor_expr!(sign(x));
+    assert_eq!(s.as_slice()[..5], [-1.0, -1.0, 1.0, 1.0, 1.0]);
+    assert!(s.as_slice()[5].is_nan());
+    let z: Tensor<f64, Shape![2]> = tensor![-0.0, 0.0];
+    assert_eq!(tensor_expr!(sign(z)).as_slice(), &[0.0, 0.0]);
+    let i: Tensor<i32, Shape![3]> = tensor![-7, 0, 9];
+    assert_eq!(tensor_expr!(sign(i)).as_slice(), &[-1, 0, 1]);
+}

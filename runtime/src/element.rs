@@ -90,6 +90,21 @@ pub trait Element:
 pub trait Signed: Element<Sign = HasSign> + Neg<Output = Self> {
     /// The absolute value.
     fn abs_element(self) -> Self;
+    /// -1, 0 or 1 as `self` is negative, zero or positive; NaN stays NaN
+    /// (NumPy's and PyTorch's `sign`; a zero of either sign gives 0).
+    #[inline(always)]
+    #[allow(clippy::eq_op)]
+    fn sign_element(self) -> Self {
+        if self > Self::ZERO {
+            Self::ONE
+        } else if self < Self::ZERO {
+            -Self::ONE
+        } else if self == Self::ZERO {
+            Self::ZERO
+        } else {
+            self
+        }
+    }
 }
 
 /// A floating-point element: the transcendental functions.
@@ -192,6 +207,66 @@ pub trait Float: Signed + Element<Floatness = IsFloat> {
     fn rsqrt(self) -> Self {
         Self::ONE / self.sqrt()
     }
+    /// The magnitude from which every value is an integer: 2^52 (f64's
+    /// default), 2^23 for f32. The rounding functions add and subtract it.
+    #[inline(always)]
+    fn integral_from() -> Self {
+        Self::from_float_literal(4_503_599_627_370_496.0)
+    }
+    /// The nearest integer, ties to even (NumPy's `rint` and `round`, Rust's
+    /// `round_ties_even`); a zero keeps its sign, NaN and infinities stay.
+    /// Adding and subtracting [`Float::integral_from`] rounds in the FPU's
+    /// own mode, in vector instructions.
+    #[inline(always)]
+    fn round_even(self) -> Self {
+        with_sign_of(nearest_of_magnitude(self.abs_element()), self)
+    }
+    /// The largest integer not above `self` (Rust's and NumPy's `floor`).
+    #[inline(always)]
+    fn floor(self) -> Self {
+        let rounded = self.round_even();
+        if rounded > self {
+            rounded - Self::ONE
+        } else {
+            rounded
+        }
+    }
+    /// The smallest integer not below `self` (Rust's and NumPy's `ceil`).
+    #[inline(always)]
+    fn ceil(self) -> Self {
+        let rounded = self.round_even();
+        if rounded < self {
+            let up = rounded + Self::ONE;
+            if up == Self::ZERO {
+                // ceil(-0.6) is -0.0.
+                self * Self::ZERO
+            } else {
+                up
+            }
+        } else {
+            rounded
+        }
+    }
+    /// The integer part, toward zero (Rust's and NumPy's `trunc`).
+    #[inline(always)]
+    fn trunc(self) -> Self {
+        with_sign_of(floor_of_magnitude(self.abs_element()), self)
+    }
+    /// The nearest integer, ties away from zero (Rust's `round`, C's
+    /// `round`, TFLite's float rounding; NumPy's `round` is
+    /// [`Float::round_even`]). The fraction `|x| - trunc(|x|)` is exact, so
+    /// 0.49999997 rounds to 0.
+    #[inline(always)]
+    fn round(self) -> Self {
+        let magnitude = self.abs_element();
+        let whole = floor_of_magnitude(magnitude);
+        let rounded = if magnitude - whole >= Self::from_float_literal(0.5) {
+            whole + Self::ONE
+        } else {
+            whole
+        };
+        with_sign_of(rounded, self)
+    }
     /// The larger of two values, ignoring a NaN operand (NumPy's `fmax`).
     #[inline(always)]
     #[allow(clippy::eq_op)]
@@ -202,6 +277,7 @@ pub trait Float: Signed + Element<Floatness = IsFloat> {
             self
         }
     }
+
     /// The smaller of two values, ignoring a NaN operand (NumPy's `fmin`).
     #[inline(always)]
     #[allow(clippy::eq_op)]
@@ -211,6 +287,44 @@ pub trait Float: Signed + Element<Floatness = IsFloat> {
         } else {
             self
         }
+    }
+}
+
+/// The nearest integer to `magnitude` (not negative, or NaN), ties to
+/// even: adding and subtracting [`Float::integral_from`] makes the FPU
+/// round (NaN and values already integral are returned as they are).
+#[inline(always)]
+fn nearest_of_magnitude<T: Float>(magnitude: T) -> T {
+    let big = T::integral_from();
+    if magnitude < big {
+        (magnitude + big) - big
+    } else {
+        magnitude
+    }
+}
+
+/// The largest integer not above `magnitude` (not negative, or NaN).
+#[inline(always)]
+fn floor_of_magnitude<T: Float>(magnitude: T) -> T {
+    let nearest = nearest_of_magnitude(magnitude);
+    if nearest > magnitude {
+        nearest - T::ONE
+    } else {
+        nearest
+    }
+}
+
+/// `magnitude` (not negative, or NaN) with the sign of `x`, a zero
+/// included (`x * 0` is a zero of `x`'s sign for the finite `x` that
+/// round to zero).
+#[inline(always)]
+fn with_sign_of<T: Float>(magnitude: T, x: T) -> T {
+    if magnitude == T::ZERO {
+        x * T::ZERO
+    } else if x < T::ZERO {
+        -magnitude
+    } else {
+        magnitude
     }
 }
 
@@ -419,6 +533,11 @@ macro_rules! impl_float {
         }
         #[diagnostic::do_not_recommend]
         impl Float for $t {
+            #[inline(always)]
+            fn integral_from() -> Self {
+                // 2^(significand bits): 2^23 for f32, 2^52 for f64.
+                (1u64 << (<$t>::MANTISSA_DIGITS - 1)) as $t
+            }
             math_fns!($t: exp, ln, sqrt, sin, cos, tanh, exp2, log2, log1p, expm1, sigmoid,
                 softplus, silu, gelu_tanh, erf, gelu, rsqrt);
             #[inline(always)]

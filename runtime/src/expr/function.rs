@@ -238,6 +238,18 @@ elementwise_functions! {
     gelu(x): Float => x.gelu();
     /// 1 / sqrt(x).
     rsqrt(x): Float => x.rsqrt();
+    /// The nearest integer, ties away from zero (Rust's `round`, TFLite's float rounding).
+    round(x): Float => x.round();
+    /// The nearest integer, ties to even (NumPy's `rint` and `round`).
+    round_even(x): Float => x.round_even();
+    /// The largest integer not above `x`.
+    floor(x): Float => x.floor();
+    /// The smallest integer not below `x`.
+    ceil(x): Float => x.ceil();
+    /// The integer part of `x`, toward zero.
+    trunc(x): Float => x.trunc();
+    /// -1, 0 or 1 as `x` is negative, zero or positive; NaN stays NaN.
+    sign(x): Signed => x.sign_element();
     /// max(x, 0); NaN stays NaN.
     relu(x): Element => x.max_element(T::ZERO);
     /// `x * x`.

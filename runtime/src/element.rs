@@ -479,6 +479,40 @@ macro_rules! math_fns {
     )*};
 }
 
+/// The rounding functions as std's, for targets that round in one
+/// instruction.
+#[cfg(all(
+    feature = "std",
+    any(
+        target_feature = "sse4.1",
+        not(any(target_arch = "x86", target_arch = "x86_64"))
+    )
+))]
+macro_rules! std_rounding {
+    ($t:ident) => {
+        #[inline(always)]
+        fn round_even(self) -> Self {
+            <$t>::round_ties_even(self)
+        }
+        #[inline(always)]
+        fn floor(self) -> Self {
+            <$t>::floor(self)
+        }
+        #[inline(always)]
+        fn ceil(self) -> Self {
+            <$t>::ceil(self)
+        }
+        #[inline(always)]
+        fn trunc(self) -> Self {
+            <$t>::trunc(self)
+        }
+        #[inline(always)]
+        fn round(self) -> Self {
+            <$t>::round(self)
+        }
+    };
+}
+
 macro_rules! impl_float {
     ($t:ident; pow $pow:path) => {
         impl Element for $t {
@@ -538,6 +572,15 @@ macro_rules! impl_float {
                 // 2^(significand bits): 2^23 for f32, 2^52 for f64.
                 (1u64 << (<$t>::MANTISSA_DIGITS - 1)) as $t
             }
+            // Where the target rounds in one instruction (SSE4.1's `roundps`,
+            // every AArch64 core's `frint*`), std's functions compile to it;
+            // on x86 without SSE4.1 they are calls, and the defaults above
+            // are several times faster.
+            #[cfg(all(
+                feature = "std",
+                any(target_feature = "sse4.1", not(any(target_arch = "x86", target_arch = "x86_64")))
+            ))]
+            std_rounding!($t);
             math_fns!($t: exp, ln, sqrt, sin, cos, tanh, exp2, log2, log1p, expm1, sigmoid,
                 softplus, silu, gelu_tanh, erf, gelu, rsqrt);
             #[inline(always)]

@@ -241,3 +241,20 @@ fn cast_follows_as() {
     );
     assert_eq!(y.view().cast::<i8>().as_slice(), &[-1, 7, 1]);
 }
+
+/// Weights a converter wrote as a flat `static` array, viewed in a `static`
+/// with no run-time check, as an operand of a dense layer.
+#[test]
+fn a_static_flat_array_is_a_tensor_operand() {
+    static WEIGHTS: [f32; 6] = [1.0, -2.0, 0.5, 4.0, 0.0, -1.0];
+    static W: TensorView<'static, f32, Shape![3, 2]> = TensorView::from_array(&WEIGHTS);
+    let x: Tensor<f32, Shape![1, 3]> = tensor![[1.0, 2.0, 3.0]];
+    let b: Tensor<f32, Shape![2]> = tensor![0.5, -0.5];
+    let y = tensor_expr!(x @ W + b);
+    let w = TensorView::<f32, Shape![3, 2]>::try_from_slice(&WEIGHTS).unwrap();
+    assert_eq!(y.as_slice(), tensor_expr!(x @ w + b).as_slice());
+    assert_eq!(
+        y.as_slice(),
+        &[1.0 + 1.0 + 0.0 + 0.5, -2.0 + 8.0 - 3.0 - 0.5]
+    );
+}

@@ -24,6 +24,7 @@ fn ui_build() {
     cases.compile_fail("tests/ui_build/narrow_past_the_end.rs");
     cases.compile_fail("tests/ui_build/concat_mismatched_dim.rs");
     cases.compile_fail("tests/ui_build/argmax_over_an_empty_axis.rs");
+    cases.compile_fail("tests/ui_build/from_array_wrong_length.rs");
 }
 
 /// The error catalogue (`tensor_expr::errors`) lists every ui case, and names

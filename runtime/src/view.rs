@@ -24,6 +24,17 @@ pub struct TensorView<'a, T, S> {
     shape: PhantomData<S>,
 }
 
+/// The check of [`TensorView::from_array`]: an array of `N` elements holds
+/// a shape `S`.
+struct ArrayFits<S, const N: usize>(PhantomData<S>);
+
+impl<S: Shape, const N: usize> ArrayFits<S, N> {
+    const CHECKED: () = assert!(
+        N == S::LEN,
+        "`TensorView::from_array`: the array's length is not the shape's element count"
+    );
+}
+
 /// A mutable view of `S::LEN` row-major elements with shape `S`; it can be the
 /// target of `tensor_expr!(out = ...)` and `out += ...`.
 pub struct TensorViewMut<'a, T, S> {
@@ -39,6 +50,28 @@ impl<'a, T, S: Shape> TensorView<'a, T, S> {
     }
 
     pub(crate) fn from_exact(data: &'a [T]) -> Self {
+        TensorView {
+            data,
+            shape: PhantomData,
+        }
+    }
+
+    /// Views a flat array of exactly `S::LEN` elements, with no run-time
+    /// check: a `const fn`, so weights a converter wrote as a flat `static`
+    /// array become a tensor operand in a `static` or `const` of their own,
+    /// in flash on a microcontroller. An array of another length is a
+    /// compile error: in a `static` or `const` as soon as it is checked,
+    /// elsewhere when the program is built (`cargo check` does not evaluate
+    /// the assertion there).
+    ///
+    /// ```
+    /// use tensor_expr_runtime::{TensorView, D};
+    /// static WEIGHTS: [i8; 6] = [1, -2, 3, -4, 5, -6];
+    /// static W: TensorView<'static, i8, (D<2>, D<3>)> = TensorView::from_array(&WEIGHTS);
+    /// assert_eq!(W[[1, 2]], -6);
+    /// ```
+    pub const fn from_array<const N: usize>(data: &'a [T; N]) -> Self {
+        let () = ArrayFits::<S, N>::CHECKED;
         TensorView {
             data,
             shape: PhantomData,

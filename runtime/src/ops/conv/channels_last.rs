@@ -1,0 +1,116 @@
+//! The tiles of a convolution channels last (`layout = nhwc` / `nwc`, the
+//! layout of TFLite and CMSIS-NN): `R` consecutive output positions by `C`
+//! output channels. Each output channel is a dot product of its weights
+//! with each pixel along the input channels; a depthwise convolution
+//! multiplies a pixel's channels by their weights, a vector at a time.
+
+use super::{input_at, input_index, ConvSpec, Convolution, Position};
+use crate::element::Element;
+use crate::expr::block::{multiply_add, with_named_rows};
+
+impl<T: Element, C: ConvSpec> Convolution<'_, T, C> {
+    /// A tile channels last: `R` consecutive output positions of one row
+    /// (`rows`), `CC` output channels. Each output channel is a dot product
+    /// of its weights (`[kH, kW, C_in / groups]`, contiguous along the input
+    /// channels) with each position's input pixels, summed along the input
+    /// channels [`DOT_LANES`] at a time and added across the lanes at the
+    /// end.
+    #[inline(always)]
+    pub(super) fn pixel_dots<const R: usize, const CC: usize, const FUSE: bool>(
+        &self,
+        rows: &[Position; R],
+        block: &mut [[T; CC]; R],
+    ) {
+        let (g, p) = (Self::G, rows[0]);
+        let [kh_len, kw_len] = g.kernel;
+        let per_group = Self::PER_GROUP;
+        let per_channel = kh_len * kw_len * per_group;
+        macro_rules! named_rows {
+            ($($acc:ident $r:literal)+) => {{
+                for j in 0..CC {
+                    let co = p.channel + j;
+                    let c0 = co / Self::OUT_PER_GROUP * per_group;
+                    let w_co = &self.w[co * per_channel..][..per_channel];
+                    $(let mut $acc = [T::ZERO; DOT_LANES];)+
+                    for kh in 0..kh_len {
+                        let Some(ih) = input_at(p.oh, kh, 0, &g) else {
+                            continue;
+                        };
+                        for kw in 0..kw_len {
+                            let w_tap = &w_co[(kh * kw_len + kw) * per_group..][..per_group];
+                            $(
+                                if let Some(iw) = input_at(p.ow + $r, kw, 1, &g) {
+                                    let x_pixel = &self.x[input_index(&g, p.n, c0, ih, iw)..][..per_group];
+                                    dot_into::<T, FUSE>(&mut $acc, x_pixel, w_tap);
+                                }
+                            )+
+                        }
+                    }
+                    $(block[$r][j] = $acc.iter().fold(T::ZERO, |sum, &lane| sum + lane);)+
+                }
+            }};
+        }
+        with_named_rows!(R, named_rows, self.element_rows(rows, block))
+    }
+
+    /// A depthwise tile channels last (one input channel per output
+    /// channel): `R` consecutive output positions of one row, `CC`
+    /// channels, each tap a multiply-add of the pixel's `CC` channels by
+    /// the tap's `CC` weights (read `kH * kW` apart, once for the tile).
+    #[inline(always)]
+    pub(super) fn depthwise_pixels<const R: usize, const CC: usize, const FUSE: bool>(
+        &self,
+        rows: &[Position; R],
+        block: &mut [[T; CC]; R],
+    ) {
+        let (g, p) = (Self::G, rows[0]);
+        let [kh_len, kw_len] = g.kernel;
+        let taps = kh_len * kw_len;
+        let w_tile = &self.w[p.channel * taps..][..CC * taps];
+        macro_rules! named_rows {
+            ($($acc:ident $r:literal)+) => {{
+                $(let mut $acc = [T::ZERO; CC];)+
+                for kh in 0..kh_len {
+                    let Some(ih) = input_at(p.oh, kh, 0, &g) else {
+                        continue;
+                    };
+                    for kw in 0..kw_len {
+                        let mut weights = [T::ZERO; CC];
+                        for (j, weight) in weights.iter_mut().enumerate() {
+                            *weight = w_tile[j * taps + kh * kw_len + kw];
+                        }
+                        $(
+                            if let Some(iw) = input_at(p.ow + $r, kw, 1, &g) {
+                                let x_pixel = &self.x[input_index(&g, p.n, p.channel, ih, iw)..][..CC];
+                                for j in 0..CC {
+                                    $acc[j] = multiply_add::<T, FUSE>(weights[j], x_pixel[j], $acc[j]);
+                                }
+                            }
+                        )+
+                    }
+                }
+                $(block[$r] = $acc;)+
+            }};
+        }
+        with_named_rows!(R, named_rows, self.element_rows(rows, block))
+    }
+}
+
+/// The lanes of the partial sums of a channels-last dot product: a
+/// 512-bit vector of `f32`, two 256-bit ones.
+const DOT_LANES: usize = 16;
+
+/// `acc[k % DOT_LANES] += w[k] * x[k]` over `x` and `w` (of one length).
+#[inline(always)]
+fn dot_into<T: Element, const FUSE: bool>(acc: &mut [T; DOT_LANES], x: &[T], w: &[T]) {
+    let (x_chunks, x_tail) = x.as_chunks::<DOT_LANES>();
+    let (w_chunks, w_tail) = w.as_chunks::<DOT_LANES>();
+    for (xs, ws) in x_chunks.iter().zip(w_chunks) {
+        for l in 0..DOT_LANES {
+            acc[l] = multiply_add::<T, FUSE>(ws[l], xs[l], acc[l]);
+        }
+    }
+    for (l, (&xs, &ws)) in x_tail.iter().zip(w_tail).enumerate() {
+        acc[l] = multiply_add::<T, FUSE>(ws, xs, acc[l]);
+    }
+}

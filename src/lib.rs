@@ -36,8 +36,8 @@
 
 pub use tensor_expr_macros::{tensor, tensor_expr, Shape};
 pub use tensor_expr_runtime::{
-    Broadcast, BroadcastInto, Dim, Element, Float, One, Shape, ShapeError, Signed, StridedView,
-    Target, Tensor, TensorView, TensorViewMut, D, FUNCTIONS, MAX_RANK,
+    Broadcast, BroadcastInto, Dim, Element, Float, Integer, One, Shape, ShapeError, Signed,
+    StridedView, Target, Tensor, TensorView, TensorViewMut, D, FUNCTIONS, MAX_RANK,
 };
 
 /// The run-time errors: [`ShapeError`] (data of the wrong length),
@@ -155,8 +155,8 @@ pub mod prelude {
     #[cfg(feature = "alloc")]
     pub use crate::HeapTensor;
     pub use crate::{
-        tensor, tensor_expr, Broadcast, BroadcastInto, Element, Float, One, Shape, Signed, Tensor,
-        TensorView, TensorViewMut, D,
+        tensor, tensor_expr, Broadcast, BroadcastInto, Element, Float, Integer, One, Shape, Signed,
+        Tensor, TensorView, TensorViewMut, D,
     };
 }
 
@@ -240,6 +240,7 @@ macro_rules! catalogue_entry {
 #[doc = catalogue_entry!("reduce_axis_listed_twice", "List each axis once.")]
 #[doc = catalogue_entry!("reduce_axis_repeated_from_the_end", "`1` and `-1` are the same dim of a rank-2 shape: list it once.")]
 #[doc = catalogue_entry!("reduce_mean_of_integers", "`mean` needs `f32` or `f64` elements (tensor expressions never convert); use `sum` and divide, or convert the tensor first.")]
+#[doc = catalogue_entry!("shift_of_floats", "`>>` and `<<` shift integers (as Rust's); scale a float by a power of two with `*` instead.")]
 #[doc = catalogue_entry!("conv_channels_mismatch", "The weight of `conv2d` is `[C_out, C_in / groups, kH, kW]`: its second dim must be the input's channels divided by `groups`. The message names the three counts.")]
 #[doc = catalogue_entry!("conv_groups_do_not_divide", "`groups` must divide the output channels (the weight's first dim) as well as the input's.")]
 #[doc = catalogue_entry!("conv_in_channels_not_divisible_by_groups", "`groups` must divide the input's channels: 3 channels in 2 groups is reported as the weight's per-group count (1) times the groups (2) not matching them (3).")]

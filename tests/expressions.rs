@@ -389,3 +389,17 @@ fn each_operand_is_evaluated_as_often_as_written() {
     assert_eq!(evaluations, 2);
     assert_eq!(y, tensor_expr!(x * x + x));
 }
+
+#[test]
+fn shifts_of_integers_as_rusts() {
+    let x: Tensor<i32, Shape![2, 3]> = tensor![[-256, -1, 7], [1024, 3, -9]];
+    let by: Tensor<i32, Shape![3]> = tensor![1, 2, 3];
+    // A scalar amount, a broadcast tensor of amounts; arithmetic for signed.
+    assert_eq!(tensor_expr!(x >> 2).as_slice(), &[-64, -1, 1, 256, 0, -3]);
+    assert_eq!(tensor_expr!(x << by).as_slice(), &[-512, -4, 56, 2048, 12, -72]);
+    // Between `+` and the comparisons, as in Rust: `x + 1 >> 1` is `(x + 1) >> 1`.
+    assert_eq!(tensor_expr!(x + 1 >> 1).as_slice(), &[-128, 0, 4, 512, 2, -4]);
+    assert_eq!(tensor_expr!(x >> 1 > 0).as_slice(), &[0, 0, 1, 1, 1, 0]);
+    let u: Tensor<u8, Shape![2]> = tensor![255, 16];
+    assert_eq!(tensor_expr!(u >> 4).as_slice(), &[15, 1]);
+}

@@ -70,6 +70,10 @@ pub enum BinaryOp {
     Ge,
     Eq,
     Ne,
+    /// `>>` and `<<`: shifts of integers, binding between `+` and the
+    /// comparisons (as in Rust).
+    Shr,
+    Shl,
 }
 
 impl BinaryOp {
@@ -87,6 +91,8 @@ impl BinaryOp {
             BinaryOp::Ge => "ge",
             BinaryOp::Eq => "eq",
             BinaryOp::Ne => "ne",
+            BinaryOp::Shr => "shr",
+            BinaryOp::Shl => "shl",
         }
     }
 
@@ -104,6 +110,8 @@ impl BinaryOp {
             BinaryOp::Ge => ">=",
             BinaryOp::Eq => "==",
             BinaryOp::Ne => "!=",
+            BinaryOp::Shr => ">>",
+            BinaryOp::Shl => "<<",
         }
     }
 
@@ -112,8 +120,8 @@ impl BinaryOp {
         self.precedence() == 0
     }
 
-    /// How tightly the operator binds: `*` and `/` before `+` and `-`, and
-    /// those before comparisons (as in Rust).
+    /// How tightly the operator binds: `*` and `/` before `+` and `-`, those
+    /// before the shifts, and those before comparisons (as in Rust).
     pub fn precedence(self) -> u8 {
         match self {
             BinaryOp::Lt
@@ -122,8 +130,9 @@ impl BinaryOp {
             | BinaryOp::Ge
             | BinaryOp::Eq
             | BinaryOp::Ne => 0,
-            BinaryOp::Add | BinaryOp::Sub => 1,
-            BinaryOp::Mul | BinaryOp::Div | BinaryOp::MatMul => 2,
+            BinaryOp::Shr | BinaryOp::Shl => 1,
+            BinaryOp::Add | BinaryOp::Sub => 2,
+            BinaryOp::Mul | BinaryOp::Div | BinaryOp::MatMul => 3,
         }
     }
 }

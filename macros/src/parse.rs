@@ -177,10 +177,15 @@ fn parse_expr(input: ParseStream, min_precedence: u8, depth: usize) -> Result<Ex
             }
             compared = true;
         }
-        // `<=`, `>=`, `==` and `!=` are two punctuation tokens.
+        // `<=`, `>=`, `==`, `!=`, `>>` and `<<` are two punctuation tokens.
         let tokens = if matches!(
             op,
-            BinaryOp::Le | BinaryOp::Ge | BinaryOp::Eq | BinaryOp::Ne
+            BinaryOp::Le
+                | BinaryOp::Ge
+                | BinaryOp::Eq
+                | BinaryOp::Ne
+                | BinaryOp::Shr
+                | BinaryOp::Shl
         ) {
             2
         } else {
@@ -201,7 +206,11 @@ fn parse_expr(input: ParseStream, min_precedence: u8, depth: usize) -> Result<Ex
 }
 
 fn peek_binary_op(input: ParseStream) -> Option<(BinaryOp, Span)> {
-    let op = if input.peek(Token![<=]) {
+    let op = if input.peek(Token![>>]) {
+        BinaryOp::Shr
+    } else if input.peek(Token![<<]) {
+        BinaryOp::Shl
+    } else if input.peek(Token![<=]) {
         BinaryOp::Le
     } else if input.peek(Token![>=]) {
         BinaryOp::Ge
@@ -235,6 +244,8 @@ fn reject_compound_assignment(input: ParseStream) -> Result<()> {
         || input.peek(Token![-=])
         || input.peek(Token![*=])
         || input.peek(Token![/=])
+        || input.peek(Token![>>=])
+        || input.peek(Token![<<=])
     {
         return Err(input.error(
             "an in-place operator must come right after its target: write `tensor_expr!(out += x * y)`",

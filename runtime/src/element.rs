@@ -8,7 +8,7 @@
 
 use crate::access::{ElementSource, Operand, RowMajor, Stack};
 use core::fmt::{Debug, Display};
-use core::ops::{Add, Div, Mul, Neg, Sub};
+use core::ops::{Add, Div, Mul, Neg, Shl, Shr, Sub};
 
 /// A tensor element: `f32`, `f64` or a primitive integer.
 ///
@@ -458,6 +458,20 @@ macro_rules! impl_integer {
 }
 for_each_element!(signed_integers, impl_integer, HasSign:);
 for_each_element!(unsigned_integers, impl_integer, NoSign:);
+
+/// An integer element: the shifts.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` is not an integer type: `>>` and `<<` need integer elements"
+)]
+pub trait Integer: Element<Floatness = NotFloat> + Shl<Output = Self> + Shr<Output = Self> {}
+
+macro_rules! impl_integer_trait {
+    ($($t:ty),*) => {$(
+        impl Integer for $t {}
+    )*};
+}
+for_each_element!(signed_integers, impl_integer_trait);
+for_each_element!(unsigned_integers, impl_integer_trait);
 
 macro_rules! impl_signed_integer {
     ($($t:ty),*) => {$(

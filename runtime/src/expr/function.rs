@@ -12,7 +12,7 @@
 //! trait, so code generic over `T: Float` (or `T: Element`) gets every
 //! function of its domain from that bound alone.
 
-use crate::element::{Element, Float, HasSign, IsFloat, Signed};
+use crate::element::{Element, Float, HasSign, IsFloat, NotFloat, Signed};
 
 /// The message carrier for a function outside its domain. Implemented for
 /// each function marker where its domain holds: every element type, or those
@@ -47,6 +47,15 @@ impl<F> Admits<F> for HasSign {
     type Function = F;
 }
 
+/// The class of an integer function: [`Element::Floatness`] turned round,
+/// so that `NotFloat` admits the function and `IsFloat` does not.
+pub struct Integral<C>(core::marker::PhantomData<C>);
+
+#[diagnostic::do_not_recommend]
+impl<F> Admits<F> for Integral<NotFloat> {
+    type Function = F;
+}
+
 /// What the node constructors state: one impl per function marker, requiring
 /// [`Defined`] and computing `Function` through it. The constructors type their
 /// node with `Function`, so rustc reports a type outside the domain while it
@@ -71,18 +80,21 @@ macro_rules! impl_domain {
         $crate::expr::function::impl_domain!(@domain $name);
     };
     ($name:ident: Signed) => {
-        $crate::expr::function::impl_domain!(@class $name: Sign);
+        $crate::expr::function::impl_domain!(@class $name: T::Sign);
     };
     ($name:ident: Float) => {
-        $crate::expr::function::impl_domain!(@class $name: Floatness);
+        $crate::expr::function::impl_domain!(@class $name: T::Floatness);
     };
-    (@class $name:ident: $class:ident) => {
+    ($name:ident: Integer) => {
+        $crate::expr::function::impl_domain!(@class $name: $crate::expr::function::Integral<T::Floatness>);
+    };
+    (@class $name:ident: $($class:tt)+) => {
         #[diagnostic::do_not_recommend]
         impl<T: $crate::element::Element> $crate::expr::function::Defined<T> for $name
         where
-            T::$class: $crate::expr::function::Admits<$name>,
+            $($class)+: $crate::expr::function::Admits<$name>,
         {
-            type Function = <T::$class as $crate::expr::function::Admits<$name>>::Function;
+            type Function = <$($class)+ as $crate::expr::function::Admits<$name>>::Function;
         }
         $crate::expr::function::impl_domain!(@domain $name);
     };
@@ -278,7 +290,7 @@ elementwise_functions! {
 #[allow(non_camel_case_types)]
 pub mod operators {
     use super::{BinaryFunction, UnaryFunction};
-    use crate::element::{Element, Signed};
+    use crate::element::{Element, Integer, Signed};
 
     macro_rules! binary_operators {
         ($($(#[$doc:meta])* $name:ident => $op:tt;)*) => {$(
@@ -322,6 +334,25 @@ pub mod operators {
         eq => ==;
         /// `a != b`: 1 where it holds (NaN against anything), else 0.
         ne => !=;
+    }
+
+    /// `a >> b` and `a << b` for integers (an arithmetic shift for signed
+    /// ones), as Rust's: a shift by the bit width or more panics in debug
+    /// builds.
+    macro_rules! shifts {
+        ($($(#[$doc:meta])* $name:ident => $op:tt;)*) => {$(
+            $(#[$doc])*
+            #[derive(Clone, Copy, Debug, Default)]
+            pub struct $name;
+            impl_domain!($name: Integer);
+            impl_function!($name(a, b): Integer => a $op b);
+        )*};
+    }
+    shifts! {
+        /// `a >> b`.
+        shr => >>;
+        /// `a << b`.
+        shl => <<;
     }
 
     /// Unary `-x` (signed elements only).

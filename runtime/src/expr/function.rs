@@ -28,10 +28,11 @@ pub trait Defined<T> {
 
 /// The element classes that admit a function: the element type's
 /// [`Element::Floatness`] for a float function (`exp`), its [`Element::Sign`]
-/// for negation and `abs`. [`IsFloat`] and [`HasSign`] admit every function;
-/// `NotFloat` and `NoSign` none, so for a function outside its domain there
-/// is no impl to select and its node's function type stays unresolved:
-/// nothing reports the mistake a second time.
+/// for negation and `abs`, [`Integral`] of its floatness for the shifts.
+/// [`IsFloat`], [`HasSign`] and `Integral<NotFloat>` admit every function;
+/// the others none, so for a function outside its domain there is no impl
+/// to select and its node's function type stays unresolved: nothing
+/// reports the mistake a second time.
 pub trait Admits<F> {
     /// `F` itself.
     type Function;
@@ -70,7 +71,7 @@ pub trait Domain<T> {
 }
 
 /// Implements [`Domain`] and [`Defined`] for a function marker of domain
-/// `Element` (every element type), `Signed` or `Float`.
+/// `Element` (every element type), `Signed`, `Float` or `Integer`.
 macro_rules! impl_domain {
     ($name:ident: Element) => {
         #[diagnostic::do_not_recommend]

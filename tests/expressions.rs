@@ -396,9 +396,15 @@ fn shifts_of_integers_as_rusts() {
     let by: Tensor<i32, Shape![3]> = tensor![1, 2, 3];
     // A scalar amount, a broadcast tensor of amounts; arithmetic for signed.
     assert_eq!(tensor_expr!(x >> 2).as_slice(), &[-64, -1, 1, 256, 0, -3]);
-    assert_eq!(tensor_expr!(x << by).as_slice(), &[-512, -4, 56, 2048, 12, -72]);
+    assert_eq!(
+        tensor_expr!(x << by).as_slice(),
+        &[-512, -4, 56, 2048, 12, -72]
+    );
     // Between `+` and the comparisons, as in Rust: `x + 1 >> 1` is `(x + 1) >> 1`.
-    assert_eq!(tensor_expr!(x + 1 >> 1).as_slice(), &[-128, 0, 4, 512, 2, -4]);
+    assert_eq!(
+        tensor_expr!(x + 1 >> 1).as_slice(),
+        &[-128, 0, 4, 512, 2, -4]
+    );
     assert_eq!(tensor_expr!(x >> 1 > 0).as_slice(), &[0, 0, 1, 1, 1, 0]);
     let u: Tensor<u8, Shape![2]> = tensor![255, 16];
     assert_eq!(tensor_expr!(u >> 4).as_slice(), &[15, 1]);

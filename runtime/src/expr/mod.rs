@@ -32,8 +32,8 @@ pub use fold::{
     Position, Right, Sides, SidesRow, SidesTile, Step, StepsRow, StepsTile, GROUP,
 };
 pub use function::{
-    functions, operators, Admits, BinaryFunction, Defined, Domain, FunctionInfo, TernaryFunction,
-    UnaryFunction, FUNCTIONS,
+    functions, operators, Admits, BinaryFunction, Defined, Domain, FunctionInfo, Integral,
+    TernaryFunction, UnaryFunction, FUNCTIONS,
 };
 pub use leaf::{float_literal, target_leaf, FloatLiteral, IntLiteral, TargetLeaf};
 pub use map::{map1, map2, map3, Map1, Map2, Map3};

@@ -240,6 +240,7 @@ macro_rules! catalogue_entry {
 #[doc = catalogue_entry!("reduce_axis_listed_twice", "List each axis once.")]
 #[doc = catalogue_entry!("reduce_axis_repeated_from_the_end", "`1` and `-1` are the same dim of a rank-2 shape: list it once.")]
 #[doc = catalogue_entry!("reduce_mean_of_integers", "`mean` needs `f32` or `f64` elements (tensor expressions never convert); use `sum` and divide, or convert the tensor first.")]
+#[doc = catalogue_entry!("syntax_as_cast", "Operands keep their element type inside an expression: convert the tensor before (`x.cast::<f32>()`, Rust's `as` per element) and use the result.")]
 #[doc = catalogue_entry!("shift_of_floats", "`>>` and `<<` shift integers (as Rust's); scale a float by a power of two with `*` instead.")]
 #[doc = catalogue_entry!("conv_channels_mismatch", "The weight of `conv2d` is `[C_out, C_in / groups, kH, kW]`: its second dim must be the input's channels divided by `groups`. The message names the three counts.")]
 #[doc = catalogue_entry!("conv_groups_do_not_divide", "`groups` must divide the output channels (the weight's first dim) as well as the input's.")]

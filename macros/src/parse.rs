@@ -39,9 +39,7 @@ impl Parse for Statement {
             Form::Evaluate(parse_expr(input, 0, 0)?)
         };
         if !input.is_empty() {
-            let message =
-                "expected an operator (`+ - * / @` or a comparison) or the end of the expression";
-            return Err(input.error(message));
+            return Err(expected_operator(input, "the end of the expression"));
         }
         let (form, index_of) = split_index_of(form)?;
         Ok(Statement {
@@ -154,6 +152,21 @@ fn parse_place(input: ParseStream) -> Result<TokenStream> {
     }
     parse_path_chain(input, &mut tokens)?;
     Ok(tokens)
+}
+
+/// The error for tokens after an operand where an operator or `end` must
+/// come; `as` gets its own, since a cast inside the expression is what it
+/// means.
+fn expected_operator(input: ParseStream, end: &str) -> syn::Error {
+    if input.peek(Token![as]) {
+        return input.error(
+            "`as` does not convert inside `tensor_expr!`, whose operands keep one element type: \
+             convert the tensor first (`let xf = x.cast::<f32>();`) and use `xf` here",
+        );
+    }
+    input.error(format_args!(
+        "expected an operator (`+ - * / @ >> <<` or a comparison) or {end}"
+    ))
 }
 
 /// Parses operators of at least `min_precedence`, left-associatively.
@@ -291,7 +304,7 @@ fn parse_primary(input: ParseStream, depth: usize) -> Result<Expr> {
         }
         let inner = parse_expr(&content, 0, depth + 1)?;
         if !content.is_empty() {
-            return Err(content.error("expected an operator (`+ - * / @` or a comparison) or `)`"));
+            return Err(expected_operator(&content, "`)`"));
         }
         return Ok(inner);
     }

@@ -293,16 +293,18 @@ pub mod operators {
     use super::{BinaryFunction, UnaryFunction};
     use crate::element::{Element, Integer, Signed};
 
+    /// The operators whose function is the Rust operator itself, on the
+    /// elements of `$domain`.
     macro_rules! binary_operators {
-        ($($(#[$doc:meta])* $name:ident => $op:tt;)*) => {$(
+        ($domain:ident: $($(#[$doc:meta])* $name:ident => $op:tt;)*) => {$(
             $(#[$doc])*
             #[derive(Clone, Copy, Debug, Default)]
             pub struct $name;
-            impl_domain!($name: Element);
-            impl_function!($name(a, b): Element => a $op b);
+            impl_domain!($name: $domain);
+            impl_function!($name(a, b): $domain => a $op b);
         )*};
     }
-    binary_operators! {
+    binary_operators! { Element:
         /// `a + b`.
         add => +;
         /// `a - b`.
@@ -337,19 +339,10 @@ pub mod operators {
         ne => !=;
     }
 
-    /// `a >> b` and `a << b` for integers (an arithmetic shift for signed
-    /// ones), as Rust's: a shift by the bit width or more panics in debug
-    /// builds.
-    macro_rules! shifts {
-        ($($(#[$doc:meta])* $name:ident => $op:tt;)*) => {$(
-            $(#[$doc])*
-            #[derive(Clone, Copy, Debug, Default)]
-            pub struct $name;
-            impl_domain!($name: Integer);
-            impl_function!($name(a, b): Integer => a $op b);
-        )*};
-    }
-    shifts! {
+    // `a >> b` and `a << b` for integers (an arithmetic shift for signed
+    // ones), as Rust's: a shift by the bit width or more panics in debug
+    // builds.
+    binary_operators! { Integer:
         /// `a >> b`.
         shr => >>;
         /// `a << b`.

@@ -24,7 +24,7 @@ impl<T: Element, C: ConvSpec> Convolution<'_, T, C> {
         let (g, p) = (Self::G, rows[0]);
         let [kh_len, kw_len] = g.kernel;
         let per_group = Self::PER_GROUP;
-        let per_channel = kh_len * kw_len * per_group;
+        let per_channel = Self::TAPS * per_group;
         macro_rules! named_rows {
             ($($acc:ident $r:literal)+) => {{
                 for j in 0..CC {
@@ -65,7 +65,7 @@ impl<T: Element, C: ConvSpec> Convolution<'_, T, C> {
     ) {
         let (g, p) = (Self::G, rows[0]);
         let [kh_len, kw_len] = g.kernel;
-        let taps = kh_len * kw_len;
+        let taps = Self::TAPS;
         let w_tile = &self.w[p.channel * taps..][..CC * taps];
         macro_rules! named_rows {
             ($($acc:ident $r:literal)+) => {{

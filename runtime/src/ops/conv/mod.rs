@@ -215,6 +215,18 @@ impl<'a, T: Element, C: ConvSpec> Convolution<'a, T, C> {
     const OUT_PER_GROUP: usize = Self::G.out_channels / Self::G.groups;
     /// The rank of the node's own shape.
     const OWN_RANK: usize = <C::Output as Shape>::RANK;
+    /// The kernel's taps, `kH * kW`.
+    const TAPS: usize = Self::G.kernel[0] * Self::G.kernel[1];
+    /// The elements of one input channel's plane, `H * W`.
+    const PLANE: usize = Self::G.input[0] * Self::G.input[1];
+
+    /// The plane of input channel `ci` of the group output channel
+    /// `p.channel` reads, in image `p.n` (channels first).
+    #[inline(always)]
+    fn input_plane(&self, p: Position, ci: usize) -> &[T] {
+        let c = p.channel / Self::OUT_PER_GROUP * Self::PER_GROUP + ci;
+        &self.x[(p.n * Self::G.in_channels + c) * Self::PLANE..][..Self::PLANE]
+    }
 
     /// The position of the element at output index `outer` (every dim but
     /// the last, of the whole expression's shape `O`) and column `j`.
@@ -445,17 +457,13 @@ impl<'a, T: Element, C: ConvSpec> Convolution<'a, T, C> {
         let (g, p) = (Self::G, rows[0]);
         let [kh_len, kw_len] = g.kernel;
         let wd = g.input[1];
-        let plane = g.input[0] * wd;
-        let taps = kh_len * kw_len;
         let (sw, dw) = (g.stride[1], g.dilation[1]);
-        let group = p.channel / Self::OUT_PER_GROUP;
         macro_rules! named_rows {
             ($($acc:ident $r:literal)+) => {{
                 $(let mut $acc = [T::ZERO; CC];)+
                 for ci in 0..Self::PER_GROUP {
-                    let c = group * Self::PER_GROUP + ci;
-                    let x_plane = &self.x[(p.n * g.in_channels + c) * plane..][..plane];
-                    let w_taps = &self.w[(p.channel * Self::PER_GROUP + ci) * taps..][..taps];
+                    let x_plane = self.input_plane(p, ci);
+                    let w_taps = &self.w[(p.channel * Self::PER_GROUP + ci) * Self::TAPS..][..Self::TAPS];
                     for kh in 0..kh_len {
                         for kw in 0..kw_len {
                             let wv = w_taps[kh * kw_len + kw];
@@ -489,16 +497,12 @@ impl<'a, T: Element, C: ConvSpec> Convolution<'a, T, C> {
         let (g, p) = (Self::G, rows[0]);
         let [kh_len, kw_len] = g.kernel;
         let wd = g.input[1];
-        let plane = g.input[0] * wd;
-        let taps = kh_len * kw_len;
         let (sw, dw) = (g.stride[1], g.dilation[1]);
-        let group = p.channel / Self::OUT_PER_GROUP;
         macro_rules! named_rows {
             ($($acc:ident $r:literal)+) => {{
                 $(let mut $acc = [T::ZERO; CC];)+
                 for ci in 0..Self::PER_GROUP {
-                    let c = group * Self::PER_GROUP + ci;
-                    let x_plane = &self.x[(p.n * g.in_channels + c) * plane..][..plane];
+                    let x_plane = self.input_plane(p, ci);
                     for kh in 0..kh_len {
                         let Some(ih) = input_at(p.oh, kh, 0, &g) else {
                             continue;
@@ -509,7 +513,7 @@ impl<'a, T: Element, C: ConvSpec> Convolution<'a, T, C> {
                             let window = load_window::<T, CC, INTERIOR>(x_row, col, sw);
                             let tap = kh * kw_len + kw;
                             $(
-                                let wv = self.w[((p.channel + $r) * Self::PER_GROUP + ci) * taps + tap];
+                                let wv = self.w[((p.channel + $r) * Self::PER_GROUP + ci) * Self::TAPS + tap];
                                 accumulate::<T, CC, FUSE>(&mut $acc, wv, &window);
                             )+
                         }

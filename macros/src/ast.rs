@@ -299,6 +299,9 @@ impl Expr {
     /// broadcast error suggests `keepdim`.
     pub fn drops_axes(&self) -> bool {
         match self {
+            Expr::Op(call) if call.op.reads == Reads::Converts => {
+                call.inputs.iter().any(Expr::drops_axes)
+            }
             Expr::Op(call) => call.drops_axes(),
             Expr::Binary {
                 op: BinaryOp::MatMul,

@@ -64,6 +64,8 @@ pub fn usage(info: &FunctionInfo) -> String {
     let elements = match info.elements {
         "Float" => "f32 or f64",
         "Signed" => "signed elements",
+        "Integer" => "integer elements",
+        "Accumulator" => "i32 elements",
         _ => "any element type",
     };
     format!(

@@ -159,10 +159,16 @@ fn parse_place(input: ParseStream) -> Result<TokenStream> {
 /// means.
 fn expected_operator(input: ParseStream, end: &str) -> syn::Error {
     if input.peek(Token![as]) {
-        return input.error(
-            "`as` does not convert inside `tensor_expr!`, whose operands keep one element type: \
-             convert the tensor first (`let xf = x.cast::<f32>();`) and use `xf` here",
-        );
+        let fork = input.fork();
+        let to = fork
+            .parse::<Token![as]>()
+            .and_then(|_| fork.parse::<syn::Type>());
+        let to = to.map_or_else(|_| "U".to_string(), |ty| ty.to_token_stream().to_string());
+        return input.error(format_args!(
+            "`as` does not convert inside `tensor_expr!`: write `cast::<{to}>(..)` around the \
+             operand (Rust's `as`, per element), or `saturating_cast::<{to}>(..)` to clamp to \
+             the range of `{to}`"
+        ));
     }
     input.error(format_args!(
         "expected an operator (`+ - * / @ >> <<` or a comparison) or {end}"

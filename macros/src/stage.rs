@@ -126,7 +126,10 @@ impl Stages<'_> {
     /// the right-hand side before assigning. Elementwise reads of the target
     /// stay in place.
     fn target_readers(&mut self, expr: &mut Expr, target: &str) {
-        let reader = is_product(expr) || expr.as_op().is_some();
+        let reader = is_product(expr)
+            || expr
+                .as_op()
+                .is_some_and(|call| call.op.reads != Reads::Converts);
         if reader && reads_operand(expr, target) {
             return self.stage(expr);
         }

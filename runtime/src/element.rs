@@ -413,6 +413,68 @@ macro_rules! impl_cast {
         }
     )*};
 }
+/// A numeric conversion that clamps to the target's range, between every
+/// pair of element types (`saturating_cast::<U>(e)` in `tensor_expr!`,
+/// what quantised code wants when it narrows an accumulator): an integer
+/// out of `U`'s range gives `U`'s nearest bound; a float to an integer is
+/// Rust's `as`, which already saturates (NaN gives 0); to a float it is
+/// `as` (an `f64` beyond `f32`'s range gives an infinity, a float's bound).
+///
+/// ```
+/// use tensor_expr_runtime::element::SaturatingCast;
+/// assert_eq!(SaturatingCast::<i8>::saturating_cast(300i32), 127);
+/// assert_eq!(SaturatingCast::<u8>::saturating_cast(-5i32), 0);
+/// assert_eq!(SaturatingCast::<i8>::saturating_cast(-200.5f32), -128);
+/// assert_eq!(SaturatingCast::<i128>::saturating_cast(u128::MAX), i128::MAX);
+/// ```
+pub trait SaturatingCast<U> {
+    /// `self` clamped to `U`'s range, then `as U`.
+    fn saturating_cast(self) -> U;
+}
+
+/// [`SaturatingCast`] from each of the given types to each.
+macro_rules! impl_saturating_cast {
+    (floats [$($f:ty),*] integers [$($i:ty),*]) => {
+        impl_saturating_cast!(@as [$($f),*] => [$($f,)* $($i),*]);
+        impl_saturating_cast!(@as [$($i),*] => [$($f),*]);
+        impl_saturating_cast!(@clamp [$($i),*] => [$($i),*]);
+    };
+    (@as [$($from:ty),*] => $to:tt) => { $( impl_saturating_cast!(@as_one $from => $to); )* };
+    (@as_one $from:ty => [$($to:ty),*]) => {$(
+        impl SaturatingCast<$to> for $from {
+            #[inline(always)]
+            #[allow(clippy::unnecessary_cast, trivial_numeric_casts)]
+            fn saturating_cast(self) -> $to { self as $to }
+        }
+    )*};
+    (@clamp [$($from:ty),*] => $to:tt) => { $( impl_saturating_cast!(@clamp_one $from => $to); )* };
+    (@clamp_one $from:ty => [$($to:ty),*]) => {$(
+        impl SaturatingCast<$to> for $from {
+            #[inline(always)]
+            #[allow(clippy::unnecessary_cast, trivial_numeric_casts)]
+            fn saturating_cast(self) -> $to {
+                // The bounds in `$from`, constants: the maxima compared as
+                // u128 and the minima as i128, where each is exact.
+                const HIGH: $from = if (<$to>::MAX as u128) < (<$from>::MAX as u128) {
+                    <$to>::MAX as $from
+                } else {
+                    <$from>::MAX
+                };
+                const LOW: $from = if (<$to>::MIN as i128) > (<$from>::MIN as i128) {
+                    <$to>::MIN as $from
+                } else {
+                    <$from>::MIN
+                };
+                (if self > HIGH { HIGH } else if self < LOW { LOW } else { self }) as $to
+            }
+        }
+    )*};
+}
+impl_saturating_cast!(
+    floats [f32, f64]
+    integers [i8, i16, i32, i64, i128, isize, u8, u16, u32, u64, u128, usize]
+);
+
 /// Each element type is a scalar operand of its own expressions (shape `()`).
 macro_rules! scalar_operands {
     ($($t:ty),*) => {$(
@@ -464,6 +526,58 @@ for_each_element!(unsigned_integers, impl_integer, NoSign:);
     message = "`{Self}` is not an integer type: `>>` and `<<` need integer elements"
 )]
 pub trait Integer: Element<Floatness = NotFloat> + Shl<Output = Self> + Shr<Output = Self> {}
+
+/// An integer accumulator with TFLite's fixed-point requantisation: `i32`,
+/// the accumulator of TFLite's and CMSIS-NN's int8 kernels.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` is not an `i32` accumulator: `requantize` takes `i32` elements"
+)]
+pub trait Accumulator: Integer {
+    /// TFLite's `MultiplyByQuantizedMultiplier(self, multiplier, shift)`:
+    /// `self * multiplier * 2^shift / 2^31`, rounded as TFLite rounds. The
+    /// multiplier is a Q31 fixed-point number (TFLite's `QuantizeMultiplier`
+    /// gives one in `[2^30, 2^31)`, or 0) and `shift` lies in `[-31, 30]`.
+    /// It is gemmlowp's two roundings: a saturating rounding doubling high
+    /// multiply (`self` shifted left by a positive `shift` first, wrapping
+    /// as TFLite's does; ties rounded up), then a rounding divide by
+    /// `2^-shift` (ties away from zero).
+    ///
+    /// ```
+    /// use tensor_expr_runtime::element::Accumulator;
+    /// // 0.75 as a Q31 multiplier, times 2^-1: 1000 * 0.375.
+    /// assert_eq!(1000.requantize(1_610_612_736, -1), 375);
+    /// // The multiply rounds ties up: 5 * 0.5 = 2.5 and -2.5.
+    /// assert_eq!(5.requantize(1 << 30, 0), 3);
+    /// assert_eq!((-5).requantize(1 << 30, 0), -2);
+    /// // The divide rounds ties away from zero: -12 * 0.5 / 4 = -1.5.
+    /// assert_eq!((-12).requantize(1 << 30, -2), -2);
+    /// ```
+    fn requantize(self, multiplier: Self, shift: Self) -> Self;
+}
+
+impl Accumulator for i32 {
+    #[inline(always)]
+    fn requantize(self, multiplier: i32, shift: i32) -> i32 {
+        let left = if shift > 0 { shift } else { 0 };
+        let right = if shift > 0 { 0 } else { shift.wrapping_neg() };
+        let x = self.wrapping_shl(left as u32);
+        // gemmlowp's SaturatingRoundingDoublingHighMul: the one overflow,
+        // MIN * MIN, saturates; the division truncates toward zero.
+        let product = i64::from(x) * i64::from(multiplier);
+        let nudge = if product >= 0 { 1 << 30 } else { 1 - (1 << 30) };
+        let high = product.wrapping_add(nudge) / (1 << 31);
+        let high = if x == i32::MIN && multiplier == i32::MIN {
+            i32::MAX
+        } else {
+            high as i32
+        };
+        // gemmlowp's RoundingDivideByPOT.
+        let mask = ((1i64 << (right as u32 & 63)) - 1) as i32;
+        let remainder = high & mask;
+        let threshold = (mask >> 1) + i32::from(high < 0);
+        high.wrapping_shr(right as u32) + i32::from(remainder > threshold)
+    }
+}
 
 macro_rules! impl_integer_trait {
     ($($t:ty),*) => {$(

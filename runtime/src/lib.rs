@@ -55,7 +55,7 @@ pub mod view;
 
 pub use access::Target;
 pub use dim::{Dim, One, D};
-pub use element::{Element, Float, Integer, Signed};
+pub use element::{Accumulator, Element, Float, Integer, Signed};
 pub use error::ShapeError;
 pub use expr::{FunctionInfo, FUNCTIONS};
 #[cfg(feature = "alloc")]

@@ -54,13 +54,13 @@ pub(super) struct TreeBuilder {
     target: Option<String>,
     /// The span of the last node built, which is the root once the tree is done.
     root_span: Span,
-    /// The local holding the context every constructor receives.
-    context: Ident,
+    /// The element-type scopes: the whole expression's first, then one per
+    /// cast's input, in the order they are entered.
+    scopes: Vec<Scope>,
+    /// The scope being built and those enclosing it, innermost last.
+    open_scopes: Vec<usize>,
     /// The mode marker: `Numpy` or `Strict`.
     mode: TokenStream,
-    /// Where the element type comes from: the target, else the first operand
-    /// (else, for literals only, inference from the use site).
-    element_source: Option<TokenStream>,
     /// The sharing identity of every node of the value ([`share`]).
     keys: share::Keys,
     /// How often each shareable subexpression is written, by its id.
@@ -79,10 +79,35 @@ pub(super) struct TreeBuilder {
     plain_operands: HashMap<String, Ident>,
 }
 
+/// Where the element type of part of an expression comes from: the whole
+/// expression's, or the input of a cast (`cast::<i32>(x)` reads `x` as
+/// `x`'s own elements). Each scope has its own context local.
+struct Scope {
+    /// The local holding the scope's context, which every constructor in
+    /// the scope receives.
+    context: Ident,
+    /// The target's context (for the whole expression of an assignment),
+    /// else the first operand's in the scope.
+    source: Option<TokenStream>,
+    /// The type of the first cast directly in the scope: the element type
+    /// where no operand gives one (`cast::<i8>(cast::<i32>(x) @ w2)`).
+    cast_type: Option<TokenStream>,
+}
+
+impl Scope {
+    fn new(context: Ident) -> Scope {
+        Scope {
+            context,
+            source: None,
+            cast_type: None,
+        }
+    }
+}
+
 /// One vote for where a new tensor goes.
 enum Vote {
-    /// A user's operand: its own placement.
-    Operand(Ident),
+    /// A user's operand, with the context of its scope: its own placement.
+    Operand(Ident, Ident),
     /// A stage: the placement its operands voted for.
     Stage(Ident),
 }
@@ -107,9 +132,9 @@ impl TreeBuilder {
             nodes: 0,
             target: None,
             root_span: Span::call_site(),
-            context: local("context"),
+            scopes: vec![Scope::new(local("context"))],
+            open_scopes: vec![0],
             mode: quote!(::tensor_expr::__private::rules::rank::#mode),
-            element_source: None,
             keys: share::Keys::of(value, target.map(ToString::to_string).as_deref()),
             repeats: HashMap::new(),
             shared: HashMap::new(),
@@ -128,7 +153,7 @@ impl TreeBuilder {
             });
             builder.operand_bindings.push((name.clone(), reborrow));
             let mode = &builder.mode;
-            builder.element_source =
+            builder.scopes[0].source =
                 Some(quote!(::tensor_expr::__private::expr::target_context(#mode, &*#name)));
         }
         builder
@@ -136,19 +161,19 @@ impl TreeBuilder {
 
     /// The block: operands, context, nodes, then `finish`.
     pub(super) fn finish(self, finish: TokenStream) -> TokenStream {
-        let (bindings, nodes, context, mode) = (
-            self.operand_bindings,
-            self.node_lets,
-            self.context,
-            self.mode,
-        );
-        let source = self
-            .element_source
-            .unwrap_or_else(|| quote!(::tensor_expr::__private::expr::inferred_context(#mode)));
+        let (bindings, nodes, mode) = (self.operand_bindings, self.node_lets, self.mode);
+        let contexts = self.scopes.into_iter().map(|scope| {
+            let context = scope.context;
+            let source = scope.source.unwrap_or_else(|| {
+                let element = scope.cast_type.unwrap_or_else(|| quote!(_));
+                quote!(::tensor_expr::__private::expr::inferred_context::<#element, _>(#mode))
+            });
+            quote!(let #context = #source;)
+        });
         let (names, values): (Vec<_>, Vec<_>) = bindings.into_iter().unzip();
         quote!({
             let (#(#names,)*) = (#(#values,)*);
-            let #context = #source;
+            #(#contexts)*
             #(#nodes)*
             #finish
         })
@@ -172,7 +197,7 @@ impl TreeBuilder {
                 } else {
                     let span = self.root_span;
                     let (rt, context, built) =
-                        (runtime(span), at(&self.context, span), at(&built, span));
+                        (runtime(span), at(self.context(), span), at(&built, span));
                     self.push_node(
                         span,
                         quote_spanned!(span=> #rt::expr::shared(#context, #built)),
@@ -291,6 +316,8 @@ impl TreeBuilder {
     /// where its rule is checked), then the node its [`Build`] says.
     fn op(&mut self, call: &OpCall, other: Option<Other>) -> (Span, TokenStream) {
         let (span, check_span) = (call.name.span(), call.dims_span());
+        // A conversion's input is built in a scope of its own element type.
+        let inner_context = (call.op.reads == Reads::Converts).then(|| self.enter_scope(call));
         let mut inputs = Vec::new();
         for input in &call.inputs {
             if call.op.reads.borrows_stored_inputs() {
@@ -304,10 +331,13 @@ impl TreeBuilder {
                 inputs.push(self.node(input, None));
             }
         }
+        if inner_context.is_some() {
+            self.open_scopes.pop();
+        }
         let Some(input) = inputs.first().cloned() else {
             return error(span, "an operation needs an input");
         };
-        let context = at(&self.context, check_span);
+        let context = at(self.context(), check_span);
         let dims = call.dim_values().unwrap_or_default();
         match (call.op.build, call.op.signature.dims) {
             (
@@ -325,9 +355,10 @@ impl TreeBuilder {
                     quote_spanned!(span=> #rt::ops #(::#parts)*)
                 };
                 let (constructor, marker) = (path(constructor), marker.map(path).into_iter());
-                let context = at(&self.context, span);
+                let context = at(self.context(), span);
+                let inner_context = inner_context.map(|inner| at(&inner, span)).into_iter();
                 let inputs = inputs.iter().map(|input| at(input, span));
-                let node = quote_spanned!(span=> #constructor(#context, #(#marker,)* #(#witness,)* #(#options,)* #(#inputs),*));
+                let node = quote_spanned!(span=> #constructor(#context, #(#inner_context,)* #(#marker,)* #(#witness,)* #(#options,)* #(#inputs),*));
                 (span, node)
             }
             (Build::ByDimsRule, Dims::Permutation) => (
@@ -358,7 +389,7 @@ impl TreeBuilder {
         let check_span = call.dims_span();
         let mut witnesses = Vec::new();
         if call.op.signature.dims == Dims::AxisList {
-            let (context, checked) = (at(&self.context, check_span), at(input, check_span));
+            let (context, checked) = (at(self.context(), check_span), at(input, check_span));
             let (name, axes, keepdim) = (&call.name, call.dim_values(), call.keepdim);
             witnesses.push(local_rules::axes(
                 name, axes, check_span, keepdim, &context, &checked,
@@ -411,7 +442,33 @@ impl TreeBuilder {
     /// The runtime path and the context, both located at `span`: what every
     /// constructor call spanned there starts with.
     pub(super) fn located(&self, span: Span) -> (TokenStream, Ident) {
-        (runtime(span), at(&self.context, span))
+        (runtime(span), at(self.context(), span))
+    }
+
+    /// Opens the scope of a conversion's input and returns its context
+    /// local; the conversion's type is the enclosing scope's element type
+    /// if no operand there gives one.
+    fn enter_scope(&mut self, call: &OpCall) -> Ident {
+        let enclosing = self.scope_index();
+        if let Some(to) = &call.type_arg {
+            self.scopes[enclosing]
+                .cast_type
+                .get_or_insert_with(|| to.to_token_stream());
+        }
+        let context = local(&format!("context{}", self.scopes.len()));
+        self.open_scopes.push(self.scopes.len());
+        self.scopes.push(Scope::new(context.clone()));
+        context
+    }
+
+    /// The context local of the scope being built.
+    fn context(&self) -> &Ident {
+        &self.scopes[self.scope_index()].context
+    }
+
+    /// The index of the scope being built.
+    fn scope_index(&self) -> usize {
+        self.open_scopes.last().copied().unwrap_or(0)
     }
 
     /// A long path of elementwise operations as the runtime's fold node (see
@@ -514,7 +571,7 @@ impl TreeBuilder {
 
     /// `let __tensor_expr_nodeN = shape_of(node);`: a node's shape as a witness.
     fn shape_witness_node(&mut self, node: &Ident, span: Span) -> Ident {
-        let (rt, context, node) = (runtime(span), at(&self.context, span), at(node, span));
+        let (rt, context, node) = (runtime(span), at(self.context(), span), at(node, span));
         self.push_node(
             span,
             quote_spanned!(span=> #rt::expr::shape_of(#context, &#node)),
@@ -567,7 +624,7 @@ impl TreeBuilder {
         let rt = runtime(span);
         match other {
             Other::Node(node) => {
-                let (context, node) = (at(&self.context, span), at(&node, span));
+                let (context, node) = (at(self.context(), span), at(&node, span));
                 quote_spanned!(span=> #rt::expr::shape_of(#context, &#node))
             }
             Other::Target => {
@@ -582,10 +639,14 @@ impl TreeBuilder {
         let rt = runtime(span);
         if self.target.as_deref() == Some(tokens.to_string().as_str()) {
             let target = at(&local(TARGET_NAME), span);
+            let mode = &self.mode;
+            let source = quote_spanned!(span=> #rt::expr::target_context(#mode, &*#target));
+            let scope = self.scope_index();
+            self.scopes[scope].source.get_or_insert(source);
             return quote_spanned!(span=> #rt::expr::target_leaf(&*#target));
         }
         let name = self.borrow_operand(tokens, span, span);
-        let context = at(&self.context, span);
+        let context = at(self.context(), span);
         quote_spanned!(span=> #rt::expr::operand(#context, #name))
     }
 
@@ -609,10 +670,10 @@ impl TreeBuilder {
             .push(quote_spanned!(span=> let #name = #rt::access::Stack;));
         for vote in std::mem::take(&mut self.placements) {
             let vote = match vote {
-                Vote::Operand(operand) => {
+                Vote::Operand(operand, context) => {
                     let span = operand.span();
                     let (rt, context, so_far) =
-                        (runtime(span), at(&self.context, span), at(&name, span));
+                        (runtime(span), at(&context, span), at(&name, span));
                     quote_spanned!(span=> let #so_far = #rt::placement::join(#so_far, #context, #operand);)
                 }
                 Vote::Stage(placement) => {
@@ -639,7 +700,9 @@ impl TreeBuilder {
         let written = tokens.to_string();
         let plain = !share::has_group(tokens);
         if let Some(name) = self.plain_operands.get(&written).filter(|_| plain) {
-            return at(name, span);
+            let name = at(name, span);
+            self.note_element_source(&name, span);
+            return name;
         }
         let name = local(&format!("op{}", self.operands));
         if plain {
@@ -652,14 +715,20 @@ impl TreeBuilder {
             .push(if self.stage_names.contains(&written) {
                 Vote::Stage(stage_placement(&Ident::new(&written, Span::call_site())))
             } else {
-                Vote::Operand(at(&name, check_span))
+                Vote::Operand(at(&name, check_span), self.context().clone())
             });
         let name = at(&name, span);
-        if self.element_source.is_none() {
-            let (rt, mode) = (runtime(span), &self.mode);
-            self.element_source = Some(quote_spanned!(span=> #rt::expr::context_of(#mode, #name)));
-        }
+        self.note_element_source(&name, span);
         name
+    }
+
+    /// Makes the operand bound to `name` the element source of the scope
+    /// being built, if it is the scope's first.
+    fn note_element_source(&mut self, name: &Ident, span: Span) {
+        let (rt, mode) = (runtime(span), &self.mode);
+        let source = quote_spanned!(span=> #rt::expr::context_of(#mode, #name));
+        let scope = self.scope_index();
+        self.scopes[scope].source.get_or_insert(source);
     }
 }
 

@@ -12,7 +12,7 @@
 //! trait, so code generic over `T: Float` (or `T: Element`) gets every
 //! function of its domain from that bound alone.
 
-use crate::element::{Element, Float, HasSign, IsFloat, NotFloat, Signed};
+use crate::element::{Accumulator, Element, Float, HasSign, IsFloat, NotFloat, Signed};
 
 /// The message carrier for a function outside its domain. Implemented for
 /// each function marker where its domain holds: every element type, or those
@@ -57,6 +57,14 @@ impl<F> Admits<F> for Integral<NotFloat> {
     type Function = F;
 }
 
+/// `i32`, the one [`Accumulator`](crate::element::Accumulator), admits the
+/// accumulator functions (`requantize`), whose class is the element type
+/// itself.
+#[diagnostic::do_not_recommend]
+impl<F> Admits<F> for i32 {
+    type Function = F;
+}
+
 /// What the node constructors state: one impl per function marker, requiring
 /// [`Defined`] and computing `Function` through it. The constructors type their
 /// node with `Function`, so rustc reports a type outside the domain while it
@@ -85,6 +93,9 @@ macro_rules! impl_domain {
     };
     ($name:ident: Float) => {
         $crate::expr::function::impl_domain!(@class $name: T::Floatness);
+    };
+    ($name:ident: Accumulator) => {
+        $crate::expr::function::impl_domain!(@class $name: T);
     };
     ($name:ident: Integer) => {
         $crate::expr::function::impl_domain!(@class $name: $crate::expr::function::Integral<T::Floatness>);
@@ -279,6 +290,8 @@ elementwise_functions! {
     pow(a, b): Float => a.powf(b);
     /// `x` limited to `[lo, hi]`: min(max(x, lo), hi); NaN stays NaN.
     clamp(x, lo, hi): Element => x.max_element(lo).min_element(hi);
+    /// TFLite's `MultiplyByQuantizedMultiplier`: `acc * multiplier * 2^shift / 2^31`, rounded as TFLite Micro rounds (i32).
+    requantize(acc, multiplier, shift): Accumulator => acc.requantize(multiplier, shift);
     /// `a` where `mask` is non-zero (NaN included), else `b`: NumPy's `where`, with a mask from a comparison (`x > 0`).
     select(mask, a, b): Element => if mask != T::ZERO { a } else { b };
 }

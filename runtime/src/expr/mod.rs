@@ -67,7 +67,7 @@ impl<S: Shape> Shaped for core::marker::PhantomData<S> {
 #[diagnostic::on_unimplemented(
     message = "element types do not match: `{Self}` is not an expression over `{T}`",
     label = "expected elements of type `{T}` here",
-    note = "tensor expressions never convert element types; convert the operand first"
+    note = "an operand of other elements is converted with `cast::<{T}>(..)`"
 )]
 pub trait Expr<T>: Shaped {
     /// The reader for one output row. `outer` holds the output index of every

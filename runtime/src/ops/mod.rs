@@ -17,6 +17,7 @@
 //! ```
 
 pub mod conv;
+pub mod convert;
 pub mod in_dims;
 pub mod index_of;
 pub mod log_softmax;
@@ -160,9 +161,9 @@ pub enum Dims {
 }
 
 /// How an operation reads its inputs, which decides what the macro stages
-/// and shares. Every kind reads elements other than the one being written,
-/// so an operation that reads an assignment target is evaluated before the
-/// nest overwrites it.
+/// and shares. Every kind but [`Reads::Converts`] reads elements other than
+/// the one being written, so an operation that reads an assignment target
+/// is evaluated before the nest overwrites it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Reads {
     /// Folds elements along its axes into a row it caches: the loop nest
@@ -190,6 +191,11 @@ pub enum Reads {
     /// input is borrowed where stored, and it is read like any elementwise
     /// node.
     Windows,
+    /// Reads each element where it is written, converted to another element
+    /// type (a cast): elementwise, its input an expression over its own
+    /// element type, which the macro builds in a context of its own and
+    /// passes to the constructor after the enclosing one.
+    Converts,
 }
 
 impl Reads {
@@ -269,6 +275,8 @@ pub const OPERATIONS: &[&Operation] = &[
     &pool::AVG_POOL2D,
     &index_of::ARGMAX,
     &index_of::ARGMIN,
+    &convert::CAST,
+    &convert::SATURATING_CAST,
 ];
 
 /// The operation called `name`, if any.

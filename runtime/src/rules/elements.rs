@@ -37,7 +37,7 @@ impl<T> SameElement<T> for T {
 #[diagnostic::on_unimplemented(
     message = "this operand has `{A}` elements, but the expression is over `{T}`",
     label = "`{A}` elements in an expression over `{T}`",
-    note = "tensor expressions never convert element types: the first operand (or the assignment's target) sets the element type, and every operand must have it"
+    note = "the first operand (or the assignment's target) sets the element type and every operand must have it; convert one with `cast::<{T}>(..)`"
 )]
 pub trait ElementsDiffer<A, T, Anchor = ()> {
     /// `T`.

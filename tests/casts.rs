@@ -1,0 +1,69 @@
+//! `cast::<U>(e)` and `saturating_cast::<U>(e)` inside expressions: Rust's
+//! `as` and the clamped conversion, element by element, in every walk (flat,
+//! rows, tiles) and around products whose operands stay narrow.
+
+use tensor_expr::prelude::*;
+
+#[test]
+fn cast_is_rusts_as_for_every_walk() {
+    let x = Tensor::<f32, Shape![2, 3]>::new([[-1.5, 2.7, 300.2], [f32::NAN, -200.9, 1e10]]);
+    let flat = tensor_expr!(cast::<i8>(x));
+    let expected = x.as_slice().iter().map(|&v| v as i8).collect::<Vec<_>>();
+    assert_eq!(flat.as_slice(), &expected[..]);
+    let row = Tensor::<f32, Shape![3]>::new([0.5, 0.25, 0.125]);
+    // Broadcast: walked row by row.
+    let rows = tensor_expr!(cast::<i32>(x * 10.0 + row));
+    let expected: Vec<i32> = (0..6)
+        .map(|i| (x.as_slice()[i] * 10.0 + row.as_slice()[i % 3]) as i32)
+        .collect();
+    assert_eq!(rows.as_slice(), &expected[..]);
+}
+
+#[test]
+fn saturating_cast_clamps_integers() {
+    let acc = Tensor::<i32, Shape![5]>::new([-1000, -129, -128, 127, 70000]);
+    let y = tensor_expr!(saturating_cast::<i8>(acc));
+    assert_eq!(y.as_slice(), &[-128, -128, -128, 127, 127]);
+    let wrapped = tensor_expr!(cast::<i8>(acc));
+    assert_eq!(wrapped.as_slice(), &[24, 127, -128, 127, 112]);
+    let unsigned = tensor_expr!(saturating_cast::<u8>(acc));
+    assert_eq!(unsigned.as_slice(), &[0, 0, 0, 127, 255]);
+}
+
+#[test]
+fn widening_product_reads_narrow_operands() {
+    let x = Tensor::<i8, Shape![3, 40]>::from_fn(|[i, k]| ((i * 37 + k * 11) % 256) as u8 as i8);
+    let w = Tensor::<i8, Shape![40, 20]>::from_fn(|[k, j]| ((k * 5 + j * 71) % 256) as u8 as i8);
+    let zx = 7i32;
+    let y = tensor_expr!((cast::<i32>(x) - zx) @ cast::<i32>(w));
+    for i in 0..3 {
+        for j in 0..20 {
+            let expected: i32 = (0..40)
+                .map(|k| (i32::from(x[[i, k]]) - zx) * i32::from(w[[k, j]]))
+                .sum();
+            assert_eq!(y[[i, j]], expected, "at [{i}, {j}]");
+        }
+    }
+}
+
+#[test]
+fn the_outer_type_comes_from_the_cast_or_the_target() {
+    let x = Tensor::<i8, Shape![2, 2]>::new([[1, -2], [3, -4]]);
+    // No operand outside the cast: the cast's type is the expression's.
+    let y = tensor_expr!(cast::<f32>(x) * 0.5);
+    assert_eq!(y.as_slice(), &[0.5, -1.0, 1.5, -2.0]);
+    let mut out = Tensor::<i64, Shape![2, 2]>::zeros();
+    tensor_expr!(out = cast::<i64>(x) * 3_000_000_000);
+    assert_eq!(
+        out.as_slice(),
+        &[
+            3_000_000_000,
+            -6_000_000_000,
+            9_000_000_000,
+            -12_000_000_000
+        ]
+    );
+    // The target read inside a cast to its own type.
+    tensor_expr!(out = cast::<i64>(out) + 1);
+    assert_eq!(out[[0, 0]], 3_000_000_001);
+}

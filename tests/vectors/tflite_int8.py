@@ -1,0 +1,172 @@
+"""Writes tflite_int8.txt: int8 layers quantised by the TFLite converter and
+run by TFLite Micro's interpreter, the reference of tests/quantized.rs.
+
+Each layer is a one-operator model (a dense layer, a conv2d, a depthwise
+conv2d, an average and a max pool) converted with full-integer
+quantisation (int8 activations, per-channel int8 weights, int32 bias);
+TFLite Micro runs it on random int8 inputs. The multipliers and shifts are
+TFLite's `QuantizeMultiplier` of `input_scale * weight_scale[c] /
+output_scale`, computed in double as TFLite Micro's kernels compute them.
+Run with tensorflow-cpu and tflite-micro from PyPI (pip install
+tensorflow-cpu tflite-micro):
+
+    python3 tests/vectors/tflite_int8.py > tests/vectors/tflite_int8.txt
+
+Each case is a header `case NAME`, then lines `key v0 v1 ...`: `x_shape`,
+`x` (the int8 inputs, NHWC for images), `w_shape` and `w` (the weights in
+the layout the test reads: `[in, out]` for the dense layer, `[out, kh, kw,
+in / groups]` for the convolutions), `bias`, `zx` and `zy` (the input and
+output zero points), `multiplier` and `shift` (one per output channel), and
+`y` (TFLite Micro's int8 outputs).
+"""
+import math
+
+import numpy as np
+import tensorflow as tf
+from tflite_micro.python.tflite_micro import runtime
+
+rng = np.random.default_rng(20261126)
+
+
+def quantize_multiplier(real):
+    """TFLite's QuantizeMultiplier: a Q31 multiplier and a power-of-two shift."""
+    if real == 0.0:
+        return 0, 0
+    q, shift = math.frexp(real)
+    fixed = int(math.floor(abs(q) * (1 << 31) + 0.5)) * (1 if q >= 0 else -1)
+    if fixed == 1 << 31:
+        fixed //= 2
+        shift += 1
+    if shift < -31:
+        return 0, 0
+    return fixed, shift
+
+
+def convert(function, input_shape):
+    """The function as a full-integer int8 TFLite model."""
+
+    def representative():
+        for _ in range(200):
+            yield [rng.normal(size=input_shape).astype(np.float32)]
+
+    converter = tf.lite.TFLiteConverter.from_concrete_functions(
+        [function.get_concrete_function()], function
+    )
+    converter.optimizations = [tf.lite.Optimize.DEFAULT]
+    converter.representative_dataset = representative
+    converter.target_spec.supported_ops = [tf.lite.OpsSet.TFLITE_BUILTINS_INT8]
+    converter.inference_input_type = tf.int8
+    converter.inference_output_type = tf.int8
+    return converter.convert()
+
+
+def tensors(model):
+    """Each tensor's quantisation and, for constants, its value, by role."""
+    interpreter = tf.lite.Interpreter(model_content=model)
+    interpreter.allocate_tensors()
+    op = interpreter._get_ops_details()[0]
+    details = {t["index"]: t for t in interpreter.get_tensor_details()}
+
+    def part(index):
+        t = details[index]
+        q = t["quantization_parameters"]
+        try:
+            value = interpreter.get_tensor(index)
+        except ValueError:
+            value = None
+        return q["scales"], q["zero_points"], value
+
+    return [part(i) for i in op["inputs"] if i >= 0], part(op["outputs"][0])
+
+
+def line(key, values):
+    values = np.asarray(values).reshape(-1)
+    print(key, " ".join(str(int(v)) for v in values))
+
+
+def run_micro(model, inputs):
+    micro = runtime.Interpreter.from_bytes(model)
+    outputs = []
+    for x in inputs:
+        micro.set_input(x, 0)
+        micro.invoke()
+        outputs.append(micro.get_output(0).copy())
+    return np.stack(outputs)
+
+
+def case(name, function, input_shape, weights_for_test=None, count=4):
+    model = convert(function, input_shape)
+    ins, (sy, zy, _) = tensors(model)
+    (sx, zx, _) = ins[0]
+    inputs = [rng.integers(-128, 128, size=input_shape, dtype=np.int8) for _ in range(count)]
+    y = run_micro(model, inputs)
+    print("case", name)
+    line("x_shape", [count] + list(input_shape[1:]))
+    line("x", np.stack(inputs))
+    line("zx", [zx[0]])
+    line("zy", [zy[0]])
+    if len(ins) > 1:
+        (sw, _, w), (_, _, bias) = ins[1], ins[2]
+        w = weights_for_test(w)
+        line("w_shape", w.shape)
+        line("w", w)
+        line("bias", bias)
+        pairs = [quantize_multiplier(float(sx[0]) * float(s) / float(sy[0])) for s in sw]
+        line("multiplier", [m for m, _ in pairs])
+        line("shift", [s for _, s in pairs])
+    line("y", y)
+
+
+def dense():
+    w = (rng.normal(size=(64, 32)) * 0.2).astype(np.float32)
+    b = (rng.normal(size=(32,)) * 0.1).astype(np.float32)
+
+    @tf.function(input_signature=[tf.TensorSpec([1, 64], tf.float32)])
+    def layer(x):
+        return tf.matmul(x, w) + b
+
+    # TFLite stores [out, in]; the test multiplies by [in, out].
+    case("dense", layer, (1, 64), lambda w: w.T)
+
+
+def conv2d():
+    w = (rng.normal(size=(3, 3, 4, 8)) * 0.3).astype(np.float32)
+    b = (rng.normal(size=(8,)) * 0.1).astype(np.float32)
+
+    @tf.function(input_signature=[tf.TensorSpec([1, 9, 10, 4], tf.float32)])
+    def layer(x):
+        return tf.nn.conv2d(x, w, strides=1, padding="SAME") + b
+
+    # TFLite's OHWI is the channels-last layout's [out, kh, kw, in].
+    case("conv2d", layer, (1, 9, 10, 4), lambda w: w)
+
+
+def depthwise_conv2d():
+    w = (rng.normal(size=(3, 3, 8, 1)) * 0.3).astype(np.float32)
+    b = (rng.normal(size=(8,)) * 0.1).astype(np.float32)
+
+    @tf.function(input_signature=[tf.TensorSpec([1, 9, 10, 8], tf.float32)])
+    def layer(x):
+        return tf.nn.depthwise_conv2d(x, w, strides=[1, 1, 1, 1], padding="SAME") + b
+
+    # TFLite's [1, kh, kw, C] is the channels-last layout's [C, kh, kw, 1].
+    case("depthwise_conv2d", layer, (1, 9, 10, 8), lambda w: np.transpose(w, (3, 1, 2, 0)))
+
+
+def pools():
+    @tf.function(input_signature=[tf.TensorSpec([1, 8, 10, 4], tf.float32)])
+    def average(x):
+        return tf.nn.avg_pool2d(x, 2, 2, "VALID")
+
+    @tf.function(input_signature=[tf.TensorSpec([1, 8, 10, 4], tf.float32)])
+    def maximum(x):
+        return tf.nn.max_pool2d(x, 2, 2, "VALID")
+
+    case("avg_pool2d", average, (1, 8, 10, 4))
+    case("max_pool2d", maximum, (1, 8, 10, 4))
+
+
+dense()
+conv2d()
+depthwise_conv2d()
+pools()

@@ -67,3 +67,43 @@ fn the_outer_type_comes_from_the_cast_or_the_target() {
     tensor_expr!(out = cast::<i64>(out) + 1);
     assert_eq!(out[[0, 0]], 3_000_000_001);
 }
+
+/// Bytes spread over the whole `i8` range, `-128` and `127` included.
+fn bytes<S: Shape>(seed: usize) -> Tensor<i8, S> {
+    let mut t = Tensor::<i8, S>::zeros();
+    for (i, v) in t.as_mut_slice().iter_mut().enumerate() {
+        *v = ((i * 7919 + seed * 104_729) % 256) as u8 as i8;
+    }
+    t
+}
+
+/// The widening product read from the bytes (tiles of 8, 4 and 1 rows by
+/// 32 and 16 columns, where the CPU has VNNI) against the same product of
+/// tensors widened first, with a zero point as a literal and as a value.
+#[test]
+fn widening_products_match_the_widened_product() {
+    let x = bytes::<Shape![2, 13, 64]>(1);
+    let w = bytes::<Shape![64, 48]>(2);
+    let (xw, ww) = (x.cast::<i32>(), w.cast::<i32>());
+    let zx = -128i32;
+    let expected = tensor_expr!((xw - zx) @ ww);
+    assert_eq!(
+        tensor_expr!((cast::<i32>(x) - zx) @ cast::<i32>(w)),
+        expected
+    );
+    let expected = tensor_expr!((xw + 3) @ ww);
+    assert_eq!(
+        tensor_expr!((cast::<i32>(x) + 3) @ cast::<i32>(w)),
+        expected
+    );
+    let expected = tensor_expr!(xw @ ww);
+    assert_eq!(tensor_expr!(cast::<i32>(x) @ cast::<i32>(w)), expected);
+    // A batch of right operands, and a contraction not a multiple of 4
+    // (the general path).
+    let wb = bytes::<Shape![2, 64, 32]>(3);
+    let expected = tensor_expr!(xw @ wb.cast::<i32>());
+    assert_eq!(tensor_expr!(cast::<i32>(x) @ cast::<i32>(wb)), expected);
+    let (x, w) = (bytes::<Shape![9, 30]>(4), bytes::<Shape![30, 32]>(5));
+    let expected = tensor_expr!(x.cast::<i32>() @ w.cast::<i32>());
+    assert_eq!(tensor_expr!(cast::<i32>(x) @ cast::<i32>(w)), expected);
+}

@@ -67,6 +67,22 @@ pub trait Element:
     fn max_element(self, other: Self) -> Self;
     /// The smaller of two elements; for floats NaN if either is NaN.
     fn min_element(self, other: Self) -> Self;
+    /// `data` as `i8` values where `Self` is `i8`, for the widening
+    /// product's kernel (`Expr::int8_row`); `None` for every other type.
+    #[inline(always)]
+    fn int8_slice(_data: &[Self]) -> Option<&[i8]> {
+        None
+    }
+    /// Whether [`Element::int8_slice`] gives the data: `Self` is `i8`.
+    const IS_INT8: bool = false;
+    /// `self` as an `i32` where `Self` is `i32` (the widening product's
+    /// accumulator and offsets), else `None`.
+    #[inline(always)]
+    fn to_i32(self) -> Option<i32> {
+        None
+    }
+    /// Whether `Self` is `i32`.
+    const IS_I32: bool = false;
     /// `self * b + c`, the step of a dot product. Floats fuse it into one FMA
     /// instruction where the target has one and `std` provides it; elsewhere it
     /// is a multiply and an add (rustc never contracts them by itself).
@@ -515,10 +531,61 @@ macro_rules! impl_integer {
             fn max_element(self, other: Self) -> Self { Ord::max(self, other) }
             #[inline(always)]
             fn min_element(self, other: Self) -> Self { Ord::min(self, other) }
+            const IS_INT8: bool = <$t as NarrowHooks>::IS_INT8;
+            const IS_I32: bool = <$t as NarrowHooks>::IS_I32;
+            #[inline(always)]
+            fn int8_slice(data: &[Self]) -> Option<&[i8]> { <$t as NarrowHooks>::int8_slice(data) }
+            #[inline(always)]
+            fn to_i32(self) -> Option<i32> { <$t as NarrowHooks>::to_i32(self) }
         }
     )*};
 }
 for_each_element!(signed_integers, impl_integer, HasSign:);
+
+/// The widening product's hooks ([`Element::int8_slice`],
+/// [`Element::to_i32`]) of each integer type: the overrides of `i8` and
+/// `i32`, the defaults for the others. (A trait of its own, implemented
+/// by name, since the types `for_each_element!` passes are opaque to a
+/// macro's matching.)
+trait NarrowHooks: Sized {
+    const IS_INT8: bool = false;
+    const IS_I32: bool = false;
+    #[inline(always)]
+    fn int8_slice(_data: &[Self]) -> Option<&[i8]> {
+        None
+    }
+    #[inline(always)]
+    fn to_i32(self) -> Option<i32> {
+        None
+    }
+}
+
+impl NarrowHooks for i8 {
+    const IS_INT8: bool = true;
+    #[inline(always)]
+    fn int8_slice(data: &[i8]) -> Option<&[i8]> {
+        Some(data)
+    }
+}
+
+impl NarrowHooks for i32 {
+    const IS_I32: bool = true;
+    #[inline(always)]
+    fn to_i32(self) -> Option<i32> {
+        Some(self)
+    }
+}
+
+impl NarrowHooks for i16 {}
+impl NarrowHooks for i64 {}
+impl NarrowHooks for i128 {}
+impl NarrowHooks for isize {}
+impl NarrowHooks for u8 {}
+impl NarrowHooks for u16 {}
+impl NarrowHooks for u32 {}
+impl NarrowHooks for u64 {}
+impl NarrowHooks for u128 {}
+impl NarrowHooks for usize {}
 for_each_element!(unsigned_integers, impl_integer, NoSign:);
 
 /// An integer element: the shifts.

@@ -312,6 +312,16 @@ impl<E: Shaped> Shaped for &E {
 /// See the [`Shaped`] impl above.
 impl<T, E: Expr<T>> Expr<T> for &E {
     const READING: super::Reading = E::READING;
+    const STORED: bool = E::STORED;
+    const INT8: bool = E::INT8;
+    #[inline(always)]
+    fn stored_row<O: Shape>(&self, outer: [usize; MAX_RANK]) -> Option<&[T]> {
+        (**self).stored_row::<O>(outer)
+    }
+    #[inline(always)]
+    fn int8_row<O: Shape>(&self, outer: [usize; MAX_RANK]) -> Option<super::Int8Row<'_>> {
+        (**self).int8_row::<O>(outer)
+    }
     #[inline(always)]
     fn row<O: Shape>(&self, outer: [usize; MAX_RANK]) -> impl Row<T> + '_ {
         (**self).row::<O>(outer)

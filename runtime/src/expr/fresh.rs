@@ -9,7 +9,7 @@
 //! rule cannot be forgotten, and the one cached read it allows is named for
 //! the case where it is right.
 
-use super::{Expr, Row};
+use super::{Expr, Int8Row, Row};
 use crate::shape::{Shape, MAX_RANK};
 
 /// A child read at several rows: only fresh reads reach it.
@@ -31,6 +31,17 @@ impl<E> Fresh<E> {
         E: Expr<T>,
     {
         self.0.row_fresh::<O>(outer)
+    }
+
+    /// Row `outer` of the child as stored `i8` values and an offset, where
+    /// it is an int8 operand read widened (`Expr::int8_row`; leaves have no
+    /// row cache to bypass).
+    #[inline(always)]
+    pub(crate) fn int8_row<T, O: Shape>(&self, outer: [usize; MAX_RANK]) -> Option<Int8Row<'_>>
+    where
+        E: Expr<T>,
+    {
+        self.0.int8_row::<O>(outer)
     }
 
     /// Row `outer` read through the child's caches: right only where the

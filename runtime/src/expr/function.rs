@@ -132,6 +132,10 @@ pub trait UnaryFunction<T> {
 pub trait BinaryFunction<T> {
     /// Applies the function.
     fn apply(a: T, b: T) -> T;
+    /// 1 for `a + b`, -1 for `a - b`, else 0: where `b` is a constant, the
+    /// function adds an offset to `a` (a zero point the widening product
+    /// folds into its sums, `Expr::int8_row`).
+    const OFFSET_SIGN: i32 = 0;
 }
 
 /// A function of three elements (the operands broadcast together).
@@ -181,12 +185,13 @@ macro_rules! impl_function {
             }
         }
     };
-    ($name:ident($a:ident, $b:ident): $bound:ident => $body:expr) => {
+    ($name:ident($a:ident, $b:ident): $bound:ident => $body:expr $(, offset $sign:expr)?) => {
         impl<T: $bound> BinaryFunction<T> for $name {
             #[inline(always)]
             fn apply($a: T, $b: T) -> T {
                 $body
             }
+            $(const OFFSET_SIGN: i32 = $sign;)?
         }
     };
     ($name:ident($a:ident, $b:ident, $c:ident): $bound:ident => $body:expr) => {
@@ -309,19 +314,19 @@ pub mod operators {
     /// The operators whose function is the Rust operator itself, on the
     /// elements of `$domain`.
     macro_rules! binary_operators {
-        ($domain:ident: $($(#[$doc:meta])* $name:ident => $op:tt;)*) => {$(
+        ($domain:ident: $($(#[$doc:meta])* $name:ident => $op:tt $(offset $sign:literal)?;)*) => {$(
             $(#[$doc])*
             #[derive(Clone, Copy, Debug, Default)]
             pub struct $name;
             impl_domain!($name: $domain);
-            impl_function!($name(a, b): $domain => a $op b);
+            impl_function!($name(a, b): $domain => a $op b $(, offset $sign)?);
         )*};
     }
     binary_operators! { Element:
         /// `a + b`.
-        add => +;
+        add => + offset 1;
         /// `a - b`.
-        sub => -;
+        sub => - offset -1;
         /// `a * b`.
         mul => *;
         /// `a / b` (integer division by zero panics, as in Rust).

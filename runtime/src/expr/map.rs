@@ -194,6 +194,20 @@ impl<T: Element, F: BinaryFunction<T>, A: Expr<T>, B: Expr<T>, S: Shape> Expr<T>
         }
     }
     const READING: Reading = <(A, B) as Children<T>>::READING;
+    // `cast::<i32>(x) - zx`: an int8 operand plus a constant.
+    const INT8: bool =
+        F::OFFSET_SIGN != 0 && A::INT8 && matches!(B::READING.flat, super::Flat::Splat);
+    #[inline(always)]
+    fn int8_row<O: Shape>(&self, outer: [usize; MAX_RANK]) -> Option<super::Int8Row<'_>> {
+        let row = self.a.int8_row::<O>(outer)?;
+        let constant = self.b.row::<O>(outer).get(0, T::ZERO).to_i32()?;
+        Some(super::Int8Row {
+            offset: row
+                .offset
+                .wrapping_add(F::OFFSET_SIGN.wrapping_mul(constant)),
+            ..row
+        })
+    }
     #[inline(always)]
     fn flat_row(&self) -> impl Row<T> + '_ {
         Apply2 {

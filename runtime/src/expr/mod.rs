@@ -102,6 +102,31 @@ pub trait Expr<T>: Shaped {
         self.row::<Self::Shape>([0; MAX_RANK])
     }
 
+    /// Whether [`Expr::stored_row`] gives rows: a leaf of stored data.
+    const STORED: bool = false;
+
+    /// Row `outer` of `O` as the stored elements themselves, where the node
+    /// is stored data read along its own contiguous rows (a leaf that is not
+    /// broadcast along the row), else `None`: what lets a cast of it expose
+    /// its narrow data to the widening product ([`Int8Row`]).
+    #[inline(always)]
+    fn stored_row<O: Shape>(&self, _outer: [usize; MAX_RANK]) -> Option<&[T]> {
+        None
+    }
+
+    /// Whether [`Expr::int8_row`] may give rows: `cast::<i32>(x)` of stored
+    /// `i8` data, with a constant added or not (`cast::<i32>(x) - zx`). A
+    /// product of two such operands sums the bytes themselves, four products
+    /// per instruction where the CPU has VNNI.
+    const INT8: bool = false;
+
+    /// Row `outer` of `O` as stored `i8` values and the constant added to
+    /// each, where [`Expr::INT8`] holds and the row is contiguous.
+    #[inline(always)]
+    fn int8_row<O: Shape>(&self, _outer: [usize; MAX_RANK]) -> Option<Int8Row<'_>> {
+        None
+    }
+
     /// The reader for one `R x C` tile of the output: `R` rows from `at`
     /// along the axis [`Reading::tile_rows`] picks (all other outer indices
     /// fixed), columns `j0` to `j0 + C`. The
@@ -118,6 +143,16 @@ pub trait Expr<T>: Shaped {
             rows: core::array::from_fn::<_, R, _>(|r| self.row::<O>(at.row(r)).window::<C>(j0)),
         }
     }
+}
+
+/// A row of an int8 operand read widened ([`Expr::int8_row`]): element `k`
+/// is `bytes[k] + offset`.
+#[derive(Clone, Copy, Debug)]
+pub struct Int8Row<'a> {
+    /// The stored values.
+    pub bytes: &'a [i8],
+    /// The constant added to each (minus a zero point).
+    pub offset: i32,
 }
 
 /// How a tree reads its operands, as [`Expr::READING`] reports it: what the

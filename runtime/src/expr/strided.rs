@@ -112,6 +112,16 @@ const fn is_row_major(strides: &[usize; MAX_RANK], dims: &[usize]) -> bool {
 
 impl<T: Element, L: Layout> Expr<T> for StridedLeaf<'_, T, L> {
     const READING: Reading = Reading::leaf(FlatRead::<L>::FLAT);
+    const STORED: bool = true;
+
+    #[inline(always)]
+    fn stored_row<O: Shape>(&self, outer: [usize; MAX_RANK]) -> Option<&[T]> {
+        if ReadStrides::<L, O>::INNER != 1 {
+            return None;
+        }
+        let offset = row_offset::<O>(&ReadStrides::<L, O>::STRIDES, outer);
+        self.data.get(offset..offset + O::ROW_LEN)
+    }
 
     #[inline(always)]
     fn flat_row(&self) -> impl Row<T> + '_ {

@@ -14,7 +14,7 @@
 use super::{Build, Dims, Operation, Reads, Signature};
 use crate::access::ElementSource;
 use crate::element::{Cast, Element, SaturatingCast};
-use crate::expr::{Children, Context, Expr, Reading, Row, Shaped, Tile, TileOrigin};
+use crate::expr::{Children, Context, Expr, Int8Row, Reading, Row, Shaped, Tile, TileOrigin};
 use crate::rules::elements::SameElement;
 use crate::shape::{Shape, MAX_RANK};
 use core::marker::PhantomData;
@@ -175,6 +175,15 @@ where
     E: Expr<F>,
 {
     const READING: Reading = <(E,) as Children<F>>::READING;
+    // `i8` data widened to `i32` (by either conversion, both exact) is what
+    // the widening product reads as bytes.
+    const INT8: bool = F::IS_INT8 && U::IS_I32 && E::STORED;
+
+    #[inline(always)]
+    fn int8_row<O: Shape>(&self, outer: [usize; MAX_RANK]) -> Option<Int8Row<'_>> {
+        let bytes = F::int8_slice(self.input.stored_row::<O>(outer)?)?;
+        Some(Int8Row { bytes, offset: 0 })
+    }
 
     #[inline(always)]
     fn row<O: Shape>(&self, outer: [usize; MAX_RANK]) -> impl Row<U> + '_ {

@@ -22,6 +22,7 @@
 //! A product whose right operand is a vector (`(.., m, k) @ (k,)`) is read through
 //! the same per-element dot product: its output columns run along `m`.
 
+mod int8;
 mod kernel;
 
 use super::block::Block;
@@ -134,6 +135,39 @@ where
         self.a.row::<T, P::LhsView>(left)
     }
 
+    /// Whether tiles may be summed from stored bytes ([`int8`]): both
+    /// operands are int8 data read widened, a matrix on the right, the
+    /// rows of a tile in one matrix, `K` a multiple of 4.
+    const INT8_TILES: bool = A::INT8
+        && B::INT8
+        && !Self::RHS_VECTOR
+        && !Self::ROWS_CROSS_BATCHES
+        && !Self::COLUMNS_BROADCAST
+        && Self::K.is_multiple_of(4);
+
+    /// The `R x C` tile at `at`, `j0` summed from stored bytes, where the
+    /// operands' rows are stored `i8` and the CPU has the instructions.
+    #[inline(always)]
+    fn int8_block<O: Shape, const R: usize, const C: usize>(
+        &self,
+        at: TileOrigin,
+        j0: usize,
+    ) -> Option<[[i32; C]; R]> {
+        let lefts: [_; R] = core::array::from_fn(|r| Self::product_row::<O>(at.row(r)).left);
+        let mut rows: [&[i8]; R] = [&[]; R];
+        let mut offsets = [0i32; R];
+        for ((row, offset), left) in rows.iter_mut().zip(&mut offsets).zip(lefts) {
+            let read = self.a.int8_row::<T, P::LhsView>(left)?;
+            (*row, *offset) = (read.bytes, read.offset);
+        }
+        let right = RightInt8::<_, C> {
+            node: self,
+            batch: lefts[0],
+            j0,
+        };
+        int8::block(&rows, &offsets, Self::K, &right)
+    }
+
     /// One element by a plain dot product: the general path (right vectors and
     /// operands that are themselves products).
     #[inline(always)]
@@ -195,6 +229,16 @@ where
         j0: usize,
     ) -> impl Tile<T> + '_ {
         let mut block = [[T::ZERO; C]; R];
+        if Self::INT8_TILES && (C == 16 || C == 32) {
+            if let Some(sums) = self.int8_block::<O, R, C>(at, j0) {
+                for (row, sums) in block.iter_mut().zip(sums) {
+                    for (value, sum) in row.iter_mut().zip(sums) {
+                        *value = T::from_int_literal(i128::from(sum));
+                    }
+                }
+                return Block(block);
+            }
+        }
         if Self::RHS_VECTOR || A::READING.product || B::READING.product {
             for (r, sums) in block.iter_mut().enumerate() {
                 let row = Self::product_row::<O>(at.row(r));
@@ -280,6 +324,35 @@ where
             *value = row.get(Self::own_column(j0 + j), T::ZERO);
         }
         values
+    }
+}
+
+/// The right operand of a widening product as bytes, at fixed batch
+/// indices and first column `j0`.
+#[cfg_attr(not(all(feature = "std", target_arch = "x86_64")), allow(dead_code))]
+struct RightInt8<'a, N, const C: usize> {
+    node: &'a N,
+    batch: [usize; MAX_RANK],
+    j0: usize,
+}
+
+impl<T, A, B, S, P, const C: usize> int8::RightBytes for RightInt8<'_, MatMul<T, A, B, S, P>, C>
+where
+    T: Element,
+    A: Expr<T>,
+    B: Expr<T>,
+    S: Shape,
+    P: ProductLayout,
+{
+    #[inline(always)]
+    fn row(&self, kk: usize) -> Option<&[i8]> {
+        let mut index = self.batch;
+        index[MatMul::<T, A, B, S, P>::BATCH_RANK] = kk;
+        let row = self.node.b.int8_row::<T, P::RhsView>(index)?;
+        if row.offset != 0 {
+            return None;
+        }
+        row.bytes.get(self.j0..self.j0 + C)
     }
 }
 

@@ -1,0 +1,155 @@
+//! Int8 inference against hand-written widening loops and against this
+//! library's own f32 product, in the same run: ns per call (median of
+//! timed batches) and the ratio of the other's time to tensor-expr's (above
+//! 1: tensor-expr is faster).
+//!
+//! `cargo bench --bench quantized` (and with
+//! `RUSTFLAGS="-C target-cpu=native"`).
+//!
+//! The hand loops are the ones a careful C port has: i8 data widened as it
+//! is read, i32 sums with the output columns innermost and contiguous (they
+//! vectorise), the zero point subtracted once per input element, then
+//! TFLite's requantisation per output.
+
+mod common;
+
+use common::{compare, pseudo};
+use std::hint::black_box;
+use tensor_expr::element::Accumulator;
+use tensor_expr::prelude::*;
+
+fn int8<S: Shape>(seed: usize) -> Box<Tensor<i8, S>> {
+    let mut t = Box::new(Tensor::<i8, S>::zeros());
+    for (i, v) in t.as_mut_slice().iter_mut().enumerate() {
+        *v = (pseudo(seed + i) * 127.0) as i8;
+    }
+    t
+}
+
+fn print(case: &str, times: &[f64], names: &[&str]) {
+    let mut line = format!("{case:<40} {:>10.0} ns", times[0]);
+    for (time, name) in times[1..].iter().zip(&names[1..]) {
+        line += &format!("   {name} {time:>10.0} ({:.2}x)", time / times[0]);
+    }
+    println!("{line}");
+}
+
+/// One requantised output: TFLite's `MultiplyByQuantizedMultiplier`, the
+/// output zero point, the int8 range.
+#[inline(always)]
+fn requantize_one(acc: i32, m: i32, s: i32, zy: i32) -> i8 {
+    (acc.requantize(m, s) + zy).clamp(-128, 127) as i8
+}
+
+/// An int8 dense layer `[1, 64] @ [64, 32]` (TFLite's, per-channel).
+fn dense_layer() {
+    let x = int8::<Shape![1, 64]>(1);
+    let w = int8::<Shape![64, 32]>(2);
+    let bias = Tensor::<i32, Shape![32]>::from_fn(|[j]| (j as i32 - 16) * 37);
+    let m = Tensor::<i32, Shape![32]>::from_fn(|[j]| 1_200_000_000 + j as i32 * 9_000_000);
+    let s = Tensor::<i32, Shape![32]>::full(-8);
+    let (zx, zy) = (-5i32, 3i32);
+    let mut out = Tensor::<i8, Shape![1, 32]>::zeros();
+    let mut hand = [0i8; 32];
+    let times = compare(
+        1,
+        100_000,
+        &mut [
+            &mut || {
+                let (x, w, bias, m, s) = (
+                    black_box(&*x),
+                    black_box(&*w),
+                    black_box(&bias),
+                    black_box(&m),
+                    black_box(&s),
+                );
+                tensor_expr!(
+                    out = saturating_cast::<i8>(
+                        requantize((cast::<i32>(x) - zx) @ cast::<i32>(w) + bias, m, s) + zy
+                    )
+                );
+                black_box(&out);
+            },
+            &mut || {
+                let (x, w, bias, m, s) = (
+                    black_box(x.as_slice()),
+                    black_box(w.as_slice()),
+                    black_box(bias.as_slice()),
+                    black_box(m.as_slice()),
+                    black_box(s.as_slice()),
+                );
+                let mut acc = [0i32; 32];
+                acc.copy_from_slice(bias);
+                for (&xk, w_row) in x.iter().zip(w.chunks_exact(32)) {
+                    let xk = i32::from(xk) - zx;
+                    for (a, &wv) in acc.iter_mut().zip(w_row) {
+                        *a += xk * i32::from(wv);
+                    }
+                }
+                for (((y, &a), &m), &s) in hand.iter_mut().zip(&acc).zip(m).zip(s) {
+                    *y = requantize_one(a, m, s, zy);
+                }
+                black_box(&hand);
+            },
+        ],
+    );
+    assert_eq!(out.as_slice(), &hand, "the hand loop disagrees");
+    print(
+        "int8 dense [1,64]@[64,32] requantized",
+        &times,
+        &["", "hand"],
+    );
+}
+
+/// `[256, 256] @ [256, 256]`: int8 operands summed in i32, against the
+/// hand widening loop and against this library's f32 product.
+fn product_256() {
+    let a = int8::<Shape![256, 256]>(3);
+    let b = int8::<Shape![256, 256]>(4);
+    let af = Box::new(a.cast::<f32>());
+    let bf = Box::new(b.cast::<f32>());
+    let mut out = Box::new(Tensor::<i32, Shape![256, 256]>::zeros());
+    let mut out_f32 = Box::new(Tensor::<f32, Shape![256, 256]>::zeros());
+    let mut hand = vec![0i32; 256 * 256];
+    let times = compare(
+        1,
+        20,
+        &mut [
+            &mut || {
+                let (a, b) = (black_box(&*a), black_box(&*b));
+                tensor_expr!(out = cast::<i32>(a) @ cast::<i32>(b));
+                black_box(&out);
+            },
+            &mut || {
+                let (a, b) = (black_box(a.as_slice()), black_box(b.as_slice()));
+                for (row, a_row) in hand.chunks_exact_mut(256).zip(a.chunks_exact(256)) {
+                    row.fill(0);
+                    for (&av, b_row) in a_row.iter().zip(b.chunks_exact(256)) {
+                        let av = i32::from(av);
+                        for (o, &bv) in row.iter_mut().zip(b_row) {
+                            *o += av * i32::from(bv);
+                        }
+                    }
+                }
+                black_box(&hand);
+            },
+            &mut || {
+                let (a, b) = (black_box(&*af), black_box(&*bf));
+                tensor_expr!(out_f32 = a @ b);
+                black_box(&out_f32);
+            },
+        ],
+    );
+    assert_eq!(out.as_slice(), &hand[..], "the hand loop disagrees");
+    print(
+        "int8 [256,256]@[256,256] -> i32",
+        &times,
+        &["", "hand", "own f32"],
+    );
+}
+
+fn main() {
+    println!("quantized (ns per call; ratio = other / tensor-expr)");
+    dense_layer();
+    product_256();
+}

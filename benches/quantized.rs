@@ -148,8 +148,92 @@ fn product_256() {
     );
 }
 
+/// The keyword-spotting convolution in int8, channels last: `[1, 49, 10, 1]`
+/// by 8 filters of 3x3, padding `same`, per-channel requantisation and
+/// relu (the output zero point as the lower bound), as TFLite Micro runs it.
+fn kws_conv() {
+    let x = int8::<Shape![1, 49, 10, 1]>(5);
+    let w = int8::<Shape![8, 3, 3, 1]>(6);
+    let bias = Tensor::<i32, Shape![8]>::from_fn(|[c]| (c as i32 - 4) * 101);
+    let m = Tensor::<i32, Shape![8]>::from_fn(|[c]| 1_300_000_000 + c as i32 * 7_000_000);
+    let s = Tensor::<i32, Shape![8]>::full(-9);
+    let (zx, zy) = (3i32, -128i32);
+    let mut out = Tensor::<i8, Shape![1, 49, 10, 8]>::zeros();
+    let mut hand = [0i8; 49 * 10 * 8];
+    let times = compare(
+        1,
+        20_000,
+        &mut [
+            &mut || {
+                let (x, w, bias, m, s) = (
+                    black_box(&*x),
+                    black_box(&*w),
+                    black_box(&bias),
+                    black_box(&m),
+                    black_box(&s),
+                );
+                tensor_expr!(
+                    out = saturating_cast::<i8>(max(
+                        requantize(
+                            conv2d(
+                                cast::<i32>(x) - zx,
+                                cast::<i32>(w),
+                                padding = same,
+                                layout = nhwc
+                            ) + bias,
+                            m,
+                            s
+                        ) + zy,
+                        zy
+                    ))
+                );
+                black_box(&out);
+            },
+            &mut || {
+                let (x, w, bias, m, s) = (
+                    black_box(x.as_slice()),
+                    black_box(w.as_slice()),
+                    black_box(bias.as_slice()),
+                    black_box(m.as_slice()),
+                    black_box(s.as_slice()),
+                );
+                for oh in 0..49usize {
+                    for ow in 0..10usize {
+                        let mut acc = [0i32; 8];
+                        acc.copy_from_slice(bias);
+                        for kh in 0..3usize {
+                            let ih = (oh + kh).wrapping_sub(1);
+                            if ih >= 49 {
+                                continue;
+                            }
+                            for kw in 0..3usize {
+                                let iw = (ow + kw).wrapping_sub(1);
+                                if iw >= 10 {
+                                    continue;
+                                }
+                                let xv = i32::from(x[ih * 10 + iw]) - zx;
+                                for (c, a) in acc.iter_mut().enumerate() {
+                                    *a += xv * i32::from(w[c * 9 + kh * 3 + kw]);
+                                }
+                            }
+                        }
+                        let pixel = &mut hand[(oh * 10 + ow) * 8..][..8];
+                        for (c, y) in pixel.iter_mut().enumerate() {
+                            *y = requantize_one(acc[c], m[c], s[c], zy).max(zy as i8);
+                        }
+                    }
+                }
+                black_box(&hand);
+            },
+        ],
+    );
+    assert_eq!(out.as_slice(), &hand, "the hand loop disagrees");
+    print("int8 kws conv2d 1->8 3x3 49x10 nhwc", &times, &["", "hand"]);
+}
+
 fn main() {
     println!("quantized (ns per call; ratio = other / tensor-expr)");
     dense_layer();
+    kws_conv();
     product_256();
 }

@@ -1,8 +1,10 @@
 //! The tiles of a convolution channels last (`layout = nhwc` / `nwc`, the
 //! layout of TFLite and CMSIS-NN): `R` consecutive output positions by `C`
 //! output channels. Each output channel is a dot product of its weights
-//! with each pixel along the input channels; a depthwise convolution
-//! multiplies a pixel's channels by their weights, a vector at a time.
+//! with each pixel along the input channels; with few input channels a
+//! group, the tile is a small matrix product over the taps and input
+//! channels; a depthwise convolution multiplies a pixel's channels by their
+//! weights, a vector at a time.
 
 use super::{input_at, input_index, ConvSpec, Convolution, Position};
 use crate::element::Element;
@@ -53,6 +55,55 @@ impl<T: Element, C: ConvSpec> Convolution<'_, T, C> {
         with_named_rows!(R, named_rows, self.element_rows(rows, block))
     }
 
+    /// A tile channels last with few input channels a group (fewer than
+    /// [`DOT_LANES`], as a keyword-spotting model's first layer has one):
+    /// `R` consecutive output positions of one row, `CC` output channels of
+    /// one group, summed as a small matrix product over the taps and input
+    /// channels: each (tap, input channel) weight of the `CC` channels read
+    /// once for the tile, each input element broadcast to them.
+    #[inline(always)]
+    pub(super) fn pixel_taps<const R: usize, const CC: usize, const FUSE: bool>(
+        &self,
+        rows: &[Position; R],
+        block: &mut [[T; CC]; R],
+    ) {
+        let (g, p) = (Self::G, rows[0]);
+        let [kh_len, kw_len] = g.kernel;
+        let per_group = Self::PER_GROUP;
+        let per_channel = Self::TAPS * per_group;
+        let c0 = p.channel / Self::OUT_PER_GROUP * per_group;
+        let w_tile = &self.w[p.channel * per_channel..][..CC * per_channel];
+        macro_rules! named_rows {
+            ($($acc:ident $r:literal)+) => {{
+                $(let mut $acc = [T::ZERO; CC];)+
+                for kh in 0..kh_len {
+                    let Some(ih) = input_at(p.oh, kh, 0, &g) else {
+                        continue;
+                    };
+                    for kw in 0..kw_len {
+                        for ci in 0..per_group {
+                            let tap = (kh * kw_len + kw) * per_group + ci;
+                            let mut weights = [T::ZERO; CC];
+                            for (j, weight) in weights.iter_mut().enumerate() {
+                                *weight = w_tile[j * per_channel + tap];
+                            }
+                            $(
+                                if let Some(iw) = input_at(p.ow + $r, kw, 1, &g) {
+                                    let xv = self.x[input_index(&g, p.n, c0 + ci, ih, iw)];
+                                    for j in 0..CC {
+                                        $acc[j] = multiply_add::<T, FUSE>(weights[j], xv, $acc[j]);
+                                    }
+                                }
+                            )+
+                        }
+                    }
+                }
+                $(block[$r] = $acc;)+
+            }};
+        }
+        with_named_rows!(R, named_rows, self.element_rows(rows, block))
+    }
+
     /// A depthwise tile channels last (one input channel per output
     /// channel): `R` consecutive output positions of one row, `CC`
     /// channels, each tap a multiply-add of the pixel's `CC` channels by
@@ -98,7 +149,7 @@ impl<T: Element, C: ConvSpec> Convolution<'_, T, C> {
 
 /// The lanes of the partial sums of a channels-last dot product: a
 /// 512-bit vector of `f32`, two 256-bit ones.
-const DOT_LANES: usize = 16;
+pub(super) const DOT_LANES: usize = 16;
 
 /// `acc[k % DOT_LANES] += w[k] * x[k]` over `x` and `w` (of one length).
 #[inline(always)]

@@ -385,8 +385,12 @@ impl<T: Element, C: ConvSpec> Expr<T> for Convolution<'_, T, C> {
             } == *p
         });
         if own && Self::G.channels_last && positions {
+            let one_group = first.channel / Self::OUT_PER_GROUP
+                == (first.channel + CC - 1) / Self::OUT_PER_GROUP;
             if Self::PER_GROUP == 1 && Self::OUT_PER_GROUP == 1 {
                 self.depthwise_pixels::<R, CC, FUSE>(&rows, &mut block);
+            } else if Self::PER_GROUP < channels_last::DOT_LANES && one_group {
+                self.pixel_taps::<R, CC, FUSE>(&rows, &mut block);
             } else {
                 self.pixel_dots::<R, CC, FUSE>(&rows, &mut block);
             }

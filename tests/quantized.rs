@@ -1,12 +1,24 @@
 //! Int8 layers bit-exact with TFLite Micro: the vectors in
 //! `tests/vectors/tflite_int8.txt` are TFLite Micro's outputs for models the
 //! TFLite converter quantised (`tests/vectors/tflite_int8.py`), and each
-//! layer here is one expression compared byte for byte.
+//! layer here is one expression compared byte for byte. The dense layer is
+//! also compared, in its float form, with desktop LiteRT's reference
+//! kernels.
 
+use tensor_expr::element::quantize_multiplier;
 use tensor_expr::prelude::*;
 
-/// The values of `key` in case `name` of the vectors.
+/// The integer values of `key` in case `name` of the vectors.
 fn values(name: &str, key: &str) -> Vec<i64> {
+    text_values(name, key)
+        .iter()
+        .map(|v| v.parse().unwrap())
+        .collect()
+}
+
+/// The values of `key` in case `name` of the vectors: the lines of values
+/// as text (the floats are shortest round-trip text).
+fn text_values(name: &str, key: &str) -> Vec<String> {
     let text = include_str!("vectors/tflite_int8.txt");
     let case = text
         .split("case ")
@@ -16,8 +28,12 @@ fn values(name: &str, key: &str) -> Vec<i64> {
         .lines()
         .find(|line| line.split(' ').next() == Some(key))
         .unwrap_or_else(|| panic!("no {key} in {name}"));
-    line.split(' ')
-        .skip(1)
+    line.split(' ').skip(1).map(str::to_string).collect()
+}
+
+fn values_f64(name: &str, key: &str) -> Vec<f64> {
+    text_values(name, key)
+        .iter()
         .map(|v| v.parse().unwrap())
         .collect()
 }
@@ -54,11 +70,40 @@ macro_rules! layer {
 
 #[test]
 fn dense_layer_matches_tflite_micro() {
-    let (x, w, bias, m, s, zx, zy) = layer!("dense", Shape![4, 64], Shape![64, 32], 32);
+    let (x, w, bias, m, s, zx, zy) = layer!("dense", Shape![12, 64], Shape![64, 32], 32);
     let y = tensor_expr!(saturating_cast::<i8>(
         requantize((cast::<i32>(x) - zx) @ cast::<i32>(w) + bias, m, s) + zy
     ));
     assert_eq!(y.as_slice(), &i8s("dense", "y")[..]);
+}
+
+/// The float form of the requantisation, `round(acc * scale)` in `f64`
+/// (ties away from zero), is what LiteRT's reference kernels compute.
+#[test]
+fn dense_layer_in_float_matches_litert() {
+    let (x, w, bias, _, _, zx, zy) = layer!("dense", Shape![12, 64], Shape![64, 32], 32);
+    let scale = values_f64("dense", "scale");
+    let scale = Tensor::<f64, Shape![32]>::try_from_slice(&scale).unwrap();
+    let zy = f64::from(zy);
+    let y = tensor_expr!(saturating_cast::<i8>(
+        round(cast::<f64>((cast::<i32>(x) - zx) @ cast::<i32>(w) + bias) * scale) + zy
+    ));
+    assert_eq!(y.as_slice(), &i8s("dense", "y_litert")[..]);
+}
+
+/// TFLite's `QuantizeMultiplier` of the layer's real multipliers gives the
+/// multipliers and shifts TFLite Micro ran with.
+#[test]
+fn quantize_multiplier_is_tflites() {
+    let pairs: Vec<(i32, i32)> = values_f64("dense", "scale")
+        .into_iter()
+        .map(quantize_multiplier)
+        .collect();
+    let expected: Vec<(i32, i32)> = i32s("dense", "multiplier")
+        .into_iter()
+        .zip(i32s("dense", "shift"))
+        .collect();
+    assert_eq!(pairs, expected);
 }
 
 #[test]

@@ -622,6 +622,36 @@ pub trait Accumulator: Integer {
     fn requantize(self, multiplier: Self, shift: Self) -> Self;
 }
 
+/// TFLite's `QuantizeMultiplier`: a real multiplier (a layer's
+/// `input_scale * weight_scale / output_scale`, in `f64` as TFLite Micro
+/// computes it) as the Q31 multiplier and the shift that
+/// [`Accumulator::requantize`] takes, `real = multiplier * 2^shift / 2^31`.
+/// The multiplier is in `[2^30, 2^31)`, rounded half away from zero; a
+/// real multiplier of 0, or below `2^-31`, gives `(0, 0)`.
+///
+/// ```
+/// use tensor_expr_runtime::element::{quantize_multiplier, Accumulator};
+/// let (multiplier, shift) = quantize_multiplier(0.375);
+/// assert_eq!((multiplier, shift), (1_610_612_736, -1));
+/// assert_eq!(1000.requantize(multiplier, shift), 375);
+/// ```
+pub fn quantize_multiplier(real: f64) -> (i32, i32) {
+    if real == 0.0 {
+        return (0, 0);
+    }
+    let (fraction, mut shift) = libm::frexp(real);
+    // `fraction` is in [0.5, 1): times 2^31 is exact, its rounding TFLite's.
+    let mut fixed = libm::round(fraction * (1u64 << 31) as f64) as i64;
+    if fixed == 1 << 31 {
+        fixed /= 2;
+        shift += 1;
+    }
+    if shift < -31 {
+        return (0, 0);
+    }
+    (fixed as i32, shift)
+}
+
 impl Accumulator for i32 {
     #[inline(always)]
     fn requantize(self, multiplier: i32, shift: i32) -> i32 {

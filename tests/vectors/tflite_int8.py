@@ -17,7 +17,15 @@ Each case is a header `case NAME`, then lines `key v0 v1 ...`: `x_shape`,
 the layout the test reads: `[in, out]` for the dense layer, `[out, kh, kw,
 in / groups]` for the convolutions), `bias`, `zx` and `zy` (the input and
 output zero points), `multiplier` and `shift` (one per output channel), and
-`y` (TFLite Micro's int8 outputs).
+`y` (TFLite Micro's int8 outputs). The dense case also has `scale` (the
+real multipliers, one per output channel, as shortest round-trip text)
+and `y_litert`: desktop LiteRT's outputs from its reference kernels
+(`OpResolverType.BUILTIN_REF`), which requantise in double precision,
+`round(acc * scale)` with ties away from zero; its inputs are 4 random
+rows and the rows of 2,000 random ones on which the two interpreters
+differ. (Its default optimised
+kernel rounds otherwise at near-ties: 14 of 9,600 outputs differ from
+both forms.)
 """
 import math
 
@@ -84,6 +92,18 @@ def line(key, values):
     print(key, " ".join(str(int(v)) for v in values))
 
 
+def run_litert_reference(model, inputs):
+    resolver = tf.lite.experimental.OpResolverType.BUILTIN_REF
+    interpreter = tf.lite.Interpreter(model_content=model, experimental_op_resolver_type=resolver)
+    interpreter.allocate_tensors()
+    outputs = []
+    for x in inputs:
+        interpreter.set_tensor(interpreter.get_input_details()[0]["index"], x)
+        interpreter.invoke()
+        outputs.append(interpreter.get_tensor(interpreter.get_output_details()[0]["index"]).copy())
+    return np.stack(outputs)
+
+
 def run_micro(model, inputs):
     micro = runtime.Interpreter.from_bytes(model)
     outputs = []
@@ -94,14 +114,26 @@ def run_micro(model, inputs):
     return np.stack(outputs)
 
 
-def case(name, function, input_shape, weights_for_test=None, count=4):
+def near_ties(model, input_shape, candidates=2000, most=8):
+    """Inputs on which TFLite Micro and LiteRT's reference kernels differ
+    (outputs at near-ties, where the two roundings part), so that each test
+    fails with the other's form."""
+    inputs = [rng.integers(-128, 128, size=input_shape, dtype=np.int8) for _ in range(candidates)]
+    micro, litert = run_micro(model, inputs), run_litert_reference(model, inputs)
+    differ = [x for x, a, b in zip(inputs, micro, litert) if (a != b).any()]
+    return differ[:most]
+
+
+def case(name, function, input_shape, weights_for_test=None, count=4, litert=False):
     model = convert(function, input_shape)
     ins, (sy, zy, _) = tensors(model)
     (sx, zx, _) = ins[0]
     inputs = [rng.integers(-128, 128, size=input_shape, dtype=np.int8) for _ in range(count)]
+    if litert:
+        inputs += near_ties(model, input_shape)
     y = run_micro(model, inputs)
     print("case", name)
-    line("x_shape", [count] + list(input_shape[1:]))
+    line("x_shape", [len(inputs)] + list(input_shape[1:]))
     line("x", np.stack(inputs))
     line("zx", [zx[0]])
     line("zy", [zy[0]])
@@ -111,10 +143,15 @@ def case(name, function, input_shape, weights_for_test=None, count=4):
         line("w_shape", w.shape)
         line("w", w)
         line("bias", bias)
-        pairs = [quantize_multiplier(float(sx[0]) * float(s) / float(sy[0])) for s in sw]
+        scales = [float(sx[0]) * float(s) / float(sy[0]) for s in sw]
+        pairs = [quantize_multiplier(scale) for scale in scales]
         line("multiplier", [m for m, _ in pairs])
         line("shift", [s for _, s in pairs])
+        if litert:
+            print("scale", " ".join(repr(scale) for scale in scales))
     line("y", y)
+    if litert:
+        line("y_litert", run_litert_reference(model, inputs))
 
 
 def dense():
@@ -126,7 +163,7 @@ def dense():
         return tf.matmul(x, w) + b
 
     # TFLite stores [out, in]; the test multiplies by [in, out].
-    case("dense", layer, (1, 64), lambda w: w.T)
+    case("dense", layer, (1, 64), lambda w: w.T, litert=True)
 
 
 def conv2d():

@@ -1,7 +1,7 @@
 //! Builds and runs `tests/no_std_app`: a `#![no_std]`, `#![no_main]` program
 //! without a C library or an allocator that uses tensor-expr with
 //! `default-features = false` (broadcast, `in_dims`, matmul, `exp` from libm,
-//! the `bytemuck` and `nalgebra` features)
+//! an int8 layer over `static` weights, the `bytemuck` and `nalgebra` features)
 //! and exits with 0 only if every number was right. If std or alloc crept into
 //! the library, the program would not link.
 
@@ -31,6 +31,6 @@ fn no_std_program_links_and_computes_right() {
     assert_eq!(
         status.code(),
         Some(0),
-        "exit status bits: 1 broadcast, 2 in_dims, 4 matmul, 8 exp, 16 interop, 100 panic"
+        "exit status bits: 1 broadcast, 2 in_dims, 4 matmul, 8 exp, 16 interop, 32 int8 layer, 100 panic"
     );
 }

@@ -17,6 +17,7 @@
 // LLVM must not turn the byte loops below back into calls to themselves.
 #![no_builtins]
 
+use tensor_expr::element::Accumulator;
 use tensor_expr::prelude::*;
 
 /// Ends the process with `status` (Linux x86-64 `exit_group`).
@@ -96,8 +97,17 @@ fn close(a: f32, b: f32) -> bool {
     (a - b).abs() <= 1e-5 * (1.0 + b.abs())
 }
 
+/// The int8 layer's weights, `[8, 4]`, as a microcontroller keeps them: `i8`
+/// in a `static`, viewed with no run-time check.
+static WEIGHTS: [i8; 32] = [
+    12, -7, 127, -128, 3, 0, 55, -90, 1, 2, 3, 4, -5, -6, -7, -8, 100, -100, 64, -64, 9, 18, 27,
+    36, -1, -2, -4, -8, 77, 0, -33, 21,
+];
+static WEIGHT_VIEW: TensorView<'static, i8, Shape![8, 4]> = TensorView::from_array(&WEIGHTS);
+
 /// Bit 0: broadcast; bit 1: in_dims; bit 2: matmul; bit 3: exp; bit 4: the
-/// interop features (bytes and nalgebra) without an allocator.
+/// interop features (bytes and nalgebra) without an allocator; bit 5: an
+/// int8 layer (widening product, requantisation, saturating cast).
 fn run() -> i32 {
     let mut failed = 0;
 
@@ -153,6 +163,26 @@ fn run() -> i32 {
     let again: Tensor<f32, Shape![2, 3]> = matrix.into();
     if back != Ok(x) || matrix[(1, 0)] != 4.0 || again != x {
         failed |= 16;
+    }
+    // An int8 dense layer as TFLite Micro computes it.
+    let q: Tensor<i8, Shape![2, 8]> =
+        Tensor::from_fn(|[i, k]: [usize; 2]| (((i * 40 + k * 13) % 200) as i32 - 100) as i8);
+    let bias: Tensor<i32, Shape![4]> = tensor![100, -200, 300, -400];
+    let (m, shift, zx, zy) = (1_500_000_000i32, -7i32, -3i32, 5i32);
+    let y = tensor_expr!(saturating_cast::<i8>(
+        requantize((cast::<i32>(q) - zx) @ cast::<i32>(WEIGHT_VIEW) + bias, m, shift) + zy
+    ));
+    for i in 0..2 {
+        for n in 0..4 {
+            let mut acc = bias[[n]];
+            for k in 0..8 {
+                acc += (i32::from(q[[i, k]]) - zx) * i32::from(WEIGHTS[k * 4 + n]);
+            }
+            let expected = (acc.requantize(m, shift) + zy).clamp(-128, 127) as i8;
+            if y[[i, n]] != expected {
+                failed |= 32;
+            }
+        }
     }
     failed
 }

@@ -10,11 +10,22 @@
 //! byte is read as `x + 128` (its top bit flipped), and `128 - offset`
 //! times each column's sum is taken off at the end (the column sums come
 //! from the same instruction over bytes of 1), which also applies the left
-//! operand's offset (`cast::<i32>(x) - zx`). Elsewhere [`block`] gives
-//! `None` and the product takes its general path.
+//! operand's offset (`cast::<i32>(x) - zx`). Without `std`, the kernel is
+//! used where the compile-time target has those instructions. Elsewhere
+//! [`block`] gives `None` and the product takes its general path.
 
 /// Reads rows of the right operand of a widening product as bytes.
-#[cfg_attr(not(all(feature = "std", target_arch = "x86_64")), allow(dead_code))]
+// Read only by the VNNI kernel, where it is compiled.
+#[cfg_attr(
+    not(all(
+        target_arch = "x86_64",
+        any(
+            feature = "std",
+            all(target_feature = "avx512vnni", target_feature = "avx512bw")
+        )
+    )),
+    allow(dead_code)
+)]
 pub(super) trait RightBytes {
     /// Columns `j0 .. j0 + C` of row `kk` (`C` of the tile), if the row
     /// is stored `i8` data with no offset.
@@ -43,11 +54,31 @@ pub(super) fn block<Rb: RightBytes, const R: usize, const C: usize>(
             return unsafe { vnni::block(a, offsets, k, b) };
         }
     }
+    // Without `std` there is no run-time detection: a target built with
+    // the instructions (`-C target-feature=+avx512vnni,+avx512bw`) has them.
+    #[cfg(all(
+        not(feature = "std"),
+        target_arch = "x86_64",
+        target_feature = "avx512vnni",
+        target_feature = "avx512bw"
+    ))]
+    {
+        if (C == 16 || C == 32) && k.is_multiple_of(4) && a.iter().all(|row| row.len() >= k) {
+            // SAFETY: the target has AVX-512 F, BW and VNNI (compile time).
+            return unsafe { vnni::block(a, offsets, k, b) };
+        }
+    }
     let _ = (a, offsets, k, b);
     None
 }
 
-#[cfg(all(feature = "std", target_arch = "x86_64"))]
+#[cfg(all(
+    target_arch = "x86_64",
+    any(
+        feature = "std",
+        all(target_feature = "avx512vnni", target_feature = "avx512bw")
+    )
+))]
 mod vnni {
     use super::RightBytes;
     use core::arch::x86_64::*;

@@ -1,11 +1,13 @@
 #!/usr/bin/env bash
 # Code size and stack use of a small dense layer, relu(x @ w + b) with x [1, 16],
-# w [16, 16], b [16], written with tensor-expr and with nalgebra
+# w [16, 16], b [16], written with tensor-expr and with nalgebra, and of an int8
+# dense layer written with tensor-expr and as a hand loop
 # (examples/embedded_dense.rs), compiled for this host at opt-level "s" and,
 # for tensor-expr, without default features (no std: what an embedded build
 # gets). Prints each function's .text bytes (from the object's symbol table) and
 # its stack bytes: pushes, `sub $n, %rsp`, and the deepest red-zone offset below
-# %rsp a leaf function uses (from the assembly). Both functions call nothing.
+# %rsp a leaf function uses (from the assembly); the calls column says
+# whether a function calls others (whose stack it does not count).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -17,7 +19,7 @@ obj=$(ls "$dir"/release/examples/embedded_dense-*.o)
 asm=$(ls "$dir"/release/examples/embedded_dense-*.s)
 
 printf '%-20s %10s %12s %s\n' function ".text (B)" "stack (B)" calls
-for f in dense_tensor_expr dense_nalgebra; do
+for f in dense_tensor_expr dense_nalgebra dense_int8_tensor_expr dense_int8_hand; do
     size=$((16#$(nm -S "$obj" | awk -v f="$f" '$4 == f {print $2}')))
     body=$(awk -v name="^$f:" '$0 ~ name {on=1} on {print} on && /\.cfi_endproc/ {on=0}' "$asm")
     pushes=$(grep -cE '^\s+push' <<<"$body" || true)

@@ -235,10 +235,25 @@ fn main() -> Result<(), tensor_expr::ShapeError> {
         joined.shape()
     );
 
-    section("12. Interop: rand, ndarray, nalgebra, serde, bytemuck (features)");
+    section("12. Int8 inference, bit for bit as TFLite Micro computes it");
+    let q = Tensor::<i8, Shape![2, 8]>::from_fn(|[i, k]| {
+        (i as i8 * 50 - 60).wrapping_add(k as i8 * 17)
+    });
+    let qw = Tensor::<i8, Shape![8, 3]>::from_fn(|[k, j]| (k as i8 - 4) * (j as i8 + 1) * 9);
+    let qbias = Tensor::<i32, Shape![3]>::new([120, -80, 40]);
+    // A real multiplier of 0.004 as TFLite's Q31 multiplier and shift.
+    let (m, shift) = tensor_expr::element::quantize_multiplier(0.004);
+    let (zx, zy) = (-5, 3);
+    let wide = tensor_expr!((cast::<i32>(q) - zx) @ cast::<i32>(qw) + qbias);
+    let out = tensor_expr!(saturating_cast::<i8>(requantize(wide, m, shift) + zy));
+    println!("x (i8):\n{q}");
+    println!("i32 sums of (x - zx) @ w + bias, read from the i8 data:\n{wide}");
+    println!("requantised with m = {m}, shift = {shift}, saturated to i8:\n{out}");
+
+    section("13. Interop: rand, ndarray, nalgebra, serde, bytemuck (features)");
     interop(&logits);
 
-    section("13. A shape mistake is a compile error");
+    section("14. A shape mistake is a compile error");
     println!("tensor_expr!(x + w) with x: [2, 3] and w: [4] does not compile; cargo check says:\n");
     println!("{}", include_str!("../tests/ui/broadcast_mismatch.stderr"));
     Ok(())

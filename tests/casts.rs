@@ -107,3 +107,51 @@ fn widening_products_match_the_widened_product() {
     let expected = tensor_expr!(x.cast::<i32>() @ w.cast::<i32>());
     assert_eq!(tensor_expr!(cast::<i32>(x) @ cast::<i32>(w)), expected);
 }
+
+/// A convolution of `cast::<i32>(x) - c` reads `x`'s bytes in place (no
+/// widened copy): the same values as the convolution of tensors widened
+/// first, channels first and last, padded (a padded tap contributes zero,
+/// as TFLite's input zero point does), with a literal and a variable
+/// constant, and a float convolution of int8 data.
+#[test]
+fn convolutions_read_widened_inputs() {
+    let x = bytes::<Shape![2, 3, 7, 9]>(6);
+    let w = bytes::<Shape![4, 3, 3, 3]>(7);
+    let (xw, ww) = (x.cast::<i32>(), w.cast::<i32>());
+    let zx = -128i32;
+    let expected = tensor_expr!(conv2d(xw - zx, ww, padding = 1));
+    let y = tensor_expr!(conv2d(cast::<i32>(x) - zx, cast::<i32>(w), padding = 1));
+    assert_eq!(y, expected);
+    let expected = tensor_expr!(conv2d(xw + 7, ww, stride = 2));
+    assert_eq!(
+        tensor_expr!(conv2d(cast::<i32>(x) + 7, cast::<i32>(w), stride = 2)),
+        expected
+    );
+    let (xl, wl) = (
+        bytes::<Shape![1, 6, 5, 8]>(8),
+        bytes::<Shape![8, 3, 3, 1]>(9),
+    );
+    let expected = tensor_expr!(conv2d(
+        xl.cast::<i32>() - 3,
+        wl.cast::<i32>(),
+        padding = same,
+        groups = 8,
+        layout = nhwc
+    ));
+    let y = tensor_expr!(conv2d(
+        cast::<i32>(xl) - 3,
+        cast::<i32>(wl),
+        padding = same,
+        groups = 8,
+        layout = nhwc
+    ));
+    assert_eq!(y, expected);
+    let wf = Tensor::<f32, Shape![4, 3, 3, 3]>::from_fn(|[o, c, i, j]| {
+        (o + c) as f32 * 0.5 - (i * j) as f32
+    });
+    let expected = tensor_expr!(conv2d(x.cast::<f32>(), wf, padding = 1));
+    assert_eq!(
+        tensor_expr!(conv2d(cast::<f32>(x), wf, padding = 1)),
+        expected
+    );
+}

@@ -163,3 +163,65 @@ fn pools_match_tflite_micro() {
     ))));
     assert_eq!(y.as_slice(), &i8s("avg_pool2d", "y")[..]);
 }
+
+/// gemmlowp's definitions, written as TFLite's C++ reads, in `i128`.
+fn requantize_reference(x: i32, multiplier: i32, shift: i32) -> i32 {
+    let (left, right) = (shift.max(0), (-shift).max(0));
+    let x = x.wrapping_mul(1 << left);
+    let high = if x == i32::MIN && multiplier == i32::MIN {
+        i32::MAX
+    } else {
+        let product = i128::from(x) * i128::from(multiplier);
+        let nudge = if product >= 0 { 1 << 30 } else { 1 - (1 << 30) };
+        // C++ division truncates toward zero, as Rust's does.
+        ((product + nudge) / (1i128 << 31)) as i32
+    };
+    let mask = ((1i64 << right) - 1) as i32;
+    let remainder = high & mask;
+    let threshold = (mask >> 1) + i32::from(high < 0);
+    (high >> right) + i32::from(remainder > threshold)
+}
+
+/// `requantize` against the reference over every shift TFLite allows, the
+/// extreme values and pseudo-random ones, inside an expression (so the
+/// vectorised form is the one tested) and as the method.
+#[test]
+fn requantize_is_gemmlowps_rounding() {
+    use tensor_expr::element::Accumulator;
+    let mut state = 0x9E37_79B9_7F4A_7C15u64;
+    let mut next = move || {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        state as i32
+    };
+    let edges = [
+        i32::MIN,
+        i32::MIN + 1,
+        -1,
+        0,
+        1,
+        i32::MAX,
+        1 << 30,
+        -(1 << 30),
+    ];
+    for shift in -31..=30 {
+        let mut x = Tensor::<i32, Shape![64]>::zeros();
+        let mut m = Tensor::<i32, Shape![64]>::zeros();
+        for k in 0..64 {
+            x.as_mut_slice()[k] = if k < 8 { edges[k] } else { next() >> (k % 24) };
+            m.as_mut_slice()[k] = match k % 4 {
+                0 => (1 << 30) + (next() & 0x3FFF_FFFF),
+                1 => edges[k % 8],
+                _ => next(),
+            };
+        }
+        let y = tensor_expr!(requantize(x, m, shift));
+        for k in 0..64 {
+            let (xv, mv) = (x.as_slice()[k], m.as_slice()[k]);
+            let expected = requantize_reference(xv, mv, shift);
+            assert_eq!(y.as_slice()[k], expected, "requantize({xv}, {mv}, {shift})");
+            assert_eq!(xv.requantize(mv, shift), expected);
+        }
+    }
+}

@@ -272,6 +272,50 @@ impl Expr {
         matches!(self, Expr::Op(call) if call.op.reads == Reads::Placed)
     }
 
+    /// The parts of a convolution input read converted in place:
+    /// `cast::<U>(x)`, `cast::<U>(x) + c` or `cast::<U>(x) - c` with `x` an
+    /// operand and `c` an operand or a literal (a scalar, which the runtime
+    /// checks): the cast, `x`, and the operator and constant if any.
+    pub fn widened_operand(&self) -> Option<WidenedOperand<'_>> {
+        fn cast_of_operand(expr: &Expr) -> Option<(&OpCall, &Operand)> {
+            match expr {
+                Expr::Op(call) if call.op.reads == Reads::Converts && call.type_arg.is_some() => {
+                    match &call.inputs[..] {
+                        [Expr::Operand(operand)] => Some((call, operand)),
+                        _ => None,
+                    }
+                }
+                _ => None,
+            }
+        }
+        if let Some((cast, operand)) = cast_of_operand(self) {
+            return Some(WidenedOperand {
+                cast,
+                operand,
+                offset: None,
+            });
+        }
+        let Expr::Binary {
+            op: op @ (BinaryOp::Add | BinaryOp::Sub),
+            lhs,
+            rhs,
+            ..
+        } = self
+        else {
+            return None;
+        };
+        let constant = matches!(
+            **rhs,
+            Expr::Operand(_) | Expr::IntLiteral { .. } | Expr::FloatLiteral { .. }
+        );
+        let (cast, operand) = cast_of_operand(lhs).filter(|_| constant)?;
+        Some(WidenedOperand {
+            cast,
+            operand,
+            offset: Some((*op, rhs)),
+        })
+    }
+
     /// The operation call this node is, if it is one.
     pub fn as_op(&self) -> Option<&OpCall> {
         match self {
@@ -336,4 +380,14 @@ impl Expr {
             Expr::IntLiteral { .. } | Expr::FloatLiteral { .. } | Expr::Operand(_) => vec![],
         }
     }
+}
+
+/// A convolution input read converted in place ([`Expr::widened_operand`]).
+pub struct WidenedOperand<'a> {
+    /// The `cast::<U>(..)` call.
+    pub cast: &'a OpCall,
+    /// The stored operand it converts.
+    pub operand: &'a Operand,
+    /// `+ c` or `- c`, if written.
+    pub offset: Option<(BinaryOp, &'a Expr)>,
 }

@@ -140,13 +140,19 @@ impl Stages<'_> {
 
     /// Stages each expression input of every operation that reads stored
     /// data in place (`transpose(x @ w)`): it is evaluated into a tensor,
-    /// which the operation then reads without a copy.
+    /// which the operation then reads without a copy. A convolution's
+    /// input `cast::<U>(x) - c` is not: the convolution reads `x` itself.
     fn stored_inputs(&mut self, expr: &mut Expr) {
         let in_place = expr
             .as_op()
             .is_some_and(|call| call.op.reads.borrows_stored_inputs());
+        // A convolution reads `cast::<U>(x) - c` from `x` itself.
+        let reads_converted = expr
+            .as_op()
+            .is_some_and(|call| call.op.reads == Reads::Tiled);
         for child in expr.children_mut() {
-            if in_place && !matches!(child, Expr::Operand(_)) {
+            let converted = reads_converted && child.widened_operand().is_some();
+            if in_place && !matches!(child, Expr::Operand(_)) && !converted {
                 self.stage(child);
             } else {
                 self.stored_inputs(child);

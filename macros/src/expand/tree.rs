@@ -320,7 +320,13 @@ impl TreeBuilder {
         let inner_context = (call.op.reads == Reads::Converts).then(|| self.enter_scope(call));
         let mut inputs = Vec::new();
         for input in &call.inputs {
-            if call.op.reads.borrows_stored_inputs() {
+            if call.op.reads == Reads::Tiled {
+                let Some(input) = self.tiled_input(input, check_span) else {
+                    // Staging made every other input an operand.
+                    return error(span, "a convolution reads stored operands");
+                };
+                inputs.push(at(&input, check_span));
+            } else if call.op.reads.borrows_stored_inputs() {
                 let Expr::Operand(operand) = input else {
                     // Staging made every such input an operand.
                     return error(span, "an operation that reads in place needs an operand");
@@ -379,6 +385,38 @@ impl TreeBuilder {
                 "this operation is not built as a node of the expression",
             ),
         }
+    }
+
+    /// An input of a convolution: a stored operand read as it is, or
+    /// `cast::<U>(x)` (`+ c`, `- c`) read from `x`'s own elements, each
+    /// checked at `check_span`.
+    fn tiled_input(&mut self, input: &Expr, check_span: Span) -> Option<Ident> {
+        let rt = runtime(check_span);
+        let inputs = quote_spanned!(check_span=> #rt::ops::conv::inputs);
+        if let Expr::Operand(operand) = input {
+            let name = self.borrow_operand(&operand.tokens, operand.span, check_span);
+            let (context, name) = (at(self.context(), check_span), at(&name, check_span));
+            let node = quote_spanned!(check_span=> #inputs::stored(#context, #name));
+            return Some(self.push_node(check_span, node));
+        }
+        let widened = input.widened_operand()?;
+        let inner = self.enter_scope(widened.cast);
+        let operand = widened.operand;
+        let name = self.borrow_operand(&operand.tokens, operand.span, check_span);
+        self.open_scopes.pop();
+        let span = widened.cast.name.span();
+        let to = widened.cast.type_arg.as_ref()?;
+        let (context, inner, name) = (at(self.context(), span), at(&inner, span), at(&name, span));
+        let node = quote_spanned!(span=> #inputs::widened(#context, #inner, #rt::ops::witness::<#to>(), #name));
+        let mut node = self.push_node(span, node);
+        if let Some((op, constant)) = widened.offset {
+            let constant = at(&self.node(constant, None), span);
+            let context = at(self.context(), span);
+            let offset = Ident::new(if op == BinaryOp::Add { "plus" } else { "minus" }, span);
+            let value = quote_spanned!(span=> #inputs::scalar_value(#context, #constant));
+            node = self.push_node(span, quote_spanned!(span=> #inputs::#offset(#node, #value)));
+        }
+        Some(node)
     }
 
     /// The witnesses a constructor gets after the context (and marker): the

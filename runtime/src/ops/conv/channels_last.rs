@@ -6,11 +6,12 @@
 //! channels; a depthwise convolution multiplies a pixel's channels by their
 //! weights, a vector at a time.
 
+use super::inputs::Reader;
 use super::{input_at, input_index, ConvSpec, Convolution, Position};
 use crate::element::Element;
 use crate::expr::block::{multiply_add, with_named_rows};
 
-impl<T: Element, C: ConvSpec> Convolution<'_, T, C> {
+impl<T: Element, C: ConvSpec, Xr: Reader<T>, Wr: Reader<T>> Convolution<'_, T, C, Xr, Wr> {
     /// A tile channels last: `R` consecutive output positions of one row
     /// (`rows`), `CC` output channels. Each output channel is a dot product
     /// of its weights (`[kH, kW, C_in / groups]`, contiguous along the input
@@ -43,7 +44,7 @@ impl<T: Element, C: ConvSpec> Convolution<'_, T, C> {
                             $(
                                 if let Some(iw) = input_at(p.ow + $r, kw, 1, &g) {
                                     let x_pixel = &self.x[input_index(&g, p.n, c0, ih, iw)..][..per_group];
-                                    dot_into::<T, FUSE>(&mut $acc, x_pixel, w_tap);
+                                    dot_into::<T, _, _, FUSE>(&mut $acc, x_pixel, w_tap, self.x_reader, self.w_reader);
                                 }
                             )+
                         }
@@ -85,11 +86,11 @@ impl<T: Element, C: ConvSpec> Convolution<'_, T, C> {
                             let tap = (kh * kw_len + kw) * per_group + ci;
                             let mut weights = [T::ZERO; CC];
                             for (j, weight) in weights.iter_mut().enumerate() {
-                                *weight = w_tile[j * per_channel + tap];
+                                *weight = self.w_reader.read(w_tile[j * per_channel + tap]);
                             }
                             $(
                                 if let Some(iw) = input_at(p.ow + $r, kw, 1, &g) {
-                                    let xv = self.x[input_index(&g, p.n, c0 + ci, ih, iw)];
+                                    let xv = self.x_reader.read(self.x[input_index(&g, p.n, c0 + ci, ih, iw)]);
                                     for j in 0..CC {
                                         $acc[j] = multiply_add::<T, FUSE>(weights[j], xv, $acc[j]);
                                     }
@@ -128,13 +129,14 @@ impl<T: Element, C: ConvSpec> Convolution<'_, T, C> {
                     for kw in 0..kw_len {
                         let mut weights = [T::ZERO; CC];
                         for (j, weight) in weights.iter_mut().enumerate() {
-                            *weight = w_tile[j * taps + kh * kw_len + kw];
+                            *weight = self.w_reader.read(w_tile[j * taps + kh * kw_len + kw]);
                         }
                         $(
                             if let Some(iw) = input_at(p.ow + $r, kw, 1, &g) {
                                 let x_pixel = &self.x[input_index(&g, p.n, p.channel, ih, iw)..][..CC];
                                 for j in 0..CC {
-                                    $acc[j] = multiply_add::<T, FUSE>(weights[j], x_pixel[j], $acc[j]);
+                                    let xv = self.x_reader.read(x_pixel[j]);
+                                    $acc[j] = multiply_add::<T, FUSE>(weights[j], xv, $acc[j]);
                                 }
                             }
                         )+
@@ -151,17 +153,25 @@ impl<T: Element, C: ConvSpec> Convolution<'_, T, C> {
 /// 512-bit vector of `f32`, two 256-bit ones.
 pub(super) const DOT_LANES: usize = 16;
 
-/// `acc[k % DOT_LANES] += w[k] * x[k]` over `x` and `w` (of one length).
+/// `acc[k % DOT_LANES] += w[k] * x[k]` over `x` and `w` (of one length),
+/// each read by its reader.
 #[inline(always)]
-fn dot_into<T: Element, const FUSE: bool>(acc: &mut [T; DOT_LANES], x: &[T], w: &[T]) {
+fn dot_into<T: Element, Xr: Reader<T>, Wr: Reader<T>, const FUSE: bool>(
+    acc: &mut [T; DOT_LANES],
+    x: &[Xr::Stored],
+    w: &[Wr::Stored],
+    x_reader: Xr,
+    w_reader: Wr,
+) {
     let (x_chunks, x_tail) = x.as_chunks::<DOT_LANES>();
     let (w_chunks, w_tail) = w.as_chunks::<DOT_LANES>();
     for (xs, ws) in x_chunks.iter().zip(w_chunks) {
         for l in 0..DOT_LANES {
-            acc[l] = multiply_add::<T, FUSE>(ws[l], xs[l], acc[l]);
+            let (xv, wv) = (x_reader.read(xs[l]), w_reader.read(ws[l]));
+            acc[l] = multiply_add::<T, FUSE>(wv, xv, acc[l]);
         }
     }
     for (l, (&xs, &ws)) in x_tail.iter().zip(w_tail).enumerate() {
-        acc[l] = multiply_add::<T, FUSE>(ws, xs, acc[l]);
+        acc[l] = multiply_add::<T, FUSE>(w_reader.read(ws), x_reader.read(xs), acc[l]);
     }
 }

@@ -25,15 +25,16 @@
 //! recomputed expression.
 
 mod channels_last;
+pub mod inputs;
 
 use super::{Build, Dims, NamedOption, Operation, Reads, Signature};
-use crate::access::{Contiguous, Operand};
 use crate::element::Element;
 use crate::expr::block::{multiply_add, with_named_rows, Block};
 use crate::expr::{Context, Expr, Reading, Row, Shaped, Tile, TileOrigin, TileRows};
 use crate::rules::conv::{ConvRule, Geometry};
 use crate::shape::{Shape, MAX_RANK};
 use core::marker::PhantomData;
+use inputs::{ConvInput, Plain, Reader};
 
 /// `stride = s` or `[sh, sw]`: positive, default 1.
 pub const STRIDE: NamedOption = NamedOption::sizes("stride", false);
@@ -144,16 +145,20 @@ where
     type Output = O;
 }
 
-/// A convolution of `x` by `w` over elements `T`, as spec `C` says.
-pub struct Convolution<'a, T, C> {
-    x: &'a [T],
-    w: &'a [T],
+/// A convolution of `x` by `w` over elements `T`, as spec `C` says, each
+/// input's stored elements read as its reader says ([`inputs`]).
+pub struct Convolution<'a, T, C, Xr: Reader<T> = Plain<T>, Wr: Reader<T> = Plain<T>> {
+    x: &'a [Xr::Stored],
+    w: &'a [Wr::Stored],
+    x_reader: Xr,
+    w_reader: Wr,
     spec: PhantomData<C>,
 }
 
 /// Builds `conv1d(x, w, ..)` or `conv2d(x, w, ..)` (`op` says which): the
-/// options are the witnesses the macro writes, `()` where left out.
-// Its arguments and return type carry what a convolution is: two operands,
+/// options are the witnesses the macro writes, `()` where left out; the
+/// inputs come from [`inputs::stored`] or [`inputs::widened`].
+// Its arguments and return type carry what a convolution is: two inputs,
 // the operation and five options.
 #[inline(always)]
 #[allow(clippy::too_many_arguments, clippy::type_complexity)]
@@ -166,24 +171,19 @@ pub fn convolution<'a, T, M, Op, S, P, Dl, G, L, X, W>(
     _dilation: PhantomData<Dl>,
     _groups: PhantomData<G>,
     _layout: PhantomData<L>,
-    x: &'a X,
-    w: &'a W,
-) -> Convolution<'a, X::Element, Spec<<X::Shape as ConvRule<W::Shape, Op, S, P, Dl, G, L>>::Output, X::Shape, W::Shape, Op, (S, P, Dl, G, L)>>
+    x: X,
+    w: W,
+) -> Convolution<'a, T, Spec<<X::Shape as ConvRule<W::Shape, Op, S, P, Dl, G, L>>::Output, X::Shape, W::Shape, Op, (S, P, Dl, G, L)>, X::Reader, W::Reader>
 where
-    X: Operand<T> + ?Sized,
-    W: Operand<T, Element = X::Element> + ?Sized,
-    X::Layout: Contiguous,
-    W::Layout: Contiguous,
+    X: ConvInput<'a, T>,
+    W: ConvInput<'a, T>,
     X::Shape: ConvRule<W::Shape, Op, S, P, Dl, G, L>,
 {
-    Convolution {
-        x: &x.elements()[..<X::Shape as Shape>::LEN],
-        w: &w.elements()[..<W::Shape as Shape>::LEN],
-        spec: PhantomData,
-    }
+    let ((x, x_reader), (w, w_reader)) = (x.parts(), w.parts());
+    Convolution { x, w, x_reader, w_reader, spec: PhantomData }
 }
 
-impl<T, C: ConvSpec> Shaped for Convolution<'_, T, C> {
+impl<T, C: ConvSpec, Xr: Reader<T>, Wr: Reader<T>> Shaped for Convolution<'_, T, C, Xr, Wr> {
     type Shape = C::Output;
 }
 
@@ -207,7 +207,7 @@ impl Position {
     };
 }
 
-impl<'a, T: Element, C: ConvSpec> Convolution<'a, T, C> {
+impl<'a, T: Element, C: ConvSpec, Xr: Reader<T>, Wr: Reader<T>> Convolution<'a, T, C, Xr, Wr> {
     const G: Geometry = C::GEOMETRY;
     /// Input channels each group reads (and each weight row holds).
     const PER_GROUP: usize = Self::G.in_channels / Self::G.groups;
@@ -223,7 +223,7 @@ impl<'a, T: Element, C: ConvSpec> Convolution<'a, T, C> {
     /// The plane of input channel `ci` of the group output channel
     /// `p.channel` reads, in image `p.n` (channels first).
     #[inline(always)]
-    fn input_plane(&self, p: Position, ci: usize) -> &[T] {
+    fn input_plane(&self, p: Position, ci: usize) -> &[Xr::Stored] {
         let c = p.channel / Self::OUT_PER_GROUP * Self::PER_GROUP + ci;
         &self.x[(p.n * Self::G.in_channels + c) * Self::PLANE..][..Self::PLANE]
     }
@@ -251,8 +251,10 @@ impl<'a, T: Element, C: ConvSpec> Convolution<'a, T, C> {
                     let Some(iw) = input_at(p.ow, kw, 1, &g) else {
                         continue;
                     };
-                    let x = self.x[input_index(&g, p.n, c, ih, iw)];
-                    let w = self.w[weight_index(&g, p.channel, ci, kh, kw)];
+                    let x = self.x_reader.read(self.x[input_index(&g, p.n, c, ih, iw)]);
+                    let w = self
+                        .w_reader
+                        .read(self.w[weight_index(&g, p.channel, ci, kh, kw)]);
                     sum = w.mul_add(x, sum);
                 }
             }
@@ -332,7 +334,9 @@ const fn layout_position(g: &Geometry, index: [usize; MAX_RANK]) -> Position {
     Position { n, channel, oh, ow }
 }
 
-impl<T: Element, C: ConvSpec> Expr<T> for Convolution<'_, T, C> {
+impl<T: Element, C: ConvSpec, Xr: Reader<T>, Wr: Reader<T>> Expr<T>
+    for Convolution<'_, T, C, Xr, Wr>
+{
     const READING: Reading = Reading::product_along(if Self::CHANNEL_TILES {
         TileRows::Channels
     } else {
@@ -341,7 +345,7 @@ impl<T: Element, C: ConvSpec> Expr<T> for Convolution<'_, T, C> {
 
     #[inline(always)]
     fn row<O: Shape>(&self, outer: [usize; MAX_RANK]) -> impl Row<T> + '_ {
-        ConvolutionRow::<T, C, O> {
+        ConvolutionRow::<T, C, O, Xr, Wr> {
             node: self,
             outer,
             shape: PhantomData,
@@ -417,7 +421,7 @@ impl<T: Element, C: ConvSpec> Expr<T> for Convolution<'_, T, C> {
     }
 }
 
-impl<'a, T: Element, C: ConvSpec> Convolution<'a, T, C> {
+impl<'a, T: Element, C: ConvSpec, Xr: Reader<T>, Wr: Reader<T>> Convolution<'a, T, C, Xr, Wr> {
     /// Whether tiles take their rows along a 2-D output's channels (each
     /// input row loaded then serves every channel of the tile) rather than
     /// its rows: channels first, several input channels to sum (with one,
@@ -470,12 +474,12 @@ impl<'a, T: Element, C: ConvSpec> Convolution<'a, T, C> {
                     let w_taps = &self.w[(p.channel * Self::PER_GROUP + ci) * Self::TAPS..][..Self::TAPS];
                     for kh in 0..kh_len {
                         for kw in 0..kw_len {
-                            let wv = w_taps[kh * kw_len + kw];
+                            let wv = self.w_reader.read(w_taps[kh * kw_len + kw]);
                             let col = (p.ow * sw + kw * dw).wrapping_sub(g.pad[1]);
                             $(
                                 if let Some(ih) = input_at(p.oh + $r, kh, 0, &g) {
                                     let x_row = &x_plane[ih * wd..][..wd];
-                                    let window = load_window::<T, CC, INTERIOR>(x_row, col, sw);
+                                    let window = load_window::<T, _, CC, INTERIOR>(x_row, col, sw, self.x_reader);
                                     accumulate::<T, CC, FUSE>(&mut $acc, wv, &window);
                                 }
                             )+
@@ -514,10 +518,10 @@ impl<'a, T: Element, C: ConvSpec> Convolution<'a, T, C> {
                         let x_row = &x_plane[ih * wd..][..wd];
                         for kw in 0..kw_len {
                             let col = (p.ow * sw + kw * dw).wrapping_sub(g.pad[1]);
-                            let window = load_window::<T, CC, INTERIOR>(x_row, col, sw);
+                            let window = load_window::<T, _, CC, INTERIOR>(x_row, col, sw, self.x_reader);
                             let tap = kh * kw_len + kw;
                             $(
-                                let wv = self.w[((p.channel + $r) * Self::PER_GROUP + ci) * Self::TAPS + tap];
+                                let wv = self.w_reader.read(self.w[((p.channel + $r) * Self::PER_GROUP + ci) * Self::TAPS + tap]);
                                 accumulate::<T, CC, FUSE>(&mut $acc, wv, &window);
                             )+
                         }
@@ -563,25 +567,26 @@ fn accumulate<T: Element, const CC: usize, const FUSE: bool>(
     }
 }
 
-/// `x_row[col + j * stride]` for `j < CC`, zeros outside the row where not
-/// `INTERIOR`.
+/// `x_row[col + j * stride]` for `j < CC`, read by `reader`; zeros outside
+/// the row (the padding) where not `INTERIOR`.
 #[inline(always)]
-fn load_window<T: Element, const CC: usize, const INTERIOR: bool>(
-    x_row: &[T],
+fn load_window<T: Element, R: Reader<T>, const CC: usize, const INTERIOR: bool>(
+    x_row: &[R::Stored],
     col: usize,
     stride: usize,
+    reader: R,
 ) -> [T; CC] {
     let mut window = [T::ZERO; CC];
     if INTERIOR {
         let xs = &x_row[col..][..(CC - 1) * stride + 1];
         for (j, value) in window.iter_mut().enumerate() {
-            *value = xs[j * stride];
+            *value = reader.read(xs[j * stride]);
         }
     } else {
         for (j, value) in window.iter_mut().enumerate() {
             let i = col.wrapping_add(j * stride);
             if i < x_row.len() {
-                *value = x_row[i];
+                *value = reader.read(x_row[i]);
             }
         }
     }
@@ -589,16 +594,18 @@ fn load_window<T: Element, const CC: usize, const INTERIOR: bool>(
 }
 
 /// One output row of a convolution, element by element.
-struct ConvolutionRow<'n, 'a, T, C, O> {
-    node: &'n Convolution<'a, T, C>,
+struct ConvolutionRow<'n, 'a, T, C, O, Xr: Reader<T>, Wr: Reader<T>> {
+    node: &'n Convolution<'a, T, C, Xr, Wr>,
     outer: [usize; MAX_RANK],
     shape: PhantomData<O>,
 }
 
-impl<T: Element, C: ConvSpec, O: Shape> Row<T> for ConvolutionRow<'_, '_, T, C, O> {
+impl<T: Element, C: ConvSpec, O: Shape, Xr: Reader<T>, Wr: Reader<T>> Row<T>
+    for ConvolutionRow<'_, '_, T, C, O, Xr, Wr>
+{
     #[inline(always)]
     fn get(&self, j: usize, _current: T) -> T {
         self.node
-            .element(Convolution::<T, C>::position::<O>(self.outer, j))
+            .element(Convolution::<T, C, Xr, Wr>::position::<O>(self.outer, j))
     }
 }

@@ -24,6 +24,7 @@ pub use assign::{assign, update};
 use crate::element::Element;
 use crate::expr::{Expr, Walk};
 use crate::shape::{Shape, MAX_RANK};
+use core::marker::PhantomData;
 use core::mem::MaybeUninit;
 
 /// Evaluates `e` into uninitialised slots (at least `E::Shape::LEN` of them),
@@ -71,11 +72,23 @@ impl<T: Element> Slot<T> for MaybeUninit<T> {
 /// walks not taken are removed as dead code.
 #[inline(always)]
 pub(crate) fn drive<T: Element, O: Shape, E: Expr<T>, X: Slot<T>>(out: &mut [X], e: &E) {
-    match E::READING.walk(O::LEN, O::RANK) {
+    match Plan::<T, O, E>::WALK {
         Walk::Tiles => dispatch::drive_tiles::<T, O, E, X>(out, e),
         Walk::Flat => rows::drive_flat::<T, O, E, X>(out, e),
         Walk::Rows => rows::drive_rows::<T, O, E, X>(out, e),
     }
+}
+
+/// How `E` is walked over output shape `O`, as constants: a `const fn`
+/// called in a function body runs at run time where LLVM does not inline
+/// it (at `opt-level = "s"`, every walk was compiled into the caller).
+pub(crate) struct Plan<T, O, E>(PhantomData<(T, O, E)>);
+
+impl<T, O: Shape, E: Expr<T>> Plan<T, O, E> {
+    /// The walk.
+    pub(crate) const WALK: Walk = E::READING.walk(O::LEN, O::RANK);
+    /// The output axis a tile's rows step along.
+    pub(crate) const TILE_AXIS: usize = E::READING.tile_rows.axis(O::RANK);
 }
 
 /// Steps the odometer over all dims but the last, innermost first; false if

@@ -51,7 +51,7 @@ pub(super) fn drive_tiles_for<T: Element, O: Shape, E: Expr<T>, X: Slot<T>, cons
         return;
     }
     let columns = O::ROW_LEN;
-    let axis = E::READING.tile_rows.axis(O::RANK);
+    let axis = super::Plan::<T, O, E>::TILE_AXIS;
     let (rows, row_stride) = if O::RANK >= 2 {
         (O::DIMS[axis], O::LEN / O::DIMS[..=axis].iter().product::<usize>())
     } else {

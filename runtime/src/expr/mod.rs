@@ -182,6 +182,11 @@ pub struct Reading {
     pub flat: Flat,
     /// Which output axis the rows of a tile step along.
     pub tile_rows: TileRows,
+    /// The longest contraction of a product in the tree (a matrix
+    /// product's `k`, a convolution's taps times input channels a group),
+    /// 0 where there is none: with the output's size, what tells a product
+    /// too small for the run-time choice of instruction set to pay off.
+    pub contraction: usize,
 }
 
 /// Which output axis the rows of a tile step along ([`Reading::tile_rows`]):
@@ -247,6 +252,7 @@ impl Reading {
             product: false,
             flat,
             tile_rows: TileRows::Any,
+            contraction: 0,
         }
     }
 
@@ -256,6 +262,7 @@ impl Reading {
         product: false,
         flat: Flat::No,
         tile_rows: TileRows::Any,
+        contraction: 0,
     };
 
     /// A matrix product.
@@ -264,7 +271,20 @@ impl Reading {
         product: true,
         flat: Flat::No,
         tile_rows: TileRows::Matrix,
+        contraction: 0,
     };
+
+    /// The same reading with a product contracting over `k` elements.
+    pub const fn contracting(self, k: usize) -> Reading {
+        Reading {
+            contraction: if k > self.contraction {
+                k
+            } else {
+                self.contraction
+            },
+            ..self
+        }
+    }
 
     /// A product whose tiles are best read as `tile_rows` says (a
     /// convolution).
@@ -282,6 +302,11 @@ impl Reading {
             product: self.product || other.product,
             flat: self.flat.and(other.flat),
             tile_rows: self.tile_rows.and(other.tile_rows),
+            contraction: if self.contraction > other.contraction {
+                self.contraction
+            } else {
+                other.contraction
+            },
         }
     }
 

@@ -18,7 +18,7 @@ use crate::shape::Shape;
 #[inline(always)]
 pub(super) fn drive_tiles<T: Element, O: Shape, E: Expr<T>, X: Slot<T>>(out: &mut [X], e: &E) {
     #[cfg(all(feature = "std", target_arch = "x86_64"))]
-    {
+    if !super::Plan::<T, O, E>::SMALL {
         if VECTOR_LANES < 16 && std::is_x86_feature_detected!("avx512f") {
             // SAFETY: the CPU has AVX-512F (checked on the line above).
             unsafe { x86::drive_tiles_avx512::<T, O, E, X>(out, e) };

@@ -212,7 +212,7 @@ where
     S: Shape,
     P: ProductLayout,
 {
-    const READING: Reading = Reading::PRODUCT;
+    const READING: Reading = Reading::PRODUCT.contracting(Self::K);
 
     #[inline(always)]
     fn row<O: Shape>(&self, outer: [usize; MAX_RANK]) -> impl Row<T> + '_ {

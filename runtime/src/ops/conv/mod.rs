@@ -341,7 +341,8 @@ impl<T: Element, C: ConvSpec, Xr: Reader<T>, Wr: Reader<T>> Expr<T>
         TileRows::Channels
     } else {
         TileRows::Matrix
-    });
+    })
+    .contracting(Self::TAPS * Self::PER_GROUP);
 
     #[inline(always)]
     fn row<O: Shape>(&self, outer: [usize; MAX_RANK]) -> impl Row<T> + '_ {

@@ -270,3 +270,42 @@ fn batches_give_each_matrix_its_result_and_name_the_failing_one() {
         }
     );
 }
+
+/// `inv`, `det`, `cholesky`, `solve` and `cholesky_solve` inside
+/// `tensor_expr!`: the same values as the methods, fused into the rest of
+/// the expression; an expression holding one that can fail returns a
+/// `Result`, whose error is the method's.
+#[test]
+fn linalg_inside_expressions() -> Result<(), LinalgError> {
+    let a = random::<4>(11);
+    let eye = Tensor::<f64, Shape![4, 4]>::eye();
+    let p = tensor_expr!(a @ transpose(a) + 4 * eye);
+    let h = Tensor::<f64, Shape![2, 4]>::from_flat_fn(|k| pseudo(k + 77));
+    let s = tensor_expr!(h @ p @ transpose(h));
+    // The Kalman gain as the maths reads, against the methods step by step.
+    let k = tensor_expr!(p @ transpose(h) @ inv(s))?;
+    let (pht, s_inv) = (tensor_expr!(p @ transpose(h)), s.inv()?);
+    assert_eq!(k, tensor_expr!(pht @ s_inv));
+    // A determinant needs no `?`: it cannot fail.
+    let d = tensor_expr!(det(p) * 2);
+    assert_eq!(d.as_slice(), &[p.det() * 2.0]);
+    let b = Tensor::<f64, Shape![4]>::from_flat_fn(|k| pseudo(k + 5));
+    let x = p.solve(&b)?;
+    assert_eq!(tensor_expr!(solve(p, b) + 1)?, tensor_expr!(x + 1));
+    let l = tensor_expr!(cholesky(p))?;
+    assert_eq!(l, p.cholesky()?);
+    assert_eq!(tensor_expr!(cholesky_solve(l, b)), l.cholesky_solve(&b));
+    // An expression input is evaluated first.
+    let hht = tensor_expr!(h @ transpose(h));
+    assert_eq!(tensor_expr!(inv(h @ transpose(h)))?, hht.inv()?);
+    // Into a target; batches; a singular matrix ends the expression.
+    let mut out = Tensor::<f64, Shape![4, 4]>::zeros();
+    tensor_expr!(out = inv(p) @ p)?;
+    assert!((out[[2, 2]] - 1.0).abs() < 1e-12 && out[[0, 3]].abs() < 1e-12);
+    let batch =
+        Tensor::<f64, Shape![2, 2, 2]>::new([[[2.0, 0.0], [0.0, 4.0]], [[1.0, 2.0], [2.0, 4.0]]]);
+    assert_eq!(tensor_expr!(det(batch)).as_slice(), &[8.0, 0.0]);
+    let failed = tensor_expr!(inv(batch) * 2);
+    assert_eq!(failed, Err(batch.inv().unwrap_err()));
+    Ok(())
+}

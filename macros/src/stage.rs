@@ -15,6 +15,10 @@
 //!   subexpression (`softmax(x @ w + b)`): such an expression is walked row
 //!   by row, which reads a product through dot products.
 //!
+//! Every operation that reads whole matrices (`inv(s)`, `solve(a, b)`) is
+//! staged too: its function computes it into a tensor, and where it can
+//! fail the expression returns a `Result`.
+//!
 //! Two more, for correctness: a product or operation that reads the
 //! assignment target (`p = f @ p @ transpose(f) + q`), which would read the
 //! target while the nest overwrites it; and the expression input of an
@@ -61,6 +65,7 @@ pub fn split(expr: &Expr, target: Option<&str>) -> (Expr, Vec<Stage>) {
         target,
     };
     let mut expr = expr.clone();
+    stages.matrix_operations(&mut expr);
     if let Some(target) = target {
         stages.target_readers(&mut expr, target);
     }
@@ -135,6 +140,18 @@ impl Stages<'_> {
         }
         for child in expr.children_mut() {
             self.target_readers(child, target);
+        }
+    }
+
+    /// Stages every operation that reads whole matrices (`inv(s)`,
+    /// `solve(a, b)`), innermost first: each is computed by its own
+    /// function into a tensor, which the rest of the expression reads.
+    fn matrix_operations(&mut self, expr: &mut Expr) {
+        for child in expr.children_mut() {
+            self.matrix_operations(child);
+        }
+        if is_matrix_operation(expr) {
+            self.stage(expr);
         }
     }
 
@@ -242,6 +259,11 @@ fn reads_operand(expr: &Expr, tokens: &str) -> bool {
             .into_iter()
             .any(|child| reads_operand(child, tokens)),
     }
+}
+
+/// Whether `expr` is an operation that reads whole matrices (`inv`).
+pub fn is_matrix_operation(expr: &Expr) -> bool {
+    matches!(expr, Expr::Op(call) if matches!(call.op.reads, Reads::Matrices { .. }))
 }
 
 /// Whether `expr` is `a @ b`, or an operation computed in register tiles

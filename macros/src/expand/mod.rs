@@ -22,7 +22,7 @@ use crate::ast::{AssignOp, Expr, Form, IndexOf, Statement};
 use crate::stage;
 use proc_macro2::{Ident, Span, TokenStream};
 use quote::{quote, quote_spanned};
-use tensor_expr_runtime::ops::Build;
+use tensor_expr_runtime::ops::{Build, Reads};
 use tree::{Other, TreeBuilder};
 
 /// Expands a validated statement: its stages first ([`stage`]), each into a
@@ -52,18 +52,40 @@ pub fn expand(statement: &Statement) -> TokenStream {
             builder.finish(call)
         }
     };
-    let main = if stage_lets.is_empty() {
+    let fallible = stages.iter().any(|stage| fallible(&stage.expr));
+    let main = match &statement.index_of {
+        Some(index_of) if stage_lets.is_empty() => {
+            return index_of_value(index_of, &statement.form, main);
+        }
+        Some(index_of) => index_of_value(index_of, &Form::Evaluate(value.clone()), main),
+        None => main,
+    };
+    if stage_lets.is_empty() {
         main
+    } else if fallible {
+        // A stage that fails ends the block with its error.
+        let label = failure_label();
+        quote!(#label: {
+            #(#stage_lets)*
+            ::core::result::Result::Ok(#main)
+        })
     } else {
         quote!({
             #(#stage_lets)*
             #main
         })
-    };
-    match &statement.index_of {
-        Some(index_of) => index_of_value(index_of, &statement.form, main),
-        None => main,
     }
+}
+
+/// Whether `expr` is an operation that can fail (`inv`, `solve`,
+/// `cholesky`): the expression then returns a `Result`.
+fn fallible(expr: &Expr) -> bool {
+    matches!(expr, Expr::Op(call) if call.op.reads == Reads::Matrices { fallible: true })
+}
+
+/// The label of the block a failing stage breaks out of with its error.
+fn failure_label() -> syn::Lifetime {
+    syn::Lifetime::new("'__tensor_expr_linalg", Span::call_site())
 }
 
 /// `argmax(e, [axis])`: the index reduction's method called on `e`'s value,
@@ -125,14 +147,30 @@ fn assignment(
 /// those before it.
 fn expand_stage(stage: &stage::Stage, strict: bool, stages: &[stage::Stage]) -> TokenStream {
     let mut builder = TreeBuilder::new(strict, &stage.expr, None, stages);
+    let (name, stage_vote) = (&stage.name, stage_placement(&stage.name));
+    if stage::is_matrix_operation(&stage.expr) {
+        // Computed by its function into a `Tensor` (on the stack); an error
+        // ends the expression.
+        let root = builder.node(&stage.expr, None);
+        let value = builder.finish(quote!(#root));
+        let value = if fallible(&stage.expr) {
+            let label = failure_label();
+            quote!(match #value {
+                ::core::result::Result::Ok(value) => value,
+                ::core::result::Result::Err(error) => break #label ::core::result::Result::Err(error),
+            })
+        } else {
+            value
+        };
+        return quote!(let (#name, #stage_vote) = (#value, ::tensor_expr::__private::access::Stack););
+    }
     let (span, root, placement) = builder.evaluation(&stage.expr);
     let rt = runtime(span);
     let main = builder.finish(quote_spanned!(span=> (
         #rt::placement::evaluate(#placement, #root),
         #placement,
     )));
-    let (name, placement) = (&stage.name, stage_placement(&stage.name));
-    quote!(let (#name, #placement) = #main;)
+    quote!(let (#name, #stage_vote) = #main;)
 }
 
 /// The local holding a stage's placement vote.

@@ -355,10 +355,17 @@ impl TreeBuilder {
             ) => {
                 let witness = self.op_witnesses(call, &input);
                 let options = self.option_witnesses(call);
+                // A path under `ops`, or under the runtime's root where it
+                // starts with `crate::` (a constructor that builds tensors,
+                // in a layer above the operations).
                 let path = |path: &str| {
-                    let parts = path.split("::").map(|part| Ident::new(part, span));
                     let rt = runtime(span);
-                    quote_spanned!(span=> #rt::ops #(::#parts)*)
+                    let (root, path) = match path.strip_prefix("crate::") {
+                        Some(path) => (quote_spanned!(span=> #rt), path),
+                        None => (quote_spanned!(span=> #rt::ops), path),
+                    };
+                    let parts = path.split("::").map(|part| Ident::new(part, span));
+                    quote_spanned!(span=> #root #(::#parts)*)
                 };
                 let (constructor, marker) = (path(constructor), marker.map(path).into_iter());
                 let context = at(self.context(), span);

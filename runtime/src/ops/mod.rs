@@ -20,6 +20,7 @@ pub mod conv;
 pub mod convert;
 pub mod in_dims;
 pub mod index_of;
+pub mod linalg;
 pub mod log_softmax;
 pub mod logsumexp;
 pub mod norm;
@@ -196,6 +197,15 @@ pub enum Reads {
     /// element type, which the macro builds in a context of its own and
     /// passes to the constructor after the enclosing one.
     Converts,
+    /// Reads whole matrices (an inverse, a solve): the macro evaluates it
+    /// first, a stage of its own, its inputs borrowed where stored (an
+    /// expression input evaluated before it). Where `fallible`, its
+    /// constructor returns a `Result` and the expression returns
+    /// `Result<_, LinalgError>`.
+    Matrices {
+        /// Whether it can fail (`inv`, `solve`, `cholesky`).
+        fallible: bool,
+    },
 }
 
 impl Reads {
@@ -204,7 +214,11 @@ impl Reads {
     pub const fn borrows_stored_inputs(self) -> bool {
         matches!(
             self,
-            Reads::InPlace(_) | Reads::Placed | Reads::Tiled | Reads::Windows
+            Reads::InPlace(_)
+                | Reads::Placed
+                | Reads::Tiled
+                | Reads::Windows
+                | Reads::Matrices { .. }
         )
     }
 }
@@ -225,7 +239,8 @@ pub enum RowOrder {
 /// How the macro builds an operation's node.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Build {
-    /// A call of the constructor at path `constructor` under `ops`, given
+    /// A call of the constructor at path `constructor` under `ops` (or
+    /// under the runtime's root, where it starts with `crate::`), given
     /// the context, the `marker` value (a path under `ops`) where one
     /// constructor serves a family of operations (the reductions), the
     /// dim-list rule's witness if the operation has a list (or the shape
@@ -277,6 +292,11 @@ pub const OPERATIONS: &[&Operation] = &[
     &index_of::ARGMIN,
     &convert::CAST,
     &convert::SATURATING_CAST,
+    &linalg::INV,
+    &linalg::DET,
+    &linalg::CHOLESKY,
+    &linalg::SOLVE,
+    &linalg::CHOLESKY_SOLVE,
 ];
 
 /// The operation called `name`, if any.

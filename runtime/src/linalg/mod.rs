@@ -56,6 +56,8 @@
 // `lu[i][j]`); iterators over zipped rows would hide the algorithm.
 #![allow(clippy::needless_range_loop)]
 
+pub mod operations;
+
 use crate::dim::D;
 use crate::element::{Element, Float};
 use crate::error::LinalgError;

@@ -1,0 +1,238 @@
+//! The constructors of `inv`, `det`, `cholesky`, `solve` and
+//! `cholesky_solve` inside `tensor_expr!` (their table entries are in
+//! `ops::linalg`): each copies its operands into `Tensor`s on the stack and
+//! calls the method of the same name; the macro evaluates the call first,
+//! as a stage, and an error of `inv`, `solve` or `cholesky` ends the
+//! expression with `Err`.
+
+use super::SolveRhs;
+use crate::access::{Contiguous, Operand};
+use crate::dim::D;
+use crate::element::Float;
+use crate::error::LinalgError;
+use crate::expr::Context;
+use crate::shape::Shape;
+use crate::tensor::Tensor;
+
+/// The rule that `inv`, `det` and `cholesky` take a square matrix `[n, n]`
+/// or a batch `[B, n, n]`: implemented for those shapes, for any `Self`
+/// (required of `()`, so that an error lists none of the impls), giving the
+/// shape back; the constructors type their result through it, so a shape
+/// that is not square is one error.
+#[diagnostic::on_unimplemented(
+    message = "`inv`, `det` and `cholesky` take a square matrix `[n, n]` or a batch `[B, n, n]`, not `{S}`",
+    label = "not square"
+)]
+pub trait SquareShape<S> {
+    /// `S`.
+    type Matrices: Shape;
+}
+
+impl<X, const N: usize> SquareShape<(D<N>, D<N>)> for X {
+    type Matrices = (D<N>, D<N>);
+}
+
+impl<X, const B: usize, const N: usize> SquareShape<(D<B>, D<N>, D<N>)> for X {
+    type Matrices = (D<B>, D<N>, D<N>);
+}
+
+/// The shape `inv`, `det` and `cholesky` see for an operand of shape `S`.
+type Checked<S> = <() as SquareShape<S>>::Matrices;
+
+/// What `inv`, `det` and `cholesky` do for a square shape: the methods of
+/// a matrix or of a batch.
+pub trait Matrices<T>: Shape {
+    /// The shape of the determinants: `()` or `[B]`.
+    type Det: Shape;
+    /// The inverses.
+    fn inv(a: &Tensor<T, Self>) -> Result<Tensor<T, Self>, LinalgError>;
+    /// The determinants.
+    fn det(a: &Tensor<T, Self>) -> Tensor<T, Self::Det>;
+    /// The lower Cholesky factors.
+    fn cholesky(a: &Tensor<T, Self>) -> Result<Tensor<T, Self>, LinalgError>;
+}
+
+impl<T: Float, const N: usize> Matrices<T> for (D<N>, D<N>) {
+    type Det = ();
+    #[inline]
+    fn inv(a: &Tensor<T, Self>) -> Result<Tensor<T, Self>, LinalgError> {
+        a.inv()
+    }
+    #[inline]
+    fn det(a: &Tensor<T, Self>) -> Tensor<T, ()> {
+        Tensor::new(a.det())
+    }
+    #[inline]
+    fn cholesky(a: &Tensor<T, Self>) -> Result<Tensor<T, Self>, LinalgError> {
+        a.cholesky()
+    }
+}
+
+impl<T: Float, const B: usize, const N: usize> Matrices<T> for (D<B>, D<N>, D<N>) {
+    type Det = (D<B>,);
+    #[inline]
+    fn inv(a: &Tensor<T, Self>) -> Result<Tensor<T, Self>, LinalgError> {
+        a.inv()
+    }
+    #[inline]
+    fn det(a: &Tensor<T, Self>) -> Tensor<T, (D<B>,)> {
+        a.det()
+    }
+    #[inline]
+    fn cholesky(a: &Tensor<T, Self>) -> Result<Tensor<T, Self>, LinalgError> {
+        a.cholesky()
+    }
+}
+
+/// An operand's elements copied into a `Tensor` of shape `S` (its own,
+/// checked square).
+#[inline(always)]
+fn copied_as<T: Copy, S: Shape, X: Operand<T> + ?Sized>(x: &X) -> Tensor<T, S>
+where
+    X::Layout: Contiguous,
+    X::Element: Copy + Into<T>,
+{
+    let data = x.elements();
+    Tensor::from_flat_fn(|i| data[i].into())
+}
+
+/// `inv(a)`.
+#[inline]
+#[allow(clippy::type_complexity)]
+pub fn inv<T: Float, M, X: Operand<T> + ?Sized>(
+    _context: Context<T, M>,
+    a: &X,
+) -> Result<Tensor<T, Checked<X::Shape>>, LinalgError>
+where
+    X::Layout: Contiguous,
+    X::Element: Copy + Into<T>,
+    (): SquareShape<X::Shape>,
+    Checked<X::Shape>: Matrices<T>,
+{
+    <Checked<X::Shape> as Matrices<T>>::inv(&copied_as(a))
+}
+
+/// `det(a)`.
+#[inline]
+pub fn det<T: Float, M, X: Operand<T> + ?Sized>(
+    _context: Context<T, M>,
+    a: &X,
+) -> Tensor<T, <Checked<X::Shape> as Matrices<T>>::Det>
+where
+    X::Layout: Contiguous,
+    X::Element: Copy + Into<T>,
+    (): SquareShape<X::Shape>,
+    Checked<X::Shape>: Matrices<T>,
+{
+    <Checked<X::Shape> as Matrices<T>>::det(&copied_as(a))
+}
+
+/// `cholesky(a)`.
+#[inline]
+pub fn cholesky<T: Float, M, X: Operand<T> + ?Sized>(
+    _context: Context<T, M>,
+    a: &X,
+) -> Result<Tensor<T, Checked<X::Shape>>, LinalgError>
+where
+    X::Layout: Contiguous,
+    X::Element: Copy + Into<T>,
+    (): SquareShape<X::Shape>,
+    Checked<X::Shape>: Matrices<T>,
+{
+    <Checked<X::Shape> as Matrices<T>>::cholesky(&copied_as(a))
+}
+
+/// The rule that `solve(a, b)` and `cholesky_solve(l, b)` take a square
+/// matrix `[n, n]` and `b` of `n` rows (`[n]` or `[n, m]`): implemented for
+/// those pairs, for any `Self` (required of `()`), giving them back.
+#[diagnostic::on_unimplemented(
+    message = "`solve(a, b)` takes a square `a` and `b` with as many rows (`[n, n]` and `[n]` or `[n, m]`), not `{A}` and `{B}`",
+    label = "shapes `{A}` and `{B}`"
+)]
+pub trait SolveShapes<A, B> {
+    /// `A`.
+    type Matrix: Solve<Self::Rhs>;
+    /// `B`.
+    type Rhs: Shape;
+}
+
+impl<X, const N: usize> SolveShapes<(D<N>, D<N>), (D<N>,)> for X {
+    type Matrix = (D<N>, D<N>);
+    type Rhs = (D<N>,);
+}
+
+impl<X, const N: usize, const M: usize> SolveShapes<(D<N>, D<N>), (D<N>, D<M>)> for X {
+    type Matrix = (D<N>, D<N>);
+    type Rhs = (D<N>, D<M>);
+}
+
+impl<X, const N: usize> SolveShapes<(D<N>, D<N>), (D<N>, crate::dim::One)> for X {
+    type Matrix = (D<N>, D<N>);
+    type Rhs = (D<N>, crate::dim::One);
+}
+
+/// `solve` and `cholesky_solve` for a square shape and a right-hand side
+/// `B`: the methods of a matrix.
+pub trait Solve<B: Shape>: Shape {
+    /// `x` with `a @ x = b`.
+    fn solve<T: Float>(a: &Tensor<T, Self>, b: &Tensor<T, B>) -> Result<Tensor<T, B>, LinalgError>;
+    /// `x` with `l @ transpose(l) @ x = b`.
+    fn cholesky_solve<T: Float>(l: &Tensor<T, Self>, b: &Tensor<T, B>) -> Tensor<T, B>;
+}
+
+impl<const N: usize, B: SolveRhs<N>> Solve<B> for (D<N>, D<N>) {
+    #[inline]
+    fn solve<T: Float>(a: &Tensor<T, Self>, b: &Tensor<T, B>) -> Result<Tensor<T, B>, LinalgError> {
+        a.solve(b)
+    }
+    #[inline]
+    fn cholesky_solve<T: Float>(l: &Tensor<T, Self>, b: &Tensor<T, B>) -> Tensor<T, B> {
+        l.cholesky_solve(b)
+    }
+}
+
+/// The matrix and right-hand side shapes of `solve(a, b)` over operands
+/// of shapes `A` and `B`.
+type SolveMatrix<A, B> = <() as SolveShapes<A, B>>::Matrix;
+/// See [`SolveMatrix`].
+type SolveRhsOf<A, B> = <() as SolveShapes<A, B>>::Rhs;
+
+/// `solve(a, b)`.
+#[inline]
+#[allow(clippy::type_complexity)]
+pub fn solve<T: Float, M, X, Y>(
+    _context: Context<T, M>,
+    a: &X,
+    b: &Y,
+) -> Result<Tensor<T, SolveRhsOf<X::Shape, Y::Shape>>, LinalgError>
+where
+    X: Operand<T> + ?Sized,
+    Y: Operand<T> + ?Sized,
+    X::Layout: Contiguous,
+    Y::Layout: Contiguous,
+    X::Element: Copy + Into<T>,
+    Y::Element: Copy + Into<T>,
+    (): SolveShapes<X::Shape, Y::Shape>,
+{
+    <SolveMatrix<X::Shape, Y::Shape>>::solve(&copied_as(a), &copied_as(b))
+}
+
+/// `cholesky_solve(l, b)`.
+#[inline]
+#[allow(clippy::type_complexity)]
+pub fn cholesky_solve<T: Float, M, X, Y>(
+    _context: Context<T, M>,
+    l: &X,
+    b: &Y,
+) -> Tensor<T, SolveRhsOf<X::Shape, Y::Shape>>
+where
+    X: Operand<T> + ?Sized,
+    Y: Operand<T> + ?Sized,
+    X::Layout: Contiguous,
+    Y::Layout: Contiguous,
+    X::Element: Copy + Into<T>,
+    Y::Element: Copy + Into<T>,
+    (): SolveShapes<X::Shape, Y::Shape>,
+{
+    <SolveMatrix<X::Shape, Y::Shape>>::cholesky_solve(&copied_as(l), &copied_as(b))
+}

@@ -167,8 +167,7 @@ fn kalman_step(
     tensor_expr!(x = f @ x);
     tensor_expr!(p = f @ p @ transpose(f) + q);
     let s = tensor_expr!(h @ p @ transpose(h) + r);
-    let s_inv = s.inv().expect("S is positive definite");
-    let k = tensor_expr!(p @ transpose(h) @ s_inv);
+    let k = tensor_expr!(p @ transpose(h) @ inv(s)).expect("S is positive definite");
     tensor_expr!(x = x + k @ (z - h @ x));
     tensor_expr!(p = (eye - k @ h) @ p);
 }

@@ -279,8 +279,8 @@ fn kalman() {
         tensor_expr!(x = f @ x);
         tensor_expr!(p = f @ p @ transpose(f) + q);
         let s = tensor_expr!(h @ p @ transpose(h) + r);
-        let s_inv = s.inv().expect("S = H P H^T + R is positive definite");
-        let k = tensor_expr!(p @ transpose(h) @ s_inv);
+        let k =
+            tensor_expr!(p @ transpose(h) @ inv(s)).expect("S = H P H^T + R is positive definite");
         tensor_expr!(x = x + k @ (z - h @ x));
         tensor_expr!(p = (eye - k @ h) @ p);
     }

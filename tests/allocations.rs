@@ -55,8 +55,7 @@ fn a_kalman_step_over_tensors_allocates_nothing() {
         tensor_expr!(x = f @ x);
         tensor_expr!(p = f @ p @ transpose(f) + q);
         let s = tensor_expr!(h @ p @ transpose(h) + r);
-        let s_inv = s.inv().unwrap();
-        let k = tensor_expr!(p @ transpose(h) @ s_inv);
+        let k = tensor_expr!(p @ transpose(h) @ inv(s)).unwrap();
         tensor_expr!(x = x + k @ (z - h @ x));
         tensor_expr!(p = (eye - k @ h) @ p);
     });

@@ -57,6 +57,11 @@ impl<T, S: Shape> Tensor<T, S> {
     /// `fill` writes every one of the `S::LEN` slots. (If it panics, the
     /// slots are dropped uninitialised: the values written leak, nothing is
     /// read.)
+    ///
+    /// Always inlined: LLVM kept it out of line around the nests of small
+    /// stages, a call and a copy of the result each (a Kalman step of 4x4
+    /// products took 65.7 ns, 49.4 ns inlined, measured).
+    #[inline(always)]
     pub(crate) unsafe fn from_uninit(fill: impl FnOnce(&mut [MaybeUninit<T>])) -> Self {
         let mut data = MaybeUninit::<S::Storage<T>>::uninit();
         // SAFETY: `Storage<T>` is a nested array of `LEN` elements `T` (or `T`

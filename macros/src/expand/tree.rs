@@ -685,9 +685,7 @@ impl TreeBuilder {
         if self.target.as_deref() == Some(tokens.to_string().as_str()) {
             let target = at(&local(TARGET_NAME), span);
             let mode = &self.mode;
-            let source = quote_spanned!(span=> #rt::expr::target_context(#mode, &*#target));
-            let scope = self.scope_index();
-            self.scopes[scope].source.get_or_insert(source);
+            self.note_source(quote_spanned!(span=> #rt::expr::target_context(#mode, &*#target)));
             return quote_spanned!(span=> #rt::expr::target_leaf(&*#target));
         }
         let name = self.borrow_operand(tokens, span, span);
@@ -771,7 +769,12 @@ impl TreeBuilder {
     /// being built, if it is the scope's first.
     fn note_element_source(&mut self, name: &Ident, span: Span) {
         let (rt, mode) = (runtime(span), &self.mode);
-        let source = quote_spanned!(span=> #rt::expr::context_of(#mode, #name));
+        self.note_source(quote_spanned!(span=> #rt::expr::context_of(#mode, #name)));
+    }
+
+    /// Makes `source` the context of the scope being built, if it has none
+    /// yet (its first operand, or the target read inside it).
+    fn note_source(&mut self, source: TokenStream) {
         let scope = self.scope_index();
         self.scopes[scope].source.get_or_insert(source);
     }

@@ -118,14 +118,40 @@ fn read_modules(src: &Path) -> BTreeMap<String, String> {
             }
             let text = std::fs::read_to_string(&path).unwrap();
             let code = text.split("#[cfg(test)]\nmod tests").next().unwrap();
-            let code: Vec<&str> = code
+            let code: Vec<String> = code
                 .lines()
                 .filter(|line| !line.trim_start().starts_with("//"))
+                .map(without_strings)
                 .collect();
             modules.insert(name, code.join("\n"));
         }
     }
     modules
+}
+
+/// `line` with the contents of its string literals removed: a path in a
+/// string (the operation table names constructors by path) is not a use.
+fn without_strings(line: &str) -> String {
+    let mut out = String::with_capacity(line.len());
+    let (mut in_string, mut escaped) = (false, false);
+    for c in line.chars() {
+        if in_string {
+            if escaped {
+                escaped = false;
+            } else if c == '\\' {
+                escaped = true;
+            } else if c == '"' {
+                in_string = false;
+                out.push(c);
+            }
+        } else {
+            if c == '"' {
+                in_string = true;
+            }
+            out.push(c);
+        }
+    }
+    out
 }
 
 /// Each module's dependencies on other modules (not its own submodules).

@@ -307,5 +307,21 @@ fn linalg_inside_expressions() -> Result<(), LinalgError> {
     assert_eq!(tensor_expr!(det(batch)).as_slice(), &[8.0, 0.0]);
     let failed = tensor_expr!(inv(batch) * 2);
     assert_eq!(failed, Err(batch.inv().unwrap_err()));
+    // A batch of systems, one vector each; and their Cholesky factors.
+    let spd =
+        Tensor::<f64, Shape![2, 2, 2]>::new([[[4.0, 1.0], [1.0, 3.0]], [[2.0, 0.5], [0.5, 5.0]]]);
+    let rhs = Tensor::<f64, Shape![2, 2]>::new([[1.0, 2.0], [3.0, -1.0]]);
+    let x = tensor_expr!(solve(spd, rhs))?;
+    assert_eq!(x, spd.solve(&rhs)?);
+    let y = tensor_expr!(cholesky_solve(cholesky(spd), rhs))?;
+    for k in 0..2 {
+        let factor =
+            Tensor::<f64, Shape![2, 2]>::from_flat_fn(|i| spd.as_slice()[k * 4 + i]).cholesky()?;
+        let column = Tensor::<f64, Shape![2]>::from_flat_fn(|i| rhs.as_slice()[k * 2 + i]);
+        assert_eq!(
+            &y.as_slice()[k * 2..][..2],
+            factor.cholesky_solve(&column).as_slice()
+        );
+    }
     Ok(())
 }

@@ -143,10 +143,11 @@ where
 }
 
 /// The rule that `solve(a, b)` and `cholesky_solve(l, b)` take a square
-/// matrix `[n, n]` and `b` of `n` rows (`[n]` or `[n, m]`): implemented for
-/// those pairs, for any `Self` (required of `()`), giving them back.
+/// matrix `[n, n]` and `b` of `n` rows (`[n]` or `[n, m]`), or a batch
+/// `[B, n, n]` and a vector for each, `[B, n]`: implemented for those
+/// pairs, for any `Self` (required of `()`), giving them back.
 #[diagnostic::on_unimplemented(
-    message = "`solve(a, b)` takes a square `a` and `b` with as many rows (`[n, n]` and `[n]` or `[n, m]`), not `{A}` and `{B}`",
+    message = "`solve(a, b)` takes a square `a` and `b` with as many rows (`[n, n]` and `[n]` or `[n, m]`, or `[B, n, n]` and `[B, n]`), not `{A}` and `{B}`",
     label = "shapes `{A}` and `{B}`"
 )]
 pub trait SolveShapes<A, B> {
@@ -171,13 +172,44 @@ impl<X, const N: usize> SolveShapes<(D<N>, D<N>), (D<N>, crate::dim::One)> for X
     type Rhs = (D<N>, crate::dim::One);
 }
 
-/// `solve` and `cholesky_solve` for a square shape and a right-hand side
-/// `B`: the methods of a matrix.
+/// A batch of matrices and one vector for each (`solve` only).
+impl<X, const B: usize, const N: usize> SolveShapes<(D<B>, D<N>, D<N>), (D<B>, D<N>)> for X {
+    type Matrix = (D<B>, D<N>, D<N>);
+    type Rhs = (D<B>, D<N>);
+}
+
+/// `solve` and `cholesky_solve` for a square shape (or a batch of them)
+/// and a right-hand side `B`: the methods of a matrix or a batch.
 pub trait Solve<B: Shape>: Shape {
     /// `x` with `a @ x = b`.
     fn solve<T: Float>(a: &Tensor<T, Self>, b: &Tensor<T, B>) -> Result<Tensor<T, B>, LinalgError>;
     /// `x` with `l @ transpose(l) @ x = b`.
     fn cholesky_solve<T: Float>(l: &Tensor<T, Self>, b: &Tensor<T, B>) -> Tensor<T, B>;
+}
+
+impl<const B: usize, const N: usize> Solve<(D<B>, D<N>)> for (D<B>, D<N>, D<N>) {
+    #[inline]
+    fn solve<T: Float>(
+        a: &Tensor<T, Self>,
+        b: &Tensor<T, (D<B>, D<N>)>,
+    ) -> Result<Tensor<T, (D<B>, D<N>)>, LinalgError> {
+        a.solve(b)
+    }
+    /// Each matrix's factor solved against its vector.
+    #[inline]
+    fn cholesky_solve<T: Float>(
+        l: &Tensor<T, Self>,
+        b: &Tensor<T, (D<B>, D<N>)>,
+    ) -> Tensor<T, (D<B>, D<N>)> {
+        let (l, b) = (l.as_slice(), b.as_slice());
+        let mut out = Tensor::<T, (D<B>, D<N>)>::zeros();
+        for (k, chunk) in out.as_mut_slice().chunks_exact_mut(N).enumerate() {
+            let factor = Tensor::<T, (D<N>, D<N>)>::from_flat_fn(|i| l[k * N * N + i]);
+            let rhs = Tensor::<T, (D<N>,)>::from_flat_fn(|i| b[k * N + i]);
+            chunk.copy_from_slice(factor.cholesky_solve(&rhs).as_slice());
+        }
+        out
+    }
 }
 
 impl<const N: usize, B: SolveRhs<N>> Solve<B> for (D<N>, D<N>) {

@@ -1,7 +1,7 @@
 //! `inv(a)`, `det(a)`, `cholesky(a)`, `solve(a, b)` and `cholesky_solve(l,
 //! b)` inside `tensor_expr!`: NumPy's `linalg` over a square matrix `[n, n]`
-//! or a batch of them `[B, n, n]` (`solve` and `cholesky_solve`: one
-//! matrix, `b` a vector or a matrix), computed by the methods of
+//! or a batch of them `[B, n, n]` (`solve` and `cholesky_solve`: `b` a
+//! vector or a matrix, or one vector per matrix of a batch), computed by the methods of
 //! [`crate::linalg`] (closed forms up to 4x4, LU with partial pivoting and
 //! Cholesky beyond). Each reads whole matrices, so the macro evaluates it
 //! first, as a stage of its own, into a `Tensor` on the stack; an

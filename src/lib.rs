@@ -113,7 +113,23 @@ pub mod rules {
 /// markers an element type of your own names when it implements
 /// [`Element`] ([`element::IsFloat`] or [`element::NotFloat`],
 /// [`element::HasSign`] or [`element::NoSign`]), which decide the
-/// functions of the table it may use.
+/// functions of the table it may use; the conversions of `cast::<U>(e)`
+/// ([`element::Cast`], Rust's `as`) and `saturating_cast::<U>(e)`
+/// ([`element::SaturatingCast`]), and TFLite's fixed-point requantisation
+/// ([`element::Accumulator`], [`element::quantize_multiplier`]).
+///
+/// An expression has one element type; a cast's input has its own, so
+/// `cast::<i32>(x) @ cast::<i32>(w)` reads `i8` data and sums in `i32`:
+///
+/// ```
+/// use tensor_expr::prelude::*;
+/// let x = Tensor::<i8, Shape![2, 3]>::new([[-128, 0, 127], [1, 2, 3]]);
+/// let w = Tensor::<i8, Shape![3, 2]>::full(127);
+/// let y = tensor_expr!(cast::<i32>(x) @ cast::<i32>(w));
+/// assert_eq!(y.as_slice(), &[-127, -127, 762, 762]);
+/// assert_eq!(tensor_expr!(saturating_cast::<i8>(y)).as_slice(), &[-127, -127, 127, 127]);
+/// assert_eq!(tensor_expr!(cast::<i8>(y)).as_slice(), &[-127, -127, -6, -6]);
+/// ```
 pub use tensor_expr_runtime::element;
 
 /// The float functions of `tensor_expr!` (`exp`, `ln`, `tanh`, `sigmoid`, ...)
@@ -123,7 +139,19 @@ pub use tensor_expr_runtime::math;
 
 /// Small-matrix linear algebra as methods of square tensors: `eye`, `diag`,
 /// `det`, `inv`, `solve`, `cholesky`, `cholesky_solve` (NumPy's `linalg`),
-/// with no allocation; failures are [`error::LinalgError`] values.
+/// with no allocation; failures are [`error::LinalgError`] values. The same
+/// operations inside `tensor_expr!` make the expression a `Result` where
+/// they can fail:
+///
+/// ```
+/// use tensor_expr::prelude::*;
+/// let p = Tensor::<f64, Shape![2, 2]>::new([[4.0, 1.0], [1.0, 3.0]]);
+/// let h = Tensor::<f64, Shape![1, 2]>::new([[1.0, 0.0]]);
+/// let s = tensor_expr!(h @ p @ transpose(h) + 1.0);
+/// let k = tensor_expr!(p @ transpose(h) @ inv(s))?;
+/// assert_eq!(k.as_slice(), &[0.8, 0.2]);
+/// # Ok::<(), tensor_expr::error::LinalgError>(())
+/// ```
 pub use tensor_expr_runtime::linalg;
 
 /// Everything an expression needs, and the bounds of code generic over

@@ -7,7 +7,7 @@
 
 use super::SolveRhs;
 use crate::access::{Contiguous, Operand};
-use crate::dim::D;
+use crate::dim::{One, D};
 use crate::element::Float;
 use crate::error::LinalgError;
 use crate::expr::Context;
@@ -34,6 +34,11 @@ impl<X, const N: usize> SquareShape<(D<N>, D<N>)> for X {
 
 impl<X, const B: usize, const N: usize> SquareShape<(D<B>, D<N>, D<N>)> for X {
     type Matrices = (D<B>, D<N>, D<N>);
+}
+
+/// A 1x1 matrix written `Shape![1, 1]` (a product of a row by a column).
+impl<X> SquareShape<(One, One)> for X {
+    type Matrices = (One, One);
 }
 
 /// The shape `inv`, `det` and `cholesky` see for an operand of shape `S`.
@@ -66,6 +71,33 @@ impl<T: Float, const N: usize> Matrices<T> for (D<N>, D<N>) {
     fn cholesky(a: &Tensor<T, Self>) -> Result<Tensor<T, Self>, LinalgError> {
         a.cholesky()
     }
+}
+
+/// As the same matrix of shape `[1, 1]` in `D<1>`s (the same one element).
+impl<T: Float> Matrices<T> for (One, One) {
+    type Det = ();
+    #[inline]
+    fn inv(a: &Tensor<T, Self>) -> Result<Tensor<T, Self>, LinalgError> {
+        as_d1(a)
+            .inv()
+            .map(|inverse| Tensor::new([[inverse.as_slice()[0]]]))
+    }
+    #[inline]
+    fn det(a: &Tensor<T, Self>) -> Tensor<T, ()> {
+        Tensor::new(as_d1(a).det())
+    }
+    #[inline]
+    fn cholesky(a: &Tensor<T, Self>) -> Result<Tensor<T, Self>, LinalgError> {
+        as_d1(a)
+            .cholesky()
+            .map(|l| Tensor::new([[l.as_slice()[0]]]))
+    }
+}
+
+/// A `[1, 1]` matrix of `One`s as one of `D<1>`s.
+#[inline(always)]
+fn as_d1<T: Float>(a: &Tensor<T, (One, One)>) -> Tensor<T, (D<1>, D<1>)> {
+    Tensor::new([[a.as_slice()[0]]])
 }
 
 impl<T: Float, const B: usize, const N: usize> Matrices<T> for (D<B>, D<N>, D<N>) {

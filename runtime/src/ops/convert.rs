@@ -9,7 +9,7 @@
 //! (NaN gives 0), an integer narrowed keeps its low bits (wraps).
 //! `saturating_cast` clamps to `U`'s range first ([`SaturatingCast`]), as
 //! quantised kernels narrow their accumulators.
-//! (Examples: the `tensor-expr` crate's documentation, "Element types".)
+//! (Examples: the `tensor-expr` crate's documentation of `element`.)
 
 use super::{Build, Dims, Operation, Reads, Signature};
 use crate::access::ElementSource;

@@ -654,7 +654,7 @@ pub fn quantize_multiplier(real: f64) -> (i32, i32) {
 
 impl Accumulator for i32 {
     // Written without branches (shifts of the sign instead of comparisons),
-    // so that LLVM vectorises it in a tile's epilogue: with `if`s it kept
+    // so that LLVM vectorises it in a tile's epilogue: with `if`s it keeps
     // the code scalar.
     #[inline(always)]
     fn requantize(self, multiplier: i32, shift: i32) -> i32 {

@@ -81,7 +81,7 @@ pub(crate) fn drive<T: Element, O: Shape, E: Expr<T>, X: Slot<T>>(out: &mut [X],
 
 /// How `E` is walked over output shape `O`, as constants: a `const fn`
 /// called in a function body runs at run time where LLVM does not inline
-/// it (at `opt-level = "s"`, every walk was compiled into the caller).
+/// it (at `opt-level = "s"` every walk would be compiled into the caller).
 pub(crate) struct Plan<T, O, E>(PhantomData<(T, O, E)>);
 
 impl<T, O: Shape, E: Expr<T>> Plan<T, O, E> {

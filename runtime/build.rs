@@ -3,6 +3,10 @@
 //! as a typenum number, and back. Generated rather than written out, since
 //! the tables are some 4,000 impls each; `rules/size.rs` says why they are
 //! tables and how they are split.
+//!
+//! Also sets `cfg(vnni_kernel)` where the widening product's AVX-512 VNNI
+//! kernel (`expr/matmul/int8.rs`) is compiled: on x86-64 with `std` (chosen
+//! at run time) or with a target built with `avx512vnni` and `avx512bw`.
 
 use std::fmt::Write as _;
 
@@ -21,8 +25,21 @@ fn typenum(n: usize) -> String {
     format!("UInt<{}, {bit}>", typenum(n >> 1))
 }
 
+/// `cfg(vnni_kernel)`, the one statement of where the VNNI kernel exists.
+fn vnni_kernel_cfg() {
+    println!("cargo::rustc-check-cfg=cfg(vnni_kernel)");
+    let arch = std::env::var("CARGO_CFG_TARGET_ARCH").unwrap_or_default();
+    let features = std::env::var("CARGO_CFG_TARGET_FEATURE").unwrap_or_default();
+    let has = |feature: &str| features.split(',').any(|f| f == feature);
+    let std = std::env::var_os("CARGO_FEATURE_STD").is_some();
+    if arch == "x86_64" && (std || (has("avx512vnni") && has("avx512bw"))) {
+        println!("cargo::rustc-cfg=vnni_kernel");
+    }
+}
+
 fn main() {
     println!("cargo:rerun-if-changed=build.rs");
+    vnni_kernel_cfg();
     let mut table = String::new();
     let mut sizes: Vec<usize> = (0..=LARGEST_TABLED_SIZE).collect();
     for base in [2usize, 10] {

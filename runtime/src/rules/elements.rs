@@ -1,6 +1,7 @@
-//! One element type per expression: tensor expressions never convert element
-//! types, so an operand of another element type than the expression's is an
-//! error, reported once, on the operand, by [`ElementsDiffer`].
+//! One element type per expression (a cast's input has its own, see
+//! `ops::convert`): an operand of another element type than the
+//! expression's is an error, reported once, on the operand, by
+//! [`ElementsDiffer`].
 //!
 //! The layout is that of the shape rules (see [`super`]): the rule
 //! [`SameElement`] has an impl for every pair of the built-in element types,

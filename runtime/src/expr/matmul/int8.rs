@@ -16,16 +16,7 @@
 
 /// Reads rows of the right operand of a widening product as bytes.
 // Read only by the VNNI kernel, where it is compiled.
-#[cfg_attr(
-    not(all(
-        target_arch = "x86_64",
-        any(
-            feature = "std",
-            all(target_feature = "avx512vnni", target_feature = "avx512bw")
-        )
-    )),
-    allow(dead_code)
-)]
+#[cfg_attr(not(vnni_kernel), allow(dead_code))]
 pub(super) trait RightBytes {
     /// Columns `j0 .. j0 + C` of row `kk` (`C` of the tile), if the row
     /// is stored `i8` data with no offset.
@@ -72,13 +63,7 @@ pub(super) fn block<Rb: RightBytes, const R: usize, const C: usize>(
     None
 }
 
-#[cfg(all(
-    target_arch = "x86_64",
-    any(
-        feature = "std",
-        all(target_feature = "avx512vnni", target_feature = "avx512bw")
-    )
-))]
+#[cfg(vnni_kernel)]
 mod vnni {
     use super::RightBytes;
     use core::arch::x86_64::*;

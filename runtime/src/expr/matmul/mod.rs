@@ -330,16 +330,7 @@ where
 /// The right operand of a widening product as bytes, at fixed batch
 /// indices and first column `j0`.
 // Read only by the VNNI kernel, where it is compiled.
-#[cfg_attr(
-    not(all(
-        target_arch = "x86_64",
-        any(
-            feature = "std",
-            all(target_feature = "avx512vnni", target_feature = "avx512bw")
-        )
-    )),
-    allow(dead_code)
-)]
+#[cfg_attr(not(vnni_kernel), allow(dead_code))]
 struct RightInt8<'a, N, const C: usize> {
     node: &'a N,
     batch: [usize; MAX_RANK],

@@ -173,11 +173,7 @@ pub fn plus<'a, N, T, S>(
     input: Widened<'a, N, T, S, NoOffset>,
     c: T,
 ) -> Widened<'a, N, T, S, Plus<T>> {
-    Widened {
-        data: input.data,
-        offset: Plus(c),
-        types: PhantomData,
-    }
+    input.offset_by(Plus(c))
 }
 
 /// `cast::<U>(x) - c`.
@@ -186,10 +182,18 @@ pub fn minus<'a, N, T, S>(
     input: Widened<'a, N, T, S, NoOffset>,
     c: T,
 ) -> Widened<'a, N, T, S, Minus<T>> {
-    Widened {
-        data: input.data,
-        offset: Minus(c),
-        types: PhantomData,
+    input.offset_by(Minus(c))
+}
+
+impl<'a, N, T, S> Widened<'a, N, T, S, NoOffset> {
+    /// The same input read with `offset` applied.
+    #[inline(always)]
+    fn offset_by<O>(self, offset: O) -> Widened<'a, N, T, S, O> {
+        Widened {
+            data: self.data,
+            offset,
+            types: PhantomData,
+        }
     }
 }
 

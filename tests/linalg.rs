@@ -295,6 +295,8 @@ fn linalg_inside_expressions() -> Result<(), LinalgError> {
     let l = tensor_expr!(cholesky(p))?;
     assert_eq!(l, p.cholesky()?);
     assert_eq!(tensor_expr!(cholesky_solve(l, b)), l.cholesky_solve(&b));
+    // Positions of a fallible operation's value: a Result too.
+    assert_eq!(tensor_expr!(argmax(inv(p), [1]))?, p.inv()?.argmax::<1>());
     // An expression input is evaluated first.
     let hht = tensor_expr!(h @ transpose(h));
     assert_eq!(tensor_expr!(inv(h @ transpose(h)))?, hht.inv()?);

@@ -54,10 +54,7 @@ pub fn expand(statement: &Statement) -> TokenStream {
     };
     let fallible = stages.iter().any(|stage| fallible(&stage.expr));
     let main = match &statement.index_of {
-        Some(index_of) if stage_lets.is_empty() => {
-            return index_of_value(index_of, &statement.form, main);
-        }
-        Some(index_of) => index_of_value(index_of, &Form::Evaluate(value.clone()), main),
+        Some(index_of) => index_of_value(index_of, &value, main),
         None => main,
     };
     if stage_lets.is_empty() {
@@ -92,7 +89,8 @@ fn failure_label() -> syn::Lifetime {
 /// spanned on its name (where an axis out of range is reported). An operand
 /// is read in place; an expression is evaluated first, by its own fused nest
 /// (a product keeps its register tiles), into the tensor the method scans.
-fn index_of_value(index_of: &IndexOf, form: &Form, value: TokenStream) -> TokenStream {
+/// `expr` is `e` after staging (a staged `e` is read as the operand it is).
+fn index_of_value(index_of: &IndexOf, expr: &Expr, value: TokenStream) -> TokenStream {
     let span = index_of.name.span();
     let method = match index_of.op.build {
         Build::Method(method) => method.to_string(),
@@ -104,7 +102,7 @@ fn index_of_value(index_of: &IndexOf, form: &Form, value: TokenStream) -> TokenS
         Ident::new(&method, span)
     };
     let axis = proc_macro2::Literal::usize_unsuffixed(index_of.axis.value as usize);
-    if let Form::Evaluate(Expr::Operand(operand)) = form {
+    if let Expr::Operand(operand) = expr {
         let tokens = &operand.tokens;
         return quote_spanned!(span=> (#tokens).#method::<#axis>());
     }
@@ -162,7 +160,8 @@ fn expand_stage(stage: &stage::Stage, strict: bool, stages: &[stage::Stage]) -> 
         } else {
             value
         };
-        return quote!(let (#name, #stage_vote) = (#value, ::tensor_expr::__private::access::Stack););
+        let rt = runtime(Span::call_site());
+        return quote!(let (#name, #stage_vote) = (#value, #rt::access::Stack););
     }
     let (span, root, placement) = builder.evaluation(&stage.expr);
     let rt = runtime(span);

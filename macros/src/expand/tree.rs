@@ -338,7 +338,7 @@ impl TreeBuilder {
             }
         }
         if inner_context.is_some() {
-            self.open_scopes.pop();
+            self.leave_scope();
         }
         let Some(input) = inputs.first().cloned() else {
             return error(span, "an operation needs an input");
@@ -410,7 +410,7 @@ impl TreeBuilder {
         let inner = self.enter_scope(widened.cast);
         let operand = widened.operand;
         let name = self.borrow_operand(&operand.tokens, operand.span, check_span);
-        self.open_scopes.pop();
+        self.leave_scope();
         let span = widened.cast.name.span();
         let to = widened.cast.type_arg.as_ref()?;
         let (context, inner, name) = (at(self.context(), span), at(&inner, span), at(&name, span));
@@ -504,6 +504,11 @@ impl TreeBuilder {
         self.open_scopes.push(self.scopes.len());
         self.scopes.push(Scope::new(context.clone()));
         context
+    }
+
+    /// Closes the scope [`Self::enter_scope`] opened last.
+    fn leave_scope(&mut self) {
+        self.open_scopes.pop();
     }
 
     /// The context local of the scope being built.

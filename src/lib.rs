@@ -30,6 +30,21 @@
 //! let bad = tensor_expr!(x + w); // shapes `(D<2>, D<3>)` and `(D<4>,)` cannot be broadcast together
 //! ```
 //!
+//! The parts an expression evaluates first (here `f @ p`, which reads the
+//! target, and `transpose(f)`) take stack bytes known at compile time;
+//! `cargo build` checks them against
+//! [`DEFAULT_SCRATCH_BUDGET`](placement::DEFAULT_SCRATCH_BUDGET) or the
+//! budget the statement names:
+//!
+//! ```
+//! use tensor_expr::prelude::*;
+//! let f = Tensor::<f32, Shape![4, 4]>::eye();
+//! let q = Tensor::<f32, Shape![4, 4]>::full(0.5);
+//! let mut p = Tensor::<f32, Shape![4, 4]>::eye();
+//! tensor_expr!(scratch <= 128: p = f @ p @ transpose(f) + q); // two 4x4 f32 stages
+//! assert_eq!((p[[0, 0]], p[[0, 1]]), (1.5, 0.5));
+//! ```
+//!
 //! See the README for the whole tour: the grammar, broadcasting, in-place rules,
 //! views over borrowed data, and `no_std` use.
 #![no_std]
@@ -49,6 +64,12 @@ pub use tensor_expr_runtime::error;
 /// element type of your own implements to be an operand (`Operand`,
 /// `ElementSource`) or an assignment target (`Target`).
 pub use tensor_expr_runtime::access;
+
+/// Where `tensor_expr!` puts its result and the parts it evaluates first,
+/// and the compile-time scratch budget of those parts
+/// ([`DEFAULT_SCRATCH_BUDGET`](placement::DEFAULT_SCRATCH_BUDGET), or
+/// `scratch <= BYTES:`).
+pub use tensor_expr_runtime::placement;
 
 /// Interop with `rand`, `ndarray`, `nalgebra`, `serde` and `bytemuck`, each
 /// behind the feature of the same name (the README's features table).

@@ -51,13 +51,14 @@ fn a_kalman_step_over_tensors_allocates_nothing() {
     );
     let count = allocations(|| {
         // Each of these stages at least one part (chained products,
-        // transposed right operands, products that read their target).
-        tensor_expr!(x = f @ x);
-        tensor_expr!(p = f @ p @ transpose(f) + q);
-        let s = tensor_expr!(h @ p @ transpose(h) + r);
-        let k = tensor_expr!(p @ transpose(h) @ inv(s)).unwrap();
-        tensor_expr!(x = x + k @ (z - h @ x));
-        tensor_expr!(p = (eye - k @ h) @ p);
+        // transposed right operands, products that read their target), on
+        // the stack: the budgets are the stages' bytes, checked by the build.
+        tensor_expr!(scratch <= 16: x = f @ x);
+        tensor_expr!(scratch <= 128: p = f @ p @ transpose(f) + q);
+        let s = tensor_expr!(scratch <= 64: h @ p @ transpose(h) + r);
+        let k = tensor_expr!(scratch <= 80: p @ transpose(h) @ inv(s)).unwrap();
+        tensor_expr!(scratch <= 8: x = x + k @ (z - h @ x));
+        tensor_expr!(scratch <= 128: p = (eye - k @ h) @ p);
     });
     assert_eq!(count, 0);
     assert!(x

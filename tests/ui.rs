@@ -20,6 +20,9 @@ fn ui() {
 fn ui_build() {
     let cases = trybuild::TestCases::new();
     cases.pass("tests/ui_build/reductions_over_an_empty_axis.rs");
+    cases.pass("tests/ui_build/scratch_within_budgets.rs");
+    cases.compile_fail("tests/ui_build/scratch_over_the_default_budget.rs");
+    cases.compile_fail("tests/ui_build/scratch_over_a_stated_budget.rs");
     cases.compile_fail("tests/ui_build/max_over_an_empty_axis.rs");
     cases.compile_fail("tests/ui_build/narrow_past_the_end.rs");
     cases.compile_fail("tests/ui_build/concat_mismatched_dim.rs");

@@ -5,10 +5,15 @@
 use proc_macro2::{Span, TokenStream};
 use tensor_expr_runtime::ops::{Operation, Reads};
 
-/// One macro invocation: an optional `strict:` mode, then a form.
+/// One macro invocation: optional prefixes (`strict:`, `scratch <= N:`),
+/// then a form.
 pub struct Statement {
     /// `strict:` was given: rank promotion must be explicit (`in_dims`).
     pub strict: bool,
+    /// `scratch <= N:` was given: the stack bytes its stages may take (an
+    /// integer literal or a path to a `usize` constant), instead of
+    /// `placement::DEFAULT_SCRATCH_BUDGET`.
+    pub scratch_budget: Option<TokenStream>,
     /// What to do.
     pub form: Form,
     /// `argmax(e, [axis])` or `argmin(..)` around the whole expression: the

@@ -26,7 +26,7 @@ impl Parse for Statement {
                 "expected a tensor expression, e.g. `tensor_expr!(x + y)` or `tensor_expr!(out = x * 2)`",
             ));
         }
-        let strict = parse_strict_prefix(input)?;
+        let (strict, scratch_budget) = parse_prefixes(input)?;
         let form = if let Some((target, op, op_span)) = parse_assignment_head(input)? {
             let value = parse_expr(input, 0, 0)?;
             Form::Assign {
@@ -44,6 +44,7 @@ impl Parse for Statement {
         let (form, index_of) = split_index_of(form)?;
         Ok(Statement {
             strict,
+            scratch_budget,
             form,
             index_of,
         })
@@ -100,22 +101,81 @@ pub fn parse_definition(text: &str) -> Result<Expr> {
     parser.parse_str(text)
 }
 
-/// `strict:` at the start of the input, consumed if present.
-fn parse_strict_prefix(input: ParseStream) -> Result<bool> {
-    let is_prefix = input
-        .fork()
-        .call(syn::Ident::parse_any)
-        .is_ok_and(|ident| ident == "strict")
-        && input.peek2(Token![:])
-        && !input.peek2(Token![::]);
-    if is_prefix {
-        input.call(syn::Ident::parse_any)?;
-        input.parse::<Token![:]>()?;
+/// The prefixes at the start of the input, in either order, each at most
+/// once: `strict:` (whether given) and `scratch <= N:` (the budget `N`).
+fn parse_prefixes(input: ParseStream) -> Result<(bool, Option<TokenStream>)> {
+    let (mut strict, mut budget) = (false, None);
+    loop {
+        let word = input.fork().call(syn::Ident::parse_any).ok();
+        let name = match word {
+            Some(word)
+                if word == "strict" && input.peek2(Token![:]) && !input.peek2(Token![::]) =>
+            {
+                "strict"
+            }
+            Some(word) if word == "scratch" && is_budget_prefix(input) => "scratch",
+            _ => return Ok((strict, budget)),
+        };
+        let word = input.call(syn::Ident::parse_any)?;
+        if (name == "strict" && strict) || (name == "scratch" && budget.is_some()) {
+            return Err(Error::new(word.span(), format!("`{name}` is given twice")));
+        }
+        if name == "strict" {
+            strict = true;
+        } else {
+            input.parse::<Token![<=]>()?;
+            budget = Some(parse_budget(input)?);
+        }
+        input.parse::<Token![:]>().map_err(|error| {
+            Error::new(
+                error.span(),
+                format!("expected `:` after the `{name}` prefix"),
+            )
+        })?;
         if input.is_empty() {
-            return Err(input.error("expected a tensor expression after `strict:`"));
+            let prefix = if name == "strict" {
+                "strict:"
+            } else {
+                "scratch <= N:"
+            };
+            return Err(input.error(format!("expected a tensor expression after `{prefix}`")));
         }
     }
-    Ok(is_prefix)
+}
+
+/// Whether the input starts `scratch <= N:` (a budget, then one colon),
+/// not a comparison of a tensor named `scratch`.
+fn is_budget_prefix(input: ParseStream) -> bool {
+    let fork = input.fork();
+    fork.call(syn::Ident::parse_any).is_ok()
+        && fork.parse::<Token![<=]>().is_ok()
+        && (fork.parse::<syn::LitInt>().is_ok() || fork.parse::<syn::Path>().is_ok())
+        && fork.peek(Token![:])
+        && !fork.peek(Token![::])
+}
+
+/// The budget of `scratch <= N:`: an integer literal (bytes) or a path to a
+/// `usize` constant.
+fn parse_budget(input: ParseStream) -> Result<TokenStream> {
+    let expected = |span| {
+        Error::new(
+            span,
+            "expected the scratch budget in bytes, a number or a `usize` constant: `scratch <= 1024:`",
+        )
+    };
+    if input.peek(syn::LitInt) {
+        let bytes: syn::LitInt = input.parse()?;
+        let value = bytes
+            .base10_parse::<usize>()
+            .map_err(|_| expected(bytes.span()))?;
+        let mut token = TokenTree::Literal(proc_macro2::Literal::usize_unsuffixed(value));
+        token.set_span(bytes.span());
+        return Ok(token.into());
+    }
+    let path = input
+        .parse::<syn::Path>()
+        .map_err(|error| expected(error.span()))?;
+    Ok(quote::quote!({ #path }))
 }
 
 /// `target =` or `target op=` at the start of the input, consumed if present.
@@ -817,6 +877,29 @@ mod tests {
     }
 
     #[test]
+    fn prefixes_come_in_either_order_once_each() {
+        let parse = |input: &str| syn::parse_str::<Statement>(input);
+        let both = parse("scratch <= 256: strict: p = f @ p").unwrap();
+        assert!(both.strict);
+        assert_eq!(both.scratch_budget.unwrap().to_string(), "256");
+        let named = parse("strict: scratch <= BUDGET: f @ p").unwrap();
+        assert_eq!(named.scratch_budget.unwrap().to_string(), "{ BUDGET }");
+        assert!(parse("scratch + 1").unwrap().scratch_budget.is_none());
+        assert!(parse("scratch <= limit").unwrap().scratch_budget.is_none());
+        let error = |input: &str| parse(input).err().expect("an error").to_string();
+        assert_eq!(error("strict: strict: x"), "`strict` is given twice");
+        assert!(
+            error("scratch <= 8:").ends_with("expected a tensor expression after `scratch <= N:`")
+        );
+        for bad in ["scratch <= -1: x", "scratch <= 99999999999999999999999: x"] {
+            assert!(
+                error(bad).starts_with("expected the scratch budget in bytes"),
+                "{bad}"
+            );
+        }
+    }
+
+    #[test]
     fn inputs_and_named_options_are_read_by_the_signature() {
         let call = parse_two_inputs("x, w @ v, padding = [1, 1], stride = [2, 2]").unwrap();
         assert_eq!(call.inputs.len(), 2);
@@ -827,6 +910,7 @@ mod tests {
         // absent one as `()`, then both inputs.
         let statement = Statement {
             strict: false,
+            scratch_budget: None,
             form: Form::Evaluate(Expr::Op(parse_two_inputs("x, w, stride = [2, 3]").unwrap())),
             index_of: None,
         };

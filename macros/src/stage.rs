@@ -130,16 +130,20 @@ impl Stages<'_> {
     /// evaluated before the nest overwrites the target, as NumPy evaluates
     /// the right-hand side before assigning. Elementwise reads of the target
     /// stay in place.
+    ///
+    /// Innermost first: in `p = f @ p @ transpose(f) + q` only `f @ p` is
+    /// staged, and the outer product, which then reads that stage, writes
+    /// `p` directly.
     fn target_readers(&mut self, expr: &mut Expr, target: &str) {
+        for child in expr.children_mut() {
+            self.target_readers(child, target);
+        }
         let reader = is_product(expr)
             || expr
                 .as_op()
                 .is_some_and(|call| call.op.reads != Reads::Converts);
         if reader && reads_operand(expr, target) {
-            return self.stage(expr);
-        }
-        for child in expr.children_mut() {
-            self.target_readers(child, target);
+            self.stage(expr);
         }
     }
 
@@ -323,10 +327,11 @@ mod tests {
 
     fn staged(input: &str) -> Vec<String> {
         let statement: Statement = syn::parse_str(input).expect("parses");
-        let Form::Evaluate(expr) = statement.form else {
-            panic!("an expression")
+        let (expr, target) = match statement.form {
+            Form::Evaluate(expr) => (expr, None),
+            Form::Assign { target, value, .. } => (value, Some(target.to_string())),
         };
-        let (_, stages) = split(&expr, None);
+        let (_, stages) = split(&expr, target.as_deref());
         stages
             .iter()
             .map(|s| share::key(&s.expr, None).unwrap_or_default())
@@ -380,5 +385,21 @@ mod tests {
             staged("(x - mean(x, [1], keepdim)) @ w"),
             vec!["sub({x},mean[1]+keepdim({x},),)"]
         );
+    }
+
+    #[test]
+    fn only_the_innermost_reader_of_the_target_is_staged() {
+        assert_eq!(
+            staged("p = f @ p @ transpose(f) + q"),
+            vec!["matmul({f},{p},)", "transpose({f},)"]
+        );
+        assert_eq!(
+            staged("p = (eye - k @ h) @ p"),
+            vec![
+                "sub({eye},matmul({k},{h},),)",
+                "matmul({__tensor_expr_stage0},{p},)"
+            ]
+        );
+        assert_eq!(staged("x = x + k @ (z - h @ x)"), vec!["matmul({h},{x},)"]);
     }
 }

@@ -16,6 +16,12 @@
 //! Both placements write each element of the new tensor exactly once: the
 //! loop nest writes into uninitialised memory, which is never read (there is
 //! no target to read in place when a new tensor is created).
+//!
+//! The stages of one expression live together on the stack for the length of
+//! its block, and their bytes are known at compile time ([`StackBytes`]): the
+//! macro checks them against a budget, [`DEFAULT_SCRATCH_BUDGET`] unless the
+//! statement names its own (`tensor_expr!(scratch <= 256: p = f @ p @
+//! transpose(f) + q)`), so a hidden stage never overflows a small stack.
 
 #[cfg(feature = "alloc")]
 use crate::access::Heap;
@@ -24,6 +30,7 @@ use crate::element::Element;
 use crate::expr::{Context, Expr};
 use crate::shape::Shape;
 use crate::tensor::Tensor;
+use core::mem::size_of;
 
 /// A placement's new tensors: the type, and how an expression fills one.
 pub trait Evaluate: Placement {
@@ -108,4 +115,68 @@ pub fn join_placement<P: Join<Q>, Q>(_so_far: P, _other: Q) -> P::Output {
 #[inline]
 pub fn evaluate<P: Evaluate, T: Element, E: Expr<T>>(placement: P, e: E) -> P::Tensor<T, E::Shape> {
     placement.evaluate(e)
+}
+
+/// The stack bytes an expression's stages take, at most, unless the
+/// statement names its own budget (`scratch <= N:`): 4 KiB, a budget that
+/// holds a Kalman filter's or a rigid transform's stages many times over and
+/// a small share of a microcontroller's stack.
+pub const DEFAULT_SCRATCH_BUDGET: usize = 16384;
+
+/// The bytes a stage takes on the stack: all of a [`Tensor`]'s, a pointer's
+/// worth of a [`HeapTensor`](crate::HeapTensor)'s. The stages of one
+/// expression are passed as nested pairs, `(&stage0, (&stage1, ()))`.
+pub trait StackBytes {
+    /// The bytes, a compile-time constant.
+    const STACK_BYTES: usize;
+}
+
+impl StackBytes for () {
+    const STACK_BYTES: usize = 0;
+}
+
+impl<A: StackBytes, B: StackBytes> StackBytes for (A, B) {
+    const STACK_BYTES: usize = A::STACK_BYTES + B::STACK_BYTES;
+}
+
+impl<T, S: Shape> StackBytes for &Tensor<T, S> {
+    const STACK_BYTES: usize = size_of::<Tensor<T, S>>();
+}
+
+#[cfg(feature = "alloc")]
+impl<T, S: Shape> StackBytes for &crate::HeapTensor<T, S> {
+    const STACK_BYTES: usize = size_of::<crate::HeapTensor<T, S>>();
+}
+
+/// A budget of `BUDGET` stack bytes for the stages `X`; its constant
+/// [`FITS`](Self::FITS) fails to evaluate, naming both, when they do not fit.
+pub struct ScratchBudget<X, const BUDGET: usize>(X);
+
+impl<X: StackBytes, const BUDGET: usize> ScratchBudget<X, BUDGET> {
+    /// Evaluates when the stages fit, and fails the build otherwise.
+    pub const FITS: () = if X::STACK_BYTES > BUDGET {
+        panic!("the stages of this `tensor_expr!` (below) take more stack than its scratch budget: evaluate a part into a `HeapTensor` first, or set the budget with `scratch <= BYTES:`")
+    };
+}
+
+/// Checks at compile time (when the expression is built, as `cargo build`
+/// does; `cargo check` skips it) that an expression's stages fit its
+/// scratch budget. Over it, the build fails naming the stages' types.
+///
+/// ```
+/// use tensor_expr_runtime::placement::within_scratch_budget;
+/// use tensor_expr_runtime::{Tensor, D};
+/// let stage = Tensor::<f32, (D<4>, D<4>)>::zeros();
+/// within_scratch_budget::<64, _>((&stage, ()));
+/// ```
+///
+/// ```compile_fail
+/// # use tensor_expr_runtime::placement::within_scratch_budget;
+/// # use tensor_expr_runtime::{Tensor, D};
+/// let stage = Tensor::<f32, (D<4>, D<4>)>::zeros();
+/// within_scratch_budget::<63, _>((&stage, ()));
+/// ```
+#[inline(always)]
+pub fn within_scratch_budget<const BUDGET: usize, X: StackBytes>(_stages: X) {
+    ScratchBudget::<X, BUDGET>::FITS
 }

@@ -34,10 +34,13 @@ pub fn expand(statement: &Statement) -> TokenStream {
         Form::Assign { target, value, .. } => (value, Some(target)),
     };
     let (value, stages) = stage::split(value, target.map(ToString::to_string).as_deref());
-    let stage_lets: Vec<TokenStream> = stages
+    let mut stage_lets: Vec<TokenStream> = stages
         .iter()
         .map(|stage| expand_stage(stage, strict, &stages))
         .collect();
+    if !stages.is_empty() {
+        stage_lets.push(scratch_check(&stages, statement.scratch_budget.as_ref()));
+    }
     let mut builder = TreeBuilder::new(strict, &value, target, &stages);
     let main = match &statement.form {
         Form::Evaluate(_) => {
@@ -170,6 +173,21 @@ fn expand_stage(stage: &stage::Stage, strict: bool, stages: &[stage::Stage]) -> 
         #placement,
     )));
     quote!(let (#name, #stage_vote) = #main;)
+}
+
+/// The compile-time check that the stages' stack bytes fit the statement's
+/// budget (`scratch <= N:`, else the default), reported at the macro call.
+fn scratch_check(stages: &[stage::Stage], budget: Option<&TokenStream>) -> TokenStream {
+    let rt = runtime(Span::call_site());
+    let budget = budget.map_or_else(
+        || quote!({ #rt::placement::DEFAULT_SCRATCH_BUDGET }),
+        Clone::clone,
+    );
+    let list = stages.iter().rev().fold(quote!(()), |rest, stage| {
+        let name = &stage.name;
+        quote!((&#name, #rest))
+    });
+    quote!(#rt::placement::within_scratch_budget::<#budget, _>(#list);)
 }
 
 /// The local holding a stage's placement vote.

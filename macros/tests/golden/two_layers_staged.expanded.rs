@@ -62,6 +62,10 @@ fn expansion() {
                 __tensor_expr_placement,
             )
         };
+        ::tensor_expr::__private::placement::within_scratch_budget::<
+            { ::tensor_expr::__private::placement::DEFAULT_SCRATCH_BUDGET },
+            _,
+        >((&__tensor_expr_stage0, ()));
         {
             let (__tensor_expr_op0, __tensor_expr_op1, __tensor_expr_op2) = (
                 &__tensor_expr_stage0,

@@ -7,6 +7,7 @@
 use crate::element::Element;
 use crate::expr::block::{multiply_add, with_named_rows};
 use crate::expr::Row;
+use core::mem::size_of;
 
 /// Reads `C` consecutive elements of a row of the right operand of a product.
 /// (A struct with an always-inlined method rather than a closure: LLVM did not
@@ -36,6 +37,10 @@ pub(super) fn accumulate_block<
         accumulate_one_row::<T, Ra, C, FUSE>(&a_rows[0], k, &mut block[0], b);
         return;
     }
+    if (2..=SHORT_CONTRACTION).contains(&k) && R * C * size_of::<T>() <= SHORT_TILE_BYTES {
+        accumulate_short::<T, Ra, R, C, FUSE>(a_rows, k, block, b);
+        return;
+    }
     macro_rules! named_rows {
         ($($acc:ident $r:literal)+) => {{
             $(let mut $acc = [T::ZERO; C];)+
@@ -62,6 +67,67 @@ pub(super) fn accumulate_block<
             }
         }
     })
+}
+
+/// The longest contraction summed by [`accumulate_short`]: 8, the products
+/// of 2x2 to 8x8 matrices.
+const SHORT_CONTRACTION: usize = 8;
+
+/// The largest tile, in bytes, summed by [`accumulate_short`]: 4 x 4 `f32`,
+/// whose two sets of accumulators take half of SSE's 16 registers (the
+/// kernel is generic over the instruction set, so it counts for the
+/// narrowest). A wider tile has enough independent chains already.
+const SHORT_TILE_BYTES: usize = 64;
+
+/// The block of a product with a short contraction (2 to
+/// [`SHORT_CONTRACTION`] terms), where the time is the latency of one
+/// chain of adds, not the throughput of many: the even and the odd terms are
+/// two chains, each starting from its first product (no add of zero), joined
+/// by one add at the end. A 4x4 @ 4x4 whose result the next statement reads
+/// (a filter's covariance update) waits for 2 adds after the products
+/// instead of 5. Two chains per row need twice the accumulators: tiles of
+/// at most [`SHORT_TILE_BYTES`].
+#[inline(always)]
+fn accumulate_short<T: Element, Ra: Row<T>, const R: usize, const C: usize, const FUSE: bool>(
+    a_rows: &[Ra; R],
+    k: usize,
+    block: &mut [[T; C]; R],
+    b: &impl RightBlock<T, C>,
+) {
+    let (mut even, mut odd) = (products(a_rows, 0, b), products(a_rows, 1, b));
+    for kk in 2..k {
+        let b_row = b.load(kk);
+        let chain = if kk % 2 == 0 { &mut even } else { &mut odd };
+        for (sums, a_row) in chain.iter_mut().zip(a_rows) {
+            let a = a_row.get(kk, T::ZERO);
+            for j in 0..C {
+                sums[j] = multiply_add::<T, FUSE>(a, b_row[j], sums[j]);
+            }
+        }
+    }
+    for ((sums, even), odd) in block.iter_mut().zip(even).zip(odd) {
+        for j in 0..C {
+            sums[j] = even[j] + odd[j];
+        }
+    }
+}
+
+/// The products of term `kk`: `a_rows[r][kk] * b(kk)[j]`.
+#[inline(always)]
+fn products<T: Element, Ra: Row<T>, const R: usize, const C: usize>(
+    a_rows: &[Ra; R],
+    kk: usize,
+    b: &impl RightBlock<T, C>,
+) -> [[T; C]; R] {
+    let b_row = b.load(kk);
+    let mut block = [[T::ZERO; C]; R];
+    for (sums, a_row) in block.iter_mut().zip(a_rows) {
+        let a = a_row.get(kk, T::ZERO);
+        for j in 0..C {
+            sums[j] = a * b_row[j];
+        }
+    }
+    block
 }
 
 /// The block of a tile of one row (a row vector times a matrix, the last

@@ -9,7 +9,7 @@ fn section(title: &str) {
     println!("\n== {title} ==\n");
 }
 
-fn main() -> Result<(), tensor_expr::ShapeError> {
+fn main() -> Result<(), Box<dyn std::error::Error>> {
     section("1. Shapes are types");
     let x: Tensor<f32, Shape![2, 3]> = tensor![[1., 2., 3.], [4., 5., 6.]];
     let v: Tensor<f32, Shape![3]> = Tensor::try_from_slice(&[7., 8., 9.])?;
@@ -250,16 +250,49 @@ fn main() -> Result<(), tensor_expr::ShapeError> {
     println!("i32 sums of (x - zx) @ w + bias, read from the i8 data:\n{wide}");
     println!("requantised with m = {m}, shift = {shift}, saturated to i8:\n{out}");
 
-    section("13. Interop: rand, ndarray, nalgebra, serde, bytemuck (features)");
+    section("13. Small linear algebra: one Kalman step, nothing allocated");
+    // A constant-velocity filter (position and velocity in 2-D), written
+    // as the maths reads. The parts evaluated first (`f @ p`,
+    // `transpose(f)`, ...) live on the stack; each statement states its
+    // stages' bytes, which the build checks.
+    let dt = 0.1;
+    let f = Tensor::<f32, Shape![4, 4]>::from_fn(|[i, j]| match j.checked_sub(i) {
+        Some(0) => 1.0,
+        Some(2) => dt,
+        _ => 0.0,
+    });
+    let h = Tensor::<f32, Shape![2, 4]>::from_fn(|[i, j]| if i == j { 1.0 } else { 0.0 });
+    let (q, r) = (
+        Tensor::<f32, Shape![4, 4]>::eye().map(|v| v * 0.01),
+        Tensor::<f32, Shape![2, 2]>::eye().map(|v| v * 0.1),
+    );
+    let eye = Tensor::<f32, Shape![4, 4]>::eye();
+    let (mut x, mut p) = (
+        Tensor::<f32, Shape![4]>::zeros(),
+        Tensor::<f32, Shape![4, 4]>::eye(),
+    );
+    for z in [[0.1f32, 2.0], [0.2, 1.9], [0.3, 1.9]] {
+        let z = Tensor::<f32, Shape![2]>::new(z);
+        tensor_expr!(x = f @ x);
+        tensor_expr!(scratch <= 128: p = f @ p @ transpose(f) + q);
+        let s = tensor_expr!(scratch <= 64: h @ p @ transpose(h) + r);
+        let k = tensor_expr!(scratch <= 80: p @ transpose(h) @ inv(s))?;
+        tensor_expr!(x = x + k @ (z - h @ x));
+        tensor_expr!(scratch <= 128: p = (eye - k @ h) @ p);
+    }
+    println!("state after three measurements: {x}");
+    println!("its covariance's determinant: {:.3e}", p.det());
+
+    section("14. Interop: rand, ndarray, nalgebra, serde, bytemuck (features)");
     interop(&logits);
 
-    section("14. A shape mistake is a compile error");
+    section("15. A shape mistake is a compile error");
     println!("tensor_expr!(x + w) with x: [2, 3] and w: [4] does not compile; cargo check says:\n");
     println!("{}", include_str!("../tests/ui/broadcast_mismatch.stderr"));
     Ok(())
 }
 
-/// Section 12: each interop feature, shown when the tour is built with it
+/// Section 14: each interop feature, shown when the tour is built with it
 /// (`cargo run --release --example tour --features rand,ndarray,nalgebra,serde,bytemuck`).
 fn interop(logits: &Tensor<f32, Shape![3, 4]>) {
     #[cfg(feature = "rand")]

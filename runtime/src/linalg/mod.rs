@@ -11,7 +11,7 @@
 //!
 //! - `inv` and `det` of 2x2, 3x3 and 4x4 matrices are closed forms (the
 //!   adjugate over the determinant, as glam, nalgebra and Eigen compute
-//!   them); larger ones, and `solve` at every size, factor the matrix by LU
+//!   them; the 4x4 `f32` inverse in SSE vectors on x86-64); larger ones, and `solve` at every size, factor the matrix by LU
 //!   decomposition with partial pivoting (LAPACK's `getrf`: in each column
 //!   the row with the largest magnitude is the pivot).
 //! - `cholesky` gives the lower factor `L` of `A = L L^T` (LAPACK's `potrf`),
@@ -56,6 +56,8 @@
 // `lu[i][j]`); iterators over zipped rows would hide the algorithm.
 #![allow(clippy::needless_range_loop)]
 
+#[cfg(target_arch = "x86_64")]
+mod inverse4_sse;
 pub mod operations;
 
 use crate::dim::D;
@@ -507,8 +509,41 @@ mod closed_form {
                 ]);
                 true
             }
-            4 => Minors4::of(a).inverse(a, out),
+            4 => {
+                #[cfg(target_arch = "x86_64")]
+                if let Some(inverted) = inverse4_f32(a, out) {
+                    return inverted;
+                }
+                Minors4::of(a).inverse(a, out)
+            }
             _ => false,
+        }
+    }
+
+    /// The scalar 4x4 inverse, which the SSE one is tested against.
+    #[cfg(all(test, target_arch = "x86_64"))]
+    pub(super) fn scalar_inverse4<T: Float>(a: &[T], out: &mut [T]) -> bool {
+        Minors4::of(a).inverse(a, out)
+    }
+
+    /// For `f32`, the 4x4 inverse in SSE vectors ([`super::inverse4_sse`]):
+    /// whether it was invertible; `None` for other element types (the type
+    /// test is a constant, so only one path is compiled).
+    #[cfg(target_arch = "x86_64")]
+    #[inline(always)]
+    fn inverse4_f32<T: Float>(a: &[T], out: &mut [T]) -> Option<bool> {
+        use core::any::Any;
+        let a = <&[T; 16]>::try_from(&a[..16]).ok()?;
+        let a = (a as &dyn Any).downcast_ref::<[f32; 16]>()?;
+        let out = <&mut [T; 16]>::try_from(&mut out[..16]).ok()?;
+        let out = (out as &mut dyn Any).downcast_mut::<[f32; 16]>()?;
+        // SAFETY: SSE is part of x86-64's baseline; every x86-64 CPU has it.
+        match unsafe { super::inverse4_sse::inverse(a) } {
+            Some(inverse) => {
+                *out = inverse;
+                Some(true)
+            }
+            None => Some(false),
         }
     }
 

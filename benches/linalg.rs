@@ -125,6 +125,44 @@ macro_rules! solve_and_cholesky {
     }};
 }
 
+/// A 4x4 @ 4x4 product, `tensor_expr!(a @ b)`, against nalgebra's
+/// `Matrix4 * Matrix4` and glam's `Mat4 * Mat4`.
+fn product_4x4() {
+    let a = matrix::<4>();
+    let b = Tensor::<f32, Shape![4, 4]>::from_flat_fn(|k| pseudo(k + 40));
+    let (na, nb) = (
+        SMatrix::<f32, 4, 4>::from_row_slice(a.as_slice()),
+        SMatrix::<f32, 4, 4>::from_row_slice(b.as_slice()),
+    );
+    // glam is column-major: the transposes, multiplied the other way round.
+    let (ga, gb) = (
+        glam::Mat4::from_cols_slice(a.as_slice()),
+        glam::Mat4::from_cols_slice(b.as_slice()),
+    );
+    let te = tensor_expr!(a @ b);
+    let g = (gb * ga).to_cols_array();
+    for (x, y) in te.as_slice().iter().zip(g) {
+        assert!((x - y).abs() <= 1e-5 * (1.0 + y.abs()), "{x} vs {y}");
+    }
+    let times = compare(
+        1,
+        200_000,
+        &mut [
+            &mut || {
+                let (a, b) = (black_box(&a), black_box(&b));
+                black_box(tensor_expr!(a @ b));
+            },
+            &mut || {
+                black_box(black_box(&na) * black_box(&nb));
+            },
+            &mut || {
+                black_box(*black_box(&gb) * *black_box(&ga));
+            },
+        ],
+    );
+    print("product 4x4 @ 4x4", &times, &["te", "nalgebra", "glam"]);
+}
+
 /// Counts heap allocations, to report the allocations of a Kalman step.
 struct Counting;
 
@@ -291,5 +329,6 @@ fn main() {
     solve_and_cholesky!(3);
     solve_and_cholesky!(4);
     solve_and_cholesky!(6);
+    product_4x4();
     kalman();
 }

@@ -371,7 +371,16 @@ impl TreeBuilder {
                 let context = at(self.context(), span);
                 let inner_context = inner_context.map(|inner| at(&inner, span)).into_iter();
                 let inputs = inputs.iter().map(|input| at(input, span));
-                let node = quote_spanned!(span=> #constructor(#context, #(#inner_context,)* #(#marker,)* #(#witness,)* #(#options,)* #(#inputs),*));
+                // An operation that reads whole matrices takes two inputs
+                // as one pair (`linalg::operations::OperandPair`).
+                let inputs = match call.op.reads {
+                    Reads::Matrices { .. } if call.inputs.len() > 1 => {
+                        let inputs = inputs.collect::<Vec<_>>();
+                        quote_spanned!(span=> (#(#inputs),*))
+                    }
+                    _ => quote_spanned!(span=> #(#inputs),*),
+                };
+                let node = quote_spanned!(span=> #constructor(#context, #(#inner_context,)* #(#marker,)* #(#witness,)* #(#options,)* #inputs));
                 (span, node)
             }
             (Build::ByDimsRule, Dims::Permutation) => (

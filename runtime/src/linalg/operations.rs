@@ -268,17 +268,15 @@ impl<const N: usize, B: SolveRhs<N>> Solve<B> for (D<N>, D<N>) {
     }
 }
 
-/// The rule that `solve(a, b)` and `cholesky_solve(l, b)` take shapes
-/// that [`SolveShapes`] lists, as the constructors state it: one
-/// `do_not_recommend` impl, so a mismatch is this trait's message at the
-/// operation's name. (rustc still adds a note at the constructor's bound
-/// here, 14 lines in all, where [`Square`]'s error has none; why is not
-/// known.)
+/// The rule that `solve(a, b)` and `cholesky_solve(l, b)` take a pair of
+/// shapes `(A, B)` that [`SolveShapes`] lists, as the constructors state it
+/// (on [`OperandPair::Shapes`]): one `do_not_recommend` impl, so a mismatch
+/// is this trait's message at the operation's name, naming both shapes.
 #[diagnostic::on_unimplemented(
-    message = "`solve(a, b)` takes a square `a` and `b` with as many rows (`[n, n]` and `[n]` or `[n, m]`, or `[B, n, n]` and `[B, n]`), not `{Self}` and `{B}`",
-    label = "shapes `{Self}` and `{B}`"
+    message = "`solve(a, b)` takes a square `a` and `b` with as many rows (`[n, n]` and `[n]` or `[n, m]`, or `[B, n, n]` and `[B, n]`), not the shapes `{Self}`",
+    label = "shapes `{Self}`"
 )]
-pub trait Solvable<B>: Shape {
+pub trait Solvable {
     /// The matrix shape.
     type Matrix: Solve<Self::Rhs>;
     /// The right-hand side's shape.
@@ -286,7 +284,7 @@ pub trait Solvable<B>: Shape {
 }
 
 #[diagnostic::do_not_recommend]
-impl<A: Shape, B> Solvable<B> for A
+impl<A, B> Solvable for (A, B)
 where
     (): SolveShapes<A, B>,
 {
@@ -294,40 +292,20 @@ where
     type Rhs = <() as SolveShapes<A, B>>::Rhs;
 }
 
-/// The matrix and right-hand side shapes of `solve(a, b)` over operands
-/// of shapes `A` and `B`.
-type SolveMatrix<A, B> = <A as Solvable<B>>::Matrix;
-/// See [`SolveMatrix`].
-type SolveRhsOf<A, B> = <A as Solvable<B>>::Rhs;
-
-/// `solve(a, b)`.
-#[inline]
-#[allow(clippy::type_complexity)]
-pub fn solve<T: Float, M, X, Y>(
-    _context: Context<T, M>,
-    a: &X,
-    b: &Y,
-) -> Result<Tensor<T, SolveRhsOf<X::Shape, Y::Shape>>, LinalgError>
-where
-    X: Operand<T> + ?Sized,
-    Y: Operand<T> + ?Sized,
-    X::Layout: Contiguous,
-    Y::Layout: Contiguous,
-    X::Element: Copy + Into<T>,
-    Y::Element: Copy + Into<T>,
-    X::Shape: Solvable<Y::Shape>,
-{
-    <SolveMatrix<X::Shape, Y::Shape>>::solve(&copied_as(a), &copied_as(b))
+/// The two operands of `solve(a, b)` or `cholesky_solve(l, b)`, which the
+/// macro passes as one argument, `(a, b)`: the shape rule is then a bound
+/// on one parameter's shapes, which rustc reports once at the operation's
+/// name (two operands as two arguments drew a second note, pointing into
+/// the constructor).
+pub trait OperandPair<T> {
+    /// The shapes of the two, `(A, B)`.
+    type Shapes;
+    /// The elements of each, copied into tensors of shapes `A2`, `B2` (the
+    /// rule's, which are the operands' own).
+    fn copies<A2: Shape, B2: Shape>(&self) -> (Tensor<T, A2>, Tensor<T, B2>);
 }
 
-/// `cholesky_solve(l, b)`.
-#[inline]
-#[allow(clippy::type_complexity)]
-pub fn cholesky_solve<T: Float, M, X, Y>(
-    _context: Context<T, M>,
-    l: &X,
-    b: &Y,
-) -> Tensor<T, SolveRhsOf<X::Shape, Y::Shape>>
+impl<T: Copy, X, Y> OperandPair<T> for (&X, &Y)
 where
     X: Operand<T> + ?Sized,
     Y: Operand<T> + ?Sized,
@@ -335,7 +313,40 @@ where
     Y::Layout: Contiguous,
     X::Element: Copy + Into<T>,
     Y::Element: Copy + Into<T>,
-    X::Shape: Solvable<Y::Shape>,
 {
-    <SolveMatrix<X::Shape, Y::Shape>>::cholesky_solve(&copied_as(l), &copied_as(b))
+    type Shapes = (X::Shape, Y::Shape);
+    #[inline(always)]
+    fn copies<A2: Shape, B2: Shape>(&self) -> (Tensor<T, A2>, Tensor<T, B2>) {
+        (copied_as(self.0), copied_as(self.1))
+    }
+}
+
+/// `solve(a, b)`, the operands as the pair `(a, b)`.
+#[inline]
+#[allow(clippy::type_complexity)]
+pub fn solve<T: Float, M, P: OperandPair<T>>(
+    _context: Context<T, M>,
+    operands: P,
+) -> Result<Tensor<T, <P::Shapes as Solvable>::Rhs>, LinalgError>
+where
+    P::Shapes: Solvable,
+    <P::Shapes as Solvable>::Rhs: Shape,
+{
+    let (a, b) = operands.copies();
+    <<P::Shapes as Solvable>::Matrix>::solve(&a, &b)
+}
+
+/// `cholesky_solve(l, b)`, the operands as the pair `(l, b)`.
+#[inline]
+#[allow(clippy::type_complexity)]
+pub fn cholesky_solve<T: Float, M, P: OperandPair<T>>(
+    _context: Context<T, M>,
+    operands: P,
+) -> Tensor<T, <P::Shapes as Solvable>::Rhs>
+where
+    P::Shapes: Solvable,
+    <P::Shapes as Solvable>::Rhs: Shape,
+{
+    let (l, b) = operands.copies();
+    <<P::Shapes as Solvable>::Matrix>::cholesky_solve(&l, &b)
 }

@@ -199,9 +199,10 @@ pub enum Reads {
     Converts,
     /// Reads whole matrices (an inverse, a solve): the macro evaluates it
     /// first, a stage of its own, its inputs borrowed where stored (an
-    /// expression input evaluated before it). Where `fallible`, its
-    /// constructor returns a `Result` and the expression returns
-    /// `Result<_, LinalgError>`.
+    /// expression input evaluated before it); two inputs are passed as one
+    /// pair, `(a, b)` (see `linalg::operations::OperandPair`). Where
+    /// `fallible`, its constructor returns a `Result` and the expression
+    /// returns `Result<_, LinalgError>`.
     Matrices {
         /// Whether it can fail (`inv`, `solve`, `cholesky`).
         fallible: bool,

@@ -324,6 +324,10 @@ fn rows<T: Float, const N: usize>(a: &Square<T, N>) -> [[T; N]; N] {
 /// unit lower triangular below the diagonal of `lu` and `U` on and above it.
 struct Lu<T, const N: usize> {
     lu: [[T; N]; N],
+    /// `1 / U[k][k]`, which the factorisation computes anyway: the
+    /// substitutions multiply by it, so a solve's chain of dependent steps
+    /// holds no division (3x3: 30 -> 20 ns).
+    reciprocals: [T; N],
     /// Step `k` swapped rows `k` and `pivots[k]` (LAPACK's `ipiv`).
     pivots: [usize; N],
     /// Whether the number of row swaps is odd.
@@ -334,6 +338,7 @@ impl<T: Float, const N: usize> Lu<T, N> {
     fn of(a: &Square<T, N>) -> Self {
         Lu {
             lu: rows(a),
+            reciprocals: [T::ONE; N],
             pivots: core::array::from_fn(|i| i),
             odd_swaps: false,
         }
@@ -363,6 +368,7 @@ impl<T: Float, const N: usize> Lu<T, N> {
                 self.odd_swaps = !self.odd_swaps;
             }
             let inverse = T::ONE / self.lu[k][k];
+            self.reciprocals[k] = inverse;
             for i in k + 1..N {
                 let factor = self.lu[i][k] * inverse;
                 self.lu[i][k] = factor;
@@ -403,7 +409,7 @@ impl<T: Float, const N: usize> Lu<T, N> {
             for k in i + 1..N {
                 x[i] = x[i] - self.lu[i][k] * x[k];
             }
-            x[i] = x[i] / self.lu[i][i];
+            x[i] = x[i] * self.reciprocals[i];
         }
         b[..N].copy_from_slice(&x);
     }
@@ -448,9 +454,9 @@ impl<T: Float, const N: usize> Lu<T, N> {
                     *x = *x - factor * y;
                 }
             }
-            let diagonal = self.lu[i][i];
+            let reciprocal = self.reciprocals[i];
             for x in row.iter_mut() {
-                *x = *x / diagonal;
+                *x = *x * reciprocal;
             }
         }
     }

@@ -320,6 +320,21 @@ fn rows<T: Float, const N: usize>(a: &Square<T, N>) -> [[T; N]; N] {
     core::array::from_fn(|i| core::array::from_fn(|j| a[i * N + j]))
 }
 
+/// Swaps `items[k]` with `items[pivot]` (`pivot >= k`), indexing only with
+/// constants once `N` is: `slice::swap` at a run-time index keeps a small
+/// matrix or vector in memory, and reading it back after narrower stores
+/// stalled a 3x3 solve (35 ns natively, 24 ns without it).
+#[inline(always)]
+fn swap_with<X: Copy, const N: usize>(items: &mut [X; N], k: usize, pivot: usize) {
+    for i in k + 1..N {
+        if i == pivot {
+            let kept = items[k];
+            items[k] = items[i];
+            items[i] = kept;
+        }
+    }
+}
+
 /// An LU factorisation with partial pivoting, in place: `P A = L U`, with `L`
 /// unit lower triangular below the diagonal of `lu` and `U` on and above it.
 struct Lu<T, const N: usize> {
@@ -356,7 +371,9 @@ impl<T: Float, const N: usize> Lu<T, N> {
                     pivot = i;
                 }
             }
-            if self.lu[pivot][k] == T::ZERO {
+            // `largest` is the pivot's magnitude (read without a run-time
+            // index): zero exactly when the pivot is.
+            if largest == T::ZERO {
                 return Err(LinalgError::Singular {
                     matrix: None,
                     column: k,
@@ -364,7 +381,7 @@ impl<T: Float, const N: usize> Lu<T, N> {
             }
             self.pivots[k] = pivot;
             if pivot != k {
-                self.lu.swap(pivot, k);
+                swap_with(&mut self.lu, k, pivot);
                 self.odd_swaps = !self.odd_swaps;
             }
             let inverse = T::ONE / self.lu[k][k];
@@ -398,7 +415,7 @@ impl<T: Float, const N: usize> Lu<T, N> {
     fn solve_vector_in_place(&self, b: &mut [T]) {
         let mut x: [T; N] = core::array::from_fn(|i| b[i]);
         for (k, &pivot) in self.pivots.iter().enumerate() {
-            x.swap(k, pivot);
+            swap_with(&mut x, k, pivot);
         }
         for i in 1..N {
             for k in 0..i {

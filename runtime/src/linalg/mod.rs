@@ -325,12 +325,10 @@ fn rows<T: Float, const N: usize>(a: &Square<T, N>) -> [[T; N]; N] {
 /// matrix or vector in memory, and reading it back after narrower stores
 /// stalled a 3x3 solve (35 ns natively, 24 ns without it).
 #[inline(always)]
-fn swap_with<X: Copy, const N: usize>(items: &mut [X; N], k: usize, pivot: usize) {
+fn swap_with<X, const N: usize>(items: &mut [X; N], k: usize, pivot: usize) {
     for i in k + 1..N {
         if i == pivot {
-            let kept = items[k];
-            items[k] = items[i];
-            items[i] = kept;
+            items.swap(k, i);
         }
     }
 }

@@ -87,7 +87,11 @@ const SHORT_TILE_BYTES: usize = 64;
 /// (a filter's covariance update) waits for 2 adds after the products
 /// instead of 5. Two chains per row need twice the accumulators: tiles of
 /// at most [`SHORT_TILE_BYTES`].
-#[inline(always)]
+// `inline`, not `inline(always)`: in a debug build, an always-inlined body
+// puts its accumulators in the frame of every tile kernel, even those whose
+// tiles never take this path (an 8 x 32 AVX-512 tile), and the 64 KiB-stack
+// test of a big product overflowed.
+#[inline]
 fn accumulate_short<T: Element, Ra: Row<T>, const R: usize, const C: usize, const FUSE: bool>(
     a_rows: &[Ra; R],
     k: usize,

@@ -422,6 +422,145 @@ fn composed(iterations: usize) {
     assert_eq!(s_one.as_slice(), s_two.as_slice());
 }
 
+/// `y[j] = sum_k x[k] w[k][j]` by a hand loop with `k` outermost: each row
+/// of `w` read once, in order, the column loop innermost (it vectorises).
+fn hand_vector_matrix(x: &[f32], w: &[f32], y: &mut [f32]) {
+    y.fill(0.0);
+    for (xk, row) in x.iter().zip(w.chunks_exact(y.len())) {
+        for (yj, wkj) in y.iter_mut().zip(row) {
+            *yj += xk * wkj;
+        }
+    }
+}
+
+/// A dot product by a hand loop that vectorises: 16 partial sums, added at
+/// the end (a plain `.sum()` is one chain of dependent adds).
+fn hand_dot(a: &[f32], b: &[f32]) -> f32 {
+    let mut partial = [0.0f32; 16];
+    let (a16, b16) = (a.chunks_exact(16), b.chunks_exact(16));
+    let tail: f32 = a16
+        .remainder()
+        .iter()
+        .zip(b16.remainder())
+        .map(|(x, y)| x * y)
+        .sum();
+    for (x, y) in a16.zip(b16) {
+        for l in 0..16 {
+            partial[l] += x[l] * y[l];
+        }
+    }
+    partial.iter().sum::<f32>() + tail
+}
+
+/// Products with one output row, as a signal frame times a DFT matrix and a
+/// batch-1 layer compute them, against the hand loop and matrixmultiply.
+fn matrix_vector(iterations: usize) {
+    println!(
+        "{:<34} {:>8} {:>8} {:>8}  {:>9} {:>8}",
+        "vector @ matrix (GFLOP/s)", "te", "hand", "mm", "te/hand", "te/mm"
+    );
+    macro_rules! case {
+        ($name:literal, $x:ty, $k:literal, $n:literal, $y:ty) => {{
+            let x = HeapTensor::<f32, $x>::try_from_vec(data($k, 0.3)).unwrap();
+            let w = HeapTensor::<f32, Shape![$k, $n]>::try_from_vec(data($k * $n, 0.6)).unwrap();
+            let mut y = HeapTensor::<f32, $y>::zeros();
+            let mut hand = vec![0.0f32; $n];
+            let mut mm = vec![0.0f32; $n];
+            let times = compare(
+                2 * $k * $n,
+                iterations,
+                &mut [
+                    &mut || {
+                        let (x, w) = black_box((&x, &w));
+                        tensor_expr!(y = x @ w);
+                        black_box(&mut y);
+                    },
+                    &mut || {
+                        hand_vector_matrix(black_box(x.as_slice()), black_box(w.as_slice()), &mut hand);
+                        black_box(&mut hand);
+                    },
+                    &mut || {
+                        sgemm(1, $k, $n, black_box(x.as_slice()), black_box(w.as_slice()), &mut mm);
+                        black_box(&mut mm);
+                    },
+                ],
+            );
+            for (a, b) in y.as_slice().iter().zip(&hand) {
+                assert!((a - b).abs() <= 1e-3 * (1.0 + b.abs()), "{a} vs {b}");
+            }
+            println!(
+                "{:<34} {:>8.1} {:>8.1} {:>8.1}  {:>8.2}x {:>7.2}x",
+                $name,
+                gflops(times[0]),
+                gflops(times[1]),
+                gflops(times[2]),
+                times[1] / times[0],
+                times[2] / times[0]
+            );
+        }};
+    }
+    case!(
+        "[256] @ [256, 129] (DFT frame)",
+        Shape![256],
+        256,
+        129,
+        Shape![129]
+    );
+    case!(
+        "[1, 784] @ [784, 128] (batch 1)",
+        Shape![1, 784],
+        784,
+        128,
+        Shape![1, 128]
+    );
+    // A matrix times a vector on the right: each output a dot product.
+    let m = HeapTensor::<f32, Shape![128, 784]>::try_from_vec(data(128 * 784, 0.2)).unwrap();
+    let v = HeapTensor::<f32, Shape![784]>::try_from_vec(data(784, 0.9)).unwrap();
+    let mut y = HeapTensor::<f32, Shape![128]>::zeros();
+    let (mut hand, mut mm) = (vec![0.0f32; 128], vec![0.0f32; 128]);
+    let times = compare(
+        2 * 128 * 784,
+        iterations,
+        &mut [
+            &mut || {
+                let (m, v) = black_box((&m, &v));
+                tensor_expr!(y = m @ v);
+                black_box(&mut y);
+            },
+            &mut || {
+                let (m, v) = black_box((m.as_slice(), v.as_slice()));
+                for (yi, row) in hand.iter_mut().zip(m.chunks_exact(784)) {
+                    *yi = hand_dot(row, v);
+                }
+                black_box(&mut hand);
+            },
+            &mut || {
+                sgemm(
+                    128,
+                    784,
+                    1,
+                    black_box(m.as_slice()),
+                    black_box(v.as_slice()),
+                    &mut mm,
+                );
+                black_box(&mut mm);
+            },
+        ],
+    );
+    for (a, b) in y.as_slice().iter().zip(&hand) {
+        assert!((a - b).abs() <= 1e-3 * (1.0 + b.abs()), "{a} vs {b}");
+    }
+    println!(
+        "{:<34} {:>8.1} {:>8.1} {:>8.1}  {:>8.2}x {:>7.2}x",
+        "[128, 784] @ [784] (matrix-vector)",
+        gflops(times[0]),
+        gflops(times[1]),
+        gflops(times[2]),
+        times[1] / times[0],
+        times[2] / times[0]
+    );
+}
+
 fn main() {
     // `cargo test --benches` passes `--test`: then run briefly, as a smoke test.
     let quick = std::env::args().any(|a| a == "--test");
@@ -437,6 +576,8 @@ fn main() {
         dense_layer(3 * scale),
     ];
     print_table(&rows);
+    println!();
+    matrix_vector(300 * scale);
     println!();
     expression_operand(30 * scale);
     println!();

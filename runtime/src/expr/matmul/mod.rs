@@ -182,15 +182,19 @@ where
         } else {
             column
         };
-        let a = self.left_row(left);
-        let mut sum = T::ZERO;
         if Self::RHS_VECTOR {
             // A vector `(k,)` is read along its only dim.
-            let b = self.b.row::<T, B::Shape>([0; MAX_RANK]);
-            for kk in 0..Self::K {
-                sum = a.get(kk, T::ZERO).mul_add(b.get(kk, T::ZERO), sum);
-            }
-        } else {
+            let b = || self.b.row::<T, B::Shape>([0; MAX_RANK]);
+            return dot_of_rows(
+                |kk| self.left_row(left).window::<PARTIAL_SUMS>(kk),
+                |kk| b().window::<PARTIAL_SUMS>(kk),
+                (self.left_row(left), b()),
+                Self::K,
+            );
+        }
+        let a = self.left_row(left);
+        let mut sum = T::ZERO;
+        {
             for kk in 0..Self::K {
                 let b = self.right_row(left, kk).get(n, T::ZERO);
                 sum = a.get(kk, T::ZERO).mul_add(b, sum);
@@ -279,6 +283,48 @@ where
         }
         Block(block)
     }
+}
+
+/// The partial sums of a long dot product ([`dot_of_rows`]): four 512-bit
+/// vectors of `f32`, sixteen SSE vectors' worth.
+const PARTIAL_SUMS: usize = 64;
+
+/// `sum a[kk] * b[kk]` over `kk < k`, where `a(kk)` and `b(kk)` give the
+/// rows read from column `kk` on ([`Row::window`], each of
+/// [`PARTIAL_SUMS`] columns and no bounds check) and `whole` the two rows
+/// for the last `k % PARTIAL_SUMS` terms: in that many partial sums, added
+/// pairwise at the end, so the loop vectorises and no add waits for the one
+/// before. A matrix times a vector (`[128, 784] @ [784]`) ran at a seventh
+/// of such a hand loop's speed as one chain.
+#[inline(always)]
+fn dot_of_rows<T: Element, Ra: Row<T>, Rb: Row<T>>(
+    a: impl Fn(usize) -> Ra,
+    b: impl Fn(usize) -> Rb,
+    whole: (impl Row<T>, impl Row<T>),
+    k: usize,
+) -> T {
+    let mut partial = [T::ZERO; PARTIAL_SUMS];
+    let mut kk = 0;
+    while kk + PARTIAL_SUMS <= k {
+        let (a, b) = (a(kk), b(kk));
+        for (l, partial) in partial.iter_mut().enumerate() {
+            *partial = a.get(l, T::ZERO).mul_add(b.get(l, T::ZERO), *partial);
+        }
+        kk += PARTIAL_SUMS;
+    }
+    let mut width = PARTIAL_SUMS;
+    while width > 1 {
+        width /= 2;
+        for l in 0..width {
+            partial[l] = partial[l] + partial[l + width];
+        }
+    }
+    let (mut sum, (a, b)) = (partial[0], whole);
+    while kk < k {
+        sum = a.get(kk, T::ZERO).mul_add(b.get(kk, T::ZERO), sum);
+        kk += 1;
+    }
+    sum
 }
 
 /// One output row of a product, element by element.

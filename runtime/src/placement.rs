@@ -118,9 +118,11 @@ pub fn evaluate<P: Evaluate, T: Element, E: Expr<T>>(placement: P, e: E) -> P::T
 }
 
 /// The stack bytes an expression's stages take, at most, unless the
-/// statement names its own budget (`scratch <= N:`): 4 KiB, a budget that
-/// holds a Kalman filter's or a rigid transform's stages many times over and
-/// a small share of a microcontroller's stack.
+/// statement names its own budget (`scratch <= N:`): 16 KiB. A Kalman
+/// filter's or a rigid transform's stages fit many times over (a filter
+/// update with 4x4 `f32` matrices stages 128 bytes); a convolution's
+/// activation map staged inside an expression (16 channels of 49 x 10,
+/// 31 KiB) needs a budget of its own, which then states its stack use.
 pub const DEFAULT_SCRATCH_BUDGET: usize = 16384;
 
 /// The bytes a stage takes on the stack: all of a [`Tensor`]'s, a pointer's

@@ -329,6 +329,15 @@ fn dot_of_rows<T: Element, Ra: Row<T>, Rb: Row<T>>(
         }
         kk += PARTIAL_SUMS;
     }
+    // The rest in blocks of a quarter, then one term at a time: a tail of
+    // up to 63 terms as one chain took most of `[128, 784] @ [784]`'s time.
+    let (a, b) = whole;
+    while kk + QUARTER <= k {
+        for (l, sum) in q0.iter_mut().enumerate() {
+            *sum = a.get(kk + l, T::ZERO).mul_add(b.get(kk + l, T::ZERO), *sum);
+        }
+        kk += QUARTER;
+    }
     let mut partial = [T::ZERO; QUARTER];
     for l in 0..QUARTER {
         partial[l] = (q0[l] + q1[l]) + (q2[l] + q3[l]);
@@ -340,7 +349,7 @@ fn dot_of_rows<T: Element, Ra: Row<T>, Rb: Row<T>>(
             partial[l] = partial[l] + partial[l + width];
         }
     }
-    let (mut sum, (a, b)) = (partial[0], whole);
+    let mut sum = partial[0];
     while kk < k {
         sum = a.get(kk, T::ZERO).mul_add(b.get(kk, T::ZERO), sum);
         kk += 1;

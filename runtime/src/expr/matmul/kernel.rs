@@ -87,11 +87,11 @@ const SHORT_TILE_BYTES: usize = 64;
 /// (a filter's covariance update) waits for 2 adds after the products
 /// instead of 5. Two chains per row need twice the accumulators: tiles of
 /// at most [`SHORT_TILE_BYTES`].
-// Always inlined where optimised (a call per tile took the Kalman step of
-// `benches/linalg.rs` from 40 to 62 ns); only hinted in a debug build, where
-// an always-inlined body puts its accumulators in the frame of every tile
-// kernel, even those whose tiles never take this path (an 8 x 32 AVX-512
-// tile), and `tests/heap.rs`'s big product overflowed its stack.
+// Always inlined where optimised (with a call per tile, the Kalman step of
+// `benches/linalg.rs` took 62 ns instead of 40); only hinted in a debug
+// build, where an always-inlined body puts its accumulators in the frame of
+// every tile kernel, even those whose tiles never take this path (an 8 x 32
+// AVX-512 tile), and `tests/heap.rs`'s big product overflowed its stack.
 #[cfg_attr(debug_assertions, inline)]
 #[cfg_attr(not(debug_assertions), inline(always))]
 fn accumulate_short<T: Element, Ra: Row<T>, const R: usize, const C: usize, const FUSE: bool>(

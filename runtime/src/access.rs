@@ -126,9 +126,10 @@ impl<S: Shape> Layout for RowMajor<S> {
 }
 
 /// A layout whose data is its shape's elements in row-major order, which
-/// `transpose`, `permute`, `reshape` and `in_dims` read as another layout.
+/// `transpose`, `permute`, `reshape` and `in_dims` read as another layout,
+/// and the linear algebra operations (`inv`, `solve`, ..) copy whole.
 #[diagnostic::on_unimplemented(
-    message = "`transpose`, `permute`, `reshape` and `in_dims` take a contiguous operand, and a static slice (`narrow`, `index_axis`) is strided",
+    message = "`transpose`, `permute`, `reshape`, `in_dims` and `inv`, `solve`, .. take a contiguous operand, and a static slice (`narrow`, `index_axis`) is strided",
     label = "a strided view",
     note = "copy the slice first (`.to_tensor()`), or slice along the first axis (`at`), which stays contiguous"
 )]

@@ -38,8 +38,9 @@ impl<X> SquareShape<(One, One)> for X {
 /// The rule that `inv`, `det` and `cholesky` take a square shape
 /// ([`SquareShape`]), as the constructors state it. Its one impl is
 /// `do_not_recommend`, so a shape that is not square is this trait's
-/// message at the operation's name, in 5 lines, with no note pointing
-/// into the constructor.
+/// message at the operation's name, in 7 lines, with no note pointing
+/// into the constructor (the constructors also bound its projection,
+/// `Checked<X::Shape>: Matrices<T>`, which is what keeps that note away).
 #[diagnostic::on_unimplemented(
     message = "`inv`, `det` and `cholesky` take a square matrix `[n, n]` or a batch `[B, n, n]`, not `{Self}`",
     label = "not square"
@@ -132,62 +133,68 @@ impl<T: Float, const B: usize, const N: usize> Matrices<T> for (D<B>, D<N>, D<N>
     }
 }
 
-/// An operand's elements copied into a `Tensor` of shape `S` (its own,
-/// checked square).
-#[inline(always)]
-fn copied_as<T: Copy, S: Shape, X: Operand<T> + ?Sized>(x: &X) -> Tensor<T, S>
+/// An operand of an operation that reads whole matrices: contiguous data
+/// of elements that convert to `T`, copied into a `Tensor` on the stack.
+/// (A strided view is reported by [`Contiguous`]'s message.)
+pub trait MatrixOperand<T> {
+    /// The operand's shape.
+    type Shape: Shape;
+    /// The elements copied into a `Tensor` of shape `S` (the operand's
+    /// own, as the rule checked it).
+    fn copied<S: Shape>(&self) -> Tensor<T, S>;
+}
+
+impl<T: Copy, X: Operand<T> + ?Sized> MatrixOperand<T> for X
 where
     X::Layout: Contiguous,
     X::Element: Copy + Into<T>,
 {
-    let data = x.elements();
-    Tensor::from_flat_fn(|i| data[i].into())
+    type Shape = <X as Operand<T>>::Shape;
+    #[inline(always)]
+    fn copied<S: Shape>(&self) -> Tensor<T, S> {
+        let data = self.elements();
+        Tensor::from_flat_fn(|i| data[i].into())
+    }
 }
 
 /// `inv(a)`.
 #[inline]
 #[allow(clippy::type_complexity)]
-pub fn inv<T: Float, M, X: Operand<T> + ?Sized>(
+pub fn inv<T: Float, M, X: MatrixOperand<T> + ?Sized>(
     _context: Context<T, M>,
     a: &X,
 ) -> Result<Tensor<T, Checked<X::Shape>>, LinalgError>
 where
-    X::Layout: Contiguous,
-    X::Element: Copy + Into<T>,
     X::Shape: Square,
     Checked<X::Shape>: Matrices<T>,
 {
-    <Checked<X::Shape> as Matrices<T>>::inv(&copied_as(a))
+    <Checked<X::Shape> as Matrices<T>>::inv(&a.copied())
 }
 
 /// `det(a)`.
 #[inline]
-pub fn det<T: Float, M, X: Operand<T> + ?Sized>(
+pub fn det<T: Float, M, X: MatrixOperand<T> + ?Sized>(
     _context: Context<T, M>,
     a: &X,
 ) -> Tensor<T, <Checked<X::Shape> as Matrices<T>>::Det>
 where
-    X::Layout: Contiguous,
-    X::Element: Copy + Into<T>,
     X::Shape: Square,
     Checked<X::Shape>: Matrices<T>,
 {
-    <Checked<X::Shape> as Matrices<T>>::det(&copied_as(a))
+    <Checked<X::Shape> as Matrices<T>>::det(&a.copied())
 }
 
 /// `cholesky(a)`.
 #[inline]
-pub fn cholesky<T: Float, M, X: Operand<T> + ?Sized>(
+pub fn cholesky<T: Float, M, X: MatrixOperand<T> + ?Sized>(
     _context: Context<T, M>,
     a: &X,
 ) -> Result<Tensor<T, Checked<X::Shape>>, LinalgError>
 where
-    X::Layout: Contiguous,
-    X::Element: Copy + Into<T>,
     X::Shape: Square,
     Checked<X::Shape>: Matrices<T>,
 {
-    <Checked<X::Shape> as Matrices<T>>::cholesky(&copied_as(a))
+    <Checked<X::Shape> as Matrices<T>>::cholesky(&a.copied())
 }
 
 /// The shape pairs `solve(a, b)` and `cholesky_solve(l, b)` take: a square
@@ -305,19 +312,15 @@ pub trait OperandPair<T> {
     fn copies<A2: Shape, B2: Shape>(&self) -> (Tensor<T, A2>, Tensor<T, B2>);
 }
 
-impl<T: Copy, X, Y> OperandPair<T> for (&X, &Y)
+impl<T, X, Y> OperandPair<T> for (&X, &Y)
 where
-    X: Operand<T> + ?Sized,
-    Y: Operand<T> + ?Sized,
-    X::Layout: Contiguous,
-    Y::Layout: Contiguous,
-    X::Element: Copy + Into<T>,
-    Y::Element: Copy + Into<T>,
+    X: MatrixOperand<T> + ?Sized,
+    Y: MatrixOperand<T> + ?Sized,
 {
     type Shapes = (X::Shape, Y::Shape);
     #[inline(always)]
     fn copies<A2: Shape, B2: Shape>(&self) -> (Tensor<T, A2>, Tensor<T, B2>) {
-        (copied_as(self.0), copied_as(self.1))
+        (self.0.copied(), self.1.copied())
     }
 }
 

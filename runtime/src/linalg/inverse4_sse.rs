@@ -25,10 +25,11 @@ use core::arch::x86_64::{
     _mm_shuffle_ps, _mm_storeu_ps, _mm_sub_ps, _mm_unpackhi_ps, _mm_unpacklo_ps,
 };
 
-/// `_MM_SHUFFLE(d, c, b, a)`: lanes `a, b` of the first operand, then
-/// `c, d` of the second.
-const fn lanes(a: i32, b: i32, c: i32, d: i32) -> i32 {
-    a | (b << 2) | (c << 4) | (d << 6)
+/// Intel's `_MM_SHUFFLE(z, y, x, w)` (unstable in Rust's `core::arch`):
+/// the mask of `_mm_shuffle_ps` taking lanes `w, x` of its first operand,
+/// then `y, z` of its second.
+const fn mm_shuffle(z: i32, y: i32, x: i32, w: i32) -> i32 {
+    (z << 6) | (y << 4) | (x << 2) | w
 }
 
 /// The inverse of the row-major 4x4 matrix `a`, or `None` if its
@@ -42,12 +43,12 @@ pub(super) fn inverse(a: &[f32; 16]) -> Option<[f32; 16]> {
     let (s0123, s45) = minors(r0, r1);
     let (c0123, c45) = minors(r2, r3);
     // M_n = [c_n, c_n, s_n, s_n].
-    let m0 = _mm_shuffle_ps::<{ lanes(0, 0, 0, 0) }>(c0123, s0123);
-    let m1 = _mm_shuffle_ps::<{ lanes(1, 1, 1, 1) }>(c0123, s0123);
-    let m2 = _mm_shuffle_ps::<{ lanes(2, 2, 2, 2) }>(c0123, s0123);
-    let m3 = _mm_shuffle_ps::<{ lanes(3, 3, 3, 3) }>(c0123, s0123);
-    let m4 = _mm_shuffle_ps::<{ lanes(0, 0, 0, 0) }>(c45, s45);
-    let m5 = _mm_shuffle_ps::<{ lanes(1, 1, 1, 1) }>(c45, s45);
+    let m0 = _mm_shuffle_ps::<{ mm_shuffle(0, 0, 0, 0) }>(c0123, s0123);
+    let m1 = _mm_shuffle_ps::<{ mm_shuffle(1, 1, 1, 1) }>(c0123, s0123);
+    let m2 = _mm_shuffle_ps::<{ mm_shuffle(2, 2, 2, 2) }>(c0123, s0123);
+    let m3 = _mm_shuffle_ps::<{ mm_shuffle(3, 3, 3, 3) }>(c0123, s0123);
+    let m4 = _mm_shuffle_ps::<{ mm_shuffle(0, 0, 0, 0) }>(c45, s45);
+    let m5 = _mm_shuffle_ps::<{ mm_shuffle(1, 1, 1, 1) }>(c45, s45);
     // V_k = [a1k, a0k, a3k, a2k].
     let (low01, high01) = (_mm_unpacklo_ps(r1, r0), _mm_unpackhi_ps(r1, r0));
     let (low23, high23) = (_mm_unpacklo_ps(r3, r2), _mm_unpackhi_ps(r3, r2));
@@ -105,27 +106,21 @@ fn three(x: __m128, p: __m128, y: __m128, q: __m128, z: __m128, r: __m128) -> __
 #[inline]
 #[target_feature(enable = "sse")]
 fn minors(p: __m128, q: __m128) -> (__m128, __m128) {
-    let first = _mm_sub_ps(
-        _mm_mul_ps(
-            _mm_shuffle_ps::<{ lanes(0, 0, 0, 1) }>(p, p),
-            _mm_shuffle_ps::<{ lanes(1, 2, 3, 2) }>(q, q),
-        ),
-        _mm_mul_ps(
-            _mm_shuffle_ps::<{ lanes(0, 0, 0, 1) }>(q, q),
-            _mm_shuffle_ps::<{ lanes(1, 2, 3, 2) }>(p, p),
-        ),
-    );
-    let second = _mm_sub_ps(
-        _mm_mul_ps(
-            _mm_shuffle_ps::<{ lanes(1, 2, 1, 2) }>(p, p),
-            _mm_shuffle_ps::<{ lanes(3, 3, 3, 3) }>(q, q),
-        ),
-        _mm_mul_ps(
-            _mm_shuffle_ps::<{ lanes(1, 2, 1, 2) }>(q, q),
-            _mm_shuffle_ps::<{ lanes(3, 3, 3, 3) }>(p, p),
-        ),
-    );
-    (first, second)
+    (
+        cross::<{ mm_shuffle(1, 0, 0, 0) }, { mm_shuffle(2, 3, 2, 1) }>(p, q),
+        cross::<{ mm_shuffle(2, 1, 2, 1) }, { mm_shuffle(3, 3, 3, 3) }>(p, q),
+    )
+}
+
+/// `p[K] q[L] - q[K] p[L]` lane by lane, `K` and `L` the lanes each output
+/// lane takes (`_mm_shuffle_ps` masks).
+#[inline]
+#[target_feature(enable = "sse")]
+fn cross<const K: i32, const L: i32>(p: __m128, q: __m128) -> __m128 {
+    _mm_sub_ps(
+        _mm_mul_ps(_mm_shuffle_ps::<K>(p, p), _mm_shuffle_ps::<L>(q, q)),
+        _mm_mul_ps(_mm_shuffle_ps::<K>(q, q), _mm_shuffle_ps::<L>(p, p)),
+    )
 }
 
 #[cfg(test)]

@@ -485,18 +485,7 @@ fn matrix_vector(iterations: usize) {
                     },
                 ],
             );
-            for (a, b) in y.as_slice().iter().zip(&hand) {
-                assert!((a - b).abs() <= 1e-3 * (1.0 + b.abs()), "{a} vs {b}");
-            }
-            println!(
-                "{:<34} {:>8.1} {:>8.1} {:>8.1}  {:>8.2}x {:>7.2}x",
-                $name,
-                gflops(times[0]),
-                gflops(times[1]),
-                gflops(times[2]),
-                times[1] / times[0],
-                times[2] / times[0]
-            );
+            report_vector_case($name, &times, y.as_slice(), &hand);
         }};
     }
     case!(
@@ -547,12 +536,24 @@ fn matrix_vector(iterations: usize) {
             },
         ],
     );
-    for (a, b) in y.as_slice().iter().zip(&hand) {
+    report_vector_case(
+        "[128, 784] @ [784] (matrix-vector)",
+        &times,
+        y.as_slice(),
+        &hand,
+    );
+}
+
+/// Checks a vector case's result against the hand loop's and prints its
+/// row: GFLOP/s of tensor_expr, the hand loop and matrixmultiply, then the
+/// ratios of their times to tensor_expr's.
+fn report_vector_case(name: &str, times: &[f64], ours: &[f32], hand: &[f32]) {
+    for (a, b) in ours.iter().zip(hand) {
         assert!((a - b).abs() <= 1e-3 * (1.0 + b.abs()), "{a} vs {b}");
     }
     println!(
         "{:<34} {:>8.1} {:>8.1} {:>8.1}  {:>8.2}x {:>7.2}x",
-        "[128, 784] @ [784] (matrix-vector)",
+        name,
         gflops(times[0]),
         gflops(times[1]),
         gflops(times[2]),

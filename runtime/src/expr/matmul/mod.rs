@@ -174,16 +174,12 @@ where
     fn dot(&self, row: &ProductRow, j: usize) -> T {
         let column = Self::own_column(j);
         let mut left = row.left;
-        let n = if Self::RHS_VECTOR {
+        if Self::RHS_VECTOR {
+            // Output column `j` is row `j` of the left matrix; a vector
+            // `(k,)` is read along its only dim.
             if !Self::LHS_VECTOR {
                 left[Self::BATCH_RANK] = column;
             }
-            0
-        } else {
-            column
-        };
-        if Self::RHS_VECTOR {
-            // A vector `(k,)` is read along its only dim.
             let b = || self.b.row::<T, B::Shape>([0; MAX_RANK]);
             return dot_of_rows(
                 |kk| self.left_row(left).window::<PARTIAL_SUMS>(kk),
@@ -194,11 +190,9 @@ where
         }
         let a = self.left_row(left);
         let mut sum = T::ZERO;
-        {
-            for kk in 0..Self::K {
-                let b = self.right_row(left, kk).get(n, T::ZERO);
-                sum = a.get(kk, T::ZERO).mul_add(b, sum);
-            }
+        for kk in 0..Self::K {
+            let b = self.right_row(left, kk).get(column, T::ZERO);
+            sum = a.get(kk, T::ZERO).mul_add(b, sum);
         }
         sum
     }

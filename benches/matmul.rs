@@ -562,6 +562,101 @@ fn report_vector_case(name: &str, times: &[f64], ours: &[f32], hand: &[f32]) {
     );
 }
 
+/// Products whose operands outgrow the caches, computed in blocks from
+/// packed operands: against matrixmultiply's `sgemm` (the epilogue as a
+/// separate pass), one thread each. `sizes` are the square sizes run.
+fn large(iterations: usize, sizes: &[usize]) {
+    println!(
+        "{:<34} {:>8} {:>8}  {:>8}",
+        "large products (GFLOP/s)", "te", "mm", "te/mm"
+    );
+    fn square<const N: usize>(iterations: usize) {
+        large_case::<N, N, N>(
+            &format!("square {N}"),
+            iterations,
+            |x, w, _, mut out| tensor_expr!(out = x @ w),
+            |_, _| {},
+        );
+    }
+    if sizes.contains(&1024) {
+        square::<1024>(iterations);
+    }
+    if sizes.contains(&2048) {
+        square::<2048>(iterations.div_ceil(8));
+    }
+    if sizes.contains(&4096) {
+        square::<4096>(iterations.div_ceil(64));
+    }
+    large_case::<64, 1024, 1024>(
+        "[64, 1024] @ [1024, 1024]",
+        iterations * 16,
+        |x, w, _, mut out| tensor_expr!(out = x @ w),
+        |_, _| {},
+    );
+    large_case::<1024, 1024, 1024>(
+        "relu(x @ w + b), 1024",
+        iterations,
+        |x, w, bias, mut out| tensor_expr!(out = relu(x @ w + bias)),
+        |c, bias| {
+            for row in c.chunks_exact_mut(bias.len()) {
+                for (v, &b) in row.iter_mut().zip(bias) {
+                    *v = (*v + b).max(0.0);
+                }
+            }
+        },
+    );
+}
+
+/// The left operand, right operand and bias row of a large case.
+type Operands<'a, const M: usize, const K: usize, const N: usize> = (
+    &'a HeapTensor<f32, Shape![M, K]>,
+    &'a HeapTensor<f32, Shape![K, N]>,
+    &'a HeapTensor<f32, Shape![N]>,
+);
+
+/// One row of [`large`]: `ours` writes `x @ w` with its epilogue into
+/// the view it is given; matrixmultiply's product is followed by
+/// `epilogue(c, bias)`.
+#[rustfmt::skip]
+fn large_case<const M: usize, const K: usize, const N: usize>(
+    name: &str,
+    iterations: usize,
+    ours: impl Fn(&HeapTensor<f32, Shape![M, K]>, &HeapTensor<f32, Shape![K, N]>, &HeapTensor<f32, Shape![N]>, TensorViewMut<'_, f32, Shape![M, N]>),
+    epilogue: fn(&mut [f32], &[f32]),
+) {
+    let x = HeapTensor::<f32, Shape![M, K]>::try_from_vec(data(M * K, 0.1)).unwrap();
+    let w = HeapTensor::<f32, Shape![K, N]>::try_from_vec(data(K * N, 0.7)).unwrap();
+    let bias = HeapTensor::<f32, Shape![N]>::try_from_vec(data(N, 0.3)).unwrap();
+    let mut out = HeapTensor::<f32, Shape![M, N]>::zeros();
+    let mut theirs = vec![0.0f32; M * N];
+    let times = compare(
+        2 * M * K * N,
+        iterations,
+        &mut [
+            &mut || {
+                let (x, w, bias): Operands<M, K, N> = black_box((&x, &w, &bias));
+                ours(x, w, bias, out.view_mut());
+                black_box(&mut out);
+            },
+            &mut || {
+                sgemm(M, K, N, black_box(x.as_slice()), black_box(w.as_slice()), &mut theirs);
+                epilogue(&mut theirs, bias.as_slice());
+                black_box(&mut theirs);
+            },
+        ],
+    );
+    for (a, b) in out.as_slice().iter().zip(&theirs) {
+        assert!((a - b).abs() <= 1e-3 * K as f32, "{a} vs {b}");
+    }
+    println!(
+        "{:<34} {:>8.1} {:>8.1}  {:>7.2}x",
+        name,
+        gflops(times[0]),
+        gflops(times[1]),
+        times[1] / times[0]
+    );
+}
+
 fn main() {
     // `cargo test --benches` passes `--test`: then run briefly, as a smoke test.
     let quick = std::env::args().any(|a| a == "--test");
@@ -577,6 +672,9 @@ fn main() {
         dense_layer(3 * scale),
     ];
     print_table(&rows);
+    println!();
+    let sizes: &[usize] = if quick { &[1024] } else { &[1024, 2048, 4096] };
+    large(scale / 10, sizes);
     println!();
     matrix_vector(300 * scale);
     println!();

@@ -32,9 +32,9 @@ fn big_tensor_on_a_64_kib_stack() {
     worker.join().expect("no stack overflow, no panic");
 }
 
-/// A product into a heap tensor on the same small stack: the tiled nest keeps
+/// Products into a heap tensor on the same small stack: the tiled nest keeps
 /// one block of accumulators (at most 8 x 32 f32, 1 KiB), not a row or a copy of
-/// an operand. Optimised builds run it in 64 KiB. Unoptimised builds keep every
+/// an operand (a large product's packed copies are on the heap). Optimised builds run it in 64 KiB. Unoptimised builds keep every
 /// temporary of the always-inlined tile code of all tile widths in one frame:
 /// the AVX-512 nest (8-row tiles of 32 columns) needs more than 128 but less
 /// than 192 KiB (measured), hence the 256 there.
@@ -50,6 +50,14 @@ fn big_product_on_a_64_kib_stack() {
             tensor_expr!(y = x @ w);
             let row_sum: f32 = (0..512).map(|k| ((k % 3) as f32) * 0.5).sum();
             assert_eq!(y[[0, 0]], row_sum);
+            assert_eq!(y[[0, 1023]], row_sum);
+            // A right operand of 4 MiB: computed in blocks from packed
+            // copies, which live on the heap.
+            let x = HeapTensor::<f32, Shape![64, 1024]>::from_flat_fn(|p| (p % 3) as f32);
+            let w = HeapTensor::<f32, Shape![1024, 1024]>::full(0.5);
+            tensor_expr!(y = x @ w);
+            let row_sum: f32 = (0..1024).map(|k| ((k % 3) as f32) * 0.5).sum();
+            assert_eq!(y[[63, 0]], row_sum);
             assert_eq!(y[[0, 1023]], row_sum);
         })
         .expect("thread starts")

@@ -32,6 +32,8 @@ pub trait Element:
     + Div<Output = Self>
     + Operand<Self, Element = Self, Shape = (), Layout = RowMajor<()>, Placement = Stack>
     + ElementSource<Element = Self>
+    + Send
+    + Sync
     + 'static
 {
     /// [`IsFloat`] for float types, [`NotFloat`] otherwise: whether the float

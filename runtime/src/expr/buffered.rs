@@ -252,7 +252,7 @@ impl<T, E: Shaped> Shaped for Shared<T, E> {
     type Shape = E::Shape;
 }
 
-impl<T: Element, E: Expr<T>> Expr<T> for Shared<T, E> {
+unsafe impl<T: Element, E: Expr<T>> Expr<T> for Shared<T, E> {
     const READING: super::Reading = super::Reading::CACHED_ROWS;
     #[inline(always)]
     fn row<O: Shape>(&self, outer: [usize; MAX_RANK]) -> impl Row<T> + '_ {
@@ -310,7 +310,7 @@ impl<E: Shaped> Shaped for &E {
 }
 
 /// See the [`Shaped`] impl above.
-impl<T, E: Expr<T>> Expr<T> for &E {
+unsafe impl<T, E: Expr<T>> Expr<T> for &E {
     const READING: super::Reading = E::READING;
     const STORED: bool = E::STORED;
     const INT8: bool = E::INT8;

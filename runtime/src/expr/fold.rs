@@ -327,7 +327,9 @@ where
     }
 }
 
-impl<T: Element, H: Expr<T>, Steps: FoldSteps<T>, S: Shape> Expr<T> for Fold<T, H, Steps, S> {
+unsafe impl<T: Element, H: Expr<T>, Steps: FoldSteps<T>, S: Shape> Expr<T>
+    for Fold<T, H, Steps, S>
+{
     const READING: Reading = H::READING.and(Steps::READING);
     #[inline(always)]
     fn flat_row(&self) -> impl Row<T> + '_ {

@@ -38,7 +38,7 @@ impl<const V: i128> Shaped for IntLiteral<V> {
     type Shape = ();
 }
 
-impl<T: Element, const V: i128> Expr<T> for IntLiteral<V> {
+unsafe impl<T: Element, const V: i128> Expr<T> for IntLiteral<V> {
     #[inline(always)]
     fn row<O: Shape>(&self, _outer: [usize; MAX_RANK]) -> impl Row<T> + '_ {
         #[allow(clippy::let_unit_value)]
@@ -67,7 +67,7 @@ impl Shaped for FloatLiteral {
     type Shape = ();
 }
 
-impl<T: Element> Expr<T> for FloatLiteral {
+unsafe impl<T: Element> Expr<T> for FloatLiteral {
     #[inline(always)]
     fn row<O: Shape>(&self, _outer: [usize; MAX_RANK]) -> impl Row<T> + '_ {
         Splat(T::from_float_literal(self.0))
@@ -95,7 +95,7 @@ impl<S: Shape> Shaped for TargetLeaf<S> {
     type Shape = S;
 }
 
-impl<T: Element, S: Shape> Expr<T> for TargetLeaf<S> {
+unsafe impl<T: Element, S: Shape> Expr<T> for TargetLeaf<S> {
     #[inline(always)]
     fn row<O: Shape>(&self, _outer: [usize; MAX_RANK]) -> impl Row<T> + '_ {
         Current

@@ -138,7 +138,7 @@ impl<T, F, A, B, C, S: Shape> Shaped for Map3<T, F, A, B, C, S> {
     type Shape = S;
 }
 
-impl<T: Element, F: UnaryFunction<T>, A: Expr<T>, S: Shape> Expr<T> for Map1<T, F, A, S> {
+unsafe impl<T: Element, F: UnaryFunction<T>, A: Expr<T>, S: Shape> Expr<T> for Map1<T, F, A, S> {
     #[inline(always)]
     fn row<O: Shape>(&self, outer: [usize; MAX_RANK]) -> impl Row<T> + '_ {
         Apply1 {
@@ -174,7 +174,7 @@ impl<T: Element, F: UnaryFunction<T>, A: Expr<T>, S: Shape> Expr<T> for Map1<T, 
     }
 }
 
-impl<T: Element, F: BinaryFunction<T>, A: Expr<T>, B: Expr<T>, S: Shape> Expr<T>
+unsafe impl<T: Element, F: BinaryFunction<T>, A: Expr<T>, B: Expr<T>, S: Shape> Expr<T>
     for Map2<T, F, A, B, S>
 {
     #[inline(always)]
@@ -230,7 +230,7 @@ impl<T: Element, F: BinaryFunction<T>, A: Expr<T>, B: Expr<T>, S: Shape> Expr<T>
     }
 }
 
-impl<T, F, A, B, C, S> Expr<T> for Map3<T, F, A, B, C, S>
+unsafe impl<T, F, A, B, C, S> Expr<T> for Map3<T, F, A, B, C, S>
 where
     T: Element,
     F: TernaryFunction<T>,

@@ -20,7 +20,7 @@ pub(crate) mod fresh;
 pub(crate) mod function;
 mod leaf;
 pub mod map;
-mod matmul;
+pub(crate) mod matmul;
 mod strided;
 
 pub use buffered::{shared, Shared};
@@ -37,10 +37,13 @@ pub use function::{
 };
 pub use leaf::{float_literal, target_leaf, FloatLiteral, IntLiteral, TargetLeaf};
 pub use map::{map1, map2, map3, Map1, Map2, Map3};
+#[cfg(feature = "alloc")]
+pub(crate) use matmul::Packing;
 pub use matmul::{matmul, MatMul};
 pub use strided::{operand, StridedLeaf, TensorLeaf};
 
 use crate::shape::{Shape, MAX_RANK};
+use core::any::Any;
 
 /// A node's type-level shape, known from the node's type alone.
 ///
@@ -64,12 +67,22 @@ impl<S: Shape> Shaped for core::marker::PhantomData<S> {
 }
 
 /// An expression node evaluated over elements of type `T`.
+///
+/// # Safety
+///
+/// With the `rayon` feature the kernel reads one tree from several threads
+/// at once where its [`Reading::cached_rows`] is false. So a node whose
+/// `row`, `tile` or `flat_row` changes state through `&self` (a row cache
+/// in a `Cell`) must report `cached_rows`, and so must every node that
+/// reads such a child through those methods (the `Children` impls combine
+/// it); `row_fresh`, `stored_row` and `int8_row` must change no state.
+/// Every impl is the crate's own; the macro builds trees of them.
 #[diagnostic::on_unimplemented(
     message = "element types do not match: `{Self}` is not an expression over `{T}`",
     label = "expected elements of type `{T}` here",
     note = "an operand of other elements is converted with `cast::<{T}>(..)`"
 )]
-pub trait Expr<T>: Shaped {
+pub unsafe trait Expr<T>: Shaped {
     /// The reader for one output row. `outer` holds the output index of every
     /// dim but the last (the rest of the array is zero); `O` is the output shape.
     fn row<O: Shape>(&self, outer: [usize; MAX_RANK]) -> impl Row<T> + '_;
@@ -171,10 +184,16 @@ pub struct Reading {
     /// A node borrows a row cache (a reduction, a shared subexpression):
     /// the output is walked row by row, never several rows at once.
     pub cached_rows: bool,
-    /// A node is a matrix product: the output is walked in tiles of `R`
-    /// rows by `C` columns, so the product keeps its block of results in
-    /// registers across its whole `k` loop.
-    pub product: bool,
+    /// How many nodes are matrix products (convolutions count): with any,
+    /// the output is walked in tiles of `R` rows by `C` columns, so a
+    /// product keeps its block of results in registers across its whole
+    /// `k` loop.
+    pub products: usize,
+    /// The output length of a matrix product that can be computed in
+    /// cache-sized blocks from packed copies of its operands (module
+    /// `matmul`'s `packed`), 0 if there is none: where it is the only
+    /// product and as long as the output, a large one is walked so.
+    pub packed: usize,
     /// How the leaves read the output's elements: where every leaf is a
     /// scalar or has the output's shape and row-major data, the output is
     /// read as one row ([`Expr::flat_row`]), one loop where there would be
@@ -249,7 +268,8 @@ impl Reading {
     pub const fn leaf(flat: Flat) -> Reading {
         Reading {
             cached_rows: false,
-            product: false,
+            products: 0,
+            packed: 0,
             flat,
             tile_rows: TileRows::Any,
             contraction: 0,
@@ -259,7 +279,8 @@ impl Reading {
     /// A node that caches rows (a reduction, a shared subexpression).
     pub const CACHED_ROWS: Reading = Reading {
         cached_rows: true,
-        product: false,
+        products: 0,
+        packed: 0,
         flat: Flat::No,
         tile_rows: TileRows::Any,
         contraction: 0,
@@ -268,7 +289,8 @@ impl Reading {
     /// A matrix product.
     pub const PRODUCT: Reading = Reading {
         cached_rows: false,
-        product: true,
+        products: 1,
+        packed: 0,
         flat: Flat::No,
         tile_rows: TileRows::Matrix,
         contraction: 0,
@@ -286,6 +308,15 @@ impl Reading {
         }
     }
 
+    /// The same reading with a product of `len` elements computed in
+    /// cache-sized blocks where it is large ([`Reading::packed`]; 0: not).
+    pub const fn packing(self, len: usize) -> Reading {
+        Reading {
+            packed: len,
+            ..self
+        }
+    }
+
     /// A product whose tiles are best read as `tile_rows` says (a
     /// convolution).
     pub const fn product_along(tile_rows: TileRows) -> Reading {
@@ -299,7 +330,12 @@ impl Reading {
     pub const fn and(self, other: Reading) -> Reading {
         Reading {
             cached_rows: self.cached_rows || other.cached_rows,
-            product: self.product || other.product,
+            products: self.products + other.products,
+            packed: if self.packed > other.packed {
+                self.packed
+            } else {
+                other.packed
+            },
             flat: self.flat.and(other.flat),
             tile_rows: self.tile_rows.and(other.tile_rows),
             contraction: if self.contraction > other.contraction {
@@ -317,7 +353,7 @@ impl Reading {
     /// stages the products of an expression with a row cache, so they run
     /// on tiles in a nest of their own.)
     pub const fn walk(self, len: usize, rank: usize) -> Walk {
-        if self.product && !self.cached_rows {
+        if self.products > 0 && !self.cached_rows {
             Walk::Tiles
         } else if rank > 1 && self.flat.covers(len) {
             Walk::Flat
@@ -399,19 +435,55 @@ pub trait Tile<T> {
 
 /// Where a tile of the output lies: the outer index of its first row (every
 /// dim but the last) and the axis its rows step along, which the walk takes
-/// from [`Reading::tile_rows`].
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct TileOrigin {
+/// from [`Reading::tile_rows`]; and, in the cache-blocked walk of a large
+/// product, the buffers its blocks are computed into ([`Reading::packed`]).
+#[derive(Clone, Copy, Debug)]
+pub struct TileOrigin<'p> {
     outer: [usize; MAX_RANK],
     axis: usize,
+    /// The product's packing buffers (a `Packing<T>` of module `matmul`),
+    /// typed as `Any` so that no node but the product needs their type.
+    packing: Option<&'p dyn Any>,
 }
 
-impl TileOrigin {
+impl<'p> TileOrigin<'p> {
     /// The tile whose first row is at `outer`, its rows stepping along
     /// `axis` of the output.
     #[inline(always)]
-    pub(crate) const fn new(outer: [usize; MAX_RANK], axis: usize) -> TileOrigin {
-        TileOrigin { outer, axis }
+    pub(crate) const fn new(outer: [usize; MAX_RANK], axis: usize) -> TileOrigin<'p> {
+        TileOrigin {
+            outer,
+            axis,
+            packing: None,
+        }
+    }
+
+    /// The same tile, in a walk whose product computes its blocks into
+    /// `packing`.
+    #[cfg_attr(not(feature = "alloc"), allow(dead_code))]
+    #[inline(always)]
+    pub(crate) fn with_packing(self, packing: &'p dyn Any) -> TileOrigin<'p> {
+        TileOrigin {
+            packing: Some(packing),
+            ..self
+        }
+    }
+
+    /// The walk's packing buffers, where it has them and they are a `P`.
+    #[cfg_attr(not(feature = "alloc"), allow(dead_code))]
+    #[inline(always)]
+    pub(crate) fn packing<P: 'static>(self) -> Option<&'p P> {
+        self.packing?.downcast_ref::<P>()
+    }
+
+    /// The tile `rows` further along the axis.
+    #[cfg_attr(not(feature = "alloc"), allow(dead_code))]
+    #[inline(always)]
+    pub(crate) fn shifted(self, rows: usize) -> TileOrigin<'p> {
+        TileOrigin {
+            outer: self.row(rows),
+            ..self
+        }
     }
 
     /// The outer index of row `r` of the tile. (Added to every index

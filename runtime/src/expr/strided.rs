@@ -110,7 +110,7 @@ const fn is_row_major(strides: &[usize; MAX_RANK], dims: &[usize]) -> bool {
     true
 }
 
-impl<T: Element, L: Layout> Expr<T> for StridedLeaf<'_, T, L> {
+unsafe impl<T: Element, L: Layout> Expr<T> for StridedLeaf<'_, T, L> {
     const READING: Reading = Reading::leaf(FlatRead::<L>::FLAT);
     const STORED: bool = true;
 

@@ -9,19 +9,24 @@ use crate::element::Element;
 use crate::expr::Expr;
 use crate::shape::Shape;
 
-/// The nest of an expression with a matrix product.
+/// The nest of an expression with a matrix product, over `out`: the units
+/// of the tiles' axis from `first` on ([`Plan::UNIT_LEN`](super::Plan)).
 ///
 /// With `std` on x86-64, a target without AVX2 or AVX-512 at compile time (the
 /// default `x86-64` target) still gets them when the CPU has them: the nest is
 /// compiled a second and third time inside functions with those features
 /// enabled, and one is chosen at run time (one cached check per evaluation).
 #[inline(always)]
-pub(super) fn drive_tiles<T: Element, O: Shape, E: Expr<T>, X: Slot<T>>(out: &mut [X], e: &E) {
+pub(super) fn drive_tiles<T: Element, O: Shape, E: Expr<T>, X: Slot<T>>(
+    out: &mut [X],
+    e: &E,
+    first: usize,
+) {
     #[cfg(all(feature = "std", target_arch = "x86_64"))]
     if !super::Plan::<T, O, E>::SMALL {
         if VECTOR_LANES < 16 && std::is_x86_feature_detected!("avx512f") {
             // SAFETY: the CPU has AVX-512F (checked on the line above).
-            unsafe { x86::drive_tiles_avx512::<T, O, E, X>(out, e) };
+            unsafe { x86::drive_tiles_avx512::<T, O, E, X>(out, e, first) };
             return;
         }
         if VECTOR_LANES < 8
@@ -29,20 +34,34 @@ pub(super) fn drive_tiles<T: Element, O: Shape, E: Expr<T>, X: Slot<T>>(out: &mu
             && std::is_x86_feature_detected!("fma")
         {
             // SAFETY: the CPU has AVX2 and FMA (checked above).
-            unsafe { x86::drive_tiles_avx2::<T, O, E, X>(out, e) };
+            unsafe { x86::drive_tiles_avx2::<T, O, E, X>(out, e, first) };
             return;
         }
     }
     const FUSE: bool = cfg!(target_feature = "fma");
     const ROWS: usize = tile_rows(VECTOR_LANES);
-    drive_tiles_for::<T, O, E, X, ROWS, { 2 * TILE_LANES }, TILE_LANES, FUSE>(out, e);
+    drive_nest::<T, O, E, X, ROWS, { 2 * TILE_LANES }, TILE_LANES, FUSE>(out, e, first);
+}
+
+/// The tiled nest for tiles of `ROWS x WIDE`, or, for a large product, its
+/// cache-blocked form ([`Plan::PACKED`](super::Plan)).
+#[inline(always)]
+#[rustfmt::skip]
+fn drive_nest<T: Element, O: Shape, E: Expr<T>, X: Slot<T>, const ROWS: usize, const WIDE: usize, const LANES: usize, const FUSE: bool>(out: &mut [X], e: &E, first: usize) {
+    #[cfg(feature = "alloc")]
+    if super::Plan::<T, O, E>::PACKED {
+        super::blocks::drive_blocks::<T, O, E, X, ROWS, WIDE, LANES, FUSE>(out, e, first);
+        return;
+    }
+    drive_tiles_for::<T, O, E, X, ROWS, WIDE, LANES, FUSE>(out, e, first);
 }
 
 /// The tiled nest recompiled for wider vectors than the compile-time target's.
 #[cfg(all(feature = "std", target_arch = "x86_64"))]
 mod x86 {
-    use super::super::tiles::{drive_tiles_for, tile_rows};
+    use super::super::tiles::tile_rows;
     use super::super::Slot;
+    use super::drive_nest;
     use crate::element::Element;
     use crate::expr::Expr;
     use crate::shape::Shape;
@@ -52,8 +71,9 @@ mod x86 {
     pub(super) unsafe fn drive_tiles_avx512<T: Element, O: Shape, E: Expr<T>, X: Slot<T>>(
         out: &mut [X],
         e: &E,
+        first: usize,
     ) {
-        drive_tiles_for::<T, O, E, X, { tile_rows(16) }, 32, 16, true>(out, e);
+        drive_nest::<T, O, E, X, { tile_rows(16) }, 32, 16, true>(out, e, first);
     }
 
     /// The nest with AVX2 (8 lanes, 4-row tiles of 16 columns) and FMA.
@@ -61,7 +81,8 @@ mod x86 {
     pub(super) unsafe fn drive_tiles_avx2<T: Element, O: Shape, E: Expr<T>, X: Slot<T>>(
         out: &mut [X],
         e: &E,
+        first: usize,
     ) {
-        drive_tiles_for::<T, O, E, X, { tile_rows(8) }, 16, 8, true>(out, e);
+        drive_nest::<T, O, E, X, { tile_rows(8) }, 16, 8, true>(out, e, first);
     }
 }

@@ -10,12 +10,20 @@
 //!   at run time; the macro's stages keep products out of row-walked trees).
 //! - `rows`: the elementwise nest.
 //! - `tiles`: the tiled nest, its tile sizes per vector width.
+//! - `blocks`: the tiled nest of a large product, block by cache-sized
+//!   block, its operands packed (with an allocator).
+//! - `parallel`: with the `rayon` feature, a large output split into parts
+//!   of whole units, each walked on a thread of rayon's pool.
 //! - `dispatch`: which instruction set's tiled nest runs (AVX2, AVX-512 with
 //!   `std` on x86-64, else the compile-time target's).
 //! - `assign`: the in-place constructors, `out = e` and `out += e`.
 
 mod assign;
+#[cfg(feature = "alloc")]
+mod blocks;
 mod dispatch;
+#[cfg(feature = "rayon")]
+mod parallel;
 mod rows;
 mod tiles;
 
@@ -38,7 +46,7 @@ pub(crate) fn drive_into_uninit<T: Element, E: Expr<T>>(out: &mut [MaybeUninit<T
 /// An output element the nest writes: a target's element, whose present value
 /// a [`TargetLeaf`] reads, or an uninitialised slot of a new tensor (which no
 /// leaf reads: its `current` is a constant nobody uses).
-pub(crate) trait Slot<T>: Sized {
+pub(crate) trait Slot<T>: Sized + Send {
     /// The value before the write.
     fn current(&self) -> T;
     /// Writes the value.
@@ -69,13 +77,30 @@ impl<T: Element> Slot<T> for MaybeUninit<T> {
 
 /// Runs the loop nest for output shape `O` over `out` (at least `O::LEN` long),
 /// walked as `e`'s reading decides ([`crate::expr::Reading::walk`]): a constant, so the
-/// walks not taken are removed as dead code.
+/// walks not taken are removed as dead code. With the `rayon` feature, a
+/// large output is split into parts walked on all cores ([`parallel`]).
 #[inline(always)]
 pub(crate) fn drive<T: Element, O: Shape, E: Expr<T>, X: Slot<T>>(out: &mut [X], e: &E) {
+    let out = &mut out[..O::LEN];
+    #[cfg(feature = "rayon")]
+    if Plan::<T, O, E>::PARALLEL && parallel::drive_parts::<T, O, E, X>(out, e) {
+        return;
+    }
+    drive_part::<T, O, E, X>(out, e, 0);
+}
+
+/// The loop nest over `part` of the output: its units
+/// ([`Plan::UNIT_LEN`] elements each) from unit `first` on.
+#[inline(always)]
+pub(crate) fn drive_part<T: Element, O: Shape, E: Expr<T>, X: Slot<T>>(
+    part: &mut [X],
+    e: &E,
+    first: usize,
+) {
     match Plan::<T, O, E>::WALK {
-        Walk::Tiles => dispatch::drive_tiles::<T, O, E, X>(out, e),
-        Walk::Flat => rows::drive_flat::<T, O, E, X>(out, e),
-        Walk::Rows => rows::drive_rows::<T, O, E, X>(out, e),
+        Walk::Tiles => dispatch::drive_tiles::<T, O, E, X>(part, e, first),
+        Walk::Flat => rows::drive_flat::<T, E, X>(part, e, first),
+        Walk::Rows => rows::drive_rows::<T, O, E, X>(part, e, first),
     }
 }
 
@@ -89,6 +114,38 @@ impl<T, O: Shape, E: Expr<T>> Plan<T, O, E> {
     pub(crate) const WALK: Walk = E::READING.walk(O::LEN, O::RANK);
     /// The output axis a tile's rows step along.
     pub(crate) const TILE_AXIS: usize = E::READING.tile_rows.axis(O::RANK);
+    /// The elements of a unit of the walk, the least part it is split
+    /// into: one element of a flat walk, one row of a row walk, and in a
+    /// tiled walk one index of the tiles' axis (a product's row, a
+    /// convolution's channel), every index after it.
+    pub(crate) const UNIT_LEN: usize = match Self::WALK {
+        Walk::Flat => 1,
+        Walk::Rows => O::ROW_LEN,
+        Walk::Tiles => tile_unit_len(O::DIMS, O::RANK, Self::TILE_AXIS),
+    };
+    /// Whether a walk may be split across threads ([`parallel`]): no node
+    /// keeps a row cache (their caches are filled in the walk's order; the
+    /// contract of [`Expr`]), and there is enough work to pay for the
+    /// threads ([`PARALLEL_WORK`]).
+    #[cfg_attr(not(feature = "rayon"), allow(dead_code))]
+    pub(crate) const PARALLEL: bool = !E::READING.cached_rows
+        && O::LEN
+            * if E::READING.contraction > 16 {
+                E::READING.contraction
+            } else {
+                16
+            }
+            >= PARALLEL_WORK;
+    /// Whether the tree's one product is computed in cache-sized blocks
+    /// from packed operands ([`Reading::packed`](crate::expr::Reading)):
+    /// it is as long as the output (so each output element is one of its
+    /// own) and its rows are the tiles' rows.
+    #[cfg_attr(not(feature = "alloc"), allow(dead_code))]
+    pub(crate) const PACKED: bool = E::READING.products == 1
+        && E::READING.packed > 0
+        && E::READING.packed == O::LEN
+        && O::RANK >= 2
+        && Self::TILE_AXIS == O::RANK - 2;
     /// Whether the products are so small (output elements times the
     /// longest contraction at most [`SMALL_PRODUCT`], 8x8 @ 8x8) that the
     /// run-time choice of a wider instruction set costs more than it gains:
@@ -106,6 +163,42 @@ impl<T, O: Shape, E: Expr<T>> Plan<T, O, E> {
 /// as 64 did.
 #[cfg_attr(not(all(feature = "std", target_arch = "x86_64")), allow(dead_code))]
 pub(crate) const SMALL_PRODUCT: usize = 64;
+
+/// The work (output elements times the longest contraction, at least 16)
+/// from which a walk is split across threads: a `[64, 64] @ [64, 1024]`
+/// product, or 262,144 elements of an elementwise expression. Measured with
+/// `cargo bench --bench parallel --features rayon`: smaller outputs gained
+/// less than rayon's cost of sending the parts to its threads.
+#[cfg_attr(not(feature = "rayon"), allow(dead_code))]
+pub(crate) const PARALLEL_WORK: usize = 1 << 22;
+
+/// The elements per index of `axis` of a shape of `rank` dims `dims`:
+/// the product of the dims after it (all of them for a rank below 2,
+/// whose one tile row is the whole output).
+const fn tile_unit_len(dims: &[usize], rank: usize, axis: usize) -> usize {
+    let mut len = 1;
+    let mut k = if rank >= 2 { axis + 1 } else { 0 };
+    while k < rank {
+        len *= dims[k];
+        k += 1;
+    }
+    len
+}
+
+/// The outer index (dims `..axes` of `O`) of the `index`-th position of
+/// an odometer over those dims.
+#[inline(always)]
+pub(crate) fn unravel<O: Shape>(mut index: usize, axes: usize) -> [usize; MAX_RANK] {
+    let mut outer = [0usize; MAX_RANK];
+    for k in (0..axes).rev() {
+        let dim = O::DIMS[k];
+        if dim > 0 {
+            outer[k] = index % dim;
+            index /= dim;
+        }
+    }
+    outer
+}
 
 /// Steps the odometer over all dims but the last, innermost first; false if
 /// it wrapped round (`outer` was the last row).

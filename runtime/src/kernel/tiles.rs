@@ -3,10 +3,11 @@
 //! `tile` reader (the product's register-tiled kernel plus its epilogue) and
 //! stored once.
 
-use super::{advance_odometer, Slot};
+use super::{unravel, Slot};
 use crate::element::Element;
 use crate::expr::{Expr, Tile, TileOrigin};
 use crate::shape::{Shape, MAX_RANK};
+use core::ops::Range;
 
 /// The width of the compile-time target's widest float vector, in `f32` lanes.
 pub(super) const VECTOR_LANES: usize = if cfg!(target_feature = "avx512f") {
@@ -44,53 +45,73 @@ pub(super) const fn tile_rows(lanes: usize) -> usize {
 /// between it and the last; the remainders in narrower tiles. A product's
 /// rows are the second-to-last axis, so its block is `ROWS` consecutive rows;
 /// a channels-first convolution's are its channels, `H * W` elements apart.
+/// `part` holds the rows (counted across matrices) from `first` on.
 #[inline(always)]
 #[rustfmt::skip]
-pub(super) fn drive_tiles_for<T: Element, O: Shape, E: Expr<T>, X: Slot<T>, const ROWS: usize, const WIDE: usize, const LANES: usize, const FUSE: bool>(out: &mut [X], e: &E) {
+pub(super) fn drive_tiles_for<T: Element, O: Shape, E: Expr<T>, X: Slot<T>, const ROWS: usize, const WIDE: usize, const LANES: usize, const FUSE: bool>(part: &mut [X], e: &E, first: usize) {
+    for_matrix_rows::<T, O, E, X>(part, first, |rows, outer, start, end| {
+        let row_stride = super::Plan::<T, O, E>::UNIT_LEN;
+        let axis = super::Plan::<T, O, E>::TILE_AXIS;
+        let mut i = start;
+        while i + ROWS <= end {
+            drive_blocks_at::<T, O, E, X, ROWS, WIDE, LANES, FUSE>(&mut rows[(i - start) * row_stride..], row_stride, e, outer, axis, i);
+            i += ROWS;
+        }
+        if ROWS > 4 && i + 4 <= end {
+            drive_blocks_at::<T, O, E, X, 4, WIDE, LANES, FUSE>(&mut rows[(i - start) * row_stride..], row_stride, e, outer, axis, i);
+            i += 4;
+        }
+        while i < end {
+            drive_blocks_at::<T, O, E, X, 1, WIDE, LANES, FUSE>(&mut rows[(i - start) * row_stride..], row_stride, e, outer, axis, i);
+            i += 1;
+        }
+    });
+}
+
+/// Calls `walk(rows, outer, start, end)` for each matrix that `part` (the
+/// rows of the tiles' axis from `first` on, counted across matrices)
+/// covers: `rows` its rows `start..end` there, `outer` the matrix's outer
+/// index (every dim before the axis; the axis and later at 0).
+#[inline(always)]
+pub(super) fn for_matrix_rows<T: Element, O: Shape, E: Expr<T>, X>(
+    part: &mut [X],
+    first: usize,
+    mut walk: impl FnMut(&mut [X], &mut [usize; MAX_RANK], usize, usize),
+) {
     if O::LEN == 0 {
         return;
     }
-    let columns = O::ROW_LEN;
+    let row_stride = super::Plan::<T, O, E>::UNIT_LEN;
     let axis = super::Plan::<T, O, E>::TILE_AXIS;
-    let (rows, row_stride) = if O::RANK >= 2 {
-        (O::DIMS[axis], O::LEN / O::DIMS[..=axis].iter().product::<usize>())
-    } else {
-        (1, columns)
-    };
-    let mut outer = [0usize; MAX_RANK];
-    for matrix in out[..O::LEN].chunks_exact_mut(rows * row_stride) {
-        let mut i = 0;
-        while i + ROWS <= rows {
-            drive_blocks_at::<T, O, E, X, ROWS, WIDE, LANES, FUSE>(matrix, row_stride, e, &mut outer, axis, i);
-            i += ROWS;
-        }
-        if ROWS > 4 && i + 4 <= rows {
-            drive_blocks_at::<T, O, E, X, 4, WIDE, LANES, FUSE>(matrix, row_stride, e, &mut outer, axis, i);
-            i += 4;
-        }
-        while i < rows {
-            drive_blocks_at::<T, O, E, X, 1, WIDE, LANES, FUSE>(matrix, row_stride, e, &mut outer, axis, i);
-            i += 1;
-        }
-        outer[axis] = 0;
-        advance_odometer::<O>(&mut outer, axis);
+    let rows = if O::RANK >= 2 { O::DIMS[axis] } else { 1 };
+    let mut unit = first;
+    let mut rest = part;
+    while rest.len() >= row_stride {
+        let (matrix, start) = (unit / rows, unit % rows);
+        let count = (rows - start).min(rest.len() / row_stride);
+        let (here, later) = rest.split_at_mut(count * row_stride);
+        let mut outer = unravel::<O>(matrix, axis);
+        walk(here, &mut outer, start, start + count);
+        unit += count;
+        rest = later;
     }
 }
 
-/// The blocks of `R` rows from index `i` of `axis` in one `matrix` (every
-/// output index from `axis` on): one at each index of the axes between
-/// `axis` and the last, each block's rows `row_stride` elements apart.
+/// The blocks of `R` rows from index `i` of `axis` in one matrix, `rows`
+/// holding them from row `i` on: one block at each index of the axes
+/// between `axis` and the last, each block's rows `row_stride` elements
+/// apart.
 #[inline(always)]
 #[rustfmt::skip]
-fn drive_blocks_at<T: Element, O: Shape, E: Expr<T>, X: Slot<T>, const R: usize, const WIDE: usize, const LANES: usize, const FUSE: bool>(matrix: &mut [X], row_stride: usize, e: &E, outer: &mut [usize; MAX_RANK], axis: usize, i: usize) {
+fn drive_blocks_at<T: Element, O: Shape, E: Expr<T>, X: Slot<T>, const R: usize, const WIDE: usize, const LANES: usize, const FUSE: bool>(rows: &mut [X], row_stride: usize, e: &E, outer: &mut [usize; MAX_RANK], axis: usize, i: usize) {
     let columns = O::ROW_LEN;
     let last = O::RANK.saturating_sub(1);
     let between = (axis + 1).min(last)..last;
     outer[axis] = i;
-    let mut first = i * row_stride;
+    let mut first = 0;
     loop {
-        let block = &mut matrix[first..first + (R - 1) * row_stride + columns];
-        drive_row_block::<T, O, E, X, R, WIDE, LANES, FUSE>(block, row_stride, e, TileOrigin::new(*outer, axis));
+        let block = &mut rows[first..first + (R - 1) * row_stride + columns];
+        drive_row_block::<T, O, E, X, R, WIDE, LANES, FUSE>(block, row_stride, e, TileOrigin::new(*outer, axis), 0..columns);
         first += columns;
         if !crate::shape::advance_odometer(&mut outer[between.clone()], &O::DIMS[between.clone()]) {
             break;
@@ -99,29 +120,29 @@ fn drive_blocks_at<T: Element, O: Shape, E: Expr<T>, X: Slot<T>, const R: usize,
 }
 
 /// One block of `R` output rows, `block` holding them `row_stride` elements
-/// apart: tiles of `WIDE` columns, then `LANES`, then 8 and 4 (small matrices
-/// on wide vectors), then single columns.
+/// apart, over `columns`: tiles of `WIDE` columns, then `LANES`, then 8 and
+/// 4 (small matrices on wide vectors), then single columns.
 #[inline(always)]
 #[rustfmt::skip]
-fn drive_row_block<T: Element, O: Shape, E: Expr<T>, X: Slot<T>, const R: usize, const WIDE: usize, const LANES: usize, const FUSE: bool>(block: &mut [X], row_stride: usize, e: &E, at: TileOrigin) {
-    let mut j = 0;
-    while j + WIDE <= O::ROW_LEN {
+pub(super) fn drive_row_block<T: Element, O: Shape, E: Expr<T>, X: Slot<T>, const R: usize, const WIDE: usize, const LANES: usize, const FUSE: bool>(block: &mut [X], row_stride: usize, e: &E, at: TileOrigin, columns: Range<usize>) {
+    let (mut j, end) = (columns.start, columns.end);
+    while j + WIDE <= end {
         store_tile::<T, O, X, R, WIDE>(block, row_stride, e.tile::<O, R, WIDE, FUSE>(at, j), j);
         j += WIDE;
     }
-    while j + LANES <= O::ROW_LEN {
+    while j + LANES <= end {
         store_tile::<T, O, X, R, LANES>(block, row_stride, e.tile::<O, R, LANES, FUSE>(at, j), j);
         j += LANES;
     }
-    if LANES > 8 && j + 8 <= O::ROW_LEN {
+    if LANES > 8 && j + 8 <= end {
         store_tile::<T, O, X, R, 8>(block, row_stride, e.tile::<O, R, 8, FUSE>(at, j), j);
         j += 8;
     }
-    if LANES > 4 && j + 4 <= O::ROW_LEN {
+    if LANES > 4 && j + 4 <= end {
         store_tile::<T, O, X, R, 4>(block, row_stride, e.tile::<O, R, 4, FUSE>(at, j), j);
         j += 4;
     }
-    while j < O::ROW_LEN {
+    while j < end {
         store_tile::<T, O, X, R, 1>(block, row_stride, e.tile::<O, R, 1, FUSE>(at, j), j);
         j += 1;
     }

@@ -167,7 +167,7 @@ impl<Rd, F, K> Converted<Rd, F, K> {
     }
 }
 
-impl<U, F, K, E> Expr<U> for Convert<U, F, K, E>
+unsafe impl<U, F, K, E> Expr<U> for Convert<U, F, K, E>
 where
     U: Element + Cast<F>,
     F: Element,

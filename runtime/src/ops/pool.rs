@@ -306,7 +306,7 @@ impl<T: Element, C: PoolSpec> Pool<'_, T, C> {
     }
 }
 
-impl<T: Element, C: PoolSpec> Expr<T> for Pool<'_, T, C> {
+unsafe impl<T: Element, C: PoolSpec> Expr<T> for Pool<'_, T, C> {
     #[inline(always)]
     fn row<O: Shape>(&self, outer: [usize; MAX_RANK]) -> impl Row<T> + '_ {
         let first = output_position::<C::Output, O>(&C::GEOMETRY, outer, 0);

@@ -323,7 +323,7 @@ impl<T, F, E, K, R: Shape> Shaped for Reduction<T, F, E, K, R> {
     type Shape = R;
 }
 
-impl<T, F, E, K, R> Expr<T> for Reduction<T, F, E, K, R>
+unsafe impl<T, F, E, K, R> Expr<T> for Reduction<T, F, E, K, R>
 where
     T: Element,
     F: Reducer<T>,

@@ -334,7 +334,7 @@ const fn layout_position(g: &Geometry, index: [usize; MAX_RANK]) -> Position {
     Position { n, channel, oh, ow }
 }
 
-impl<T: Element, C: ConvSpec, Xr: Reader<T>, Wr: Reader<T>> Expr<T>
+unsafe impl<T: Element, C: ConvSpec, Xr: Reader<T>, Wr: Reader<T>> Expr<T>
     for Convolution<'_, T, C, Xr, Wr>
 {
     const READING: Reading = Reading::product_along(if Self::CHANNEL_TILES {

@@ -1,0 +1,96 @@
+//! All cores, with the `rayon` feature: a large output split into parts of
+//! whole units of its walk ([`Plan::UNIT_LEN`]), each part walked by the
+//! same nest on a thread of rayon's pool.
+//!
+//! A part's boundaries are where the serial walk's tiles and blocks have
+//! theirs (a multiple of [`ALIGN`] rows into a matrix, or a matrix's
+//! start), so each element is computed by the same operations in the same
+//! order as on one thread: a split result equals the serial one bit for bit.
+//! Each part of a large product packs its own copies of the operands.
+
+use super::{drive_part, Plan, Slot};
+use crate::element::Element;
+use crate::expr::{Expr, Walk};
+use crate::shape::Shape;
+use rayon::prelude::*;
+use std::vec::Vec;
+
+/// The rows of a tiled walk between a part's possible boundaries: a block
+/// of the cache-blocked walk (a multiple of every tile's rows), and 64
+/// elements of a flat walk (whole vectors).
+const ALIGN: usize = 64;
+
+/// Walks `out` (the whole output) in parts on rayon's threads; false
+/// (nothing done) where it is not worth splitting: one thread, or fewer
+/// units than two parts.
+#[inline(always)]
+pub(super) fn drive_parts<T: Element, O: Shape, E: Expr<T>, X: Slot<T>>(
+    out: &mut [X],
+    e: &E,
+) -> bool {
+    let threads = rayon::current_num_threads();
+    let unit_len = Plan::<T, O, E>::UNIT_LEN;
+    let units = O::LEN / unit_len;
+    // A part starts at a multiple of `step` units into its matrix (whose
+    // units number `per_matrix`), or at a matrix's start.
+    let (step, per_matrix) = match Plan::<T, O, E>::WALK {
+        Walk::Flat => (ALIGN, units),
+        Walk::Rows => (1, units),
+        Walk::Tiles => {
+            let per_matrix = if O::RANK >= 2 {
+                O::DIMS[Plan::<T, O, E>::TILE_AXIS]
+            } else {
+                1
+            };
+            (ALIGN, per_matrix)
+        }
+    };
+    if threads < 2 || per_matrix == 0 {
+        return false;
+    }
+    let chunks_per_matrix = per_matrix.div_ceil(step);
+    let chunks = units / per_matrix * chunks_per_matrix;
+    let parts = threads.min(chunks);
+    if parts < 2 {
+        return false;
+    }
+    // The first unit of chunk `c`.
+    let unit_of = |c: usize| {
+        let (matrix, chunk) = (c / chunks_per_matrix, c % chunks_per_matrix);
+        matrix * per_matrix + (chunk * step).min(per_matrix)
+    };
+    let mut pieces = Vec::with_capacity(parts);
+    let mut rest = out;
+    for p in 0..parts {
+        let (start, end) = (
+            unit_of(chunks * p / parts),
+            unit_of(chunks * (p + 1) / parts),
+        );
+        let (piece, later) = rest.split_at_mut((end - start) * unit_len);
+        pieces.push((start, piece));
+        rest = later;
+    }
+    let tree = SharedTree(e);
+    pieces.into_par_iter().for_each(|(first, piece)| {
+        drive_part::<T, O, E, X>(piece, tree.get(), first);
+    });
+    true
+}
+
+/// A tree read by several threads at once.
+struct SharedTree<'a, E>(&'a E);
+
+impl<'a, E> SharedTree<'a, E> {
+    /// The tree. (A method, so that a closure captures the whole wrapper,
+    /// not its field.)
+    fn get(&self) -> &'a E {
+        self.0
+    }
+}
+
+// SAFETY: a `SharedTree` is made only in `drive_parts`, which runs only where
+// `Plan::PARALLEL` holds: the tree reports no row cache
+// (`Reading::cached_rows`), and by the contract of the unsafe trait `Expr`
+// a tree that does not report one changes no state when it is read (its
+// leaves borrow their data immutably; its elements are `Sync`).
+unsafe impl<E> Sync for SharedTree<'_, E> {}

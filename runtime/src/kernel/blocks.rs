@@ -6,7 +6,7 @@
 //! tiles, epilogue applied, are stored while its sums are in the cache
 //! (module `expr::matmul::packed`).
 
-use super::tiles::{drive_row_block, for_matrix_rows};
+use super::tiles::{drive_row_block, MatrixRows};
 use super::Slot;
 use crate::element::Element;
 use crate::expr::matmul::{BLOCK_COLUMNS, BLOCK_ROWS};
@@ -23,10 +23,11 @@ use core::ops::Range;
 pub(super) fn drive_blocks<T: Element, O: Shape, E: Expr<T>, X: Slot<T>, const ROWS: usize, const WIDE: usize, const LANES: usize, const FUSE: bool>(part: &mut [X], e: &E, first: usize) {
     let packing = Packing::<T>::new(ROWS, WIDE);
     let columns = O::ROW_LEN;
-    for_matrix_rows::<T, O, E, X>(part, first, |rows, outer, start, end| {
+    let axis = O::RANK - 2;
+    for (rows, outer, range) in MatrixRows::<X, O>::new(part, first, axis, columns) {
+        let (start, end) = (range.start, range.end);
         debug_assert_eq!(start % BLOCK_ROWS, 0, "a part starts a block");
-        let axis = O::RANK - 2;
-        let origin = TileOrigin::new(*outer, axis).with_packing(&packing);
+        let origin = TileOrigin::new(outer, axis).with_packing(&packing);
         for j0 in (0..columns).step_by(BLOCK_COLUMNS) {
             let j_end = (j0 + BLOCK_COLUMNS).min(columns);
             for i0 in (start..end).step_by(BLOCK_ROWS) {
@@ -46,7 +47,7 @@ pub(super) fn drive_blocks<T: Element, O: Shape, E: Expr<T>, X: Slot<T>, const R
                 }
             }
         }
-    });
+    }
 }
 
 /// The `R` rows from row `i` of a matrix, over `columns`: `rows` holds the

@@ -7,6 +7,7 @@ use super::{unravel, Slot};
 use crate::element::Element;
 use crate::expr::{Expr, Tile, TileOrigin};
 use crate::shape::{Shape, MAX_RANK};
+use core::marker::PhantomData;
 use core::ops::Range;
 
 /// The width of the compile-time target's widest float vector, in `f32` lanes.
@@ -49,51 +50,73 @@ pub(super) const fn tile_rows(lanes: usize) -> usize {
 #[inline(always)]
 #[rustfmt::skip]
 pub(super) fn drive_tiles_for<T: Element, O: Shape, E: Expr<T>, X: Slot<T>, const ROWS: usize, const WIDE: usize, const LANES: usize, const FUSE: bool>(part: &mut [X], e: &E, first: usize) {
-    for_matrix_rows::<T, O, E, X>(part, first, |rows, outer, start, end| {
-        let row_stride = super::Plan::<T, O, E>::UNIT_LEN;
-        let axis = super::Plan::<T, O, E>::TILE_AXIS;
+    let row_stride = super::Plan::<T, O, E>::UNIT_LEN;
+    let axis = super::Plan::<T, O, E>::TILE_AXIS;
+    for (rows, mut outer, range) in MatrixRows::<X, O>::new(part, first, axis, row_stride) {
+        let (start, end) = (range.start, range.end);
         let mut i = start;
         while i + ROWS <= end {
-            drive_blocks_at::<T, O, E, X, ROWS, WIDE, LANES, FUSE>(&mut rows[(i - start) * row_stride..], row_stride, e, outer, axis, i);
+            drive_blocks_at::<T, O, E, X, ROWS, WIDE, LANES, FUSE>(&mut rows[(i - start) * row_stride..], row_stride, e, &mut outer, axis, i);
             i += ROWS;
         }
         if ROWS > 4 && i + 4 <= end {
-            drive_blocks_at::<T, O, E, X, 4, WIDE, LANES, FUSE>(&mut rows[(i - start) * row_stride..], row_stride, e, outer, axis, i);
+            drive_blocks_at::<T, O, E, X, 4, WIDE, LANES, FUSE>(&mut rows[(i - start) * row_stride..], row_stride, e, &mut outer, axis, i);
             i += 4;
         }
         while i < end {
-            drive_blocks_at::<T, O, E, X, 1, WIDE, LANES, FUSE>(&mut rows[(i - start) * row_stride..], row_stride, e, outer, axis, i);
+            drive_blocks_at::<T, O, E, X, 1, WIDE, LANES, FUSE>(&mut rows[(i - start) * row_stride..], row_stride, e, &mut outer, axis, i);
             i += 1;
         }
-    });
+    }
 }
 
-/// Calls `walk(rows, outer, start, end)` for each matrix that `part` (the
-/// rows of the tiles' axis from `first` on, counted across matrices)
-/// covers: `rows` its rows `start..end` there, `outer` the matrix's outer
-/// index (every dim before the axis; the axis and later at 0).
-#[inline(always)]
-pub(super) fn for_matrix_rows<T: Element, O: Shape, E: Expr<T>, X>(
-    part: &mut [X],
-    first: usize,
-    mut walk: impl FnMut(&mut [X], &mut [usize; MAX_RANK], usize, usize),
-) {
-    if O::LEN == 0 {
-        return;
+/// The matrices that `part` (the rows of the tiles' axis from `first` on,
+/// counted across matrices) covers, each as its rows there, the matrix's
+/// outer index (every dim before the axis; the axis and later at 0) and
+/// the range of its rows. (An iterator, not a function taking a closure: a
+/// closure holding the tile loops was compiled out of line, without the
+/// vector registers of the walk around it, 200 times slower.)
+pub(super) struct MatrixRows<'a, X, O> {
+    rest: &'a mut [X],
+    unit: usize,
+    rows: usize,
+    row_stride: usize,
+    axis: usize,
+    shape: PhantomData<O>,
+}
+
+impl<'a, X, O: Shape> MatrixRows<'a, X, O> {
+    /// The matrices of `part`, rows `first..` of an output `O` whose tiles
+    /// step along `axis`, `row_stride` elements a row.
+    #[inline(always)]
+    pub(super) fn new(part: &'a mut [X], first: usize, axis: usize, row_stride: usize) -> Self {
+        let rows = if O::RANK >= 2 { O::DIMS[axis] } else { 1 };
+        let rest = if O::LEN == 0 { &mut [] } else { part };
+        MatrixRows {
+            rest,
+            unit: first,
+            rows,
+            row_stride,
+            axis,
+            shape: PhantomData,
+        }
     }
-    let row_stride = super::Plan::<T, O, E>::UNIT_LEN;
-    let axis = super::Plan::<T, O, E>::TILE_AXIS;
-    let rows = if O::RANK >= 2 { O::DIMS[axis] } else { 1 };
-    let mut unit = first;
-    let mut rest = part;
-    while rest.len() >= row_stride {
-        let (matrix, start) = (unit / rows, unit % rows);
-        let count = (rows - start).min(rest.len() / row_stride);
-        let (here, later) = rest.split_at_mut(count * row_stride);
-        let mut outer = unravel::<O>(matrix, axis);
-        walk(here, &mut outer, start, start + count);
-        unit += count;
-        rest = later;
+}
+
+impl<'a, X, O: Shape> Iterator for MatrixRows<'a, X, O> {
+    type Item = (&'a mut [X], [usize; MAX_RANK], Range<usize>);
+
+    #[inline(always)]
+    fn next(&mut self) -> Option<Self::Item> {
+        if self.rest.len() < self.row_stride || self.row_stride == 0 {
+            return None;
+        }
+        let (matrix, start) = (self.unit / self.rows, self.unit % self.rows);
+        let count = (self.rows - start).min(self.rest.len() / self.row_stride);
+        let (here, later) = core::mem::take(&mut self.rest).split_at_mut(count * self.row_stride);
+        self.rest = later;
+        self.unit += count;
+        Some((here, unravel::<O>(matrix, self.axis), start..start + count))
     }
 }
 

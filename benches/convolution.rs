@@ -198,6 +198,10 @@ fn print(case: &str, flops: f64, times: &[f64], names: &[&str]) {
 }
 
 fn main() {
+    // matrixmultiply (a dev-dependency with its `threading` feature, for
+    // benches/parallel.rs) uses every physical core unless told otherwise:
+    // the baselines here run on one thread, as tensor-expr does.
+    std::env::set_var("MATMUL_NUM_THREADS", "1");
     println!("convolution (ns per call; ratio = other / tensor-expr)");
 
     // 64 -> 64 channels, 3x3, 56x56, batch 1 (a ResNet stage).

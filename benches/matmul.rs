@@ -658,6 +658,10 @@ fn large_case<const M: usize, const K: usize, const N: usize>(
 }
 
 fn main() {
+    // matrixmultiply (a dev-dependency with its `threading` feature, for
+    // benches/parallel.rs) uses every physical core unless told otherwise:
+    // the baselines here run on one thread, as tensor-expr does.
+    std::env::set_var("MATMUL_NUM_THREADS", "1");
     // `cargo test --benches` passes `--test`: then run briefly, as a smoke test.
     let quick = std::env::args().any(|a| a == "--test");
     let scale = if quick { 1 } else { 10 };

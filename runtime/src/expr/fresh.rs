@@ -44,6 +44,18 @@ impl<E> Fresh<E> {
         self.0.int8_row::<O>(outer)
     }
 
+    /// Row `outer` of the child as its stored elements, where it is stored
+    /// data read along its own rows (`Expr::stored_row`; leaves have no
+    /// row cache to bypass). Read by the packing of large products.
+    #[cfg_attr(not(feature = "alloc"), allow(dead_code))]
+    #[inline(always)]
+    pub(crate) fn stored_row<T, O: Shape>(&self, outer: [usize; MAX_RANK]) -> Option<&[T]>
+    where
+        E: Expr<T>,
+    {
+        self.0.stored_row::<O>(outer)
+    }
+
     /// Row `outer` read through the child's caches: right only where the
     /// node reads, for each output row, exactly the child row that the
     /// output row itself reads (a reduction over the last axis with keepdim,

@@ -226,19 +226,35 @@ where
     ) {
         let n = S::DIMS[S::RANK - 1];
         let panels = pass.as_chunks_mut::<C>().0;
-        for term in 0..depth {
-            for column_tile in 0..column_tiles {
-                let row = self.right_row(batch, k0 + term);
-                let values = &mut panels[column_tile * BLOCK_DEPTH + term];
-                let first = j0 + column_tile * C;
-                if first + C <= n {
-                    let window = row.window::<C>(first);
-                    for (j, value) in values.iter_mut().enumerate() {
-                        *value = window.get(j, T::ZERO);
+        let full_tiles = (n - j0) / C;
+        // Panel by panel, each written in order: term by term across the
+        // panels, every write went to another page, and packing took as
+        // long as the products natively.
+        for (column_tile, panel) in panels
+            .chunks_exact_mut(BLOCK_DEPTH)
+            .take(column_tiles)
+            .enumerate()
+        {
+            let first = j0 + column_tile * C;
+            for (term, values) in panel[..depth].iter_mut().enumerate() {
+                let mut index = batch;
+                index[Self::BATCH_RANK] = k0 + term;
+                // Stored data is copied as it is.
+                match self.b.stored_row::<T, P::RhsView>(index) {
+                    Some(row) if column_tile < full_tiles => {
+                        values.copy_from_slice(&row[first..first + C]);
                     }
-                } else {
-                    for (j, value) in values.iter_mut().enumerate() {
-                        *value = row.get((first + j).min(n - 1), T::ZERO);
+                    None if column_tile < full_tiles => {
+                        let window = self.right_row(batch, k0 + term).window::<C>(first);
+                        for (j, value) in values.iter_mut().enumerate() {
+                            *value = window.get(j, T::ZERO);
+                        }
+                    }
+                    _ => {
+                        let row = self.right_row(batch, k0 + term);
+                        for (j, value) in values.iter_mut().enumerate() {
+                            *value = row.get((first + j).min(n - 1), T::ZERO);
+                        }
                     }
                 }
             }

@@ -274,3 +274,22 @@ proptest! {
         );
     }
 }
+
+/// `f32` products of small integers are exact, whichever kernel sums
+/// them (on a CPU with AVX-512, 8 x 32 tiles in AVX-512 instructions;
+/// then 4-row and 1-row tiles, 16, 8 and 1 columns): against integer sums.
+#[test]
+fn f32_tiles_of_every_size_are_exact() {
+    const M: usize = 21;
+    const K: usize = 37;
+    const N: usize = 75;
+    let a: Tensor<f32, Shape![M, K]> = flat(|p| ((p * 7) % 11) as f32 - 5.0);
+    let b: Tensor<f32, Shape![K, N]> = flat(|p| ((p * 5) % 13) as f32 - 6.0);
+    let c = tensor_expr!(a @ b + 1.0);
+    for i in 0..M {
+        for j in 0..N {
+            let sum: f32 = (0..K).map(|k| a[[i, k]] * b[[k, j]]).sum();
+            assert_eq!(c[[i, j]], sum + 1.0, "at [{i}, {j}]");
+        }
+    }
+}

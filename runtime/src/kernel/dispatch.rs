@@ -3,7 +3,7 @@
 //! AVX-512 enabled, and one is chosen at run time; otherwise the
 //! compile-time target's.
 
-use super::tiles::{drive_tiles_for, tile_rows, TILE_LANES, VECTOR_LANES};
+use super::tiles::{drive_tiles_for, tile_rows, VECTOR_LANES};
 use super::Slot;
 use crate::element::Element;
 use crate::expr::Expr;
@@ -40,7 +40,7 @@ pub(super) fn drive_tiles<T: Element, O: Shape, E: Expr<T>, X: Slot<T>>(
     }
     const FUSE: bool = cfg!(target_feature = "fma");
     const ROWS: usize = tile_rows(VECTOR_LANES);
-    drive_nest::<T, O, E, X, ROWS, { 2 * TILE_LANES }, TILE_LANES, FUSE>(out, e, first);
+    drive_nest::<T, O, E, X, ROWS, { 2 * VECTOR_LANES }, VECTOR_LANES, FUSE>(out, e, first);
 }
 
 /// The tiled nest for tiles of `ROWS x WIDE`, or, for a large product, its

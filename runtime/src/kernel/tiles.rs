@@ -10,7 +10,12 @@ use crate::shape::{Shape, MAX_RANK};
 use core::marker::PhantomData;
 use core::ops::Range;
 
-/// The width of the compile-time target's widest float vector, in `f32` lanes.
+/// The width of the compile-time target's widest float vector, in `f32`
+/// lanes, which its tiles are sized for. With AVX-512, 8 x 32 tiles, the
+/// same as the default build's run-time dispatch, whose `f32` products take
+/// the kernel written in AVX-512 instructions (`expr/matmul/avx512.rs`):
+/// LLVM's tuning for Intel's AVX-512 server CPUs prefers 256-bit vectors,
+/// and the generic kernel's 8 x 32 tile then spilled in its `k` loop.
 pub(super) const VECTOR_LANES: usize = if cfg!(target_feature = "avx512f") {
     16
 } else if cfg!(target_feature = "avx") {
@@ -18,13 +23,6 @@ pub(super) const VECTOR_LANES: usize = if cfg!(target_feature = "avx512f") {
 } else {
     4
 };
-
-/// The vector width, in `f32` lanes, that the compile-time target's tiles
-/// are sized for: 8 with AVX-512 too, since LLVM prefers 256-bit vectors on
-/// the CPUs that have it (`-C target-cpu=native`), and 8 rows of two 16-lane
-/// vectors then took all 32 registers as 32 halves, spilling in the `k`
-/// loop as soon as an epilogue needed a register.
-pub(super) const TILE_LANES: usize = if VECTOR_LANES > 8 { 8 } else { VECTOR_LANES };
 
 /// Output rows per tile of a product for a vector width: each row is one named
 /// accumulator array. With 32 vector registers (AVX-512) 8 rows halve the loads

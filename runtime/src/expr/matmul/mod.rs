@@ -22,6 +22,7 @@
 //! A product whose right operand is a vector (`(.., m, k) @ (k,)`) is read through
 //! the same per-element dot product: its output columns run along `m`.
 
+mod avx512;
 mod int8;
 mod kernel;
 #[cfg(feature = "alloc")]

@@ -50,21 +50,44 @@ pub(super) const fn tile_rows(lanes: usize) -> usize {
 pub(super) fn drive_tiles_for<T: Element, O: Shape, E: Expr<T>, X: Slot<T>, const ROWS: usize, const WIDE: usize, const LANES: usize, const FUSE: bool>(part: &mut [X], e: &E, first: usize) {
     let row_stride = super::Plan::<T, O, E>::UNIT_LEN;
     let axis = super::Plan::<T, O, E>::TILE_AXIS;
-    for (rows, mut outer, range) in MatrixRows::<X, O>::new(part, first, axis, row_stride) {
-        let (start, end) = (range.start, range.end);
-        let mut i = start;
-        while i + ROWS <= end {
-            drive_blocks_at::<T, O, E, X, ROWS, WIDE, LANES, FUSE>(&mut rows[(i - start) * row_stride..], row_stride, e, &mut outer, axis, i);
-            i += ROWS;
+    let rows = if O::RANK >= 2 { O::DIMS[axis] } else { 1 };
+    for (part_rows, outer, range) in MatrixRows::<X, O>::new(part, first, axis, row_stride) {
+        if range == (0..rows) {
+            // A whole matrix, as a slice of its constant length: LLVM then
+            // drops the bounds checks of the tiles' stores (sliced from a
+            // run of rows of unknown length, a convolution ran 30% slower).
+            let matrix = &mut part_rows[..rows * row_stride];
+            drive_matrix_rows::<T, O, E, X, ROWS, WIDE, LANES, FUSE>(matrix, e, outer, 0..rows);
+        } else {
+            #[cfg(feature = "rayon")]
+            drive_matrix_rows::<T, O, E, X, ROWS, WIDE, LANES, FUSE>(part_rows, e, outer, range);
+            // Only a split walk has parts that end inside a matrix.
+            #[cfg(not(feature = "rayon"))]
+            unreachable!("a part of a matrix without the rayon feature");
         }
-        if ROWS > 4 && i + 4 <= end {
-            drive_blocks_at::<T, O, E, X, 4, WIDE, LANES, FUSE>(&mut rows[(i - start) * row_stride..], row_stride, e, &mut outer, axis, i);
-            i += 4;
-        }
-        while i < end {
-            drive_blocks_at::<T, O, E, X, 1, WIDE, LANES, FUSE>(&mut rows[(i - start) * row_stride..], row_stride, e, &mut outer, axis, i);
-            i += 1;
-        }
+    }
+}
+
+/// Rows `range` of one matrix of the output, `rows` holding them:
+/// blocks of `ROWS` rows, then 4, then 1.
+#[inline(always)]
+#[rustfmt::skip]
+fn drive_matrix_rows<T: Element, O: Shape, E: Expr<T>, X: Slot<T>, const ROWS: usize, const WIDE: usize, const LANES: usize, const FUSE: bool>(rows: &mut [X], e: &E, mut outer: [usize; MAX_RANK], range: Range<usize>) {
+    let row_stride = super::Plan::<T, O, E>::UNIT_LEN;
+    let axis = super::Plan::<T, O, E>::TILE_AXIS;
+    let (start, end) = (range.start, range.end);
+    let mut i = start;
+    while i + ROWS <= end {
+        drive_blocks_at::<T, O, E, X, ROWS, WIDE, LANES, FUSE>(&mut rows[(i - start) * row_stride..], row_stride, e, &mut outer, axis, i);
+        i += ROWS;
+    }
+    if ROWS > 4 && i + 4 <= end {
+        drive_blocks_at::<T, O, E, X, 4, WIDE, LANES, FUSE>(&mut rows[(i - start) * row_stride..], row_stride, e, &mut outer, axis, i);
+        i += 4;
+    }
+    while i < end {
+        drive_blocks_at::<T, O, E, X, 1, WIDE, LANES, FUSE>(&mut rows[(i - start) * row_stride..], row_stride, e, &mut outer, axis, i);
+        i += 1;
     }
 }
 

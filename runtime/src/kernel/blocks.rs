@@ -1,7 +1,6 @@
 //! The tiled nest of a large matrix product, block by cache-sized block:
-//! each matrix of the output in blocks of
-//! [`BLOCK_ROWS`](crate::expr::matmul) rows by `BLOCK_COLUMNS` columns,
-//! columns outermost, so the product computes a block from its packed
+//! each matrix of the output in blocks of `BLOCK_ROWS` rows by
+//! `BLOCK_COLUMNS` columns (64 by 1024), columns outermost, so the product computes a block from its packed
 //! operands when the block's first tile asks for it, and the block's
 //! tiles, epilogue applied, are stored while its sums are in the cache
 //! (module `expr::matmul::packed`).

@@ -61,7 +61,7 @@ pub fn matmul<T, M, A: Shaped, B: Shaped>(_context: Context<T, M>, a: A, b: B) -
 
 /// The bytes of a right operand from which a product is computed in
 /// blocks: 4 MiB, a 1024 x 1024 `f32` matrix. Measured on an AMD EPYC
-/// with 1 MiB of second-level cache (`cargo bench --bench matmul`, `packed`): a
+/// with 1 MiB of second-level cache (PERFORMANCE.md, "Large products"): a
 /// `[1024, 1024] @ [1024, 1024]` product runs twice as fast in blocks, a
 /// `[256, 768] @ [768, 768]` one (2.25 MiB) 7% slower, as do products
 /// whose right operand fits in the second-level cache.

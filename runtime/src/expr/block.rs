@@ -1,7 +1,8 @@
 //! What a register-tiled kernel (the matrix product's, a convolution's)
 //! shares: the multiply-add, the dispatch that gives each row of a tile a
-//! named accumulator array, and the computed [`Block`] the enclosing
-//! expression reads before the tile's one store.
+//! named accumulator array, the reader of a product's right rows
+//! ([`RightBlock`]), and the computed [`Block`] the enclosing expression
+//! reads before the tile's one store.
 //!
 //! The rows are named (`acc0`, `acc1`, ...) because a generic `[[T; C]; R]`
 //! accumulator made LLVM vectorise across rows with gathers, 60x slower
@@ -47,4 +48,12 @@ impl<T: Copy, const R: usize, const C: usize> Tile<T> for Block<T, R, C> {
     fn get(&self, r: usize, j: usize, _current: T) -> T {
         self.0[r][j]
     }
+}
+
+/// Reads `C` consecutive elements of a row of the right operand of a product.
+/// (A struct with an always-inlined method rather than a closure: LLVM did not
+/// always inline the closure into the `k` loop, which cost 10x, measured.)
+pub(crate) trait RightBlock<T, const C: usize> {
+    /// Elements `j0 .. j0 + C` of row `kk`.
+    fn load(&self, kk: usize) -> [T; C];
 }

@@ -10,8 +10,8 @@
 //! build's run-time dispatch, and native builds with AVX-512) use 8 x 32
 //! tiles, so an `f32` product takes this kernel in either.
 
-use super::kernel::RightBlock;
 use crate::element::Element;
+use crate::expr::block::RightBlock;
 use crate::expr::Row;
 use core::any::Any;
 
@@ -60,8 +60,8 @@ fn available() -> bool {
 
 #[cfg(target_arch = "x86_64")]
 mod x86 {
-    use super::super::kernel::RightBlock;
     use crate::element::Element;
+    use crate::expr::block::RightBlock;
     use crate::expr::Row;
     use core::any::Any;
     use core::arch::x86_64::{

@@ -4,18 +4,11 @@
 //! rows of the left operand and a reader of the right one, and applies the
 //! enclosing expression to the block before its single store.
 
+use super::avx512;
 use crate::element::Element;
-use crate::expr::block::{multiply_add, with_named_rows};
+use crate::expr::block::{multiply_add, with_named_rows, RightBlock};
 use crate::expr::Row;
 use core::mem::size_of;
-
-/// Reads `C` consecutive elements of a row of the right operand of a product.
-/// (A struct with an always-inlined method rather than a closure: LLVM did not
-/// always inline the closure into the `k` loop, which cost 10x, measured.)
-pub(super) trait RightBlock<T, const C: usize> {
-    /// Elements `j0 .. j0 + C` of row `kk`.
-    fn load(&self, kk: usize) -> [T; C];
-}
 
 /// Sums `a_rows[r][kk] * b(kk)[j]` over `kk < k` into `block[r][j]`, each
 /// row of the block in its own named accumulator array
@@ -39,7 +32,7 @@ pub(super) fn accumulate_block<
     }
     // The AVX-512 nests' full tile of `f32`, in 512-bit registers whatever
     // width LLVM's tuning prefers.
-    if R == 8 && C == 32 && FUSE && super::avx512::accumulate(a_rows, k, block, b) {
+    if R == 8 && C == 32 && FUSE && avx512::accumulate(a_rows, k, block, b) {
         return;
     }
     if (2..=SHORT_CONTRACTION).contains(&k) && R * C * size_of::<T>() <= SHORT_TILE_BYTES {

@@ -32,6 +32,7 @@ mod packed;
 pub(crate) use packed::{Packing, BLOCK_COLUMNS, BLOCK_ROWS};
 
 use super::block::Block;
+use super::block::RightBlock;
 use super::fresh::Fresh;
 use super::{Context, Expr, Reading, Row, Shaped, Tile, TileOrigin};
 use crate::element::Element;
@@ -39,7 +40,7 @@ use crate::rules::matmul::{MatmulRule, ProductLayout};
 use crate::shape::{Shape, MAX_RANK};
 use core::marker::PhantomData;
 use core::mem::size_of;
-use kernel::{accumulate_block, RightBlock};
+use kernel::accumulate_block;
 
 /// `a @ b` over elements `T`, of shape `S`, reading its operands as the
 /// plan `P` says ([`ProductLayout`]).

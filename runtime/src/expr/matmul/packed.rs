@@ -27,9 +27,10 @@
 //! (`(x * 0.5) @ w`) is computed once per block of columns instead of once
 //! per tile.
 
-use super::kernel::{accumulate_block, RightBlock};
+use super::kernel::accumulate_block;
 use super::MatMul;
 use crate::element::Element;
+use crate::expr::block::RightBlock;
 use crate::expr::{Expr, Row, TileOrigin};
 use crate::rules::matmul::ProductLayout;
 use crate::shape::{Shape, MAX_RANK};
@@ -122,8 +123,8 @@ where
         let at = (first, j0 - column);
         let mut state = packing.state.borrow_mut();
         if state.sums_at != Some(at) {
-            // Only the walk's full tiles compute blocks, so the blocks'
-            // code is compiled once per walk, not once per tile size.
+            // Only the walk's full tile computes blocks (and only tiles of
+            // 4 or 8 rows and 8 or more columns compile the code for it).
             if !(R >= 4 && C >= 8 && packing.tile == (R, C)) {
                 return None;
             }

@@ -22,8 +22,10 @@ const ALIGN: usize = 64;
 
 /// Walks `out` (the whole output) in parts on rayon's threads; false
 /// (nothing done) where it is not worth splitting: one thread, or fewer
-/// units than two parts.
-#[inline(always)]
+/// units than two parts. Out of line: one call per evaluation costs
+/// nothing, and inlined, its locals and rayon's took stack in the caller's
+/// frame in debug builds (`tests/heap.rs` runs on a 64 KiB stack).
+#[inline(never)]
 pub(super) fn drive_parts<T: Element, O: Shape, E: Expr<T>, X: Slot<T>>(
     out: &mut [X],
     e: &E,

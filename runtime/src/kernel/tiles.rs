@@ -60,12 +60,25 @@ pub(super) fn drive_tiles_for<T: Element, O: Shape, E: Expr<T>, X: Slot<T>, cons
             drive_matrix_rows::<T, O, E, X, ROWS, WIDE, LANES, FUSE>(matrix, e, outer, 0..rows);
         } else {
             #[cfg(feature = "rayon")]
-            drive_matrix_rows::<T, O, E, X, ROWS, WIDE, LANES, FUSE>(part_rows, e, outer, range);
+            drive_part_of_matrix::<T, O, E, X, ROWS, WIDE, LANES, FUSE>(part_rows, e, outer, range);
             // Only a split walk has parts that end inside a matrix.
             #[cfg(not(feature = "rayon"))]
             unreachable!("a part of a matrix without the rayon feature");
         }
     }
+}
+
+/// [`drive_matrix_rows`] for a part that ends inside a matrix (a split
+/// walk's). Always inlined where optimised, so that it runs with the
+/// instruction set of its walk; out of line in a debug build, where a
+/// second inlined copy of the tile loops doubled the frame of every walk
+/// and `tests/heap.rs`'s product overflowed its 256 KiB stack.
+#[cfg(feature = "rayon")]
+#[cfg_attr(debug_assertions, inline(never))]
+#[cfg_attr(not(debug_assertions), inline(always))]
+#[rustfmt::skip]
+fn drive_part_of_matrix<T: Element, O: Shape, E: Expr<T>, X: Slot<T>, const ROWS: usize, const WIDE: usize, const LANES: usize, const FUSE: bool>(rows: &mut [X], e: &E, outer: [usize; MAX_RANK], range: Range<usize>) {
+    drive_matrix_rows::<T, O, E, X, ROWS, WIDE, LANES, FUSE>(rows, e, outer, range);
 }
 
 /// Rows `range` of one matrix of the output, `rows` holding them:

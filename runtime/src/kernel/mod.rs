@@ -166,9 +166,11 @@ pub(crate) const SMALL_PRODUCT: usize = 64;
 
 /// The work (output elements times the longest contraction, at least 16)
 /// from which a walk is split across threads: a `[64, 64] @ [64, 1024]`
-/// product, or 262,144 elements of an elementwise expression. Measured with
-/// `cargo bench --bench parallel --features rayon`: smaller outputs gained
-/// less than rayon's cost of sending the parts to its threads.
+/// product (about 100 us on one core here), or 262,144 elements of an
+/// elementwise expression. At the threshold a split still gains on 2 cores
+/// (1.42x and 2.51x, `cargo bench --bench parallel --features rayon`);
+/// much below it, rayon's few microseconds to hand out the parts would
+/// approach the work itself. Outputs below it were not measured.
 #[cfg_attr(not(feature = "rayon"), allow(dead_code))]
 pub(crate) const PARALLEL_WORK: usize = 1 << 22;
 

@@ -22,8 +22,8 @@ use core::ops::Range;
 pub(super) fn drive_blocks<T: Element, O: Shape, E: Expr<T>, X: Slot<T>, const ROWS: usize, const WIDE: usize, const LANES: usize, const FUSE: bool>(part: &mut [X], e: &E, first: usize) {
     let packing = Packing::<T>::new(ROWS, WIDE);
     let columns = O::ROW_LEN;
-    let axis = O::RANK - 2;
-    for (rows, outer, range) in MatrixRows::<X, O>::new(part, first, axis, columns) {
+    let axis = super::Plan::<T, O, E>::TILE_AXIS;
+    for (rows, outer, range) in MatrixRows::<X, O>::new::<T, E>(part, first) {
         let (start, end) = (range.start, range.end);
         debug_assert_eq!(start % BLOCK_ROWS, 0, "a part starts a block");
         let origin = TileOrigin::new(outer, axis).with_packing(&packing);

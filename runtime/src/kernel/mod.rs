@@ -123,6 +123,13 @@ impl<T, O: Shape, E: Expr<T>> Plan<T, O, E> {
         Walk::Rows => O::ROW_LEN,
         Walk::Tiles => tile_unit_len(O::DIMS, O::RANK, Self::TILE_AXIS),
     };
+    /// The indices of the tiles' axis in one matrix of a tiled walk (one
+    /// where the output has too few dims for the axis).
+    pub(crate) const MATRIX_ROWS: usize = if O::RANK >= 2 {
+        O::DIMS[Self::TILE_AXIS]
+    } else {
+        1
+    };
     /// Whether a walk may be split across threads ([`parallel`]): no node
     /// keeps a row cache (their caches are filled in the walk's order; the
     /// contract of [`Expr`]), and there is enough work to pay for the

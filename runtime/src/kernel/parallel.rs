@@ -38,14 +38,7 @@ pub(super) fn drive_parts<T: Element, O: Shape, E: Expr<T>, X: Slot<T>>(
     let (step, per_matrix) = match Plan::<T, O, E>::WALK {
         Walk::Flat => (ALIGN, units),
         Walk::Rows => (1, units),
-        Walk::Tiles => {
-            let per_matrix = if O::RANK >= 2 {
-                O::DIMS[Plan::<T, O, E>::TILE_AXIS]
-            } else {
-                1
-            };
-            (ALIGN, per_matrix)
-        }
+        Walk::Tiles => (ALIGN, Plan::<T, O, E>::MATRIX_ROWS),
     };
     if threads < 2 || per_matrix == 0 {
         return false;

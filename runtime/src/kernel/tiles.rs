@@ -49,9 +49,8 @@ pub(super) const fn tile_rows(lanes: usize) -> usize {
 #[rustfmt::skip]
 pub(super) fn drive_tiles_for<T: Element, O: Shape, E: Expr<T>, X: Slot<T>, const ROWS: usize, const WIDE: usize, const LANES: usize, const FUSE: bool>(part: &mut [X], e: &E, first: usize) {
     let row_stride = super::Plan::<T, O, E>::UNIT_LEN;
-    let axis = super::Plan::<T, O, E>::TILE_AXIS;
-    let rows = if O::RANK >= 2 { O::DIMS[axis] } else { 1 };
-    for (part_rows, outer, range) in MatrixRows::<X, O>::new(part, first, axis, row_stride) {
+    let rows = super::Plan::<T, O, E>::MATRIX_ROWS;
+    for (part_rows, outer, range) in MatrixRows::<X, O>::new::<T, E>(part, first) {
         if range == (0..rows) {
             // A whole matrix, as a slice of its constant length: LLVM then
             // drops the bounds checks of the tiles' stores (sliced from a
@@ -120,11 +119,13 @@ pub(super) struct MatrixRows<'a, X, O> {
 }
 
 impl<'a, X, O: Shape> MatrixRows<'a, X, O> {
-    /// The matrices of `part`, rows `first..` of an output `O` whose tiles
-    /// step along `axis`, `row_stride` elements a row.
+    /// The matrices of `part`, rows `first..` of the tiled walk of `E`
+    /// over an output `O` ([`Plan`](super::Plan)'s axis, unit and rows).
     #[inline(always)]
-    pub(super) fn new(part: &'a mut [X], first: usize, axis: usize, row_stride: usize) -> Self {
-        let rows = if O::RANK >= 2 { O::DIMS[axis] } else { 1 };
+    pub(super) fn new<T, E: Expr<T>>(part: &'a mut [X], first: usize) -> Self {
+        let axis = super::Plan::<T, O, E>::TILE_AXIS;
+        let row_stride = super::Plan::<T, O, E>::UNIT_LEN;
+        let rows = super::Plan::<T, O, E>::MATRIX_ROWS;
         let rest = if O::LEN == 0 { &mut [] } else { part };
         MatrixRows {
             rest,

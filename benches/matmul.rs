@@ -665,24 +665,38 @@ fn main() {
     // `cargo test --benches` passes `--test`: then run briefly, as a smoke test.
     let quick = std::env::args().any(|a| a == "--test");
     let scale = if quick { 1 } else { 10 };
-    let rows = [
-        square::<4>(20_000 * scale, true),
-        square::<8>(5_000 * scale, true),
-        square::<16>(1_000 * scale, true),
-        square::<32>(200 * scale, true),
-        square::<64>(30 * scale, true),
-        square::<256>(scale, false),
-        batched(30 * scale),
-        dense_layer(3 * scale),
-    ];
-    print_table(&rows);
-    println!();
-    let sizes: &[usize] = if quick { &[1024] } else { &[1024, 2048, 4096] };
-    large(scale / 10, sizes);
-    println!();
-    matrix_vector(300 * scale);
-    println!();
-    expression_operand(30 * scale);
-    println!();
-    composed(10 * scale);
+    // `cargo bench --bench matmul -- vector` runs the sections whose name
+    // contains "vector" (squares, large, vector, operand, composed).
+    let only = std::env::args().skip(1).find(|a| !a.starts_with("--"));
+    let run = |section: &str| only.as_deref().is_none_or(|o| section.contains(o));
+    if run("squares") {
+        let rows = [
+            square::<4>(20_000 * scale, true),
+            square::<8>(5_000 * scale, true),
+            square::<16>(1_000 * scale, true),
+            square::<32>(200 * scale, true),
+            square::<64>(30 * scale, true),
+            square::<256>(scale, false),
+            batched(30 * scale),
+            dense_layer(3 * scale),
+        ];
+        print_table(&rows);
+        println!();
+    }
+    if run("large") {
+        let sizes: &[usize] = if quick { &[1024] } else { &[1024, 2048, 4096] };
+        large(scale / 10, sizes);
+        println!();
+    }
+    if run("vector") {
+        matrix_vector(300 * scale);
+        println!();
+    }
+    if run("operand") {
+        expression_operand(30 * scale);
+        println!();
+    }
+    if run("composed") {
+        composed(10 * scale);
+    }
 }

@@ -175,9 +175,9 @@ pub struct Int8Row<'a> {
 /// use tensor_expr_runtime::expr::{Flat, Reading, Walk};
 /// // A product under an elementwise function: walked in tiles.
 /// let product = Reading::PRODUCT.and(Reading::leaf(Flat::Run(64)));
-/// assert_eq!(product.walk(64, 2), Walk::Tiles);
+/// assert_eq!(product.walk(64, 2, 8), Walk::Tiles);
 /// // With a reduction beside it, rows (a cached row is read whole).
-/// assert_eq!(product.and(Reading::CACHED_ROWS).walk(64, 2), Walk::Rows);
+/// assert_eq!(product.and(Reading::CACHED_ROWS).walk(64, 2, 8), Walk::Rows);
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Reading {
@@ -251,6 +251,15 @@ impl TileRows {
         }
     }
 }
+
+/// The longest row, and the longest contraction, of a matrix that
+/// [`Reading::walk`] walks by rows although it has a product.
+pub(crate) const SHORT_ROW: usize = 8;
+
+/// The fewest rows of a matrix that [`Reading::walk`] walks by rows
+/// although it has a product: below, a small product (a Kalman filter's
+/// 4 x 4) keeps its register tiles.
+const SHORT_ROW_COUNT: usize = 64;
 
 /// How the kernel walks an output, as [`Reading::walk`] decides.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -346,14 +355,22 @@ impl Reading {
         }
     }
 
-    /// The one place the walk is decided, for an output of `len` elements
-    /// and rank `rank`: tiles where a product is read and no row cache is
-    /// (a cached row is read whole, one row at a time), one flat row where
-    /// every leaf reads the output's own order, rows otherwise. (The macro
-    /// stages the products of an expression with a row cache, so they run
-    /// on tiles in a nest of their own.)
-    pub const fn walk(self, len: usize, rank: usize) -> Walk {
-        if self.products > 0 && !self.cached_rows {
+    /// The one place the walk is decided, for an output of `len` elements,
+    /// rank `rank` and rows of `row_len`: tiles where a product is read and
+    /// no row cache is (a cached row is read whole, one row at a time),
+    /// one flat row where every leaf reads the output's own order, rows
+    /// otherwise. (The macro stages the products of an expression with a
+    /// row cache, so they run on tiles in a nest of their own.) A matrix
+    /// of many short rows whose products are short too (`[N, 3] @ [3,
+    /// 3]`, points rotated) is walked by rows: each row is a few
+    /// multiply-adds, which the row walk vectorises across rows, where a
+    /// tile of 8 rows by 1 column does not.
+    pub const fn walk(self, len: usize, rank: usize, row_len: usize) -> Walk {
+        let short_rows = rank == 2
+            && row_len < SHORT_ROW
+            && self.contraction <= SHORT_ROW
+            && len >= SHORT_ROW_COUNT * row_len;
+        if self.products > 0 && !self.cached_rows && !short_rows {
             Walk::Tiles
         } else if rank > 1 && self.flat.covers(len) {
             Walk::Flat

@@ -3,6 +3,7 @@
 //! AVX-512 enabled, and one is chosen at run time; otherwise the
 //! compile-time target's.
 
+use super::rows::drive_rows;
 use super::tiles::{drive_tiles_for, tile_rows, VECTOR_LANES};
 use super::Slot;
 use crate::element::Element;
@@ -43,6 +44,27 @@ pub(super) fn drive_tiles<T: Element, O: Shape, E: Expr<T>, X: Slot<T>>(
     drive_nest::<T, O, E, X, ROWS, { 2 * VECTOR_LANES }, VECTOR_LANES, FUSE>(out, e, first);
 }
 
+/// The row nest of an expression whose products are walked by rows (a
+/// matrix of many short rows, [`Reading::walk`](crate::expr::Reading::walk)),
+/// over `out`'s rows from `first` on: with `std` on x86-64, compiled a
+/// second time with AVX-512 enabled and chosen at run time, as the tiled
+/// nest is (the rows vectorise across rows, 16 at a time). Its sums are
+/// not fused: the same values whichever runs.
+#[inline(always)]
+pub(super) fn drive_product_rows<T: Element, O: Shape, E: Expr<T>, X: Slot<T>>(
+    out: &mut [X],
+    e: &E,
+    first: usize,
+) {
+    #[cfg(all(feature = "std", target_arch = "x86_64"))]
+    if VECTOR_LANES < 16 && std::is_x86_feature_detected!("avx512f") {
+        // SAFETY: the CPU has AVX-512F (checked on the line above).
+        unsafe { x86::drive_rows_avx512::<T, O, E, X>(out, e, first) };
+        return;
+    }
+    drive_rows::<T, O, E, X>(out, e, first);
+}
+
 /// The tiled nest for tiles of `ROWS x WIDE`, or, for a large product, its
 /// cache-blocked form ([`Plan::PACKED`](super::Plan)).
 #[inline(always)]
@@ -74,6 +96,16 @@ mod x86 {
         first: usize,
     ) {
         drive_nest::<T, O, E, X, { tile_rows(16) }, 32, 16, true>(out, e, first);
+    }
+
+    /// The row nest with AVX-512.
+    #[target_feature(enable = "avx512f,avx2")]
+    pub(super) unsafe fn drive_rows_avx512<T: Element, O: Shape, E: Expr<T>, X: Slot<T>>(
+        out: &mut [X],
+        e: &E,
+        first: usize,
+    ) {
+        super::drive_rows::<T, O, E, X>(out, e, first);
     }
 
     /// The nest with AVX2 (8 lanes, 4-row tiles of 16 columns) and FMA.

@@ -100,6 +100,9 @@ pub(crate) fn drive_part<T: Element, O: Shape, E: Expr<T>, X: Slot<T>>(
     match Plan::<T, O, E>::WALK {
         Walk::Tiles => dispatch::drive_tiles::<T, O, E, X>(part, e, first),
         Walk::Flat => rows::drive_flat::<T, E, X>(part, e, first),
+        Walk::Rows if E::READING.products > 0 => {
+            dispatch::drive_product_rows::<T, O, E, X>(part, e, first)
+        }
         Walk::Rows => rows::drive_rows::<T, O, E, X>(part, e, first),
     }
 }
@@ -111,7 +114,7 @@ pub(crate) struct Plan<T, O, E>(PhantomData<(T, O, E)>);
 
 impl<T, O: Shape, E: Expr<T>> Plan<T, O, E> {
     /// The walk.
-    pub(crate) const WALK: Walk = E::READING.walk(O::LEN, O::RANK);
+    pub(crate) const WALK: Walk = E::READING.walk(O::LEN, O::RANK, O::ROW_LEN);
     /// The output axis a tile's rows step along.
     pub(crate) const TILE_AXIS: usize = E::READING.tile_rows.axis(O::RANK);
     /// The elements of a unit of the walk, the least part it is split

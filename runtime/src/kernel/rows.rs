@@ -4,7 +4,7 @@
 use super::{advance_outer, unravel, Slot};
 use crate::element::Element;
 use crate::expr::{Expr, Row};
-use crate::shape::Shape;
+use crate::shape::{Shape, MAX_RANK};
 
 /// The whole output as one contiguous loop, where every operand has its
 /// shape or is a scalar (a loop per row leaves its vector loop, and runs its
@@ -27,6 +27,24 @@ pub(super) fn drive_rows<T: Element, O: Shape, E: Expr<T>, X: Slot<T>>(
     first: usize,
 ) {
     if O::LEN == 0 {
+        return;
+    }
+    if O::RANK == 2 {
+        // A counted loop over the rows: with the row index bounded by a
+        // constant, LLVM proves every leaf's row in range and drops the
+        // checks, and a loop without exits vectorises across rows, which
+        // rows of 3 (`[N, 3]` particles) need.
+        let rows = part.len() / O::ROW_LEN;
+        assert!(first + rows <= O::DIMS[0], "rows out of range");
+        for r in 0..rows {
+            let mut outer = [0; MAX_RANK];
+            outer[0] = first + r;
+            let row = e.row::<O>(outer);
+            let out_row = &mut part[r * O::ROW_LEN..(r + 1) * O::ROW_LEN];
+            for (j, slot) in out_row.iter_mut().enumerate() {
+                slot.set(row.get(j, slot.current()));
+            }
+        }
         return;
     }
     let mut outer = unravel::<O>(first, O::RANK.saturating_sub(1));

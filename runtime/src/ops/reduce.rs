@@ -13,7 +13,9 @@
 //! is one pass over the input row per output row, made while the previous
 //! output row is read where its input holds no cached node; one over outer
 //! axes (`x - mean(x, [0], keepdim)`) is computed once and read by every
-//! output row. A fold along a row keeps 16 independent partial results, so
+//! output row. A reduction over a short last axis (each `[N, 3]` point's
+//! norm) keeps no cache: each element is folded where it is read
+//! (`Reduction::DIRECT`). A fold along a row keeps 16 independent partial results, so
 //! it vectorises (and sums in a different order than a plain left-to-right
 //! loop, as NumPy's pairwise sum also does).
 
@@ -22,7 +24,8 @@ use crate::element::Element;
 use crate::expr::buffered::{fold_lanes, outer_of_row, source_row, CachedRow, OwnedRow, RowPair};
 use crate::expr::fresh::Fresh;
 use crate::expr::function::{impl_domain, Domain};
-use crate::expr::{Context, Expr, Reading, Row, Shaped};
+use crate::expr::{Context, Expr, Flat, Reading, Row, Shaped, SHORT_ROW};
+use crate::rules::broadcast::BroadcastStrides;
 use crate::shape::{Shape, MAX_RANK};
 use core::cell::Cell;
 use core::marker::PhantomData;
@@ -249,6 +252,33 @@ where
     /// more than computing it when it is needed.
     const READS_AHEAD: bool = !E::READING.cached_rows;
 
+    /// Whether each result element is read straight from one short input
+    /// row, with no row cache: a reduction over a last axis of fewer than
+    /// [`SHORT_ROW`] elements (the norm of each `[N, 3]` point), whose
+    /// input holds no cached node or product. Folding a few elements where
+    /// they are read costs less than a cache filled row by row, and with
+    /// no cache the expression keeps the row walk that vectorises across
+    /// rows.
+    const DIRECT: bool = Self::LAST_REDUCED
+        && Self::GROUP == 1
+        && <E::Shape as Shape>::ROW_LEN < SHORT_ROW
+        && !E::READING.cached_rows
+        && E::READING.products == 0;
+
+    /// Result element `t` of result row `row`, folded from its input row.
+    #[inline(always)]
+    fn direct(&self, row: usize, t: usize) -> T {
+        let kept = outer_of_row::<K>(row * R::ROW_LEN + t);
+        let source = self.expr.row::<T, E::Shape>(kept);
+        F::finish(
+            F::combine(
+                F::IDENTITY,
+                fold_row::<T, F>(&source, <E::Shape as Shape>::ROW_LEN),
+            ),
+            Self::COUNT,
+        )
+    }
+
     /// Computes row `row` of the result into `cells`.
     #[inline(always)]
     fn fill(&self, row: usize, cells: &[Cell<T>]) {
@@ -331,12 +361,26 @@ where
     K: Shape,
     R: Shape,
 {
-    const READING: Reading = Reading::CACHED_ROWS;
+    const READING: Reading = if Self::DIRECT {
+        Reading {
+            flat: Flat::No,
+            ..E::READING
+        }
+    } else {
+        Reading::CACHED_ROWS
+    };
     #[inline(always)]
     fn row<O: Shape>(&self, outer: [usize; MAX_RANK]) -> impl Row<T> + '_ {
         #[allow(clippy::let_unit_value)]
         let () = Self::NOT_EMPTY_OR_DEFINED;
         let row = source_row::<R, O>(outer);
+        if Self::DIRECT {
+            return ReducedRow::Direct(DirectRow::<_, O> {
+                node: self,
+                row,
+                shape: PhantomData,
+            });
+        }
         let cells = self.cache.row(row, |cells| self.fill(row, cells));
         if Self::READS_AHEAD {
             let mut next = outer;
@@ -345,7 +389,7 @@ where
                 self.cache.ahead(next, |cells| self.fill(next, cells));
             }
         }
-        CachedRow::<T, R, O>::new(cells)
+        ReducedRow::Cached(CachedRow::<T, R, O>::new(cells))
     }
     #[inline(always)]
     fn row_fresh<O: Shape>(&self, outer: [usize; MAX_RANK]) -> impl Row<T> + '_ {
@@ -358,6 +402,41 @@ where
         OwnedRow::<T, R, O> {
             values,
             shape: PhantomData,
+        }
+    }
+}
+
+/// A row of a reduction's result as the output reads it: from its cache,
+/// or folded where read ([`Reduction::DIRECT`]).
+enum ReducedRow<'a, N, O, C> {
+    Direct(DirectRow<'a, N, O>),
+    Cached(C),
+}
+
+/// Row `row` of a [`Reduction::DIRECT`] result, read within output `O`.
+struct DirectRow<'a, N, O> {
+    node: &'a N,
+    row: usize,
+    shape: PhantomData<O>,
+}
+
+impl<T, F, E, K, R, O, C> Row<T> for ReducedRow<'_, Reduction<T, F, E, K, R>, O, C>
+where
+    T: Element,
+    F: Reducer<T>,
+    E: Expr<T>,
+    K: Shape,
+    R: Shape,
+    O: Shape,
+    C: Row<T>,
+{
+    #[inline(always)]
+    fn get(&self, j: usize, current: T) -> T {
+        match self {
+            ReducedRow::Direct(direct) => direct
+                .node
+                .direct(direct.row, j * BroadcastStrides::<R, O>::INNER),
+            ReducedRow::Cached(cached) => cached.get(j, current),
         }
     }
 }

@@ -35,7 +35,7 @@ pub(crate) use packed::{Packing, BLOCK_COLUMNS, BLOCK_ROWS};
 use super::block::Block;
 use super::block::RightBlock;
 use super::fresh::Fresh;
-use super::{Context, Expr, Reading, Row, Shaped, Tile, TileOrigin};
+use super::{Context, Expr, Reading, Row, Shaped, Tile, TileOrigin, SHORT_ROW};
 use crate::element::Element;
 use crate::rules::matmul::{MatmulRule, ProductLayout};
 use crate::shape::{Shape, MAX_RANK};
@@ -229,12 +229,35 @@ where
             );
         }
         let a = self.left_row(left);
-        let mut sum = T::ZERO;
+        let term = |kk: usize| {
+            (
+                a.get(kk, T::ZERO),
+                self.right_row(left, kk).get(column, T::ZERO),
+            )
+        };
+        // Two chains, even and odd terms, each from its first product. A
+        // few terms (`[N, 3] @ [3, 3]`, walked by rows and vectorised
+        // across them) are multiplied and added apart: with fused
+        // multiply-adds the native rotation ran at 0.89 of a hand loop's
+        // speed, unfused at 1.00 (`cargo bench --bench short_rows`).
+        let step = |x: T, y: T, sum: T| {
+            if Self::K < SHORT_ROW {
+                x * y + sum
+            } else {
+                x.mul_add(y, sum)
+            }
+        };
+        let (mut even, mut odd) = (T::ZERO, T::ZERO);
         for kk in 0..Self::K {
-            let b = self.right_row(left, kk).get(column, T::ZERO);
-            sum = a.get(kk, T::ZERO).mul_add(b, sum);
+            let (x, y) = term(kk);
+            match kk {
+                0 => even = x * y,
+                1 => odd = x * y,
+                _ if kk % 2 == 0 => even = step(x, y, even),
+                _ => odd = step(x, y, odd),
+            }
         }
-        sum
+        even + odd
     }
 }
 

@@ -259,18 +259,19 @@ unsafe impl<T: Element, E: Expr<T>> Expr<T> for Shared<T, E> {
         let row = source_row::<E::Shape, O>(outer);
         let cells = self.cache.row(row, |cells| {
             let source = self.expr.row::<E::Shape>(outer_of_row::<E::Shape>(row));
+            for (j, cell) in cells.iter().enumerate() {
+                cell.set(source.get(j, T::ZERO));
+            }
             if T::IS_FLOAT {
-                // One add per element more, where the values are in
-                // registers; an integer sum could overflow, which must not
-                // panic where no `sum` was written.
-                let filling = Filling { source, cells };
+                // A second pass over the row just filled, in L1: folded
+                // while filling, the lanes' sums stayed in memory wherever
+                // the value was long to compute (an `exp`), and each step
+                // waited for the store of the one before (a softmax ran at
+                // 0.65 of Eigen's speed). An integer sum could overflow,
+                // which must not panic where no `sum` was written.
                 let add = |acc: T, x: T| acc + x;
                 self.sum
-                    .set(fold_lanes(&filling, cells.len(), T::ZERO, add, false).0);
-            } else {
-                for (j, cell) in cells.iter().enumerate() {
-                    cell.set(source.get(j, T::ZERO));
-                }
+                    .set(fold_lanes(&Filled(cells), cells.len(), T::ZERO, add, false).0);
             }
         });
         let sum = if T::IS_FLOAT {
@@ -286,20 +287,15 @@ unsafe impl<T: Element, E: Expr<T>> Expr<T> for Shared<T, E> {
     }
 }
 
-/// A row read once, in order, by a fold that also writes each value into
-/// `cells`: the fill of a [`Shared`] row and its sum in one pass, the sum
-/// folded as [`fold_lanes`] folds (so it equals the `sum` it stands for).
-struct Filling<'a, T, R> {
-    source: R,
-    cells: &'a [Cell<T>],
-}
+/// A [`Shared`] row just filled, read by the fold of its sum, which then
+/// folds as [`fold_lanes`] folds any row (so it equals the `sum` it stands
+/// for).
+struct Filled<'a, T>(&'a [Cell<T>]);
 
-impl<T: Copy, R: Row<T>> Row<T> for Filling<'_, T, R> {
+impl<T: Copy> Row<T> for Filled<'_, T> {
     #[inline(always)]
-    fn get(&self, j: usize, current: T) -> T {
-        let value = self.source.get(j, current);
-        self.cells[j].set(value);
-        value
+    fn get(&self, j: usize, _current: T) -> T {
+        self.0[j].get()
     }
 }
 

@@ -401,3 +401,31 @@ fn rounding_and_sign_in_expressions() {
     let i: Tensor<i32, Shape![3]> = tensor![-7, 0, 9];
     assert_eq!(tensor_expr!(sign(i)).as_slice(), &[-1, 0, 1]);
 }
+
+/// An output of 1024 elements or more may run the nest compiled with
+/// AVX-512 or AVX2 (picked at run time, with `std` on x86-64); a smaller
+/// one runs the compile-time target's. Both give the same bits: every
+/// value of the long expression equals the same expression over pieces of
+/// 512.
+#[test]
+fn a_dispatched_nest_gives_the_compile_time_nest_bits() {
+    const N: usize = 4096;
+    let x = HeapTensor::<f32, Shape![N]>::from_flat_fn(|k| ((k as f32) * 0.618).sin() * 9.0);
+    let long = tensor_expr!(sin(x) * exp(x) + tanh(x) - ln(abs(x) + 0.5) / sigmoid(x));
+    for (k, piece) in x.as_slice().chunks_exact(512).enumerate() {
+        let p = TensorView::<f32, Shape![512]>::try_from_slice(piece).unwrap();
+        let short = tensor_expr!(sin(p) * exp(p) + tanh(p) - ln(abs(p) + 0.5) / sigmoid(p));
+        for (j, (a, b)) in long.as_slice()[k * 512..][..512]
+            .iter()
+            .zip(short.as_slice())
+            .enumerate()
+        {
+            assert_eq!(
+                a.to_bits(),
+                b.to_bits(),
+                "element {}: {a} against {b}",
+                k * 512 + j
+            );
+        }
+    }
+}

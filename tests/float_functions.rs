@@ -410,7 +410,7 @@ fn rounding_and_sign_in_expressions() {
 #[test]
 fn a_dispatched_nest_gives_the_compile_time_nest_bits() {
     const N: usize = 4096;
-    let x = HeapTensor::<f32, Shape![N]>::from_flat_fn(|k| ((k as f32) * 0.618).sin() * 9.0);
+    let x = Tensor::<f32, Shape![N]>::from_flat_fn(|k| ((k as f32) * 0.618).sin() * 9.0);
     let long = tensor_expr!(sin(x) * exp(x) + tanh(x) - ln(abs(x) + 0.5) / sigmoid(x));
     for (k, piece) in x.as_slice().chunks_exact(512).enumerate() {
         let p = TensorView::<f32, Shape![512]>::try_from_slice(piece).unwrap();

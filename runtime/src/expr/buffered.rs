@@ -49,6 +49,27 @@ pub(crate) fn outer_of_row<S: Shape>(row: usize) -> [usize; MAX_RANK] {
     outer
 }
 
+/// How a node computes one row into its cache's cells. A method marked
+/// `#[inline(always)]`, not a closure: LLVM kept a long fill (a softmax's
+/// `exp` row) out of line as a closure, where it ran without the vector
+/// width of the nest that reads it (SSE2 under the run-time dispatch's
+/// AVX-512 nest).
+pub(crate) trait Fill<T> {
+    /// Computes the row into `cells`.
+    fn fill(self, cells: &[Cell<T>]);
+}
+
+/// A closure is a fill too, which LLVM may keep out of line: a
+/// reduction's fill is one, since inlined into the nest under the run-time
+/// dispatch (as a `Fill` struct) `log_softmax` and layer norm ran 2x slower
+/// on the default target; why was not pinned down.
+impl<T, F: FnOnce(&[Cell<T>])> Fill<T> for F {
+    #[inline(always)]
+    fn fill(self, cells: &[Cell<T>]) {
+        self(cells)
+    }
+}
+
 /// The last row a node computed, and its number (`usize::MAX`: none yet).
 pub(crate) struct RowCache<T, S: Shape> {
     key: Cell<usize>,
@@ -65,7 +86,7 @@ impl<T: Element, S: Shape> RowCache<T, S> {
 
     /// Row `row`, `fill`ed into the cache first unless it is there already.
     #[inline(always)]
-    pub(crate) fn row(&self, row: usize, fill: impl FnOnce(&[Cell<T>])) -> &[Cell<T>] {
+    pub(crate) fn row(&self, row: usize, fill: impl Fill<T>) -> &[Cell<T>] {
         if !self.holds(row) {
             self.fill(row, fill);
         }
@@ -86,8 +107,8 @@ impl<T: Element, S: Shape> RowCache<T, S> {
 
     /// Makes the cache hold row `row`, computed by `fill`.
     #[inline(always)]
-    fn fill(&self, row: usize, fill: impl FnOnce(&[Cell<T>])) {
-        fill(self.cells());
+    fn fill(&self, row: usize, fill: impl Fill<T>) {
+        fill.fill(self.cells());
         self.key.set(row);
     }
 }
@@ -123,12 +144,15 @@ impl<T: Element, S: Shape> RowPair<T, S> {
     /// output row did not read. (No reader holds a row across output rows,
     /// so neither slot is borrowed when a new output row starts.)
     #[inline(always)]
-    pub(crate) fn row(&self, row: usize, fill: impl FnOnce(&[Cell<T>])) -> &[Cell<T>] {
-        let present = self.slot_of(row).unwrap_or_else(|| {
-            let other = self.other();
-            self.slots[other].fill(row, fill);
-            other
-        });
+    pub(crate) fn row(&self, row: usize, fill: impl Fill<T>) -> &[Cell<T>] {
+        let present = match self.slot_of(row) {
+            Some(slot) => slot,
+            None => {
+                let other = self.other();
+                self.slots[other].fill(row, fill);
+                other
+            }
+        };
         self.present.set(present);
         self.slots[present].cells()
     }
@@ -136,7 +160,7 @@ impl<T: Element, S: Shape> RowPair<T, S> {
     /// Computes row `row` into the slot the present output row does not read,
     /// unless a slot holds it already.
     #[inline(always)]
-    pub(crate) fn ahead(&self, row: usize, fill: impl FnOnce(&[Cell<T>])) {
+    pub(crate) fn ahead(&self, row: usize, fill: impl Fill<T>) {
         if self.slot_of(row).is_none() {
             self.slots[self.other()].fill(row, fill);
         }
@@ -232,7 +256,7 @@ impl<T: Element, S: Shape, O: Shape> Row<T> for OwnedRow<T, S, O> {
 pub struct Shared<T, E: Shaped> {
     expr: E,
     cache: RowCache<T, E::Shape>,
-    /// The cached row's sum, folded while it was filled: a softmax's
+    /// The cached row's sum, folded when it was filled: a softmax's
     /// `sum(exp(..), [1], keepdim)` then reads the shared `exp(..)` row once
     /// fewer.
     sum: Cell<T>,
@@ -257,23 +281,7 @@ unsafe impl<T: Element, E: Expr<T>> Expr<T> for Shared<T, E> {
     #[inline(always)]
     fn row<O: Shape>(&self, outer: [usize; MAX_RANK]) -> impl Row<T> + '_ {
         let row = source_row::<E::Shape, O>(outer);
-        let cells = self.cache.row(row, |cells| {
-            let source = self.expr.row::<E::Shape>(outer_of_row::<E::Shape>(row));
-            for (j, cell) in cells.iter().enumerate() {
-                cell.set(source.get(j, T::ZERO));
-            }
-            if T::IS_FLOAT {
-                // A second pass over the row just filled, in L1: folded
-                // while filling, the lanes' sums stayed in memory wherever
-                // the value was long to compute (an `exp`), and each step
-                // waited for the store of the one before (a softmax ran at
-                // 0.65 of Eigen's speed). An integer sum could overflow,
-                // which must not panic where no `sum` was written.
-                let add = |acc: T, x: T| acc + x;
-                self.sum
-                    .set(fold_lanes(&Filled(cells), cells.len(), T::ZERO, add, false).0);
-            }
-        });
+        let cells = self.cache.row(row, SharedFill { node: self, row });
         let sum = if T::IS_FLOAT {
             Some(self.sum.get())
         } else {
@@ -284,6 +292,39 @@ unsafe impl<T: Element, E: Expr<T>> Expr<T> for Shared<T, E> {
     #[inline(always)]
     fn row_fresh<O: Shape>(&self, outer: [usize; MAX_RANK]) -> impl Row<T> + '_ {
         self.expr.row_fresh::<O>(outer)
+    }
+}
+
+/// Row `row` of a [`Shared`] node's expression, computed into its cache
+/// with the row's sum.
+struct SharedFill<'a, T, E: Shaped> {
+    node: &'a Shared<T, E>,
+    row: usize,
+}
+
+impl<T: Element, E: Expr<T>> Fill<T> for SharedFill<'_, T, E> {
+    #[inline(always)]
+    fn fill(self, cells: &[Cell<T>]) {
+        let row = self.row;
+        let source = self
+            .node
+            .expr
+            .row::<E::Shape>(outer_of_row::<E::Shape>(row));
+        for (j, cell) in cells.iter().enumerate() {
+            cell.set(source.get(j, T::ZERO));
+        }
+        if T::IS_FLOAT {
+            // A second pass over the row just filled, in L1: folded
+            // while filling, the lanes' sums stayed in memory wherever
+            // the value was long to compute (an `exp`), and each step
+            // waited for the store of the one before (a softmax ran at
+            // 0.65 of Eigen's speed). An integer sum could overflow,
+            // which must not panic where no `sum` was written.
+            let add = |acc: T, x: T| acc + x;
+            self.node
+                .sum
+                .set(fold_lanes(&Filled(cells), cells.len(), T::ZERO, add, false).0);
+        }
     }
 }
 

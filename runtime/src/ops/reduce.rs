@@ -381,12 +381,15 @@ where
                 shape: PhantomData,
             });
         }
-        let cells = self.cache.row(row, |cells| self.fill(row, cells));
+        let cells = self
+            .cache
+            .row(row, |cells: &[Cell<T>]| self.fill(row, cells));
         if Self::READS_AHEAD {
             let mut next = outer;
             if crate::kernel::advance_outer::<O>(&mut next) {
                 let next = source_row::<R, O>(next);
-                self.cache.ahead(next, |cells| self.fill(next, cells));
+                self.cache
+                    .ahead(next, |cells: &[Cell<T>]| self.fill(next, cells));
             }
         }
         ReducedRow::Cached(CachedRow::<T, R, O>::new(cells))

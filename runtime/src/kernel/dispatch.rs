@@ -1,8 +1,8 @@
 //! Which instruction set's nest runs: with `std` on x86-64, the tiled nest
-//! of a product, the row nest of short-row products and the nest of an
-//! elementwise expression of 1024 elements or more are compiled a second
-//! (and third) time inside functions with AVX2 and AVX-512 enabled, and
-//! one is chosen at run time; otherwise the compile-time target's. The
+//! of a product and the flat or row nest of an output of 1024 elements or
+//! more are compiled a second and third time inside functions with AVX2
+//! and AVX-512 enabled, and one is chosen at run time; otherwise the
+//! compile-time target's. The
 //! default x86-64 target is SSE2 only: an `exp` over `[64, 1024]` ran 3.9x
 //! faster dispatched to AVX-512.
 
@@ -47,32 +47,13 @@ pub(super) fn drive_tiles<T: Element, O: Shape, E: Expr<T>, X: Slot<T>>(
     drive_nest::<T, O, E, X, ROWS, { 2 * VECTOR_LANES }, VECTOR_LANES, FUSE>(out, e, first);
 }
 
-/// The row nest of an expression whose products are walked by rows (a
-/// matrix of many short rows, [`Reading::walk`](crate::expr::Reading::walk)),
-/// over `out`'s rows from `first` on: with `std` on x86-64, compiled a
-/// second time with AVX-512 enabled and chosen at run time, as the tiled
-/// nest is (the rows vectorise across rows, 16 at a time). Its sums are
-/// not fused: the same values whichever runs.
-#[inline(always)]
-pub(super) fn drive_product_rows<T: Element, O: Shape, E: Expr<T>, X: Slot<T>>(
-    out: &mut [X],
-    e: &E,
-    first: usize,
-) {
-    #[cfg(all(feature = "std", target_arch = "x86_64"))]
-    if VECTOR_LANES < 16 && std::is_x86_feature_detected!("avx512f") {
-        // SAFETY: the CPU has AVX-512F (checked on the line above).
-        unsafe { x86::drive_rows_avx512::<T, O, E, X>(out, e, first) };
-        return;
-    }
-    drive_rows::<T, O, E, X>(out, e, first);
-}
-
-/// The nest of an elementwise expression (a flat walk, or rows), over
-/// `out`'s units from `first` on: with `std` on x86-64, where the output
-/// has [`DISPATCHED_ELEMENTS`] or more, also compiled with AVX-512 and with
-/// AVX2 and picked at run time, as the tiled nest is. Elementwise nodes
-/// multiply and add apart (`math`'s `fma` fuses only where the
+/// The flat or row nest (an elementwise expression, or products walked by
+/// rows: a matrix of many short rows,
+/// [`Reading::walk`](crate::expr::Reading::walk)), over `out`'s units from
+/// `first` on: with `std` on x86-64, where the output has
+/// [`DISPATCHED_ELEMENTS`] or more, also compiled with AVX-512 and with
+/// AVX2 and picked at run time, as the tiled nest is. These nests multiply
+/// and add apart (`math`'s `fma` and `Element::mul_add` fuse only where the
 /// compile-time target has FMA), so every version computes the same bits.
 #[inline(always)]
 pub(super) fn drive_elementwise<T: Element, O: Shape, E: Expr<T>, X: Slot<T>>(
@@ -146,18 +127,6 @@ mod x86 {
         first: usize,
     ) {
         drive_nest::<T, O, E, X, { tile_rows(16) }, 32, 16, true>(out, e, first);
-    }
-
-    /// The row nest with AVX-512.
-    #[target_feature(enable = "avx512f,avx2")]
-    pub(super) unsafe fn drive_rows_avx512<T: Element, O: Shape, E: Expr<T>, X: Slot<T>>(
-        out: &mut [X],
-        e: &E,
-        first: usize,
-    ) {
-        with_constant_extent::<X, O>(out, first, |out, first| {
-            super::drive_rows::<T, O, E, X>(out, e, first)
-        });
     }
 
     /// The elementwise nest with AVX-512.

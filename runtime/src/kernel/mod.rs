@@ -99,9 +99,6 @@ pub(crate) fn drive_part<T: Element, O: Shape, E: Expr<T>, X: Slot<T>>(
 ) {
     match Plan::<T, O, E>::WALK {
         Walk::Tiles => dispatch::drive_tiles::<T, O, E, X>(part, e, first),
-        Walk::Rows if E::READING.products > 0 => {
-            dispatch::drive_product_rows::<T, O, E, X>(part, e, first)
-        }
         Walk::Flat | Walk::Rows => dispatch::drive_elementwise::<T, O, E, X>(part, e, first),
     }
 }

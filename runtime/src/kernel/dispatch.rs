@@ -2,9 +2,8 @@
 //! of a product and the flat or row nest of an output of 1024 elements or
 //! more are compiled a second and third time inside functions with AVX2
 //! and AVX-512 enabled, and one is chosen at run time; otherwise the
-//! compile-time target's. The
-//! default x86-64 target is SSE2 only: an `exp` over `[64, 1024]` ran 3.9x
-//! faster dispatched to AVX-512.
+//! compile-time target's. The default x86-64 target is SSE2 only: an `exp`
+//! over `[64, 1024]` ran 3.9x faster dispatched to AVX-512.
 
 use super::rows::{drive_flat, drive_rows};
 use super::tiles::{drive_tiles_for, tile_rows, VECTOR_LANES};

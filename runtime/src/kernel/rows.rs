@@ -39,20 +39,24 @@ pub(super) fn drive_rows<T: Element, O: Shape, E: Expr<T>, X: Slot<T>>(
         for r in 0..rows {
             let mut outer = [0; MAX_RANK];
             outer[0] = first + r;
-            let row = e.row::<O>(outer);
-            let out_row = &mut part[r * O::ROW_LEN..(r + 1) * O::ROW_LEN];
-            for (j, slot) in out_row.iter_mut().enumerate() {
-                slot.set(row.get(j, slot.current()));
-            }
+            store_row(
+                &mut part[r * O::ROW_LEN..(r + 1) * O::ROW_LEN],
+                e.row::<O>(outer),
+            );
         }
         return;
     }
     let mut outer = unravel::<O>(first, O::RANK.saturating_sub(1));
     for out_row in part.chunks_exact_mut(O::ROW_LEN) {
-        let row = e.row::<O>(outer);
-        for (j, slot) in out_row.iter_mut().enumerate() {
-            slot.set(row.get(j, slot.current()));
-        }
+        store_row(out_row, e.row::<O>(outer));
         advance_outer::<O>(&mut outer);
+    }
+}
+
+/// Writes `row`'s values into the slots of one output row.
+#[inline(always)]
+fn store_row<T, X: Slot<T>>(out_row: &mut [X], row: impl Row<T>) {
+    for (j, slot) in out_row.iter_mut().enumerate() {
+        slot.set(row.get(j, slot.current()));
     }
 }

@@ -266,6 +266,8 @@ where
         && E::READING.products == 0;
 
     /// Result element `t` of result row `row`, folded from its input row.
+    /// (`compute`'s fold of whole rows, for a group of one; through one
+    /// shared helper, layer norm ran 2.3x slower on the default target.)
     #[inline(always)]
     fn direct(&self, row: usize, t: usize) -> T {
         let kept = outer_of_row::<K>(row * R::ROW_LEN + t);

@@ -51,8 +51,8 @@
 
 pub use tensor_expr_macros::{tensor, tensor_expr, Shape};
 pub use tensor_expr_runtime::{
-    Broadcast, BroadcastInto, Dim, Element, Float, Integer, One, Shape, ShapeError, Signed,
-    StridedView, Target, Tensor, TensorView, TensorViewMut, D, FUNCTIONS, MAX_RANK,
+    Broadcast, BroadcastInto, Dim, Dyn, Element, Float, Integer, One, RowsShape, Shape, ShapeError, Signed,
+    RunTime, StridedView, Target, Tensor, TensorView, TensorViewMut, D, FUNCTIONS, MAX_RANK,
 };
 
 /// The run-time errors: [`ShapeError`] (data of the wrong length),
@@ -204,8 +204,8 @@ pub mod prelude {
     #[cfg(feature = "alloc")]
     pub use crate::HeapTensor;
     pub use crate::{
-        tensor, tensor_expr, Broadcast, BroadcastInto, Element, Float, Integer, One, Shape, Signed,
-        Tensor, TensorView, TensorViewMut, D,
+        tensor, tensor_expr, Broadcast, BroadcastInto, Dyn, Element, Float, Integer, One, Shape,
+        Signed, Tensor, TensorView, TensorViewMut, D,
     };
 }
 

@@ -54,7 +54,8 @@ fn wrong_lengths_are_errors_naming_both_sizes() {
         ShapeError {
             shape: &[2, 3],
             expected: 6,
-            actual: 5
+            actual: 5,
+            kind: tensor_expr::error::Mismatch::Elements,
         }
     );
     assert_eq!(err.to_string(), "shape [2, 3] needs 6 elements, got 5");

@@ -1,4 +1,5 @@
-//! `Shape![d0, d1, ...]`: literal dims to a tuple of `D<N>` / `One` types.
+//! `Shape![d0, d1, ...]`: literal dims to a tuple of `D<N>` / `One` types,
+//! and `Dyn` (a run-time size) as the leading dim.
 
 use proc_macro2::{Span, TokenStream};
 use quote::{quote, quote_spanned, ToTokens};
@@ -13,6 +14,8 @@ pub enum DimSpec {
     Size(usize, Span),
     /// A const parameter or block, used as `D<{ ... }>` (never `One`).
     Const(TokenStream),
+    /// `Dyn`: a size known at run time, only as the first dim.
+    Dyn(Span),
 }
 
 impl Parse for DimSpec {
@@ -36,6 +39,9 @@ impl Parse for DimSpec {
         }
         if input.peek(syn::Ident) || input.peek(Token![::]) {
             let path: syn::Path = input.parse()?;
+            if path.is_ident("Dyn") {
+                return Ok(DimSpec::Dyn(path.segments[0].ident.span()));
+            }
             return Ok(DimSpec::Const(quote!({ #path })));
         }
         Err(input.error("expected a dim: a literal size like `3`, a const parameter `N`, or a block `{ N * 2 }`"))
@@ -62,7 +68,15 @@ pub fn shape_type<'a>(
             ),
         ));
     }
-    let types = dims.map(|dim| match dim {
+    let dims: Vec<&DimSpec> = dims.collect();
+    if let Some(DimSpec::Dyn(span)) = dims.iter().skip(1).find(|d| matches!(d, DimSpec::Dyn(_))) {
+        return Err(Error::new(
+            *span,
+            "only the first dim may be `Dyn`: every stride must stay a compile-time constant",
+        ));
+    }
+    let types = dims.into_iter().map(|dim| match dim {
+        DimSpec::Dyn(span) => quote_spanned!(*span=> ::tensor_expr::Dyn),
         DimSpec::Size(1, span) => quote_spanned!(*span=> ::tensor_expr::One),
         DimSpec::Size(size, span) => {
             let size = proc_macro2::Literal::usize_unsuffixed(*size);

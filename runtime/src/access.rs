@@ -40,6 +40,9 @@ pub trait Operand<T> {
     /// The elements the layout reads, from the first on (for a row-major
     /// layout: all of them, in row-major order).
     fn elements(&self) -> &[Self::Element];
+    /// Where its data lives, with its row count where its first dim is
+    /// [`Dyn`](crate::Dyn) ([`Rows`]).
+    fn placement(&self) -> Self::Placement;
 }
 
 /// The element type an operand brings: the first operand of an expression
@@ -67,6 +70,10 @@ impl<T, X: Operand<T> + ?Sized> Operand<T> for &X {
     fn elements(&self) -> &[X::Element] {
         (**self).elements()
     }
+    #[inline]
+    fn placement(&self) -> X::Placement {
+        (**self).placement()
+    }
 }
 
 #[diagnostic::do_not_recommend]
@@ -78,6 +85,10 @@ impl<T, X: Operand<T> + ?Sized> Operand<T> for &mut X {
     #[inline]
     fn elements(&self) -> &[X::Element] {
         (**self).elements()
+    }
+    #[inline]
+    fn placement(&self) -> X::Placement {
+        (**self).placement()
     }
 }
 
@@ -112,7 +123,8 @@ pub trait Layout {
     type Shape: Shape;
     /// The stride in the data of each dim of the view, outermost first.
     const STRIDES: [usize; MAX_RANK];
-    /// The number of elements of the data.
+    /// The number of elements of the data (0 for a shape with a run-time
+    /// dim, whose data is as long as its rows: [`Shape::RUN_TIME_ROWS`]).
     const DATA_LEN: usize;
 }
 
@@ -122,7 +134,7 @@ pub struct RowMajor<S>(PhantomData<S>);
 impl<S: Shape> Layout for RowMajor<S> {
     type Shape = S;
     const STRIDES: [usize; MAX_RANK] = crate::shape::row_major_strides(S::DIMS);
-    const DATA_LEN: usize = S::LEN;
+    const DATA_LEN: usize = crate::shape::len_unless_run_time(S::DIMS);
 }
 
 /// A layout whose data is its shape's elements in row-major order, which
@@ -158,10 +170,12 @@ pub const fn strided_span(dims: &[usize], strides: &[usize; MAX_RANK]) -> usize 
     span
 }
 
-/// Where an operand's data lives: [`Stack`] or [`Heap`]. `tensor_expr!(e)`
-/// puts a new tensor on the heap if any operand's data is there
-/// ([`crate::placement`] joins the placements and evaluates).
-pub trait Placement: Copy + Default {}
+/// Where an operand's data lives: [`Stack`] or [`Heap`], or, for an operand
+/// whose first dim is [`Dyn`](crate::Dyn), its row count ([`Rows`]; two such
+/// operands join to [`CheckedRows`]). `tensor_expr!(e)` puts a new tensor on
+/// the heap if any operand's data is there or its rows are counted at run
+/// time ([`crate::placement`] joins the placements and evaluates).
+pub trait Placement: Copy {}
 
 /// The stack: a `Tensor`, a view (whose data may live anywhere) or a scalar.
 #[derive(Clone, Copy, Debug, Default)]
@@ -176,3 +190,27 @@ pub struct Heap;
 
 #[cfg(feature = "alloc")]
 impl Placement for Heap {}
+
+/// An operand with a [`Dyn`](crate::Dyn) first dim (a view or a
+/// `HeapTensor`), or an expression with exactly one: the rows it has.
+/// Its result has as many, on the heap.
+#[derive(Clone, Copy, Debug)]
+pub struct Rows {
+    /// The rows.
+    pub rows: usize,
+    /// The operand's dims, as a shape error names them.
+    pub dims: &'static [usize],
+}
+
+impl Placement for Rows {}
+
+/// An expression with two operands or more whose first dim is
+/// [`Dyn`](crate::Dyn): their common row count, or the error naming the
+/// first two that differ. Its result is a `Result`.
+#[derive(Clone, Copy, Debug)]
+pub struct CheckedRows {
+    /// The rows all such operands have, or the first difference.
+    pub rows: Result<usize, crate::ShapeError>,
+}
+
+impl Placement for CheckedRows {}

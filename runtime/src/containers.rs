@@ -63,6 +63,10 @@ macro_rules! impl_operand {
             fn elements(&self) -> &[T::Checked] {
                 T::data(self.as_slice())
             }
+            #[inline]
+            fn placement(&self) -> Self::Placement {
+                $crate::access::$placement
+            }
         }
 
         impl<$($g)*> $crate::access::ElementSource for $ty where S: $crate::Shape, T: $crate::Element {

@@ -1,5 +1,7 @@
-//! Dimensions as types: `D<N>` for a size known at compile time and `One` for a
-//! size-1 ("degenerate") dimension, the only kind that broadcasts.
+//! Dimensions as types: `D<N>` for a size known at compile time, `One` for a
+//! size-1 ("degenerate") dimension, the only kind that broadcasts, and `Dyn`
+//! for a leading dimension whose size is known only when the program runs
+//! (`RunTime` as expression nodes see it).
 //!
 //! Why a separate type for size 1: the broadcast rule then needs no arithmetic and
 //! no overlapping impls (`D<N>` with `D<N>`, `One` with anything), and rustc prints
@@ -33,8 +35,41 @@ pub struct D<const N: usize>;
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct One;
 
+/// A leading dimension whose size is known only at run time: the images of
+/// a request, the points of a scan, the samples of a buffer.
+/// `Shape![Dyn, 784]` is `(Dyn, D<784>)`, any number of rows of 784.
+///
+/// Only the first dim of a shape may be `Dyn`, so every stride is still a
+/// constant and each row (`at(i)`) is a static shape. Such a shape is not a
+/// [`Shape`](crate::Shape) (whose element count is a constant) but a
+/// [`RowsShape`](crate::RowsShape): its tensors are
+/// [`HeapTensor`](crate::HeapTensor)s and views, which count their rows
+/// (`rows()`). In an expression its rows are the dim [`RunTime`], which is
+/// how a shape error names them.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Dyn;
+
+/// The leading [`Dyn`] dim as expression nodes and the shape rules see it:
+/// a [`Dim`] whose [`SIZE`](Dim::SIZE) is [`RUN_TIME`], a marker no real
+/// size reaches. The broadcasting rules compare it (it is not 1, so it is
+/// never stretched, and it meets only itself or `One`), and strides never
+/// read it (it is the first dim), while a compile-time element count over it
+/// fails to build ([`Shape::LEN`](crate::Shape::LEN)).
+///
+/// ```
+/// use tensor_expr_runtime::{Dim, RunTime, RUN_TIME};
+/// assert_eq!(<RunTime as Dim>::SIZE, RUN_TIME);
+/// ```
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct RunTime;
+
+/// The [`Dim::SIZE`] of [`RunTime`]: `usize::MAX`, which no array's length
+/// reaches.
+pub const RUN_TIME: usize = usize::MAX;
+
 mod sealed {
-    /// Implemented by [`D`](super::D) and [`One`](super::One) only.
+    /// Implemented by [`D`](super::D), [`One`](super::One) and
+    /// [`RunTime`](super::RunTime) only.
     #[diagnostic::on_unimplemented(
         message = "`{Self}` cannot be a dimension: `Dim` is sealed",
         label = "not `D<N>` or `One`",
@@ -45,13 +80,15 @@ mod sealed {
 
 impl<const N: usize> sealed::Sealed for D<N> {}
 impl sealed::Sealed for One {}
+impl sealed::Sealed for RunTime {}
 
 /// A type-level dimension: its size and its storage as an array level. (Every
 /// dim broadcasts with itself and can be written into itself: the per-dim rules
 /// have an impl for any pair of equal dims, so shape-generic code needs no
 /// extra bounds.)
 ///
-/// The trait is sealed: [`D`] and [`One`] are its only implementations.
+/// The trait is sealed: [`D`], [`One`] and [`RunTime`] are its only
+/// implementations.
 /// Unsafe code relies on `Array<X>` being exactly `[X; SIZE]` (a tensor's
 /// storage is taken as `LEN` consecutive elements when a new tensor is
 /// evaluated, and when it is cast to bytes), which an implementation outside
@@ -65,8 +102,13 @@ pub trait Dim: sealed::Sealed + Copy + Default + core::fmt::Debug + 'static {
     /// The same size as a [`D`]: `D<1>` for [`One`], itself otherwise (see
     /// [`Shape::ExactDims`](crate::Shape::ExactDims)).
     type Exact: Dim;
-    /// One level of nested-array storage: `[X; SIZE]`.
+    /// One level of nested-array storage: `[X; SIZE]` (none for [`RunTime`],
+    /// whose storage functions fail to build).
     type Array<X>: AsRef<[X]> + AsMut<[X]>;
+    /// `Static` for a dim of compile-time size, `RunTimeLed` for
+    /// [`RunTime`]: how a shape picks its spelling
+    /// ([`Shape::Spelled`](crate::Shape::Spelled)) by its first dim.
+    type Lead<Static, RunTimeLed>;
     /// Builds one array level, calling `f` with each position in order.
     fn array_from_fn<X>(f: impl FnMut(usize) -> X) -> Self::Array<X>;
     /// Views a slice of array levels as one flat slice (no copy).
@@ -78,6 +120,7 @@ pub trait Dim: sealed::Sealed + Copy + Default + core::fmt::Debug + 'static {
 impl<const N: usize> Dim for D<N> {
     const SIZE: usize = N;
     type Exact = Self;
+    type Lead<Static, RunTimeLed> = Static;
     type Array<X> = [X; N];
     fn array_from_fn<X>(f: impl FnMut(usize) -> X) -> [X; N] {
         core::array::from_fn(f)
@@ -93,6 +136,7 @@ impl<const N: usize> Dim for D<N> {
 impl Dim for One {
     const SIZE: usize = 1;
     type Exact = D<1>;
+    type Lead<Static, RunTimeLed> = Static;
     type Array<X> = [X; 1];
     fn array_from_fn<X>(f: impl FnMut(usize) -> X) -> [X; 1] {
         core::array::from_fn(f)
@@ -104,3 +148,23 @@ impl Dim for One {
         levels.as_flattened_mut()
     }
 }
+
+/// A run-time dim has no array storage: the functions below fail to build
+/// wherever they are used (an inline `const` panics when the function is
+/// monomorphised), so no stack tensor of a run-time shape exists.
+impl Dim for RunTime {
+    const SIZE: usize = RUN_TIME;
+    type Exact = Self;
+    type Lead<Static, RunTimeLed> = RunTimeLed;
+    type Array<X> = [X; 0];
+    fn array_from_fn<X>(_: impl FnMut(usize) -> X) -> [X; 0] {
+        const { panic!("a `Tensor` has no run-time dim: a `Dyn` shape is a `HeapTensor` or a view") }
+    }
+    fn flatten<X>(_: &[[X; 0]]) -> &[X] {
+        const { panic!("a `Tensor` has no run-time dim: a `Dyn` shape is a `HeapTensor` or a view") }
+    }
+    fn flatten_mut<X>(_: &mut [[X; 0]]) -> &mut [X] {
+        const { panic!("a `Tensor` has no run-time dim: a `Dyn` shape is a `HeapTensor` or a view") }
+    }
+}
+

@@ -3,30 +3,74 @@
 
 use core::fmt;
 
-/// Data whose length does not match a shape's element count.
+/// Data whose length does not fit a shape, or two run-time dims
+/// ([`Dyn`](crate::Dyn)) of one expression that differ.
 ///
 /// ```
-/// use tensor_expr_runtime::{Tensor, D};
+/// use tensor_expr_runtime::{Dyn, Tensor, TensorView, D};
 /// let err = Tensor::<f32, (D<2>, D<3>)>::try_from_slice(&[1.0; 5]).unwrap_err();
 /// assert_eq!(err.to_string(), "shape [2, 3] needs 6 elements, got 5");
+/// let err = TensorView::<f32, (Dyn, D<3>)>::try_from_slice(&[1.0; 5]).unwrap_err();
+/// assert_eq!(err.to_string(), "shape [Dyn, 3] needs whole rows of 3 elements, got 5");
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct ShapeError {
-    /// The shape's dims.
+    /// The shape's dims ([`RUN_TIME`](crate::RUN_TIME) for a `Dyn` one).
     pub shape: &'static [usize],
-    /// The element count the shape needs.
+    /// The element count the shape needs (per row, for a `Dyn` shape), or
+    /// the rows of the first `Dyn` operand.
     pub expected: usize,
-    /// The length that was given.
+    /// The length that was given, or the rows of the operand that differs.
     pub actual: usize,
+    /// Which of the three it is.
+    pub kind: Mismatch,
+}
+
+/// What a [`ShapeError`] counts.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Mismatch {
+    /// Elements of a static shape: `expected` is its element count.
+    Elements,
+    /// Elements of a shape with a `Dyn` first dim: `expected` is a row's
+    /// element count, of which the length must be a multiple.
+    WholeRows,
+    /// The `Dyn` dims of two operands (or an operand and the target):
+    /// `expected` rows against `actual`.
+    Rows,
+}
+
+/// The dims as a person writes them: `Dyn` for a run-time one.
+struct Spelled(&'static [usize]);
+
+impl fmt::Display for Spelled {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("[")?;
+        for (k, &dim) in self.0.iter().enumerate() {
+            let sep = if k > 0 { ", " } else { "" };
+            if dim == crate::dim::RUN_TIME {
+                write!(f, "{sep}Dyn")?;
+            } else {
+                write!(f, "{sep}{dim}")?;
+            }
+        }
+        f.write_str("]")
+    }
 }
 
 impl fmt::Display for ShapeError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(
-            f,
-            "shape {:?} needs {} elements, got {}",
-            self.shape, self.expected, self.actual
-        )
+        let (shape, expected, actual) = (Spelled(self.shape), self.expected, self.actual);
+        match self.kind {
+            Mismatch::Elements => write!(f, "shape {shape} needs {expected} elements, got {actual}"),
+            Mismatch::WholeRows => write!(
+                f,
+                "shape {shape} needs whole rows of {expected} elements, got {actual}"
+            ),
+            Mismatch::Rows => write!(
+                f,
+                "the `Dyn` dims differ: {expected} rows against {actual} (shape {shape})"
+            ),
+        }
     }
 }
 
@@ -41,6 +85,41 @@ pub(crate) fn check_len<S: crate::Shape>(actual: usize) -> Result<(), ShapeError
             shape: S::DIMS,
             expected: S::LEN,
             actual,
+            kind: Mismatch::Elements,
+        })
+    }
+}
+
+/// The rows of `actual` elements of the `Dyn` shape `S`, or the error if
+/// they are not whole rows.
+pub(crate) fn check_rows<S: crate::RowsShape>(actual: usize) -> Result<usize, ShapeError> {
+    if actual.is_multiple_of(S::ITEM_LEN) {
+        Ok(actual / S::ITEM_LEN)
+    } else {
+        Err(ShapeError {
+            shape: <S::Nodes as crate::Shape>::DIMS,
+            expected: S::ITEM_LEN,
+            actual,
+            kind: Mismatch::WholeRows,
+        })
+    }
+}
+
+/// `Ok(rows)` if two `Dyn` dims of shape `dims` agree, else the error
+/// naming both.
+pub(crate) fn check_same_rows(
+    dims: &'static [usize],
+    rows: usize,
+    other: usize,
+) -> Result<usize, ShapeError> {
+    if rows == other {
+        Ok(rows)
+    } else {
+        Err(ShapeError {
+            shape: dims,
+            expected: rows,
+            actual: other,
+            kind: Mismatch::Rows,
         })
     }
 }

@@ -197,6 +197,50 @@ impl<T, S: Shape> HeapTensor<T, S> {
     }
 }
 
+impl<T, S> HeapTensor<T, S> {
+    /// A tensor of `len` elements that `fill` writes into uninitialised
+    /// slots (for a shape whose element count is known at run time).
+    ///
+    /// # Safety
+    /// `fill` writes every one of the `len` slots.
+    pub(crate) unsafe fn from_uninit_len(
+        len: usize,
+        fill: impl FnOnce(&mut [core::mem::MaybeUninit<T>]),
+    ) -> Self {
+        HeapTensor {
+            // SAFETY: passed on from the caller.
+            data: unsafe { AlignedBox::from_uninit(len, fill) },
+            shape: PhantomData,
+        }
+    }
+
+    /// Takes `data` as the elements, unchecked (for a shape whose element
+    /// count is known at run time, checked by the caller).
+    pub(crate) fn from_aligned(data: AlignedBox<T>) -> Self {
+        HeapTensor {
+            data,
+            shape: PhantomData,
+        }
+    }
+
+    /// The elements, whatever the shape.
+    #[inline]
+    pub(crate) fn elements(&self) -> &[T] {
+        &self.data
+    }
+
+    /// The aligned block itself.
+    pub(crate) fn into_aligned(self) -> AlignedBox<T> {
+        self.data
+    }
+
+    /// The elements, mutably, whatever the shape.
+    #[inline]
+    pub(crate) fn elements_mut(&mut self) -> &mut [T] {
+        &mut self.data
+    }
+}
+
 impl<T, S: Shape> Tensor<T, S> {
     /// A copy of the elements on the heap (features `alloc`, `std`).
     pub fn to_heap(&self) -> HeapTensor<T, S>

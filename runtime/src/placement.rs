@@ -25,7 +25,10 @@
 
 #[cfg(feature = "alloc")]
 use crate::access::Heap;
-use crate::access::{Operand, Placement, Stack};
+use crate::access::{CheckedRows, Operand, Placement, Rows, Stack};
+use crate::error::check_same_rows;
+#[cfg(feature = "alloc")]
+use crate::error::ShapeError;
 use crate::element::Element;
 use crate::expr::{Context, Expr};
 use crate::shape::Shape;
@@ -33,6 +36,11 @@ use crate::tensor::Tensor;
 use core::mem::size_of;
 
 /// A placement's new tensors: the type, and how an expression fills one.
+#[diagnostic::on_unimplemented(
+    message = "an expression over a `Dyn` dim makes a `HeapTensor`, which needs the `alloc` feature",
+    label = "a new tensor of run-time rows",
+    note = "without an allocator, write the result into a target: `tensor_expr!(out = ..)`"
+)]
 pub trait Evaluate: Placement {
     /// The tensor type of this placement.
     type Tensor<T: Element, S: Shape>;
@@ -70,24 +78,57 @@ impl Evaluate for Heap {
     }
 }
 
-/// Two placements joined: the heap if either is.
+/// Two placements joined: the heap if either is; the rows of the one with
+/// run-time rows ([`Rows`]); both rows checked where both have them
+/// ([`CheckedRows`]).
 pub trait Join<Other> {
     /// The joined placement.
-    type Output: Evaluate;
+    type Output: Placement;
+    /// The joined placement's value (the row count, or its check).
+    fn join(self, other: Other) -> Self::Output;
 }
 
-impl Join<Stack> for Stack {
-    type Output = Stack;
+/// Joins of placements with no rows, and of those with rows: each pair
+/// `Left + Right => Output` with the joined value as `|left, right| value`.
+macro_rules! joins {
+    ($($(#[$cfg:meta])* $left:ident + $right:ident => $output:ident: |$l:pat_param, $r:pat_param| $value:expr;)*) => {$(
+        $(#[$cfg])*
+        impl Join<$right> for $left {
+            type Output = $output;
+            #[inline(always)]
+            fn join(self, other: $right) -> $output {
+                let ($l, $r) = (self, other);
+                $value
+            }
+        }
+    )*};
 }
 
-#[cfg(feature = "alloc")]
-impl Join<Heap> for Stack {
-    type Output = Heap;
-}
-
-#[cfg(feature = "alloc")]
-impl<P: Placement> Join<P> for Heap {
-    type Output = Heap;
+joins! {
+    Stack + Stack => Stack: |_, _| Stack;
+    #[cfg(feature = "alloc")] Stack + Heap => Heap: |_, heap| heap;
+    #[cfg(feature = "alloc")] Heap + Stack => Heap: |heap, _| heap;
+    #[cfg(feature = "alloc")] Heap + Heap => Heap: |heap, _| heap;
+    Stack + Rows => Rows: |_, rows| rows;
+    #[cfg(feature = "alloc")] Heap + Rows => Rows: |_, rows| rows;
+    Rows + Stack => Rows: |rows, _| rows;
+    #[cfg(feature = "alloc")] Rows + Heap => Rows: |rows, _| rows;
+    Rows + Rows => CheckedRows: |a, b| CheckedRows {
+        rows: check_same_rows(a.dims, a.rows, b.rows),
+    };
+    Stack + CheckedRows => CheckedRows: |_, checked| checked;
+    #[cfg(feature = "alloc")] Heap + CheckedRows => CheckedRows: |_, checked| checked;
+    CheckedRows + Stack => CheckedRows: |checked, _| checked;
+    #[cfg(feature = "alloc")] CheckedRows + Heap => CheckedRows: |checked, _| checked;
+    CheckedRows + Rows => CheckedRows: |checked, b| CheckedRows {
+        rows: checked.rows.and_then(|rows| check_same_rows(b.dims, rows, b.rows)),
+    };
+    Rows + CheckedRows => CheckedRows: |a, checked| CheckedRows {
+        rows: checked.rows.and_then(|rows| check_same_rows(a.dims, a.rows, rows)),
+    };
+    CheckedRows + CheckedRows => CheckedRows: |a, b| CheckedRows {
+        rows: a.rows.and_then(|rows| b.rows.and_then(|other| check_same_rows(&[], rows, other))),
+    };
 }
 
 /// The placement `so_far` joined with that of one more operand (spanned on
@@ -95,11 +136,11 @@ impl<P: Placement> Join<P> for Heap {
 /// reported once).
 #[inline(always)]
 pub fn join<P: Join<X::Placement>, T, M, X: Operand<T> + ?Sized>(
-    _so_far: P,
+    so_far: P,
     _context: Context<T, M>,
-    _operand: &X,
+    operand: &X,
 ) -> P::Output {
-    Default::default()
+    so_far.join(operand.placement())
 }
 
 /// The placement `so_far` joined with an already known one (a stage's: the
@@ -107,8 +148,49 @@ pub fn join<P: Join<X::Placement>, T, M, X: Operand<T> + ?Sized>(
 /// own operands, as a result is, and its placement counts for the
 /// expression that reads it).
 #[inline(always)]
-pub fn join_placement<P: Join<Q>, Q>(_so_far: P, _other: Q) -> P::Output {
-    Default::default()
+pub fn join_placement<P: Join<Q>, Q>(so_far: P, other: Q) -> P::Output {
+    so_far.join(other)
+}
+
+/// Run-time rows: a [`HeapTensor`](crate::HeapTensor) of as many, spelled
+/// with [`Dyn`](crate::Dyn) first, filled chunk by chunk of static rows
+/// ([`crate::kernel`]).
+#[cfg(feature = "alloc")]
+impl Evaluate for Rows {
+    type Tensor<T: Element, S: Shape> = crate::HeapTensor<T, S::Spelled>;
+    #[inline]
+    fn evaluate<T: Element, E: Expr<T>>(self, e: E) -> crate::HeapTensor<T, <E::Shape as Shape>::Spelled> {
+        const {
+            assert!(
+                <E::Shape as Shape>::RUN_TIME_ROWS,
+                "an expression over a `Dyn` dim keeps it first: a reduction or `in_dims` over it is not supported"
+            )
+        };
+        let rows = self.rows;
+        // SAFETY: `drive_rows` writes every one of the `rows * ITEM_LEN`
+        // slots (`kernel/`: each chunk of rows is a whole output of the
+        // static nest, which writes each of its slots).
+        unsafe {
+            crate::HeapTensor::from_uninit_len(rows * <E::Shape as Shape>::ITEM_LEN, |slots| {
+                crate::kernel::drive_rows::<T, E, _>(slots, &e, rows)
+            })
+        }
+    }
+}
+
+/// Two operands or more with run-time rows: the result, or the error
+/// naming the rows that differ.
+#[cfg(feature = "alloc")]
+impl Evaluate for CheckedRows {
+    type Tensor<T: Element, S: Shape> = Result<crate::HeapTensor<T, S::Spelled>, ShapeError>;
+    #[inline]
+    fn evaluate<T: Element, E: Expr<T>>(
+        self,
+        e: E,
+    ) -> Result<crate::HeapTensor<T, <E::Shape as Shape>::Spelled>, ShapeError> {
+        let rows = self.rows?;
+        Ok(Rows { rows, dims: &[] }.evaluate(e))
+    }
 }
 
 /// Evaluates `e` into a new tensor on `placement` (`tensor_expr!(e)`).
@@ -146,7 +228,7 @@ impl<T, S: Shape> StackBytes for &Tensor<T, S> {
 }
 
 #[cfg(feature = "alloc")]
-impl<T, S: Shape> StackBytes for &crate::HeapTensor<T, S> {
+impl<T, S> StackBytes for &crate::HeapTensor<T, S> {
     const STACK_BYTES: usize = size_of::<crate::HeapTensor<T, S>>();
 }
 

@@ -10,7 +10,7 @@
 //! written over `Shape`, and `Shape` names them as supertraits so that code
 //! generic over a shape may broadcast it with itself and a scalar.
 
-use crate::dim::{Dim, One};
+use crate::dim::{Dim, One, D, RUN_TIME};
 use crate::rules::broadcast::Broadcast;
 use crate::rules::in_place::BroadcastInto;
 use core::fmt::Debug;
@@ -53,6 +53,17 @@ pub trait Shape:
     const DIMS: &'static [usize];
     /// The number of elements: the product of the dims (1 for rank 0).
     const LEN: usize;
+    /// Whether the first dim is [`RunTime`](crate::RunTime), a size known at run
+    /// time: such a shape has no compile-time [`LEN`](Shape::LEN), and its
+    /// tensors hold their row count.
+    const RUN_TIME_ROWS: bool = Self::RANK > 0 && Self::DIMS[0] == RUN_TIME;
+    /// The elements of one index of the first dim (one item of a batch):
+    /// the product of the other dims, 1 for a scalar.
+    const ITEM_LEN: usize = if Self::RANK == 0 {
+        1
+    } else {
+        product(Self::DIMS, 1)
+    };
     /// The length of one contiguous row: the last dim, or 1 for a scalar.
     const ROW_LEN: usize = if Self::RANK == 0 {
         1
@@ -70,6 +81,14 @@ pub trait Shape:
     /// one passed to code generic over `const B: usize`
     /// (`Tensor::into_exact_dims`).
     type ExactDims: Shape;
+    /// The same shape with `B` as its first dim: a chunk of `B` rows of a
+    /// shape whose first dim is [`RunTime`](crate::RunTime), which the loop nest
+    /// walks as a static shape (itself for a scalar).
+    type Chunk<const B: usize>: Shape;
+    /// The shape as containers spell it: itself, or `(Dyn, ..)` where the
+    /// first dim is [`RunTime`](crate::RunTime) (the shape of an
+    /// expression's result).
+    type Spelled;
     /// A multi-index: `[usize; RANK]`.
     type Index: Copy + Debug + Default + PartialEq + AsRef<[usize]> + AsMut<[usize]> + 'static;
 
@@ -207,16 +226,30 @@ macro_rules! last_dim {
     ($first:ident $($rest:ident)+) => { last_dim!($($rest)+) };
 }
 
+macro_rules! chunk {
+    ($b:ident;) => { () };
+    ($b:ident; $first:ident $($rest:ident)*) => { (D<$b>, $($rest,)*) };
+}
+
+macro_rules! spelled {
+    ($s:ty;) => { () };
+    ($s:ty; $first:ident $($rest:ident)*) => {
+        <$first as Dim>::Lead<$s, (crate::dim::Dyn, $($rest,)*)>
+    };
+}
+
 macro_rules! impl_shape {
     ($rank:literal; $($d:ident)*) => {
         impl<$($d: Dim),*> sealed::Sealed for ($($d,)*) {}
         impl<$($d: Dim),*> Shape for ($($d,)*) {
             const RANK: usize = $rank;
-            const DIMS: &'static [usize] = &[$($d::SIZE),*];
-            const LEN: usize = 1 $(* $d::SIZE)*;
+            const DIMS: &'static [usize] = leading_dyn_only(&[$($d::SIZE),*]);
+            const LEN: usize = static_len(Self::DIMS);
             type Storage<T> = nested_storage!(T; $($d)*);
             type Index = [usize; $rank];
             type ExactDims = ($($d::Exact,)*);
+            type Chunk<const B: usize> = chunk!(B; $($d)*);
+            type Spelled = spelled!(($($d,)*); $($d)*);
             type Row<X> = last_dim!(X; One $($d)*);
 
             fn row_from_fn<X>(f: impl FnMut(usize) -> X) -> Self::Row<X> {
@@ -250,6 +283,51 @@ impl_shape!(4; A0 A1 A2 A3);
 impl_shape!(5; A0 A1 A2 A3 A4);
 impl_shape!(6; A0 A1 A2 A3 A4 A5);
 
+/// The product of `dims[from..]`.
+const fn product(dims: &[usize], from: usize) -> usize {
+    let mut len = 1;
+    let mut k = from;
+    while k < dims.len() {
+        len *= dims[k];
+        k += 1;
+    }
+    len
+}
+
+/// The element count of a shape of `dims`, which fails to compile (as the
+/// constant [`Shape::LEN`] is evaluated) where the first dim is [`RunTime`](crate::RunTime).
+const fn static_len(dims: &[usize]) -> usize {
+    assert!(
+        dims.is_empty() || dims[0] != RUN_TIME,
+        "a shape with a run-time dim has no compile-time element count: its tensors count their rows (`rows()`)"
+    );
+    product(dims, 0)
+}
+
+/// The element count of a shape of `dims`, 0 where the first dim is
+/// [`RunTime`](crate::RunTime): for a constant that covers both kinds of
+/// shape (rustc evaluates every constant a constant names, even in a branch
+/// not taken, so naming [`Shape::LEN`] would fail to build for a run-time
+/// shape).
+pub(crate) const fn len_unless_run_time(dims: &[usize]) -> usize {
+    if !dims.is_empty() && dims[0] == RUN_TIME {
+        0
+    } else {
+        product(dims, 0)
+    }
+}
+
+/// `dims`, checked to have [`RunTime`](crate::RunTime) first or nowhere: every
+/// stride is then a constant.
+const fn leading_dyn_only(dims: &'static [usize]) -> &'static [usize] {
+    let mut k = 1;
+    while k < dims.len() {
+        assert!(dims[k] != RUN_TIME, "only the first dim of a shape may be a run-time size");
+        k += 1;
+    }
+    dims
+}
+
 /// Row-major strides of `dims`, outermost first, padded with zeros to [`MAX_RANK`].
 ///
 /// ```
@@ -263,7 +341,10 @@ pub const fn row_major_strides(dims: &[usize]) -> [usize; MAX_RANK] {
     while k > 0 {
         k -= 1;
         strides[k] = stride;
-        stride *= dims[k];
+        // The first dim's size is not needed (and a run-time one would overflow).
+        if k > 0 {
+            stride *= dims[k];
+        }
     }
     strides
 }
@@ -291,3 +372,54 @@ impl<A: Shape, B: Shape> SameLen<A, B> {
         "the two shapes have different element counts: `into_shape` and `reshaped` keep every element"
     );
 }
+
+mod rows_sealed {
+    pub trait Sealed {}
+}
+
+/// A shape whose first dim is [`Dyn`](crate::Dyn), written `Shape![Dyn, ..]`:
+/// any number of rows of the static shape [`Item`](RowsShape::Item). Views
+/// and [`HeapTensor`](crate::HeapTensor)s of it count their rows at run
+/// time; in an expression it is [`Nodes`](RowsShape::Nodes), with the
+/// leading dim [`RunTime`](crate::RunTime).
+///
+/// ```
+/// use tensor_expr_runtime::{Dyn, RowsShape, Shape, D};
+/// type Images = (Dyn, D<28>, D<28>);
+/// assert_eq!(<Images as RowsShape>::ITEM_LEN, 784);
+/// assert_eq!(<<Images as RowsShape>::Item as Shape>::DIMS, &[28, 28]);
+/// ```
+pub trait RowsShape: rows_sealed::Sealed + Copy + Default + Debug + 'static {
+    /// The shape of one row: the dims after `Dyn`.
+    type Item: Shape;
+    /// The shape as expression nodes see it, `(RunTime, ..)`.
+    type Nodes: Shape<Spelled = Self>;
+    /// The elements of one row, at least one (checked when the code is
+    /// built: rows of no elements could not be counted from a length).
+    const ITEM_LEN: usize = {
+        assert!(
+            <Self::Item as Shape>::LEN > 0,
+            "a `Dyn` shape's rows need at least one element each"
+        );
+        <Self::Item as Shape>::LEN
+    };
+    /// The rank, `Dyn` included.
+    const RANK: usize = <Self::Item as Shape>::RANK + 1;
+}
+
+macro_rules! impl_rows_shape {
+    ($($d:ident)*) => {
+        impl<$($d: Dim),*> rows_sealed::Sealed for (crate::dim::Dyn, $($d,)*) {}
+        impl<$($d: Dim),*> RowsShape for (crate::dim::Dyn, $($d,)*) {
+            type Item = ($($d,)*);
+            type Nodes = (crate::dim::RunTime, $($d,)*);
+        }
+    };
+}
+
+impl_rows_shape!();
+impl_rows_shape!(A1);
+impl_rows_shape!(A1 A2);
+impl_rows_shape!(A1 A2 A3);
+impl_rows_shape!(A1 A2 A3 A4);
+impl_rows_shape!(A1 A2 A3 A4 A5);

@@ -136,6 +136,46 @@ impl<'a, T, S: Shape> From<&'a TensorViewMut<'_, T, S>> for TensorView<'a, T, S>
     }
 }
 
+impl<'a, T, S> TensorView<'a, T, S> {
+    /// Views `data` as it is, unchecked (for a shape whose element count is
+    /// known at run time, checked by the caller).
+    pub(crate) const fn wrap(data: &'a [T]) -> Self {
+        TensorView {
+            data,
+            shape: PhantomData,
+        }
+    }
+
+    /// The elements, whatever the shape.
+    #[inline]
+    pub(crate) const fn elements(&self) -> &'a [T] {
+        self.data
+    }
+}
+
+impl<'a, T, S> TensorViewMut<'a, T, S> {
+    /// Views `data` mutably as it is, unchecked (for a shape whose element
+    /// count is known at run time, checked by the caller).
+    pub(crate) fn wrap(data: &'a mut [T]) -> Self {
+        TensorViewMut {
+            data,
+            shape: PhantomData,
+        }
+    }
+
+    /// The elements, whatever the shape.
+    #[inline]
+    pub(crate) fn elements(&self) -> &[T] {
+        self.data
+    }
+
+    /// The elements, mutably, whatever the shape.
+    #[inline]
+    pub(crate) fn elements_mut(&mut self) -> &mut [T] {
+        self.data
+    }
+}
+
 impl<T, S> Clone for TensorView<'_, T, S> {
     fn clone(&self) -> Self {
         *self

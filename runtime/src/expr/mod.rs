@@ -493,6 +493,15 @@ impl<'p> TileOrigin<'p> {
         self.packing?.downcast_ref::<P>()
     }
 
+    /// The same tile in a tree read from row `first` of its first dim on
+    /// (a chunk of run-time rows, `kernel`'s `run_time`).
+    #[inline(always)]
+    pub(crate) fn rebased(self, first: usize) -> TileOrigin<'p> {
+        let mut outer = self.outer;
+        outer[0] += first;
+        TileOrigin { outer, ..self }
+    }
+
     /// The tile `rows` further along the axis.
     #[cfg_attr(not(feature = "alloc"), allow(dead_code))]
     #[inline(always)]

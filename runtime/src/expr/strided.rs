@@ -14,13 +14,14 @@ use super::{Expr, Flat, Reading, Row, Shaped};
 use crate::access::{Layout, Operand, RowMajor};
 use crate::element::Element;
 use crate::rules::broadcast::aligned_strides;
-use crate::shape::{Shape, MAX_RANK};
+use crate::shape::{len_unless_run_time, Shape, MAX_RANK};
 use core::marker::PhantomData;
 
 /// An operand's elements read through the strides of layout `L`, broadcast
 /// into the output (stride 0 on the dims it has as size 1 or lacks).
 pub struct StridedLeaf<'a, T, L> {
-    /// Exactly `L::DATA_LEN` elements (see [`StridedLeaf::new`]); `row`
+    /// Exactly `L::DATA_LEN` elements, or every row's where the layout's
+    /// first dim is [`RunTime`](crate::RunTime) (see [`StridedLeaf::new`]); `row`
     /// relies on it.
     data: &'a [T],
     layout: PhantomData<L>,
@@ -50,8 +51,27 @@ impl<'a, T, L: Layout> StridedLeaf<'a, T, L> {
     #[inline]
     pub fn new(data: &'a [T]) -> Self {
         StridedLeaf {
-            data: &data[..L::DATA_LEN],
+            data: if Self::RUN_TIME_ROWS {
+                data
+            } else {
+                &data[..L::DATA_LEN]
+            },
             layout: PhantomData,
+        }
+    }
+
+    /// Whether the layout's first dim is [`RunTime`](crate::RunTime): its data is
+    /// as long as its rows, all of them read.
+    const RUN_TIME_ROWS: bool = <L::Shape as Shape>::RUN_TIME_ROWS;
+
+    /// The elements a row may read up to: the constant `DATA_LEN`, or the
+    /// data's length where the rows are counted at run time.
+    #[inline(always)]
+    fn limit(&self) -> usize {
+        if Self::RUN_TIME_ROWS {
+            self.data.len()
+        } else {
+            L::DATA_LEN
         }
     }
 }
@@ -80,10 +100,14 @@ struct FlatRead<L>(PhantomData<L>);
 impl<L: Layout> FlatRead<L> {
     const FLAT: Flat = {
         let dims = <L::Shape as Shape>::DIMS;
-        if <L::Shape as Shape>::LEN == 1 {
+        let len = len_unless_run_time(dims);
+        if <L::Shape as Shape>::RUN_TIME_ROWS {
+            // Walked by rows: a chunk of the output is never the whole data.
+            Flat::No
+        } else if len == 1 {
             Flat::Splat
         } else if is_row_major(&L::STRIDES, dims) {
-            Flat::Run(<L::Shape as Shape>::LEN)
+            Flat::Run(len)
         } else {
             Flat::No
         }
@@ -93,7 +117,7 @@ impl<L: Layout> FlatRead<L> {
         Flat::Splat => 0,
         _ => 1,
     };
-    const SPAN: usize = span(<L::Shape as Shape>::LEN, Self::STEP);
+    const SPAN: usize = span(len_unless_run_time(<L::Shape as Shape>::DIMS), Self::STEP);
 }
 
 /// Whether `strides` are the row-major strides of `dims` (on every dim of
@@ -145,12 +169,11 @@ unsafe impl<T: Element, L: Layout> Expr<T> for StridedLeaf<'_, T, L> {
         // terms), one distinct check per leaf and row gives LLVM's loop and
         // register passes hundreds of branches, which they handle in
         // quadratic time.
-        assert!(
-            span <= L::DATA_LEN && offset <= L::DATA_LEN - span,
-            "row out of range"
-        );
-        // SAFETY: `new` sliced `data` to exactly `L::DATA_LEN` elements, and
-        // `offset + span <= L::DATA_LEN` was just checked (without overflow).
+        let limit = self.limit();
+        assert!(span <= limit && offset <= limit - span, "row out of range");
+        // SAFETY: `new` sliced `data` to exactly `L::DATA_LEN` elements (or
+        // kept all of it, `limit()` long, for run-time rows), and `offset +
+        // span <= limit` was just checked (without overflow).
         let row = unsafe { self.data.get_unchecked(offset..offset + span) };
         StridedRow::<T, L, O> {
             row,

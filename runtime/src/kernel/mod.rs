@@ -16,6 +16,8 @@
 //!   of whole units, each walked on a thread of rayon's pool.
 //! - `dispatch`: which instruction set's tiled nest runs (AVX2, AVX-512 with
 //!   `std` on x86-64, else the compile-time target's).
+//! - `run_time`: an output whose first dim is counted at run time, walked
+//!   in chunks of static rows.
 //! - `assign`: the in-place constructors, `out = e` and `out += e`.
 
 mod assign;
@@ -25,9 +27,13 @@ mod dispatch;
 #[cfg(feature = "rayon")]
 mod parallel;
 mod rows;
+#[cfg_attr(not(feature = "alloc"), allow(dead_code))]
+mod run_time;
 mod tiles;
 
 pub use assign::{assign, update};
+#[cfg(feature = "alloc")]
+pub(crate) use run_time::drive_rows;
 
 use crate::element::Element;
 use crate::expr::{Expr, Walk};

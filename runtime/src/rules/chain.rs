@@ -105,6 +105,19 @@ macro_rules! impl_dim_carrier {
             type $output = $one_left;
             type Checked = ();
         }
+        /// A run-time dim stretches a `One` as a static dim does (and
+        /// meets itself through the equal pair above; against a static
+        /// size it has no impl).
+        #[diagnostic::do_not_recommend]
+        impl<L, R, const AXIS: isize> $carrier<L, R, AXIS, ()> for ($crate::dim::RunTime, One) {
+            type $output = $crate::dim::RunTime;
+            type Checked = ();
+        }
+        #[diagnostic::do_not_recommend]
+        impl<L, R, const AXIS: isize> $carrier<L, R, AXIS, ()> for (One, $crate::dim::RunTime) {
+            type $output = $crate::dim::RunTime;
+            type Checked = ();
+        }
         /// A pair to the left of a failure: never reported (see [`super::chain`]).
         #[diagnostic::do_not_recommend]
         impl<L, R, const AXIS: isize, X: Dim, Y> $carrier<L, R, AXIS, $crate::rules::chain::Unchecked> for (X, Y) {

@@ -39,6 +39,12 @@ impl<V, X, const AXIS: isize, const N: usize> WritableAt<V, X, AXIS, ()> for (On
     type Checked = ();
 }
 
+/// A `One` value written into every row of a run-time dim.
+#[diagnostic::do_not_recommend]
+impl<V, X, const AXIS: isize> WritableAt<V, X, AXIS, ()> for (One, crate::dim::RunTime) {
+    type Checked = ();
+}
+
 /// A pair to the left of a failure: never reported (see [`super::chain`]).
 #[diagnostic::do_not_recommend]
 impl<V, X, const AXIS: isize, A, B> WritableAt<V, X, AXIS, Unchecked> for (A, B) {

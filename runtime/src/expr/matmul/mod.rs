@@ -38,7 +38,7 @@ use super::fresh::Fresh;
 use super::{Context, Expr, Reading, Row, Shaped, Tile, TileOrigin, SHORT_ROW};
 use crate::element::Element;
 use crate::rules::matmul::{MatmulRule, ProductLayout};
-use crate::shape::{Shape, MAX_RANK};
+use crate::shape::{len_unless_run_time, Shape, MAX_RANK};
 use core::marker::PhantomData;
 use core::mem::size_of;
 use dot::{dot_of_rows, PARTIAL_SUMS};
@@ -182,6 +182,9 @@ where
         && A::READING.products == 0
         && B::READING.products == 0
         && S::RANK >= 2
+        // Rows counted at run time are walked in chunks of static rows,
+        // each too short for the blocks.
+        && !S::RUN_TIME_ROWS
         && S::DIMS[S::RANK - 2] >= PACKED_ROWS
         && Self::K * S::DIMS[S::RANK - 1] * size_of::<T>() >= PACKED_RIGHT_BYTES;
 
@@ -275,7 +278,11 @@ where
 {
     const READING: Reading = Reading::PRODUCT
         .contracting(Self::K)
-        .packing(if Self::PACKED { S::LEN } else { 0 });
+        .packing(if Self::PACKED {
+            len_unless_run_time(S::DIMS)
+        } else {
+            0
+        });
 
     #[inline(always)]
     fn row<O: Shape>(&self, outer: [usize; MAX_RANK]) -> impl Row<T> + '_ {

@@ -1,0 +1,125 @@
+//! Run-time rows: an output whose first dim is [`Dyn`](crate::Dyn) walked in
+//! chunks of static rows, each by the nest of a static shape.
+//!
+//! Only the first dim is counted at run time, so every stride is a constant
+//! and a chunk of `B` rows is the static shape `(D<B>, ..)`: the same row
+//! walk, tiles, dispatch and row caches as any static output, compiled for
+//! each chunk size. The chunks are 64 rows (a block of the tiled walk), then
+//! what is left by halves (32, 16, .., 1): at most one chunk of each smaller
+//! size, so a batch of 7 is walked as 4 + 2 + 1 rows, never row by row.
+//!
+//! The tree is built once over whole operands. A chunk reads it through
+//! [`Rebased`], which adds the chunk's first row to the first output index
+//! of every read: the leaves of `Dyn` operands read their rows there
+//! (checked against their length), and every other leaf has the first dim
+//! as `One` or not at all, so it reads the same elements at any row.
+
+use super::{drive, Slot};
+use crate::element::Element;
+use crate::expr::{Expr, Flat, Int8Row, Reading, Row, Shaped, Tile, TileOrigin};
+use crate::shape::{Shape, MAX_RANK};
+
+/// The rows of a full chunk: a block of the tiled walk's rows.
+const CHUNK_ROWS: usize = 64;
+
+/// Evaluates `e`, whose first dim is counted at run time, into the first
+/// `rows` rows of `out`, each slot written once.
+#[inline]
+pub(crate) fn drive_rows<T: Element, E: Expr<T>, X: Slot<T>>(out: &mut [X], e: &E, rows: usize) {
+    let out = &mut out[..rows * <E::Shape as Shape>::ITEM_LEN];
+    let mut first = 0;
+    while rows - first >= CHUNK_ROWS {
+        drive_chunk::<T, E, X, CHUNK_ROWS>(out, e, first);
+        first += CHUNK_ROWS;
+    }
+    macro_rules! by_halves {
+        ($($b:literal)*) => {$(
+            if rows - first >= $b {
+                drive_chunk::<T, E, X, $b>(out, e, first);
+                first += $b;
+            }
+        )*};
+    }
+    by_halves!(32 16 8 4 2 1);
+    debug_assert_eq!(first, rows);
+}
+
+/// Rows `first..first + B` of the output: the static nest of a chunk.
+#[inline]
+fn drive_chunk<T: Element, E: Expr<T>, X: Slot<T>, const B: usize>(
+    out: &mut [X],
+    e: &E,
+    first: usize,
+) {
+    let item = <E::Shape as Shape>::ITEM_LEN;
+    let chunk = &mut out[first * item..(first + B) * item];
+    drive::<T, <E::Shape as Shape>::Chunk<B>, Rebased<'_, E>, X>(chunk, &Rebased { e, first });
+}
+
+/// A tree read from row `first` on: output row `i` of a chunk is row
+/// `first + i` of the whole.
+struct Rebased<'e, E> {
+    e: &'e E,
+    first: usize,
+}
+
+impl<E> Rebased<'_, E> {
+    /// `outer` with the chunk's first row added to the first index.
+    #[inline(always)]
+    fn shift(&self, mut outer: [usize; MAX_RANK]) -> [usize; MAX_RANK] {
+        outer[0] += self.first;
+        outer
+    }
+}
+
+impl<E: Shaped> Shaped for Rebased<'_, E> {
+    type Shape = E::Shape;
+}
+
+// SAFETY: every read is the tree's own, at shifted rows, and its reading is
+// the tree's (with the flat walk off), so it keeps or reports state as the
+// tree does.
+unsafe impl<T: Element, E: Expr<T>> Expr<T> for Rebased<'_, E> {
+    /// The tree's, walked by rows or tiles: a chunk is never the whole data
+    /// of an operand (its leaves read no flat row).
+    const READING: Reading = Reading {
+        flat: Flat::No,
+        ..E::READING
+    };
+    const STORED: bool = E::STORED;
+    const INT8: bool = E::INT8;
+
+    #[inline(always)]
+    fn row<O: Shape>(&self, outer: [usize; MAX_RANK]) -> impl Row<T> + '_ {
+        self.e.row::<O>(self.shift(outer))
+    }
+
+    #[inline(always)]
+    fn row_fresh<O: Shape>(&self, outer: [usize; MAX_RANK]) -> impl Row<T> + '_ {
+        self.e.row_fresh::<O>(self.shift(outer))
+    }
+
+    #[inline(always)]
+    fn flat_row(&self) -> impl Row<T> + '_ {
+        self.e.flat_row()
+    }
+
+    #[inline(always)]
+    fn stored_row<O: Shape>(&self, outer: [usize; MAX_RANK]) -> Option<&[T]> {
+        self.e.stored_row::<O>(self.shift(outer))
+    }
+
+    #[inline(always)]
+    fn int8_row<O: Shape>(&self, outer: [usize; MAX_RANK]) -> Option<Int8Row<'_>> {
+        self.e.int8_row::<O>(self.shift(outer))
+    }
+
+    #[inline(always)]
+    fn tile<O: Shape, const R: usize, const C: usize, const FUSE: bool>(
+        &self,
+        at: TileOrigin,
+        j0: usize,
+    ) -> impl Tile<T> + '_ {
+        self.e.tile::<O, R, C, FUSE>(at.rebased(self.first), j0)
+    }
+}

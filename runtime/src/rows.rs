@@ -1,0 +1,419 @@
+//! Tensors with run-time rows: views and `HeapTensor`s of a shape whose first
+//! dim is [`Dyn`] (`Shape![Dyn, 784]`), their constructors, row access, and
+//! their impls as operands and targets.
+//!
+//! A `(Dyn, ..)` shape is a [`RowsShape`], not a [`Shape`]: it has no
+//! compile-time element count, so none of the static containers' methods
+//! apply to it, and these are written for it alone (one set per rank, by
+//! [`impl_rows_containers!`]; rustc tells the two apart since `Dyn` is no
+//! [`Dim`]). The length of the data gives the rows: a view checks that it is
+//! whole rows, and a row is never empty (`RowsShape::ITEM_LEN`).
+//!
+//! In an expression such an operand is a leaf of shape `(RunTime, ..)`
+//! whose placement carries its row count ([`Rows`]), so the result has as
+//! many rows, on the heap; two of them are checked against each other
+//! (`crate::placement`).
+
+use crate::access::{Operand, Rows, RowMajor};
+use crate::dim::{Dim, Dyn, RunTime};
+use crate::element::Element;
+use crate::error::{check_rows, ShapeError};
+use crate::rules::elements::SameElement;
+use crate::shape::{RowsShape, Shape};
+use crate::view::{TensorView, TensorViewMut};
+#[cfg(feature = "alloc")]
+use crate::{aligned::AlignedBox, heap::HeapTensor};
+#[cfg(feature = "alloc")]
+use alloc::vec::Vec;
+
+/// The rows of `len` elements of shape `S`.
+#[inline]
+fn rows_of<S: RowsShape>(len: usize) -> usize {
+    len / S::ITEM_LEN
+}
+
+/// Where `index` (`[row, ..]`) is in row-major data of `rows` rows of
+/// shape `S`; panics, naming the index and the shape, if it is out of range.
+#[track_caller]
+fn position<S: RowsShape>(index: &[usize], rows: usize) -> usize {
+    let mut item = <S::Item as Shape>::Index::default();
+    item.as_mut().copy_from_slice(&index[1..]);
+    match <S::Item as Shape>::flat_position(item) {
+        Some(within) if index[0] < rows => index[0] * S::ITEM_LEN + within,
+        _ => panic!(
+            "index {index:?} is out of bounds for {rows} rows of shape {:?}",
+            <S::Item as Shape>::DIMS
+        ),
+    }
+}
+
+/// Row `i` of `rows` rows; panics if it is out of range.
+#[track_caller]
+fn row_range<S: RowsShape>(i: usize, rows: usize) -> core::ops::Range<usize> {
+    assert!(i < rows, "row {i} is out of range for {rows} rows");
+    i * S::ITEM_LEN..(i + 1) * S::ITEM_LEN
+}
+
+/// The methods and impls of the containers of one rank of `(Dyn, $a..)`.
+macro_rules! impl_rows_containers {
+    ($($a:ident)*) => {
+        impl_rows_containers!(@view [$($a)*] (Dyn, $($a,)*) (RunTime, $($a,)*));
+        #[cfg(feature = "alloc")]
+        impl_rows_containers!(@heap [$($a)*] (Dyn, $($a,)*) (RunTime, $($a,)*));
+    };
+    (@view [$($a:ident)*] $s:tt $nodes:tt) => {
+        impl<'a, T, $($a: Dim),*> TensorView<'a, T, $s> {
+            /// Views `data` as whole rows: its length must be a multiple
+            /// of a row's element count (the [`ShapeError`] names both).
+            ///
+            /// ```
+            /// use tensor_expr_runtime::{Dyn, TensorView, D};
+            /// let points = [0.0f32, 1., 2., 3., 4., 5.];
+            /// let v = TensorView::<f32, (Dyn, D<3>)>::try_from_slice(&points)?;
+            /// assert_eq!(v.rows(), 2);
+            /// assert_eq!(v.at(1).as_slice(), &[3., 4., 5.]);
+            /// assert!(TensorView::<f32, (Dyn, D<4>)>::try_from_slice(&points).is_err());
+            /// # Ok::<(), tensor_expr_runtime::ShapeError>(())
+            /// ```
+            pub fn try_from_slice(data: &'a [T]) -> Result<Self, ShapeError> {
+                check_rows::<$s>(data.len())?;
+                Ok(TensorView::wrap(data))
+            }
+
+            /// The number of rows: the size of the `Dyn` dim.
+            #[inline]
+            pub fn rows(&self) -> usize {
+                rows_of::<$s>(self.elements().len())
+            }
+
+            /// The dims, outermost first, the rows first.
+            #[inline]
+            pub fn shape(&self) -> <$nodes as Shape>::Index {
+                let mut dims = <$nodes as Shape>::Index::default();
+                dims.as_mut().copy_from_slice(<$nodes as Shape>::DIMS);
+                dims.as_mut()[0] = self.rows();
+                dims
+            }
+
+            /// The elements in row-major order.
+            #[inline]
+            pub fn as_slice(&self) -> &'a [T] {
+                self.elements()
+            }
+
+            /// Row `i`, a view of static shape; panics if `i` is out of range.
+            #[track_caller]
+            pub fn at(&self, i: usize) -> TensorView<'a, T, <$s as RowsShape>::Item> {
+                TensorView::wrap(&self.elements()[row_range::<$s>(i, self.rows())])
+            }
+
+            /// [`Self::at`], or `None` if `i` is out of range.
+            pub fn try_at(&self, i: usize) -> Option<TensorView<'a, T, <$s as RowsShape>::Item>> {
+                (i < self.rows()).then(|| self.at(i))
+            }
+
+            /// The rows in order, each a view of static shape.
+            pub fn iter_rows(&self) -> impl ExactSizeIterator<Item = TensorView<'a, T, <$s as RowsShape>::Item>> + 'a {
+                self.elements().chunks_exact(<$s as RowsShape>::ITEM_LEN).map(TensorView::wrap)
+            }
+
+            /// A copy on the heap.
+            #[cfg(feature = "alloc")]
+            pub fn to_heap(&self) -> HeapTensor<T, $s>
+            where
+                T: Clone,
+            {
+                HeapTensor::from_aligned(AlignedBox::from_fn(self.elements().len(), |p| self.elements()[p].clone()))
+            }
+        }
+
+        impl<'a, T, $($a: Dim),*> TensorViewMut<'a, T, $s> {
+            /// Views `data` mutably as whole rows: its length must be a
+            /// multiple of a row's element count.
+            pub fn try_from_slice(data: &'a mut [T]) -> Result<Self, ShapeError> {
+                check_rows::<$s>(data.len())?;
+                Ok(TensorViewMut::wrap(data))
+            }
+
+            /// The number of rows: the size of the `Dyn` dim.
+            #[inline]
+            pub fn rows(&self) -> usize {
+                rows_of::<$s>(self.elements().len())
+            }
+
+            /// The elements in row-major order.
+            #[inline]
+            pub fn as_slice(&self) -> &[T] {
+                self.elements()
+            }
+
+            /// The elements in row-major order, mutably.
+            #[inline]
+            pub fn as_mut_slice(&mut self) -> &mut [T] {
+                self.elements_mut()
+            }
+
+            /// A shared view of the same rows.
+            #[inline]
+            pub fn as_view(&self) -> TensorView<'_, T, $s> {
+                TensorView::wrap(self.elements())
+            }
+
+            /// Row `i`, a view of static shape; panics if `i` is out of range.
+            #[track_caller]
+            pub fn at(&self, i: usize) -> TensorView<'_, T, <$s as RowsShape>::Item> {
+                TensorView::wrap(&self.elements()[row_range::<$s>(i, self.rows())])
+            }
+
+            /// Row `i`, mutably; panics if `i` is out of range.
+            #[track_caller]
+            pub fn at_mut(&mut self, i: usize) -> TensorViewMut<'_, T, <$s as RowsShape>::Item> {
+                let range = row_range::<$s>(i, self.rows());
+                TensorViewMut::wrap(&mut self.elements_mut()[range])
+            }
+
+            /// The rows in order, mutably, each a view of static shape.
+            pub fn iter_rows_mut(&mut self) -> impl ExactSizeIterator<Item = TensorViewMut<'_, T, <$s as RowsShape>::Item>> {
+                self.elements_mut().chunks_exact_mut(<$s as RowsShape>::ITEM_LEN).map(TensorViewMut::wrap)
+            }
+        }
+
+        impl<T, $($a: Dim),*> core::ops::Index<<$nodes as Shape>::Index> for TensorView<'_, T, $s> {
+            type Output = T;
+            #[track_caller]
+            fn index(&self, index: <$nodes as Shape>::Index) -> &T {
+                &self.elements()[position::<$s>(index.as_ref(), self.rows())]
+            }
+        }
+
+        impl<T, $($a: Dim),*> core::ops::Index<<$nodes as Shape>::Index> for TensorViewMut<'_, T, $s> {
+            type Output = T;
+            #[track_caller]
+            fn index(&self, index: <$nodes as Shape>::Index) -> &T {
+                &self.elements()[position::<$s>(index.as_ref(), self.rows())]
+            }
+        }
+
+        impl<T, $($a: Dim),*> core::ops::IndexMut<<$nodes as Shape>::Index> for TensorViewMut<'_, T, $s> {
+            #[track_caller]
+            fn index_mut(&mut self, index: <$nodes as Shape>::Index) -> &mut T {
+                let position = position::<$s>(index.as_ref(), self.rows());
+                &mut self.elements_mut()[position]
+            }
+        }
+
+        impl_rows_containers!(@operand [$($a)*] impl['a] TensorView<'a, T, $s>, $nodes);
+        impl_rows_containers!(@operand [$($a)*] impl['a] TensorViewMut<'a, T, $s>, $nodes);
+    };
+    (@heap [$($a:ident)*] $s:tt $nodes:tt) => {
+        impl<T, $($a: Dim),*> HeapTensor<T, $s> {
+            /// `rows` rows of zeros.
+            ///
+            /// ```
+            /// use tensor_expr_runtime::{Dyn, HeapTensor, D};
+            /// let batch = HeapTensor::<f32, (Dyn, D<784>)>::zeros_rows(7);
+            /// assert_eq!((batch.rows(), batch.as_slice().len()), (7, 7 * 784));
+            /// ```
+            pub fn zeros_rows(rows: usize) -> Self
+            where
+                T: Element,
+            {
+                Self::full_rows(rows, T::ZERO)
+            }
+
+            /// `rows` rows with every element `value`.
+            pub fn full_rows(rows: usize, value: T) -> Self
+            where
+                T: Clone,
+            {
+                HeapTensor::from_aligned(AlignedBox::from_fn(rows * <$s as RowsShape>::ITEM_LEN, |_| value.clone()))
+            }
+
+            /// `rows` rows, each element built from its multi-index in
+            /// row-major order (the row first).
+            ///
+            /// ```
+            /// use tensor_expr_runtime::{Dyn, HeapTensor, D};
+            /// let t = HeapTensor::<usize, (Dyn, D<3>)>::from_fn(2, |[i, j]| 10 * i + j);
+            /// assert_eq!(t.as_slice(), &[0, 1, 2, 10, 11, 12]);
+            /// ```
+            pub fn from_fn(rows: usize, mut f: impl FnMut(<$nodes as Shape>::Index) -> T) -> Self {
+                let item = <$s as RowsShape>::ITEM_LEN;
+                HeapTensor::from_aligned(AlignedBox::from_fn(rows * item, |p| {
+                    let within = <<$s as RowsShape>::Item as Shape>::multi_index(p % item);
+                    let mut index = <$nodes as Shape>::Index::default();
+                    index.as_mut()[0] = p / item;
+                    index.as_mut()[1..].copy_from_slice(within.as_ref());
+                    f(index)
+                }))
+            }
+
+            /// The rows an iterator gives, each as nested arrays of the row's
+            /// shape (`[f32; 3]` for a point of `(Dyn, D<3>)`).
+            ///
+            /// ```
+            /// use tensor_expr_runtime::{Dyn, HeapTensor, D};
+            /// let points = HeapTensor::<f32, (Dyn, D<3>)>::from_rows([[0., 1., 2.], [3., 4., 5.]]);
+            /// assert_eq!(points.rows(), 2);
+            /// assert_eq!(points[[1, 2]], 5.);
+            /// ```
+            pub fn from_rows(rows: impl IntoIterator<Item = <<$s as RowsShape>::Item as Shape>::Storage<T>>) -> Self
+            where
+                T: Clone,
+            {
+                let mut data = Vec::new();
+                for row in rows {
+                    data.extend_from_slice(<<$s as RowsShape>::Item as Shape>::flat(&row));
+                }
+                HeapTensor::from_aligned(AlignedBox::from_vec(data))
+            }
+
+            /// Copies the row-major elements of a slice: whole rows.
+            pub fn try_from_slice(data: &[T]) -> Result<Self, ShapeError>
+            where
+                T: Clone,
+            {
+                check_rows::<$s>(data.len())?;
+                Ok(HeapTensor::from_aligned(AlignedBox::from_fn(data.len(), |p| data[p].clone())))
+            }
+
+            /// Takes the row-major elements of a vector: whole rows.
+            pub fn try_from_vec(data: Vec<T>) -> Result<Self, ShapeError> {
+                check_rows::<$s>(data.len())?;
+                Ok(HeapTensor::from_aligned(AlignedBox::from_vec(data)))
+            }
+
+            /// The number of rows: the size of the `Dyn` dim.
+            #[inline]
+            pub fn rows(&self) -> usize {
+                rows_of::<$s>(self.elements().len())
+            }
+
+            /// The dims, outermost first, the rows first.
+            #[inline]
+            pub fn shape(&self) -> <$nodes as Shape>::Index {
+                self.view().shape()
+            }
+
+            /// The elements in row-major order.
+            #[inline]
+            pub fn as_slice(&self) -> &[T] {
+                self.elements()
+            }
+
+            /// The elements in row-major order, mutably.
+            #[inline]
+            pub fn as_mut_slice(&mut self) -> &mut [T] {
+                self.elements_mut()
+            }
+
+            /// The elements as a vector.
+            pub fn into_vec(self) -> Vec<T> {
+                self.into_aligned().into_vec()
+            }
+
+            /// A borrowed view of the same rows.
+            #[inline]
+            pub fn view(&self) -> TensorView<'_, T, $s> {
+                TensorView::wrap(self.elements())
+            }
+
+            /// A mutable borrowed view of the same rows.
+            #[inline]
+            pub fn view_mut(&mut self) -> TensorViewMut<'_, T, $s> {
+                TensorViewMut::wrap(self.elements_mut())
+            }
+
+            /// Row `i`, a view of static shape; panics if `i` is out of range.
+            #[track_caller]
+            pub fn at(&self, i: usize) -> TensorView<'_, T, <$s as RowsShape>::Item> {
+                TensorView::wrap(&self.elements()[row_range::<$s>(i, self.rows())])
+            }
+
+            /// Row `i`, mutably; panics if `i` is out of range.
+            #[track_caller]
+            pub fn at_mut(&mut self, i: usize) -> TensorViewMut<'_, T, <$s as RowsShape>::Item> {
+                let range = row_range::<$s>(i, self.rows());
+                TensorViewMut::wrap(&mut self.elements_mut()[range])
+            }
+
+            /// The rows in order, each a view of static shape.
+            pub fn iter_rows(&self) -> impl ExactSizeIterator<Item = TensorView<'_, T, <$s as RowsShape>::Item>> {
+                self.elements().chunks_exact(<$s as RowsShape>::ITEM_LEN).map(TensorView::wrap)
+            }
+
+            /// The rows in order, mutably.
+            pub fn iter_rows_mut(&mut self) -> impl ExactSizeIterator<Item = TensorViewMut<'_, T, <$s as RowsShape>::Item>> {
+                self.elements_mut().chunks_exact_mut(<$s as RowsShape>::ITEM_LEN).map(TensorViewMut::wrap)
+            }
+        }
+
+        impl<T, $($a: Dim),*> core::ops::Index<<$nodes as Shape>::Index> for HeapTensor<T, $s> {
+            type Output = T;
+            #[track_caller]
+            fn index(&self, index: <$nodes as Shape>::Index) -> &T {
+                &self.elements()[position::<$s>(index.as_ref(), self.rows())]
+            }
+        }
+
+        impl<T, $($a: Dim),*> core::ops::IndexMut<<$nodes as Shape>::Index> for HeapTensor<T, $s> {
+            #[track_caller]
+            fn index_mut(&mut self, index: <$nodes as Shape>::Index) -> &mut T {
+                let position = position::<$s>(index.as_ref(), self.rows());
+                &mut self.elements_mut()[position]
+            }
+        }
+
+        impl<T: PartialEq, $($a: Dim),*> PartialEq for HeapTensor<T, $s> {
+            fn eq(&self, other: &Self) -> bool {
+                self.elements() == other.elements()
+            }
+        }
+
+        impl<T: core::fmt::Debug, $($a: Dim),*> core::fmt::Debug for HeapTensor<T, $s> {
+            fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+                f.debug_struct("HeapTensor")
+                    .field("shape", &self.shape())
+                    .field("data", &self.elements())
+                    .finish()
+            }
+        }
+
+        impl_rows_containers!(@operand [$($a)*] impl[] HeapTensor<T, $s>, $nodes);
+    };
+    (@operand [$($a:ident)*] impl[$($life:lifetime)?] $ty:ty, $nodes:ty) => {
+        /// An operand of shape `(RunTime, ..)` whose placement is its rows.
+        #[diagnostic::do_not_recommend]
+        impl<$($life,)? T, X, $($a: Dim),*> Operand<X> for $ty
+        where
+            T: Element + SameElement<X>,
+        {
+            type Element = T::Checked;
+            type Shape = $nodes;
+            type Layout = RowMajor<$nodes>;
+            type Placement = Rows;
+            #[inline]
+            fn elements(&self) -> &[T::Checked] {
+                T::data(self.as_slice())
+            }
+            #[inline]
+            fn placement(&self) -> Rows {
+                Rows {
+                    rows: self.rows(),
+                    dims: <$nodes as Shape>::DIMS,
+                }
+            }
+        }
+
+        impl<$($life,)? T: Element, $($a: Dim),*> crate::access::ElementSource for $ty {
+            type Element = T;
+        }
+    };
+}
+
+impl_rows_containers!();
+impl_rows_containers!(A1);
+impl_rows_containers!(A1 A2);
+impl_rows_containers!(A1 A2 A3);
+impl_rows_containers!(A1 A2 A3 A4);
+impl_rows_containers!(A1 A2 A3 A4 A5);

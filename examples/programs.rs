@@ -1,5 +1,6 @@
 //! Whole programs, each one `tensor_expr!` per step and checked against plain
-//! loops: a 2-layer MLP with a softmax (one expression), NumPy's image
+//! loops: a 2-layer MLP with a softmax (one expression), the same MLP over a
+//! number of images known only at run time (`Shape![Dyn, 784]`), NumPy's image
 //! normalisation per channel, pairwise distances between points, a
 //! constant-velocity Kalman filter (each equation as the maths reads), a
 //! keyword-spotting CNN and its depthwise-separable variant, and a 64-tap
@@ -11,6 +12,19 @@ use tensor_expr::prelude::*;
 
 fn pseudo(seed: usize) -> f32 {
     ((seed.wrapping_mul(2654435761) >> 7) % 1000) as f32 / 1000.0 - 0.5
+}
+
+/// The classifier's layers: `[784, 128]`, `[128]`, `[128, 10]`, `[10]`.
+type Layers<'a> = (
+    &'a HeapTensor<f32, Shape![784, 128]>,
+    &'a Tensor<f32, Shape![128]>,
+    &'a HeapTensor<f32, Shape![128, 10]>,
+    &'a Tensor<f32, Shape![10]>,
+);
+
+/// The class of each image of a batch whose size is known at run time.
+fn classify(images: &HeapTensor<f32, Shape![Dyn, 784]>, (w1, b1, w2, b2): Layers) -> Vec<usize> {
+    tensor_expr!(argmax(relu(images @ w1 + b1) @ w2 + b2, [1])).into_vec()
 }
 
 fn main() {
@@ -42,6 +56,23 @@ fn main() {
     );
     println!("  largest difference from plain loops: {worst:.2e}");
     assert!(worst < 1e-5);
+
+    // The same classifier over requests of any number of images: the batch
+    // is `Dyn`, every other dim static and checked when the code is built.
+    let weights = (&w1, &b1, &w2, &b2);
+    for images in [1, 7, 100] {
+        let batch = HeapTensor::<f32, Shape![Dyn, 784]>::from_fn_rows(images, |[i, k]| pseudo(i * 784 + k));
+        let classes = classify(&batch, weights);
+        let first = &x.as_slice()[..784] == batch.at(0).as_slice();
+        println!(
+            "MLP over a run-time batch of {images}: classes {:?}{}",
+            &classes[..classes.len().min(8)],
+            if first { " (image 0 as above)" } else { "" }
+        );
+        assert_eq!(classes.len(), images);
+        let expected = tensor_expr!(argmax(relu(x @ w1 + b1) @ w2 + b2, [1]));
+        assert_eq!(classes[0], expected[[0]]);
+    }
 
     // NumPy's broadcasting example: a [256, 256, 3] image scaled per channel.
     let image = HeapTensor::<f32, Shape![256, 256, 3]>::from_fn(|[i, j, c]| {

@@ -41,8 +41,12 @@ pub trait Operand<T> {
     /// layout: all of them, in row-major order).
     fn elements(&self) -> &[Self::Element];
     /// Where its data lives, with its row count where its first dim is
-    /// [`Dyn`](crate::Dyn) ([`Rows`]).
-    fn placement(&self) -> Self::Placement;
+    /// [`Dyn`](crate::Dyn) ([`Rows`], which such an operand gives here; the
+    /// default is the placement of an operand without one).
+    #[inline(always)]
+    fn placement(&self) -> Self::Placement {
+        Self::Placement::of_static_operand()
+    }
 }
 
 /// The element type an operand brings: the first operand of an expression
@@ -107,8 +111,14 @@ pub trait Target {
     type Element;
     /// The target's shape.
     type Shape: Shape;
+    /// Where its data lives, as an assignment's rows are checked: its row
+    /// count where its first dim is [`Dyn`](crate::Dyn) ([`Rows`]), else
+    /// [`Stack`] (a static target's shape says all).
+    type Placement: Placement;
     /// The target's elements in row-major order.
     fn target_slice(&mut self) -> &mut [Self::Element];
+    /// Its placement's value.
+    fn placement(&self) -> Self::Placement;
     /// Reborrows the target. The macro calls it with method syntax, so a target
     /// that is a `&mut Tensor` parameter needs no `mut` binding (auto-deref).
     #[inline(always)]
@@ -175,13 +185,24 @@ pub const fn strided_span(dims: &[usize], strides: &[usize; MAX_RANK]) -> usize 
 /// operands join to [`CheckedRows`]). `tensor_expr!(e)` puts a new tensor on
 /// the heap if any operand's data is there or its rows are counted at run
 /// time ([`crate::placement`] joins the placements and evaluates).
-pub trait Placement: Copy {}
+pub trait Placement: Copy {
+    /// The placement of an operand whose rows are all known at compile
+    /// time: [`Operand::placement`]'s default. [`Rows`] and
+    /// [`CheckedRows`] count rows, so they have none and panic here (an
+    /// operand placed so gives its rows itself).
+    fn of_static_operand() -> Self;
+}
 
 /// The stack: a `Tensor`, a view (whose data may live anywhere) or a scalar.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Stack;
 
-impl Placement for Stack {}
+impl Placement for Stack {
+    #[inline(always)]
+    fn of_static_operand() -> Self {
+        Stack
+    }
+}
 
 /// The heap: a `HeapTensor` (features `alloc`, `std`).
 #[cfg(feature = "alloc")]
@@ -189,7 +210,12 @@ impl Placement for Stack {}
 pub struct Heap;
 
 #[cfg(feature = "alloc")]
-impl Placement for Heap {}
+impl Placement for Heap {
+    #[inline(always)]
+    fn of_static_operand() -> Self {
+        Heap
+    }
+}
 
 /// An operand with a [`Dyn`](crate::Dyn) first dim (a view or a
 /// `HeapTensor`), or an expression with exactly one: the rows it has.
@@ -202,7 +228,11 @@ pub struct Rows {
     pub dims: &'static [usize],
 }
 
-impl Placement for Rows {}
+impl Placement for Rows {
+    fn of_static_operand() -> Self {
+        panic!("an operand placed by its rows gives them in `Operand::placement`")
+    }
+}
 
 /// An expression with two operands or more whose first dim is
 /// [`Dyn`](crate::Dyn): their common row count, or the error naming the
@@ -213,4 +243,8 @@ pub struct CheckedRows {
     pub rows: Result<usize, crate::ShapeError>,
 }
 
-impl Placement for CheckedRows {}
+impl Placement for CheckedRows {
+    fn of_static_operand() -> Self {
+        panic!("an operand placed by its rows gives them in `Operand::placement`")
+    }
+}

@@ -22,8 +22,19 @@ pub(crate) fn arg_extreme<T: PartialOrd, S: Shape, const AXIS: usize>(
 ) -> impl FnMut(usize) -> usize + '_ {
     #[allow(clippy::let_unit_value)]
     let () = NonEmptyAxis::<S, AXIS>::CHECKED;
+    arg_extreme_along::<T, S, AXIS>(data, S::DIMS[AXIS], extreme)
+}
+
+/// [`arg_extreme`] where `AXIS` has `len` positions: its size, or the rows
+/// of a shape whose first dim is counted at run time (`len > 0`).
+pub(crate) fn arg_extreme_along<T: PartialOrd, S: Shape, const AXIS: usize>(
+    data: &[T],
+    len: usize,
+    extreme: Extreme,
+) -> impl FnMut(usize) -> usize + '_ {
+    debug_assert!(len > 0);
     let strides = crate::shape::row_major_strides(S::DIMS);
-    let (len, stride) = (S::DIMS[AXIS], strides[AXIS]);
+    let stride = strides[AXIS];
     let inner: usize = S::DIMS[AXIS + 1..].iter().product();
     move |line| {
         // Line `line` counts the other dims row-major: outer blocks of `inner`.

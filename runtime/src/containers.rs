@@ -63,10 +63,6 @@ macro_rules! impl_operand {
             fn elements(&self) -> &[T::Checked] {
                 T::data(self.as_slice())
             }
-            #[inline]
-            fn placement(&self) -> Self::Placement {
-                $crate::access::$placement
-            }
         }
 
         impl<$($g)*> $crate::access::ElementSource for $ty where S: $crate::Shape, T: $crate::Element {
@@ -81,9 +77,14 @@ macro_rules! impl_target {
         impl<$($g)*> $crate::access::Target for $ty where S: $crate::Shape, T: $crate::Element {
             type Element = T;
             type Shape = S;
+            type Placement = $crate::access::Stack;
             #[inline]
             fn target_slice(&mut self) -> &mut [T] {
                 self.as_mut_slice()
+            }
+            #[inline]
+            fn placement(&self) -> $crate::access::Stack {
+                $crate::access::Stack
             }
         }
     };

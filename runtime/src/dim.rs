@@ -149,6 +149,9 @@ impl Dim for One {
     }
 }
 
+/// Why a run-time dim has no array.
+const NO_ARRAY: &str = "a run-time dim (`Dyn`) has no array: a tensor of it is a `HeapTensor` or a view, and a reduction or shared part whose result is `[Dyn]` alone keeps its reduced axis (`keepdim`)";
+
 /// A run-time dim has no array storage: the functions below fail to build
 /// wherever they are used (an inline `const` panics when the function is
 /// monomorphised), so no stack tensor of a run-time shape exists.
@@ -158,13 +161,13 @@ impl Dim for RunTime {
     type Lead<Static, RunTimeLed> = RunTimeLed;
     type Array<X> = [X; 0];
     fn array_from_fn<X>(_: impl FnMut(usize) -> X) -> [X; 0] {
-        const { panic!("a `Tensor` has no run-time dim: a `Dyn` shape is a `HeapTensor` or a view") }
+        const { panic!("{}", NO_ARRAY) }
     }
     fn flatten<X>(_: &[[X; 0]]) -> &[X] {
-        const { panic!("a `Tensor` has no run-time dim: a `Dyn` shape is a `HeapTensor` or a view") }
+        const { panic!("{}", NO_ARRAY) }
     }
     fn flatten_mut<X>(_: &mut [[X; 0]]) -> &mut [X] {
-        const { panic!("a `Tensor` has no run-time dim: a `Dyn` shape is a `HeapTensor` or a view") }
+        const { panic!("{}", NO_ARRAY) }
     }
 }
 

@@ -504,8 +504,6 @@ macro_rules! scalar_operands {
             type Placement = Stack;
             #[inline]
             fn elements(&self) -> &[$t] { core::slice::from_ref(self) }
-            #[inline]
-            fn placement(&self) -> Stack { Stack }
         }
         impl ElementSource for $t {
             type Element = $t;

@@ -11,8 +11,8 @@
 
 use crate::aligned::AlignedBox;
 use crate::element::Element;
-use crate::error::{check_len, ShapeError};
-use crate::shape::Shape;
+use crate::error::ShapeError;
+use crate::shape::{Shape, TensorShape};
 use crate::tensor::Tensor;
 use crate::view::{TensorView, TensorViewMut};
 use alloc::vec::Vec;
@@ -41,18 +41,6 @@ impl<T: Clone, S: Shape> HeapTensor<T, S> {
     /// Every element set to `value`.
     pub fn full(value: T) -> Self {
         Self::from_flat_fn(|_| value.clone())
-    }
-
-    /// Copies the row-major elements of a slice; its length must be `S::LEN`.
-    ///
-    /// ```
-    /// use tensor_expr_runtime::{HeapTensor, D};
-    /// let error = HeapTensor::<f32, (D<2>, D<3>)>::try_from_slice(&[1.0; 5]).unwrap_err();
-    /// assert_eq!((error.expected, error.actual), (6, 5));
-    /// ```
-    pub fn try_from_slice(data: &[T]) -> Result<Self, ShapeError> {
-        check_len::<S>(data.len())?;
-        Ok(Self::cloned(data))
     }
 
     /// Clones `S::LEN` row-major elements (a length already checked).
@@ -93,26 +81,6 @@ impl<T, S: Shape> HeapTensor<T, S> {
     pub fn from_fn(f: impl FnMut(S::Index) -> T) -> Self {
         // SAFETY: `fill_indexed` writes every one of the `LEN` slots.
         unsafe { Self::from_uninit(|slots| crate::shape::fill_indexed::<T, S>(slots, f)) }
-    }
-
-    /// Takes the row-major elements of a vector; its length must be `S::LEN`.
-    /// They move into aligned storage: one copy of their bytes, and the
-    /// vector's block is freed.
-    ///
-    /// ```
-    /// use tensor_expr_runtime::{HeapTensor, D};
-    /// let t = HeapTensor::<f32, (D<2>, D<2>)>::try_from_vec(vec![1., 2., 3., 4.])?;
-    /// assert_eq!(t[[1, 0]], 3.);
-    /// let error = HeapTensor::<f32, (D<2>, D<2>)>::try_from_vec(vec![1.]).unwrap_err();
-    /// assert_eq!((error.expected, error.actual), (4, 1));
-    /// # Ok::<(), tensor_expr_runtime::ShapeError>(())
-    /// ```
-    pub fn try_from_vec(data: Vec<T>) -> Result<Self, ShapeError> {
-        check_len::<S>(data.len())?;
-        Ok(HeapTensor {
-            data: AlignedBox::from_vec(data),
-            shape: PhantomData,
-        })
     }
 
     /// Builds each element from its row-major position.
@@ -195,6 +163,45 @@ impl<T, S: Shape> HeapTensor<T, S> {
     pub fn view_mut(&mut self) -> TensorViewMut<'_, T, S> {
         TensorViewMut::from_exact(&mut self.data)
     }
+}
+
+impl<T, S: TensorShape> HeapTensor<T, S> {
+    /// Copies the row-major elements of a slice; its length must be
+    /// `S::LEN`, or whole rows for a shape whose first dim is
+    /// [`Dyn`](crate::Dyn).
+    ///
+    /// ```
+    /// use tensor_expr_runtime::{HeapTensor, D};
+    /// let error = HeapTensor::<f32, (D<2>, D<3>)>::try_from_slice(&[1.0; 5]).unwrap_err();
+    /// assert_eq!((error.expected, error.actual), (6, 5));
+    /// ```
+    pub fn try_from_slice(data: &[T]) -> Result<Self, ShapeError>
+    where
+        T: Clone,
+    {
+        S::check_len(data.len())?;
+        Ok(Self::from_aligned(AlignedBox::from_fn(data.len(), |p| data[p].clone())))
+    }
+
+    /// Takes the row-major elements of a vector; its length must be
+    /// `S::LEN`, or whole rows for a shape whose first dim is
+    /// [`Dyn`](crate::Dyn).
+    /// They move into aligned storage: one copy of their bytes, and the
+    /// vector's block is freed.
+    ///
+    /// ```
+    /// use tensor_expr_runtime::{HeapTensor, D};
+    /// let t = HeapTensor::<f32, (D<2>, D<2>)>::try_from_vec(vec![1., 2., 3., 4.])?;
+    /// assert_eq!(t[[1, 0]], 3.);
+    /// let error = HeapTensor::<f32, (D<2>, D<2>)>::try_from_vec(vec![1.]).unwrap_err();
+    /// assert_eq!((error.expected, error.actual), (4, 1));
+    /// # Ok::<(), tensor_expr_runtime::ShapeError>(())
+    /// ```
+    pub fn try_from_vec(data: Vec<T>) -> Result<Self, ShapeError> {
+        S::check_len(data.len())?;
+        Ok(Self::from_aligned(AlignedBox::from_vec(data)))
+    }
+
 }
 
 impl<T, S> HeapTensor<T, S> {

@@ -143,6 +143,13 @@ pub fn join<P: Join<X::Placement>, T, M, X: Operand<T> + ?Sized>(
     so_far.join(operand.placement())
 }
 
+/// An assignment target's placement, which the operands' join: its rows,
+/// where its first dim is [`Dyn`](crate::Dyn).
+#[inline(always)]
+pub fn target_placement<X: crate::access::Target + ?Sized>(target: &X) -> X::Placement {
+    target.placement()
+}
+
 /// The placement `so_far` joined with an already known one (a stage's: the
 /// part of an expression `tensor_expr!` evaluates first is placed by its
 /// own operands, as a result is, and its placement counts for the
@@ -172,7 +179,7 @@ impl Evaluate for Rows {
         // static nest, which writes each of its slots).
         unsafe {
             crate::HeapTensor::from_uninit_len(rows * <E::Shape as Shape>::ITEM_LEN, |slots| {
-                crate::kernel::drive_rows::<T, E, _>(slots, &e, rows)
+                crate::kernel::drive_rows::<T, E::Shape, E, _>(slots, &e, rows)
             })
         }
     }

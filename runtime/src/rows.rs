@@ -6,8 +6,13 @@
 //! compile-time element count, so none of the static containers' methods
 //! apply to it, and these are written for it alone (one set per rank, by
 //! [`impl_rows_containers!`]; rustc tells the two apart since `Dyn` is no
-//! [`Dim`]). The length of the data gives the rows: a view checks that it is
-//! whole rows, and a row is never empty (`RowsShape::ITEM_LEN`).
+//! [`Dim`]). Where a static container's method would take the same
+//! arguments, one generic method serves both (`try_from_slice` and
+//! `try_from_vec`, over [`TensorShape`](crate::shape::TensorShape)), so a
+//! call whose shape is inferred still finds one; the constructors that need
+//! a row count are named for it (`zeros_rows`, `from_fn_rows`). The length
+//! of the data gives the rows: a constructor checks that it is whole rows,
+//! and a row is never empty (`RowsShape::ITEM_LEN`).
 //!
 //! In an expression such an operand is a leaf of shape `(RunTime, ..)`
 //! whose placement carries its row count ([`Rows`]), so the result has as
@@ -17,7 +22,6 @@
 use crate::access::{Operand, Rows, RowMajor};
 use crate::dim::{Dim, Dyn, RunTime};
 use crate::element::Element;
-use crate::error::{check_rows, ShapeError};
 use crate::rules::elements::SameElement;
 use crate::shape::{RowsShape, Shape};
 use crate::view::{TensorView, TensorViewMut};
@@ -54,6 +58,87 @@ fn row_range<S: RowsShape>(i: usize, rows: usize) -> core::ops::Range<usize> {
     i * S::ITEM_LEN..(i + 1) * S::ITEM_LEN
 }
 
+/// `argmax` or `argmin` along `AXIS` of `rows` rows of row-major `data`
+/// whose node shape is `N`: one position per line along the axis.
+#[cfg(feature = "alloc")]
+#[track_caller]
+fn arg_of<T: PartialOrd, N: Shape, const AXIS: usize, S>(
+    data: &[T],
+    rows: usize,
+    extreme: crate::arg::Extreme,
+) -> HeapTensor<usize, S> {
+    let len = if AXIS == 0 { rows } else { N::DIMS[AXIS] };
+    assert!(len > 0, "`argmax` / `argmin` over an axis of size 0: there is no position to give");
+    let mut line = crate::arg::arg_extreme_along::<T, N, AXIS>(data, len, extreme);
+    HeapTensor::from_aligned(AlignedBox::from_fn(data.len() / len, |p| line(p)))
+}
+
+/// The constructors that count rows, one for every rank (a call whose shape
+/// is inferred finds one).
+#[cfg(feature = "alloc")]
+impl<T, S: RowsShape> HeapTensor<T, S> {
+    /// `rows` rows of zeros.
+    ///
+    /// ```
+    /// use tensor_expr_runtime::{Dyn, HeapTensor, D};
+    /// let batch = HeapTensor::<f32, (Dyn, D<784>)>::zeros_rows(7);
+    /// assert_eq!((batch.rows(), batch.as_slice().len()), (7, 7 * 784));
+    /// ```
+    pub fn zeros_rows(rows: usize) -> Self
+    where
+        T: Element,
+    {
+        Self::full_rows(rows, T::ZERO)
+    }
+
+    /// `rows` rows with every element `value`.
+    pub fn full_rows(rows: usize, value: T) -> Self
+    where
+        T: Clone,
+    {
+        HeapTensor::from_aligned(AlignedBox::from_fn(rows * <S as RowsShape>::ITEM_LEN, |_| value.clone()))
+    }
+
+    /// `rows` rows, each element built from its multi-index in
+    /// row-major order (the row first).
+    ///
+    /// ```
+    /// use tensor_expr_runtime::{Dyn, HeapTensor, D};
+    /// let t = HeapTensor::<usize, (Dyn, D<3>)>::from_fn_rows(2, |[i, j]| 10 * i + j);
+    /// assert_eq!(t.as_slice(), &[0, 1, 2, 10, 11, 12]);
+    /// ```
+    pub fn from_fn_rows(rows: usize, mut f: impl FnMut(<S::Nodes as Shape>::Index) -> T) -> Self {
+        let item = <S as RowsShape>::ITEM_LEN;
+        HeapTensor::from_aligned(AlignedBox::from_fn(rows * item, |p| {
+            let within = <<S as RowsShape>::Item as Shape>::multi_index(p % item);
+            let mut index = <S::Nodes as Shape>::Index::default();
+            index.as_mut()[0] = p / item;
+            index.as_mut()[1..].copy_from_slice(within.as_ref());
+            f(index)
+        }))
+    }
+
+    /// The rows an iterator gives, each as nested arrays of the row's
+    /// shape (`[f32; 3]` for a point of `(Dyn, D<3>)`).
+    ///
+    /// ```
+    /// use tensor_expr_runtime::{Dyn, HeapTensor, D};
+    /// let points = HeapTensor::<f32, (Dyn, D<3>)>::from_rows([[0., 1., 2.], [3., 4., 5.]]);
+    /// assert_eq!(points.rows(), 2);
+    /// assert_eq!(points[[1, 2]], 5.);
+    /// ```
+    pub fn from_rows(rows: impl IntoIterator<Item = <<S as RowsShape>::Item as Shape>::Storage<T>>) -> Self
+    where
+        T: Clone,
+    {
+        let mut data = Vec::new();
+        for row in rows {
+            data.extend_from_slice(<<S as RowsShape>::Item as Shape>::flat(&row));
+        }
+        HeapTensor::from_aligned(AlignedBox::from_vec(data))
+    }
+}
+
 /// The methods and impls of the containers of one rank of `(Dyn, $a..)`.
 macro_rules! impl_rows_containers {
     ($($a:ident)*) => {
@@ -63,23 +148,6 @@ macro_rules! impl_rows_containers {
     };
     (@view [$($a:ident)*] $s:tt $nodes:tt) => {
         impl<'a, T, $($a: Dim),*> TensorView<'a, T, $s> {
-            /// Views `data` as whole rows: its length must be a multiple
-            /// of a row's element count (the [`ShapeError`] names both).
-            ///
-            /// ```
-            /// use tensor_expr_runtime::{Dyn, TensorView, D};
-            /// let points = [0.0f32, 1., 2., 3., 4., 5.];
-            /// let v = TensorView::<f32, (Dyn, D<3>)>::try_from_slice(&points)?;
-            /// assert_eq!(v.rows(), 2);
-            /// assert_eq!(v.at(1).as_slice(), &[3., 4., 5.]);
-            /// assert!(TensorView::<f32, (Dyn, D<4>)>::try_from_slice(&points).is_err());
-            /// # Ok::<(), tensor_expr_runtime::ShapeError>(())
-            /// ```
-            pub fn try_from_slice(data: &'a [T]) -> Result<Self, ShapeError> {
-                check_rows::<$s>(data.len())?;
-                Ok(TensorView::wrap(data))
-            }
-
             /// The number of rows: the size of the `Dyn` dim.
             #[inline]
             pub fn rows(&self) -> usize {
@@ -128,13 +196,6 @@ macro_rules! impl_rows_containers {
         }
 
         impl<'a, T, $($a: Dim),*> TensorViewMut<'a, T, $s> {
-            /// Views `data` mutably as whole rows: its length must be a
-            /// multiple of a row's element count.
-            pub fn try_from_slice(data: &'a mut [T]) -> Result<Self, ShapeError> {
-                check_rows::<$s>(data.len())?;
-                Ok(TensorViewMut::wrap(data))
-            }
-
             /// The number of rows: the size of the `Dyn` dim.
             #[inline]
             pub fn rows(&self) -> usize {
@@ -202,87 +263,25 @@ macro_rules! impl_rows_containers {
             }
         }
 
+        impl<T: core::fmt::Debug, $($a: Dim),*> core::fmt::Debug for TensorView<'_, T, $s> {
+            fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+                f.debug_struct("TensorView")
+                    .field("shape", &self.shape())
+                    .field("data", &self.elements())
+                    .finish()
+            }
+        }
+
         impl_rows_containers!(@operand [$($a)*] impl['a] TensorView<'a, T, $s>, $nodes);
         impl_rows_containers!(@operand [$($a)*] impl['a] TensorViewMut<'a, T, $s>, $nodes);
+        impl_rows_containers!(@target [$($a)*] impl['a] TensorViewMut<'a, T, $s>, $nodes);
+        #[cfg(feature = "alloc")]
+        impl_rows_containers!(@read [$($a)*] impl['a] TensorView<'a, T, $s>, $nodes);
+        #[cfg(feature = "alloc")]
+        impl_rows_containers!(@read [$($a)*] impl['a] TensorViewMut<'a, T, $s>, $nodes);
     };
     (@heap [$($a:ident)*] $s:tt $nodes:tt) => {
         impl<T, $($a: Dim),*> HeapTensor<T, $s> {
-            /// `rows` rows of zeros.
-            ///
-            /// ```
-            /// use tensor_expr_runtime::{Dyn, HeapTensor, D};
-            /// let batch = HeapTensor::<f32, (Dyn, D<784>)>::zeros_rows(7);
-            /// assert_eq!((batch.rows(), batch.as_slice().len()), (7, 7 * 784));
-            /// ```
-            pub fn zeros_rows(rows: usize) -> Self
-            where
-                T: Element,
-            {
-                Self::full_rows(rows, T::ZERO)
-            }
-
-            /// `rows` rows with every element `value`.
-            pub fn full_rows(rows: usize, value: T) -> Self
-            where
-                T: Clone,
-            {
-                HeapTensor::from_aligned(AlignedBox::from_fn(rows * <$s as RowsShape>::ITEM_LEN, |_| value.clone()))
-            }
-
-            /// `rows` rows, each element built from its multi-index in
-            /// row-major order (the row first).
-            ///
-            /// ```
-            /// use tensor_expr_runtime::{Dyn, HeapTensor, D};
-            /// let t = HeapTensor::<usize, (Dyn, D<3>)>::from_fn(2, |[i, j]| 10 * i + j);
-            /// assert_eq!(t.as_slice(), &[0, 1, 2, 10, 11, 12]);
-            /// ```
-            pub fn from_fn(rows: usize, mut f: impl FnMut(<$nodes as Shape>::Index) -> T) -> Self {
-                let item = <$s as RowsShape>::ITEM_LEN;
-                HeapTensor::from_aligned(AlignedBox::from_fn(rows * item, |p| {
-                    let within = <<$s as RowsShape>::Item as Shape>::multi_index(p % item);
-                    let mut index = <$nodes as Shape>::Index::default();
-                    index.as_mut()[0] = p / item;
-                    index.as_mut()[1..].copy_from_slice(within.as_ref());
-                    f(index)
-                }))
-            }
-
-            /// The rows an iterator gives, each as nested arrays of the row's
-            /// shape (`[f32; 3]` for a point of `(Dyn, D<3>)`).
-            ///
-            /// ```
-            /// use tensor_expr_runtime::{Dyn, HeapTensor, D};
-            /// let points = HeapTensor::<f32, (Dyn, D<3>)>::from_rows([[0., 1., 2.], [3., 4., 5.]]);
-            /// assert_eq!(points.rows(), 2);
-            /// assert_eq!(points[[1, 2]], 5.);
-            /// ```
-            pub fn from_rows(rows: impl IntoIterator<Item = <<$s as RowsShape>::Item as Shape>::Storage<T>>) -> Self
-            where
-                T: Clone,
-            {
-                let mut data = Vec::new();
-                for row in rows {
-                    data.extend_from_slice(<<$s as RowsShape>::Item as Shape>::flat(&row));
-                }
-                HeapTensor::from_aligned(AlignedBox::from_vec(data))
-            }
-
-            /// Copies the row-major elements of a slice: whole rows.
-            pub fn try_from_slice(data: &[T]) -> Result<Self, ShapeError>
-            where
-                T: Clone,
-            {
-                check_rows::<$s>(data.len())?;
-                Ok(HeapTensor::from_aligned(AlignedBox::from_fn(data.len(), |p| data[p].clone())))
-            }
-
-            /// Takes the row-major elements of a vector: whole rows.
-            pub fn try_from_vec(data: Vec<T>) -> Result<Self, ShapeError> {
-                check_rows::<$s>(data.len())?;
-                Ok(HeapTensor::from_aligned(AlignedBox::from_vec(data)))
-            }
-
             /// The number of rows: the size of the `Dyn` dim.
             #[inline]
             pub fn rows(&self) -> usize {
@@ -380,6 +379,60 @@ macro_rules! impl_rows_containers {
         }
 
         impl_rows_containers!(@operand [$($a)*] impl[] HeapTensor<T, $s>, $nodes);
+        impl_rows_containers!(@target [$($a)*] impl[] HeapTensor<T, $s>, $nodes);
+        impl_rows_containers!(@read [$($a)*] impl[] HeapTensor<T, $s>, $nodes);
+    };
+    (@read [$($a:ident)*] impl[$($life:lifetime)?] $ty:ty, $nodes:ty) => {
+        impl<$($life,)? T: PartialOrd, $($a: Dim),*> $ty {
+            /// The position of the largest element along `AXIS` (NumPy's
+            /// `argmax`: the first of equal ones, a NaN's if there is one),
+            /// a `HeapTensor` of the other dims: still `Dyn` first for an
+            /// `AXIS` after the rows, static along the rows (which panics
+            /// where there are none: there is no position to give).
+            ///
+            /// ```
+            /// use tensor_expr_runtime::{Dyn, HeapTensor, D};
+            /// let scores = HeapTensor::<f32, (Dyn, D<3>)>::from_rows([[0., 5., 1.], [7., 2., 3.]]);
+            /// assert_eq!(scores.argmax::<1>().as_slice(), &[1, 0]);
+            /// assert_eq!(scores.argmax::<0>().as_slice(), &[1, 0, 1]);
+            /// ```
+            #[track_caller]
+            pub fn argmax<const AXIS: usize>(&self) -> HeapTensor<usize, <<$nodes as crate::slice::RemoveAxis<AXIS>>::Removed as Shape>::Spelled>
+            where
+                $nodes: crate::slice::RemoveAxis<AXIS>,
+            {
+                arg_of::<T, $nodes, AXIS, _>(self.as_slice(), self.rows(), crate::arg::Extreme::Largest)
+            }
+
+            /// The position of the smallest element along `AXIS` (NumPy's
+            /// `argmin`), with [`Self::argmax`]'s rules.
+            #[track_caller]
+            pub fn argmin<const AXIS: usize>(&self) -> HeapTensor<usize, <<$nodes as crate::slice::RemoveAxis<AXIS>>::Removed as Shape>::Spelled>
+            where
+                $nodes: crate::slice::RemoveAxis<AXIS>,
+            {
+                arg_of::<T, $nodes, AXIS, _>(self.as_slice(), self.rows(), crate::arg::Extreme::Smallest)
+            }
+        }
+    };
+    (@target [$($a:ident)*] impl[$($life:lifetime)?] $ty:ty, $nodes:ty) => {
+        /// A target of shape `(RunTime, ..)` whose placement is its rows.
+        impl<$($life,)? T: Element, $($a: Dim),*> crate::access::Target for $ty {
+            type Element = T;
+            type Shape = $nodes;
+            type Placement = Rows;
+            #[inline]
+            fn target_slice(&mut self) -> &mut [T] {
+                self.as_mut_slice()
+            }
+            #[inline]
+            fn placement(&self) -> Rows {
+                Rows {
+                    rows: self.rows(),
+                    dims: <$nodes as Shape>::DIMS,
+                }
+            }
+        }
     };
     (@operand [$($a:ident)*] impl[$($life:lifetime)?] $ty:ty, $nodes:ty) => {
         /// An operand of shape `(RunTime, ..)` whose placement is its rows.

@@ -317,6 +317,19 @@ pub(crate) const fn len_unless_run_time(dims: &[usize]) -> usize {
     }
 }
 
+/// Whether a shape of `dims` has no elements (a dim of 0): [`Shape::LEN`]
+/// `== 0` for a static shape, and also defined for a run-time one.
+pub(crate) const fn has_no_elements(dims: &[usize]) -> bool {
+    let mut k = 0;
+    while k < dims.len() {
+        if dims[k] == 0 {
+            return true;
+        }
+        k += 1;
+    }
+    false
+}
+
 /// `dims`, checked to have [`RunTime`](crate::RunTime) first or nowhere: every
 /// stride is then a constant.
 const fn leading_dyn_only(dims: &'static [usize]) -> &'static [usize] {
@@ -377,6 +390,23 @@ mod rows_sealed {
     pub trait Sealed {}
 }
 
+/// A shape a tensor or view may have: a static [`Shape`], or a
+/// [`RowsShape`] whose rows are counted at run time. What the constructors
+/// that take data check its length against, so one `try_from_slice` serves
+/// both (and a call whose shape is inferred finds one).
+pub trait TensorShape: Copy + Default + Debug + 'static {
+    /// `Ok` if `len` elements fill the shape: exactly its element count,
+    /// or whole rows.
+    fn check_len(len: usize) -> Result<(), crate::ShapeError>;
+}
+
+impl<S: Shape> TensorShape for S {
+    #[inline]
+    fn check_len(len: usize) -> Result<(), crate::ShapeError> {
+        crate::error::check_len::<S>(len)
+    }
+}
+
 /// A shape whose first dim is [`Dyn`](crate::Dyn), written `Shape![Dyn, ..]`:
 /// any number of rows of the static shape [`Item`](RowsShape::Item). Views
 /// and [`HeapTensor`](crate::HeapTensor)s of it count their rows at run
@@ -413,6 +443,12 @@ macro_rules! impl_rows_shape {
         impl<$($d: Dim),*> RowsShape for (crate::dim::Dyn, $($d,)*) {
             type Item = ($($d,)*);
             type Nodes = (crate::dim::RunTime, $($d,)*);
+        }
+        impl<$($d: Dim),*> TensorShape for (crate::dim::Dyn, $($d,)*) {
+            #[inline]
+            fn check_len(len: usize) -> Result<(), crate::ShapeError> {
+                crate::error::check_rows::<Self>(len).map(|_| ())
+            }
         }
     };
 }

@@ -332,10 +332,6 @@ impl<T, U: crate::Element + crate::rules::elements::SameElement<T>, L: Layout>
     fn elements(&self) -> &[U::Checked] {
         U::data(self.data)
     }
-    #[inline]
-    fn placement(&self) -> crate::access::Stack {
-        crate::access::Stack
-    }
 }
 
 impl<T: crate::Element, L> crate::access::ElementSource for StridedView<'_, T, L> {

@@ -3,8 +3,8 @@
 //! operands and assignment targets exactly like tensors, and the way to work with
 //! data too large for the stack.
 
-use crate::error::{check_len, ShapeError};
-use crate::shape::Shape;
+use crate::error::ShapeError;
+use crate::shape::{Shape, TensorShape};
 use crate::tensor::Tensor;
 use core::marker::PhantomData;
 
@@ -43,12 +43,6 @@ pub struct TensorViewMut<'a, T, S> {
 }
 
 impl<'a, T, S: Shape> TensorView<'a, T, S> {
-    /// Views `data`, which must hold exactly `S::LEN` elements.
-    pub fn try_from_slice(data: &'a [T]) -> Result<Self, ShapeError> {
-        check_len::<S>(data.len())?;
-        Ok(Self::from_exact(data))
-    }
-
     pub(crate) fn from_exact(data: &'a [T]) -> Self {
         TensorView {
             data,
@@ -136,6 +130,35 @@ impl<'a, T, S: Shape> From<&'a TensorViewMut<'_, T, S>> for TensorView<'a, T, S>
     }
 }
 
+impl<'a, T, S: TensorShape> TensorView<'a, T, S> {
+    /// Views `data`, which must hold exactly `S::LEN` elements, or, for a
+    /// shape whose first dim is [`Dyn`](crate::Dyn), whole rows.
+    pub fn try_from_slice(data: &'a [T]) -> Result<Self, ShapeError> {
+        S::check_len(data.len())?;
+        Ok(Self::wrap(data))
+    }
+
+}
+
+impl<'a, T, S: TensorShape> TensorViewMut<'a, T, S> {
+    /// Views `data` mutably; it must hold exactly `S::LEN` elements, or,
+    /// for a shape whose first dim is [`Dyn`](crate::Dyn), whole rows.
+    ///
+    /// ```
+    /// use tensor_expr_runtime::{TensorViewMut, D};
+    /// let mut buffer = vec![0.0f32; 6];
+    /// let mut v = TensorViewMut::<f32, (D<3>, D<2>)>::try_from_slice(&mut buffer)?;
+    /// v[[2, 1]] = 1.0;
+    /// assert_eq!(buffer[5], 1.0);
+    /// # Ok::<(), tensor_expr_runtime::ShapeError>(())
+    /// ```
+    pub fn try_from_slice(data: &'a mut [T]) -> Result<Self, ShapeError> {
+        S::check_len(data.len())?;
+        Ok(Self::wrap(data))
+    }
+
+}
+
 impl<'a, T, S> TensorView<'a, T, S> {
     /// Views `data` as it is, unchecked (for a shape whose element count is
     /// known at run time, checked by the caller).
@@ -185,21 +208,6 @@ impl<T, S> Clone for TensorView<'_, T, S> {
 impl<T, S> Copy for TensorView<'_, T, S> {}
 
 impl<'a, T, S: Shape> TensorViewMut<'a, T, S> {
-    /// Views `data` mutably; it must hold exactly `S::LEN` elements.
-    ///
-    /// ```
-    /// use tensor_expr_runtime::{TensorViewMut, D};
-    /// let mut buffer = vec![0.0f32; 6];
-    /// let mut v = TensorViewMut::<f32, (D<3>, D<2>)>::try_from_slice(&mut buffer)?;
-    /// v[[2, 1]] = 1.0;
-    /// assert_eq!(buffer[5], 1.0);
-    /// # Ok::<(), tensor_expr_runtime::ShapeError>(())
-    /// ```
-    pub fn try_from_slice(data: &'a mut [T]) -> Result<Self, ShapeError> {
-        check_len::<S>(data.len())?;
-        Ok(Self::from_exact(data))
-    }
-
     pub(crate) fn from_exact(data: &'a mut [T]) -> Self {
         TensorViewMut {
             data,

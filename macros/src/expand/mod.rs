@@ -50,8 +50,9 @@ pub fn expand(statement: &Statement) -> TokenStream {
         }
         Form::Assign { op, op_span, .. } => {
             let root = at(&builder.node(&value, Some(Other::Target)), *op_span);
+            let placement = builder.assignment_placement(*op_span, &local(TARGET_NAME));
             let (rt, context) = builder.located(*op_span);
-            let call = assignment(*op, *op_span, rt, context, root);
+            let call = assignment(*op, *op_span, rt, context, root, placement);
             builder.finish(call)
         }
     };
@@ -117,24 +118,27 @@ fn index_of_value(index_of: &IndexOf, expr: &Expr, value: TokenStream) -> TokenS
 }
 
 /// The driver call of `out = e` or `out += e` over the tree `root`, spanned
-/// on the operator. A statement in a block: the in-place call returns the
-/// rule's witness (a tuple of `()`), the macro's value is `()`.
+/// on the operator, under the joined `placement`. The in-place call returns
+/// the rule's witness (a tuple of `()`) and the outcome, which is the
+/// macro's value: `()`, or a `Result` where the target and an operand both
+/// have run-time rows.
 fn assignment(
     op: AssignOp,
     op_span: Span,
     rt: TokenStream,
     context: Ident,
     root: Ident,
+    placement: Ident,
 ) -> TokenStream {
     let target_ref = at(&local(TARGET_NAME), op_span);
     match op {
         AssignOp::Set => quote_spanned!(op_span=> {
-            #rt::kernel::assign(#context, #target_ref, #root);
+            #rt::kernel::assign(#context, #target_ref, #root, #placement).1
         }),
         AssignOp::Update(binary) => {
             let marker = Ident::new(binary.marker(), op_span);
             quote_spanned!(op_span=> {
-                #rt::kernel::update(#context, #target_ref, #rt::expr::operators::#marker, #root);
+                #rt::kernel::update(#context, #target_ref, #rt::expr::operators::#marker, #root, #placement).1
             })
         }
     }

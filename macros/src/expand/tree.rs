@@ -712,19 +712,29 @@ impl TreeBuilder {
     pub(super) fn evaluation(&mut self, expr: &Expr) -> (Span, Ident, Ident) {
         let root = self.node(expr, None);
         let span = self.root_span;
-        let placement = self.placement(span);
+        let rt = runtime(span);
+        let placement = self.placement(span, quote_spanned!(span=> #rt::access::Stack));
         (span, at(&root, span), placement)
     }
 
-    /// Where a new tensor goes: the placements of all operands joined (the
-    /// heap if any operand is on the heap), located at `span`.
+    /// The placements of an assignment's target and operands joined, located
+    /// at `span`: what the assignment checks its run-time rows against
+    /// (`target` is the reborrowed target's name).
+    pub(super) fn assignment_placement(&mut self, span: Span, target: &Ident) -> Ident {
+        let rt = runtime(span);
+        self.placement(span, quote_spanned!(span=> #rt::placement::target_placement(&*#target)))
+    }
+
+    /// Where a new tensor goes: the placements of all operands joined with
+    /// `first` (the heap if any operand is on the heap; the rows of operands
+    /// whose first dim is `Dyn`), located at `span`.
     /// (One `let` per operand, rather than nested calls, keeps the code flat
     /// for expressions of hundreds of operands.)
-    fn placement(&mut self, span: Span) -> Ident {
+    fn placement(&mut self, span: Span, first: TokenStream) -> Ident {
         let rt = runtime(span);
         let name = at(&local("placement"), span);
         self.node_lets
-            .push(quote_spanned!(span=> let #name = #rt::access::Stack;));
+            .push(quote_spanned!(span=> let #name = #first;));
         for vote in std::mem::take(&mut self.placements) {
             let vote = match vote {
                 Vote::Operand(operand, context) => {

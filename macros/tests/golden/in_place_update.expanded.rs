@@ -26,13 +26,28 @@ fn expansion() {
             __tensor_expr_node0,
             __tensor_expr_node1,
         );
+        let __tensor_expr_placement = ::tensor_expr::__private::placement::target_placement(
+            &*__tensor_expr_target,
+        );
+        let __tensor_expr_placement = ::tensor_expr::__private::placement::join(
+            __tensor_expr_placement,
+            __tensor_expr_context,
+            __tensor_expr_op0,
+        );
+        let __tensor_expr_placement = ::tensor_expr::__private::placement::join(
+            __tensor_expr_placement,
+            __tensor_expr_context,
+            __tensor_expr_op1,
+        );
         {
             ::tensor_expr::__private::kernel::update(
-                __tensor_expr_context,
-                __tensor_expr_target,
-                ::tensor_expr::__private::expr::operators::add,
-                __tensor_expr_node2,
-            );
+                    __tensor_expr_context,
+                    __tensor_expr_target,
+                    ::tensor_expr::__private::expr::operators::add,
+                    __tensor_expr_node2,
+                    __tensor_expr_placement,
+                )
+                .1
         }
     };
 }

@@ -33,12 +33,17 @@ fn expansion() {
             __tensor_expr_node2,
             __tensor_expr_node3,
         );
+        let __tensor_expr_placement = ::tensor_expr::__private::placement::target_placement(
+            &*__tensor_expr_target,
+        );
         {
             ::tensor_expr::__private::kernel::assign(
-                __tensor_expr_context,
-                __tensor_expr_target,
-                __tensor_expr_node4,
-            );
+                    __tensor_expr_context,
+                    __tensor_expr_target,
+                    __tensor_expr_node4,
+                    __tensor_expr_placement,
+                )
+                .1
         }
     };
 }

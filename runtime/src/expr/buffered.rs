@@ -34,7 +34,7 @@ use core::marker::PhantomData;
 /// broadcast into `O`, right-aligned).
 #[inline(always)]
 pub(crate) fn source_row<S: Shape, O: Shape>(outer: [usize; MAX_RANK]) -> usize {
-    if S::LEN == 0 {
+    if crate::shape::has_no_elements(S::DIMS) {
         return 0;
     }
     row_offset::<O>(&BroadcastStrides::<S, O>::STRIDES, outer) / S::ROW_LEN

@@ -100,8 +100,9 @@ unsafe impl<T: Element, S: Shape> Expr<T> for TargetLeaf<S> {
     fn row<O: Shape>(&self, _outer: [usize; MAX_RANK]) -> impl Row<T> + '_ {
         Current
     }
-    /// The target is the output itself.
-    const READING: Reading = Reading::leaf(Flat::Run(S::LEN));
+    /// The target is the output itself (a chunk of it, for run-time rows,
+    /// which the chunk's walk reads by rows).
+    const READING: Reading = Reading::leaf(Flat::Run(crate::shape::len_unless_run_time(S::DIMS)));
     #[inline(always)]
     fn flat_row(&self) -> impl Row<T> + '_ {
         Current

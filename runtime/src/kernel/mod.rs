@@ -27,12 +27,10 @@ mod dispatch;
 #[cfg(feature = "rayon")]
 mod parallel;
 mod rows;
-#[cfg_attr(not(feature = "alloc"), allow(dead_code))]
 mod run_time;
 mod tiles;
 
-pub use assign::{assign, update};
-#[cfg(feature = "alloc")]
+pub use assign::{assign, update, Write};
 pub(crate) use run_time::drive_rows;
 
 use crate::element::Element;

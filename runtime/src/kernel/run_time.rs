@@ -22,20 +22,24 @@ use crate::shape::{Shape, MAX_RANK};
 /// The rows of a full chunk: a block of the tiled walk's rows.
 const CHUNK_ROWS: usize = 64;
 
-/// Evaluates `e`, whose first dim is counted at run time, into the first
-/// `rows` rows of `out`, each slot written once.
+/// Evaluates `e` into the first `rows` rows of `out`, of output shape `O`
+/// whose first dim is counted at run time, each slot written once.
 #[inline]
-pub(crate) fn drive_rows<T: Element, E: Expr<T>, X: Slot<T>>(out: &mut [X], e: &E, rows: usize) {
-    let out = &mut out[..rows * <E::Shape as Shape>::ITEM_LEN];
+pub(crate) fn drive_rows<T: Element, O: Shape, E: Expr<T>, X: Slot<T>>(
+    out: &mut [X],
+    e: &E,
+    rows: usize,
+) {
+    let out = &mut out[..rows * O::ITEM_LEN];
     let mut first = 0;
     while rows - first >= CHUNK_ROWS {
-        drive_chunk::<T, E, X, CHUNK_ROWS>(out, e, first);
+        drive_chunk::<T, O, E, X, CHUNK_ROWS>(out, e, first);
         first += CHUNK_ROWS;
     }
     macro_rules! by_halves {
         ($($b:literal)*) => {$(
             if rows - first >= $b {
-                drive_chunk::<T, E, X, $b>(out, e, first);
+                drive_chunk::<T, O, E, X, $b>(out, e, first);
                 first += $b;
             }
         )*};
@@ -46,14 +50,13 @@ pub(crate) fn drive_rows<T: Element, E: Expr<T>, X: Slot<T>>(out: &mut [X], e: &
 
 /// Rows `first..first + B` of the output: the static nest of a chunk.
 #[inline]
-fn drive_chunk<T: Element, E: Expr<T>, X: Slot<T>, const B: usize>(
+fn drive_chunk<T: Element, O: Shape, E: Expr<T>, X: Slot<T>, const B: usize>(
     out: &mut [X],
     e: &E,
     first: usize,
 ) {
-    let item = <E::Shape as Shape>::ITEM_LEN;
-    let chunk = &mut out[first * item..(first + B) * item];
-    drive::<T, <E::Shape as Shape>::Chunk<B>, Rebased<'_, E>, X>(chunk, &Rebased { e, first });
+    let chunk = &mut out[first * O::ITEM_LEN..(first + B) * O::ITEM_LEN];
+    drive::<T, O::Chunk<B>, Rebased<'_, E>, X>(chunk, &Rebased { e, first });
 }
 
 /// A tree read from row `first` on: output row `i` of a chunk is row

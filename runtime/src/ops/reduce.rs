@@ -26,7 +26,7 @@ use crate::expr::fresh::Fresh;
 use crate::expr::function::{impl_domain, Domain};
 use crate::expr::{Context, Expr, Flat, Reading, Row, Shaped, SHORT_ROW};
 use crate::rules::broadcast::BroadcastStrides;
-use crate::shape::{Shape, MAX_RANK};
+use crate::shape::{has_no_elements, Shape, MAX_RANK};
 use core::cell::Cell;
 use core::marker::PhantomData;
 
@@ -218,7 +218,7 @@ where
     /// (reported by `cargo build`, not `cargo check`), since stable Rust cannot
     /// state "a dim other than 0" as a trait bound.
     const NOT_EMPTY_OR_DEFINED: () = assert!(
-        F::DEFINED_WHEN_EMPTY || Self::COUNT > 0 || <R as Shape>::LEN == 0,
+        F::DEFINED_WHEN_EMPTY || Self::COUNT > 0 || has_no_elements(<R as Shape>::DIMS),
         "`max`/`min` over a zero-length axis has no value (NumPy: \"zero-size array to reduction operation which has no identity\")"
     );
 
@@ -386,7 +386,9 @@ where
         let cells = self
             .cache
             .row(row, |cells: &[Cell<T>]| self.fill(row, cells));
-        if Self::READS_AHEAD {
+        // Not where `O`'s rows are counted at run time (a shared row filled
+        // from whole operands): its last row has no end to stop at.
+        if Self::READS_AHEAD && !O::RUN_TIME_ROWS {
             let mut next = outer;
             if crate::kernel::advance_outer::<O>(&mut next) {
                 let next = source_row::<R, O>(next);

@@ -61,7 +61,8 @@ fn main() {
     // is `Dyn`, every other dim static and checked when the code is built.
     let weights = (&w1, &b1, &w2, &b2);
     for images in [1, 7, 100] {
-        let batch = HeapTensor::<f32, Shape![Dyn, 784]>::from_fn_rows(images, |[i, k]| pseudo(i * 784 + k));
+        let batch =
+            HeapTensor::<f32, Shape![Dyn, 784]>::from_fn_rows(images, |[i, k]| pseudo(i * 784 + k));
         let classes = classify(&batch, weights);
         let first = &x.as_slice()[..784] == batch.at(0).as_slice();
         println!(

@@ -51,8 +51,9 @@
 
 pub use tensor_expr_macros::{tensor, tensor_expr, Shape};
 pub use tensor_expr_runtime::{
-    Broadcast, BroadcastInto, Dim, Dyn, Element, Float, Integer, One, RowsShape, Shape, ShapeError, Signed,
-    RunTime, StridedView, Target, Tensor, TensorView, TensorViewMut, D, FUNCTIONS, MAX_RANK,
+    Broadcast, BroadcastInto, Dim, Dyn, Element, Float, Integer, One, RowsShape, RunTime, Shape,
+    ShapeError, Signed, StridedView, Target, Tensor, TensorView, TensorViewMut, D, FUNCTIONS,
+    MAX_RANK,
 };
 
 /// The run-time errors: [`ShapeError`] (data of the wrong length),
@@ -251,6 +252,10 @@ macro_rules! catalogue_entry {
 #[doc = catalogue_entry!("generic_d1_is_not_degenerate", "In generic code, `D<1>` does not stretch: write `One` for a dim that should broadcast.")]
 #[doc = catalogue_entry!("shape_too_many_dims", "Shapes have at most 6 dims.")]
 #[doc = catalogue_entry!("broadcast_error_in_context", "A broadcast mistake inside a larger expression (under a function, as an operand of `@`, inside a reduction, after `+=`) is still one error, on its operator.")]
+#[doc = "\n## A run-time batch (`Dyn`)\n"]
+#[doc = catalogue_entry!("dyn_not_first", "Only the first dim may be `Dyn`: every stride stays a constant. Move the run-time size first (and `transpose` afterwards if needed).")]
+#[doc = catalogue_entry!("dyn_against_static_rows", "A `Dyn` dim (named `RunTime` in the message) meets only another `Dyn` or a `One`: give the other operand a leading `One` or no leading dim, or make both `Dyn` (their rows are then checked at run time).")]
+#[doc = catalogue_entry!("dyn_static_dims_clash", "Next to a `Dyn` dim, the static dims keep their compile-time rules: one error for the first pair that clashes.")]
 #[doc = "\n## In place (PyTorch rule)\n"]
 #[doc = catalogue_entry!("in_place_assign_would_grow_target", "The value must broadcast to the target's shape without changing it: use a bigger target, or write `tensor_expr!(value)` into a new tensor.")]
 #[doc = catalogue_entry!("seed_002_in_place_would_grow_target", "As above: broadcasting the value would grow the target.")]

@@ -25,7 +25,10 @@ fn to_ndarray<const C: usize>(x: &HeapTensor<f32, Shape![Dyn, C]>) -> Array2<f32
 fn assert_close(actual: &[f32], expected: &[f32]) {
     assert_eq!(actual.len(), expected.len());
     for (k, (a, e)) in actual.iter().zip(expected).enumerate() {
-        assert!((a - e).abs() <= 1e-5 * (1.0 + e.abs()), "element {k}: {a} against {e}");
+        assert!(
+            (a - e).abs() <= 1e-5 * (1.0 + e.abs()),
+            "element {k}: {a} against {e}"
+        );
     }
 }
 
@@ -37,10 +40,19 @@ fn views_count_whole_rows_and_name_both_sizes_otherwise() {
     assert_eq!(v.at(2).as_slice(), &[6., 7., 8.]);
     assert_eq!(v[[3, 1]], 10.);
     assert!(v.try_at(4).is_none());
-    assert_eq!(v.iter_rows().map(|row| row[[0]]).collect::<Vec<_>>(), [0., 3., 6., 9.]);
+    assert_eq!(
+        v.iter_rows().map(|row| row[[0]]).collect::<Vec<_>>(),
+        [0., 3., 6., 9.]
+    );
     let err = TensorView::<f32, Shape![Dyn, 5]>::try_from_slice(&data).unwrap_err();
-    assert_eq!((err.expected, err.actual, err.kind), (5, 12, Mismatch::WholeRows));
-    assert_eq!(err.to_string(), "shape [Dyn, 5] needs whole rows of 5 elements, got 12");
+    assert_eq!(
+        (err.expected, err.actual, err.kind),
+        (5, 12, Mismatch::WholeRows)
+    );
+    assert_eq!(
+        err.to_string(),
+        "shape [Dyn, 5] needs whole rows of 5 elements, got 12"
+    );
     let images = TensorView::<f32, Shape![Dyn, 2, 3]>::try_from_slice(&data).unwrap();
     assert_eq!((images.rows(), images.at(1)[[1, 2]]), (2, 11.));
 
@@ -61,9 +73,18 @@ fn views_count_whole_rows_and_name_both_sizes_otherwise() {
 fn heap_tensors_are_built_by_rows() {
     let points = HeapTensor::<f32, Shape![Dyn, 3]>::from_rows([[0., 1., 2.], [3., 4., 5.]]);
     assert_eq!((points.rows(), points.shape()), (2, [2, 3]));
-    assert_eq!(points, HeapTensor::try_from_slice(&[0., 1., 2., 3., 4., 5.]).unwrap());
-    assert_eq!(points, HeapTensor::try_from_vec(vec![0., 1., 2., 3., 4., 5.]).unwrap());
-    assert_eq!(points, HeapTensor::<f32, Shape![Dyn, 3]>::from_fn_rows(2, |[i, j]| (3 * i + j) as f32));
+    assert_eq!(
+        points,
+        HeapTensor::try_from_slice(&[0., 1., 2., 3., 4., 5.]).unwrap()
+    );
+    assert_eq!(
+        points,
+        HeapTensor::try_from_vec(vec![0., 1., 2., 3., 4., 5.]).unwrap()
+    );
+    assert_eq!(
+        points,
+        HeapTensor::<f32, Shape![Dyn, 3]>::from_fn_rows(2, |[i, j]| (3 * i + j) as f32)
+    );
     assert!(HeapTensor::<f32, Shape![Dyn, 3]>::try_from_vec(vec![0.; 7]).is_err());
     let zeros = HeapTensor::<i32, Shape![Dyn, 2, 2]>::zeros_rows(3);
     assert_eq!((zeros.rows(), zeros.as_slice().len()), (3, 12));
@@ -93,8 +114,9 @@ fn a_dense_layer_over_run_time_rows_is_the_static_one() {
         let x = batch::<20>(rows, 1);
         let y = tensor_expr!(relu(x @ w + b));
         assert_eq!(y.shape(), [rows, 12]);
-        let expected = (to_ndarray(&x).dot(&to_ndarray_2d(&w)) + Array1::from_vec(b.as_slice().to_vec()))
-            .mapv(|v| v.max(0.0));
+        let expected = (to_ndarray(&x).dot(&to_ndarray_2d(&w))
+            + Array1::from_vec(b.as_slice().to_vec()))
+        .mapv(|v| v.max(0.0));
         assert_close(y.as_slice(), expected.as_slice().unwrap());
     }
     // 100 rows: the static shape's nest and the chunks' (64 + 32 + 4) agree.
@@ -120,8 +142,9 @@ fn a_two_layer_network_is_one_expression() {
     for rows in [1, 7, 33] {
         let x = batch::<784>(rows, 3);
         let logits = tensor_expr!(relu(x @ w1 + b1) @ w2 + b2);
-        let hidden = (to_ndarray(&x).dot(&to_ndarray_2d(&w1)) + Array1::from_vec(b1.as_slice().to_vec()))
-            .mapv(|v| v.max(0.0));
+        let hidden = (to_ndarray(&x).dot(&to_ndarray_2d(&w1))
+            + Array1::from_vec(b1.as_slice().to_vec()))
+        .mapv(|v| v.max(0.0));
         let expected = hidden.dot(&to_ndarray_2d(&w2)) + Array1::from_vec(b2.as_slice().to_vec());
         assert_eq!(logits.rows(), rows);
         assert_close(logits.as_slice(), expected.as_slice().unwrap());
@@ -154,7 +177,10 @@ fn broadcasting_keeps_the_run_time_dim() {
     let fewer = batch::<3>(6, 4);
     let err = tensor_expr!(x * 2.0 + fewer).unwrap_err();
     assert_eq!((err.expected, err.actual, err.kind), (7, 6, Mismatch::Rows));
-    assert_eq!(err.to_string(), "the `Dyn` dims differ: 7 rows against 6 (shape [Dyn, 3])");
+    assert_eq!(
+        err.to_string(),
+        "the `Dyn` dims differ: 7 rows against 6 (shape [Dyn, 3])"
+    );
 }
 
 #[test]
@@ -164,9 +190,15 @@ fn reductions_along_static_axes_keep_the_rows() {
         let a = to_ndarray(&x);
         let sums = tensor_expr!(sum(x, [1], keepdim));
         assert_eq!(sums.shape(), [rows, 1]);
-        assert_close(sums.as_slice(), a.sum_axis(ndarray::Axis(1)).as_slice().unwrap());
+        assert_close(
+            sums.as_slice(),
+            a.sum_axis(ndarray::Axis(1)).as_slice().unwrap(),
+        );
         let centred = tensor_expr!(x - mean(x, [1], keepdim));
-        let means = a.mean_axis(ndarray::Axis(1)).unwrap().insert_axis(ndarray::Axis(1));
+        let means = a
+            .mean_axis(ndarray::Axis(1))
+            .unwrap()
+            .insert_axis(ndarray::Axis(1));
         assert_close(centred.as_slice(), (&a - &means).as_slice().unwrap());
         let probabilities = tensor_expr!(softmax(x, [1]));
         let exp = a.mapv(f32::exp);
@@ -179,7 +211,8 @@ fn reductions_along_static_axes_keep_the_rows() {
 
 #[test]
 fn the_index_reductions_run_along_either_axis() {
-    let scores = HeapTensor::<f32, Shape![Dyn, 3]>::from_rows([[0., 5., 1.], [7., 2., 3.], [1., 1., 9.]]);
+    let scores =
+        HeapTensor::<f32, Shape![Dyn, 3]>::from_rows([[0., 5., 1.], [7., 2., 3.], [1., 1., 9.]]);
     assert_eq!(scores.argmax::<1>().as_slice(), &[1, 0, 2]);
     assert_eq!(scores.argmin::<1>().as_slice(), &[0, 1, 0]);
     assert_eq!(scores.argmax::<0>().as_slice(), &[1, 0, 2]);
@@ -189,7 +222,9 @@ fn the_index_reductions_run_along_either_axis() {
 #[test]
 fn products_with_run_time_batches() {
     // A batch of matrices: [Dyn, 4, 5] @ [5, 6].
-    let a = HeapTensor::<f32, Shape![Dyn, 4, 5]>::from_fn_rows(9, |[b, i, k]| pseudo(b * 20 + i * 5 + k));
+    let a = HeapTensor::<f32, Shape![Dyn, 4, 5]>::from_fn_rows(9, |[b, i, k]| {
+        pseudo(b * 20 + i * 5 + k)
+    });
     let w = Tensor::<f32, Shape![5, 6]>::from_fn(|[k, j]| pseudo(100 + k * 6 + j));
     let y = tensor_expr!(a @ w);
     assert_eq!(y.shape(), [9, 4, 6]);
@@ -230,7 +265,10 @@ fn assignments_write_every_row_and_check_the_rows() {
     let mut view = TensorViewMut::<f32, Shape![Dyn, 3]>::try_from_slice(&mut buffer).unwrap();
     let err = tensor_expr!(view = x).unwrap_err();
     assert_eq!((err.expected, err.actual), (10, 70));
-    assert!(buffer.iter().all(|&v| v == 0.0), "a failed check writes nothing");
+    assert!(
+        buffer.iter().all(|&v| v == 0.0),
+        "a failed check writes nothing"
+    );
     let first = TensorView::<f32, Shape![Dyn, 3]>::try_from_slice(&x.as_slice()[..30]).unwrap();
     let mut view = TensorViewMut::<f32, Shape![Dyn, 3]>::try_from_slice(&mut buffer).unwrap();
     tensor_expr!(view = first - bias).unwrap();

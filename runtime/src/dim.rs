@@ -67,7 +67,7 @@ pub struct RunTime;
 /// reaches.
 pub const RUN_TIME: usize = usize::MAX;
 
-mod sealed {
+pub(crate) mod sealed {
     /// Implemented by [`D`](super::D), [`One`](super::One) and
     /// [`RunTime`](super::RunTime) only.
     #[diagnostic::on_unimplemented(
@@ -75,12 +75,25 @@ mod sealed {
         label = "not `D<N>` or `One`",
         note = "the dims are `D<N>` and `One` (`Shape!` writes them); unsafe code relies on a dim's storage being `[X; SIZE]`"
     )]
-    pub trait Sealed {}
+    pub trait Sealed {
+        /// `Static` for a dim of compile-time size, `RunTimeLed` for
+        /// [`RunTime`](super::RunTime): how a shape picks its spelling
+        /// ([`Shape::Spelled`](crate::Shape::Spelled)) by its first dim.
+        /// (Here, not in `Dim`, so that an impl of `Dim` outside the crate
+        /// gets the one error that `Dim` is sealed.)
+        type Lead<Static, RunTimeLed>;
+    }
 }
 
-impl<const N: usize> sealed::Sealed for D<N> {}
-impl sealed::Sealed for One {}
-impl sealed::Sealed for RunTime {}
+impl<const N: usize> sealed::Sealed for D<N> {
+    type Lead<Static, RunTimeLed> = Static;
+}
+impl sealed::Sealed for One {
+    type Lead<Static, RunTimeLed> = Static;
+}
+impl sealed::Sealed for RunTime {
+    type Lead<Static, RunTimeLed> = RunTimeLed;
+}
 
 /// A type-level dimension: its size and its storage as an array level. (Every
 /// dim broadcasts with itself and can be written into itself: the per-dim rules
@@ -105,10 +118,6 @@ pub trait Dim: sealed::Sealed + Copy + Default + core::fmt::Debug + 'static {
     /// One level of nested-array storage: `[X; SIZE]` (none for [`RunTime`],
     /// whose storage functions fail to build).
     type Array<X>: AsRef<[X]> + AsMut<[X]>;
-    /// `Static` for a dim of compile-time size, `RunTimeLed` for
-    /// [`RunTime`]: how a shape picks its spelling
-    /// ([`Shape::Spelled`](crate::Shape::Spelled)) by its first dim.
-    type Lead<Static, RunTimeLed>;
     /// Builds one array level, calling `f` with each position in order.
     fn array_from_fn<X>(f: impl FnMut(usize) -> X) -> Self::Array<X>;
     /// Views a slice of array levels as one flat slice (no copy).
@@ -120,7 +129,6 @@ pub trait Dim: sealed::Sealed + Copy + Default + core::fmt::Debug + 'static {
 impl<const N: usize> Dim for D<N> {
     const SIZE: usize = N;
     type Exact = Self;
-    type Lead<Static, RunTimeLed> = Static;
     type Array<X> = [X; N];
     fn array_from_fn<X>(f: impl FnMut(usize) -> X) -> [X; N] {
         core::array::from_fn(f)
@@ -136,7 +144,6 @@ impl<const N: usize> Dim for D<N> {
 impl Dim for One {
     const SIZE: usize = 1;
     type Exact = D<1>;
-    type Lead<Static, RunTimeLed> = Static;
     type Array<X> = [X; 1];
     fn array_from_fn<X>(f: impl FnMut(usize) -> X) -> [X; 1] {
         core::array::from_fn(f)
@@ -158,7 +165,6 @@ const NO_ARRAY: &str = "a run-time dim (`Dyn`) has no array: a tensor of it is a
 impl Dim for RunTime {
     const SIZE: usize = RUN_TIME;
     type Exact = Self;
-    type Lead<Static, RunTimeLed> = RunTimeLed;
     type Array<X> = [X; 0];
     fn array_from_fn<X>(_: impl FnMut(usize) -> X) -> [X; 0] {
         const { panic!("{}", NO_ARRAY) }
@@ -170,4 +176,3 @@ impl Dim for RunTime {
         const { panic!("{}", NO_ARRAY) }
     }
 }
-

@@ -61,7 +61,9 @@ impl fmt::Display for ShapeError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let (shape, expected, actual) = (Spelled(self.shape), self.expected, self.actual);
         match self.kind {
-            Mismatch::Elements => write!(f, "shape {shape} needs {expected} elements, got {actual}"),
+            Mismatch::Elements => {
+                write!(f, "shape {shape} needs {expected} elements, got {actual}")
+            }
             Mismatch::WholeRows => write!(
                 f,
                 "shape {shape} needs whole rows of {expected} elements, got {actual}"

@@ -180,7 +180,9 @@ impl<T, S: TensorShape> HeapTensor<T, S> {
         T: Clone,
     {
         S::check_len(data.len())?;
-        Ok(Self::from_aligned(AlignedBox::from_fn(data.len(), |p| data[p].clone())))
+        Ok(Self::from_aligned(AlignedBox::from_fn(data.len(), |p| {
+            data[p].clone()
+        })))
     }
 
     /// Takes the row-major elements of a vector; its length must be
@@ -201,7 +203,6 @@ impl<T, S: TensorShape> HeapTensor<T, S> {
         S::check_len(data.len())?;
         Ok(Self::from_aligned(AlignedBox::from_vec(data)))
     }
-
 }
 
 impl<T, S> HeapTensor<T, S> {

@@ -26,10 +26,10 @@
 #[cfg(feature = "alloc")]
 use crate::access::Heap;
 use crate::access::{CheckedRows, Operand, Placement, Rows, Stack};
+use crate::element::Element;
 use crate::error::check_same_rows;
 #[cfg(feature = "alloc")]
 use crate::error::ShapeError;
-use crate::element::Element;
 use crate::expr::{Context, Expr};
 use crate::shape::Shape;
 use crate::tensor::Tensor;
@@ -166,7 +166,10 @@ pub fn join_placement<P: Join<Q>, Q>(so_far: P, other: Q) -> P::Output {
 impl Evaluate for Rows {
     type Tensor<T: Element, S: Shape> = crate::HeapTensor<T, S::Spelled>;
     #[inline]
-    fn evaluate<T: Element, E: Expr<T>>(self, e: E) -> crate::HeapTensor<T, <E::Shape as Shape>::Spelled> {
+    fn evaluate<T: Element, E: Expr<T>>(
+        self,
+        e: E,
+    ) -> crate::HeapTensor<T, <E::Shape as Shape>::Spelled> {
         const {
             assert!(
                 <E::Shape as Shape>::RUN_TIME_ROWS,

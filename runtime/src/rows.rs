@@ -19,7 +19,7 @@
 //! many rows, on the heap; two of them are checked against each other
 //! (`crate::placement`).
 
-use crate::access::{Operand, Rows, RowMajor};
+use crate::access::{Operand, RowMajor, Rows};
 use crate::dim::{Dim, Dyn, RunTime};
 use crate::element::Element;
 use crate::rules::elements::SameElement;
@@ -68,7 +68,10 @@ fn arg_of<T: PartialOrd, N: Shape, const AXIS: usize, S>(
     extreme: crate::arg::Extreme,
 ) -> HeapTensor<usize, S> {
     let len = if AXIS == 0 { rows } else { N::DIMS[AXIS] };
-    assert!(len > 0, "`argmax` / `argmin` over an axis of size 0: there is no position to give");
+    assert!(
+        len > 0,
+        "`argmax` / `argmin` over an axis of size 0: there is no position to give"
+    );
     let mut line = crate::arg::arg_extreme_along::<T, N, AXIS>(data, len, extreme);
     HeapTensor::from_aligned(AlignedBox::from_fn(data.len() / len, |p| line(p)))
 }
@@ -96,7 +99,10 @@ impl<T, S: RowsShape> HeapTensor<T, S> {
     where
         T: Clone,
     {
-        HeapTensor::from_aligned(AlignedBox::from_fn(rows * <S as RowsShape>::ITEM_LEN, |_| value.clone()))
+        HeapTensor::from_aligned(AlignedBox::from_fn(
+            rows * <S as RowsShape>::ITEM_LEN,
+            |_| value.clone(),
+        ))
     }
 
     /// `rows` rows, each element built from its multi-index in
@@ -127,7 +133,9 @@ impl<T, S: RowsShape> HeapTensor<T, S> {
     /// assert_eq!(points.rows(), 2);
     /// assert_eq!(points[[1, 2]], 5.);
     /// ```
-    pub fn from_rows(rows: impl IntoIterator<Item = <<S as RowsShape>::Item as Shape>::Storage<T>>) -> Self
+    pub fn from_rows(
+        rows: impl IntoIterator<Item = <<S as RowsShape>::Item as Shape>::Storage<T>>,
+    ) -> Self
     where
         T: Clone,
     {

@@ -234,7 +234,7 @@ macro_rules! chunk {
 macro_rules! spelled {
     ($s:ty;) => { () };
     ($s:ty; $first:ident $($rest:ident)*) => {
-        <$first as Dim>::Lead<$s, (crate::dim::Dyn, $($rest,)*)>
+        <$first as crate::dim::sealed::Sealed>::Lead<$s, (crate::dim::Dyn, $($rest,)*)>
     };
 }
 
@@ -335,7 +335,10 @@ pub(crate) const fn has_no_elements(dims: &[usize]) -> bool {
 const fn leading_dyn_only(dims: &'static [usize]) -> &'static [usize] {
     let mut k = 1;
     while k < dims.len() {
-        assert!(dims[k] != RUN_TIME, "only the first dim of a shape may be a run-time size");
+        assert!(
+            dims[k] != RUN_TIME,
+            "only the first dim of a shape may be a run-time size"
+        );
         k += 1;
     }
     dims

@@ -137,7 +137,6 @@ impl<'a, T, S: TensorShape> TensorView<'a, T, S> {
         S::check_len(data.len())?;
         Ok(Self::wrap(data))
     }
-
 }
 
 impl<'a, T, S: TensorShape> TensorViewMut<'a, T, S> {
@@ -156,7 +155,6 @@ impl<'a, T, S: TensorShape> TensorViewMut<'a, T, S> {
         S::check_len(data.len())?;
         Ok(Self::wrap(data))
     }
-
 }
 
 impl<'a, T, S> TensorView<'a, T, S> {

@@ -1,5 +1,6 @@
 use tensor_expr::prelude::*;
 
 fn main() {
-    let _x = HeapTensor::<f32, Shape![3, Dyn]>::zeros_rows(2);
+    let data = [0.0f32; 6];
+    let _x = TensorView::<f32, Shape![3, Dyn]>::try_from_slice(&data);
 }

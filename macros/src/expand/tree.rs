@@ -722,7 +722,10 @@ impl TreeBuilder {
     /// (`target` is the reborrowed target's name).
     pub(super) fn assignment_placement(&mut self, span: Span, target: &Ident) -> Ident {
         let rt = runtime(span);
-        self.placement(span, quote_spanned!(span=> #rt::placement::target_placement(&*#target)))
+        self.placement(
+            span,
+            quote_spanned!(span=> #rt::placement::target_placement(&*#target)),
+        )
     }
 
     /// Where a new tensor goes: the placements of all operands joined with

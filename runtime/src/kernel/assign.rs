@@ -6,13 +6,13 @@ use super::{drive, drive_rows};
 #[cfg(feature = "alloc")]
 use crate::access::Heap;
 use crate::access::{CheckedRows, Placement, Rows, Stack, Target};
-use crate::error::ShapeError;
-use crate::shape::Shape;
 use crate::element::Element;
+use crate::error::ShapeError;
 use crate::expr::map::map2_unchecked;
 use crate::expr::{BinaryFunction, Context, Expr, Map2, TargetLeaf};
 use crate::rules::in_place::BroadcastInto;
 use crate::rules::rank::RankRule;
+use crate::shape::Shape;
 
 /// Writes `e` into `target` (`tensor_expr!(out = e)`); `e` must broadcast to the
 /// target's shape without changing it. `placement` is the target's and the
@@ -75,7 +75,11 @@ impl Write for Rows {
 impl Write for CheckedRows {
     type Outcome = Result<(), ShapeError>;
     #[inline(always)]
-    fn write<T: Element, O: Shape, E: Expr<T>>(self, out: &mut [T], e: &E) -> Result<(), ShapeError> {
+    fn write<T: Element, O: Shape, E: Expr<T>>(
+        self,
+        out: &mut [T],
+        e: &E,
+    ) -> Result<(), ShapeError> {
         drive_rows::<T, O, E, T>(out, e, self.rows?);
         Ok(())
     }

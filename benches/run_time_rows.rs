@@ -81,9 +81,9 @@ fn main() {
     let iterations = if quick { 1 } else { 40 };
     let l = Layers {
         w1: HeapTensor::from_flat_fn(|p| pseudo(p + 7) * 0.1),
-        b1: Tensor::from_fn(|[j]| pseudo(j + 11)),
+        b1: Tensor::from_flat_fn(|j| pseudo(j + 11)),
         w2: HeapTensor::from_flat_fn(|p| pseudo(p + 13) * 0.1),
-        b2: Tensor::from_fn(|[c]| pseudo(c + 17)),
+        b2: Tensor::from_flat_fn(|c| pseudo(c + 17)),
     };
     let nd = (
         Array2::from_shape_vec((784, 128), l.w1.as_slice().to_vec()).unwrap(),

@@ -156,8 +156,15 @@ impl Dim for One {
     }
 }
 
-/// Why a run-time dim has no array.
-const NO_ARRAY: &str = "a run-time dim (`Dyn`) has no array: a tensor of it is a `HeapTensor` or a view, and a reduction or shared part whose result is `[Dyn]` alone keeps its reduced axis (`keepdim`)";
+/// The constant that fails to evaluate wherever a run-time dim is asked for
+/// an array of `X`: generic over `X`, so that rustc evaluates it only in a
+/// function that is used (a constant that names no parameter of the function
+/// is evaluated where the function is compiled, in release builds).
+struct NoArray<X>(core::marker::PhantomData<X>);
+
+impl<X> NoArray<X> {
+    const FAILS: () = panic!("a run-time dim (`Dyn`) has no array: a tensor of it is a `HeapTensor` or a view, and a reduction or shared part whose result is `[Dyn]` alone keeps its reduced axis (`keepdim`)");
+}
 
 /// A run-time dim has no array storage: the functions below fail to build
 /// wherever they are used (an inline `const` panics when the function is
@@ -167,12 +174,18 @@ impl Dim for RunTime {
     type Exact = Self;
     type Array<X> = [X; 0];
     fn array_from_fn<X>(_: impl FnMut(usize) -> X) -> [X; 0] {
-        const { panic!("{}", NO_ARRAY) }
+        #[allow(clippy::let_unit_value)]
+        let () = NoArray::<X>::FAILS;
+        []
     }
     fn flatten<X>(_: &[[X; 0]]) -> &[X] {
-        const { panic!("{}", NO_ARRAY) }
+        #[allow(clippy::let_unit_value)]
+        let () = NoArray::<X>::FAILS;
+        &[]
     }
     fn flatten_mut<X>(_: &mut [[X; 0]]) -> &mut [X] {
-        const { panic!("{}", NO_ARRAY) }
+        #[allow(clippy::let_unit_value)]
+        let () = NoArray::<X>::FAILS;
+        &mut []
     }
 }

@@ -274,3 +274,24 @@ fn assignments_write_every_row_and_check_the_rows() {
     tensor_expr!(view = first - bias).unwrap();
     assert_eq!(buffer[29], x[[9, 2]] - 3.0);
 }
+
+/// Results of rank 1, `[Dyn]`: a matrix-vector product and a reduction over
+/// the last axis, each row of the chunk read from its column.
+#[test]
+fn results_of_run_time_length_alone() {
+    let v = Tensor::<f32, Shape![20]>::from_fn(|[k]| pseudo(k + 70));
+    for rows in ROW_COUNTS {
+        let x = batch::<20>(rows, 4);
+        let a = to_ndarray(&x);
+        let scores = tensor_expr!(x @ v);
+        assert_eq!(scores.shape(), [rows]);
+        assert_close(scores.as_slice(), a.dot(&Array1::from_vec(v.as_slice().to_vec())).as_slice().unwrap());
+        let norms = tensor_expr!(sqrt(sum(square(x), [1])));
+        let expected = a.mapv(|e| e * e).sum_axis(ndarray::Axis(1)).mapv(f32::sqrt);
+        assert_close(norms.as_slice(), expected.as_slice().unwrap());
+        let shifted = tensor_expr!(scores * 2.0 - norms).unwrap();
+        for i in 0..rows {
+            assert_eq!(shifted[[i]], scores[[i]] * 2.0 - norms[[i]]);
+        }
+    }
+}

@@ -163,19 +163,21 @@ impl Dim for One {
 struct NoArray<X>(core::marker::PhantomData<X>);
 
 impl<X> NoArray<X> {
-    const FAILS: () = panic!("a run-time dim (`Dyn`) has no array: a tensor of it is a `HeapTensor` or a view, and a reduction or shared part whose result is `[Dyn]` alone keeps its reduced axis (`keepdim`)");
+    const FAILS: () = panic!("a run-time dim (`Dyn`) has no array: a tensor of it is a `HeapTensor` or a view");
 }
 
-/// A run-time dim has no array storage: the functions below fail to build
-/// wherever they are used (an inline `const` panics when the function is
-/// monomorphised), so no stack tensor of a run-time shape exists.
+/// A run-time dim has no array storage: its arrays are empty, and flattening
+/// them fails to build wherever it is used (a constant panics when the
+/// function is monomorphised), so no stack tensor of a run-time shape can
+/// be read or written.
 impl Dim for RunTime {
     const SIZE: usize = RUN_TIME;
     type Exact = Self;
     type Array<X> = [X; 0];
+    /// No elements: a node's cache of a row of run-time length (a `[Dyn]`
+    /// reduction's) has no cells, and such a node never reads its cache
+    /// (it folds each element where it is read, or fails to build).
     fn array_from_fn<X>(_: impl FnMut(usize) -> X) -> [X; 0] {
-        #[allow(clippy::let_unit_value)]
-        let () = NoArray::<X>::FAILS;
         []
     }
     fn flatten<X>(_: &[[X; 0]]) -> &[X] {

@@ -280,6 +280,8 @@ unsafe impl<T: Element, E: Expr<T>> Expr<T> for Shared<T, E> {
     const READING: super::Reading = super::Reading::CACHED_ROWS;
     #[inline(always)]
     fn row<O: Shape>(&self, outer: [usize; MAX_RANK]) -> impl Row<T> + '_ {
+        #[allow(clippy::let_unit_value)]
+        let () = RowOfConstantLength::<E::Shape>::CHECKED;
         let row = source_row::<E::Shape, O>(outer);
         let cells = self.cache.row(row, SharedFill { node: self, row });
         let sum = if T::IS_FLOAT {
@@ -293,6 +295,17 @@ unsafe impl<T: Element, E: Expr<T>> Expr<T> for Shared<T, E> {
     fn row_fresh<O: Shape>(&self, outer: [usize; MAX_RANK]) -> impl Row<T> + '_ {
         self.expr.row_fresh::<O>(outer)
     }
+}
+
+/// The check that a cached row of shape `S` has a constant length: not
+/// `[Dyn]` alone, whose one row is counted at run time.
+struct RowOfConstantLength<S>(PhantomData<S>);
+
+impl<S: Shape> RowOfConstantLength<S> {
+    const CHECKED: () = assert!(
+        !(S::RUN_TIME_ROWS && S::RANK == 1),
+        "a part read twice (a softmax's `exp`) of shape `[Dyn]` alone has no row cache: give it an axis of 1 (`[Dyn, 1]`)"
+    );
 }
 
 /// Row `row` of a [`Shared`] node's expression, computed into its cache

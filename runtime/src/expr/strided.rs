@@ -14,6 +14,7 @@ use super::{Expr, Flat, Reading, Row, Shaped};
 use crate::access::{Layout, Operand, RowMajor};
 use crate::element::Element;
 use crate::rules::broadcast::aligned_strides;
+use crate::dim::RUN_TIME;
 use crate::shape::{len_unless_run_time, Shape, MAX_RANK};
 use core::marker::PhantomData;
 
@@ -161,7 +162,17 @@ unsafe impl<T: Element, L: Layout> Expr<T> for StridedLeaf<'_, T, L> {
         // Re-slicing to exactly the elements the row touches lets LLVM drop the
         // bounds checks of the inner loop: j < ROW_LEN implies j * INNER < span.
         // (An empty row, as in a product contracting over a size-0 dim, reads nothing.)
-        let span = span(O::ROW_LEN, ReadStrides::<L, O>::INNER);
+        let limit = self.limit();
+        let span = if O::ROW_LEN == RUN_TIME {
+            // A row as long as the rows counted at run time (a `[Dyn]`
+            // result's one row): all the data from `offset` on.
+            limit.saturating_sub(offset).min(match ReadStrides::<L, O>::INNER {
+                0 => 1,
+                _ => usize::MAX,
+            })
+        } else {
+            span(O::ROW_LEN, ReadStrides::<L, O>::INNER)
+        };
         // The range is checked against the constant `DATA_LEN`, not the
         // slice's length, which LLVM loads per leaf: then every leaf of one
         // layout checks the same condition of `outer`, which LLVM tests once.
@@ -169,7 +180,6 @@ unsafe impl<T: Element, L: Layout> Expr<T> for StridedLeaf<'_, T, L> {
         // terms), one distinct check per leaf and row gives LLVM's loop and
         // register passes hundreds of branches, which they handle in
         // quadratic time.
-        let limit = self.limit();
         assert!(span <= limit && offset <= limit - span, "row out of range");
         // SAFETY: `new` sliced `data` to exactly `L::DATA_LEN` elements (or
         // kept all of it, `limit()` long, for run-time rows), and `offset +

@@ -60,7 +60,10 @@ fn drive_chunk<T: Element, O: Shape, E: Expr<T>, X: Slot<T>, const B: usize>(
 }
 
 /// A tree read from row `first` on: output row `i` of a chunk is row
-/// `first + i` of the whole.
+/// `first + i` of the whole. An output of rank 1 is one row, whose rows
+/// are columns: the chunk's column `j` is the whole's `first + j`, read from
+/// the tree's row in its own shape (whose length is counted at run time,
+/// which its leaves read up to their data's end).
 struct Rebased<'e, E> {
     e: &'e E,
     first: usize,
@@ -75,6 +78,31 @@ impl<E> Rebased<'_, E> {
     }
 }
 
+/// A row of a chunk: the tree's row at shifted rows, or, for an output of
+/// rank 1, the tree's one row from column `first` on.
+enum ChunkRow<R, C> {
+    Rows(R),
+    Columns { row: C, first: usize },
+}
+
+impl<T, R: Row<T>, C: Row<T>> Row<T> for ChunkRow<R, C> {
+    #[inline(always)]
+    fn get(&self, j: usize, current: T) -> T {
+        match self {
+            ChunkRow::Rows(row) => row.get(j, current),
+            ChunkRow::Columns { row, first } => row.get(first + j, current),
+        }
+    }
+
+    #[inline(always)]
+    fn known_sum(&self) -> Option<T> {
+        match self {
+            ChunkRow::Rows(row) => row.known_sum(),
+            ChunkRow::Columns { .. } => None,
+        }
+    }
+}
+
 impl<E: Shaped> Shaped for Rebased<'_, E> {
     type Shape = E::Shape;
 }
@@ -84,22 +112,47 @@ impl<E: Shaped> Shaped for Rebased<'_, E> {
 // tree does.
 unsafe impl<T: Element, E: Expr<T>> Expr<T> for Rebased<'_, E> {
     /// The tree's, walked by rows or tiles: a chunk is never the whole data
-    /// of an operand (its leaves read no flat row).
-    const READING: Reading = Reading {
-        flat: Flat::No,
-        ..E::READING
+    /// of an operand (its leaves read no flat row). A result of rank 1
+    /// (`[Dyn]`, a matrix-vector product's) is walked by rows, its one row
+    /// read from column `first` on.
+    const READING: Reading = if <E::Shape as Shape>::RANK == 1 {
+        Reading {
+            flat: Flat::No,
+            products: 0,
+            packed: 0,
+            ..E::READING
+        }
+    } else {
+        Reading {
+            flat: Flat::No,
+            ..E::READING
+        }
     };
     const STORED: bool = E::STORED;
     const INT8: bool = E::INT8;
 
     #[inline(always)]
     fn row<O: Shape>(&self, outer: [usize; MAX_RANK]) -> impl Row<T> + '_ {
-        self.e.row::<O>(self.shift(outer))
+        if O::RANK == 1 {
+            ChunkRow::Columns {
+                row: self.e.row::<E::Shape>(outer),
+                first: self.first,
+            }
+        } else {
+            ChunkRow::Rows(self.e.row::<O>(self.shift(outer)))
+        }
     }
 
     #[inline(always)]
     fn row_fresh<O: Shape>(&self, outer: [usize; MAX_RANK]) -> impl Row<T> + '_ {
-        self.e.row_fresh::<O>(self.shift(outer))
+        if O::RANK == 1 {
+            ChunkRow::Columns {
+                row: self.e.row_fresh::<E::Shape>(outer),
+                first: self.first,
+            }
+        } else {
+            ChunkRow::Rows(self.e.row_fresh::<O>(self.shift(outer)))
+        }
     }
 
     #[inline(always)]
@@ -109,11 +162,17 @@ unsafe impl<T: Element, E: Expr<T>> Expr<T> for Rebased<'_, E> {
 
     #[inline(always)]
     fn stored_row<O: Shape>(&self, outer: [usize; MAX_RANK]) -> Option<&[T]> {
+        if O::RANK == 1 {
+            return None;
+        }
         self.e.stored_row::<O>(self.shift(outer))
     }
 
     #[inline(always)]
     fn int8_row<O: Shape>(&self, outer: [usize; MAX_RANK]) -> Option<Int8Row<'_>> {
+        if O::RANK == 1 {
+            return None;
+        }
         self.e.int8_row::<O>(self.shift(outer))
     }
 

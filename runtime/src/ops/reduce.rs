@@ -259,11 +259,24 @@ where
     /// they are read costs less than a cache filled row by row, and with
     /// no cache the expression keeps the row walk that vectorises across
     /// rows.
+    /// A result of rank 1 whose length is counted at run time (`sum(x,
+    /// [1])` over `[Dyn, n]`) is read so too, whatever the input row's
+    /// length: it is one row, which no cache of constant size holds
+    /// ([`Self::RUN_TIME_ROW`]).
     const DIRECT: bool = Self::LAST_REDUCED
         && Self::GROUP == 1
-        && <E::Shape as Shape>::ROW_LEN < SHORT_ROW
+        && (<E::Shape as Shape>::ROW_LEN < SHORT_ROW || Self::RUN_TIME_RESULT)
         && !E::READING.cached_rows
         && E::READING.products == 0;
+
+    /// Whether the result is `[Dyn]` alone.
+    const RUN_TIME_RESULT: bool = R::RUN_TIME_ROWS && R::RANK == 1;
+
+    /// A `[Dyn]` result is read [`Self::DIRECT`], or fails to build.
+    const RUN_TIME_ROW: () = assert!(
+        !Self::RUN_TIME_RESULT || Self::DIRECT,
+        "a reduction to `[Dyn]` alone reads its input where it is read: keep the axis (`keepdim`), or make the input a plain operand or elementwise expression"
+    );
 
     /// Result element `t` of result row `row`, folded from its input row.
     /// (`compute`'s fold of whole rows, for a group of one; through one
@@ -374,7 +387,7 @@ where
     #[inline(always)]
     fn row<O: Shape>(&self, outer: [usize; MAX_RANK]) -> impl Row<T> + '_ {
         #[allow(clippy::let_unit_value)]
-        let () = Self::NOT_EMPTY_OR_DEFINED;
+        let ((), ()) = (Self::NOT_EMPTY_OR_DEFINED, Self::RUN_TIME_ROW);
         let row = source_row::<R, O>(outer);
         if Self::DIRECT {
             return ReducedRow::Direct(DirectRow::<_, O> {

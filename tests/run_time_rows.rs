@@ -295,3 +295,40 @@ fn results_of_run_time_length_alone() {
         }
     }
 }
+
+/// A part evaluated first (the inner product of a chain) over two `Dyn`
+/// operands: their rows are checked there, and the error is the
+/// expression's.
+#[test]
+fn a_staged_part_checks_its_rows_for_the_whole_expression() {
+    let w = Tensor::<f32, Shape![3, 3]>::from_fn(|[i, j]| pseudo(i * 3 + j));
+    let x = batch::<3>(9, 1);
+    let y = batch::<3>(9, 2);
+    let z = tensor_expr!(relu(x @ w + y) @ w).unwrap();
+    for i in [0, 8] {
+        for j in 0..3 {
+            let hidden: Vec<f32> = (0..3)
+                .map(|n| ((0..3).map(|k| x[[i, k]] * w[[k, n]]).sum::<f32>() + y[[i, n]]).max(0.0))
+                .collect();
+            let expected: f32 = (0..3).map(|n| hidden[n] * w[[n, j]]).sum();
+            assert!((z[[i, j]] - expected).abs() < 1e-5);
+        }
+    }
+    let fewer = batch::<3>(4, 2);
+    let err = tensor_expr!(relu(x @ w + fewer) @ w).unwrap_err();
+    assert_eq!((err.expected, err.actual), (9, 4));
+}
+
+#[test]
+fn an_index_reduction_of_two_run_time_operands_is_a_result() {
+    let x = batch::<4>(5, 1);
+    let y = batch::<4>(5, 2);
+    let classes = tensor_expr!(argmax(x + y, [1])).unwrap();
+    for i in 0..5 {
+        let row: Vec<f32> = (0..4).map(|j| x[[i, j]] + y[[i, j]]).collect();
+        let best = (0..4).fold(0, |best, j| if row[j] > row[best] { j } else { best });
+        assert_eq!(classes[[i]], best);
+    }
+    let more = batch::<4>(6, 2);
+    assert!(tensor_expr!(argmax(x + more, [1])).is_err());
+}

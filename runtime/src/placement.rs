@@ -27,9 +27,7 @@
 use crate::access::Heap;
 use crate::access::{CheckedRows, Operand, Placement, Rows, Stack};
 use crate::element::Element;
-use crate::error::check_same_rows;
-#[cfg(feature = "alloc")]
-use crate::error::ShapeError;
+use crate::error::{check_same_rows, ShapeError};
 use crate::expr::{Context, Expr};
 use crate::shape::Shape;
 use crate::tensor::Tensor;
@@ -46,6 +44,14 @@ pub trait Evaluate: Placement {
     type Tensor<T: Element, S: Shape>;
     /// Evaluates `e` into a new tensor of its shape, each element written once.
     fn evaluate<T: Element, E: Expr<T>>(self, e: E) -> Self::Tensor<T, E::Shape>;
+
+    /// A part evaluated first (a stage): always a tensor, which the rest of
+    /// the expression reads.
+    type Stage<T: Element, S: Shape>;
+    /// Evaluates a stage. Where rows are checked and differ, the stage is
+    /// an empty tensor and the error stays in the placement, which the
+    /// expression that reads it joins, so that expression returns it.
+    fn evaluate_stage<T: Element, E: Expr<T>>(self, e: E) -> Self::Stage<T, E::Shape>;
 }
 
 /// The stack: a [`Tensor`], whose elements are its own nested array.
@@ -57,6 +63,11 @@ impl Evaluate for Stack {
         // (`kernel/`: the row nest sets each slot of `out[..LEN]`, the
         // tile nest each row of each block of every matrix).
         unsafe { Tensor::from_uninit(|slots| crate::kernel::drive_into_uninit::<T, E>(slots, &e)) }
+    }
+    type Stage<T: Element, S: Shape> = Tensor<T, S>;
+    #[inline]
+    fn evaluate_stage<T: Element, E: Expr<T>>(self, e: E) -> Tensor<T, E::Shape> {
+        self.evaluate(e)
     }
 }
 
@@ -75,6 +86,11 @@ impl Evaluate for Heap {
                 crate::kernel::drive_into_uninit::<T, E>(slots, &e)
             })
         }
+    }
+    type Stage<T: Element, S: Shape> = crate::HeapTensor<T, S>;
+    #[inline]
+    fn evaluate_stage<T: Element, E: Expr<T>>(self, e: E) -> crate::HeapTensor<T, E::Shape> {
+        self.evaluate(e)
     }
 }
 
@@ -186,6 +202,14 @@ impl Evaluate for Rows {
             })
         }
     }
+    type Stage<T: Element, S: Shape> = crate::HeapTensor<T, S::Spelled>;
+    #[inline]
+    fn evaluate_stage<T: Element, E: Expr<T>>(
+        self,
+        e: E,
+    ) -> crate::HeapTensor<T, <E::Shape as Shape>::Spelled> {
+        self.evaluate(e)
+    }
 }
 
 /// Two operands or more with run-time rows: the result, or the error
@@ -201,6 +225,70 @@ impl Evaluate for CheckedRows {
         let rows = self.rows?;
         Ok(Rows { rows, dims: &[] }.evaluate(e))
     }
+    type Stage<T: Element, S: Shape> = crate::HeapTensor<T, S::Spelled>;
+    #[inline]
+    fn evaluate_stage<T: Element, E: Expr<T>>(
+        self,
+        e: E,
+    ) -> crate::HeapTensor<T, <E::Shape as Shape>::Spelled> {
+        let rows = self.rows.unwrap_or(0);
+        Rows { rows, dims: &[] }.evaluate(e)
+    }
+}
+
+/// A new tensor, or the `Result` of one (where rows were checked), to which
+/// `tensor_expr!(argmax(e, [axis]))` applies its index reduction.
+pub trait Evaluated: Sized {
+    /// The tensor.
+    type Value;
+    /// `R`, or its `Result`.
+    type Then<R>;
+    /// `f` of the tensor, or the error.
+    fn then<R>(self, f: impl FnOnce(Self::Value) -> R) -> Self::Then<R>;
+}
+
+impl<T, S: Shape> Evaluated for Tensor<T, S> {
+    type Value = Self;
+    type Then<R> = R;
+    #[inline(always)]
+    fn then<R>(self, f: impl FnOnce(Self) -> R) -> R {
+        f(self)
+    }
+}
+
+#[cfg(feature = "alloc")]
+impl<T, S> Evaluated for crate::HeapTensor<T, S> {
+    type Value = Self;
+    type Then<R> = R;
+    #[inline(always)]
+    fn then<R>(self, f: impl FnOnce(Self) -> R) -> R {
+        f(self)
+    }
+}
+
+impl<X> Evaluated for Result<X, ShapeError> {
+    type Value = X;
+    type Then<R> = Result<R, ShapeError>;
+    #[inline(always)]
+    fn then<R>(self, f: impl FnOnce(X) -> R) -> Result<R, ShapeError> {
+        self.map(f)
+    }
+}
+
+/// `f` applied to the tensor `value`, or to the tensor in its `Result`.
+#[inline(always)]
+pub fn then<V: Evaluated, R>(value: V, f: impl FnOnce(V::Value) -> R) -> V::Then<R> {
+    value.then(f)
+}
+
+/// Evaluates a part of an expression into a tensor on `placement` (a
+/// stage), which the rest reads.
+#[inline]
+pub fn evaluate_stage<P: Evaluate, T: Element, E: Expr<T>>(
+    placement: P,
+    e: E,
+) -> P::Stage<T, E::Shape> {
+    placement.evaluate_stage(e)
 }
 
 /// Evaluates `e` into a new tensor on `placement` (`tensor_expr!(e)`).

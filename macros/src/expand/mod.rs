@@ -111,10 +111,8 @@ fn index_of_value(index_of: &IndexOf, expr: &Expr, value: TokenStream) -> TokenS
         return quote_spanned!(span=> (#tokens).#method::<#axis>());
     }
     let values = local("values");
-    quote_spanned!(span=> {
-        let #values = #value;
-        #values.#method::<#axis>()
-    })
+    let rt = runtime(span);
+    quote_spanned!(span=> #rt::placement::then(#value, |#values| #values.#method::<#axis>()))
 }
 
 /// The driver call of `out = e` or `out += e` over the tree `root`, spanned
@@ -173,7 +171,7 @@ fn expand_stage(stage: &stage::Stage, strict: bool, stages: &[stage::Stage]) -> 
     let (span, root, placement) = builder.evaluation(&stage.expr);
     let rt = runtime(span);
     let main = builder.finish(quote_spanned!(span=> (
-        #rt::placement::evaluate(#placement, #root),
+        #rt::placement::evaluate_stage(#placement, #root),
         #placement,
     )));
     quote!(let (#name, #stage_vote) = #main;)

@@ -1,6 +1,6 @@
 fn expansion() {
-    let _ = {
-        let __tensor_expr_values = {
+    let _ = ::tensor_expr::__private::placement::then(
+        {
             let (__tensor_expr_op0, __tensor_expr_op1, __tensor_expr_op2) = (&x, &w, &b);
             let __tensor_expr_context = ::tensor_expr::__private::expr::context_of(
                 ::tensor_expr::__private::rules::rank::Numpy,
@@ -54,7 +54,7 @@ fn expansion() {
                 __tensor_expr_placement,
                 __tensor_expr_node5,
             )
-        };
-        __tensor_expr_values.argmax::<1>()
-    };
+        },
+        |__tensor_expr_values| __tensor_expr_values.argmax::<1>(),
+    );
 }

@@ -55,7 +55,7 @@ fn expansion() {
                 __tensor_expr_op2,
             );
             (
-                ::tensor_expr::__private::placement::evaluate(
+                ::tensor_expr::__private::placement::evaluate_stage(
                     __tensor_expr_placement,
                     __tensor_expr_node5,
                 ),

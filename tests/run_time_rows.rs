@@ -285,7 +285,12 @@ fn results_of_run_time_length_alone() {
         let a = to_ndarray(&x);
         let scores = tensor_expr!(x @ v);
         assert_eq!(scores.shape(), [rows]);
-        assert_close(scores.as_slice(), a.dot(&Array1::from_vec(v.as_slice().to_vec())).as_slice().unwrap());
+        assert_close(
+            scores.as_slice(),
+            a.dot(&Array1::from_vec(v.as_slice().to_vec()))
+                .as_slice()
+                .unwrap(),
+        );
         let norms = tensor_expr!(sqrt(sum(square(x), [1])));
         let expected = a.mapv(|e| e * e).sum_axis(ndarray::Axis(1)).mapv(f32::sqrt);
         assert_close(norms.as_slice(), expected.as_slice().unwrap());
@@ -331,4 +336,45 @@ fn an_index_reduction_of_two_run_time_operands_is_a_result() {
     }
     let more = batch::<4>(6, 2);
     assert!(tensor_expr!(argmax(x + more, [1])).is_err());
+}
+
+/// Reductions over the `Dyn` dim give static shapes: NumPy's over axis 0.
+#[test]
+fn reductions_over_the_run_time_rows_are_static() {
+    for rows in [1usize, 7, 64, 129] {
+        let x = batch::<5>(rows, 8);
+        let a = to_ndarray(&x);
+        let sums: HeapTensor<f32, Shape![5]> = tensor_expr!(sum(x, [0]));
+        assert_close(
+            sums.as_slice(),
+            a.sum_axis(ndarray::Axis(0)).as_slice().unwrap(),
+        );
+        let means = tensor_expr!(mean(x, [0], keepdim));
+        assert_eq!(means.shape(), &[1, 5]);
+        assert_close(
+            means.as_slice(),
+            a.mean_axis(ndarray::Axis(0)).unwrap().as_slice().unwrap(),
+        );
+        let largest = tensor_expr!(max(x * 2.0, [0]));
+        let expected = a.fold_axis(ndarray::Axis(0), f32::NEG_INFINITY, |m, &v| m.max(v * 2.0));
+        assert_close(largest.as_slice(), expected.as_slice().unwrap());
+        let total = tensor_expr!(sum(x));
+        assert!((total[[]] - a.sum()).abs() <= 1e-4 * (1.0 + a.sum().abs()));
+        // Centred by the column means: a reduction over the rows inside an
+        // expression that keeps them.
+        let centred = tensor_expr!(x - mean(x, [0], keepdim));
+        let column_means = a.mean_axis(ndarray::Axis(0)).unwrap();
+        assert_close(centred.as_slice(), (&a - &column_means).as_slice().unwrap());
+        let column = HeapTensor::<f32, Shape![Dyn]>::try_from_slice(&x.as_slice()[..rows]).unwrap();
+        let summed = tensor_expr!(sum(column * 3.0));
+        let expected: f32 = x.as_slice()[..rows].iter().map(|v| v * 3.0).sum();
+        assert!((summed[[]] - expected).abs() <= 1e-4 * (1.0 + expected.abs()));
+    }
+}
+
+#[test]
+#[should_panic(expected = "over zero rows has no value")]
+fn the_largest_of_no_rows_has_no_value() {
+    let x = HeapTensor::<f32, Shape![Dyn, 3]>::zeros_rows(0);
+    let _ = tensor_expr!(max(x, [0]));
 }

@@ -23,7 +23,8 @@ fn a_dense_layer_writes_into_a_view_of_run_time_rows() {
         tensor_expr!(y = relu(x @ w + b)).unwrap();
         for i in 0..rows {
             for j in 0..5 {
-                let expected = ((0..8).map(|k| x[[i, k]] * w[[k, j]]).sum::<f32>() + b[[j]]).max(0.0);
+                let expected =
+                    ((0..8).map(|k| x[[i, k]] * w[[k, j]]).sum::<f32>() + b[[j]]).max(0.0);
                 assert!((y[[i, j]] - expected).abs() < 1e-5, "row {i} of {rows}");
             }
         }

@@ -163,7 +163,8 @@ impl Dim for One {
 struct NoArray<X>(core::marker::PhantomData<X>);
 
 impl<X> NoArray<X> {
-    const FAILS: () = panic!("a run-time dim (`Dyn`) has no array: a tensor of it is a `HeapTensor` or a view");
+    const FAILS: () =
+        panic!("a run-time dim (`Dyn`) has no array: a tensor of it is a `HeapTensor` or a view");
 }
 
 /// A run-time dim has no array storage: its arrays are empty, and flattening

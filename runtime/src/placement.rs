@@ -186,19 +186,19 @@ impl Evaluate for Rows {
         self,
         e: E,
     ) -> crate::HeapTensor<T, <E::Shape as Shape>::Spelled> {
-        const {
-            assert!(
-                <E::Shape as Shape>::RUN_TIME_ROWS,
-                "an expression over a `Dyn` dim keeps it first: a reduction or `in_dims` over it is not supported"
-            )
+        let len = if <E::Shape as Shape>::RUN_TIME_ROWS {
+            self.rows * <E::Shape as Shape>::ITEM_LEN
+        } else {
+            // A static result (a reduction over the rows): its own count.
+            crate::shape::len_unless_run_time(<E::Shape as Shape>::DIMS)
         };
-        let rows = self.rows;
-        // SAFETY: `drive_rows` writes every one of the `rows * ITEM_LEN`
-        // slots (`kernel/`: each chunk of rows is a whole output of the
-        // static nest, which writes each of its slots).
+        // SAFETY: `drive_rows` writes every one of the `len` slots
+        // (`kernel/`: each chunk of rows is a whole output of the static
+        // nest, which writes each of its slots, and the chunks cover the
+        // rows).
         unsafe {
-            crate::HeapTensor::from_uninit_len(rows * <E::Shape as Shape>::ITEM_LEN, |slots| {
-                crate::kernel::drive_rows::<T, E::Shape, E, _>(slots, &e, rows)
+            crate::HeapTensor::from_uninit_len(len, |slots| {
+                crate::kernel::drive_rows::<T, E::Shape, E, _>(slots, &e, self.rows)
             })
         }
     }

@@ -279,6 +279,10 @@ impl<T, E: Shaped> Shaped for Shared<T, E> {
 unsafe impl<T: Element, E: Expr<T>> Expr<T> for Shared<T, E> {
     const READING: super::Reading = super::Reading::CACHED_ROWS;
     #[inline(always)]
+    fn run_time_rows(&self) -> Option<usize> {
+        self.expr.run_time_rows()
+    }
+    #[inline(always)]
     fn row<O: Shape>(&self, outer: [usize; MAX_RANK]) -> impl Row<T> + '_ {
         #[allow(clippy::let_unit_value)]
         let () = RowOfConstantLength::<E::Shape>::CHECKED;
@@ -362,6 +366,10 @@ impl<E: Shaped> Shaped for &E {
 /// See the [`Shaped`] impl above.
 unsafe impl<T, E: Expr<T>> Expr<T> for &E {
     const READING: super::Reading = E::READING;
+    #[inline(always)]
+    fn run_time_rows(&self) -> Option<usize> {
+        (**self).run_time_rows()
+    }
     const STORED: bool = E::STORED;
     const INT8: bool = E::INT8;
     #[inline(always)]

@@ -331,6 +331,12 @@ unsafe impl<T: Element, H: Expr<T>, Steps: FoldSteps<T>, S: Shape> Expr<T>
     for Fold<T, H, Steps, S>
 {
     const READING: Reading = H::READING.and(Steps::READING);
+    /// The head's (the chain's first operand); a `Dyn` operand only among
+    /// the steps is not found.
+    #[inline(always)]
+    fn run_time_rows(&self) -> Option<usize> {
+        self.head.run_time_rows()
+    }
     #[inline(always)]
     fn flat_row(&self) -> impl Row<T> + '_ {
         Folded {

@@ -23,6 +23,15 @@ impl<E> Fresh<E> {
         Fresh(child)
     }
 
+    /// The child's run-time rows ([`Expr::run_time_rows`]).
+    #[inline(always)]
+    pub(crate) fn run_time_rows<T>(&self) -> Option<usize>
+    where
+        E: Expr<T>,
+    {
+        self.0.run_time_rows()
+    }
+
     /// Row `outer` of the child in output shape `O`, read past every row
     /// cache (`Expr::row_fresh`).
     #[inline(always)]

@@ -140,6 +140,10 @@ impl<T, F, A, B, C, S: Shape> Shaped for Map3<T, F, A, B, C, S> {
 
 unsafe impl<T: Element, F: UnaryFunction<T>, A: Expr<T>, S: Shape> Expr<T> for Map1<T, F, A, S> {
     #[inline(always)]
+    fn run_time_rows(&self) -> Option<usize> {
+        self.a.run_time_rows()
+    }
+    #[inline(always)]
     fn row<O: Shape>(&self, outer: [usize; MAX_RANK]) -> impl Row<T> + '_ {
         Apply1 {
             a: self.a.row::<O>(outer),
@@ -177,6 +181,10 @@ unsafe impl<T: Element, F: UnaryFunction<T>, A: Expr<T>, S: Shape> Expr<T> for M
 unsafe impl<T: Element, F: BinaryFunction<T>, A: Expr<T>, B: Expr<T>, S: Shape> Expr<T>
     for Map2<T, F, A, B, S>
 {
+    #[inline(always)]
+    fn run_time_rows(&self) -> Option<usize> {
+        self.a.run_time_rows().or_else(|| self.b.run_time_rows())
+    }
     #[inline(always)]
     fn row<O: Shape>(&self, outer: [usize; MAX_RANK]) -> impl Row<T> + '_ {
         Apply2 {
@@ -239,6 +247,13 @@ where
     C: Expr<T>,
     S: Shape,
 {
+    #[inline(always)]
+    fn run_time_rows(&self) -> Option<usize> {
+        self.a
+            .run_time_rows()
+            .or_else(|| self.b.run_time_rows())
+            .or_else(|| self.c.run_time_rows())
+    }
     #[inline(always)]
     fn row<O: Shape>(&self, outer: [usize; MAX_RANK]) -> impl Row<T> + '_ {
         Apply3 {

@@ -115,6 +115,15 @@ pub unsafe trait Expr<T>: Shaped {
         self.row::<Self::Shape>([0; MAX_RANK])
     }
 
+    /// The rows of the tree's operands whose first dim is
+    /// [`Dyn`](crate::Dyn) (all equal: the placement checks them), where it
+    /// has one: what a reduction over that dim folds. Leaves of such
+    /// operands give it; a node gives its children's.
+    #[inline(always)]
+    fn run_time_rows(&self) -> Option<usize> {
+        None
+    }
+
     /// Whether [`Expr::stored_row`] gives rows: a leaf of stored data.
     const STORED: bool = false;
 

@@ -12,9 +12,9 @@
 use super::context::Context;
 use super::{Expr, Flat, Reading, Row, Shaped};
 use crate::access::{Layout, Operand, RowMajor};
+use crate::dim::RUN_TIME;
 use crate::element::Element;
 use crate::rules::broadcast::aligned_strides;
-use crate::dim::RUN_TIME;
 use crate::shape::{len_unless_run_time, Shape, MAX_RANK};
 use core::marker::PhantomData;
 
@@ -140,6 +140,11 @@ unsafe impl<T: Element, L: Layout> Expr<T> for StridedLeaf<'_, T, L> {
     const STORED: bool = true;
 
     #[inline(always)]
+    fn run_time_rows(&self) -> Option<usize> {
+        Self::RUN_TIME_ROWS.then(|| self.data.len() / <L::Shape as Shape>::ITEM_LEN)
+    }
+
+    #[inline(always)]
     fn stored_row<O: Shape>(&self, outer: [usize; MAX_RANK]) -> Option<&[T]> {
         if ReadStrides::<L, O>::INNER != 1 {
             return None;
@@ -166,10 +171,12 @@ unsafe impl<T: Element, L: Layout> Expr<T> for StridedLeaf<'_, T, L> {
         let span = if O::ROW_LEN == RUN_TIME {
             // A row as long as the rows counted at run time (a `[Dyn]`
             // result's one row): all the data from `offset` on.
-            limit.saturating_sub(offset).min(match ReadStrides::<L, O>::INNER {
-                0 => 1,
-                _ => usize::MAX,
-            })
+            limit
+                .saturating_sub(offset)
+                .min(match ReadStrides::<L, O>::INNER {
+                    0 => 1,
+                    _ => usize::MAX,
+                })
         } else {
             span(O::ROW_LEN, ReadStrides::<L, O>::INNER)
         };

@@ -22,14 +22,23 @@ use crate::shape::{Shape, MAX_RANK};
 /// The rows of a full chunk: a block of the tiled walk's rows.
 const CHUNK_ROWS: usize = 64;
 
-/// Evaluates `e` into the first `rows` rows of `out`, of output shape `O`
-/// whose first dim is counted at run time, each slot written once.
+/// Evaluates `e` into `out`, of output shape `O`, each slot written once:
+/// `run_time_rows` rows where `O`'s first dim is counted at run time, else
+/// `O`'s own (a static result of an expression over run-time rows: a
+/// reduction over them, walked in chunks all the same).
 #[inline]
 pub(crate) fn drive_rows<T: Element, O: Shape, E: Expr<T>, X: Slot<T>>(
     out: &mut [X],
     e: &E,
-    rows: usize,
+    run_time_rows: usize,
 ) {
+    let rows = if O::RUN_TIME_ROWS {
+        run_time_rows
+    } else if O::RANK == 0 {
+        1
+    } else {
+        O::DIMS[0]
+    };
     let out = &mut out[..rows * O::ITEM_LEN];
     let mut first = 0;
     while rows - first >= CHUNK_ROWS {
@@ -130,6 +139,11 @@ unsafe impl<T: Element, E: Expr<T>> Expr<T> for Rebased<'_, E> {
     };
     const STORED: bool = E::STORED;
     const INT8: bool = E::INT8;
+
+    #[inline(always)]
+    fn run_time_rows(&self) -> Option<usize> {
+        self.e.run_time_rows()
+    }
 
     #[inline(always)]
     fn row<O: Shape>(&self, outer: [usize; MAX_RANK]) -> impl Row<T> + '_ {

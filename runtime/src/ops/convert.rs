@@ -180,6 +180,11 @@ where
     const INT8: bool = F::IS_INT8 && U::IS_I32 && E::STORED;
 
     #[inline(always)]
+    fn run_time_rows(&self) -> Option<usize> {
+        self.input.run_time_rows()
+    }
+
+    #[inline(always)]
     fn int8_row<O: Shape>(&self, outer: [usize; MAX_RANK]) -> Option<Int8Row<'_>> {
         let bytes = F::int8_slice(self.input.stored_row::<O>(outer)?)?;
         Some(Int8Row { bytes, offset: 0 })

@@ -20,6 +20,7 @@
 //! loop, as NumPy's pairwise sum also does).
 
 use super::{axes_signature, Build, Operation, Reads};
+use crate::dim::RUN_TIME;
 use crate::element::Element;
 use crate::expr::buffered::{fold_lanes, outer_of_row, source_row, CachedRow, OwnedRow, RowPair};
 use crate::expr::fresh::Fresh;
@@ -193,12 +194,13 @@ where
     const LAST_REDUCED: bool = K::RANK > 0 && K::DIMS[K::RANK - 1] == 1;
 
     /// The number of input rows folded into each result element (the product
-    /// of the reduced outer dims).
+    /// of the reduced outer dims), but for a reduced first dim counted at
+    /// run time ([`Self::RUN_TIME_FOLD`]), whose rows [`Self::group`] adds.
     const GROUP: usize = {
         let mut group = 1;
         let mut k = 0;
         while k + 1 < K::RANK {
-            if Self::reduced(k) {
+            if Self::reduced(k) && <E::Shape as Shape>::DIMS[k] != RUN_TIME {
                 group *= <E::Shape as Shape>::DIMS[k];
             }
             k += 1;
@@ -206,12 +208,79 @@ where
         group
     };
 
-    /// The number of input elements per result element.
+    /// The number of input elements per result element (for a fold over
+    /// run-time rows, per row of them: [`Self::count`]).
     const COUNT: usize = if Self::LAST_REDUCED {
-        Self::GROUP * <E::Shape as Shape>::ROW_LEN
+        Self::GROUP * Self::INPUT_ROW
     } else {
         Self::GROUP
     };
+
+    /// The input's last dim, or 1 where it is the rows counted at run time
+    /// (a `[Dyn]` input).
+    const INPUT_ROW: usize = if Self::RUN_TIME_INPUT_ROW {
+        1
+    } else {
+        <E::Shape as Shape>::ROW_LEN
+    };
+
+    /// Whether the input is `[Dyn]` alone: its one row is its run-time rows.
+    const RUN_TIME_INPUT_ROW: bool =
+        <E::Shape as Shape>::RUN_TIME_ROWS && <E::Shape as Shape>::RANK == 1;
+
+    /// Whether the reduction folds the input's first dim, counted at run time
+    /// (`sum(x, [0])` over `[Dyn, n]`): its result is static, and the number
+    /// of rows it folds is the operands' ([`Expr::run_time_rows`]).
+    const RUN_TIME_FOLD: bool = <E::Shape as Shape>::RUN_TIME_ROWS && Self::reduced(0);
+
+    /// The rows of the run-time first dim where the reduction folds it, else 1.
+    #[inline(always)]
+    fn folded_rows(&self) -> usize {
+        if Self::RUN_TIME_FOLD {
+            self.expr
+                .run_time_rows::<T>()
+                .expect("a reduction over a `Dyn` dim finds its rows in an operand")
+        } else {
+            1
+        }
+    }
+
+    /// [`Self::GROUP`] with the folded run-time rows.
+    #[inline(always)]
+    fn group(&self) -> usize {
+        if Self::RUN_TIME_FOLD && !Self::RUN_TIME_INPUT_ROW {
+            Self::GROUP * self.folded_rows()
+        } else {
+            Self::GROUP
+        }
+    }
+
+    /// The length of an input row as folded: [`Self::INPUT_ROW`], or the
+    /// run-time rows of a `[Dyn]` input.
+    #[inline(always)]
+    fn input_row(&self) -> usize {
+        if Self::RUN_TIME_INPUT_ROW {
+            self.folded_rows()
+        } else {
+            Self::INPUT_ROW
+        }
+    }
+
+    /// [`Self::COUNT`] with the folded run-time rows; panics for `max` or
+    /// `min` over none (they have no value, where NumPy raises).
+    #[inline(always)]
+    fn count(&self) -> usize {
+        let count = if Self::LAST_REDUCED {
+            self.group() * self.input_row()
+        } else {
+            self.group()
+        };
+        assert!(
+            !Self::RUN_TIME_FOLD || F::DEFINED_WHEN_EMPTY || count > 0,
+            "`max`/`min` over zero rows has no value (NumPy: \"zero-size array to reduction operation which has no identity\")"
+        );
+        count
+    }
 
     /// `max`/`min` over a zero-length axis has no value. The shapes are known
     /// at compile time, so this is a compile-time error; a `const` assertion
@@ -244,7 +313,8 @@ where
     /// as in softmax and layer norm): it may then read the input through its
     /// row caches, which is what lets a softmax's shared `exp(..)` be computed
     /// once. Any other reduction reads its input fresh (`Expr::row_fresh`).
-    const ALIGNED: bool = Self::GROUP == 1 && R::RANK == <E::Shape as Shape>::RANK;
+    const ALIGNED: bool =
+        Self::GROUP == 1 && !Self::RUN_TIME_FOLD && R::RANK == <E::Shape as Shape>::RANK;
 
     /// Whether the row the next output row reads is computed while the
     /// present one is read ([`RowPair`]): where the input holds no cached
@@ -265,6 +335,7 @@ where
     /// ([`Self::RUN_TIME_ROW`]).
     const DIRECT: bool = Self::LAST_REDUCED
         && Self::GROUP == 1
+        && !Self::RUN_TIME_FOLD
         && (<E::Shape as Shape>::ROW_LEN < SHORT_ROW || Self::RUN_TIME_RESULT)
         && !E::READING.cached_rows
         && E::READING.products == 0;
@@ -316,29 +387,30 @@ where
         mut set: impl FnMut(usize, T),
         read: impl Fn([usize; MAX_RANK]) -> Source,
     ) {
+        let (group, count, input_row) = (self.group(), self.count(), self.input_row());
         if Self::LAST_REDUCED {
             // Each result element folds whole input rows.
             for t in 0..R::ROW_LEN {
                 let kept = outer_of_row::<K>(row * R::ROW_LEN + t);
                 let mut acc = F::IDENTITY;
-                for member in 0..Self::GROUP {
+                for member in 0..group {
                     let source = read(Self::member(kept, member));
-                    acc = F::combine(acc, fold_row::<T, F>(&source, <E::Shape as Shape>::ROW_LEN));
+                    acc = F::combine(acc, fold_row::<T, F>(&source, input_row));
                 }
-                set(t, F::finish(acc, Self::COUNT));
+                set(t, F::finish(acc, count));
             }
         } else {
             // A result row folds input rows column by column.
             let kept = outer_of_row::<K>(row);
             let mut values = R::row_from_fn(|_| F::IDENTITY);
-            for member in 0..Self::GROUP {
+            for member in 0..group {
                 let source = read(Self::member(kept, member));
                 for (j, value) in values.as_mut().iter_mut().enumerate() {
                     *value = F::combine(*value, source.get(j, T::ZERO));
                 }
             }
             for (j, &value) in values.as_ref().iter().enumerate() {
-                set(j, F::finish(value, Self::COUNT));
+                set(j, F::finish(value, count));
             }
         }
     }
@@ -376,6 +448,16 @@ where
     K: Shape,
     R: Shape,
 {
+    /// The input's, unless the reduction folds them (its result is then
+    /// static).
+    #[inline(always)]
+    fn run_time_rows(&self) -> Option<usize> {
+        if Self::RUN_TIME_FOLD {
+            None
+        } else {
+            self.expr.run_time_rows::<T>()
+        }
+    }
     const READING: Reading = if Self::DIRECT {
         Reading {
             flat: Flat::No,

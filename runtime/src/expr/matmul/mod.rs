@@ -276,6 +276,13 @@ where
     S: Shape,
     P: ProductLayout,
 {
+    #[inline(always)]
+    fn run_time_rows(&self) -> Option<usize> {
+        self.a
+            .run_time_rows::<T>()
+            .or_else(|| self.b.run_time_rows::<T>())
+    }
+
     const READING: Reading = Reading::PRODUCT
         .contracting(Self::K)
         .packing(if Self::PACKED {

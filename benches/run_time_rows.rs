@@ -3,7 +3,9 @@
 //! same expression over a static `Shape![N, 784]` (compiled for each N) and
 //! against ndarray (whose products are matrixmultiply's), in the same run.
 //! Prints ns per image and static time / run-time time, ndarray time /
-//! run-time time.
+//! run-time time. Then a point cloud of a run-time number of points
+//! (`[Dyn, 3]`, 10,000 of them) against the static `[10000, 3]` and a hand
+//! loop: a constant acceleration and a rotation, ns per call.
 //!
 //! `cargo bench --bench run_time_rows`
 
@@ -76,6 +78,77 @@ fn case<const N: usize>(
     );
 }
 
+const POINTS: usize = 10_000;
+
+fn points(iterations: usize) {
+    let dynamic =
+        HeapTensor::<f32, Shape![Dyn, 3]>::from_fn_rows(POINTS, |[i, j]| pseudo(i * 3 + j));
+    let fixed_v = HeapTensor::<f32, Shape![POINTS, 3]>::try_from_slice(dynamic.as_slice()).unwrap();
+    let g = Tensor::<f32, Shape![3]>::new([0.0, 0.0, -9.8]);
+    let r = Tensor::<f32, Shape![3, 3]>::from_flat_fn(|p| pseudo(p + 99));
+    let dt = 0.01f32;
+    let (mut v, mut w, mut hand) = (
+        dynamic.clone(),
+        fixed_v.clone(),
+        dynamic.as_slice().to_vec(),
+    );
+    let times = compare(
+        POINTS,
+        iterations,
+        &mut [
+            &mut || tensor_expr!(v += black_box(&g) * dt),
+            &mut || tensor_expr!(w += black_box(&g) * dt),
+            &mut || {
+                let g = black_box(g.as_slice());
+                for p in hand.chunks_exact_mut(3) {
+                    for j in 0..3 {
+                        p[j] += g[j] * dt;
+                    }
+                }
+            },
+        ],
+    );
+    assert_eq!(v.as_slice(), w.as_slice());
+    line("v += g * dt", &times, POINTS);
+    let (mut turned, mut fixed_turned) = (Vec::new(), Vec::new());
+    let mut hand = vec![0.0f32; POINTS * 3];
+    let times = compare(
+        POINTS,
+        iterations,
+        &mut [
+            &mut || turned = tensor_expr!(dynamic @ transpose(black_box(&r))).into_vec(),
+            &mut || fixed_turned = tensor_expr!(fixed_v @ transpose(black_box(&r))).into_vec(),
+            &mut || {
+                let r = black_box(r.as_slice());
+                for (out, p) in hand
+                    .chunks_exact_mut(3)
+                    .zip(dynamic.as_slice().chunks_exact(3))
+                {
+                    for j in 0..3 {
+                        out[j] = p[0] * r[j * 3] + p[1] * r[j * 3 + 1] + p[2] * r[j * 3 + 2];
+                    }
+                }
+            },
+        ],
+    );
+    assert_eq!(turned, fixed_turned);
+    line("v @ transpose(r)", &times, POINTS);
+}
+
+/// One line of the point-cloud table: ns per call, then static / run-time
+/// and hand / run-time.
+fn line(case: &str, times: &[f64], elements: usize) {
+    let calls: Vec<f64> = times.iter().map(|t| t * elements as f64).collect();
+    println!(
+        "{case:<20} {:>10.0} {:>10.0} {:>10.0}  {:>8.2}x {:>8.2}x",
+        calls[0],
+        calls[1],
+        calls[2],
+        calls[1] / calls[0],
+        calls[2] / calls[0]
+    );
+}
+
 fn main() {
     let quick = std::env::args().any(|a| a == "--test");
     let iterations = if quick { 1 } else { 40 };
@@ -99,4 +172,9 @@ fn main() {
     case::<7>(&l, &nd, iterations * 5);
     case::<32>(&l, &nd, iterations);
     case::<100>(&l, &nd, iterations);
+    println!(
+        "\n{:<20} {:>10} {:>10} {:>10}  {:>9} {:>9}",
+        "[10000, 3], ns", "Dyn", "static", "hand", "static/Dyn", "hand/Dyn"
+    );
+    points(iterations * 5);
 }

@@ -133,7 +133,9 @@ impl<T, S: Shape> HeapTensor<T, S> {
     pub const fn shape(&self) -> &'static [usize] {
         S::DIMS
     }
+}
 
+impl<T, S: TensorShape> HeapTensor<T, S> {
     /// The elements in row-major order.
     #[inline]
     pub fn as_slice(&self) -> &[T] {
@@ -155,17 +157,15 @@ impl<T, S: Shape> HeapTensor<T, S> {
     /// A borrowed view of the same shape.
     #[inline]
     pub fn view(&self) -> TensorView<'_, T, S> {
-        TensorView::from_exact(&self.data)
+        TensorView::wrap(&self.data)
     }
 
     /// A mutable borrowed view of the same shape.
     #[inline]
     pub fn view_mut(&mut self) -> TensorViewMut<'_, T, S> {
-        TensorViewMut::from_exact(&mut self.data)
+        TensorViewMut::wrap(&mut self.data)
     }
-}
 
-impl<T, S: TensorShape> HeapTensor<T, S> {
     /// Copies the row-major elements of a slice; its length must be
     /// `S::LEN`, or whole rows for a shape whose first dim is
     /// [`Dyn`](crate::Dyn).
@@ -235,11 +235,6 @@ impl<T, S> HeapTensor<T, S> {
     #[inline]
     pub(crate) fn elements(&self) -> &[T] {
         &self.data
-    }
-
-    /// The aligned block itself.
-    pub(crate) fn into_aligned(self) -> AlignedBox<T> {
-        self.data
     }
 
     /// The elements, mutably, whatever the shape.

@@ -72,8 +72,8 @@ fn arg_of<T: PartialOrd, N: Shape, const AXIS: usize, S>(
         len > 0,
         "`argmax` / `argmin` over an axis of size 0: there is no position to give"
     );
-    let mut line = crate::arg::arg_extreme_along::<T, N, AXIS>(data, len, extreme);
-    HeapTensor::from_aligned(AlignedBox::from_fn(data.len() / len, |p| line(p)))
+    let line = crate::arg::arg_extreme_along::<T, N, AXIS>(data, len, extreme);
+    HeapTensor::from_aligned(AlignedBox::from_fn(data.len() / len, line))
 }
 
 /// The constructors that count rows, one for every rank (a call whose shape
@@ -171,12 +171,6 @@ macro_rules! impl_rows_containers {
                 dims
             }
 
-            /// The elements in row-major order.
-            #[inline]
-            pub fn as_slice(&self) -> &'a [T] {
-                self.elements()
-            }
-
             /// Row `i`, a view of static shape; panics if `i` is out of range.
             #[track_caller]
             pub fn at(&self, i: usize) -> TensorView<'a, T, <$s as RowsShape>::Item> {
@@ -208,24 +202,6 @@ macro_rules! impl_rows_containers {
             #[inline]
             pub fn rows(&self) -> usize {
                 rows_of::<$s>(self.elements().len())
-            }
-
-            /// The elements in row-major order.
-            #[inline]
-            pub fn as_slice(&self) -> &[T] {
-                self.elements()
-            }
-
-            /// The elements in row-major order, mutably.
-            #[inline]
-            pub fn as_mut_slice(&mut self) -> &mut [T] {
-                self.elements_mut()
-            }
-
-            /// A shared view of the same rows.
-            #[inline]
-            pub fn as_view(&self) -> TensorView<'_, T, $s> {
-                TensorView::wrap(self.elements())
             }
 
             /// Row `i`, a view of static shape; panics if `i` is out of range.
@@ -300,35 +276,6 @@ macro_rules! impl_rows_containers {
             #[inline]
             pub fn shape(&self) -> <$nodes as Shape>::Index {
                 self.view().shape()
-            }
-
-            /// The elements in row-major order.
-            #[inline]
-            pub fn as_slice(&self) -> &[T] {
-                self.elements()
-            }
-
-            /// The elements in row-major order, mutably.
-            #[inline]
-            pub fn as_mut_slice(&mut self) -> &mut [T] {
-                self.elements_mut()
-            }
-
-            /// The elements as a vector.
-            pub fn into_vec(self) -> Vec<T> {
-                self.into_aligned().into_vec()
-            }
-
-            /// A borrowed view of the same rows.
-            #[inline]
-            pub fn view(&self) -> TensorView<'_, T, $s> {
-                TensorView::wrap(self.elements())
-            }
-
-            /// A mutable borrowed view of the same rows.
-            #[inline]
-            pub fn view_mut(&mut self) -> TensorViewMut<'_, T, $s> {
-                TensorViewMut::wrap(self.elements_mut())
             }
 
             /// Row `i`, a view of static shape; panics if `i` is out of range.

@@ -78,12 +78,6 @@ impl<'a, T, S: Shape> TensorView<'a, T, S> {
         S::DIMS
     }
 
-    /// The elements in row-major order.
-    #[inline]
-    pub fn as_slice(&self) -> &'a [T] {
-        self.data
-    }
-
     /// Copies the viewed elements into an owned tensor.
     pub fn to_tensor(&self) -> Tensor<T, S>
     where
@@ -137,6 +131,12 @@ impl<'a, T, S: TensorShape> TensorView<'a, T, S> {
         S::check_len(data.len())?;
         Ok(Self::wrap(data))
     }
+
+    /// The elements in row-major order.
+    #[inline]
+    pub fn as_slice(&self) -> &'a [T] {
+        self.data
+    }
 }
 
 impl<'a, T, S: TensorShape> TensorViewMut<'a, T, S> {
@@ -154,6 +154,24 @@ impl<'a, T, S: TensorShape> TensorViewMut<'a, T, S> {
     pub fn try_from_slice(data: &'a mut [T]) -> Result<Self, ShapeError> {
         S::check_len(data.len())?;
         Ok(Self::wrap(data))
+    }
+
+    /// The elements in row-major order.
+    #[inline]
+    pub fn as_slice(&self) -> &[T] {
+        self.data
+    }
+
+    /// The elements in row-major order, mutably.
+    #[inline]
+    pub fn as_mut_slice(&mut self) -> &mut [T] {
+        self.data
+    }
+
+    /// A shared view of the same elements.
+    #[inline]
+    pub fn as_view(&self) -> TensorView<'_, T, S> {
+        TensorView::wrap(self.data)
     }
 }
 
@@ -217,23 +235,5 @@ impl<'a, T, S: Shape> TensorViewMut<'a, T, S> {
     #[inline]
     pub const fn shape(&self) -> &'static [usize] {
         S::DIMS
-    }
-
-    /// The elements in row-major order.
-    #[inline]
-    pub fn as_slice(&self) -> &[T] {
-        self.data
-    }
-
-    /// The elements in row-major order, mutably.
-    #[inline]
-    pub fn as_mut_slice(&mut self) -> &mut [T] {
-        self.data
-    }
-
-    /// A shared view of the same elements.
-    #[inline]
-    pub fn as_view(&self) -> TensorView<'_, T, S> {
-        TensorView::from_exact(self.data)
     }
 }

@@ -39,7 +39,16 @@ pub(crate) fn drive_rows<T: Element, O: Shape, E: Expr<T>, X: Slot<T>>(
     } else {
         O::DIMS[0]
     };
-    let out = &mut out[..rows * O::ITEM_LEN];
+    super::dispatch::drive_chunks::<T, O, E, X>(&mut out[..rows * O::ITEM_LEN], e, rows);
+}
+
+/// The chunks of `rows` rows: 64 at a time, then the rest by halves.
+#[inline(always)]
+pub(super) fn walk_chunks<T: Element, O: Shape, E: Expr<T>, X: Slot<T>>(
+    out: &mut [X],
+    e: &E,
+    rows: usize,
+) {
     let mut first = 0;
     while rows - first >= CHUNK_ROWS {
         drive_chunk::<T, O, E, X, CHUNK_ROWS>(out, e, first);
@@ -58,7 +67,7 @@ pub(crate) fn drive_rows<T: Element, O: Shape, E: Expr<T>, X: Slot<T>>(
 }
 
 /// Rows `first..first + B` of the output: the static nest of a chunk.
-#[inline]
+#[inline(always)]
 fn drive_chunk<T: Element, O: Shape, E: Expr<T>, X: Slot<T>, const B: usize>(
     out: &mut [X],
     e: &E,

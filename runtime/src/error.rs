@@ -107,6 +107,41 @@ pub(crate) fn check_rows<S: crate::RowsShape>(actual: usize) -> Result<usize, Sh
     }
 }
 
+/// A shape a tensor or view may have: a static [`Shape`], or a
+/// [`RowsShape`] whose rows are counted at run time. What the constructors
+/// that take data check its length against, so one `try_from_slice` serves
+/// both (and a call whose shape is inferred finds one).
+pub trait TensorShape: Copy + Default + fmt::Debug + 'static {
+    /// `Ok` if `len` elements fill the shape: exactly its element count,
+    /// or whole rows.
+    fn check_len(len: usize) -> Result<(), ShapeError>;
+}
+
+impl<S: crate::Shape> TensorShape for S {
+    #[inline]
+    fn check_len(len: usize) -> Result<(), ShapeError> {
+        check_len::<S>(len)
+    }
+}
+
+macro_rules! impl_tensor_shape_of_rows {
+    ($($d:ident)*) => {
+        impl<$($d: crate::Dim),*> TensorShape for (crate::Dyn, $($d,)*) {
+            #[inline]
+            fn check_len(len: usize) -> Result<(), ShapeError> {
+                check_rows::<Self>(len).map(|_| ())
+            }
+        }
+    };
+}
+
+impl_tensor_shape_of_rows!();
+impl_tensor_shape_of_rows!(A1);
+impl_tensor_shape_of_rows!(A1 A2);
+impl_tensor_shape_of_rows!(A1 A2 A3);
+impl_tensor_shape_of_rows!(A1 A2 A3 A4);
+impl_tensor_shape_of_rows!(A1 A2 A3 A4 A5);
+
 /// `Ok(rows)` if two `Dyn` dims of shape `dims` agree, else the error
 /// naming both.
 pub(crate) fn check_same_rows(

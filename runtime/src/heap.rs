@@ -12,7 +12,8 @@
 use crate::aligned::AlignedBox;
 use crate::element::Element;
 use crate::error::ShapeError;
-use crate::shape::{Shape, TensorShape};
+use crate::error::TensorShape;
+use crate::shape::Shape;
 use crate::tensor::Tensor;
 use crate::view::{TensorView, TensorViewMut};
 use alloc::vec::Vec;

@@ -5,11 +5,12 @@
 //! A `(Dyn, ..)` shape is a [`RowsShape`], not a [`Shape`]: it has no
 //! compile-time element count, so none of the static containers' methods
 //! apply to it, and these are written for it alone (one set per rank, by
-//! [`impl_rows_containers!`]; rustc tells the two apart since `Dyn` is no
+//! `impl_rows_containers!`; rustc tells the two apart since `Dyn` is no
 //! [`Dim`]). Where a static container's method would take the same
-//! arguments, one generic method serves both (`try_from_slice` and
-//! `try_from_vec`, over [`TensorShape`](crate::shape::TensorShape)), so a
-//! call whose shape is inferred still finds one; the constructors that need
+//! arguments, one generic method serves both (`try_from_slice`,
+//! `try_from_vec`, `as_slice`, `view`, `into_vec`, .., over
+//! [`TensorShape`](crate::error::TensorShape)), so a call whose shape is
+//! inferred still finds one; the constructors that need
 //! a row count are named for it (`zeros_rows`, `from_fn_rows`). The length
 //! of the data gives the rows: a constructor checks that it is whole rows,
 //! and a row is never empty (`RowsShape::ITEM_LEN`).

@@ -393,23 +393,6 @@ mod rows_sealed {
     pub trait Sealed {}
 }
 
-/// A shape a tensor or view may have: a static [`Shape`], or a
-/// [`RowsShape`] whose rows are counted at run time. What the constructors
-/// that take data check its length against, so one `try_from_slice` serves
-/// both (and a call whose shape is inferred finds one).
-pub trait TensorShape: Copy + Default + Debug + 'static {
-    /// `Ok` if `len` elements fill the shape: exactly its element count,
-    /// or whole rows.
-    fn check_len(len: usize) -> Result<(), crate::ShapeError>;
-}
-
-impl<S: Shape> TensorShape for S {
-    #[inline]
-    fn check_len(len: usize) -> Result<(), crate::ShapeError> {
-        crate::error::check_len::<S>(len)
-    }
-}
-
 /// A shape whose first dim is [`Dyn`](crate::Dyn), written `Shape![Dyn, ..]`:
 /// any number of rows of the static shape [`Item`](RowsShape::Item). Views
 /// and [`HeapTensor`](crate::HeapTensor)s of it count their rows at run
@@ -447,12 +430,7 @@ macro_rules! impl_rows_shape {
             type Item = ($($d,)*);
             type Nodes = (crate::dim::RunTime, $($d,)*);
         }
-        impl<$($d: Dim),*> TensorShape for (crate::dim::Dyn, $($d,)*) {
-            #[inline]
-            fn check_len(len: usize) -> Result<(), crate::ShapeError> {
-                crate::error::check_rows::<Self>(len).map(|_| ())
-            }
-        }
+
     };
 }
 

@@ -4,7 +4,8 @@
 //! data too large for the stack.
 
 use crate::error::ShapeError;
-use crate::shape::{Shape, TensorShape};
+use crate::error::TensorShape;
+use crate::shape::Shape;
 use crate::tensor::Tensor;
 use core::marker::PhantomData;
 

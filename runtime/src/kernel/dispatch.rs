@@ -76,41 +76,10 @@ pub(super) fn drive_elementwise<T: Element, O: Shape, E: Expr<T>, X: Slot<T>>(
     walk_elementwise::<T, O, E, X>(out, e, first);
 }
 
-/// The chunks of an output whose rows are counted at run time
-/// ([`super::run_time`]), dispatched once for the whole output where it
-/// has [`DISPATCHED_ELEMENTS`] or more: each chunk's nest is then compiled
-/// inside the AVX-512 or AVX2 function, however few elements it has (a
-/// chunk of 64 points of 3 has 192, below the threshold of its own
-/// dispatch, and ran at a third of the static shape's speed).
-#[inline(always)]
-pub(super) fn drive_chunks<T: Element, O: Shape, E: Expr<T>, X: Slot<T>>(
-    out: &mut [X],
-    e: &E,
-    rows: usize,
-) {
-    #[cfg(all(feature = "std", target_arch = "x86_64"))]
-    if rows * O::ITEM_LEN >= DISPATCHED_ELEMENTS {
-        if VECTOR_LANES < 16 && std::is_x86_feature_detected!("avx512f") {
-            // SAFETY: the CPU has AVX-512F (checked on the line above).
-            unsafe { x86::drive_chunks_avx512::<T, O, E, X>(out, e, rows) };
-            return;
-        }
-        if VECTOR_LANES < 8
-            && std::is_x86_feature_detected!("avx2")
-            && std::is_x86_feature_detected!("fma")
-        {
-            // SAFETY: the CPU has AVX2 and FMA (checked above).
-            unsafe { x86::drive_chunks_avx2::<T, O, E, X>(out, e, rows) };
-            return;
-        }
-    }
-    super::run_time::walk_chunks::<T, O, E, X>(out, e, rows);
-}
-
 /// The output elements from which an elementwise nest is dispatched at
 /// run time ([`drive_elementwise`]).
 #[cfg_attr(not(all(feature = "std", target_arch = "x86_64")), allow(dead_code))]
-const DISPATCHED_ELEMENTS: usize = 1024;
+pub(super) const DISPATCHED_ELEMENTS: usize = 1024;
 
 /// The flat or row nest, as the plan walks `E` over `O`.
 #[inline(always)]
@@ -201,28 +170,6 @@ mod x86 {
             // Only a part of a split walk (the `rayon` feature).
             walk(out, first);
         }
-    }
-
-    /// The chunks of run-time rows with AVX-512 (their own product nests
-    /// dispatch as ever; the FMA is for the tiles of small products, which
-    /// fuse only where the compile-time target has it).
-    #[target_feature(enable = "avx512f,avx2,fma")]
-    pub(super) unsafe fn drive_chunks_avx512<T: Element, O: Shape, E: Expr<T>, X: Slot<T>>(
-        out: &mut [X],
-        e: &E,
-        rows: usize,
-    ) {
-        super::super::run_time::walk_chunks::<T, O, E, X>(out, e, rows);
-    }
-
-    /// The chunks of run-time rows with AVX2.
-    #[target_feature(enable = "avx2,fma")]
-    pub(super) unsafe fn drive_chunks_avx2<T: Element, O: Shape, E: Expr<T>, X: Slot<T>>(
-        out: &mut [X],
-        e: &E,
-        rows: usize,
-    ) {
-        super::super::run_time::walk_chunks::<T, O, E, X>(out, e, rows);
     }
 
     /// The nest with AVX2 (8 lanes, 4-row tiles of 16 columns) and FMA.

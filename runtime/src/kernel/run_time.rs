@@ -8,12 +8,19 @@
 //! what is left by halves (32, 16, .., 1): at most one chunk of each smaller
 //! size, so a batch of 7 is walked as 4 + 2 + 1 rows, never row by row.
 //!
+//! With `std` on x86-64, the whole walk of chunks is compiled a second and
+//! third time with AVX2 and AVX-512 and picked once per evaluation (as
+//! module `dispatch` picks each nest): a chunk is often too small for its
+//! nest's own dispatch.
+//!
 //! The tree is built once over whole operands. A chunk reads it through
 //! [`Rebased`], which adds the chunk's first row to the first output index
 //! of every read: the leaves of `Dyn` operands read their rows there
 //! (checked against their length), and every other leaf has the first dim
 //! as `One` or not at all, so it reads the same elements at any row.
 
+#[cfg(all(feature = "std", target_arch = "x86_64"))]
+use super::tiles::VECTOR_LANES;
 use super::{drive, Slot};
 use crate::element::Element;
 use crate::expr::{Expr, Flat, Int8Row, Reading, Row, Shaped, Tile, TileOrigin};
@@ -39,16 +46,71 @@ pub(crate) fn drive_rows<T: Element, O: Shape, E: Expr<T>, X: Slot<T>>(
     } else {
         O::DIMS[0]
     };
-    super::dispatch::drive_chunks::<T, O, E, X>(&mut out[..rows * O::ITEM_LEN], e, rows);
+    drive_chunks::<T, O, E, X>(&mut out[..rows * O::ITEM_LEN], e, rows);
+}
+
+/// The chunks of an output whose rows are counted at run time
+/// (this module), dispatched once for the whole output where it
+/// has `DISPATCHED_ELEMENTS` or more: each chunk's nest is then compiled
+/// inside the AVX-512 or AVX2 function, however few elements it has (a
+/// chunk of 64 points of 3 has 192, below the threshold of its own
+/// dispatch, and ran at a third of the static shape's speed).
+#[inline(always)]
+fn drive_chunks<T: Element, O: Shape, E: Expr<T>, X: Slot<T>>(out: &mut [X], e: &E, rows: usize) {
+    #[cfg(all(feature = "std", target_arch = "x86_64"))]
+    if rows * O::ITEM_LEN >= super::dispatch::DISPATCHED_ELEMENTS {
+        if VECTOR_LANES < 16 && std::is_x86_feature_detected!("avx512f") {
+            // SAFETY: the CPU has AVX-512F (checked on the line above).
+            unsafe { x86::drive_chunks_avx512::<T, O, E, X>(out, e, rows) };
+            return;
+        }
+        if VECTOR_LANES < 8
+            && std::is_x86_feature_detected!("avx2")
+            && std::is_x86_feature_detected!("fma")
+        {
+            // SAFETY: the CPU has AVX2 and FMA (checked above).
+            unsafe { x86::drive_chunks_avx2::<T, O, E, X>(out, e, rows) };
+            return;
+        }
+    }
+    walk_chunks::<T, O, E, X>(out, e, rows);
+}
+
+/// The chunks' walk recompiled with wider vectors than the compile-time
+/// target's (as `dispatch` does for each nest).
+#[cfg(all(feature = "std", target_arch = "x86_64"))]
+mod x86 {
+    use super::super::Slot;
+    use crate::element::Element;
+    use crate::expr::Expr;
+    use crate::shape::Shape;
+
+    /// The chunks of run-time rows with AVX-512 (their own product nests
+    /// dispatch as ever; the FMA is for the tiles of small products, which
+    /// fuse only where the compile-time target has it).
+    #[target_feature(enable = "avx512f,avx2,fma")]
+    pub(super) unsafe fn drive_chunks_avx512<T: Element, O: Shape, E: Expr<T>, X: Slot<T>>(
+        out: &mut [X],
+        e: &E,
+        rows: usize,
+    ) {
+        super::walk_chunks::<T, O, E, X>(out, e, rows);
+    }
+
+    /// The chunks of run-time rows with AVX2.
+    #[target_feature(enable = "avx2,fma")]
+    pub(super) unsafe fn drive_chunks_avx2<T: Element, O: Shape, E: Expr<T>, X: Slot<T>>(
+        out: &mut [X],
+        e: &E,
+        rows: usize,
+    ) {
+        super::walk_chunks::<T, O, E, X>(out, e, rows);
+    }
 }
 
 /// The chunks of `rows` rows: 64 at a time, then the rest by halves.
 #[inline(always)]
-pub(super) fn walk_chunks<T: Element, O: Shape, E: Expr<T>, X: Slot<T>>(
-    out: &mut [X],
-    e: &E,
-    rows: usize,
-) {
+fn walk_chunks<T: Element, O: Shape, E: Expr<T>, X: Slot<T>>(out: &mut [X], e: &E, rows: usize) {
     let mut first = 0;
     while rows - first >= CHUNK_ROWS {
         drive_chunk::<T, O, E, X, CHUNK_ROWS>(out, e, first);

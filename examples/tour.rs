@@ -109,6 +109,22 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         tensor_expr!(u @ weights)
     );
     println!("and weights @ input does not compile: the contracted dims 3 and 2 differ.");
+    let requests = [1usize, 5];
+    for n in requests {
+        let images = HeapTensor::<f32, Shape![Dyn, 4]>::from_fn_rows(n, |[i, k]| {
+            ((i + 2 * k) % 5) as f32 - 2.0
+        });
+        let classes = tensor_expr!(argmax(relu(images @ weights + bias), [1]));
+        println!(
+            "a batch of {n} known at run time, Shape![Dyn, 4] -> classes {:?}",
+            classes.as_slice()
+        );
+    }
+    let five = HeapTensor::<f32, Shape![Dyn, 4]>::zeros_rows(5);
+    let four = HeapTensor::<f32, Shape![Dyn, 4]>::zeros_rows(4);
+    if let Err(error) = tensor_expr!(five + four) {
+        println!("two Dyn operands are checked at run time: {error}");
+    }
 
     section("8. Reductions, transposes and reshapes: softmax and layer norm in one call each");
     let logits: Tensor<f32, Shape![2, 4]> = tensor![[1., 2., 3., 4.], [2., 0., 2., 0.]];

@@ -107,8 +107,8 @@ pub(crate) fn check_rows<S: crate::RowsShape>(actual: usize) -> Result<usize, Sh
     }
 }
 
-/// A shape a tensor or view may have: a static [`Shape`], or a
-/// [`RowsShape`] whose rows are counted at run time. What the constructors
+/// A shape a tensor or view may have: a static [`Shape`](crate::Shape), or a
+/// [`RowsShape`](crate::RowsShape) whose rows are counted at run time. What the constructors
 /// that take data check its length against, so one `try_from_slice` serves
 /// both (and a call whose shape is inferred finds one).
 pub trait TensorShape: Copy + Default + fmt::Debug + 'static {

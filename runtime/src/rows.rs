@@ -198,53 +198,11 @@ macro_rules! impl_rows_containers {
             }
         }
 
-        impl<'a, T, $($a: Dim),*> TensorViewMut<'a, T, $s> {
-            /// The number of rows: the size of the `Dyn` dim.
-            #[inline]
-            pub fn rows(&self) -> usize {
-                rows_of::<$s>(self.elements().len())
-            }
-
-            /// Row `i`, a view of static shape; panics if `i` is out of range.
-            #[track_caller]
-            pub fn at(&self, i: usize) -> TensorView<'_, T, <$s as RowsShape>::Item> {
-                TensorView::wrap(&self.elements()[row_range::<$s>(i, self.rows())])
-            }
-
-            /// Row `i`, mutably; panics if `i` is out of range.
-            #[track_caller]
-            pub fn at_mut(&mut self, i: usize) -> TensorViewMut<'_, T, <$s as RowsShape>::Item> {
-                let range = row_range::<$s>(i, self.rows());
-                TensorViewMut::wrap(&mut self.elements_mut()[range])
-            }
-
-            /// The rows in order, mutably, each a view of static shape.
-            pub fn iter_rows_mut(&mut self) -> impl ExactSizeIterator<Item = TensorViewMut<'_, T, <$s as RowsShape>::Item>> {
-                self.elements_mut().chunks_exact_mut(<$s as RowsShape>::ITEM_LEN).map(TensorViewMut::wrap)
-            }
-        }
-
         impl<T, $($a: Dim),*> core::ops::Index<<$nodes as Shape>::Index> for TensorView<'_, T, $s> {
             type Output = T;
             #[track_caller]
             fn index(&self, index: <$nodes as Shape>::Index) -> &T {
                 &self.elements()[position::<$s>(index.as_ref(), self.rows())]
-            }
-        }
-
-        impl<T, $($a: Dim),*> core::ops::Index<<$nodes as Shape>::Index> for TensorViewMut<'_, T, $s> {
-            type Output = T;
-            #[track_caller]
-            fn index(&self, index: <$nodes as Shape>::Index) -> &T {
-                &self.elements()[position::<$s>(index.as_ref(), self.rows())]
-            }
-        }
-
-        impl<T, $($a: Dim),*> core::ops::IndexMut<<$nodes as Shape>::Index> for TensorViewMut<'_, T, $s> {
-            #[track_caller]
-            fn index_mut(&mut self, index: <$nodes as Shape>::Index) -> &mut T {
-                let position = position::<$s>(index.as_ref(), self.rows());
-                &mut self.elements_mut()[position]
             }
         }
 
@@ -260,6 +218,7 @@ macro_rules! impl_rows_containers {
         impl_rows_containers!(@operand [$($a)*] impl['a] TensorView<'a, T, $s>, $nodes);
         impl_rows_containers!(@operand [$($a)*] impl['a] TensorViewMut<'a, T, $s>, $nodes);
         impl_rows_containers!(@target [$($a)*] impl['a] TensorViewMut<'a, T, $s>, $nodes);
+        impl_rows_containers!(@writable [$($a)*] impl['a] TensorViewMut<'a, T, $s>, $s, $nodes);
         #[cfg(feature = "alloc")]
         impl_rows_containers!(@read [$($a)*] impl['a] TensorView<'a, T, $s>, $nodes);
         #[cfg(feature = "alloc")]
@@ -267,16 +226,41 @@ macro_rules! impl_rows_containers {
     };
     (@heap [$($a:ident)*] $s:tt $nodes:tt) => {
         impl<T, $($a: Dim),*> HeapTensor<T, $s> {
-            /// The number of rows: the size of the `Dyn` dim.
-            #[inline]
-            pub fn rows(&self) -> usize {
-                rows_of::<$s>(self.elements().len())
-            }
-
             /// The dims, outermost first, the rows first.
             #[inline]
             pub fn shape(&self) -> <$nodes as Shape>::Index {
                 self.view().shape()
+            }
+
+        }
+
+        impl<T: PartialEq, $($a: Dim),*> PartialEq for HeapTensor<T, $s> {
+            fn eq(&self, other: &Self) -> bool {
+                self.elements() == other.elements()
+            }
+        }
+
+        impl<T: core::fmt::Debug, $($a: Dim),*> core::fmt::Debug for HeapTensor<T, $s> {
+            fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+                f.debug_struct("HeapTensor")
+                    .field("shape", &self.shape())
+                    .field("data", &self.elements())
+                    .finish()
+            }
+        }
+
+        impl_rows_containers!(@operand [$($a)*] impl[] HeapTensor<T, $s>, $nodes);
+        impl_rows_containers!(@target [$($a)*] impl[] HeapTensor<T, $s>, $nodes);
+        impl_rows_containers!(@writable [$($a)*] impl[] HeapTensor<T, $s>, $s, $nodes);
+        impl_rows_containers!(@read [$($a)*] impl[] HeapTensor<T, $s>, $nodes);
+    };
+    (@writable [$($a:ident)*] impl[$($life:lifetime)?] $ty:ty, $s:ty, $nodes:ty) => {
+        /// Row access of a writable container of run-time rows.
+        impl<$($life,)? T, $($a: Dim),*> $ty {
+            /// The number of rows: the size of the `Dyn` dim.
+            #[inline]
+            pub fn rows(&self) -> usize {
+                rows_of::<$s>(self.elements().len())
             }
 
             /// Row `i`, a view of static shape; panics if `i` is out of range.
@@ -297,13 +281,13 @@ macro_rules! impl_rows_containers {
                 self.elements().chunks_exact(<$s as RowsShape>::ITEM_LEN).map(TensorView::wrap)
             }
 
-            /// The rows in order, mutably.
+            /// The rows in order, mutably, each a view of static shape.
             pub fn iter_rows_mut(&mut self) -> impl ExactSizeIterator<Item = TensorViewMut<'_, T, <$s as RowsShape>::Item>> {
                 self.elements_mut().chunks_exact_mut(<$s as RowsShape>::ITEM_LEN).map(TensorViewMut::wrap)
             }
         }
 
-        impl<T, $($a: Dim),*> core::ops::Index<<$nodes as Shape>::Index> for HeapTensor<T, $s> {
+        impl<$($life,)? T, $($a: Dim),*> core::ops::Index<<$nodes as Shape>::Index> for $ty {
             type Output = T;
             #[track_caller]
             fn index(&self, index: <$nodes as Shape>::Index) -> &T {
@@ -311,32 +295,13 @@ macro_rules! impl_rows_containers {
             }
         }
 
-        impl<T, $($a: Dim),*> core::ops::IndexMut<<$nodes as Shape>::Index> for HeapTensor<T, $s> {
+        impl<$($life,)? T, $($a: Dim),*> core::ops::IndexMut<<$nodes as Shape>::Index> for $ty {
             #[track_caller]
             fn index_mut(&mut self, index: <$nodes as Shape>::Index) -> &mut T {
                 let position = position::<$s>(index.as_ref(), self.rows());
                 &mut self.elements_mut()[position]
             }
         }
-
-        impl<T: PartialEq, $($a: Dim),*> PartialEq for HeapTensor<T, $s> {
-            fn eq(&self, other: &Self) -> bool {
-                self.elements() == other.elements()
-            }
-        }
-
-        impl<T: core::fmt::Debug, $($a: Dim),*> core::fmt::Debug for HeapTensor<T, $s> {
-            fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-                f.debug_struct("HeapTensor")
-                    .field("shape", &self.shape())
-                    .field("data", &self.elements())
-                    .finish()
-            }
-        }
-
-        impl_rows_containers!(@operand [$($a)*] impl[] HeapTensor<T, $s>, $nodes);
-        impl_rows_containers!(@target [$($a)*] impl[] HeapTensor<T, $s>, $nodes);
-        impl_rows_containers!(@read [$($a)*] impl[] HeapTensor<T, $s>, $nodes);
     };
     (@read [$($a:ident)*] impl[$($life:lifetime)?] $ty:ty, $nodes:ty) => {
         impl<$($life,)? T: PartialOrd, $($a: Dim),*> $ty {

@@ -101,3 +101,26 @@ fn in_place_update() {
     };
     assert_eq!(run(1).as_slice(), run(3).as_slice());
 }
+
+/// Rows counted at run time (`Shape![Dyn, ..]`) split across threads by
+/// whole chunks of 64 rows: the serial walk's chunks, so the same bits. 999
+/// rows end in chunks of every smaller size.
+#[test]
+fn run_time_rows_split_by_chunks() {
+    let a = noise::<Shape![999, 1024]>(16);
+    let x = HeapTensor::<f32, Shape![Dyn, 1024]>::try_from_slice(a.as_slice()).expect("whole rows");
+    let row = noise::<Shape![1024]>(17);
+    let w = noise::<Shape![1024, 300]>(18);
+    let bits = |t: HeapTensor<f32, Shape![Dyn, 1024]>| {
+        t.as_slice().iter().map(|v| v.to_bits()).collect::<Vec<_>>()
+    };
+    let run = |threads| in_pool(threads, || bits(tensor_expr!(exp(x) * row + 1.0)));
+    assert_eq!(run(1), run(3));
+    let product = |threads| in_pool(threads, || tensor_expr!(relu(x @ w)).into_vec());
+    let (serial, split) = (product(1), product(3));
+    let differing = serial
+        .iter()
+        .zip(&split)
+        .position(|(a, b)| a.to_bits() != b.to_bits());
+    assert_eq!(differing, None, "first differing element");
+}

@@ -72,6 +72,47 @@ pub(super) fn drive_parts<T: Element, O: Shape, E: Expr<T>, X: Slot<T>>(
     true
 }
 
+/// Walks the `rows` rows (each `item_len` elements) of an output whose rows
+/// are counted at run time (module `run_time`) in parts on rayon's threads,
+/// each part whole chunks of `chunk_rows` but the last, by `walk(part, e,
+/// first row, rows)`; false (nothing done) where it is not worth
+/// splitting. Every chunk is the serial walk's, so the result is the
+/// serial one bit for bit. `e` must report no row cache (as for
+/// [`drive_parts`]; the caller checks [`Plan::PARALLEL`]'s condition).
+#[inline(never)]
+pub(super) fn drive_row_parts<E, X: Send>(
+    out: &mut [X],
+    e: &E,
+    rows: usize,
+    item_len: usize,
+    chunk_rows: usize,
+    walk: fn(&mut [X], &E, usize, usize),
+) -> bool {
+    let chunks = rows / chunk_rows;
+    let parts = rayon::current_num_threads().min(chunks);
+    if parts < 2 {
+        return false;
+    }
+    let mut pieces = Vec::with_capacity(parts);
+    let mut rest = out;
+    for p in 0..parts {
+        let first = chunks * p / parts * chunk_rows;
+        let end = if p + 1 == parts {
+            rows
+        } else {
+            chunks * (p + 1) / parts * chunk_rows
+        };
+        let (piece, later) = rest.split_at_mut((end - first) * item_len);
+        pieces.push((first, end - first, piece));
+        rest = later;
+    }
+    let tree = SharedTree(e);
+    pieces.into_par_iter().for_each(|(first, count, piece)| {
+        walk(piece, tree.get(), first, count);
+    });
+    true
+}
+
 /// A tree read by several threads at once.
 struct SharedTree<'a, E>(&'a E);
 
@@ -83,8 +124,9 @@ impl<'a, E> SharedTree<'a, E> {
     }
 }
 
-// SAFETY: a `SharedTree` is made only in `drive_parts`, which runs only where
-// `Plan::PARALLEL` holds: the tree reports no row cache
+// SAFETY: a `SharedTree` is made only in `drive_parts` and
+// `drive_row_parts`, which run only where `Plan::PARALLEL`'s condition
+// holds: the tree reports no row cache
 // (`Reading::cached_rows`), and by the contract of the unsafe trait `Expr`
 // a tree that does not report one changes no state when it is read (its
 // leaves borrow their data immutably; its elements are `Sync`).

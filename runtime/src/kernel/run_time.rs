@@ -13,6 +13,10 @@
 //! module `dispatch` picks each nest): a chunk is often too small for its
 //! nest's own dispatch.
 //!
+//! With the `rayon` feature, a large output without row caches is split
+//! across threads by whole chunks of 64 rows (`parallel`), so each thread
+//! walks the serial walk's chunks and the result is the same bit for bit.
+//!
 //! The tree is built once over whole operands. A chunk reads it through
 //! [`Rebased`], which adds the chunk's first row to the first output index
 //! of every read: the leaves of `Dyn` operands read their rows there
@@ -46,7 +50,22 @@ pub(crate) fn drive_rows<T: Element, O: Shape, E: Expr<T>, X: Slot<T>>(
     } else {
         O::DIMS[0]
     };
-    drive_chunks::<T, O, E, X>(&mut out[..rows * O::ITEM_LEN], e, rows);
+    let out = &mut out[..rows * O::ITEM_LEN];
+    #[cfg(feature = "rayon")]
+    if !E::READING.cached_rows
+        && rows * O::ITEM_LEN * E::READING.contraction.max(16) >= super::PARALLEL_WORK
+        && super::parallel::drive_row_parts(
+            out,
+            e,
+            rows,
+            O::ITEM_LEN,
+            CHUNK_ROWS,
+            drive_chunks::<T, O, E, X>,
+        )
+    {
+        return;
+    }
+    drive_chunks::<T, O, E, X>(out, e, 0, rows);
 }
 
 /// The chunks of an output whose rows are counted at run time
@@ -55,13 +74,19 @@ pub(crate) fn drive_rows<T: Element, O: Shape, E: Expr<T>, X: Slot<T>>(
 /// inside the AVX-512 or AVX2 function, however few elements it has (a
 /// chunk of 64 points of 3 has 192, below the threshold of its own
 /// dispatch, and ran at a third of the static shape's speed).
+/// `out` holds rows `start..start + rows` (all of them, or a thread's part).
 #[inline(always)]
-fn drive_chunks<T: Element, O: Shape, E: Expr<T>, X: Slot<T>>(out: &mut [X], e: &E, rows: usize) {
+fn drive_chunks<T: Element, O: Shape, E: Expr<T>, X: Slot<T>>(
+    out: &mut [X],
+    e: &E,
+    start: usize,
+    rows: usize,
+) {
     #[cfg(all(feature = "std", target_arch = "x86_64"))]
     if rows * O::ITEM_LEN >= super::dispatch::DISPATCHED_ELEMENTS {
         if VECTOR_LANES < 16 && std::is_x86_feature_detected!("avx512f") {
             // SAFETY: the CPU has AVX-512F (checked on the line above).
-            unsafe { x86::drive_chunks_avx512::<T, O, E, X>(out, e, rows) };
+            unsafe { x86::drive_chunks_avx512::<T, O, E, X>(out, e, start, rows) };
             return;
         }
         if VECTOR_LANES < 8
@@ -69,11 +94,11 @@ fn drive_chunks<T: Element, O: Shape, E: Expr<T>, X: Slot<T>>(out: &mut [X], e: 
             && std::is_x86_feature_detected!("fma")
         {
             // SAFETY: the CPU has AVX2 and FMA (checked above).
-            unsafe { x86::drive_chunks_avx2::<T, O, E, X>(out, e, rows) };
+            unsafe { x86::drive_chunks_avx2::<T, O, E, X>(out, e, start, rows) };
             return;
         }
     }
-    walk_chunks::<T, O, E, X>(out, e, rows);
+    walk_chunks::<T, O, E, X>(out, e, start, rows);
 }
 
 /// The chunks' walk recompiled with wider vectors than the compile-time
@@ -92,9 +117,10 @@ mod x86 {
     pub(super) unsafe fn drive_chunks_avx512<T: Element, O: Shape, E: Expr<T>, X: Slot<T>>(
         out: &mut [X],
         e: &E,
+        start: usize,
         rows: usize,
     ) {
-        super::walk_chunks::<T, O, E, X>(out, e, rows);
+        super::walk_chunks::<T, O, E, X>(out, e, start, rows);
     }
 
     /// The chunks of run-time rows with AVX2.
@@ -102,40 +128,50 @@ mod x86 {
     pub(super) unsafe fn drive_chunks_avx2<T: Element, O: Shape, E: Expr<T>, X: Slot<T>>(
         out: &mut [X],
         e: &E,
+        start: usize,
         rows: usize,
     ) {
-        super::walk_chunks::<T, O, E, X>(out, e, rows);
+        super::walk_chunks::<T, O, E, X>(out, e, start, rows);
     }
 }
 
-/// The chunks of `rows` rows: 64 at a time, then the rest by halves.
+/// The chunks of rows `start..start + rows`, held by `out`: 64 at a time,
+/// then the rest by halves.
 #[inline(always)]
-fn walk_chunks<T: Element, O: Shape, E: Expr<T>, X: Slot<T>>(out: &mut [X], e: &E, rows: usize) {
-    let mut first = 0;
-    while rows - first >= CHUNK_ROWS {
-        drive_chunk::<T, O, E, X, CHUNK_ROWS>(out, e, first);
-        first += CHUNK_ROWS;
+fn walk_chunks<T: Element, O: Shape, E: Expr<T>, X: Slot<T>>(
+    out: &mut [X],
+    e: &E,
+    start: usize,
+    rows: usize,
+) {
+    let mut done = 0;
+    while rows - done >= CHUNK_ROWS {
+        drive_chunk::<T, O, E, X, CHUNK_ROWS>(out, e, start, done);
+        done += CHUNK_ROWS;
     }
     macro_rules! by_halves {
         ($($b:literal)*) => {$(
-            if rows - first >= $b {
-                drive_chunk::<T, O, E, X, $b>(out, e, first);
-                first += $b;
+            if rows - done >= $b {
+                drive_chunk::<T, O, E, X, $b>(out, e, start, done);
+                done += $b;
             }
         )*};
     }
     by_halves!(32 16 8 4 2 1);
-    debug_assert_eq!(first, rows);
+    debug_assert_eq!(done, rows);
 }
 
-/// Rows `first..first + B` of the output: the static nest of a chunk.
+/// Rows `start + done..` of the output, `B` of them (`out` holds those from
+/// `start` on): the static nest of a chunk.
 #[inline(always)]
 fn drive_chunk<T: Element, O: Shape, E: Expr<T>, X: Slot<T>, const B: usize>(
     out: &mut [X],
     e: &E,
-    first: usize,
+    start: usize,
+    done: usize,
 ) {
-    let chunk = &mut out[first * O::ITEM_LEN..(first + B) * O::ITEM_LEN];
+    let chunk = &mut out[done * O::ITEM_LEN..(done + B) * O::ITEM_LEN];
+    let first = start + done;
     drive::<T, O::Chunk<B>, Rebased<'_, E>, X>(chunk, &Rebased { e, first });
 }
 

@@ -378,3 +378,27 @@ fn the_largest_of_no_rows_has_no_value() {
     let x = HeapTensor::<f32, Shape![Dyn, 3]>::zeros_rows(0);
     let _ = tensor_expr!(max(x, [0]));
 }
+
+/// A long chain (the macro folds it into steps after its first operand)
+/// whose only `Dyn` operand is among the steps, reduced over the rows.
+#[test]
+fn a_folded_chain_finds_its_rows_among_the_steps() {
+    let b = Tensor::<f32, Shape![3]>::new([1., 2., 3.]);
+    let x = batch::<3>(70, 9);
+    let folded = tensor_expr!(sum(
+        b + x * 2.0 + x - b + x * 0.5 + b - x + b * 3.0 - x + x * 4.0 + b,
+        [0]
+    ));
+    for j in 0..3 {
+        let expected: f32 = (0..70)
+            .map(|i| {
+                let (b, x) = (b[[j]], x[[i, j]]);
+                b + x * 2.0 + x - b + x * 0.5 + b - x + b * 3.0 - x + x * 4.0 + b
+            })
+            .sum();
+        assert!(
+            (folded[[j]] - expected).abs() <= 1e-3 * (1.0 + expected.abs()),
+            "{j}"
+        );
+    }
+}

@@ -192,6 +192,8 @@ pub trait Sides<T> {
         at: TileOrigin,
         j0: usize,
     ) -> impl SidesTile<T, Self::Values> + '_;
+    /// The arguments' run-time rows (see [`Expr::run_time_rows`]).
+    fn run_time_rows(&self) -> Option<usize>;
 }
 
 /// A step's other arguments in one row.
@@ -245,6 +247,10 @@ macro_rules! impl_sides {
         impl<T: Element, $($x: Expr<T>),*> Sides<T> for ($($x,)*) {
             type Values = ($(impl_sides!(@t $x T),)*);
             tuple_of_readers!([SidesRow<T, Self::Values>] [SidesTile<T, Self::Values>] $($x $i),*);
+            #[inline(always)]
+            fn run_time_rows(&self) -> Option<usize> {
+                None$(.or_else(|| self.$i.run_time_rows()))*
+            }
         }
         #[allow(clippy::unused_unit)]
         impl<T: Copy, $($x: Row<T>),*> SidesRow<T, ($(impl_sides!(@t $x T),)*)> for ($($x,)*) {
@@ -284,6 +290,8 @@ pub trait FoldSteps<T> {
         at: TileOrigin,
         j0: usize,
     ) -> impl StepsTile<T> + '_;
+    /// The steps' operands' run-time rows (see [`Expr::run_time_rows`]).
+    fn run_time_rows(&self) -> Option<usize>;
 }
 
 /// The steps of one row: applies them to the accumulator at column `j`.
@@ -305,6 +313,10 @@ where
     P: Position<F, T, S::Values>,
 {
     const READING: Reading = S::READING;
+    #[inline(always)]
+    fn run_time_rows(&self) -> Option<usize> {
+        self.sides.run_time_rows()
+    }
     #[inline(always)]
     fn flat_row(&self) -> impl StepsRow<T> + '_ {
         Apply::<F, P, _, S::Values>(self.sides.flat_row(), PhantomData)
@@ -331,11 +343,11 @@ unsafe impl<T: Element, H: Expr<T>, Steps: FoldSteps<T>, S: Shape> Expr<T>
     for Fold<T, H, Steps, S>
 {
     const READING: Reading = H::READING.and(Steps::READING);
-    /// The head's (the chain's first operand); a `Dyn` operand only among
-    /// the steps is not found.
     #[inline(always)]
     fn run_time_rows(&self) -> Option<usize> {
-        self.head.run_time_rows()
+        self.head
+            .run_time_rows()
+            .or_else(|| self.steps.run_time_rows())
     }
     #[inline(always)]
     fn flat_row(&self) -> impl Row<T> + '_ {
@@ -415,6 +427,10 @@ macro_rules! impl_steps_group {
     ($($x:ident $i:tt),*) => {
         impl<T: Copy, $($x: FoldSteps<T>),*> FoldSteps<T> for ($($x,)*) {
             tuple_of_readers!([StepsRow<T>] [StepsTile<T>] $($x $i),*);
+            #[inline(always)]
+            fn run_time_rows(&self) -> Option<usize> {
+                None$(.or_else(|| self.$i.run_time_rows()))*
+            }
         }
         impl<T: Copy, $($x: StepsRow<T>),*> StepsRow<T> for ($($x,)*) {
             #[inline(always)]

@@ -386,14 +386,14 @@ fn a_folded_chain_finds_its_rows_among_the_steps() {
     let b = Tensor::<f32, Shape![3]>::new([1., 2., 3.]);
     let x = batch::<3>(70, 9);
     let folded = tensor_expr!(sum(
-        b + x * 2.0 + x - b + x * 0.5 + b - x + b * 3.0 - x + x * 4.0 + b,
+        b * 2.0 + b + b - b + b * 0.5 + b - b + b * 3.0 - x + x * 4.0 + b,
         [0]
     ));
     for j in 0..3 {
         let expected: f32 = (0..70)
             .map(|i| {
                 let (b, x) = (b[[j]], x[[i, j]]);
-                b + x * 2.0 + x - b + x * 0.5 + b - x + b * 3.0 - x + x * 4.0 + b
+                b * 2.0 + b + b - b + b * 0.5 + b - b + b * 3.0 - x + x * 4.0 + b
             })
             .sum();
         assert!(

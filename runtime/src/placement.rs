@@ -13,7 +13,14 @@
 //! an expression over big views only should write into a `HeapTensor` target
 //! (`tensor_expr!(out = ..)`) instead.
 //!
-//! Both placements write each element of the new tensor exactly once: the
+//! A view or `HeapTensor` whose first dim is [`Dyn`](crate::Dyn) is placed
+//! by its rows ([`Rows`]): the result is a `HeapTensor` of as many. Two of
+//! them join to [`CheckedRows`], the check of their rows, and the result is
+//! then a `Result`; a stage keeps a failed check in its placement (its
+//! tensor is empty), so the expression that reads it returns the error. An
+//! assignment joins its target's placement the same way ([`target_placement`]).
+//!
+//! Every placement writes each element of the new tensor exactly once: the
 //! loop nest writes into uninitialised memory, which is never read (there is
 //! no target to read in place when a new tensor is created).
 //!

@@ -3,8 +3,8 @@
 //! their impls as operands and targets.
 //!
 //! A `(Dyn, ..)` shape is a [`RowsShape`], not a [`Shape`]: it has no
-//! compile-time element count, so none of the static containers' methods
-//! apply to it, and these are written for it alone (one set per rank, by
+//! compile-time element count, so the containers' methods over `Shape` do
+//! not apply to it, and these are written for it alone (one set per rank, by
 //! `impl_rows_containers!`; rustc tells the two apart since `Dyn` is no
 //! [`Dim`]). Where a static container's method would take the same
 //! arguments, one generic method serves both (`try_from_slice`,

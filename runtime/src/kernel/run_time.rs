@@ -73,7 +73,8 @@ pub(crate) fn drive_rows<T: Element, O: Shape, E: Expr<T>, X: Slot<T>>(
 /// has `DISPATCHED_ELEMENTS` or more: each chunk's nest is then compiled
 /// inside the AVX-512 or AVX2 function, however few elements it has (a
 /// chunk of 64 points of 3 has 192, below the threshold of its own
-/// dispatch, and ran at a third of the static shape's speed).
+/// dispatch: walked by the compile-time target's nest, a point update runs
+/// at a third of the static shape's speed).
 /// `out` holds rows `start..start + rows` (all of them, or a thread's part).
 #[inline(always)]
 fn drive_chunks<T: Element, O: Shape, E: Expr<T>, X: Slot<T>>(

@@ -32,6 +32,43 @@ fn report(case: &str, times: &[f64]) {
     );
 }
 
+/// Rows counted at run time (`Shape![Dyn, 1024]`, 1000 of them): split by
+/// whole chunks of 64 rows.
+fn run_time_rows(one: &rayon::ThreadPool, all: &rayon::ThreadPool, scale: usize) {
+    let a = data::<Shape![1000, 1024]>(0.3);
+    let a = HeapTensor::<f32, Shape![Dyn, 1024]>::try_from_slice(a.as_slice()).unwrap();
+    let b = data::<Shape![1024, 1024]>(0.9);
+    let (mut serial, mut split) = (a.clone(), a.clone());
+    let run = |pool: &rayon::ThreadPool, out: &mut HeapTensor<f32, Shape![Dyn, 1024]>| {
+        pool.install(|| {
+            let a = black_box(&a);
+            tensor_expr!(out = exp(a) * 2.0).unwrap();
+        });
+        black_box(out);
+    };
+    let times = compare(
+        1000 * 1024,
+        5 * scale,
+        &mut [&mut || run(one, &mut serial), &mut || run(all, &mut split)],
+    );
+    assert_eq!(serial.as_slice(), split.as_slice());
+    report("exp(a) * 2 [Dyn = 1000, 1024]", &times);
+    let run = |pool: &rayon::ThreadPool, out: &mut HeapTensor<f32, Shape![Dyn, 1024]>| {
+        pool.install(|| {
+            let (a, b) = black_box((&a, &b));
+            tensor_expr!(out = a @ b).unwrap();
+        });
+        black_box(out);
+    };
+    let times = compare(
+        1000 * 1024,
+        scale,
+        &mut [&mut || run(one, &mut serial), &mut || run(all, &mut split)],
+    );
+    assert_eq!(serial.as_slice(), split.as_slice());
+    report("a @ b [Dyn = 1000, 1024] @ [1024, 1024]", &times);
+}
+
 fn main() {
     let quick = std::env::args().any(|a| a == "--test");
     let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
@@ -131,6 +168,7 @@ fn main() {
         5 * scale,
         |a, b, out| tensor_expr!(out = exp(a) * b)
     );
+    run_time_rows(&one, &all, scale);
     if !quick {
         elementwise!("a * 2 + b", 4096, 4096, 1, |a, b, out| tensor_expr!(
             out = a * 2.0 + b

@@ -102,10 +102,11 @@ impl sealed::Sealed for RunTime {
 ///
 /// The trait is sealed: [`D`], [`One`] and [`RunTime`] are its only
 /// implementations.
-/// Unsafe code relies on `Array<X>` being exactly `[X; SIZE]` (a tensor's
-/// storage is taken as `LEN` consecutive elements when a new tensor is
-/// evaluated, and when it is cast to bytes), which an implementation outside
-/// this crate could break from safe code.
+/// Unsafe code relies on `Array<X>` being exactly `[X; SIZE]` for `D` and
+/// `One` (a tensor's storage is taken as `LEN` consecutive elements when a
+/// new tensor is evaluated, and when it is cast to bytes; `RunTime` stores
+/// nothing, and its shapes' `LEN` and flattening fail to build), which an
+/// implementation outside this crate could break from safe code.
 ///
 /// The facade's ui test `dim_implemented_outside_the_crate` shows the error
 /// an implementation outside this crate gets.

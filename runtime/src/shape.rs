@@ -57,6 +57,10 @@ pub trait Shape:
     /// time: such a shape has no compile-time [`LEN`](Shape::LEN), and its
     /// tensors hold their row count.
     const RUN_TIME_ROWS: bool = Self::RANK > 0 && Self::DIMS[0] == RUN_TIME;
+    /// Whether the shape is `[Dyn]` alone: its one row's length is counted
+    /// at run time, so no array of constant length holds a row (a node's
+    /// row cache), and a row is read to the data's end.
+    const RUN_TIME_ROW: bool = Self::RUN_TIME_ROWS && Self::RANK == 1;
     /// The elements of one index of the first dim (one item of a batch):
     /// the product of the other dims, 1 for a scalar.
     const ITEM_LEN: usize = if Self::RANK == 0 {

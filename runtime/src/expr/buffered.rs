@@ -307,7 +307,7 @@ struct RowOfConstantLength<S>(PhantomData<S>);
 
 impl<S: Shape> RowOfConstantLength<S> {
     const CHECKED: () = assert!(
-        !(S::RUN_TIME_ROWS && S::RANK == 1),
+        !S::RUN_TIME_ROW,
         "a part read twice (a softmax's `exp`) of shape `[Dyn]` alone has no row cache: give it an axis of 1 (`[Dyn, 1]`)"
     );
 }

@@ -12,7 +12,6 @@
 use super::context::Context;
 use super::{Expr, Flat, Reading, Row, Shaped};
 use crate::access::{Layout, Operand, RowMajor};
-use crate::dim::RUN_TIME;
 use crate::element::Element;
 use crate::rules::broadcast::aligned_strides;
 use crate::shape::{len_unless_run_time, Shape, MAX_RANK};
@@ -168,7 +167,7 @@ unsafe impl<T: Element, L: Layout> Expr<T> for StridedLeaf<'_, T, L> {
         // bounds checks of the inner loop: j < ROW_LEN implies j * INNER < span.
         // (An empty row, as in a product contracting over a size-0 dim, reads nothing.)
         let limit = self.limit();
-        let span = if O::ROW_LEN == RUN_TIME {
+        let span = if O::RUN_TIME_ROW {
             // A row as long as the rows counted at run time (a `[Dyn]`
             // result's one row): all the data from `offset` on.
             limit

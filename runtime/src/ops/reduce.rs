@@ -225,8 +225,7 @@ where
     };
 
     /// Whether the input is `[Dyn]` alone: its one row is its run-time rows.
-    const RUN_TIME_INPUT_ROW: bool =
-        <E::Shape as Shape>::RUN_TIME_ROWS && <E::Shape as Shape>::RANK == 1;
+    const RUN_TIME_INPUT_ROW: bool = <E::Shape as Shape>::RUN_TIME_ROW;
 
     /// Whether the reduction folds the input's first dim, counted at run time
     /// (`sum(x, [0])` over `[Dyn, n]`): its result is static, and the number
@@ -341,7 +340,7 @@ where
         && E::READING.products == 0;
 
     /// Whether the result is `[Dyn]` alone.
-    const RUN_TIME_RESULT: bool = R::RUN_TIME_ROWS && R::RANK == 1;
+    const RUN_TIME_RESULT: bool = R::RUN_TIME_ROW;
 
     /// A `[Dyn]` result is read [`Self::DIRECT`], or fails to build.
     const RUN_TIME_ROW: () = assert!(

@@ -235,7 +235,7 @@ fn softmax(x: &Matrix) {
             &mut || {
                 tensor_expr!(
                     written = exp(x - max(x, [1], keepdim))
-                        / sum(exp(x - max(x, [1], keepdim)), [1], keepdim)
+                        * (1 / sum(exp(x - max(x, [1], keepdim)), [1], keepdim))
                 );
                 black_box(&mut written);
             },

@@ -207,7 +207,7 @@ fn softmax_of_a_product_is_the_written_out_softmax() {
     let x = sample::<Shape![4, 6]>(0.0);
     let w = sample::<Shape![6, 5]>(3.0);
     let one_call = tensor_expr!(softmax(x @ w, [1]) * 2.0);
-    let written = tensor_expr!(exp(x @ w - max(x @ w, [1], keepdim)) / sum(exp(x @ w - max(x @ w, [1], keepdim)), [1], keepdim) * 2.0);
+    let written = tensor_expr!(exp(x @ w - max(x @ w, [1], keepdim)) * (1 / sum(exp(x @ w - max(x @ w, [1], keepdim)), [1], keepdim)) * 2.0);
     assert_eq!(one_call, written);
 }
 

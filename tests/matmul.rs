@@ -270,19 +270,20 @@ proptest! {
             [1, 2, 3] @ [3], [2, 4, 2] @ [2], [4, 3, 5] @ [5], [5, 8, 3] @ [3],
             [7, 2, 9] @ [9], [9, 5, 4] @ [4], [2, 9, 3, 2] @ [2], [3, 1, 4, 6] @ [6],
             [1, 3] @ [9, 3, 5], [4, 1, 3] @ [4, 3, 8], [9, 2, 3] @ [1, 3, 4],
-            [5, 1, 2, 3] @ [1, 7, 3, 2], [1, 6, 4] @ [6, 4, 5],
+            [5, 1, 2, 3] @ [1, 7, 3, 2], [1, 6, 4] @ [6, 4, 5], [3] @ [3, 141], [1, 5] @ [5, 131],
         );
     }
 }
 
 /// `f32` products of small integers are exact, whichever kernel sums
 /// them (on a CPU with AVX-512, 8 x 32 tiles in AVX-512 instructions;
-/// then 4-row and 1-row tiles, 16, 8 and 1 columns): against integer sums.
+/// then 4-row and 1-row tiles, the single row's of 128 columns first, then
+/// 32, 16, 8 and 1 columns): against integer sums.
 #[test]
 fn f32_tiles_of_every_size_are_exact() {
     const M: usize = 21;
     const K: usize = 37;
-    const N: usize = 75;
+    const N: usize = 182;
     let a: Tensor<f32, Shape![M, K]> = flat(|p| ((p * 7) % 11) as f32 - 5.0);
     let b: Tensor<f32, Shape![K, N]> = flat(|p| ((p * 5) % 13) as f32 - 6.0);
     let c = tensor_expr!(a @ b + 1.0);

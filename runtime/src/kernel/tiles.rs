@@ -47,7 +47,7 @@ pub(super) const fn tile_rows(lanes: usize) -> usize {
 /// `part` holds the rows (counted across matrices) from `first` on.
 #[inline(always)]
 #[rustfmt::skip]
-pub(super) fn drive_tiles_for<T: Element, O: Shape, E: Expr<T>, X: Slot<T>, const ROWS: usize, const WIDE: usize, const LANES: usize, const FUSE: bool>(part: &mut [X], e: &E, first: usize) {
+pub(super) fn drive_tiles_for<T: Element, O: Shape, E: Expr<T>, X: Slot<T>, const ROWS: usize, const ROW_WIDE: usize, const WIDE: usize, const LANES: usize, const FUSE: bool>(part: &mut [X], e: &E, first: usize) {
     let row_stride = super::Plan::<T, O, E>::UNIT_LEN;
     let rows = super::Plan::<T, O, E>::MATRIX_ROWS;
     for (part_rows, outer, range) in MatrixRows::<X, O>::new::<T, E>(part, first) {
@@ -56,10 +56,10 @@ pub(super) fn drive_tiles_for<T: Element, O: Shape, E: Expr<T>, X: Slot<T>, cons
             // drops the bounds checks of the tiles' stores (sliced from a
             // run of rows of unknown length, a convolution ran 30% slower).
             let matrix = &mut part_rows[..rows * row_stride];
-            drive_matrix_rows::<T, O, E, X, ROWS, WIDE, LANES, FUSE>(matrix, e, outer, 0..rows);
+            drive_matrix_rows::<T, O, E, X, ROWS, ROW_WIDE, WIDE, LANES, FUSE>(matrix, e, outer, 0..rows);
         } else {
             #[cfg(feature = "rayon")]
-            drive_part_of_matrix::<T, O, E, X, ROWS, WIDE, LANES, FUSE>(part_rows, e, outer, range);
+            drive_part_of_matrix::<T, O, E, X, ROWS, ROW_WIDE, WIDE, LANES, FUSE>(part_rows, e, outer, range);
             // Only a split walk has parts that end inside a matrix.
             #[cfg(not(feature = "rayon"))]
             unreachable!("a part of a matrix without the rayon feature");
@@ -76,29 +76,33 @@ pub(super) fn drive_tiles_for<T: Element, O: Shape, E: Expr<T>, X: Slot<T>, cons
 #[cfg_attr(debug_assertions, inline(never))]
 #[cfg_attr(not(debug_assertions), inline(always))]
 #[rustfmt::skip]
-fn drive_part_of_matrix<T: Element, O: Shape, E: Expr<T>, X: Slot<T>, const ROWS: usize, const WIDE: usize, const LANES: usize, const FUSE: bool>(rows: &mut [X], e: &E, outer: [usize; MAX_RANK], range: Range<usize>) {
-    drive_matrix_rows::<T, O, E, X, ROWS, WIDE, LANES, FUSE>(rows, e, outer, range);
+fn drive_part_of_matrix<T: Element, O: Shape, E: Expr<T>, X: Slot<T>, const ROWS: usize, const ROW_WIDE: usize, const WIDE: usize, const LANES: usize, const FUSE: bool>(rows: &mut [X], e: &E, outer: [usize; MAX_RANK], range: Range<usize>) {
+    drive_matrix_rows::<T, O, E, X, ROWS, ROW_WIDE, WIDE, LANES, FUSE>(rows, e, outer, range);
 }
 
 /// Rows `range` of one matrix of the output, `rows` holding them:
-/// blocks of `ROWS` rows, then 4, then 1.
+/// blocks of `ROWS` rows, then 4, then 1. A single row's tiles start at
+/// `ROW_WIDE` columns (four times `WIDE`): a row of `WIDE` has only two
+/// vectors of sums, and each waits for its last multiply-add, so a vector
+/// times a matrix (`[256] @ [256, 129]`, a batch of one) ran at half the
+/// speed the multiply-adds allow (`cargo bench --bench matmul -- vector`).
 #[inline(always)]
 #[rustfmt::skip]
-fn drive_matrix_rows<T: Element, O: Shape, E: Expr<T>, X: Slot<T>, const ROWS: usize, const WIDE: usize, const LANES: usize, const FUSE: bool>(rows: &mut [X], e: &E, mut outer: [usize; MAX_RANK], range: Range<usize>) {
+fn drive_matrix_rows<T: Element, O: Shape, E: Expr<T>, X: Slot<T>, const ROWS: usize, const ROW_WIDE: usize, const WIDE: usize, const LANES: usize, const FUSE: bool>(rows: &mut [X], e: &E, mut outer: [usize; MAX_RANK], range: Range<usize>) {
     let row_stride = super::Plan::<T, O, E>::UNIT_LEN;
     let axis = super::Plan::<T, O, E>::TILE_AXIS;
     let (start, end) = (range.start, range.end);
     let mut i = start;
     while i + ROWS <= end {
-        drive_blocks_at::<T, O, E, X, ROWS, WIDE, LANES, FUSE>(&mut rows[(i - start) * row_stride..], row_stride, e, &mut outer, axis, i);
+        drive_blocks_at::<T, O, E, X, ROWS, WIDE, WIDE, LANES, FUSE>(&mut rows[(i - start) * row_stride..], row_stride, e, &mut outer, axis, i);
         i += ROWS;
     }
     if ROWS > 4 && i + 4 <= end {
-        drive_blocks_at::<T, O, E, X, 4, WIDE, LANES, FUSE>(&mut rows[(i - start) * row_stride..], row_stride, e, &mut outer, axis, i);
+        drive_blocks_at::<T, O, E, X, 4, WIDE, WIDE, LANES, FUSE>(&mut rows[(i - start) * row_stride..], row_stride, e, &mut outer, axis, i);
         i += 4;
     }
     while i < end {
-        drive_blocks_at::<T, O, E, X, 1, WIDE, LANES, FUSE>(&mut rows[(i - start) * row_stride..], row_stride, e, &mut outer, axis, i);
+        drive_blocks_at::<T, O, E, X, 1, ROW_WIDE, WIDE, LANES, FUSE>(&mut rows[(i - start) * row_stride..], row_stride, e, &mut outer, axis, i);
         i += 1;
     }
 }
@@ -161,7 +165,7 @@ impl<'a, X, O: Shape> Iterator for MatrixRows<'a, X, O> {
 /// apart.
 #[inline(always)]
 #[rustfmt::skip]
-fn drive_blocks_at<T: Element, O: Shape, E: Expr<T>, X: Slot<T>, const R: usize, const WIDE: usize, const LANES: usize, const FUSE: bool>(rows: &mut [X], row_stride: usize, e: &E, outer: &mut [usize; MAX_RANK], axis: usize, i: usize) {
+fn drive_blocks_at<T: Element, O: Shape, E: Expr<T>, X: Slot<T>, const R: usize, const ROW_WIDE: usize, const WIDE: usize, const LANES: usize, const FUSE: bool>(rows: &mut [X], row_stride: usize, e: &E, outer: &mut [usize; MAX_RANK], axis: usize, i: usize) {
     let columns = O::ROW_LEN;
     let last = O::RANK.saturating_sub(1);
     let between = (axis + 1).min(last)..last;
@@ -169,7 +173,7 @@ fn drive_blocks_at<T: Element, O: Shape, E: Expr<T>, X: Slot<T>, const R: usize,
     let mut first = 0;
     loop {
         let block = &mut rows[first..first + (R - 1) * row_stride + columns];
-        drive_row_block::<T, O, E, X, R, WIDE, LANES, FUSE>(block, row_stride, e, TileOrigin::new(*outer, axis), 0..columns);
+        drive_row_block::<T, O, E, X, R, ROW_WIDE, WIDE, LANES, FUSE>(block, row_stride, e, TileOrigin::new(*outer, axis), 0..columns);
         first += columns;
         if !crate::shape::advance_odometer(&mut outer[between.clone()], &O::DIMS[between.clone()]) {
             break;
@@ -178,12 +182,17 @@ fn drive_blocks_at<T: Element, O: Shape, E: Expr<T>, X: Slot<T>, const R: usize,
 }
 
 /// One block of `R` output rows, `block` holding them `row_stride` elements
-/// apart, over `columns`: tiles of `WIDE` columns, then `LANES`, then 8 and
-/// 4 (small matrices on wide vectors), then single columns.
+/// apart, over `columns`: tiles of `FIRST` columns (where wider than
+/// `WIDE`), of `WIDE`, then `LANES`, then 8 and 4 (small matrices on wide
+/// vectors), then single columns.
 #[inline(always)]
 #[rustfmt::skip]
-pub(super) fn drive_row_block<T: Element, O: Shape, E: Expr<T>, X: Slot<T>, const R: usize, const WIDE: usize, const LANES: usize, const FUSE: bool>(block: &mut [X], row_stride: usize, e: &E, at: TileOrigin, columns: Range<usize>) {
+pub(super) fn drive_row_block<T: Element, O: Shape, E: Expr<T>, X: Slot<T>, const R: usize, const FIRST: usize, const WIDE: usize, const LANES: usize, const FUSE: bool>(block: &mut [X], row_stride: usize, e: &E, at: TileOrigin, columns: Range<usize>) {
     let (mut j, end) = (columns.start, columns.end);
+    while FIRST > WIDE && j + FIRST <= end {
+        store_tile::<T, O, X, R, FIRST>(block, row_stride, e.tile::<O, R, FIRST, FUSE>(at, j), j);
+        j += FIRST;
+    }
     while j + WIDE <= end {
         store_tile::<T, O, X, R, WIDE>(block, row_stride, e.tile::<O, R, WIDE, FUSE>(at, j), j);
         j += WIDE;

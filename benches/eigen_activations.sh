@@ -7,7 +7,9 @@
 #   EIGEN_DIR=/path/to/eigen benches/eigen_activations.sh
 #
 # EIGEN_DIR is a directory holding Eigen's `Eigen/` headers (an Eigen
-# source tree). Needs a C++ compiler (`c++`).
+# source tree). Needs a C++ compiler (`c++`). benches/eigen_accuracy.cpp
+# measures Eigen's tanh and log over every f32 input (how far its faster
+# approximations are from the correctly rounded result).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 : "${EIGEN_DIR:?set EIGEN_DIR to a directory holding Eigen/ (an Eigen source tree)}"

@@ -277,11 +277,11 @@ macro_rules! float_math {
             (k, f, f * f)
         }
 
-        /// `k extra_scale + ln(1 + f)` in fdlibm's order, `f - (f^2/2 -
-        /// (tail + extra))` with `tail` from the constants'
-        /// `log1p_tail` (`extra` is `k` times the low part of `ln 2` for
-        /// [`ln`], 0 for [`log2`]): the terms below `f` are summed from the
-        /// smallest, so `f` is added to a sum that carries one rounding.
+        /// `ln(1 + f) + extra` in fdlibm's order, `f - (f^2/2 - (tail +
+        /// extra))`, with `tail` from the constants' `log1p_tail` (`extra`
+        /// is `k` times the low part of `ln 2` for [`ln`], 0 for [`log2`]):
+        /// the small terms are summed first, so `f` is added last, to a sum
+        /// that carries one rounding.
         #[inline(always)]
         fn log_of(f: $f, f2: $f, extra: $f) -> $f {
             f - (0.5 * f2 - $k::log1p_tail(f, f2, extra))

@@ -279,8 +279,8 @@ impl<T, E: Shaped> Shaped for Shared<T, E> {
 unsafe impl<T: Element, E: Expr<T>> Expr<T> for Shared<T, E> {
     const READING: super::Reading = super::Reading::CACHED_ROWS;
     #[inline(always)]
-    fn run_time_rows(&self) -> Option<usize> {
-        self.expr.run_time_rows()
+    fn visit_run_time_rows(&self, visit: &mut impl FnMut(usize)) {
+        self.expr.visit_run_time_rows(visit);
     }
     #[inline(always)]
     fn row<O: Shape>(&self, outer: [usize; MAX_RANK]) -> impl Row<T> + '_ {
@@ -367,8 +367,8 @@ impl<E: Shaped> Shaped for &E {
 unsafe impl<T, E: Expr<T>> Expr<T> for &E {
     const READING: super::Reading = E::READING;
     #[inline(always)]
-    fn run_time_rows(&self) -> Option<usize> {
-        (**self).run_time_rows()
+    fn visit_run_time_rows(&self, visit: &mut impl FnMut(usize)) {
+        (**self).visit_run_time_rows(visit);
     }
     const STORED: bool = E::STORED;
     const INT8: bool = E::INT8;

@@ -192,8 +192,8 @@ pub trait Sides<T> {
         at: TileOrigin,
         j0: usize,
     ) -> impl SidesTile<T, Self::Values> + '_;
-    /// The arguments' run-time rows (see [`Expr::run_time_rows`]).
-    fn run_time_rows(&self) -> Option<usize>;
+    /// The arguments' run-time rows (see [`Expr::visit_run_time_rows`]).
+    fn visit_run_time_rows(&self, visit: &mut impl FnMut(usize));
 }
 
 /// A step's other arguments in one row.
@@ -248,8 +248,8 @@ macro_rules! impl_sides {
             type Values = ($(impl_sides!(@t $x T),)*);
             tuple_of_readers!([SidesRow<T, Self::Values>] [SidesTile<T, Self::Values>] $($x $i),*);
             #[inline(always)]
-            fn run_time_rows(&self) -> Option<usize> {
-                None$(.or_else(|| self.$i.run_time_rows()))*
+            fn visit_run_time_rows(&self, _visit: &mut impl FnMut(usize)) {
+                $(self.$i.visit_run_time_rows(_visit);)*
             }
         }
         #[allow(clippy::unused_unit)]
@@ -290,8 +290,8 @@ pub trait FoldSteps<T> {
         at: TileOrigin,
         j0: usize,
     ) -> impl StepsTile<T> + '_;
-    /// The steps' operands' run-time rows (see [`Expr::run_time_rows`]).
-    fn run_time_rows(&self) -> Option<usize>;
+    /// The steps' operands' run-time rows (see [`Expr::visit_run_time_rows`]).
+    fn visit_run_time_rows(&self, visit: &mut impl FnMut(usize));
 }
 
 /// The steps of one row: applies them to the accumulator at column `j`.
@@ -314,8 +314,8 @@ where
 {
     const READING: Reading = S::READING;
     #[inline(always)]
-    fn run_time_rows(&self) -> Option<usize> {
-        self.sides.run_time_rows()
+    fn visit_run_time_rows(&self, visit: &mut impl FnMut(usize)) {
+        self.sides.visit_run_time_rows(visit);
     }
     #[inline(always)]
     fn flat_row(&self) -> impl StepsRow<T> + '_ {
@@ -344,10 +344,9 @@ unsafe impl<T: Element, H: Expr<T>, Steps: FoldSteps<T>, S: Shape> Expr<T>
 {
     const READING: Reading = H::READING.and(Steps::READING);
     #[inline(always)]
-    fn run_time_rows(&self) -> Option<usize> {
-        self.head
-            .run_time_rows()
-            .or_else(|| self.steps.run_time_rows())
+    fn visit_run_time_rows(&self, visit: &mut impl FnMut(usize)) {
+        self.head.visit_run_time_rows(visit);
+        self.steps.visit_run_time_rows(visit);
     }
     #[inline(always)]
     fn flat_row(&self) -> impl Row<T> + '_ {
@@ -428,8 +427,8 @@ macro_rules! impl_steps_group {
         impl<T: Copy, $($x: FoldSteps<T>),*> FoldSteps<T> for ($($x,)*) {
             tuple_of_readers!([StepsRow<T>] [StepsTile<T>] $($x $i),*);
             #[inline(always)]
-            fn run_time_rows(&self) -> Option<usize> {
-                None$(.or_else(|| self.$i.run_time_rows()))*
+            fn visit_run_time_rows(&self, _visit: &mut impl FnMut(usize)) {
+                $(self.$i.visit_run_time_rows(_visit);)*
             }
         }
         impl<T: Copy, $($x: StepsRow<T>),*> StepsRow<T> for ($($x,)*) {

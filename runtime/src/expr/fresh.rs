@@ -32,6 +32,15 @@ impl<E> Fresh<E> {
         self.0.run_time_rows()
     }
 
+    /// The child's [`Expr::visit_run_time_rows`].
+    #[inline(always)]
+    pub(crate) fn visit_run_time_rows<T>(&self, visit: &mut impl FnMut(usize))
+    where
+        E: Expr<T>,
+    {
+        self.0.visit_run_time_rows(visit)
+    }
+
     /// Row `outer` of the child in output shape `O`, read past every row
     /// cache (`Expr::row_fresh`).
     #[inline(always)]

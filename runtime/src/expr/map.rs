@@ -140,8 +140,8 @@ impl<T, F, A, B, C, S: Shape> Shaped for Map3<T, F, A, B, C, S> {
 
 unsafe impl<T: Element, F: UnaryFunction<T>, A: Expr<T>, S: Shape> Expr<T> for Map1<T, F, A, S> {
     #[inline(always)]
-    fn run_time_rows(&self) -> Option<usize> {
-        self.a.run_time_rows()
+    fn visit_run_time_rows(&self, visit: &mut impl FnMut(usize)) {
+        self.a.visit_run_time_rows(visit);
     }
     #[inline(always)]
     fn row<O: Shape>(&self, outer: [usize; MAX_RANK]) -> impl Row<T> + '_ {
@@ -182,8 +182,9 @@ unsafe impl<T: Element, F: BinaryFunction<T>, A: Expr<T>, B: Expr<T>, S: Shape> 
     for Map2<T, F, A, B, S>
 {
     #[inline(always)]
-    fn run_time_rows(&self) -> Option<usize> {
-        self.a.run_time_rows().or_else(|| self.b.run_time_rows())
+    fn visit_run_time_rows(&self, visit: &mut impl FnMut(usize)) {
+        self.a.visit_run_time_rows(visit);
+        self.b.visit_run_time_rows(visit);
     }
     #[inline(always)]
     fn row<O: Shape>(&self, outer: [usize; MAX_RANK]) -> impl Row<T> + '_ {
@@ -248,11 +249,10 @@ where
     S: Shape,
 {
     #[inline(always)]
-    fn run_time_rows(&self) -> Option<usize> {
-        self.a
-            .run_time_rows()
-            .or_else(|| self.b.run_time_rows())
-            .or_else(|| self.c.run_time_rows())
+    fn visit_run_time_rows(&self, visit: &mut impl FnMut(usize)) {
+        self.a.visit_run_time_rows(visit);
+        self.b.visit_run_time_rows(visit);
+        self.c.visit_run_time_rows(visit);
     }
     #[inline(always)]
     fn row<O: Shape>(&self, outer: [usize; MAX_RANK]) -> impl Row<T> + '_ {

@@ -115,13 +115,26 @@ pub unsafe trait Expr<T>: Shaped {
         self.row::<Self::Shape>([0; MAX_RANK])
     }
 
-    /// The rows of the tree's operands whose first dim is
-    /// [`Dyn`](crate::Dyn) (all equal: the placement checks them), where it
-    /// has one: what a reduction over that dim folds. Leaves of such
-    /// operands give it; a node gives its children's.
+    /// Calls `visit` with the rows of each of the tree's operands whose
+    /// first dim is [`Dyn`](crate::Dyn) (all equal: the placement checks
+    /// them). Leaves of such operands visit theirs; a node visits its
+    /// children's, in order; a reduction that folds that dim visits none
+    /// (its result is static). The chunk walk asserts through it that every
+    /// such operand holds the chunk's rows, which lets LLVM drop each row's
+    /// range check and vectorise across rows (`kernel/run_time.rs`).
+    #[inline(always)]
+    fn visit_run_time_rows(&self, _visit: &mut impl FnMut(usize)) {}
+
+    /// The rows of the tree's operands whose first dim is [`Dyn`](crate::Dyn),
+    /// where it has one ([`Expr::visit_run_time_rows`]'s first): what a
+    /// reduction over that dim folds.
     #[inline(always)]
     fn run_time_rows(&self) -> Option<usize> {
-        None
+        let mut rows = None;
+        self.visit_run_time_rows(&mut |r| {
+            rows.get_or_insert(r);
+        });
+        rows
     }
 
     /// Whether [`Expr::stored_row`] gives rows: a leaf of stored data.

@@ -64,6 +64,13 @@ impl<'a, T, L: Layout> StridedLeaf<'a, T, L> {
     /// as long as its rows, all of them read.
     const RUN_TIME_ROWS: bool = <L::Shape as Shape>::RUN_TIME_ROWS;
 
+    /// The rows of data whose first dim is counted at run time: whole items
+    /// of the layout's other dims.
+    #[inline(always)]
+    fn rows(&self) -> usize {
+        self.data.len() / <L::Shape as Shape>::ITEM_LEN
+    }
+
     /// The elements a row may read up to: the constant `DATA_LEN`, or the
     /// data's length where the rows are counted at run time.
     #[inline(always)]
@@ -86,6 +93,29 @@ impl<L: Layout, O: Shape> ReadStrides<L, O> {
         0
     } else {
         Self::STRIDES[O::RANK - 1]
+    };
+    /// Whether each row read within `O` lies inside the item (the element
+    /// of the layout's first dim) that `outer[0]` names, given `outer[k] <
+    /// O::DIMS[k]` for the dims between the first and the last: the first
+    /// dim's stride is the item's length, and the rest of a row's offset
+    /// plus its span stays within it.
+    const WITHIN_ITEMS: bool = {
+        let item = <L::Shape as Shape>::ITEM_LEN;
+        if O::RANK < 2 || Self::STRIDES[0] != item {
+            false
+        } else {
+            let mut reach = span(O::ROW_LEN, Self::INNER);
+            let mut k = 1;
+            while k + 1 < O::RANK {
+                if O::DIMS[k] == 0 {
+                    reach = 0;
+                    break;
+                }
+                reach += (O::DIMS[k] - 1) * Self::STRIDES[k];
+                k += 1;
+            }
+            reach <= item
+        }
     };
 }
 
@@ -139,8 +169,10 @@ unsafe impl<T: Element, L: Layout> Expr<T> for StridedLeaf<'_, T, L> {
     const STORED: bool = true;
 
     #[inline(always)]
-    fn run_time_rows(&self) -> Option<usize> {
-        Self::RUN_TIME_ROWS.then(|| self.data.len() / <L::Shape as Shape>::ITEM_LEN)
+    fn visit_run_time_rows(&self, visit: &mut impl FnMut(usize)) {
+        if Self::RUN_TIME_ROWS {
+            visit(self.rows());
+        }
     }
 
     #[inline(always)]
@@ -163,6 +195,31 @@ unsafe impl<T: Element, L: Layout> Expr<T> for StridedLeaf<'_, T, L> {
     #[inline(always)]
     fn row<O: Shape>(&self, outer: [usize; MAX_RANK]) -> impl Row<T> + '_ {
         let offset = row_offset::<O>(&ReadStrides::<L, O>::STRIDES, outer);
+        if Self::RUN_TIME_ROWS && !O::RUN_TIME_ROW && ReadStrides::<L, O>::WITHIN_ITEMS {
+            // Rows counted at run time are checked by row number against
+            // `rows()`, which a chunk of the walk asserts once for all its
+            // rows (`kernel/run_time.rs`): LLVM then drops the check and
+            // vectorises across short rows. Against the data's length, as
+            // below, it could not (a rotation of points of 3 ran at 0.3 of
+            // the static shape's speed).
+            let mut inside = outer[0] < self.rows();
+            let mut k = 1;
+            while k + 1 < O::RANK {
+                inside &= outer[k] < O::DIMS[k];
+                k += 1;
+            }
+            assert!(inside, "row out of range");
+            let span = span(O::ROW_LEN, ReadStrides::<L, O>::INNER);
+            // SAFETY: the rest of the offset plus `span` is at most the
+            // item's length (`WITHIN_ITEMS`, given the indices just
+            // checked), so `offset + span <= (outer[0] + 1) * ITEM_LEN <=
+            // rows() * ITEM_LEN <= data.len()`, without overflow.
+            let row = unsafe { self.data.get_unchecked(offset..offset + span) };
+            return StridedRow::<T, L, O> {
+                row,
+                layout: PhantomData,
+            };
+        }
         // Re-slicing to exactly the elements the row touches lets LLVM drop the
         // bounds checks of the inner loop: j < ROW_LEN implies j * INNER < span.
         // (An empty row, as in a product contracting over a size-0 dim, reads nothing.)

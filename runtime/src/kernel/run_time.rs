@@ -173,7 +173,8 @@ fn drive_chunk<T: Element, O: Shape, E: Expr<T>, X: Slot<T>, const B: usize>(
 ) {
     let chunk = &mut out[done * O::ITEM_LEN..(done + B) * O::ITEM_LEN];
     let first = start + done;
-    drive::<T, O::Chunk<B>, Rebased<'_, E>, X>(chunk, &Rebased { e, first });
+    let rebased = Rebased::<E, B>::new(e, first);
+    drive::<T, O::Chunk<B>, Rebased<'_, E, B>, X>(chunk, &rebased);
 }
 
 /// A tree read from row `first` on: output row `i` of a chunk is row
@@ -181,16 +182,42 @@ fn drive_chunk<T: Element, O: Shape, E: Expr<T>, X: Slot<T>, const B: usize>(
 /// are columns: the chunk's column `j` is the whole's `first + j`, read from
 /// the tree's row in its own shape (whose length is counted at run time,
 /// which its leaves read up to their data's end).
-struct Rebased<'e, E> {
+struct Rebased<'e, E, const B: usize> {
     e: &'e E,
     first: usize,
 }
 
-impl<E> Rebased<'_, E> {
-    /// `outer` with the chunk's first row added to the first index.
+impl<'e, E, const B: usize> Rebased<'e, E, B> {
+    /// The chunk of `B` rows from row `first` of `e`'s output. Asserts that
+    /// every operand of `e` whose rows are counted at run time holds them
+    /// (the placement checked that they all hold the output's): once here,
+    /// so that LLVM can drop each row's check in the leaves
+    /// (`StridedLeaf::row`) and vectorise across short rows.
+    #[inline(always)]
+    fn new<T: Element>(e: &'e E, first: usize) -> Self
+    where
+        E: Expr<T>,
+    {
+        let end = first.checked_add(B).expect("a chunk of rows");
+        e.visit_run_time_rows(&mut |rows| {
+            assert!(
+                end <= rows,
+                "a `Dyn` operand has fewer rows than the output"
+            );
+        });
+        Rebased { e, first }
+    }
+
+    /// `outer` (a row of the chunk, `outer[0] < B`) with the chunk's first
+    /// row added to the first index. The add must not wrap as far as LLVM
+    /// knows, or it cannot bound the rows read by the assertion in `new`.
     #[inline(always)]
     fn shift(&self, mut outer: [usize; MAX_RANK]) -> [usize; MAX_RANK] {
-        outer[0] += self.first;
+        assert!(outer[0] < B, "a row of the chunk");
+        // SAFETY: `outer[0] < B` (checked above; the chunk's nest walks
+        // `0..B`, so LLVM drops the check) and `first + B` did not overflow
+        // (`new`), so the sum is at most `first + B - 1`.
+        outer[0] = unsafe { outer[0].unchecked_add(self.first) };
         outer
     }
 }
@@ -220,14 +247,14 @@ impl<T, R: Row<T>, C: Row<T>> Row<T> for ChunkRow<R, C> {
     }
 }
 
-impl<E: Shaped> Shaped for Rebased<'_, E> {
+impl<E: Shaped, const B: usize> Shaped for Rebased<'_, E, B> {
     type Shape = E::Shape;
 }
 
 // SAFETY: every read is the tree's own, at shifted rows, and its reading is
 // the tree's (with the flat walk off), so it keeps or reports state as the
 // tree does.
-unsafe impl<T: Element, E: Expr<T>> Expr<T> for Rebased<'_, E> {
+unsafe impl<T: Element, E: Expr<T>, const B: usize> Expr<T> for Rebased<'_, E, B> {
     /// The tree's, walked by rows or tiles: a chunk is never the whole data
     /// of an operand (its leaves read no flat row). A result of rank 1
     /// (`[Dyn]`, a matrix-vector product's) is walked by rows, its one row
@@ -249,8 +276,8 @@ unsafe impl<T: Element, E: Expr<T>> Expr<T> for Rebased<'_, E> {
     const INT8: bool = E::INT8;
 
     #[inline(always)]
-    fn run_time_rows(&self) -> Option<usize> {
-        self.e.run_time_rows()
+    fn visit_run_time_rows(&self, visit: &mut impl FnMut(usize)) {
+        self.e.visit_run_time_rows(visit);
     }
 
     #[inline(always)]

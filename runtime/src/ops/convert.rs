@@ -180,8 +180,8 @@ where
     const INT8: bool = F::IS_INT8 && U::IS_I32 && E::STORED;
 
     #[inline(always)]
-    fn run_time_rows(&self) -> Option<usize> {
-        self.input.run_time_rows()
+    fn visit_run_time_rows(&self, visit: &mut impl FnMut(usize)) {
+        self.input.visit_run_time_rows(visit);
     }
 
     #[inline(always)]

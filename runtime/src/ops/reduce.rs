@@ -450,11 +450,9 @@ where
     /// The input's, unless the reduction folds them (its result is then
     /// static).
     #[inline(always)]
-    fn run_time_rows(&self) -> Option<usize> {
-        if Self::RUN_TIME_FOLD {
-            None
-        } else {
-            self.expr.run_time_rows::<T>()
+    fn visit_run_time_rows(&self, visit: &mut impl FnMut(usize)) {
+        if !Self::RUN_TIME_FOLD {
+            self.expr.visit_run_time_rows::<T>(visit);
         }
     }
     const READING: Reading = if Self::DIRECT {

@@ -277,10 +277,9 @@ where
     P: ProductLayout,
 {
     #[inline(always)]
-    fn run_time_rows(&self) -> Option<usize> {
-        self.a
-            .run_time_rows::<T>()
-            .or_else(|| self.b.run_time_rows::<T>())
+    fn visit_run_time_rows(&self, visit: &mut impl FnMut(usize)) {
+        self.a.visit_run_time_rows::<T>(visit);
+        self.b.visit_run_time_rows::<T>(visit);
     }
 
     const READING: Reading = Reading::PRODUCT

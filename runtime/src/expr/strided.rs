@@ -98,23 +98,25 @@ impl<L: Layout, O: Shape> ReadStrides<L, O> {
     /// of the layout's first dim) that `outer[0]` names, given `outer[k] <
     /// O::DIMS[k]` for the dims between the first and the last: the first
     /// dim's stride is the item's length, and the rest of a row's offset
-    /// plus its span stays within it.
+    /// plus its span stays within it. (Not for an `O` with an empty dim
+    /// between, which has no rows to read.)
     const WITHIN_ITEMS: bool = {
         let item = <L::Shape as Shape>::ITEM_LEN;
         if O::RANK < 2 || Self::STRIDES[0] != item {
             false
         } else {
             let mut reach = span(O::ROW_LEN, Self::INNER);
+            let mut within = true;
             let mut k = 1;
             while k + 1 < O::RANK {
                 if O::DIMS[k] == 0 {
-                    reach = 0;
+                    within = false;
                     break;
                 }
                 reach += (O::DIMS[k] - 1) * Self::STRIDES[k];
                 k += 1;
             }
-            reach <= item
+            within && reach <= item
         }
     };
 }
@@ -200,8 +202,8 @@ unsafe impl<T: Element, L: Layout> Expr<T> for StridedLeaf<'_, T, L> {
             // `rows()`, which a chunk of the walk asserts once for all its
             // rows (`kernel/run_time.rs`): LLVM then drops the check and
             // vectorises across short rows. Against the data's length, as
-            // below, it could not (a rotation of points of 3 ran at 0.3 of
-            // the static shape's speed).
+            // below, it could not (`v * dt + g` over points of 3 ran at 0.47
+            // of the static shape's speed).
             let mut inside = outer[0] < self.rows();
             let mut k = 1;
             while k + 1 < O::RANK {

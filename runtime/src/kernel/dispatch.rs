@@ -8,9 +8,10 @@
 //! Such a tiled or row nest runs in a function of its own on every target,
 //! the compile-time target's too (`-C target-cpu=native`). Inlined into its
 //! caller, the output may alias the operands as far as LLVM knows, and it
-//! checks that at every row: `relu(a * alpha + b)` over 64x64 ran at 0.6 of
-//! the speed of the same AVX-512 nest out of line, whose output slice is an
-//! argument of its own (`cargo bench --bench elementwise`).
+//! checks that at every row: natively, `relu(a * alpha + b)` over 64x64
+//! took 0.0396 ns per element inlined against 0.0314 out of line, where the
+//! output slice is an argument of its own (`cargo bench --bench
+//! elementwise`).
 
 use super::rows::{drive_flat, drive_rows};
 use super::tiles::{drive_tiles_for, tile_rows, VECTOR_LANES};

@@ -197,31 +197,6 @@ unsafe impl<T: Element, L: Layout> Expr<T> for StridedLeaf<'_, T, L> {
     #[inline(always)]
     fn row<O: Shape>(&self, outer: [usize; MAX_RANK]) -> impl Row<T> + '_ {
         let offset = row_offset::<O>(&ReadStrides::<L, O>::STRIDES, outer);
-        if Self::RUN_TIME_ROWS && !O::RUN_TIME_ROW && ReadStrides::<L, O>::WITHIN_ITEMS {
-            // Rows counted at run time are checked by row number against
-            // `rows()`, which a chunk of the walk asserts once for all its
-            // rows (`kernel/run_time.rs`): LLVM then drops the check and
-            // vectorises across short rows. Against the data's length, as
-            // below, it could not (`v * dt + g` over points of 3 ran at 0.47
-            // of the static shape's speed).
-            let mut inside = outer[0] < self.rows();
-            let mut k = 1;
-            while k + 1 < O::RANK {
-                inside &= outer[k] < O::DIMS[k];
-                k += 1;
-            }
-            assert!(inside, "row out of range");
-            let span = span(O::ROW_LEN, ReadStrides::<L, O>::INNER);
-            // SAFETY: the rest of the offset plus `span` is at most the
-            // item's length (`WITHIN_ITEMS`, given the indices just
-            // checked), so `offset + span <= (outer[0] + 1) * ITEM_LEN <=
-            // rows() * ITEM_LEN <= data.len()`, without overflow.
-            let row = unsafe { self.data.get_unchecked(offset..offset + span) };
-            return StridedRow::<T, L, O> {
-                row,
-                layout: PhantomData,
-            };
-        }
         // Re-slicing to exactly the elements the row touches lets LLVM drop the
         // bounds checks of the inner loop: j < ROW_LEN implies j * INNER < span.
         // (An empty row, as in a product contracting over a size-0 dim, reads nothing.)
@@ -238,17 +213,37 @@ unsafe impl<T: Element, L: Layout> Expr<T> for StridedLeaf<'_, T, L> {
         } else {
             span(O::ROW_LEN, ReadStrides::<L, O>::INNER)
         };
-        // The range is checked against the constant `DATA_LEN`, not the
-        // slice's length, which LLVM loads per leaf: then every leaf of one
-        // layout checks the same condition of `outer`, which LLVM tests once.
-        // Where the driver is not inlined (an expression of hundreds of
-        // terms), one distinct check per leaf and row gives LLVM's loop and
-        // register passes hundreds of branches, which they handle in
-        // quadratic time.
-        assert!(span <= limit && offset <= limit - span, "row out of range");
+        if Self::RUN_TIME_ROWS && !O::RUN_TIME_ROW && ReadStrides::<L, O>::WITHIN_ITEMS {
+            // Rows counted at run time, each within one item, are checked by
+            // row number against `rows()`, which a chunk of the walk asserts
+            // once for all its rows (`kernel/run_time.rs`): LLVM then drops
+            // the check and vectorises across short rows. Against the data's
+            // length, as below, it could not (`v * dt + g` over points of 3
+            // ran at 0.47 of the static shape's speed).
+            let mut inside = outer[0] < self.rows();
+            let mut k = 1;
+            while k + 1 < O::RANK {
+                inside &= outer[k] < O::DIMS[k];
+                k += 1;
+            }
+            assert!(inside, "row out of range");
+        } else {
+            // The range is checked against the constant `DATA_LEN`, not the
+            // slice's length, which LLVM loads per leaf: then every leaf of one
+            // layout checks the same condition of `outer`, which LLVM tests once.
+            // Where the driver is not inlined (an expression of hundreds of
+            // terms), one distinct check per leaf and row gives LLVM's loop and
+            // register passes hundreds of branches, which they handle in
+            // quadratic time.
+            assert!(span <= limit && offset <= limit - span, "row out of range");
+        }
         // SAFETY: `new` sliced `data` to exactly `L::DATA_LEN` elements (or
-        // kept all of it, `limit()` long, for run-time rows), and `offset +
-        // span <= limit` was just checked (without overflow).
+        // kept all of it, `limit()` long, for run-time rows). Either `offset +
+        // span <= limit` was just checked (without overflow), or the row lies
+        // within one item: the rest of the offset plus `span` is at most the
+        // item's length (`WITHIN_ITEMS`, given the indices just checked), so
+        // `offset + span <= (outer[0] + 1) * ITEM_LEN <= rows() * ITEM_LEN
+        // <= data.len()`.
         let row = unsafe { self.data.get_unchecked(offset..offset + span) };
         StridedRow::<T, L, O> {
             row,

@@ -33,23 +33,23 @@ pub(super) fn drive_tiles<T: Element, O: Shape, E: Expr<T>, X: Slot<T>>(
     e: &E,
     first: usize,
 ) {
-    #[cfg(all(feature = "std", target_arch = "x86_64"))]
     if !super::Plan::<T, O, E>::SMALL {
-        if VECTOR_LANES < 16 && std::is_x86_feature_detected!("avx512f") {
-            // SAFETY: the CPU has AVX-512F (checked on the line above).
-            unsafe { x86::drive_tiles_avx512::<T, O, E, X>(out, e, first) };
-            return;
-        }
-        if VECTOR_LANES < 8
-            && std::is_x86_feature_detected!("avx2")
-            && std::is_x86_feature_detected!("fma")
+        #[cfg(all(feature = "std", target_arch = "x86_64"))]
         {
-            // SAFETY: the CPU has AVX2 and FMA (checked above).
-            unsafe { x86::drive_tiles_avx2::<T, O, E, X>(out, e, first) };
-            return;
+            if VECTOR_LANES < 16 && std::is_x86_feature_detected!("avx512f") {
+                // SAFETY: the CPU has AVX-512F (checked on the line above).
+                unsafe { x86::drive_tiles_avx512::<T, O, E, X>(out, e, first) };
+                return;
+            }
+            if VECTOR_LANES < 8
+                && std::is_x86_feature_detected!("avx2")
+                && std::is_x86_feature_detected!("fma")
+            {
+                // SAFETY: the CPU has AVX2 and FMA (checked above).
+                unsafe { x86::drive_tiles_avx2::<T, O, E, X>(out, e, first) };
+                return;
+            }
         }
-    }
-    if !super::Plan::<T, O, E>::SMALL {
         drive_tiles_out_of_line::<T, O, E, X>(out, e, first);
         return;
     }

@@ -133,19 +133,10 @@ impl<T, O: Shape, E: Expr<T>> Plan<T, O, E> {
     } else {
         1
     };
-    /// Whether a walk may be split across threads ([`parallel`]): no node
-    /// keeps a row cache (their caches are filled in the walk's order; the
-    /// contract of [`Expr`]), and there is enough work to pay for the
-    /// threads ([`PARALLEL_WORK`]).
+    /// Whether a walk may be split across threads ([`parallel`]; see
+    /// [`splits_across_threads`]).
     #[cfg_attr(not(feature = "rayon"), allow(dead_code))]
-    pub(crate) const PARALLEL: bool = !E::READING.cached_rows
-        && O::LEN
-            * if E::READING.contraction > 16 {
-                E::READING.contraction
-            } else {
-                16
-            }
-            >= PARALLEL_WORK;
+    pub(crate) const PARALLEL: bool = splits_across_threads(O::LEN, E::READING);
     /// Whether the tree's one product is computed in cache-sized blocks
     /// from packed operands ([`Reading::packed`](crate::expr::Reading)):
     /// it is as long as the output (so each output element is one of its
@@ -183,6 +174,22 @@ pub(crate) const SMALL_PRODUCT: usize = 64;
 /// approach the work itself. Outputs below it were not measured.
 #[cfg_attr(not(feature = "rayon"), allow(dead_code))]
 pub(crate) const PARALLEL_WORK: usize = 1 << 22;
+
+/// Whether a walk over `elements` output elements of a tree that reads as
+/// `reading` may be split across threads ([`parallel`]): no node keeps a
+/// row cache (their caches are filled in the walk's order; the contract of
+/// [`Expr`]), and there is enough work to pay for the threads
+/// ([`PARALLEL_WORK`]). A static output's [`Plan::PARALLEL`]; an output
+/// whose rows are counted at run time asks it with its element count.
+#[cfg_attr(not(feature = "rayon"), allow(dead_code))]
+pub(crate) const fn splits_across_threads(elements: usize, reading: crate::expr::Reading) -> bool {
+    let work_per_element = if reading.contraction > 16 {
+        reading.contraction
+    } else {
+        16
+    };
+    !reading.cached_rows && elements * work_per_element >= PARALLEL_WORK
+}
 
 /// The elements per index of `axis` of a shape of `rank` dims `dims`:
 /// the product of the dims after it (all of them for a rank below 2,

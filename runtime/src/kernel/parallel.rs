@@ -78,7 +78,7 @@ pub(super) fn drive_parts<T: Element, O: Shape, E: Expr<T>, X: Slot<T>>(
 /// first row, rows)`; false (nothing done) where it is not worth
 /// splitting. Every chunk is the serial walk's, so the result is the
 /// serial one bit for bit. `e` must report no row cache (as for
-/// [`drive_parts`]; the caller checks [`Plan::PARALLEL`]'s condition).
+/// [`drive_parts`]; the caller checks [`super::splits_across_threads`]).
 #[inline(never)]
 pub(super) fn drive_row_parts<E, X: Send>(
     out: &mut [X],
@@ -125,8 +125,8 @@ impl<'a, E> SharedTree<'a, E> {
 }
 
 // SAFETY: a `SharedTree` is made only in `drive_parts` and
-// `drive_row_parts`, which run only where `Plan::PARALLEL`'s condition
-// holds: the tree reports no row cache
+// `drive_row_parts`, which run only where `splits_across_threads` holds
+// (`Plan::PARALLEL` is it for a static output): the tree reports no row cache
 // (`Reading::cached_rows`), and by the contract of the unsafe trait `Expr`
 // a tree that does not report one changes no state when it is read (its
 // leaves borrow their data immutably; its elements are `Sync`).

@@ -52,8 +52,7 @@ pub(crate) fn drive_rows<T: Element, O: Shape, E: Expr<T>, X: Slot<T>>(
     };
     let out = &mut out[..rows * O::ITEM_LEN];
     #[cfg(feature = "rayon")]
-    if !E::READING.cached_rows
-        && rows * O::ITEM_LEN * E::READING.contraction.max(16) >= super::PARALLEL_WORK
+    if super::splits_across_threads(rows * O::ITEM_LEN, E::READING)
         && super::parallel::drive_row_parts(
             out,
             e,

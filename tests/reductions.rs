@@ -375,16 +375,17 @@ fn a_shared_row_sums_itself_as_the_sum_would() {
     // summed in the same pass, and the reductions read that sum. Written once,
     // `sum(exp(x), ..)` folds the row itself. The two must agree to the bit
     // (same order of additions), row by row, for `sum` and `mean` (rows of
-    // 37: two rounds of the fold's partial results and a tail).
-    let x = Tensor::<f32, Shape![3, 37]>::from_flat_fn(|k| (k as f32 * 0.61).sin() * 3.0);
+    // 150: two rounds of the fold's four groups of 16 partial results, one
+    // round of a single group, and a tail of 6).
+    let x = Tensor::<f32, Shape![3, 150]>::from_flat_fn(|k| (k as f32 * 0.61).sin() * 3.0);
     let e = tensor_expr!(exp(x));
     let sums = tensor_expr!(sum(exp(x), [1], keepdim));
     let means = tensor_expr!(mean(exp(x), [1], keepdim));
     let shared_sum = tensor_expr!(exp(x) / sum(exp(x), [1], keepdim));
     let shared_mean = tensor_expr!(exp(x) - mean(exp(x), [1], keepdim));
     for r in 0..3 {
-        for c in 0..37 {
-            let k = r * 37 + c;
+        for c in 0..150 {
+            let k = r * 150 + c;
             let v = e.as_slice()[k];
             assert_eq!(
                 shared_sum.as_slice()[k].to_bits(),
@@ -398,7 +399,7 @@ fn a_shared_row_sums_itself_as_the_sum_would() {
     }
     // Against a plain sum, within rounding: the row is the right row.
     for r in 0..3 {
-        let plain: f32 = e.as_slice()[r * 37..(r + 1) * 37].iter().sum();
+        let plain: f32 = e.as_slice()[r * 150..(r + 1) * 150].iter().sum();
         assert!(
             (sums.as_slice()[r] - plain).abs() <= 1e-5 * plain,
             "row {r}"
@@ -411,9 +412,10 @@ fn a_long_row_keeps_its_nan_wherever_it_sits() {
     // `max` and `min` fold long rows with a compare-and-select that may drop
     // a NaN, and look for NaN apart: a NaN in any lane, round or the tail
     // must still make the result NaN (np.max), and a row without one must
-    // give its exact extreme.
-    for at in 0..40 {
-        let x = Tensor::<f32, Shape![2, 40]>::from_flat_fn(|k| {
+    // give its exact extreme (rows of 150: each of the four groups of
+    // partial results, a round of one group, and the tail).
+    for at in 0..150 {
+        let x = Tensor::<f32, Shape![2, 150]>::from_flat_fn(|k| {
             if k == at {
                 f32::NAN
             } else {
@@ -423,7 +425,7 @@ fn a_long_row_keeps_its_nan_wherever_it_sits() {
         let (max, min) = (tensor_expr!(max(x, [1])), tensor_expr!(min(x, [1])));
         assert!(max.as_slice()[0].is_nan(), "max, NaN at column {at}");
         assert!(min.as_slice()[0].is_nan(), "min, NaN at column {at}");
-        let clean = &x.as_slice()[40..];
+        let clean = &x.as_slice()[150..];
         assert_eq!(
             max.as_slice()[1],
             clean.iter().copied().fold(f32::MIN, f32::max)

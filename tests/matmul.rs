@@ -156,31 +156,38 @@ fn expression_operands() {
 
 #[test]
 fn long_matrix_vector_products_sum_every_term() {
-    // K = 157: two blocks of 64 terms, one of 16 and 13 single terms, for a
-    // matrix, a batch of matrices (the vector broadcast), exact integers and
-    // floats.
-    let m: Tensor<i64, Shape![2, 3, 157]> = flat(|p| (p as i64 * 7919) % 101 - 50);
-    let v: Tensor<i64, Shape![157]> = flat(|p| (p as i64 * 104_729) % 97 - 48);
-    let y = tensor_expr!(m @ v);
-    for (position, value) in y.as_slice().iter().enumerate() {
-        let row = &m.as_slice()[position * 157..(position + 1) * 157];
-        let want: i64 = row.iter().zip(v.as_slice()).map(|(a, b)| a * b).sum();
-        assert_eq!(*value, want, "output {position}");
+    // K = 157, 173, 189: two blocks of 64 terms, then one, two or three
+    // blocks of 16, and 13 single terms; for a matrix, a batch of matrices
+    // (the vector broadcast), exact integers and floats.
+    macro_rules! check {
+        ($k:literal) => {{
+            let m: Tensor<i64, Shape![2, 3, $k]> = flat(|p| (p as i64 * 7919) % 101 - 50);
+            let v: Tensor<i64, Shape![$k]> = flat(|p| (p as i64 * 104_729) % 97 - 48);
+            let y = tensor_expr!(m @ v);
+            for (position, value) in y.as_slice().iter().enumerate() {
+                let row = &m.as_slice()[position * $k..(position + 1) * $k];
+                let want: i64 = row.iter().zip(v.as_slice()).map(|(a, b)| a * b).sum();
+                assert_eq!(*value, want, "K = {}, output {position}", $k);
+            }
+            let mf: Tensor<f32, Shape![5, $k]> = flat(|p| ((p * 37) % 19) as f32 * 0.25 - 2.0);
+            let vf: Tensor<f32, Shape![$k]> = flat(|p| ((p * 11) % 13) as f32 * 0.5 - 3.0);
+            let yf = tensor_expr!(mf @ vf + 1.0);
+            for (position, value) in yf.as_slice().iter().enumerate() {
+                let row = &mf.as_slice()[position * $k..(position + 1) * $k];
+                // Quarters times halves, summed: exact in f32 whatever the order.
+                let want: f32 = row
+                    .iter()
+                    .zip(vf.as_slice())
+                    .map(|(a, b)| a * b)
+                    .sum::<f32>()
+                    + 1.0;
+                assert_eq!(*value, want, "K = {}, output {position}", $k);
+            }
+        }};
     }
-    let mf: Tensor<f32, Shape![5, 157]> = flat(|p| ((p * 37) % 19) as f32 * 0.25 - 2.0);
-    let vf: Tensor<f32, Shape![157]> = flat(|p| ((p * 11) % 13) as f32 * 0.5 - 3.0);
-    let yf = tensor_expr!(mf @ vf + 1.0);
-    for (position, value) in yf.as_slice().iter().enumerate() {
-        let row = &mf.as_slice()[position * 157..(position + 1) * 157];
-        // Quarters times halves, summed: exact in f32 whatever the order.
-        let want: f32 = row
-            .iter()
-            .zip(vf.as_slice())
-            .map(|(a, b)| a * b)
-            .sum::<f32>()
-            + 1.0;
-        assert_eq!(*value, want, "output {position}");
-    }
+    check!(157);
+    check!(173);
+    check!(189);
 }
 
 #[test]

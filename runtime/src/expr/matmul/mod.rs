@@ -41,7 +41,7 @@ use crate::rules::matmul::{MatmulRule, ProductLayout};
 use crate::shape::{len_unless_run_time, Shape, MAX_RANK};
 use core::marker::PhantomData;
 use core::mem::size_of;
-use dot::{dot_of_rows, PARTIAL_SUMS};
+use dot::dot_of_rows;
 use kernel::accumulate_block;
 
 /// `a @ b` over elements `T`, of shape `S`, reading its operands as the
@@ -223,11 +223,9 @@ where
             if !Self::LHS_VECTOR {
                 left[Self::BATCH_RANK] = column;
             }
-            let b = || self.b.row::<T, B::Shape>([0; MAX_RANK]);
             return dot_of_rows(
-                |kk| self.left_row(left).window::<PARTIAL_SUMS>(kk),
-                |kk| b().window::<PARTIAL_SUMS>(kk),
-                (self.left_row(left), b()),
+                || self.left_row(left),
+                || self.b.row::<T, B::Shape>([0; MAX_RANK]),
                 Self::K,
             );
         }

@@ -24,6 +24,7 @@
 
 use super::strided::row_offset;
 use super::{Expr, Row, Shaped, TileOrigin};
+use crate::aligned::LineAligned;
 use crate::element::Element;
 use crate::rules::broadcast::BroadcastStrides;
 use crate::shape::{Shape, MAX_RANK};
@@ -73,13 +74,10 @@ impl<T, F: FnOnce(&[Cell<T>])> Fill<T> for F {
 /// The last row a node computed, and its number (`usize::MAX`: none yet).
 pub(crate) struct RowCache<T, S: Shape> {
     key: Cell<usize>,
+    /// On a cache line: the loops that fill and read the row move whole
+    /// vectors, and a 64-byte vector at any other offset spans two lines.
     values: LineAligned<S::Row<Cell<T>>>,
 }
-
-/// A row starting on a cache line: the loops that fill and read it move
-/// whole vectors, and a 64-byte vector at any other offset spans two lines.
-#[repr(align(64))]
-struct LineAligned<R>(R);
 
 impl<T: Element, S: Shape> RowCache<T, S> {
     pub(crate) fn new() -> Self {

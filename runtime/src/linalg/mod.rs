@@ -61,6 +61,7 @@
 mod inverse4_sse;
 pub mod operations;
 
+use crate::aligned::LineAligned;
 use crate::dim::D;
 use crate::element::{Element, Float};
 use crate::error::LinalgError;
@@ -186,12 +187,16 @@ impl<T: Float, const N: usize> Square<T, N> {
     /// ```
     #[inline]
     pub fn cholesky(&self) -> Result<Self, LinalgError> {
-        let a = rows(self);
+        // In place: `L` overwrites the lower triangle of a copy of `self`
+        // as it is computed (each element is read before it is written),
+        // and the upper triangle is masked out at the end. The copy starts
+        // on a cache line (`LineAligned` says why).
         // Nested arrays, so every index is checked against a constant
         // (the loops unroll with no bounds checks left).
-        let mut l = [[T::ZERO; N]; N];
+        let mut copy = LineAligned(rows(self));
+        let l = &mut copy.0;
         for j in 0..N {
-            let mut diagonal = a[j][j];
+            let mut diagonal = l[j][j];
             for k in 0..j {
                 diagonal = diagonal - l[j][k] * l[j][k];
             }
@@ -206,14 +211,16 @@ impl<T: Float, const N: usize> Square<T, N> {
             l[j][j] = root;
             let inverse = T::ONE / root;
             for i in j + 1..N {
-                let mut sum = a[i][j];
+                let mut sum = l[i][j];
                 for k in 0..j {
                     sum = sum - l[i][k] * l[j][k];
                 }
                 l[i][j] = sum * inverse;
             }
         }
-        Ok(Self::from_fn(|[i, j]| l[i][j]))
+        Ok(Self::from_fn(
+            |[i, j]| if j <= i { l[i][j] } else { T::ZERO },
+        ))
     }
 
     /// `x` with `L @ L^T @ x = b`, where `self` is the lower factor `L` that
@@ -338,6 +345,8 @@ fn swap_with<X, const N: usize>(items: &mut [X; N], k: usize, pivot: usize) {
 
 /// An LU factorisation with partial pivoting, in place: `P A = L U`, with `L`
 /// unit lower triangular below the diagonal of `lu` and `U` on and above it.
+/// `lu` starts on a cache line, for the reason `LineAligned` has.
+#[repr(C, align(64))]
 struct Lu<T, const N: usize> {
     lu: [[T; N]; N],
     /// `1 / U[k][k]`, which the factorisation computes anyway: the
@@ -608,13 +617,7 @@ mod closed_form {
         let out = <&mut [T; 16]>::try_from(&mut out[..16]).ok()?;
         let out = (out as &mut dyn Any).downcast_mut::<[f32; 16]>()?;
         // SAFETY: SSE is part of x86-64's baseline; every x86-64 CPU has it.
-        match unsafe { super::inverse4_sse::inverse(a) } {
-            Some(inverse) => {
-                *out = inverse;
-                Some(true)
-            }
-            None => Some(false),
-        }
+        Some(unsafe { super::inverse4_sse::inverse(a, out) })
     }
 
     fn det3<T: Float>(a: &[T]) -> T {

@@ -1,13 +1,5 @@
-//! `AlignedBox`: a boxed slice whose first element sits on a 64-byte boundary
-//! (feature `alloc`), the storage of a `HeapTensor`.
-//!
-//! The fused loop reads and writes whole vectors (32 or 64 bytes). A plain
-//! `Box<[f32]>` is only promised 4-byte alignment (glibc's large blocks start
-//! 16 bytes past a page boundary), so every other 32-byte load of a row spans
-//! two cache lines: natively over `[64, 1024]`, `exp` ran 3% and `sigmoid` 5%
-//! slower from such storage than from 64-byte aligned storage. PyTorch and
-//! Eigen align their tensors the same way, to 64 bytes: one cache line, and
-//! the widest x86 vector.
+//! `AlignedBox`: a boxed slice whose first element sits on a 64-byte boundary,
+//! the storage of a `HeapTensor`.
 //!
 //! This is the crate's one owned allocation with a layout of its own, so it is
 //! the one place that allocates and frees by hand; everything else sees a
@@ -20,9 +12,7 @@ use core::mem::{ManuallyDrop, MaybeUninit};
 use core::ops::{Deref, DerefMut};
 use core::ptr::{self, NonNull};
 
-/// The alignment of the first element, in bytes: one cache line, which is
-/// also the widest x86 vector (AVX-512).
-pub(crate) const ALIGN: usize = 64;
+use super::ALIGN;
 
 /// `len` initialised elements of `T` starting at a 64-byte aligned address
 /// (or, when they take no bytes, at a dangling well-aligned one).

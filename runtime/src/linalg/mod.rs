@@ -152,7 +152,7 @@ impl<T: Float, const N: usize> Square<T, N> {
         let mut lu = Lu::<T, N>::of(self);
         lu.factor()?;
         let inverse = lu.inverse();
-        Ok(Self::from_fn(|[i, j]| inverse[i][j]))
+        Ok(Self::new(inverse))
     }
 
     /// `x` with `self @ x = b` (NumPy's `linalg.solve`), for `b` a vector of
@@ -189,8 +189,11 @@ impl<T: Float, const N: usize> Square<T, N> {
     pub fn cholesky(&self) -> Result<Self, LinalgError> {
         // In place: `L` overwrites the lower triangle of a copy of `self`
         // as it is computed (each element is read before it is written),
-        // and the upper triangle is masked out at the end. The copy starts
-        // on a cache line (`LineAligned` says why).
+        // the upper triangle is zeroed at the end, and the copy becomes the
+        // result as it is. (Built element by element through `from_fn`,
+        // whose fill stayed out of line, a 2x2 factorisation took 6.5 ns,
+        // against 2.8.) The copy starts on a cache line (`LineAligned` says
+        // why).
         // Nested arrays, so every index is checked against a constant
         // (the loops unroll with no bounds checks left).
         let mut copy = LineAligned(rows(self));
@@ -218,9 +221,12 @@ impl<T: Float, const N: usize> Square<T, N> {
                 l[i][j] = sum * inverse;
             }
         }
-        Ok(Self::from_fn(
-            |[i, j]| if j <= i { l[i][j] } else { T::ZERO },
-        ))
+        for (i, row) in l.iter_mut().enumerate() {
+            for value in &mut row[i + 1..] {
+                *value = T::ZERO;
+            }
+        }
+        Ok(Self::new(copy.0))
     }
 
     /// `x` with `L @ L^T @ x = b`, where `self` is the lower factor `L` that

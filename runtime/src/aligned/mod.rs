@@ -10,11 +10,13 @@
 //! the widest x86 vector.
 //!
 //! On the stack, where a small matrix is copied in whole vectors and then
-//! read one element at a time, the alignment decides more than the cache
-//! lines: natively on this project's AMD EPYC, a 4-byte load from a 64-byte
-//! store at an odd multiple of 16 bytes was not forwarded from the store
-//! buffer, and a 6x6 Cholesky factorisation took 57-62 ns in runs whose
-//! stack sat there, 37 ns in the others (`benches/linalg.rs`).
+//! read one element at a time, the position decided more than the cache
+//! lines: natively on this project's AMD EPYC (Zen 5), a 6x6 Cholesky
+//! factorisation took 57-62 ns in runs whose stack sat at one of two
+//! positions 16 bytes apart and 37 ns at the other (period 32 bytes), and
+//! on a copy starting on a cache line 37.5-38 ns at every position tried
+//! (`benches/linalg.rs` under `setarch -R`, the stack moved by environment
+//! padding). Which loads wait for which stores there is not established.
 
 #[cfg(feature = "alloc")]
 mod boxed;

@@ -29,7 +29,9 @@ pub(crate) use boxed::AlignedBox;
 #[cfg(feature = "alloc")]
 const ALIGN: usize = 64;
 
-/// `X` starting on a 64-byte boundary (a row cache, a matrix being
-/// factorised): see the module's documentation for why.
+/// `X` starting on a 64-byte boundary (a matrix being factorised): see the
+/// module's documentation for why. Not the row caches of reductions: their
+/// alignment measured within noise, and its padding, once per nested
+/// reduction, overflowed a debug build's stack 64 reductions deep.
 #[repr(align(64))]
 pub(crate) struct LineAligned<X>(pub(crate) X);

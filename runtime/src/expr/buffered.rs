@@ -24,7 +24,6 @@
 
 use super::strided::row_offset;
 use super::{Expr, Row, Shaped, TileOrigin};
-use crate::aligned::LineAligned;
 use crate::element::Element;
 use crate::rules::broadcast::BroadcastStrides;
 use crate::shape::{Shape, MAX_RANK};
@@ -74,16 +73,14 @@ impl<T, F: FnOnce(&[Cell<T>])> Fill<T> for F {
 /// The last row a node computed, and its number (`usize::MAX`: none yet).
 pub(crate) struct RowCache<T, S: Shape> {
     key: Cell<usize>,
-    /// On a cache line: the loops that fill and read the row move whole
-    /// vectors, and a 64-byte vector at any other offset spans two lines.
-    values: LineAligned<S::Row<Cell<T>>>,
+    values: S::Row<Cell<T>>,
 }
 
 impl<T: Element, S: Shape> RowCache<T, S> {
     pub(crate) fn new() -> Self {
         RowCache {
             key: Cell::new(usize::MAX),
-            values: LineAligned(S::row_from_fn(|_| Cell::new(T::ZERO))),
+            values: S::row_from_fn(|_| Cell::new(T::ZERO)),
         }
     }
 
@@ -99,7 +96,7 @@ impl<T: Element, S: Shape> RowCache<T, S> {
     /// The cached row's cells.
     #[inline(always)]
     fn cells(&self) -> &[Cell<T>] {
-        self.values.0.as_ref()
+        self.values.as_ref()
     }
 
     /// Whether the cache holds row `row`.

@@ -35,3 +35,18 @@ const ALIGN: usize = 64;
 /// reduction, overflowed a debug build's stack 64 reductions deep.
 #[repr(align(64))]
 pub(crate) struct LineAligned<X>(pub(crate) X);
+
+impl<X> core::ops::Deref for LineAligned<X> {
+    type Target = X;
+    #[inline(always)]
+    fn deref(&self) -> &X {
+        &self.0
+    }
+}
+
+impl<X> core::ops::DerefMut for LineAligned<X> {
+    #[inline(always)]
+    fn deref_mut(&mut self) -> &mut X {
+        &mut self.0
+    }
+}

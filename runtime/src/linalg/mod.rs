@@ -351,10 +351,9 @@ fn swap_with<X, const N: usize>(items: &mut [X; N], k: usize, pivot: usize) {
 
 /// An LU factorisation with partial pivoting, in place: `P A = L U`, with `L`
 /// unit lower triangular below the diagonal of `lu` and `U` on and above it.
-/// `lu` starts on a cache line, for the reason `LineAligned` has.
-#[repr(C, align(64))]
 struct Lu<T, const N: usize> {
-    lu: [[T; N]; N],
+    /// On a cache line, for the reason `LineAligned` has.
+    lu: LineAligned<[[T; N]; N]>,
     /// `1 / U[k][k]`, which the factorisation computes anyway: the
     /// substitutions multiply by it, so a solve's chain of dependent steps
     /// holds no division (dividing there made a 3x3 solve take a quarter
@@ -376,7 +375,7 @@ impl<T: Float, const N: usize> Lu<T, N> {
     #[inline]
     fn of(a: &Square<T, N>) -> Self {
         Lu {
-            lu: rows(a),
+            lu: LineAligned(rows(a)),
             reciprocals: [T::ONE; N],
             pivots: core::array::from_fn(|i| i),
             odd_swaps: false,

@@ -108,9 +108,12 @@ pub(super) fn drive_elementwise<T: Element, O: Shape, E: Expr<T>, X: Slot<T>>(
                 return;
             }
         }
-        if !matches!(super::Plan::<T, O, E>::WALK, crate::expr::Walk::Flat) {
-            drive_rows_out_of_line::<T, O, E, X>(out, e, first);
-            return;
+        match super::Plan::<T, O, E>::WALK {
+            crate::expr::Walk::Flat => {}
+            _ => {
+                drive_rows_out_of_line::<T, O, E, X>(out, e, first);
+                return;
+            }
         }
     }
     walk_elementwise::<T, O, E, X>(out, e, first);
@@ -162,10 +165,9 @@ fn walk_elementwise<T: Element, O: Shape, E: Expr<T>, X: Slot<T>>(
     e: &E,
     first: usize,
 ) {
-    if matches!(super::Plan::<T, O, E>::WALK, crate::expr::Walk::Flat) {
-        drive_flat::<T, E, X>(out, e, first);
-    } else {
-        drive_rows::<T, O, E, X>(out, e, first);
+    match super::Plan::<T, O, E>::WALK {
+        crate::expr::Walk::Flat => drive_flat::<T, E, X>(out, e, first),
+        _ => drive_rows::<T, O, E, X>(out, e, first),
     }
 }
 

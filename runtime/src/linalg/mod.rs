@@ -429,6 +429,14 @@ impl<T: Float, const N: usize> Lu<T, N> {
     /// Factors in place; `Err` at the first column without a non-zero pivot.
     #[inline]
     fn factor(&mut self) -> Result<(), LinalgError> {
+        // Below 4x4 LLVM unrolls the plain loop itself, and through
+        // `try_each_index` a 3x3 solve took 7.8 ns against 6.1.
+        if N < 4 {
+            for k in 0..N {
+                self.eliminate(k)?;
+            }
+            return Ok(());
+        }
         try_each_index::<N, _>(false, |k| self.eliminate(k))
     }
 

@@ -198,31 +198,17 @@ impl<T: Float, const N: usize> Square<T, N> {
         // (the loops unroll with no bounds checks left).
         let mut copy = LineAligned(rows(self));
         let l = &mut copy.0;
-        // Column by column, each column's index a constant (`each_index`).
-        try_each_index::<N, _>(false, |j| {
-            let mut diagonal = l[j][j];
-            for k in 0..j {
-                diagonal = diagonal - l[j][k] * l[j][k];
+        // Column by column: from 5x5 on each column's index a constant
+        // (`try_each_index`); below, a plain loop, which LLVM unrolls
+        // itself (through `try_each_index` a 3x3 factorisation took 6.0 ns
+        // against 5.4, and a 4x4 one 8.7 against 8.2).
+        if N < 5 {
+            for j in 0..N {
+                cholesky_column(l, j)?;
             }
-            // Not greater than zero, or NaN (which compares to nothing).
-            if diagonal.partial_cmp(&T::ZERO) != Some(core::cmp::Ordering::Greater) {
-                return Err(LinalgError::NotPositiveDefinite {
-                    matrix: None,
-                    column: j,
-                });
-            }
-            let root = diagonal.sqrt();
-            l[j][j] = root;
-            let inverse = T::ONE / root;
-            for i in j + 1..N {
-                let mut sum = l[i][j];
-                for k in 0..j {
-                    sum = sum - l[i][k] * l[j][k];
-                }
-                l[i][j] = sum * inverse;
-            }
-            Ok(())
-        })?;
+        } else {
+            try_each_index::<N, _>(false, |j| cholesky_column(l, j))?;
+        }
         for (i, row) in l.iter_mut().enumerate() {
             for value in &mut row[i + 1..] {
                 *value = T::ZERO;
@@ -336,6 +322,37 @@ impl<T: Float, const B: usize, const N: usize> Batch<T, B, N> {
 fn rows<T: Float, const N: usize>(a: &Square<T, N>) -> [[T; N]; N] {
     let a = a.as_slice();
     core::array::from_fn(|i| core::array::from_fn(|j| a[i * N + j]))
+}
+
+/// Column `j` of the Cholesky factor, in place in `l` (columns before `j`
+/// already factored): `l[j][j]`, then `l[i][j]` below it.
+#[inline(always)]
+fn cholesky_column<T: Float, const N: usize>(
+    l: &mut [[T; N]; N],
+    j: usize,
+) -> Result<(), LinalgError> {
+    let mut diagonal = l[j][j];
+    for k in 0..j {
+        diagonal = diagonal - l[j][k] * l[j][k];
+    }
+    // Not greater than zero, or NaN (which compares to nothing).
+    if diagonal.partial_cmp(&T::ZERO) != Some(core::cmp::Ordering::Greater) {
+        return Err(LinalgError::NotPositiveDefinite {
+            matrix: None,
+            column: j,
+        });
+    }
+    let root = diagonal.sqrt();
+    l[j][j] = root;
+    let inverse = T::ONE / root;
+    for i in j + 1..N {
+        let mut sum = l[i][j];
+        for k in 0..j {
+            sum = sum - l[i][k] * l[j][k];
+        }
+        l[i][j] = sum * inverse;
+    }
+    Ok(())
 }
 
 /// Swaps `items[k]` with `items[pivot]` (`pivot >= k`), indexing only with

@@ -8,7 +8,8 @@
 //! once and reused; f32, as games and robotics use. Last, one step of a
 //! constant-velocity Kalman filter (state 4, measurement 2), each equation
 //! one `tensor_expr!` as the maths reads, against the same in nalgebra, with
-//! the heap allocations per step counted.
+//! the heap allocations per step counted: independent steps from a copy of
+//! one state, and steps in sequence on one state, as a filter runs.
 
 mod common;
 
@@ -194,6 +195,17 @@ struct Model {
     eye: Tensor<f32, Shape![4, 4]>,
 }
 
+/// A value on a cache line: the benchmark's copies of the filter's state.
+/// Natively each copy of `P` is one 64-byte store, which the CPU (Zen 5)
+/// carries out in two 32-byte halves; where the copy's stack slot sat 16
+/// bytes off a 32-byte boundary, one half crossed a cache line and the
+/// step's reads of `P` waited for it: 53-60 ns against 37-39, by the
+/// stack's position (PERFORMANCE.md, "Native builds against the default
+/// one").
+#[repr(C, align(64))]
+#[derive(Clone, Copy)]
+struct OnLine<T>(T);
+
 /// One predict-and-update step, each equation as it is written on paper.
 fn kalman_step(
     m: &Model,
@@ -296,13 +308,13 @@ fn kalman() {
         20_000,
         &mut [
             &mut || {
-                let (mut x, mut p) = (black_box(x), black_box(p));
-                kalman_step(black_box(&model), &mut x, &mut p, black_box(&z));
+                let (mut x, mut p) = (black_box(OnLine(x)), black_box(OnLine(p)));
+                kalman_step(black_box(&model), &mut x.0, &mut p.0, black_box(&z));
                 black_box((x, p));
             },
             &mut || {
-                let (mut x, mut p) = (black_box(nx), black_box(np));
-                nalgebra_step((&f, &h, &q, &r), &mut x, &mut p, black_box(&nz));
+                let (mut x, mut p) = (black_box(OnLine(nx)), black_box(OnLine(np)));
+                nalgebra_step((&f, &h, &q, &r), &mut x.0, &mut p.0, black_box(&nz));
                 black_box((x, p));
             },
         ],
@@ -312,6 +324,26 @@ fn kalman() {
         &times,
         &["te", "nalgebra"],
     );
+    // The filter as it runs: `x` and `P` updated in place, each step
+    // starting from the last one's state, so steps cannot overlap (the
+    // latency of a step). Above, each step starts from a copy of the same
+    // state: independent steps, which overlap (their throughput).
+    let (mut sx, mut sp) = (x, p);
+    let (mut snx, mut snp) = (nx, np);
+    let times = compare(
+        1,
+        20_000,
+        &mut [
+            &mut || {
+                kalman_step(black_box(&model), &mut sx, &mut sp, black_box(&z));
+            },
+            &mut || {
+                nalgebra_step((&f, &h, &q, &r), &mut snx, &mut snp, black_box(&nz));
+            },
+        ],
+    );
+    black_box((&sx, &sp, &snx, &snp));
+    print("Kalman steps in sequence", &times, &["te", "nalgebra"]);
     println!("  tensor-expr heap allocations per step: {per_step}");
 }
 

@@ -6,8 +6,9 @@
 //! [`Float`] element, spelled as NumPy's `linalg` spells them.
 //!
 //! Everything works on the matrix's own nested array on the stack: nothing is
-//! allocated, and for the sizes of robotics and control (2x2 to 8x8) LLVM
-//! unrolls the loops completely, since `N` is a constant.
+//! allocated, and for the sizes of robotics and control (2x2 to 8x8) the
+//! loops unroll completely: `N` is a constant, and the factorisations'
+//! columns are written out as steps of constant index (`try_each_index`).
 //!
 //! - `inv` and `det` of 2x2, 3x3 and 4x4 matrices are closed forms (the
 //!   adjugate over the determinant, as glam, nalgebra and Eigen compute
@@ -375,7 +376,9 @@ fn swap_with<X, const N: usize>(items: &mut [X; N], k: usize, pivot: usize) {
 /// loops over a run-time index, a 6x6 factorisation kept its inner loops,
 /// and the native build vectorised their short rows behind run-time alias
 /// checks: `solve 6x6` took 56 ns by default and 61 natively
-/// (`benches/linalg.rs`), against 41 and 32 written out.
+/// (`benches/linalg.rs`), against 37 and 31 written out. The smallest
+/// sizes, which LLVM unrolls as plain loops, keep those where that measured
+/// faster (the LU below 4x4, Cholesky below 5x5).
 #[inline(always)]
 fn try_each_index<const N: usize, E>(
     reverse: bool,

@@ -196,12 +196,13 @@ struct Model {
 }
 
 /// A value on a cache line: the benchmark's copies of the filter's state.
-/// Natively each copy of `P` is one 64-byte store, which the CPU (Zen 5)
-/// carries out in two 32-byte halves; where the copy's stack slot sat 16
-/// bytes off a 32-byte boundary, one half crossed a cache line and the
-/// step's reads of `P` waited for it: 53-60 ns against 37-39, by the
-/// stack's position (PERFORMANCE.md, "Native builds against the default
-/// one").
+/// Natively each copy of `P` is one 64-byte store. Where the copy's stack
+/// slot sat 16 bytes off a 32-byte boundary, the step took 53-60 ns
+/// against 37-39 at the other positions; on a cache line, 38 at every
+/// position. The likely reason (no hardware counters confirm it): the CPU
+/// (Zen 5) stores in 32-byte halves, one half then crosses a cache line,
+/// and the step's reads of `P` wait for it (PERFORMANCE.md, "Native builds
+/// against the default one").
 #[repr(C, align(64))]
 #[derive(Clone, Copy)]
 struct OnLine<T>(T);

@@ -29,6 +29,7 @@ extern crate alloc;
 extern crate std;
 
 pub mod access;
+#[cfg(feature = "alloc")]
 mod aligned;
 mod arg;
 mod containers;

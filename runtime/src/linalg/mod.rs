@@ -62,7 +62,6 @@
 mod inverse4_sse;
 pub mod operations;
 
-use crate::aligned::LineAligned;
 use crate::dim::D;
 use crate::element::{Element, Float};
 use crate::error::LinalgError;
@@ -193,12 +192,11 @@ impl<T: Float, const N: usize> Square<T, N> {
         // the upper triangle is zeroed at the end, and the copy becomes the
         // result as it is. (Built element by element through `from_fn`,
         // whose fill stayed out of line, a 2x2 factorisation took 6.5 ns,
-        // against 2.8.) The copy starts on a cache line (`LineAligned` says
-        // why).
+        // against 2.8.)
         // Nested arrays, so every index is checked against a constant
         // (the loops unroll with no bounds checks left).
-        let mut copy = LineAligned(rows(self));
-        let l = &mut copy.0;
+        let mut copy = rows(self);
+        let l = &mut copy;
         // Column by column: from 5x5 on each column's index a constant
         // (`try_each_index`); below, a plain loop, which LLVM unrolls
         // itself (through `try_each_index` a 3x3 factorisation took 6.0 ns
@@ -215,7 +213,7 @@ impl<T: Float, const N: usize> Square<T, N> {
                 *value = T::ZERO;
             }
         }
-        Ok(Self::new(copy.0))
+        Ok(Self::new(copy))
     }
 
     /// `x` with `L @ L^T @ x = b`, where `self` is the lower factor `L` that
@@ -416,8 +414,8 @@ fn each_index<const N: usize>(reverse: bool, mut step: impl FnMut(usize)) {
 /// An LU factorisation with partial pivoting, in place: `P A = L U`, with `L`
 /// unit lower triangular below the diagonal of `lu` and `U` on and above it.
 struct Lu<T, const N: usize> {
-    /// On a cache line, for the reason `LineAligned` has.
-    lu: LineAligned<[[T; N]; N]>,
+    /// `L` below the diagonal and `U` on and above it, as rows.
+    lu: [[T; N]; N],
     /// `1 / U[k][k]`, which the factorisation computes anyway: the
     /// substitutions multiply by it, so a solve's chain of dependent steps
     /// holds no division (dividing there made a 3x3 solve take a quarter
@@ -439,7 +437,7 @@ impl<T: Float, const N: usize> Lu<T, N> {
     #[inline]
     fn of(a: &Square<T, N>) -> Self {
         Lu {
-            lu: LineAligned(rows(a)),
+            lu: rows(a),
             reciprocals: [T::ONE; N],
             pivots: core::array::from_fn(|i| i),
             odd_swaps: false,

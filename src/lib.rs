@@ -154,6 +154,18 @@ pub mod rules {
 /// ```
 pub use tensor_expr_runtime::element;
 
+/// The instruction-set level the kernels run with: detected once (AVX2,
+/// AVX-512, VNNI with `std` on x86-64), and lowered for tests by the
+/// environment variable `TENSOR_EXPR_ISA` (`sse2`, `avx2`, `avx512`,
+/// `avx512vnni`).
+///
+/// ```
+/// use tensor_expr::isa::{self, Level};
+/// println!("kernels run with {}", isa::selected().name());
+/// assert!(isa::selected() <= isa::detected() && isa::detected() >= Level::Sse2);
+/// ```
+pub use tensor_expr_runtime::isa;
+
 /// The float functions of `tensor_expr!` (`exp`, `ln`, `tanh`, `sigmoid`, ...)
 /// for f32 and f64, callable on their own: pure Rust that LLVM vectorises,
 /// with their accuracy and special values stated as a contract.

@@ -7,7 +7,7 @@ use ndarray::{Array1, Array2};
 use tensor_expr::error::Mismatch;
 use tensor_expr::prelude::*;
 
-/// Row counts with every chunk size (64, then 32 down to 1) and none.
+/// Row counts with every chunk size (64, then 16, 4 and 1, repeated) and none.
 const ROW_COUNTS: [usize; 6] = [0, 1, 7, 64, 100, 129];
 
 fn pseudo(p: usize) -> f32 {

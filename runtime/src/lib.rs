@@ -41,6 +41,7 @@ pub mod fmt;
 #[cfg(feature = "alloc")]
 pub mod heap;
 pub mod interop;
+pub mod isa;
 pub mod join;
 pub mod kernel;
 pub mod linalg;

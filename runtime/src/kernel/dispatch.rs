@@ -1,93 +1,164 @@
-//! Which instruction set's nest runs: with `std` on x86-64, the tiled nest
-//! of a product and the flat or row nest of an output of 1024 elements or
-//! more are compiled a second and third time inside functions with AVX2
-//! and AVX-512 enabled, and one is chosen at run time; otherwise the
+//! Which instruction set's nest runs, and each level's feature set and tile
+//! geometry: the one ISA ladder of the kernels ([`at_selected_level`]).
+//!
+//! With `std` on x86-64, the tiled nest of a product, the flat or row nest
+//! of an output of 1024 elements or more, and the chunks of run-time rows
+//! are compiled a second and third time inside functions with AVX2 + FMA and
+//! AVX-512 (F, BW) + AVX2 + FMA enabled, and the level
+//! [`isa::selected`](crate::isa::selected) names picks one; otherwise the
 //! compile-time target's. The default x86-64 target is SSE2 only: an `exp`
-//! over `[64, 1024]` ran 3.9x faster dispatched to AVX-512.
+//! over `[64, 1024]` runs several times faster dispatched to AVX-512
+//! (PERFORMANCE.md). A level the compile-time target already has is not
+//! compiled again.
 //!
 //! Such a tiled or row nest runs in a function of its own on every target,
 //! the compile-time target's too (`-C target-cpu=native`). Inlined into its
 //! caller, the output may alias the operands as far as LLVM knows, and it
-//! checks that at every row: natively, `relu(a * alpha + b)` over 64x64
-//! took 0.0396 ns per element inlined against 0.0314 out of line, where the
-//! output slice is an argument of its own (`cargo bench --bench
-//! elementwise`).
+//! checks that at every row; out of line, the output slice is an argument
+//! of its own that aliases nothing.
 
 use super::rows::{drive_flat, drive_rows};
 use super::tiles::{drive_tiles_for, tile_rows, VECTOR_LANES};
 use super::Slot;
 use crate::element::Element;
-use crate::expr::Expr;
+use crate::expr::{Expr, Walk};
 use crate::shape::Shape;
+use core::marker::PhantomData;
+
+/// A nest compiled once per instruction-set level, writing `out`. `run`
+/// is the nest with a level's geometry, inlined into that level's function
+/// (so compiled with its features); `run_target` is the compile-time
+/// target's, called as that nest wants to be (inline, or in a function of
+/// its own). The output and the tree are arguments of their own, never
+/// fields of the nest: as a function's arguments LLVM knows that the output
+/// aliases nothing and that the tree does not change (`noalias`), and
+/// vectorises across short rows without checks; read from fields, the
+/// chunks of `[N, 3]` points ran several times slower.
+pub(super) trait Nest<X, E>: Sized {
+    /// The nest for vectors of `LANES` `f32`, product tiles of `ROWS` rows
+    /// by `WIDE` columns (a single row by `ROW_WIDE`), and fused
+    /// multiply-adds in the product where `FUSE`.
+    #[rustfmt::skip]
+    fn run<const LANES: usize, const ROWS: usize, const WIDE: usize, const ROW_WIDE: usize, const FUSE: bool>(self, out: &mut [X], e: &E);
+
+    /// The nest for the compile-time target's vectors.
+    fn run_target(self, out: &mut [X], e: &E);
+}
+
+/// Runs `nest` at the selected level ([`crate::isa`]): in the AVX-512 or
+/// AVX2 function where the level has them and the compile-time target does
+/// not, else the target's nest.
+#[inline(always)]
+pub(super) fn at_selected_level<X, E, N: Nest<X, E>>(nest: N, out: &mut [X], e: &E) {
+    #[cfg(all(feature = "std", target_arch = "x86_64"))]
+    {
+        use crate::isa::{selected, Level};
+        if const { (Level::TARGET as u8) < (Level::Avx512 as u8) } && selected() >= Level::Avx512 {
+            // SAFETY: the selected level is at most the CPU's
+            // (`isa::selected`), and it has AVX-512 F and BW, AVX2, FMA.
+            unsafe { x86::avx512(nest, out, e) };
+            return;
+        }
+        if const { (Level::TARGET as u8) < (Level::Avx2 as u8) } && selected() >= Level::Avx2 {
+            // SAFETY: as above, with AVX2 and FMA.
+            unsafe { x86::avx2(nest, out, e) };
+            return;
+        }
+    }
+    nest.run_target(out, e);
+}
+
+/// Runs `nest` with the compile-time target's geometry.
+#[inline(always)]
+pub(super) fn at_target<X, E, N: Nest<X, E>>(nest: N, out: &mut [X], e: &E) {
+    const FUSE: bool = cfg!(target_feature = "fma");
+    nest.run::<VECTOR_LANES, { tile_rows(VECTOR_LANES) }, { 2 * VECTOR_LANES }, { 8 * VECTOR_LANES }, FUSE>(out, e);
+}
+
+/// The levels above the compile-time target's: one function per level,
+/// each with the level's one feature set and tile geometry.
+#[cfg(all(feature = "std", target_arch = "x86_64"))]
+mod x86 {
+    use super::Nest;
+
+    /// AVX-512: 16 lanes, 8-row tiles of 32 columns (128 for a single row).
+    #[target_feature(enable = "avx512f,avx512bw,avx2,fma")]
+    pub(super) unsafe fn avx512<X, E, N: Nest<X, E>>(nest: N, out: &mut [X], e: &E) {
+        nest.run::<16, 8, 32, 128, true>(out, e);
+    }
+
+    /// AVX2: 8 lanes, 4-row tiles of 16 columns (64 for a single row).
+    #[target_feature(enable = "avx2,fma")]
+    pub(super) unsafe fn avx2<X, E, N: Nest<X, E>>(nest: N, out: &mut [X], e: &E) {
+        nest.run::<8, 4, 16, 64, true>(out, e);
+    }
+}
 
 /// The nest of an expression with a matrix product, over `out`: the units
 /// of the tiles' axis from `first` on ([`Plan::UNIT_LEN`](super::Plan)).
-///
-/// With `std` on x86-64, a target without AVX2 or AVX-512 at compile time (the
-/// default `x86-64` target) still gets them when the CPU has them: the nest is
-/// compiled a second and third time inside functions with those features
-/// enabled, and one is chosen at run time (one cached check per evaluation).
+/// Small products run the target's nest inline: the run-time choice costs
+/// more than it gains there ([`Plan::SMALL`](super::Plan)).
 #[inline(always)]
 pub(super) fn drive_tiles<T: Element, O: Shape, E: Expr<T>, X: Slot<T>>(
     out: &mut [X],
     e: &E,
     first: usize,
 ) {
-    if !super::Plan::<T, O, E>::SMALL {
-        #[cfg(all(feature = "std", target_arch = "x86_64"))]
-        {
-            if VECTOR_LANES < 16 && std::is_x86_feature_detected!("avx512f") {
-                // SAFETY: the CPU has AVX-512F (checked on the line above).
-                unsafe { x86::drive_tiles_avx512::<T, O, E, X>(out, e, first) };
-                return;
-            }
-            if VECTOR_LANES < 8
-                && std::is_x86_feature_detected!("avx2")
-                && std::is_x86_feature_detected!("fma")
-            {
-                // SAFETY: the CPU has AVX2 and FMA (checked above).
-                unsafe { x86::drive_tiles_avx2::<T, O, E, X>(out, e, first) };
-                return;
-            }
-        }
-        drive_tiles_out_of_line::<T, O, E, X>(out, e, first);
-        return;
+    let nest = TiledNest::<T, O>::from(first);
+    if super::Plan::<T, O, E>::SMALL {
+        at_target(nest, out, e);
+    } else {
+        at_selected_level(nest, out, e);
     }
-    drive_target_tiles::<T, O, E, X>(out, e, first);
 }
 
-/// The tiled nest for the compile-time target's vectors.
-#[inline(always)]
-fn drive_target_tiles<T: Element, O: Shape, E: Expr<T>, X: Slot<T>>(
-    out: &mut [X],
-    e: &E,
+/// The tiled nest over the units of the output from `first` on
+/// ([`drive_tiles`]).
+struct TiledNest<T, O> {
     first: usize,
-) {
-    const FUSE: bool = cfg!(target_feature = "fma");
-    const ROWS: usize = tile_rows(VECTOR_LANES);
-    drive_nest::<T, O, E, X, ROWS, { 8 * VECTOR_LANES }, { 2 * VECTOR_LANES }, VECTOR_LANES, FUSE>(
-        out, e, first,
-    );
+    types: PhantomData<(T, O)>,
 }
 
-/// [`drive_target_tiles`] in a function of its own (see the module doc).
+impl<T, O> From<usize> for TiledNest<T, O> {
+    #[inline(always)]
+    fn from(first: usize) -> Self {
+        TiledNest {
+            first,
+            types: PhantomData,
+        }
+    }
+}
+
+impl<T: Element, O: Shape, E: Expr<T>, X: Slot<T>> Nest<X, E> for TiledNest<T, O> {
+    #[inline(always)]
+    #[rustfmt::skip]
+    fn run<const LANES: usize, const ROWS: usize, const WIDE: usize, const ROW_WIDE: usize, const FUSE: bool>(self, out: &mut [X], e: &E) {
+        drive_nest::<T, O, E, X, ROWS, ROW_WIDE, WIDE, LANES, FUSE>(out, e, self.first);
+    }
+
+    #[inline(always)]
+    fn run_target(self, out: &mut [X], e: &E) {
+        tiles_out_of_line::<T, O, E, X>(out, e, self.first);
+    }
+}
+
+/// The target's tiled nest in a function of its own (see the module doc).
 #[inline(never)]
-fn drive_tiles_out_of_line<T: Element, O: Shape, E: Expr<T>, X: Slot<T>>(
+fn tiles_out_of_line<T: Element, O: Shape, E: Expr<T>, X: Slot<T>>(
     out: &mut [X],
     e: &E,
     first: usize,
 ) {
-    drive_target_tiles::<T, O, E, X>(out, e, first);
+    at_target(TiledNest::<T, O>::from(first), out, e);
 }
 
 /// The flat or row nest (an elementwise expression, or products walked by
 /// rows: a matrix of many short rows,
 /// [`Reading::walk`](crate::expr::Reading::walk)), over `out`'s units from
-/// `first` on: with `std` on x86-64, where the output has
-/// [`DISPATCHED_ELEMENTS`] or more, also compiled with AVX-512 and with
-/// AVX2 and picked at run time, as the tiled nest is. These nests multiply
-/// and add apart (`math`'s `fma` and `Element::mul_add` fuse only where the
-/// compile-time target has FMA), so every version computes the same bits.
+/// `first` on: where the output has [`DISPATCHED_ELEMENTS`] or more, at the
+/// selected level. These nests multiply and add apart (`math`'s `fma` and
+/// `Element::mul_add` fuse only where the compile-time target has FMA), so
+/// every level computes the same bits.
 #[inline(always)]
 pub(super) fn drive_elementwise<T: Element, O: Shape, E: Expr<T>, X: Slot<T>>(
     out: &mut [X],
@@ -95,40 +166,58 @@ pub(super) fn drive_elementwise<T: Element, O: Shape, E: Expr<T>, X: Slot<T>>(
     first: usize,
 ) {
     if O::LEN >= DISPATCHED_ELEMENTS {
-        #[cfg(all(feature = "std", target_arch = "x86_64"))]
-        {
-            if VECTOR_LANES < 16 && std::is_x86_feature_detected!("avx512f") {
-                // SAFETY: the CPU has AVX-512F (checked on the line above).
-                unsafe { x86::drive_elementwise_avx512::<T, O, E, X>(out, e, first) };
-                return;
-            }
-            if VECTOR_LANES < 8 && std::is_x86_feature_detected!("avx2") {
-                // SAFETY: the CPU has AVX2 (checked on the line above).
-                unsafe { x86::drive_elementwise_avx2::<T, O, E, X>(out, e, first) };
-                return;
-            }
-        }
-        match super::Plan::<T, O, E>::WALK {
-            crate::expr::Walk::Flat => {}
-            _ => {
-                drive_rows_out_of_line::<T, O, E, X>(out, e, first);
-                return;
-            }
-        }
+        at_selected_level(ElementwiseNest::<T, O>::from(first), out, e);
+    } else {
+        walk_elementwise::<T, O, E, X>(out, e, first);
     }
-    walk_elementwise::<T, O, E, X>(out, e, first);
 }
 
 /// The output elements from which an elementwise nest runs in a function of
-/// its own, dispatched at run time where it can be ([`drive_elementwise`]).
+/// its own, at the selected level ([`drive_elementwise`]).
 pub(super) const DISPATCHED_ELEMENTS: usize = 1024;
 
-/// The compile-time target's row nest in a function of its own (see the
-/// module doc). Not the flat nest: out of line, its leaves' pointers are
-/// fields of the tree, so LLVM no longer sees that `select(a > 0, a, 0.01 *
-/// a)` reads one array three times, and it ran at half the speed.
+/// The flat or row nest over the units of the output from `first` on
+/// ([`drive_elementwise`]).
+struct ElementwiseNest<T, O> {
+    first: usize,
+    types: PhantomData<(T, O)>,
+}
+
+impl<T, O> From<usize> for ElementwiseNest<T, O> {
+    #[inline(always)]
+    fn from(first: usize) -> Self {
+        ElementwiseNest {
+            first,
+            types: PhantomData,
+        }
+    }
+}
+
+impl<T: Element, O: Shape, E: Expr<T>, X: Slot<T>> Nest<X, E> for ElementwiseNest<T, O> {
+    #[inline(always)]
+    #[rustfmt::skip]
+    fn run<const LANES: usize, const ROWS: usize, const WIDE: usize, const ROW_WIDE: usize, const FUSE: bool>(self, out: &mut [X], e: &E) {
+        with_constant_extent::<X, O>(out, self.first, |out, first| {
+            walk_elementwise::<T, O, E, X>(out, e, first)
+        });
+    }
+
+    /// The flat nest inline; the row nest in a function of its own. Not the
+    /// flat nest: out of line, its leaves' pointers are fields of the tree,
+    /// so LLVM no longer sees that `select(a > 0, a, 0.01 * a)` reads one
+    /// array three times, and it runs at about half the speed.
+    #[inline(always)]
+    fn run_target(self, out: &mut [X], e: &E) {
+        match super::Plan::<T, O, E>::WALK {
+            Walk::Flat => walk_elementwise::<T, O, E, X>(out, e, self.first),
+            _ => rows_out_of_line::<T, O, E, X>(out, e, self.first),
+        }
+    }
+}
+
+/// The compile-time target's row nest in a function of its own.
 #[inline(never)]
-fn drive_rows_out_of_line<T: Element, O: Shape, E: Expr<T>, X: Slot<T>>(
+fn rows_out_of_line<T: Element, O: Shape, E: Expr<T>, X: Slot<T>>(
     out: &mut [X],
     e: &E,
     first: usize,
@@ -138,24 +227,38 @@ fn drive_rows_out_of_line<T: Element, O: Shape, E: Expr<T>, X: Slot<T>>(
     });
 }
 
+/// The nest of `E` over `out` (units from `first` on) at one level's
+/// geometry, with no choice of level: the walk of a chunk of run-time
+/// rows, whose whole walk of chunks was dispatched once.
+#[inline(always)]
+#[rustfmt::skip]
+pub(super) fn drive_at<T: Element, O: Shape, E: Expr<T>, X: Slot<T>, const LANES: usize, const ROWS: usize, const WIDE: usize, const ROW_WIDE: usize, const FUSE: bool>(out: &mut [X], e: &E, first: usize) {
+    match super::Plan::<T, O, E>::WALK {
+        Walk::Tiles => drive_nest::<T, O, E, X, ROWS, ROW_WIDE, WIDE, LANES, FUSE>(out, e, first),
+        Walk::Flat | Walk::Rows => walk_elementwise::<T, O, E, X>(out, e, first),
+    }
+}
+
 /// Calls `walk` with the whole output as a slice of its constant length and
 /// `first` a literal 0, where that is what the call gives (always, without
-/// the `rayon` feature). A nest compiled out of line does not see the
-/// caller's constants, and the row walk needs them: with the run-time length
-/// and start, a reduction over rows of 3 ran its nest one row at a time, at a
-/// third of the SSE nest's speed.
+/// the `rayon` feature, which alone walks parts). A nest compiled out of
+/// line does not see the caller's constants, and the row walk needs them:
+/// with the run-time length and start, a reduction over rows of 3 ran its
+/// nest one row at a time, at a third of the SSE nest's speed.
 #[inline(always)]
 fn with_constant_extent<X, O: Shape>(
     out: &mut [X],
     first: usize,
     walk: impl FnOnce(&mut [X], usize),
 ) {
-    if first == 0 && out.len() == O::LEN {
-        walk(&mut out[..O::LEN], 0);
-    } else {
-        // Only a part of a split walk (the `rayon` feature).
+    #[cfg(feature = "rayon")]
+    if first != 0 || out.len() != O::LEN {
+        // A part of a split walk.
         walk(out, first);
+        return;
     }
+    debug_assert_eq!(first, 0, "only a split walk has parts");
+    walk(&mut out[..O::LEN], 0);
 }
 
 /// The flat or row nest, as the plan walks `E` over `O`.
@@ -166,7 +269,7 @@ fn walk_elementwise<T: Element, O: Shape, E: Expr<T>, X: Slot<T>>(
     first: usize,
 ) {
     match super::Plan::<T, O, E>::WALK {
-        crate::expr::Walk::Flat => drive_flat::<T, E, X>(out, e, first),
+        Walk::Flat => drive_flat::<T, E, X>(out, e, first),
         _ => drive_rows::<T, O, E, X>(out, e, first),
     }
 }
@@ -182,59 +285,4 @@ fn drive_nest<T: Element, O: Shape, E: Expr<T>, X: Slot<T>, const ROWS: usize, c
         return;
     }
     drive_tiles_for::<T, O, E, X, ROWS, ROW_WIDE, WIDE, LANES, FUSE>(out, e, first);
-}
-
-/// The tiled nest recompiled for wider vectors than the compile-time target's.
-#[cfg(all(feature = "std", target_arch = "x86_64"))]
-mod x86 {
-    use super::super::tiles::tile_rows;
-    use super::super::Slot;
-    use super::drive_nest;
-    use crate::element::Element;
-    use crate::expr::Expr;
-    use crate::shape::Shape;
-
-    /// The nest with AVX-512 (16 lanes, 8-row tiles of 32 columns) and FMA.
-    #[target_feature(enable = "avx512f,avx2,fma")]
-    pub(super) unsafe fn drive_tiles_avx512<T: Element, O: Shape, E: Expr<T>, X: Slot<T>>(
-        out: &mut [X],
-        e: &E,
-        first: usize,
-    ) {
-        drive_nest::<T, O, E, X, { tile_rows(16) }, 128, 32, 16, true>(out, e, first);
-    }
-
-    /// The elementwise nest with AVX-512.
-    #[target_feature(enable = "avx512f,avx2")]
-    pub(super) unsafe fn drive_elementwise_avx512<T: Element, O: Shape, E: Expr<T>, X: Slot<T>>(
-        out: &mut [X],
-        e: &E,
-        first: usize,
-    ) {
-        super::with_constant_extent::<X, O>(out, first, |out, first| {
-            super::walk_elementwise::<T, O, E, X>(out, e, first)
-        });
-    }
-
-    /// The elementwise nest with AVX2.
-    #[target_feature(enable = "avx2")]
-    pub(super) unsafe fn drive_elementwise_avx2<T: Element, O: Shape, E: Expr<T>, X: Slot<T>>(
-        out: &mut [X],
-        e: &E,
-        first: usize,
-    ) {
-        super::with_constant_extent::<X, O>(out, first, |out, first| {
-            super::walk_elementwise::<T, O, E, X>(out, e, first)
-        });
-    }
-
-    /// The nest with AVX2 (8 lanes, 4-row tiles of 16 columns) and FMA.
-    #[target_feature(enable = "avx2,fma")]
-    pub(super) unsafe fn drive_tiles_avx2<T: Element, O: Shape, E: Expr<T>, X: Slot<T>>(
-        out: &mut [X],
-        e: &E,
-        first: usize,
-    ) {
-        drive_nest::<T, O, E, X, { tile_rows(8) }, 64, 16, 8, true>(out, e, first);
-    }
 }

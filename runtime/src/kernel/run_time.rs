@@ -5,13 +5,15 @@
 //! and a chunk of `B` rows is the static shape `(D<B>, ..)`: the same row
 //! walk, tiles, dispatch and row caches as any static output, compiled for
 //! each chunk size. The chunks are 64 rows (a block of the tiled walk), then
-//! what is left by halves (32, 16, .., 1): at most one chunk of each smaller
-//! size, so a batch of 7 is walked as 4 + 2 + 1 rows, never row by row.
+//! what is left in chunks of 16, 4 and 1 rows (at most three of each), so a
+//! batch of 7 is walked as 4 + 1 + 1 + 1 rows. Each chunk size is a static
+//! nest compiled per level, so an expression over run-time rows is four
+//! nests a level: a few more chunks per walk buy fewer nests to compile.
 //!
-//! With `std` on x86-64, the whole walk of chunks is compiled a second and
-//! third time with AVX2 and AVX-512 and picked once per evaluation (as
-//! module `dispatch` picks each nest): a chunk is often too small for its
-//! nest's own dispatch.
+//! With `std` on x86-64, the whole walk of chunks is compiled once per
+//! instruction-set level and picked once per evaluation (module
+//! `dispatch`): a chunk is often too small for a nest's own choice, and
+//! each chunk's nest is compiled only at the level of the walk around it.
 //!
 //! With the `rayon` feature, a large output without row caches is split
 //! across threads by whole chunks of 64 rows (`parallel`), so each thread
@@ -23,12 +25,12 @@
 //! (checked against their length), and every other leaf has the first dim
 //! as `One` or not at all, so it reads the same elements at any row.
 
-#[cfg(all(feature = "std", target_arch = "x86_64"))]
-use super::tiles::VECTOR_LANES;
-use super::{drive, Slot};
+use super::dispatch::Nest;
+use super::Slot;
 use crate::element::Element;
 use crate::expr::{Expr, Flat, Int8Row, Reading, Row, Shaped, Tile, TileOrigin};
 use crate::shape::{Shape, MAX_RANK};
+use core::marker::PhantomData;
 
 /// The rows of a full chunk: a block of the tiled walk's rows.
 const CHUNK_ROWS: usize = 64;
@@ -68,12 +70,12 @@ pub(crate) fn drive_rows<T: Element, O: Shape, E: Expr<T>, X: Slot<T>>(
 }
 
 /// The chunks of an output whose rows are counted at run time
-/// (this module), dispatched once for the whole output where it
-/// has `DISPATCHED_ELEMENTS` or more: each chunk's nest is then compiled
-/// inside the AVX-512 or AVX2 function, however few elements it has (a
-/// chunk of 64 points of 3 has 192, below the threshold of its own
-/// dispatch: walked by the compile-time target's nest, a point update runs
-/// at a third of the static shape's speed).
+/// (this module), at the selected level where the output has
+/// `DISPATCHED_ELEMENTS` or more: each chunk's nest is then compiled at that
+/// level, however few elements it has (a chunk of 64 points of 3 has 192,
+/// below the threshold of its own dispatch: walked by the compile-time
+/// target's nest, a point update runs at a third of the static shape's
+/// speed), and chosen once for the whole walk.
 /// `out` holds rows `start..start + rows` (all of them, or a thread's part).
 #[inline(always)]
 fn drive_chunks<T: Element, O: Shape, E: Expr<T>, X: Slot<T>>(
@@ -82,98 +84,70 @@ fn drive_chunks<T: Element, O: Shape, E: Expr<T>, X: Slot<T>>(
     start: usize,
     rows: usize,
 ) {
-    #[cfg(all(feature = "std", target_arch = "x86_64"))]
+    let nest = ChunksNest::<T, O> {
+        start,
+        rows,
+        types: PhantomData,
+    };
     if rows * O::ITEM_LEN >= super::dispatch::DISPATCHED_ELEMENTS {
-        if VECTOR_LANES < 16 && std::is_x86_feature_detected!("avx512f") {
-            // SAFETY: the CPU has AVX-512F (checked on the line above).
-            unsafe { x86::drive_chunks_avx512::<T, O, E, X>(out, e, start, rows) };
-            return;
-        }
-        if VECTOR_LANES < 8
-            && std::is_x86_feature_detected!("avx2")
-            && std::is_x86_feature_detected!("fma")
-        {
-            // SAFETY: the CPU has AVX2 and FMA (checked above).
-            unsafe { x86::drive_chunks_avx2::<T, O, E, X>(out, e, start, rows) };
-            return;
-        }
-    }
-    walk_chunks::<T, O, E, X>(out, e, start, rows);
-}
-
-/// The chunks' walk recompiled with wider vectors than the compile-time
-/// target's (as `dispatch` does for each nest).
-#[cfg(all(feature = "std", target_arch = "x86_64"))]
-mod x86 {
-    use super::super::Slot;
-    use crate::element::Element;
-    use crate::expr::Expr;
-    use crate::shape::Shape;
-
-    /// The chunks of run-time rows with AVX-512 (their own product nests
-    /// dispatch as ever; the FMA is for the tiles of small products, which
-    /// fuse only where the compile-time target has it).
-    #[target_feature(enable = "avx512f,avx2,fma")]
-    pub(super) unsafe fn drive_chunks_avx512<T: Element, O: Shape, E: Expr<T>, X: Slot<T>>(
-        out: &mut [X],
-        e: &E,
-        start: usize,
-        rows: usize,
-    ) {
-        super::walk_chunks::<T, O, E, X>(out, e, start, rows);
-    }
-
-    /// The chunks of run-time rows with AVX2.
-    #[target_feature(enable = "avx2,fma")]
-    pub(super) unsafe fn drive_chunks_avx2<T: Element, O: Shape, E: Expr<T>, X: Slot<T>>(
-        out: &mut [X],
-        e: &E,
-        start: usize,
-        rows: usize,
-    ) {
-        super::walk_chunks::<T, O, E, X>(out, e, start, rows);
+        super::dispatch::at_selected_level(nest, out, e);
+    } else {
+        nest.run_target(out, e);
     }
 }
 
-/// The chunks of rows `start..start + rows`, held by `out`: 64 at a time,
-/// then the rest by halves.
-#[inline(always)]
-fn walk_chunks<T: Element, O: Shape, E: Expr<T>, X: Slot<T>>(
-    out: &mut [X],
-    e: &E,
+/// The walk of chunks over rows `start..start + rows` ([`drive_chunks`]).
+struct ChunksNest<T, O> {
     start: usize,
     rows: usize,
-) {
-    let mut done = 0;
-    while rows - done >= CHUNK_ROWS {
-        drive_chunk::<T, O, E, X, CHUNK_ROWS>(out, e, start, done);
-        done += CHUNK_ROWS;
+    types: PhantomData<(T, O)>,
+}
+
+impl<T: Element, O: Shape, E: Expr<T>, X: Slot<T>> Nest<X, E> for ChunksNest<T, O> {
+    #[inline(always)]
+    #[rustfmt::skip]
+    fn run<const LANES: usize, const ROWS: usize, const WIDE: usize, const ROW_WIDE: usize, const FUSE: bool>(self, out: &mut [X], e: &E) {
+        let (start, rows) = (self.start, self.rows);
+        let mut done = 0;
+        while rows - done >= CHUNK_ROWS {
+            drive_chunk::<T, O, E, X, CHUNK_ROWS, LANES, ROWS, WIDE, ROW_WIDE, FUSE>(out, e, start, done);
+            done += CHUNK_ROWS;
+        }
+        macro_rules! by_quarters {
+            ($($b:literal)*) => {$(
+                while rows - done >= $b {
+                    drive_chunk::<T, O, E, X, $b, LANES, ROWS, WIDE, ROW_WIDE, FUSE>(out, e, start, done);
+                    done += $b;
+                }
+            )*};
+        }
+        by_quarters!(16 4 1);
+        debug_assert_eq!(done, rows);
     }
-    macro_rules! by_halves {
-        ($($b:literal)*) => {$(
-            if rows - done >= $b {
-                drive_chunk::<T, O, E, X, $b>(out, e, start, done);
-                done += $b;
-            }
-        )*};
+
+    #[inline(always)]
+    fn run_target(self, out: &mut [X], e: &E) {
+        super::dispatch::at_target(self, out, e);
     }
-    by_halves!(32 16 8 4 2 1);
-    debug_assert_eq!(done, rows);
 }
 
 /// Rows `start + done..` of the output, `B` of them (`out` holds those from
-/// `start` on): the static nest of a chunk.
+/// `start` on): the static nest of a chunk at the walk's level. (With the
+/// `rayon` feature, a chunk with enough work is split across threads as
+/// any static output is.)
 #[inline(always)]
-fn drive_chunk<T: Element, O: Shape, E: Expr<T>, X: Slot<T>, const B: usize>(
-    out: &mut [X],
-    e: &E,
-    start: usize,
-    done: usize,
-) {
+#[rustfmt::skip]
+fn drive_chunk<T: Element, O: Shape, E: Expr<T>, X: Slot<T>, const B: usize, const LANES: usize, const ROWS: usize, const WIDE: usize, const ROW_WIDE: usize, const FUSE: bool>(out: &mut [X], e: &E, start: usize, done: usize) {
     let chunk = &mut out[done * O::ITEM_LEN..(done + B) * O::ITEM_LEN];
     let first = start + done;
     let rebased = Rebased::<E, B>::new(e, first);
-    drive::<T, O::Chunk<B>, Rebased<'_, E, B>, X>(chunk, &rebased);
+    #[cfg(feature = "rayon")]
+    if super::Plan::<T, O::Chunk<B>, Rebased<'_, E, B>>::PARALLEL {
+        super::drive::<T, O::Chunk<B>, Rebased<'_, E, B>, X>(chunk, &rebased);
+        return;
+    }
+    let chunk = &mut chunk[..<O::Chunk<B> as Shape>::LEN];
+    super::dispatch::drive_at::<T, O::Chunk<B>, Rebased<'_, E, B>, X, LANES, ROWS, WIDE, ROW_WIDE, FUSE>(chunk, &rebased, 0);
 }
 
 /// A tree read from row `first` on: output row `i` of a chunk is row

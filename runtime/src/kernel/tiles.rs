@@ -56,7 +56,7 @@ pub(super) fn drive_tiles_for<T: Element, O: Shape, E: Expr<T>, X: Slot<T>, cons
             // drops the bounds checks of the tiles' stores (sliced from a
             // run of rows of unknown length, a convolution ran 30% slower).
             let matrix = &mut part_rows[..rows * row_stride];
-            drive_matrix_rows::<T, O, E, X, ROWS, ROW_WIDE, WIDE, LANES, FUSE>(matrix, e, outer, 0..rows);
+            drive_matrix_rows::<T, O, E, X, ROWS, ROW_WIDE, WIDE, LANES, FUSE, true>(matrix, e, outer, 0..rows);
         } else {
             #[cfg(feature = "rayon")]
             drive_part_of_matrix::<T, O, E, X, ROWS, ROW_WIDE, WIDE, LANES, FUSE>(part_rows, e, outer, range);
@@ -77,34 +77,68 @@ pub(super) fn drive_tiles_for<T: Element, O: Shape, E: Expr<T>, X: Slot<T>, cons
 #[cfg_attr(not(debug_assertions), inline(always))]
 #[rustfmt::skip]
 fn drive_part_of_matrix<T: Element, O: Shape, E: Expr<T>, X: Slot<T>, const ROWS: usize, const ROW_WIDE: usize, const WIDE: usize, const LANES: usize, const FUSE: bool>(rows: &mut [X], e: &E, outer: [usize; MAX_RANK], range: Range<usize>) {
-    drive_matrix_rows::<T, O, E, X, ROWS, ROW_WIDE, WIDE, LANES, FUSE>(rows, e, outer, range);
+    drive_matrix_rows::<T, O, E, X, ROWS, ROW_WIDE, WIDE, LANES, FUSE, false>(rows, e, outer, range);
 }
 
 /// Rows `range` of one matrix of the output, `rows` holding them:
 /// blocks of `ROWS` rows, then 4, then 1. A single row's tiles start at
 /// `ROW_WIDE` columns (four times `WIDE`): a row of `WIDE` has only two
 /// vectors of sums, and each waits for its last multiply-add: natively a
-/// vector times a matrix (`[256] @ [256, 129]`) ran at 47 GFLOP/s, against
-/// 62 with eight (`cargo bench --bench matmul -- vector`).
+/// vector times a matrix (`[256] @ [256, 129]`) runs at about three
+/// quarters of the speed of eight (`cargo bench --bench matmul -- vector`).
+///
+/// Where the range is the `WHOLE` matrix, its row count is a constant,
+/// and only the block heights it needs are compiled ([`cuts`]); a part of
+/// a split walk may need any.
 #[inline(always)]
 #[rustfmt::skip]
-fn drive_matrix_rows<T: Element, O: Shape, E: Expr<T>, X: Slot<T>, const ROWS: usize, const ROW_WIDE: usize, const WIDE: usize, const LANES: usize, const FUSE: bool>(rows: &mut [X], e: &E, mut outer: [usize; MAX_RANK], range: Range<usize>) {
+fn drive_matrix_rows<T: Element, O: Shape, E: Expr<T>, X: Slot<T>, const ROWS: usize, const ROW_WIDE: usize, const WIDE: usize, const LANES: usize, const FUSE: bool, const WHOLE: bool>(rows: &mut [X], e: &E, mut outer: [usize; MAX_RANK], range: Range<usize>) {
     let row_stride = super::Plan::<T, O, E>::UNIT_LEN;
     let axis = super::Plan::<T, O, E>::TILE_AXIS;
     let (start, end) = (range.start, range.end);
     let mut i = start;
-    while i + ROWS <= end {
-        drive_blocks_at::<T, O, E, X, ROWS, WIDE, WIDE, LANES, FUSE>(&mut rows[(i - start) * row_stride..], row_stride, e, &mut outer, axis, i);
-        i += ROWS;
+    if const { !WHOLE || cuts(super::Plan::<T, O, E>::MATRIX_ROWS, &[ROWS, 4, 1])[0] } {
+        while i + ROWS <= end {
+            drive_blocks_at::<T, O, E, X, ROWS, WIDE, WIDE, LANES, FUSE>(&mut rows[(i - start) * row_stride..], row_stride, e, &mut outer, axis, i);
+            i += ROWS;
+        }
     }
-    if ROWS > 4 && i + 4 <= end {
+    if const { ROWS > 4 && (!WHOLE || cuts(super::Plan::<T, O, E>::MATRIX_ROWS, &[ROWS, 4, 1])[1]) } && i + 4 <= end {
         drive_blocks_at::<T, O, E, X, 4, WIDE, WIDE, LANES, FUSE>(&mut rows[(i - start) * row_stride..], row_stride, e, &mut outer, axis, i);
         i += 4;
     }
-    while i < end {
-        drive_blocks_at::<T, O, E, X, 1, ROW_WIDE, WIDE, LANES, FUSE>(&mut rows[(i - start) * row_stride..], row_stride, e, &mut outer, axis, i);
-        i += 1;
+    if const { !WHOLE || cuts(super::Plan::<T, O, E>::MATRIX_ROWS, &[ROWS, 4, 1])[2] } {
+        while i < end {
+            drive_blocks_at::<T, O, E, X, 1, ROW_WIDE, WIDE, LANES, FUSE>(&mut rows[(i - start) * row_stride..], row_stride, e, &mut outer, axis, i);
+            i += 1;
+        }
     }
+}
+
+/// Which of the widths `sizes` (widest first) a length of `len` is cut
+/// into, as the tile loops cut it: as many of the first as fit, then of
+/// the next in what is left, and so on; a width of 0, or one equal to an
+/// earlier width, is not used. The loops over the widths not used are not
+/// compiled, which the number of variants of an expression's tile (its
+/// build time and code) depends on.
+pub(super) const fn cuts<const N: usize>(len: usize, sizes: &[usize; N]) -> [bool; N] {
+    let mut used = [false; N];
+    let mut rest = len;
+    let mut k = 0;
+    while k < N {
+        let mut fresh = sizes[k] > 0;
+        let mut earlier = 0;
+        while earlier < k {
+            fresh &= sizes[earlier] != sizes[k];
+            earlier += 1;
+        }
+        if fresh && rest >= sizes[k] {
+            used[k] = true;
+            rest %= sizes[k];
+        }
+        k += 1;
+    }
+    used
 }
 
 /// The matrices that `part` (the rows of the tiles' axis from `first` on,
@@ -173,7 +207,7 @@ fn drive_blocks_at<T: Element, O: Shape, E: Expr<T>, X: Slot<T>, const R: usize,
     let mut first = 0;
     loop {
         let block = &mut rows[first..first + (R - 1) * row_stride + columns];
-        drive_row_block::<T, O, E, X, R, ROW_WIDE, WIDE, LANES, FUSE>(block, row_stride, e, TileOrigin::new(*outer, axis), 0..columns);
+        drive_row_block::<T, O, E, X, R, ROW_WIDE, WIDE, LANES, FUSE, true>(block, row_stride, e, TileOrigin::new(*outer, axis), 0..columns);
         first += columns;
         if !crate::shape::advance_odometer(&mut outer[between.clone()], &O::DIMS[between.clone()]) {
             break;
@@ -184,35 +218,51 @@ fn drive_blocks_at<T: Element, O: Shape, E: Expr<T>, X: Slot<T>, const R: usize,
 /// One block of `R` output rows, `block` holding them `row_stride` elements
 /// apart, over `columns`: tiles of `FIRST` columns (where wider than
 /// `WIDE`), of `WIDE`, then `LANES`, then 8 and 4 (small matrices on wide
-/// vectors), then single columns.
+/// vectors), then single columns. Where `columns` is the `WHOLE` row, only
+/// the widths its constant length needs are compiled ([`cuts`]).
 #[inline(always)]
 #[rustfmt::skip]
-pub(super) fn drive_row_block<T: Element, O: Shape, E: Expr<T>, X: Slot<T>, const R: usize, const FIRST: usize, const WIDE: usize, const LANES: usize, const FUSE: bool>(block: &mut [X], row_stride: usize, e: &E, at: TileOrigin, columns: Range<usize>) {
+pub(super) fn drive_row_block<T: Element, O: Shape, E: Expr<T>, X: Slot<T>, const R: usize, const FIRST: usize, const WIDE: usize, const LANES: usize, const FUSE: bool, const WHOLE: bool>(block: &mut [X], row_stride: usize, e: &E, at: TileOrigin, columns: Range<usize>) {
     let (mut j, end) = (columns.start, columns.end);
-    while FIRST > WIDE && j + FIRST <= end {
-        store_tile::<T, O, X, R, FIRST>(block, row_stride, e.tile::<O, R, FIRST, FUSE>(at, j), j);
-        j += FIRST;
+    if const { FIRST > WIDE && (!WHOLE || column_cuts(O::ROW_LEN, FIRST, WIDE, LANES)[0]) } {
+        while j + FIRST <= end {
+            store_tile::<T, O, X, R, FIRST>(block, row_stride, e.tile::<O, R, FIRST, FUSE>(at, j), j);
+            j += FIRST;
+        }
     }
-    while j + WIDE <= end {
-        store_tile::<T, O, X, R, WIDE>(block, row_stride, e.tile::<O, R, WIDE, FUSE>(at, j), j);
-        j += WIDE;
+    if const { !WHOLE || column_cuts(O::ROW_LEN, FIRST, WIDE, LANES)[1] } {
+        while j + WIDE <= end {
+            store_tile::<T, O, X, R, WIDE>(block, row_stride, e.tile::<O, R, WIDE, FUSE>(at, j), j);
+            j += WIDE;
+        }
     }
-    while j + LANES <= end {
-        store_tile::<T, O, X, R, LANES>(block, row_stride, e.tile::<O, R, LANES, FUSE>(at, j), j);
-        j += LANES;
+    if const { LANES < WIDE && (!WHOLE || column_cuts(O::ROW_LEN, FIRST, WIDE, LANES)[2]) } {
+        while j + LANES <= end {
+            store_tile::<T, O, X, R, LANES>(block, row_stride, e.tile::<O, R, LANES, FUSE>(at, j), j);
+            j += LANES;
+        }
     }
-    if LANES > 8 && j + 8 <= end {
+    if const { LANES > 8 && (!WHOLE || column_cuts(O::ROW_LEN, FIRST, WIDE, LANES)[3]) } && j + 8 <= end {
         store_tile::<T, O, X, R, 8>(block, row_stride, e.tile::<O, R, 8, FUSE>(at, j), j);
         j += 8;
     }
-    if LANES > 4 && j + 4 <= end {
+    if const { LANES > 4 && (!WHOLE || column_cuts(O::ROW_LEN, FIRST, WIDE, LANES)[4]) } && j + 4 <= end {
         store_tile::<T, O, X, R, 4>(block, row_stride, e.tile::<O, R, 4, FUSE>(at, j), j);
         j += 4;
     }
-    while j < end {
-        store_tile::<T, O, X, R, 1>(block, row_stride, e.tile::<O, R, 1, FUSE>(at, j), j);
-        j += 1;
+    if const { !WHOLE || column_cuts(O::ROW_LEN, FIRST, WIDE, LANES)[5] } {
+        while j < end {
+            store_tile::<T, O, X, R, 1>(block, row_stride, e.tile::<O, R, 1, FUSE>(at, j), j);
+            j += 1;
+        }
     }
+}
+
+/// The tile widths [`drive_row_block`] cuts a whole row of `len` columns
+/// into: `FIRST` (where wider than `WIDE`), `WIDE`, `LANES`, 8, 4 and 1.
+const fn column_cuts(len: usize, first: usize, wide: usize, lanes: usize) -> [bool; 6] {
+    let first = if first > wide { first } else { 0 };
+    cuts(len, &[first, wide, lanes, 8, 4, 1])
 }
 
 /// Writes an `R x C` tile at column `j0` of a block of rows `row_stride`
@@ -243,5 +293,46 @@ fn store_tile<T: Element, O: Shape, X: Slot<T>, const R: usize, const C: usize>(
         for (slot, value) in slots.iter_mut().zip(values) {
             slot.set(value);
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{column_cuts, cuts};
+
+    #[test]
+    fn cuts_are_the_widths_the_loops_take() {
+        // 8-row blocks, then one of 4, then single rows.
+        assert_eq!(cuts(32, &[8, 4, 1]), [true, false, false]);
+        assert_eq!(cuts(49, &[8, 4, 1]), [true, false, true]);
+        assert_eq!(cuts(13, &[8, 4, 1]), [true, true, true]);
+        assert_eq!(cuts(3, &[8, 4, 1]), [false, false, true]);
+        // A width equal to an earlier one, or 0, is never taken.
+        assert_eq!(cuts(6, &[4, 4, 1]), [true, false, true]);
+        assert_eq!(cuts(6, &[0, 4, 1]), [false, true, true]);
+        assert_eq!(cuts(0, &[8, 4, 1]), [false, false, false]);
+    }
+
+    #[test]
+    fn column_cuts_follow_each_levels_geometry() {
+        // AVX-512 (32 wide, 16 lanes; 128 for a single row): 40 = 32 + 8.
+        assert_eq!(
+            column_cuts(40, 32, 32, 16),
+            [false, true, false, true, false, false]
+        );
+        assert_eq!(
+            column_cuts(300, 128, 32, 16),
+            [true, true, false, true, true, false]
+        );
+        // AVX2 (16 wide, 8 lanes): 10 = 8 + 1 + 1; the 8 of the ladder is the lanes'.
+        assert_eq!(
+            column_cuts(10, 16, 16, 8),
+            [false, false, true, false, false, true]
+        );
+        // SSE (8 wide, 4 lanes): 7 = 4 + 3 x 1.
+        assert_eq!(
+            column_cuts(7, 8, 8, 4),
+            [false, false, true, false, false, true]
+        );
     }
 }

@@ -44,18 +44,15 @@ pub(super) fn accumulate<T: Element, Ra: Row<T>, const R: usize, const C: usize>
     }
 }
 
-/// Whether the CPU has AVX-512F: known at compile time where the target
-/// has it, else detected at run time (with `std`; cached by std).
+/// Whether the kernels run with AVX-512: known at compile time where the
+/// target has it, else the selected level ([`crate::isa`]).
 #[cfg(target_arch = "x86_64")]
 #[inline(always)]
 fn available() -> bool {
     if cfg!(target_feature = "avx512f") {
         return true;
     }
-    #[cfg(feature = "std")]
-    return std::is_x86_feature_detected!("avx512f");
-    #[cfg(not(feature = "std"))]
-    false
+    crate::isa::selected() >= crate::isa::Level::Avx512
 }
 
 #[cfg(target_arch = "x86_64")]

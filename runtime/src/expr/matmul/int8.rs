@@ -38,10 +38,10 @@ pub(super) fn block<Rb: RightBytes, const R: usize, const C: usize>(
         if (C == 16 || C == 32)
             && k.is_multiple_of(4)
             && a.iter().all(|row| row.len() >= k)
-            && std::is_x86_feature_detected!("avx512vnni")
-            && std::is_x86_feature_detected!("avx512bw")
+            && crate::isa::selected() >= crate::isa::Level::Avx512Vnni
         {
-            // SAFETY: the CPU has AVX-512 F, BW and VNNI (checked above).
+            // SAFETY: the selected level is at most the CPU's
+            // (`isa::selected`): it has AVX-512 F, BW and VNNI.
             return unsafe { vnni::block(a, offsets, k, b) };
         }
     }

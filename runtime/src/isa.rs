@@ -95,31 +95,44 @@ pub fn detected() -> Level {
 /// The level the kernels run with: [`detected`], lowered by
 /// `TENSOR_EXPR_ISA` where that is set (never below the compile-time
 /// target's, [`Level::TARGET`], whose instructions every nest has).
-/// Decided at the first call, then a load.
+/// Decided at the first call; then one load and a compare, on the path of
+/// every product that is not small.
 ///
 /// # Panics
 ///
 /// At the first call, if `TENSOR_EXPR_ISA` names no level, or a level the
 /// CPU lacks (or, without run-time detection, one above the compile-time
 /// target's).
-#[inline]
+#[inline(always)]
 pub fn selected() -> Level {
     #[cfg(feature = "std")]
     {
-        use core::sync::atomic::{AtomicU8, Ordering};
-        /// 0 until decided, then the level's position in `Level::ALL` plus one.
-        static SELECTED: AtomicU8 = AtomicU8::new(0);
-        let known = SELECTED.load(Ordering::Relaxed);
-        if known != 0 {
-            return Level::ALL[usize::from(known - 1)];
+        match SELECTED.load(core::sync::atomic::Ordering::Relaxed) {
+            1 => Level::Sse2,
+            2 => Level::Avx2,
+            3 => Level::Avx512,
+            4 => Level::Avx512Vnni,
+            _ => select_once(),
         }
-        let level = choose(detected(), std::env::var("TENSOR_EXPR_ISA").ok().as_deref());
-        let position = Level::ALL.iter().position(|&l| l == level).unwrap_or(0);
-        SELECTED.store(position as u8 + 1, Ordering::Relaxed);
-        level
     }
     #[cfg(not(feature = "std"))]
     Level::TARGET
+}
+
+/// The selected level as 1 + its position in [`Level::ALL`]; 0 until the
+/// first [`selected`].
+#[cfg(feature = "std")]
+static SELECTED: core::sync::atomic::AtomicU8 = core::sync::atomic::AtomicU8::new(0);
+
+/// Decides the level ([`selected`]'s first call).
+#[cfg(feature = "std")]
+#[cold]
+#[inline(never)]
+fn select_once() -> Level {
+    let level = choose(detected(), std::env::var("TENSOR_EXPR_ISA").ok().as_deref());
+    let position = Level::ALL.iter().position(|&l| l == level).unwrap_or(0);
+    SELECTED.store(position as u8 + 1, core::sync::atomic::Ordering::Relaxed);
+    level
 }
 
 /// The level for a CPU of level `detected` asked for `forced` (the value

@@ -70,8 +70,10 @@ pub(crate) fn drive_rows<T: Element, O: Shape, E: Expr<T>, X: Slot<T>>(
 }
 
 /// The chunks of an output whose rows are counted at run time
-/// (this module), at the selected level where the output has
-/// `DISPATCHED_ELEMENTS` or more: each chunk's nest is then compiled at that
+/// (this module), at the selected level where a static output of as many
+/// rows would be: `DISPATCHED_ELEMENTS` or more, or products that are not
+/// small (`SMALL_PRODUCT`; a batch of one image through a layer of 784
+/// inputs is 100,000 multiply-adds). Each chunk's nest is then compiled at that
 /// level, however few elements it has (a chunk of 64 points of 3 has 192,
 /// below the threshold of its own dispatch: walked by the compile-time
 /// target's nest, a point update runs at a third of the static shape's
@@ -89,7 +91,11 @@ fn drive_chunks<T: Element, O: Shape, E: Expr<T>, X: Slot<T>>(
         rows,
         types: PhantomData,
     };
-    if rows * O::ITEM_LEN >= super::dispatch::DISPATCHED_ELEMENTS {
+    let elements = rows * O::ITEM_LEN;
+    let dispatched = elements >= super::dispatch::DISPATCHED_ELEMENTS
+        || (E::READING.contraction > 0
+            && elements.saturating_mul(E::READING.contraction) > super::SMALL_PRODUCT);
+    if dispatched {
         super::dispatch::at_selected_level(nest, out, e);
     } else {
         nest.run_target(out, e);

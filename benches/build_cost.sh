@@ -22,7 +22,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$(pwd)
 dir=target/build_cost
-mkdir -p "$dir/src"
+source benches/probe_crate.sh
+probe_crate "$dir" build-cost-program
 # The README's settings for fast debug builds; BUILD_COST_DEV_PROFILE=none
 # builds without them, any other value is taken as the profile's TOML.
 dev_profile='[profile.dev.package.tensor-expr-runtime]
@@ -32,20 +33,7 @@ case ${BUILD_COST_DEV_PROFILE:-} in
     none) dev_profile='' ;;
     *) dev_profile=$BUILD_COST_DEV_PROFILE ;;
 esac
-cat > "$dir/Cargo.toml" <<TOML
-[package]
-name = "build-cost-program"
-version = "0.0.0"
-edition = "2021"
-publish = false
-
-[workspace]
-
-[dependencies]
-tensor-expr = { path = "$root" }
-
-$dev_profile
-TOML
+printf '\n%s\n' "$dev_profile" >> "$dir/Cargo.toml"
 cd "$dir"
 program=$root/benches/build_cost/program.rs
 export CARGO_INCREMENTAL=0

@@ -25,12 +25,13 @@ use crate::expr::{Expr, Walk};
 use crate::shape::Shape;
 use core::marker::PhantomData;
 
-/// A nest compiled once per instruction-set level, writing `out`. `run`
+/// A nest compiled once per instruction-set level, writing `out` (units of
+/// the walk from `first` on) from the tree `e`. `run`
 /// is the nest with a level's geometry, inlined into that level's function
 /// (so compiled with its features); `run_target` is the compile-time
 /// target's, called as that nest wants to be (inline, or in a function of
-/// its own). The output and the tree are arguments of their own, never
-/// fields of the nest: as a function's arguments LLVM knows that the output
+/// its own). The output and the tree are arguments, never fields of the
+/// nest: as a function's arguments LLVM knows that the output
 /// aliases nothing and that the tree does not change (`noalias`), and
 /// vectorises across short rows without checks; read from fields, the
 /// chunks of `[N, 3]` points ran several times slower.
@@ -39,40 +40,40 @@ pub(super) trait Nest<X, E>: Sized {
     /// by `WIDE` columns (a single row by `ROW_WIDE`), and fused
     /// multiply-adds in the product where `FUSE`.
     #[rustfmt::skip]
-    fn run<const LANES: usize, const ROWS: usize, const WIDE: usize, const ROW_WIDE: usize, const FUSE: bool>(self, out: &mut [X], e: &E);
+    fn run<const LANES: usize, const ROWS: usize, const WIDE: usize, const ROW_WIDE: usize, const FUSE: bool>(self, out: &mut [X], e: &E, first: usize);
 
     /// The nest for the compile-time target's vectors.
-    fn run_target(self, out: &mut [X], e: &E);
+    fn run_target(self, out: &mut [X], e: &E, first: usize);
 }
 
 /// Runs `nest` at the selected level ([`crate::isa`]): in the AVX-512 or
 /// AVX2 function where the level has them and the compile-time target does
 /// not, else the target's nest.
 #[inline(always)]
-pub(super) fn at_selected_level<X, E, N: Nest<X, E>>(nest: N, out: &mut [X], e: &E) {
+pub(super) fn at_selected_level<X, E, N: Nest<X, E>>(nest: N, out: &mut [X], e: &E, first: usize) {
     #[cfg(all(feature = "std", target_arch = "x86_64"))]
     {
         use crate::isa::{selected, Level};
         if const { (Level::TARGET as u8) < (Level::Avx512 as u8) } && selected() >= Level::Avx512 {
             // SAFETY: the selected level is at most the CPU's
             // (`isa::selected`), and it has AVX-512 F and BW, AVX2, FMA.
-            unsafe { x86::avx512(nest, out, e) };
+            unsafe { x86::avx512(nest, out, e, first) };
             return;
         }
         if const { (Level::TARGET as u8) < (Level::Avx2 as u8) } && selected() >= Level::Avx2 {
             // SAFETY: as above, with AVX2 and FMA.
-            unsafe { x86::avx2(nest, out, e) };
+            unsafe { x86::avx2(nest, out, e, first) };
             return;
         }
     }
-    nest.run_target(out, e);
+    nest.run_target(out, e, first);
 }
 
 /// Runs `nest` with the compile-time target's geometry.
 #[inline(always)]
-pub(super) fn at_target<X, E, N: Nest<X, E>>(nest: N, out: &mut [X], e: &E) {
+pub(super) fn at_target<X, E, N: Nest<X, E>>(nest: N, out: &mut [X], e: &E, first: usize) {
     const FUSE: bool = cfg!(target_feature = "fma");
-    nest.run::<VECTOR_LANES, { tile_rows(VECTOR_LANES) }, { 2 * VECTOR_LANES }, { 8 * VECTOR_LANES }, FUSE>(out, e);
+    nest.run::<VECTOR_LANES, { tile_rows(VECTOR_LANES) }, { 2 * VECTOR_LANES }, { 8 * VECTOR_LANES }, FUSE>(out, e, first);
 }
 
 /// The levels above the compile-time target's: one function per level,
@@ -83,14 +84,14 @@ mod x86 {
 
     /// AVX-512: 16 lanes, 8-row tiles of 32 columns (128 for a single row).
     #[target_feature(enable = "avx512f,avx512bw,avx2,fma")]
-    pub(super) unsafe fn avx512<X, E, N: Nest<X, E>>(nest: N, out: &mut [X], e: &E) {
-        nest.run::<16, 8, 32, 128, true>(out, e);
+    pub(super) unsafe fn avx512<X, E, N: Nest<X, E>>(nest: N, out: &mut [X], e: &E, first: usize) {
+        nest.run::<16, 8, 32, 128, true>(out, e, first);
     }
 
     /// AVX2: 8 lanes, 4-row tiles of 16 columns (64 for a single row).
     #[target_feature(enable = "avx2,fma")]
-    pub(super) unsafe fn avx2<X, E, N: Nest<X, E>>(nest: N, out: &mut [X], e: &E) {
-        nest.run::<8, 4, 16, 64, true>(out, e);
+    pub(super) unsafe fn avx2<X, E, N: Nest<X, E>>(nest: N, out: &mut [X], e: &E, first: usize) {
+        nest.run::<8, 4, 16, 64, true>(out, e, first);
     }
 }
 
@@ -104,41 +105,27 @@ pub(super) fn drive_tiles<T: Element, O: Shape, E: Expr<T>, X: Slot<T>>(
     e: &E,
     first: usize,
 ) {
-    let nest = TiledNest::<T, O>::from(first);
+    let nest = TiledNest::<T, O>(PhantomData);
     if super::Plan::<T, O, E>::SMALL {
-        at_target(nest, out, e);
+        at_target(nest, out, e, first);
     } else {
-        at_selected_level(nest, out, e);
+        at_selected_level(nest, out, e, first);
     }
 }
 
-/// The tiled nest over the units of the output from `first` on
-/// ([`drive_tiles`]).
-struct TiledNest<T, O> {
-    first: usize,
-    types: PhantomData<(T, O)>,
-}
-
-impl<T, O> From<usize> for TiledNest<T, O> {
-    #[inline(always)]
-    fn from(first: usize) -> Self {
-        TiledNest {
-            first,
-            types: PhantomData,
-        }
-    }
-}
+/// The tiled nest ([`drive_tiles`]).
+struct TiledNest<T, O>(PhantomData<(T, O)>);
 
 impl<T: Element, O: Shape, E: Expr<T>, X: Slot<T>> Nest<X, E> for TiledNest<T, O> {
     #[inline(always)]
     #[rustfmt::skip]
-    fn run<const LANES: usize, const ROWS: usize, const WIDE: usize, const ROW_WIDE: usize, const FUSE: bool>(self, out: &mut [X], e: &E) {
-        drive_nest::<T, O, E, X, ROWS, ROW_WIDE, WIDE, LANES, FUSE>(out, e, self.first);
+    fn run<const LANES: usize, const ROWS: usize, const WIDE: usize, const ROW_WIDE: usize, const FUSE: bool>(self, out: &mut [X], e: &E, first: usize) {
+        drive_nest::<T, O, E, X, ROWS, ROW_WIDE, WIDE, LANES, FUSE>(out, e, first);
     }
 
     #[inline(always)]
-    fn run_target(self, out: &mut [X], e: &E) {
-        tiles_out_of_line::<T, O, E, X>(out, e, self.first);
+    fn run_target(self, out: &mut [X], e: &E, first: usize) {
+        tiles_out_of_line::<T, O, E, X>(out, e, first);
     }
 }
 
@@ -149,7 +136,7 @@ fn tiles_out_of_line<T: Element, O: Shape, E: Expr<T>, X: Slot<T>>(
     e: &E,
     first: usize,
 ) {
-    at_target(TiledNest::<T, O>::from(first), out, e);
+    at_target(TiledNest::<T, O>(PhantomData), out, e, first);
 }
 
 /// The flat or row nest (an elementwise expression, or products walked by
@@ -166,7 +153,7 @@ pub(super) fn drive_elementwise<T: Element, O: Shape, E: Expr<T>, X: Slot<T>>(
     first: usize,
 ) {
     if O::LEN >= DISPATCHED_ELEMENTS {
-        at_selected_level(ElementwiseNest::<T, O>::from(first), out, e);
+        at_selected_level(ElementwiseNest::<T, O>(PhantomData), out, e, first);
     } else {
         walk_elementwise::<T, O, E, X>(out, e, first);
     }
@@ -176,28 +163,14 @@ pub(super) fn drive_elementwise<T: Element, O: Shape, E: Expr<T>, X: Slot<T>>(
 /// its own, at the selected level ([`drive_elementwise`]).
 pub(super) const DISPATCHED_ELEMENTS: usize = 1024;
 
-/// The flat or row nest over the units of the output from `first` on
-/// ([`drive_elementwise`]).
-struct ElementwiseNest<T, O> {
-    first: usize,
-    types: PhantomData<(T, O)>,
-}
-
-impl<T, O> From<usize> for ElementwiseNest<T, O> {
-    #[inline(always)]
-    fn from(first: usize) -> Self {
-        ElementwiseNest {
-            first,
-            types: PhantomData,
-        }
-    }
-}
+/// The flat or row nest ([`drive_elementwise`]).
+struct ElementwiseNest<T, O>(PhantomData<(T, O)>);
 
 impl<T: Element, O: Shape, E: Expr<T>, X: Slot<T>> Nest<X, E> for ElementwiseNest<T, O> {
     #[inline(always)]
     #[rustfmt::skip]
-    fn run<const LANES: usize, const ROWS: usize, const WIDE: usize, const ROW_WIDE: usize, const FUSE: bool>(self, out: &mut [X], e: &E) {
-        with_constant_extent::<X, O>(out, self.first, |out, first| {
+    fn run<const LANES: usize, const ROWS: usize, const WIDE: usize, const ROW_WIDE: usize, const FUSE: bool>(self, out: &mut [X], e: &E, first: usize) {
+        with_constant_extent::<X, O>(out, first, |out, first| {
             walk_elementwise::<T, O, E, X>(out, e, first)
         });
     }
@@ -207,10 +180,10 @@ impl<T: Element, O: Shape, E: Expr<T>, X: Slot<T>> Nest<X, E> for ElementwiseNes
     /// so LLVM no longer sees that `select(a > 0, a, 0.01 * a)` reads one
     /// array three times, and it runs at about half the speed.
     #[inline(always)]
-    fn run_target(self, out: &mut [X], e: &E) {
+    fn run_target(self, out: &mut [X], e: &E, first: usize) {
         match super::Plan::<T, O, E>::WALK {
-            Walk::Flat => walk_elementwise::<T, O, E, X>(out, e, self.first),
-            _ => rows_out_of_line::<T, O, E, X>(out, e, self.first),
+            Walk::Flat => walk_elementwise::<T, O, E, X>(out, e, first),
+            _ => rows_out_of_line::<T, O, E, X>(out, e, first),
         }
     }
 }

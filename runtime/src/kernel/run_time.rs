@@ -87,7 +87,6 @@ fn drive_chunks<T: Element, O: Shape, E: Expr<T>, X: Slot<T>>(
     rows: usize,
 ) {
     let nest = ChunksNest::<T, O> {
-        start,
         rows,
         types: PhantomData,
     };
@@ -96,15 +95,15 @@ fn drive_chunks<T: Element, O: Shape, E: Expr<T>, X: Slot<T>>(
         || (E::READING.contraction > 0
             && elements.saturating_mul(E::READING.contraction) > super::SMALL_PRODUCT);
     if dispatched {
-        super::dispatch::at_selected_level(nest, out, e);
+        super::dispatch::at_selected_level(nest, out, e, start);
     } else {
-        nest.run_target(out, e);
+        nest.run_target(out, e, start);
     }
 }
 
-/// The walk of chunks over rows `start..start + rows` ([`drive_chunks`]).
+/// The walk of chunks over `rows` rows from the walk's first
+/// ([`drive_chunks`]).
 struct ChunksNest<T, O> {
-    start: usize,
     rows: usize,
     types: PhantomData<(T, O)>,
 }
@@ -112,8 +111,8 @@ struct ChunksNest<T, O> {
 impl<T: Element, O: Shape, E: Expr<T>, X: Slot<T>> Nest<X, E> for ChunksNest<T, O> {
     #[inline(always)]
     #[rustfmt::skip]
-    fn run<const LANES: usize, const ROWS: usize, const WIDE: usize, const ROW_WIDE: usize, const FUSE: bool>(self, out: &mut [X], e: &E) {
-        let (start, rows) = (self.start, self.rows);
+    fn run<const LANES: usize, const ROWS: usize, const WIDE: usize, const ROW_WIDE: usize, const FUSE: bool>(self, out: &mut [X], e: &E, start: usize) {
+        let rows = self.rows;
         let mut done = 0;
         while rows - done >= CHUNK_ROWS {
             drive_chunk::<T, O, E, X, CHUNK_ROWS, LANES, ROWS, WIDE, ROW_WIDE, FUSE>(out, e, start, done);
@@ -132,8 +131,8 @@ impl<T: Element, O: Shape, E: Expr<T>, X: Slot<T>> Nest<X, E> for ChunksNest<T, 
     }
 
     #[inline(always)]
-    fn run_target(self, out: &mut [X], e: &E) {
-        super::dispatch::at_target(self, out, e);
+    fn run_target(self, out: &mut [X], e: &E, start: usize) {
+        super::dispatch::at_target(self, out, e, start);
     }
 }
 

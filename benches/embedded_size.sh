@@ -20,7 +20,7 @@ for opt in s 3; do
     asm=$(ls "$dir"/release/examples/embedded_dense-*.s)
 
     echo "opt-level = $opt"
-    printf '%-24s %10s %12s %s\n' function ".text (B)" "stack (B)" calls
+    printf '%-24s %10s %12s %s %14s\n' function ".text (B)" "stack (B)" calls "with nest (B)"
     for f in dense_tensor_expr dense_nalgebra dense_int8_tensor_expr dense_int8_hand; do
         size=$((16#$(nm -S "$obj" | awk -v f="$f" '$4 == f {print $2}')))
         body=$(awk -v name="^$f:" '$0 ~ name {on=1} on {print} on && /\.cfi_endproc/ {on=0}' "$asm")
@@ -30,6 +30,13 @@ for opt in s 3; do
         calls=$(grep -cE '^\s+call' <<<"$body" || true)
         # The return address, the pushes, the frame, and the red zone below it.
         stack=$((8 + 8 * pushes + ${sub:-0} + ${redzone:-0}))
-        printf '%-24s %10d %12d %s\n' "$f" "$size" "$stack" "$calls"
+        # With the nest it calls: the runtime's functions this one calls
+        # (the tiled nest runs out of line), not the panic paths.
+        with=$size
+        for callee in $(grep -oE 'call[q]?\s+_ZN19tensor_expr_runtime[A-Za-z0-9_$.]+' <<<"$body" | awk '{print $2}' | sort -u); do
+            bytes=$(nm -S "$obj" | awk -v f="$callee" '$4 == f {print $2}')
+            [ -n "$bytes" ] && with=$((with + 16#$bytes))
+        done
+        printf '%-24s %10d %12d %s %14d\n' "$f" "$size" "$stack" "$calls" "$with"
     done
 done

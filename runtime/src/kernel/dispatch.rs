@@ -31,10 +31,9 @@ use core::marker::PhantomData;
 /// (so compiled with its features); `run_target` is the compile-time
 /// target's, called as that nest wants to be (inline, or in a function of
 /// its own). The output and the tree are arguments, never fields of the
-/// nest: as a function's arguments LLVM knows that the output
-/// aliases nothing and that the tree does not change (`noalias`), and
-/// vectorises across short rows without checks; read from fields, the
-/// chunks of `[N, 3]` points ran several times slower.
+/// nest: as a function's arguments LLVM knows that the output aliases
+/// nothing and that the tree does not change (`noalias`), which the walks
+/// over `[N, 3]` points need to vectorise across rows without checks.
 pub(super) trait Nest<X, E>: Sized {
     /// The nest for vectors of `LANES` `f32`, product tiles of `ROWS` rows
     /// by `WIDE` columns (a single row by `ROW_WIDE`), and fused

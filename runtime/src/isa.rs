@@ -130,8 +130,8 @@ static SELECTED: core::sync::atomic::AtomicU8 = core::sync::atomic::AtomicU8::ne
 #[inline(never)]
 fn select_once() -> Level {
     let level = choose(detected(), std::env::var("TENSOR_EXPR_ISA").ok().as_deref());
-    let position = Level::ALL.iter().position(|&l| l == level).unwrap_or(0);
-    SELECTED.store(position as u8 + 1, core::sync::atomic::Ordering::Relaxed);
+    // Declared in the order of `Level::ALL`, so the discriminant is the position.
+    SELECTED.store(level as u8 + 1, core::sync::atomic::Ordering::Relaxed);
     level
 }
 
@@ -186,6 +186,8 @@ mod tests {
     fn names_round_trip() {
         for level in Level::ALL {
             assert_eq!(Level::from_name(level.name()), Some(level));
+            // `select_once` stores a level as its discriminant.
+            assert_eq!(Level::ALL[level as usize], level);
         }
     }
 }

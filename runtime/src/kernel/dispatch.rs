@@ -68,36 +68,54 @@ pub(super) fn at_selected_level<X, E, N: Nest<X, E>>(nest: N, out: &mut [X], e: 
     nest.run_target(out, e, first);
 }
 
+/// `nest.run` with the geometry of vectors of `$lanes` `f32`: tiles of
+/// `tile_rows` rows by two vectors, a single row by eight. Every level's
+/// geometry follows from its lanes here.
+macro_rules! run_with_lanes {
+    ($nest:expr, $lanes:expr, $fuse:expr, $out:expr, $e:expr, $first:expr) => {
+        $nest.run::<{ $lanes }, { tile_rows($lanes) }, { 2 * $lanes }, { 8 * $lanes }, { $fuse }>(
+            $out, $e, $first,
+        )
+    };
+}
+
 /// Runs `nest` with the compile-time target's geometry.
 #[inline(always)]
 pub(super) fn at_target<X, E, N: Nest<X, E>>(nest: N, out: &mut [X], e: &E, first: usize) {
-    const FUSE: bool = cfg!(target_feature = "fma");
-    nest.run::<VECTOR_LANES, { tile_rows(VECTOR_LANES) }, { 2 * VECTOR_LANES }, { 8 * VECTOR_LANES }, FUSE>(out, e, first);
+    run_with_lanes!(
+        nest,
+        VECTOR_LANES,
+        cfg!(target_feature = "fma"),
+        out,
+        e,
+        first
+    );
 }
 
 /// The levels above the compile-time target's: one function per level,
 /// each with the level's one feature set and tile geometry.
 #[cfg(all(feature = "std", target_arch = "x86_64"))]
 mod x86 {
+    use super::super::tiles::tile_rows;
     use super::Nest;
 
     /// AVX-512: 16 lanes, 8-row tiles of 32 columns (128 for a single row).
     #[target_feature(enable = "avx512f,avx512bw,avx2,fma")]
     pub(super) unsafe fn avx512<X, E, N: Nest<X, E>>(nest: N, out: &mut [X], e: &E, first: usize) {
-        nest.run::<16, 8, 32, 128, true>(out, e, first);
+        run_with_lanes!(nest, 16, true, out, e, first);
     }
 
     /// AVX2: 8 lanes, 4-row tiles of 16 columns (64 for a single row).
     #[target_feature(enable = "avx2,fma")]
     pub(super) unsafe fn avx2<X, E, N: Nest<X, E>>(nest: N, out: &mut [X], e: &E, first: usize) {
-        nest.run::<8, 4, 16, 64, true>(out, e, first);
+        run_with_lanes!(nest, 8, true, out, e, first);
     }
 }
 
 /// The nest of an expression with a matrix product, over `out`: the units
 /// of the tiles' axis from `first` on ([`Plan::UNIT_LEN`](super::Plan)).
 /// Small products run the target's nest inline: the run-time choice costs
-/// more than it gains there ([`Plan::SMALL`](super::Plan)).
+/// more than it gains there ([`Plan::AT_SELECTED_LEVEL`](super::Plan)).
 #[inline(always)]
 pub(super) fn drive_tiles<T: Element, O: Shape, E: Expr<T>, X: Slot<T>>(
     out: &mut [X],
@@ -105,10 +123,10 @@ pub(super) fn drive_tiles<T: Element, O: Shape, E: Expr<T>, X: Slot<T>>(
     first: usize,
 ) {
     let nest = TiledNest::<T, O>(PhantomData);
-    if super::Plan::<T, O, E>::SMALL {
-        at_target(nest, out, e, first);
-    } else {
+    if super::Plan::<T, O, E>::AT_SELECTED_LEVEL {
         at_selected_level(nest, out, e, first);
+    } else {
+        at_target(nest, out, e, first);
     }
 }
 
@@ -141,8 +159,9 @@ fn tiles_out_of_line<T: Element, O: Shape, E: Expr<T>, X: Slot<T>>(
 /// The flat or row nest (an elementwise expression, or products walked by
 /// rows: a matrix of many short rows,
 /// [`Reading::walk`](crate::expr::Reading::walk)), over `out`'s units from
-/// `first` on: where the output has [`DISPATCHED_ELEMENTS`] or more, at the
-/// selected level. These nests multiply and add apart (`math`'s `fma` and
+/// `first` on: where the output has
+/// [`DISPATCHED_ELEMENTS`](super::DISPATCHED_ELEMENTS) or more, at the
+/// selected level ([`Plan::AT_SELECTED_LEVEL`](super::Plan)). These nests multiply and add apart (`math`'s `fma` and
 /// `Element::mul_add` fuse only where the compile-time target has FMA), so
 /// every level computes the same bits.
 #[inline(always)]
@@ -151,16 +170,12 @@ pub(super) fn drive_elementwise<T: Element, O: Shape, E: Expr<T>, X: Slot<T>>(
     e: &E,
     first: usize,
 ) {
-    if O::LEN >= DISPATCHED_ELEMENTS {
+    if super::Plan::<T, O, E>::AT_SELECTED_LEVEL {
         at_selected_level(ElementwiseNest::<T, O>(PhantomData), out, e, first);
     } else {
         walk_elementwise::<T, O, E, X>(out, e, first);
     }
 }
-
-/// The output elements from which an elementwise nest runs in a function of
-/// its own, at the selected level ([`drive_elementwise`]).
-pub(super) const DISPATCHED_ELEMENTS: usize = 1024;
 
 /// The flat or row nest ([`drive_elementwise`]).
 struct ElementwiseNest<T, O>(PhantomData<(T, O)>);

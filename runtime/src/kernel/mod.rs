@@ -147,22 +147,44 @@ impl<T, O: Shape, E: Expr<T>> Plan<T, O, E> {
         && E::READING.packed == O::LEN
         && O::RANK >= 2
         && Self::TILE_AXIS == O::RANK - 2;
-    /// Whether the products are so small (output elements times the
-    /// longest contraction at most [`SMALL_PRODUCT`], 8x8 @ 8x8) that the
-    /// run-time choice of a wider instruction set costs more than it gains:
-    /// the compile-time target's nest runs, inlined.
-    #[cfg_attr(not(all(feature = "std", target_arch = "x86_64")), allow(dead_code))]
-    pub(crate) const SMALL: bool =
-        E::READING.contraction > 0 && O::LEN * E::READING.contraction <= SMALL_PRODUCT;
+    /// Whether the walk runs at the selected instruction-set level
+    /// ([`runs_at_selected_level`]); otherwise the compile-time target's
+    /// nest runs, inline.
+    pub(crate) const AT_SELECTED_LEVEL: bool =
+        runs_at_selected_level(O::LEN, E::READING, Self::WALK);
 }
 
+/// Whether a walk `walk` over `elements` output elements of a tree that
+/// reads as `reading` runs at the selected instruction-set level
+/// ([`crate::isa`]) rather than the compile-time target's: a tiled walk
+/// unless its products are small (output elements times the longest
+/// contraction at most [`SMALL_PRODUCT`], where the choice costs more than
+/// it gains), a flat or row walk from [`DISPATCHED_ELEMENTS`] elements. A
+/// static output's [`Plan::AT_SELECTED_LEVEL`]; a walk of run-time rows
+/// asks it with its element count.
+pub(crate) const fn runs_at_selected_level(
+    elements: usize,
+    reading: crate::expr::Reading,
+    walk: Walk,
+) -> bool {
+    match walk {
+        Walk::Tiles => {
+            reading.contraction == 0 || elements.saturating_mul(reading.contraction) > SMALL_PRODUCT
+        }
+        Walk::Flat | Walk::Rows => elements >= DISPATCHED_ELEMENTS,
+    }
+}
+
+/// The output elements from which a flat or row walk runs at the selected
+/// level, in a function of its own ([`runs_at_selected_level`]).
+pub(crate) const DISPATCHED_ELEMENTS: usize = 1024;
+
 /// The multiply-adds of a product up to which the tiled nest skips the
-/// run-time dispatch ([`Plan::SMALL`]): 4x4 @ 4x4. Measured with
+/// run-time dispatch ([`runs_at_selected_level`]): 4x4 @ 4x4. Measured with
 /// `benches/linalg.rs` on the default target: at 63 (a 4x4 @ 4x4
 /// dispatched) the Kalman step (4x4 and 4x2 products) takes 63 ns against
 /// 41 ns at 64, and a lone 4x4 @ 4x4 6.6 ns against 4.4 ns; 512 measured
 /// as 64 did.
-#[cfg_attr(not(all(feature = "std", target_arch = "x86_64")), allow(dead_code))]
 pub(crate) const SMALL_PRODUCT: usize = 64;
 
 /// The work (output elements times the longest contraction, at least 16)

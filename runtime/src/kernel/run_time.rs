@@ -71,9 +71,9 @@ pub(crate) fn drive_rows<T: Element, O: Shape, E: Expr<T>, X: Slot<T>>(
 
 /// The chunks of an output whose rows are counted at run time
 /// (this module), at the selected level where a static output of as many
-/// rows would be: `DISPATCHED_ELEMENTS` or more, or products that are not
-/// small (`SMALL_PRODUCT`; a batch of one image through a layer of 784
-/// inputs is 100,000 multiply-adds). Each chunk's nest is then compiled at that
+/// rows would run there ([`super::runs_at_selected_level`]; a batch of one
+/// image through a layer of 784 inputs is a product that is not small).
+/// Each chunk's nest is then compiled at that
 /// level, however few elements it has (a chunk of 64 points of 3 has 192,
 /// below the threshold of its own dispatch: walked by the compile-time
 /// target's nest, a point update runs at a third of the static shape's
@@ -91,10 +91,8 @@ fn drive_chunks<T: Element, O: Shape, E: Expr<T>, X: Slot<T>>(
         types: PhantomData,
     };
     let elements = rows * O::ITEM_LEN;
-    let dispatched = elements >= super::dispatch::DISPATCHED_ELEMENTS
-        || (E::READING.contraction > 0
-            && elements.saturating_mul(E::READING.contraction) > super::SMALL_PRODUCT);
-    if dispatched {
+    let walk = E::READING.walk(elements, O::RANK, O::ROW_LEN);
+    if super::runs_at_selected_level(elements, E::READING, walk) {
         super::dispatch::at_selected_level(nest, out, e, start);
     } else {
         nest.run_target(out, e, start);

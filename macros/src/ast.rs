@@ -3,7 +3,7 @@
 //! turns it into code; none of them mixes with another.
 
 use proc_macro2::{Span, TokenStream};
-use tensor_expr_runtime::ops::{Operation, Reads};
+use tensor_expr_catalog::operation::{Operation, Reads};
 
 /// One macro invocation: optional prefixes (`strict:`, `scratch <= N:`),
 /// then a form.
@@ -168,7 +168,7 @@ pub enum Expr {
     Op(OpCall),
 }
 
-/// A call of an operation of the table ([`tensor_expr_runtime::ops`]): its
+/// A call of an operation of the table ([`tensor_expr_catalog::OPERATIONS`]): its
 /// input, then what its signature allows.
 #[derive(Clone)]
 pub struct OpCall {

@@ -9,7 +9,7 @@
 //! call the user wrote.
 
 use crate::ast::{Expr, Form, OpCall, Statement};
-use tensor_expr_runtime::ops::Build;
+use tensor_expr_catalog::operation::Build;
 
 /// How deeply definitions may use other definitions: far more than the
 /// table needs, and a bound on a mistake in it.
@@ -88,7 +88,7 @@ fn substitute(expr: &mut Expr, call: &OpCall) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use tensor_expr_runtime::ops::OPERATIONS;
+    use tensor_expr_catalog::OPERATIONS;
 
     /// Every definition in the table parses, validates and expands to
     /// operations that are all built as nodes.

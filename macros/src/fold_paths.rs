@@ -189,7 +189,7 @@ fn deeper_of<'a>(
 
 /// The most subtrees in one group of a fold's steps tree (the runtime's tuple
 /// impls go this far).
-pub const GROUP: usize = tensor_expr_runtime::expr::GROUP;
+pub const GROUP: usize = tensor_expr_catalog::GROUP;
 
 /// The steps of a fold, assembled into a tree as they arrive, like a counter
 /// in base [`GROUP`]: as soon as the last `GROUP` pending subtrees are of one

@@ -1,10 +1,11 @@
 //! The macro's view of the runtime's two tables: the elementwise functions
-//! (`tensor_expr_runtime::FUNCTIONS`) and the operations
-//! (`tensor_expr_runtime::ops::OPERATIONS`). Both live in the runtime, next
-//! to the implementations, so a name is added in exactly one place.
+//! (`tensor_expr_catalog::FUNCTIONS`) and the operations
+//! (`tensor_expr_catalog::OPERATIONS`). Both are defined in the runtime, next
+//! to the implementations, so a name is added in exactly one place; the
+//! catalog crate holds a copy that a runtime test keeps current.
 
-use tensor_expr_runtime::ops::{Dims, Operation, OPERATIONS};
-use tensor_expr_runtime::{FunctionInfo, FUNCTIONS};
+use tensor_expr_catalog::operation::{Dims, Operation};
+use tensor_expr_catalog::{FunctionInfo, FUNCTIONS, OPERATIONS};
 
 /// The table entry called `name`, if any.
 pub fn lookup(name: &str) -> Option<&'static FunctionInfo> {

@@ -11,7 +11,7 @@ use quote::ToTokens;
 use syn::ext::IdentExt;
 use syn::parse::{Parse, ParseStream};
 use syn::{token, Error, Result, Token};
-use tensor_expr_runtime::ops::{self, Dims, NamedOption, Operation, Reads};
+use tensor_expr_catalog::operation::{self, Dims, NamedOption, Operation, Reads};
 
 /// The deepest nesting of parentheses, calls, unary minus and right operands
 /// accepted; deeper input is rejected with an error that says how to split
@@ -477,7 +477,7 @@ fn parse_path_operand(input: ParseStream, depth: usize) -> Result<Expr> {
         // `name::<..>(..)` is a call with a turbofish, which only an
         // operation that takes a shape has; a path `m::W` goes on below.
         if fork.peek(Token![<]) {
-            let op = ops::lookup(&name.to_string()).filter(|op| op.signature.type_arg);
+            let op = operation::lookup(&name.to_string()).filter(|op| op.signature.type_arg);
             let Some(op) = op else {
                 return Err(crate::functions::unknown_name(&name));
             };
@@ -492,7 +492,7 @@ fn parse_path_operand(input: ParseStream, depth: usize) -> Result<Expr> {
     if input.peek(syn::Ident) && input.peek2(token::Paren) {
         let name: syn::Ident = input.parse()?;
         let text = name.to_string();
-        return match ops::lookup(&text) {
+        return match operation::lookup(&text) {
             Some(op) if op.signature.type_arg => {
                 Err(Error::new(name.span(), crate::functions::op_usage(op)))
             }
@@ -763,7 +763,7 @@ fn parse_call(input: ParseStream, name: syn::Ident, depth: usize) -> Result<Expr
             args: Vec::new(),
         });
     }
-    let op = ops::lookup(&text);
+    let op = operation::lookup(&text);
     if content.is_empty() {
         if let Some(op) = op {
             return Err(Error::new(
@@ -839,7 +839,7 @@ fn parse_path_chain(input: ParseStream, tokens: &mut TokenStream) -> Result<()> 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use tensor_expr_runtime::ops::{Build, RowOrder, Signature};
+    use tensor_expr_catalog::operation::{Build, RowOrder, Signature};
 
     /// An operation of two inputs and two named options, as a convolution
     /// has: the table's syntax carries both to the constructor.
@@ -851,7 +851,13 @@ mod tests {
             dims_optional: true,
             keepdim: false,
             type_arg: false,
-            options: &[ops::conv::STRIDE, ops::conv::PADDING],
+            options: &[
+                NamedOption::sizes("stride", false),
+                NamedOption {
+                    keywords: &["same", "valid"],
+                    ..NamedOption::sizes("padding", true)
+                },
+            ],
         },
         reads: Reads::InPlace(RowOrder::Kept),
         build: Build::Node {

@@ -6,7 +6,7 @@ use quote::{quote, quote_spanned, ToTokens};
 use syn::parse::{Parse, ParseStream, Parser};
 use syn::punctuated::Punctuated;
 use syn::{Error, Token};
-use tensor_expr_runtime::MAX_RANK;
+use tensor_expr_catalog::MAX_RANK;
 
 /// One dim as written: a literal size, or a const expression (`N`, `{ N * 2 }`).
 pub enum DimSpec {

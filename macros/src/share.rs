@@ -19,7 +19,7 @@
 use crate::ast::{BinaryOp, Expr, Operand};
 use proc_macro2::{TokenStream, TokenTree};
 use std::collections::HashMap;
-use tensor_expr_runtime::ops::Reads;
+use tensor_expr_catalog::operation::Reads;
 
 /// Every node's identity as written, computed once, bottom-up: two nodes get
 /// the same id exactly when they are written alike (their [`key`]s are

@@ -40,7 +40,7 @@ use crate::fold_paths::{nesting, MAX_TYPE_DEPTH};
 use crate::share;
 use proc_macro2::{Ident, Span};
 use quote::quote;
-use tensor_expr_runtime::ops::{Reads, RowOrder};
+use tensor_expr_catalog::operation::{Reads, RowOrder};
 
 /// One staged subexpression and the local name its result is bound to.
 pub struct Stage {

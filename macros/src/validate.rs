@@ -17,8 +17,8 @@
 use crate::ast::{BinaryOp, DimLiteral, Expr, Form, OpCall, Statement};
 use crate::functions;
 use syn::Error;
-use tensor_expr_runtime::ops::{Dims, Reads};
-use tensor_expr_runtime::MAX_RANK;
+use tensor_expr_catalog::operation::{Dims, Reads};
+use tensor_expr_catalog::MAX_RANK;
 
 /// Where an expression stands, for the `in_dims` placement rule.
 #[derive(Clone, Copy, PartialEq, Eq)]

@@ -9,7 +9,7 @@
 use crate::ast::DimLiteral;
 use proc_macro2::{Ident, Literal, Span, TokenStream};
 use quote::{quote, quote_spanned, ToTokens};
-use tensor_expr_runtime::MAX_RANK;
+use tensor_expr_catalog::MAX_RANK;
 
 /// The three parts of a rule's error: rustc's `on_unimplemented` fields.
 struct Diagnostic {

@@ -22,7 +22,7 @@ use crate::ast::{AssignOp, Expr, Form, IndexOf, Statement};
 use crate::stage;
 use proc_macro2::{Ident, Span, TokenStream};
 use quote::{quote, quote_spanned};
-use tensor_expr_runtime::ops::{Build, Reads};
+use tensor_expr_catalog::operation::{Build, Reads};
 use tree::{Other, TreeBuilder};
 
 /// Expands a validated statement: its stages first ([`stage`]), each into a

@@ -11,7 +11,7 @@ use crate::stage;
 use proc_macro2::{Ident, Literal, Span, TokenStream};
 use quote::{quote, quote_spanned, ToTokens};
 use std::collections::HashMap;
-use tensor_expr_runtime::ops::{Build, Dims, Reads};
+use tensor_expr_catalog::operation::{Build, Dims, Reads};
 
 /// A group of fold steps this large is bound to a `let` (see
 /// [`TreeBuilder::steps_group`]); check time is flat between 16 and 64.

@@ -3,7 +3,8 @@
 //! Each entry is a zero-sized marker (`functions::exp`) implementing the function
 //! trait of its arity for every element type in its domain. The same table
 //! produces [`FUNCTIONS`], from which the `tensor_expr!` macro learns names and
-//! arities, so the macro and the runtime cannot disagree.
+//! arities (through the `tensor-expr-catalog` crate, which a test keeps equal
+//! to it), so the macro and the runtime cannot disagree.
 //!
 //! Where a function is defined is [`Domain`], asked of the element type's
 //! class ([`Defined`]); only the node constructors require it, so a mistake
@@ -144,34 +145,7 @@ pub trait TernaryFunction<T> {
     fn apply(a: T, b: T, c: T) -> T;
 }
 
-/// What the macro needs to know about a function, to accept a call and to
-/// explain a wrong one: its name, its arguments, which element types it
-/// accepts, and a one-line description.
-///
-/// ```
-/// use tensor_expr_runtime::FUNCTIONS;
-/// let clamp = FUNCTIONS.iter().find(|f| f.name == "clamp").unwrap();
-/// assert_eq!((clamp.args, clamp.arity()), (&["x", "lo", "hi"][..], 3));
-/// assert_eq!(clamp.elements, "Element");
-/// ```
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct FunctionInfo {
-    /// The name written in expressions.
-    pub name: &'static str,
-    /// The arguments' names, as the signature in an error shows them.
-    pub args: &'static [&'static str],
-    /// The element trait it needs: `"Element"` (any), `"Signed"` or `"Float"`.
-    pub elements: &'static str,
-    /// What it computes.
-    pub summary: &'static str,
-}
-
-impl FunctionInfo {
-    /// The number of arguments.
-    pub const fn arity(&self) -> usize {
-        self.args.len()
-    }
-}
+pub use tensor_expr_catalog::FunctionInfo;
 
 /// Implements the function trait of the entry's arity for every element type
 /// of the domain trait `$bound` (a blanket impl: code generic over `T: Float`

@@ -451,6 +451,19 @@ fn fold_in_groups<T: Element, const G: usize>(
     combine: impl Fn(T, T) -> T,
     find_nan: bool,
 ) -> (T, bool) {
+    if len < LANES {
+        // What the lanes give a row shorter than one group of them (the
+        // identities folded, then each element in order), without filling
+        // and folding the `G * LANES` identities, which a debug build does
+        // for every element of a short-row reduction (an `[N, 3]` norm).
+        let (mut acc, mut found) = (identity, false);
+        for j in 0..len {
+            let x = row.get(j, T::ZERO);
+            acc = combine(acc, x);
+            found |= find_nan && x != x;
+        }
+        return (acc, found);
+    }
     let (mut q0, mut q1, mut q2, mut q3) = (
         [identity; LANES],
         [identity; LANES],

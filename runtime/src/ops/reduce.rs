@@ -469,6 +469,12 @@ where
         let ((), ()) = (Self::NOT_EMPTY_OR_DEFINED, Self::RUN_TIME_ROW);
         let row = source_row::<R, O>(outer);
         if Self::DIRECT {
+            if BroadcastStrides::<R, O>::INNER == 0 {
+                // Every element of the output row reads the same result
+                // element (`p / norm(p, [1], keepdim)`): folded once here,
+                // not once per element read.
+                return ReducedRow::Value(self.direct(row, 0));
+            }
             return ReducedRow::Direct(DirectRow::<_, O> {
                 node: self,
                 row,
@@ -506,9 +512,11 @@ where
 }
 
 /// A row of a reduction's result as the output reads it: from its cache,
-/// or folded where read ([`Reduction::DIRECT`]).
-enum ReducedRow<'a, N, O, C> {
+/// or folded where read ([`Reduction::DIRECT`]), or one value folded for
+/// the whole row where the output row reads one result element.
+enum ReducedRow<'a, T, N, O, C> {
     Direct(DirectRow<'a, N, O>),
+    Value(T),
     Cached(C),
 }
 
@@ -519,7 +527,7 @@ struct DirectRow<'a, N, O> {
     shape: PhantomData<O>,
 }
 
-impl<T, F, E, K, R, O, C> Row<T> for ReducedRow<'_, Reduction<T, F, E, K, R>, O, C>
+impl<T, F, E, K, R, O, C> Row<T> for ReducedRow<'_, T, Reduction<T, F, E, K, R>, O, C>
 where
     T: Element,
     F: Reducer<T>,
@@ -535,6 +543,7 @@ where
             ReducedRow::Direct(direct) => direct
                 .node
                 .direct(direct.row, j * BroadcastStrides::<R, O>::INNER),
+            ReducedRow::Value(value) => *value,
             ReducedRow::Cached(cached) => cached.get(j, current),
         }
     }

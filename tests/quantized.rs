@@ -225,3 +225,225 @@ fn requantize_is_gemmlowps_rounding() {
         }
     }
 }
+
+/// `conv2d(cast::<i32>(x) + c, cast::<i32>(w) + d, ..)` channels last
+/// (`[N, H, W, C_in]` by `[C_out, kH, kW, C_in]`), as its definition
+/// states it: the sum over the taps inside the input of `(x + c) * (w +
+/// d)`, a tap in the padding contributing zero.
+#[allow(clippy::too_many_arguments)]
+fn conv_nhwc_reference(
+    x: &[i8],
+    [n, h, w_len, c_in]: [usize; 4],
+    w: &[i8],
+    [c_out, kh_len, kw_len]: [usize; 3],
+    stride: [usize; 2],
+    pad: [usize; 2],
+    dilation: [usize; 2],
+    (c, d): (i32, i32),
+    [oh_len, ow_len]: [usize; 2],
+) -> Vec<i32> {
+    let mut y = Vec::new();
+    for b in 0..n {
+        for oh in 0..oh_len {
+            for ow in 0..ow_len {
+                for co in 0..c_out {
+                    let mut sum = 0i32;
+                    for kh in 0..kh_len {
+                        for kw in 0..kw_len {
+                            let ih = (oh * stride[0] + kh * dilation[0]).wrapping_sub(pad[0]);
+                            let iw = (ow * stride[1] + kw * dilation[1]).wrapping_sub(pad[1]);
+                            if ih >= h || iw >= w_len {
+                                continue;
+                            }
+                            for ci in 0..c_in {
+                                let xv = i32::from(x[((b * h + ih) * w_len + iw) * c_in + ci]) + c;
+                                let wv =
+                                    i32::from(w[((co * kh_len + kh) * kw_len + kw) * c_in + ci])
+                                        + d;
+                                sum += xv * wv;
+                            }
+                        }
+                    }
+                    y.push(sum);
+                }
+            }
+        }
+    }
+    y
+}
+
+/// Pseudo-random bytes over the whole `i8` range.
+fn bytes<S: Shape>(seed: u32) -> Tensor<i8, S> {
+    let mut state = seed.wrapping_mul(2_654_435_761).wrapping_add(1);
+    Tensor::from_fn(|_| {
+        state ^= state << 13;
+        state ^= state >> 17;
+        state ^= state << 5;
+        (state >> 24) as u8 as i8
+    })
+}
+
+/// Int8 convolutions channels last of every form the int8 kernel takes
+/// (16, 32 and 48 output channels, input channels 4 to 64, strides,
+/// padding, dilation, a batch, 1-D, zero points at both ends of the
+/// range), and of forms it leaves to the general path (an input constant
+/// outside it, weights with an offset, 8 output channels), against the
+/// definition. CI runs this at every instruction-set level, so the
+/// kernel and the general path are each checked.
+#[test]
+fn int8_convolutions_channels_last_match_their_definition() {
+    let x = bytes::<Shape![1, 6, 11, 8]>(1);
+    let w = bytes::<Shape![16, 3, 3, 8]>(2);
+    let zx = -128;
+    let y = tensor_expr!(conv2d(
+        cast::<i32>(x) - zx,
+        cast::<i32>(w),
+        padding = same,
+        layout = nhwc
+    ));
+    let expected = conv_nhwc_reference(
+        x.as_slice(),
+        [1, 6, 11, 8],
+        w.as_slice(),
+        [16, 3, 3],
+        [1, 1],
+        [1, 1],
+        [1, 1],
+        (128, 0),
+        [6, 11],
+    );
+    assert_eq!(y.as_slice(), &expected[..], "3x3 same, zx = -128");
+
+    let x = bytes::<Shape![2, 7, 9, 4]>(3);
+    let w = bytes::<Shape![32, 3, 3, 4]>(4);
+    let zx = 5;
+    let y = tensor_expr!(conv2d(
+        cast::<i32>(x) - zx,
+        cast::<i32>(w),
+        stride = 2,
+        padding = 1,
+        layout = nhwc
+    ));
+    let expected = conv_nhwc_reference(
+        x.as_slice(),
+        [2, 7, 9, 4],
+        w.as_slice(),
+        [32, 3, 3],
+        [2, 2],
+        [1, 1],
+        [1, 1],
+        (-5, 0),
+        [4, 5],
+    );
+    assert_eq!(y.as_slice(), &expected[..], "stride 2, batch 2");
+
+    let x = bytes::<Shape![1, 5, 13, 64]>(5);
+    let w = bytes::<Shape![48, 1, 1, 64]>(6);
+    let zx = 127;
+    let y = tensor_expr!(conv2d(cast::<i32>(x) - zx, cast::<i32>(w), layout = nhwc));
+    let expected = conv_nhwc_reference(
+        x.as_slice(),
+        [1, 5, 13, 64],
+        w.as_slice(),
+        [48, 1, 1],
+        [1, 1],
+        [0, 0],
+        [1, 1],
+        (-127, 0),
+        [5, 13],
+    );
+    assert_eq!(y.as_slice(), &expected[..], "pointwise, zx = 127");
+
+    let x = bytes::<Shape![1, 9, 10, 16]>(7);
+    let w = bytes::<Shape![16, 3, 2, 16]>(8);
+    let y = tensor_expr!(conv2d(
+        cast::<i32>(x) + 7,
+        cast::<i32>(w),
+        padding = [2, 1],
+        dilation = [2, 1],
+        layout = nhwc
+    ));
+    let expected = conv_nhwc_reference(
+        x.as_slice(),
+        [1, 9, 10, 16],
+        w.as_slice(),
+        [16, 3, 2],
+        [1, 1],
+        [2, 1],
+        [2, 1],
+        (7, 0),
+        [9, 11],
+    );
+    assert_eq!(
+        y.as_slice(),
+        &expected[..],
+        "dilation, padding per dim, + 7"
+    );
+
+    let x = bytes::<Shape![2, 30, 8]>(9);
+    let w = bytes::<Shape![16, 5, 8]>(10);
+    let y = tensor_expr!(conv1d(
+        cast::<i32>(x),
+        cast::<i32>(w),
+        stride = 2,
+        padding = 2,
+        layout = nwc
+    ));
+    let expected = conv_nhwc_reference(
+        x.as_slice(),
+        [2, 1, 30, 8],
+        w.as_slice(),
+        [16, 1, 5],
+        [1, 2],
+        [0, 2],
+        [1, 1],
+        (0, 0),
+        [1, 15],
+    );
+    assert_eq!(y.as_slice(), &expected[..], "conv1d");
+
+    // Outside the kernel's forms: the general path.
+    let x = bytes::<Shape![1, 6, 11, 8]>(11);
+    let w = bytes::<Shape![16, 3, 3, 8]>(12);
+    let zx = -200;
+    let y = tensor_expr!(conv2d(
+        cast::<i32>(x) - zx,
+        cast::<i32>(w) - 1,
+        padding = same,
+        layout = nhwc
+    ));
+    let expected = conv_nhwc_reference(
+        x.as_slice(),
+        [1, 6, 11, 8],
+        w.as_slice(),
+        [16, 3, 3],
+        [1, 1],
+        [1, 1],
+        [1, 1],
+        (200, -1),
+        [6, 11],
+    );
+    assert_eq!(
+        y.as_slice(),
+        &expected[..],
+        "input constant 200, weights offset"
+    );
+    let y = tensor_expr!(conv2d(
+        cast::<i32>(x) - zx,
+        cast::<i32>(w),
+        padding = same,
+        layout = nhwc
+    ));
+    let expected = conv_nhwc_reference(
+        x.as_slice(),
+        [1, 6, 11, 8],
+        w.as_slice(),
+        [16, 3, 3],
+        [1, 1],
+        [1, 1],
+        [1, 1],
+        (200, 0),
+        [6, 11],
+    );
+    assert_eq!(y.as_slice(), &expected[..], "input constant 200");
+}

@@ -20,6 +20,15 @@ pub trait Reader<T>: Copy {
     type Stored: Copy;
     /// One stored element as `T`.
     fn read(self, stored: Self::Stored) -> T;
+    /// Whether the input is `i8` data read as `i32`, a constant added or
+    /// not ([`Reader::int8`]): what the int8 kernel reads as bytes.
+    const INT8: bool = false;
+    /// The stored data as bytes and the constant added to each, where
+    /// [`Reader::INT8`] holds and the constant is an `i32`.
+    #[inline(always)]
+    fn int8(self, _data: &[Self::Stored]) -> Option<(&[i8], i32)> {
+        None
+    }
 }
 
 /// Stored elements read as they are.
@@ -48,11 +57,16 @@ pub struct Widen<N, O> {
     narrow: PhantomData<N>,
 }
 
-impl<N: Copy + Cast<T>, T: Element, O: Offset<T>> Reader<T> for Widen<N, O> {
+impl<N: Element + Cast<T>, T: Element, O: Offset<T>> Reader<T> for Widen<N, O> {
     type Stored = N;
     #[inline(always)]
     fn read(self, stored: N) -> T {
         self.offset.apply(stored.cast())
+    }
+    const INT8: bool = N::IS_INT8 && T::IS_I32;
+    #[inline(always)]
+    fn int8(self, data: &[N]) -> Option<(&[i8], i32)> {
+        Some((N::int8_slice(data)?, self.offset.constant()?))
     }
 }
 
@@ -60,6 +74,8 @@ impl<N: Copy + Cast<T>, T: Element, O: Offset<T>> Reader<T> for Widen<N, O> {
 pub trait Offset<T>: Copy {
     /// `value` offset.
     fn apply(self, value: T) -> T;
+    /// The constant added, as an `i32`, where it is one.
+    fn constant(self) -> Option<i32>;
 }
 
 /// No constant.
@@ -70,6 +86,10 @@ impl<T> Offset<T> for NoOffset {
     #[inline(always)]
     fn apply(self, value: T) -> T {
         value
+    }
+    #[inline(always)]
+    fn constant(self) -> Option<i32> {
+        Some(0)
     }
 }
 
@@ -82,6 +102,10 @@ impl<T: Element> Offset<T> for Plus<T> {
     fn apply(self, value: T) -> T {
         value + self.0
     }
+    #[inline(always)]
+    fn constant(self) -> Option<i32> {
+        self.0.to_i32()
+    }
 }
 
 /// `value - c` (a zero point).
@@ -92,6 +116,10 @@ impl<T: Element> Offset<T> for Minus<T> {
     #[inline(always)]
     fn apply(self, value: T) -> T {
         value - self.0
+    }
+    #[inline(always)]
+    fn constant(self) -> Option<i32> {
+        self.0.to_i32()?.checked_neg()
     }
 }
 
@@ -131,7 +159,7 @@ pub struct Widened<'a, N, T, S, O> {
 
 impl<'a, N, T, S, O> ConvInput<'a, T> for Widened<'a, N, T, S, O>
 where
-    N: Copy + Cast<T>,
+    N: Element + Cast<T>,
     T: Element,
     S: Shape,
     O: Offset<T>,

@@ -17,8 +17,10 @@
 //! inside without one. Channels last, a tile is `R` positions by `C` output
 //! channels: each output channel a dot product of its weights with each
 //! pixel along the input channels, or, depthwise, each tap a multiply-add
-//! of the pixel's channels by their weights (module `channels_last`). Any
-//! tile these do not cover sums element by element.
+//! of the pixel's channels by their weights (module `channels_last`); over
+//! stored `i8` data, where the CPU has AVX-512 VNNI, module `int8`'s kernel
+//! sums them from the bytes. Any tile these do not cover sums element by
+//! element.
 //!
 //! The inputs are borrowed where they are stored: an expression input is
 //! evaluated first (the macro stages it), so the taps read memory, not a
@@ -26,6 +28,7 @@
 
 mod channels_last;
 pub mod inputs;
+mod int8;
 
 use super::{Build, Dims, NamedOption, Operation, Reads, Signature};
 use crate::element::Element;
@@ -389,6 +392,9 @@ unsafe impl<T: Element, C: ConvSpec, Xr: Reader<T>, Wr: Reader<T>> Expr<T>
                 ..first
             } == *p
         });
+        if Self::INT8_TILES && own && (CC == 16 || CC == 32) && self.int8_block(&rows, &mut block) {
+            return Block(block);
+        }
         if own && Self::G.channels_last && positions {
             let one_group = first.channel / Self::OUT_PER_GROUP
                 == (first.channel + CC - 1) / Self::OUT_PER_GROUP;
@@ -423,6 +429,49 @@ unsafe impl<T: Element, C: ConvSpec, Xr: Reader<T>, Wr: Reader<T>> Expr<T>
 }
 
 impl<'a, T: Element, C: ConvSpec, Xr: Reader<T>, Wr: Reader<T>> Convolution<'a, T, C, Xr, Wr> {
+    /// Whether tiles channels last may be summed from stored bytes by the
+    /// int8 kernel ([`int8`]): both inputs `i8` data read as `i32`, one
+    /// group, input channels a multiple of 4.
+    const INT8_TILES: bool = Xr::INT8
+        && Wr::INT8
+        && Self::G.channels_last
+        && Self::G.groups == 1
+        && Self::PER_GROUP.is_multiple_of(4);
+
+    /// A channels-last tile of the `R` positions `rows` (of one channel)
+    /// by `CC` (16 or 32) channels, summed by the int8 kernel into `block`;
+    /// false (the block then unspecified) where the kernel cannot run:
+    /// the weights have an offset, or the CPU lacks the instructions.
+    #[inline(always)]
+    fn int8_block<const R: usize, const CC: usize>(
+        &self,
+        rows: &[Position; R],
+        block: &mut [[T; CC]; R],
+    ) -> bool {
+        let (Some((x, x_offset)), Some((w, 0))) =
+            (self.x_reader.int8(self.x), self.w_reader.int8(self.w))
+        else {
+            return false;
+        };
+        let tile = int8::Int8Tile {
+            x,
+            w,
+            x_offset,
+            geometry: &Self::G,
+            positions: rows,
+            channels: CC,
+        };
+        let Some(sums) = int8::block(&tile) else {
+            return false;
+        };
+        for (row, sums) in block.iter_mut().zip(sums) {
+            for (value, sum) in row.iter_mut().zip(sums) {
+                *value = T::from_int_literal(i128::from(sum));
+            }
+        }
+        true
+    }
+
     /// Whether tiles take their rows along a 2-D output's channels (each
     /// input row loaded then serves every channel of the tile) rather than
     /// its rows: channels first, several input channels to sum (with one,

@@ -81,6 +81,33 @@ fn convolution_channels_first() {
 
 /// Expressions with row caches (a reduction beside elementwise work) are
 /// walked on one thread; the result is the same.
+/// An int8 convolution channels last (38 M multiply-adds, split across
+/// threads): where the CPU has VNNI, the threads share the weights the
+/// first tile packs.
+#[test]
+fn int8_convolution_channels_last() {
+    let bytes = |seed: u32, n: usize| -> Vec<i8> {
+        (0..n as u32)
+            .map(|p| (p.wrapping_mul(2_654_435_761).wrapping_add(seed) >> 24) as u8 as i8)
+            .collect()
+    };
+    let x =
+        HeapTensor::<i8, Shape![1, 32, 32, 64]>::try_from_slice(&bytes(1, 32 * 32 * 64)).unwrap();
+    let w = HeapTensor::<i8, Shape![64, 3, 3, 64]>::try_from_slice(&bytes(2, 64 * 9 * 64)).unwrap();
+    let zx = -3;
+    let compute = || -> HeapTensor<i32, Shape![1, 32, 32, 64]> {
+        tensor_expr!(conv2d(
+            cast::<i32>(x) - zx,
+            cast::<i32>(w),
+            padding = same,
+            layout = nhwc
+        ))
+    };
+    let serial = in_pool(1, compute);
+    let split = in_pool(3, compute);
+    assert_eq!(serial.as_slice(), split.as_slice());
+}
+
 #[test]
 fn row_caches_stay_serial() {
     let a = noise::<Shape![1024, 512]>(13);

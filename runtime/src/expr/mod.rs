@@ -75,7 +75,10 @@ impl<S: Shape> Shaped for core::marker::PhantomData<S> {
 /// `row`, `tile` or `flat_row` changes state through `&self` (a row cache
 /// in a `Cell`) must report `cached_rows`, and so must every node that
 /// reads such a child through those methods (the `Children` impls combine
-/// it); `row_fresh`, `stored_row` and `int8_row` must change no state.
+/// it); `row_fresh`, `stored_row` and `int8_row` must change no state. A
+/// state set once through a thread-safe cell, the same whichever thread
+/// sets it (the int8 convolution's packed weights, a `OnceLock` with
+/// `std`, which `rayon` implies), needs neither.
 /// Every impl is the crate's own; the macro builds trees of them.
 #[diagnostic::on_unimplemented(
     message = "element types do not match: `{Self}` is not an expression over `{T}`",

@@ -155,6 +155,8 @@ pub struct Convolution<'a, T, C, Xr: Reader<T> = Plain<T>, Wr: Reader<T> = Plain
     w: &'a [Wr::Stored],
     x_reader: Xr,
     w_reader: Wr,
+    /// The weights in the int8 kernel's layout, made on its first tile.
+    packed: int8::PackedWeights,
     spec: PhantomData<C>,
 }
 
@@ -183,7 +185,7 @@ where
     X::Shape: ConvRule<W::Shape, Op, S, P, Dl, G, L>,
 {
     let ((x, x_reader), (w, w_reader)) = (x.parts(), w.parts());
-    Convolution { x, w, x_reader, w_reader, spec: PhantomData }
+    Convolution { x, w, x_reader, w_reader, packed: int8::PackedWeights::default(), spec: PhantomData }
 }
 
 impl<T, C: ConvSpec, Xr: Reader<T>, Wr: Reader<T>> Shaped for Convolution<'_, T, C, Xr, Wr> {
@@ -456,6 +458,7 @@ impl<'a, T: Element, C: ConvSpec, Xr: Reader<T>, Wr: Reader<T>> Convolution<'a, 
         let tile = int8::Int8Tile {
             x,
             w,
+            packed: &self.packed,
             x_offset,
             geometry: &Self::G,
             positions: rows,

@@ -14,7 +14,8 @@
 //! one vector of 16 `i32` sums per position and 16 channels: for each tap
 //! and four input channels, one `vpdpbusd` per position and vector
 //! multiplies the position's four input bytes (broadcast) by the 16
-//! channels' weights and adds them. `vpdpbusd` takes unsigned bytes on the
+//! channels' weights and adds them; a pixel's input bytes are loaded 16 at
+//! a time. `vpdpbusd` takes unsigned bytes on the
 //! left: each input byte is read as `x + 128`, and `(128 - c)` times each
 //! channel's weight sum is taken off at the end, where `c` is the constant
 //! added to the input (`-zx`). A tap in the padding reads bytes equal to
@@ -219,7 +220,6 @@ mod vnni {
         }
         // A tap in the padding reads copies of the zero point, `-c`.
         let padding = [tile.x_offset.wrapping_neg() as i8; 16];
-        let flip = _mm512_set1_epi32(0x8080_8080_u32 as i32);
         let mut sums = [[_mm512_setzero_si512(); V]; R];
         for kh in 0..kh_len {
             for kw in 0..kw_len {
@@ -235,51 +235,42 @@ mod vnni {
                     }
                 }
                 let tap = (kh * kw_len + kw) * groups * 64;
-                // Sixteen input channels at a time: each pixel's 16 bytes
-                // loaded once, their four groups broadcast in turn.
-                let blocks = groups / 4;
-                for block in 0..blocks {
+                // Sixteen input channels at a time (fewer in a last
+                // block, where `c_in` is not a multiple of 16): each
+                // pixel's bytes loaded once, their groups of four
+                // broadcast in turn.
+                for block in 0..groups.div_ceil(4) {
+                    let count = (groups - 4 * block).min(4);
                     // (Loops, not `core::array::from_fn`, whose closures
                     // LLVM kept out of line.)
                     let mut w = [[_mm512_setzero_si512(); 4]; V];
                     for (w, weights) in w.iter_mut().zip(&weights) {
-                        for (t, w) in w.iter_mut().enumerate() {
+                        for (t, w) in w.iter_mut().enumerate().take(count) {
                             *w = load_64(weights, tap + (4 * block + t) * 64);
                         }
                     }
-                    for (sums, &(pixel, step)) in sums.iter_mut().zip(&pixels) {
-                        // SAFETY: a pixel of step 1 holds `c_in >= 16 block
-                        // + 16` bytes, the padding 16; the load is unaligned.
-                        let x = unsafe { _mm_loadu_si128(pixel.add(16 * block * step).cast()) };
-                        let x = _mm512_xor_si512(_mm512_broadcast_i32x4(x), flip);
-                        // Bytes `4 t ..+ 4` of the sixteen, in every lane.
-                        let left = [
-                            _mm512_shuffle_epi32::<0x00>(x),
-                            _mm512_shuffle_epi32::<0x55>(x),
-                            _mm512_shuffle_epi32::<0xAA>(x),
-                            _mm512_shuffle_epi32::<0xFF>(x),
-                        ];
-                        for (t, &left) in left.iter().enumerate() {
-                            for (sum, w) in sums.iter_mut().zip(&w) {
-                                *sum = _mm512_dpbusd_epi32(*sum, left, w[t]);
-                            }
+                    if count == 4 {
+                        for (sums, &(pixel, step)) in sums.iter_mut().zip(&pixels) {
+                            // SAFETY: a pixel of step 1 holds `c_in >= 16
+                            // block + 16` bytes, the padding 16; the load is
+                            // unaligned.
+                            let x = unsafe { _mm_loadu_si128(pixel.add(16 * block * step).cast()) };
+                            // SAFETY: `sums` has the features.
+                            unsafe { add_block(sums, x, &w, 4) };
                         }
-                    }
-                }
-                // The rest four input channels at a time.
-                for q in 4 * blocks..groups {
-                    let mut w = [_mm512_setzero_si512(); V];
-                    for (w, weights) in w.iter_mut().zip(&weights) {
-                        *w = load_64(weights, tap + q * 64);
-                    }
-                    for (sums, &(pixel, step)) in sums.iter_mut().zip(&pixels) {
-                        // SAFETY: a pixel of step 1 holds `c_in >= 4 q + 4`
-                        // bytes, the padding 16; the read is unaligned.
-                        let four =
-                            unsafe { pixel.add(4 * q * step).cast::<i32>().read_unaligned() };
-                        let left = _mm512_xor_si512(_mm512_set1_epi32(four), flip);
-                        for (sum, &w) in sums.iter_mut().zip(&w) {
-                            *sum = _mm512_dpbusd_epi32(*sum, left, w);
+                    } else {
+                        // The block's `4 count` bytes of each pixel.
+                        let mask = u64::MAX >> (64 - 4 * count);
+                        for (sums, &(pixel, step)) in sums.iter_mut().zip(&pixels) {
+                            // SAFETY: a pixel of step 1 holds `c_in >= 16
+                            // block + 4 count` bytes, the padding 16; the
+                            // load reads only the bytes of `mask` and is
+                            // unaligned.
+                            let x = unsafe {
+                                _mm512_maskz_loadu_epi8(mask, pixel.add(16 * block * step))
+                            };
+                            // SAFETY: `sums` has the features.
+                            unsafe { add_block(sums, _mm512_castsi512_si128(x), &w, count) };
                         }
                     }
                 }
@@ -307,6 +298,40 @@ mod vnni {
             }
         }
         out
+    }
+
+    /// Adds the first `count` groups of four of a pixel's bytes `x`, each
+    /// broadcast, times the weights `w` of those groups, to its sums (one
+    /// vector per 16 channels). Inlined into [`sums`], whose features its
+    /// instructions need (a function of its own with the features would be
+    /// called, not inlined).
+    ///
+    /// # Safety
+    ///
+    /// The CPU has AVX-512 F, BW and VNNI.
+    #[inline(always)]
+    unsafe fn add_block<const V: usize>(
+        sums: &mut [__m512i; V],
+        x: __m128i,
+        w: &[[__m512i; 4]; V],
+        count: usize,
+    ) {
+        let x = _mm512_xor_si512(
+            _mm512_broadcast_i32x4(x),
+            _mm512_set1_epi32(0x8080_8080_u32 as i32),
+        );
+        // Bytes `4 t ..+ 4` of the block, in every lane.
+        let left = [
+            _mm512_shuffle_epi32::<0x00>(x),
+            _mm512_shuffle_epi32::<0x55>(x),
+            _mm512_shuffle_epi32::<0xAA>(x),
+            _mm512_shuffle_epi32::<0xFF>(x),
+        ];
+        for (t, &left) in left.iter().enumerate().take(count) {
+            for (sum, w) in sums.iter_mut().zip(w) {
+                *sum = _mm512_dpbusd_epi32(*sum, left, w[t]);
+            }
+        }
     }
 
     /// The 64 bytes of `bytes` from `at`.

@@ -15,12 +15,12 @@
 //! and four input channels, one `vpdpbusd` per position and vector
 //! multiplies the position's four input bytes (broadcast) by the 16
 //! channels' weights and adds them; a pixel's input bytes are loaded 16 at
-//! a time. `vpdpbusd` takes unsigned bytes on the
-//! left: each input byte is read as `x + 128`, and `(128 - c)` times each
-//! channel's weight sum is taken off at the end, where `c` is the constant
-//! added to the input (`-zx`). A tap in the padding reads bytes equal to
-//! `-c` (the zero point), whose term the same correction cancels, so the
-//! padding contributes zero as TFLite's does.
+//! a time. `vpdpbusd` takes unsigned bytes on the left: each input byte is
+//! read as `x + 128`, and `(128 - c)` times each channel's weight sum is
+//! taken off at the end, where `c` is the constant added to the input
+//! (`-zx`). A tap in the padding reads bytes equal to `-c` (the zero
+//! point), whose term the same correction cancels, so the padding
+//! contributes zero as TFLite's does.
 //!
 //! The copy and the kernel are functions of the runtime, compiled once
 //! whatever the expression: the expression's nodes give them slices and

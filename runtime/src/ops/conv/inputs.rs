@@ -23,6 +23,16 @@ pub trait Reader<T>: Copy {
     /// Whether the input is `i8` data read as `i32`, a constant added or
     /// not ([`Reader::int8`]): what the int8 kernel reads as bytes.
     const INT8: bool = false;
+    /// What a convolution whose weights this reads keeps of them for the
+    /// int8 kernel: nothing for stored elements read as they are (a
+    /// field with a destructor in every node slowed float convolutions
+    /// channels last by a sixth), the packed weights for narrow integers.
+    type Packed: Default;
+    /// The int8 kernel's packed weights in `cell`, where it holds them.
+    #[inline(always)]
+    fn packed(_cell: &Self::Packed) -> Option<&super::int8::PackedWeights> {
+        None
+    }
     /// The stored data as bytes and the constant added to each, where
     /// [`Reader::INT8`] holds and the constant is an `i32`.
     #[inline(always)]
@@ -44,6 +54,7 @@ impl<T> Copy for Plain<T> {}
 
 impl<T: Copy> Reader<T> for Plain<T> {
     type Stored = T;
+    type Packed = ();
     #[inline(always)]
     fn read(self, stored: T) -> T {
         stored
@@ -59,11 +70,16 @@ pub struct Widen<N, O> {
 
 impl<N: Element + Cast<T>, T: Element, O: Offset<T>> Reader<T> for Widen<N, O> {
     type Stored = N;
+    type Packed = super::int8::PackedWeights;
     #[inline(always)]
     fn read(self, stored: N) -> T {
         self.offset.apply(stored.cast())
     }
     const INT8: bool = N::IS_INT8 && T::IS_I32;
+    #[inline(always)]
+    fn packed(cell: &Self::Packed) -> Option<&super::int8::PackedWeights> {
+        Some(cell)
+    }
     #[inline(always)]
     fn int8(self, data: &[N]) -> Option<(&[i8], i32)> {
         Some((N::int8_slice(data)?, self.offset.constant()?))

@@ -57,7 +57,7 @@ type Once<T> = core::cell::OnceCell<T>;
 /// rest of the evaluation. Without an allocator it holds nothing and the
 /// kernel does not run.
 #[derive(Default)]
-pub(crate) struct PackedWeights {
+pub struct PackedWeights {
     #[cfg(feature = "alloc")]
     once: Once<Option<Packed>>,
 }

@@ -155,8 +155,9 @@ pub struct Convolution<'a, T, C, Xr: Reader<T> = Plain<T>, Wr: Reader<T> = Plain
     w: &'a [Wr::Stored],
     x_reader: Xr,
     w_reader: Wr,
-    /// The weights in the int8 kernel's layout, made on its first tile.
-    packed: int8::PackedWeights,
+    /// The weights in the int8 kernel's layout, made on its first tile
+    /// (where the weights are narrow integers).
+    packed: Wr::Packed,
     spec: PhantomData<C>,
 }
 
@@ -185,7 +186,7 @@ where
     X::Shape: ConvRule<W::Shape, Op, S, P, Dl, G, L>,
 {
     let ((x, x_reader), (w, w_reader)) = (x.parts(), w.parts());
-    Convolution { x, w, x_reader, w_reader, packed: int8::PackedWeights::default(), spec: PhantomData }
+    Convolution { x, w, x_reader, w_reader, packed: Default::default(), spec: PhantomData }
 }
 
 impl<T, C: ConvSpec, Xr: Reader<T>, Wr: Reader<T>> Shaped for Convolution<'_, T, C, Xr, Wr> {
@@ -450,15 +451,17 @@ impl<'a, T: Element, C: ConvSpec, Xr: Reader<T>, Wr: Reader<T>> Convolution<'a, 
         rows: &[Position; R],
         block: &mut [[T; CC]; R],
     ) -> bool {
-        let (Some((x, x_offset)), Some((w, 0))) =
-            (self.x_reader.int8(self.x), self.w_reader.int8(self.w))
-        else {
+        let (Some((x, x_offset)), Some((w, 0)), Some(packed)) = (
+            self.x_reader.int8(self.x),
+            self.w_reader.int8(self.w),
+            Wr::packed(&self.packed),
+        ) else {
             return false;
         };
         let tile = int8::Int8Tile {
             x,
             w,
-            packed: &self.packed,
+            packed,
             x_offset,
             geometry: &Self::G,
             positions: rows,

@@ -26,7 +26,8 @@ pub trait Reader<T>: Copy {
     /// What a convolution whose weights this reads keeps of them for the
     /// int8 kernel: nothing for stored elements read as they are (a
     /// field with a destructor in every node slowed float convolutions
-    /// channels last by a sixth), the packed weights for narrow integers.
+    /// channels last: PERFORMANCE.md, "Int8 inference"), the packed
+    /// weights for narrow integers.
     type Packed: Default;
     /// The int8 kernel's packed weights in `cell`, where it holds them.
     #[inline(always)]

@@ -226,26 +226,55 @@ fn requantize_is_gemmlowps_rounding() {
     }
 }
 
-/// `conv2d(cast::<i32>(x) + c, cast::<i32>(w) + d, ..)` channels last
-/// (`[N, H, W, C_in]` by `[C_out, kH, kW, C_in]`), as its definition
-/// states it: the sum over the taps inside the input of `(x + c) * (w +
-/// d)`, a tap in the padding contributing zero.
-#[allow(clippy::too_many_arguments)]
-fn conv_nhwc_reference(
-    x: &[i8],
-    [n, h, w_len, c_in]: [usize; 4],
-    w: &[i8],
-    [c_out, kh_len, kw_len]: [usize; 3],
+/// How a convolution slides: stride, padding before the first element and
+/// dilation, per spatial dim (one of 1 for a 1-D convolution).
+#[derive(Clone, Copy)]
+struct Slide {
     stride: [usize; 2],
     pad: [usize; 2],
     dilation: [usize; 2],
+}
+
+const PLAIN: Slide = Slide {
+    stride: [1, 1],
+    pad: [0, 0],
+    dilation: [1, 1],
+};
+
+/// Asserts that `y` is `conv2d(cast::<i32>(x) + c, cast::<i32>(w) + d, ..)`
+/// channels last (`[N, H, W, C_in]` by `[C_out, kH, kW, C_in]`; `[N, W,
+/// C_in]` by `[C_out, kW, C_in]` in 1-D) as its definition states it: the
+/// sum over the taps inside the input of `(x + c) * (w + d)`, a tap in the
+/// padding contributing zero. The sizes are the tensors' own.
+fn assert_conv_nhwc<X: Shape, W: Shape, Y: Shape>(
+    y: &Tensor<i32, Y>,
+    x: &Tensor<i8, X>,
+    w: &Tensor<i8, W>,
+    slide: Slide,
     (c, d): (i32, i32),
-    [oh_len, ow_len]: [usize; 2],
-) -> Vec<i32> {
-    let mut y = Vec::new();
+    case: &str,
+) {
+    // A 1-D convolution is a 2-D one of height 1.
+    let spatial = |dims: &[usize]| -> Vec<usize> {
+        let mut dims = dims.to_vec();
+        if dims.len() == 3 {
+            dims.insert(1, 1);
+        }
+        dims
+    };
+    let (xd, wd, yd) = (spatial(X::DIMS), spatial(W::DIMS), spatial(Y::DIMS));
+    let ([n, h, w_len, c_in], [c_out, kh_len, kw_len]) =
+        ([xd[0], xd[1], xd[2], xd[3]], [wd[0], wd[1], wd[2]]);
+    let (x, w) = (x.as_slice(), w.as_slice());
+    let Slide {
+        stride,
+        pad,
+        dilation,
+    } = slide;
+    let mut expected = Vec::new();
     for b in 0..n {
-        for oh in 0..oh_len {
-            for ow in 0..ow_len {
+        for oh in 0..yd[1] {
+            for ow in 0..yd[2] {
                 for co in 0..c_out {
                     let mut sum = 0i32;
                     for kh in 0..kh_len {
@@ -264,12 +293,12 @@ fn conv_nhwc_reference(
                             }
                         }
                     }
-                    y.push(sum);
+                    expected.push(sum);
                 }
             }
         }
     }
-    y
+    assert_eq!(y.as_slice(), &expected[..], "{case}");
 }
 
 /// Pseudo-random bytes over the whole `i8` range.
@@ -287,13 +316,20 @@ fn bytes<S: Shape>(seed: u32) -> Tensor<i8, S> {
 /// (16, 32 and 48 output channels, input channels 4 to 64, strides,
 /// padding, dilation, a batch, 1-D, zero points at both ends of the
 /// range), and of forms it leaves to the general path (an input constant
-/// outside it, weights with an offset, 8 output channels), against the
-/// definition. CI runs this at every instruction-set level, so the
-/// kernel and the general path are each checked.
+/// outside it, weights with an offset), against the definition. CI runs
+/// this at every instruction-set level, so the kernel and the general path
+/// are each checked.
 #[test]
 fn int8_convolutions_channels_last_match_their_definition() {
-    let x = bytes::<Shape![1, 6, 11, 8]>(1);
-    let w = bytes::<Shape![16, 3, 3, 8]>(2);
+    let same = Slide {
+        pad: [1, 1],
+        ..PLAIN
+    };
+
+    let (x, w) = (
+        bytes::<Shape![1, 6, 11, 8]>(1),
+        bytes::<Shape![16, 3, 3, 8]>(2),
+    );
     let zx = -128;
     let y = tensor_expr!(conv2d(
         cast::<i32>(x) - zx,
@@ -301,21 +337,12 @@ fn int8_convolutions_channels_last_match_their_definition() {
         padding = same,
         layout = nhwc
     ));
-    let expected = conv_nhwc_reference(
-        x.as_slice(),
-        [1, 6, 11, 8],
-        w.as_slice(),
-        [16, 3, 3],
-        [1, 1],
-        [1, 1],
-        [1, 1],
-        (128, 0),
-        [6, 11],
-    );
-    assert_eq!(y.as_slice(), &expected[..], "3x3 same, zx = -128");
+    assert_conv_nhwc(&y, &x, &w, same, (128, 0), "3x3 same, zx = -128");
 
-    let x = bytes::<Shape![2, 7, 9, 4]>(3);
-    let w = bytes::<Shape![32, 3, 3, 4]>(4);
+    let (x, w) = (
+        bytes::<Shape![2, 7, 9, 4]>(3),
+        bytes::<Shape![32, 3, 3, 4]>(4),
+    );
     let zx = 5;
     let y = tensor_expr!(conv2d(
         cast::<i32>(x) - zx,
@@ -324,38 +351,25 @@ fn int8_convolutions_channels_last_match_their_definition() {
         padding = 1,
         layout = nhwc
     ));
-    let expected = conv_nhwc_reference(
-        x.as_slice(),
-        [2, 7, 9, 4],
-        w.as_slice(),
-        [32, 3, 3],
-        [2, 2],
-        [1, 1],
-        [1, 1],
-        (-5, 0),
-        [4, 5],
-    );
-    assert_eq!(y.as_slice(), &expected[..], "stride 2, batch 2");
+    let slide = Slide {
+        stride: [2, 2],
+        pad: [1, 1],
+        ..PLAIN
+    };
+    assert_conv_nhwc(&y, &x, &w, slide, (-5, 0), "stride 2, batch 2");
 
-    let x = bytes::<Shape![1, 5, 13, 64]>(5);
-    let w = bytes::<Shape![48, 1, 1, 64]>(6);
+    let (x, w) = (
+        bytes::<Shape![1, 5, 13, 64]>(5),
+        bytes::<Shape![48, 1, 1, 64]>(6),
+    );
     let zx = 127;
     let y = tensor_expr!(conv2d(cast::<i32>(x) - zx, cast::<i32>(w), layout = nhwc));
-    let expected = conv_nhwc_reference(
-        x.as_slice(),
-        [1, 5, 13, 64],
-        w.as_slice(),
-        [48, 1, 1],
-        [1, 1],
-        [0, 0],
-        [1, 1],
-        (-127, 0),
-        [5, 13],
-    );
-    assert_eq!(y.as_slice(), &expected[..], "pointwise, zx = 127");
+    assert_conv_nhwc(&y, &x, &w, PLAIN, (-127, 0), "pointwise, zx = 127");
 
-    let x = bytes::<Shape![1, 9, 10, 16]>(7);
-    let w = bytes::<Shape![16, 3, 2, 16]>(8);
+    let (x, w) = (
+        bytes::<Shape![1, 9, 10, 16]>(7),
+        bytes::<Shape![16, 3, 2, 16]>(8),
+    );
     let y = tensor_expr!(conv2d(
         cast::<i32>(x) + 7,
         cast::<i32>(w),
@@ -363,25 +377,14 @@ fn int8_convolutions_channels_last_match_their_definition() {
         dilation = [2, 1],
         layout = nhwc
     ));
-    let expected = conv_nhwc_reference(
-        x.as_slice(),
-        [1, 9, 10, 16],
-        w.as_slice(),
-        [16, 3, 2],
-        [1, 1],
-        [2, 1],
-        [2, 1],
-        (7, 0),
-        [9, 11],
-    );
-    assert_eq!(
-        y.as_slice(),
-        &expected[..],
-        "dilation, padding per dim, + 7"
-    );
+    let slide = Slide {
+        pad: [2, 1],
+        dilation: [2, 1],
+        ..PLAIN
+    };
+    assert_conv_nhwc(&y, &x, &w, slide, (7, 0), "dilation, padding per dim, + 7");
 
-    let x = bytes::<Shape![2, 30, 8]>(9);
-    let w = bytes::<Shape![16, 5, 8]>(10);
+    let (x, w) = (bytes::<Shape![2, 30, 8]>(9), bytes::<Shape![16, 5, 8]>(10));
     let y = tensor_expr!(conv1d(
         cast::<i32>(x),
         cast::<i32>(w),
@@ -389,22 +392,18 @@ fn int8_convolutions_channels_last_match_their_definition() {
         padding = 2,
         layout = nwc
     ));
-    let expected = conv_nhwc_reference(
-        x.as_slice(),
-        [2, 1, 30, 8],
-        w.as_slice(),
-        [16, 1, 5],
-        [1, 2],
-        [0, 2],
-        [1, 1],
-        (0, 0),
-        [1, 15],
-    );
-    assert_eq!(y.as_slice(), &expected[..], "conv1d");
+    let slide = Slide {
+        stride: [1, 2],
+        pad: [0, 2],
+        ..PLAIN
+    };
+    assert_conv_nhwc(&y, &x, &w, slide, (0, 0), "conv1d");
 
     // Outside the kernel's forms: the general path.
-    let x = bytes::<Shape![1, 6, 11, 8]>(11);
-    let w = bytes::<Shape![16, 3, 3, 8]>(12);
+    let (x, w) = (
+        bytes::<Shape![1, 6, 11, 8]>(11),
+        bytes::<Shape![16, 3, 3, 8]>(12),
+    );
     let zx = -200;
     let y = tensor_expr!(conv2d(
         cast::<i32>(x) - zx,
@@ -412,21 +411,13 @@ fn int8_convolutions_channels_last_match_their_definition() {
         padding = same,
         layout = nhwc
     ));
-    let expected = conv_nhwc_reference(
-        x.as_slice(),
-        [1, 6, 11, 8],
-        w.as_slice(),
-        [16, 3, 3],
-        [1, 1],
-        [1, 1],
-        [1, 1],
+    assert_conv_nhwc(
+        &y,
+        &x,
+        &w,
+        same,
         (200, -1),
-        [6, 11],
-    );
-    assert_eq!(
-        y.as_slice(),
-        &expected[..],
-        "input constant 200, weights offset"
+        "input constant 200, weights offset",
     );
     let y = tensor_expr!(conv2d(
         cast::<i32>(x) - zx,
@@ -434,16 +425,5 @@ fn int8_convolutions_channels_last_match_their_definition() {
         padding = same,
         layout = nhwc
     ));
-    let expected = conv_nhwc_reference(
-        x.as_slice(),
-        [1, 6, 11, 8],
-        w.as_slice(),
-        [16, 3, 3],
-        [1, 1],
-        [1, 1],
-        [1, 1],
-        (200, 0),
-        [6, 11],
-    );
-    assert_eq!(y.as_slice(), &expected[..], "input constant 200");
+    assert_conv_nhwc(&y, &x, &w, same, (200, 0), "input constant 200");
 }

@@ -33,7 +33,7 @@ pub(super) fn block<Rb: RightBytes, const R: usize, const C: usize>(
     k: usize,
     b: &Rb,
 ) -> Option<[[i32; C]; R]> {
-    #[cfg(all(feature = "std", target_arch = "x86_64"))]
+    #[cfg(vnni_kernel)]
     {
         if (C == 16 || C == 32)
             && k.is_multiple_of(4)
@@ -41,21 +41,8 @@ pub(super) fn block<Rb: RightBytes, const R: usize, const C: usize>(
             && crate::isa::selected() >= crate::isa::Level::Avx512Vnni
         {
             // SAFETY: the selected level is at most the CPU's
-            // (`isa::selected`): it has AVX-512 F, BW and VNNI.
-            return unsafe { vnni::block(a, offsets, k, b) };
-        }
-    }
-    // Without `std` there is no run-time detection: a target built with
-    // the instructions (`-C target-feature=+avx512vnni,+avx512bw`) has them.
-    #[cfg(all(
-        not(feature = "std"),
-        target_arch = "x86_64",
-        target_feature = "avx512vnni",
-        target_feature = "avx512bw"
-    ))]
-    {
-        if (C == 16 || C == 32) && k.is_multiple_of(4) && a.iter().all(|row| row.len() >= k) {
-            // SAFETY: the target has AVX-512 F, BW and VNNI (compile time).
+            // (`isa::selected`; without `std`, the compile-time target's):
+            // it has AVX-512 F, BW and VNNI.
             return unsafe { vnni::block(a, offsets, k, b) };
         }
     }

@@ -30,7 +30,7 @@
 
 use super::Position;
 use crate::rules::conv::Geometry;
-#[cfg(feature = "alloc")]
+#[cfg(all(feature = "alloc", vnni_kernel))]
 use alloc::{vec, vec::Vec};
 
 /// The most output positions of one tile.
@@ -47,18 +47,19 @@ pub(crate) type Sums = [[i32; TILE_CHANNELS]; TILE_ROWS];
 
 /// A once-set cell: shared by the threads of a split walk with `std`
 /// (`rayon` implies it), a plain cell without.
-#[cfg(feature = "std")]
+#[cfg(all(feature = "std", vnni_kernel))]
 type Once<T> = std::sync::OnceLock<T>;
-#[cfg(all(feature = "alloc", not(feature = "std")))]
+#[cfg(all(feature = "alloc", not(feature = "std"), vnni_kernel))]
 type Once<T> = core::cell::OnceCell<T>;
 
 /// A convolution's weights in the kernel's layout, made on the first tile
 /// that asks for them (none where the kernel cannot run) and kept for the
-/// rest of the evaluation. Without an allocator it holds nothing and the
-/// kernel does not run.
+/// rest of the evaluation. Without an allocator, or where the kernel is
+/// not compiled (not x86-64; without `std`, a target without VNNI), it
+/// holds nothing and the kernel does not run.
 #[derive(Default)]
 pub struct PackedWeights {
-    #[cfg(feature = "alloc")]
+    #[cfg(all(feature = "alloc", vnni_kernel))]
     once: Once<Option<Packed>>,
 }
 
@@ -69,7 +70,7 @@ impl core::fmt::Debug for PackedWeights {
 }
 
 /// The weights in the kernel's layout and each channel's sum.
-#[cfg(feature = "alloc")]
+#[cfg(all(feature = "alloc", vnni_kernel))]
 struct Packed {
     /// For each block of 16 output channels, each tap and each four input
     /// channels: 16 times the channel's four bytes (channels past `C_out`
@@ -83,7 +84,7 @@ struct Packed {
 impl PackedWeights {
     /// The weights `w` of a convolution of `g` in the kernel's layout,
     /// where the kernel can run on this CPU; `None` otherwise.
-    #[cfg(feature = "alloc")]
+    #[cfg(all(feature = "alloc", vnni_kernel))]
     fn get(&self, w: &[i8], g: &Geometry) -> Option<&Packed> {
         self.once
             .get_or_init(|| runs(g).then(|| pack(w, g)))
@@ -91,25 +92,18 @@ impl PackedWeights {
     }
 }
 
-/// Whether the kernel runs for a convolution of `g` on this CPU.
-#[cfg(feature = "alloc")]
+/// Whether the kernel runs for a convolution of `g` on this CPU: the
+/// selected level (without `std`, the compile-time target's) has VNNI.
+#[cfg(all(feature = "alloc", vnni_kernel))]
 fn runs(g: &Geometry) -> bool {
-    let form = g.channels_last && g.groups == 1 && g.in_channels.is_multiple_of(4);
-    #[cfg(all(feature = "std", target_arch = "x86_64"))]
-    let cpu = crate::isa::selected() >= crate::isa::Level::Avx512Vnni;
-    // Without `std` there is no run-time detection: a target built with
-    // the instructions (`-C target-feature=+avx512vnni,+avx512bw`) has them.
-    #[cfg(not(all(feature = "std", target_arch = "x86_64")))]
-    let cpu = cfg!(all(
-        target_arch = "x86_64",
-        target_feature = "avx512vnni",
-        target_feature = "avx512bw"
-    ));
-    form && cpu
+    g.channels_last
+        && g.groups == 1
+        && g.in_channels.is_multiple_of(4)
+        && crate::isa::selected() >= crate::isa::Level::Avx512Vnni
 }
 
 /// Copies `w` (`[C_out, kH, kW, C_in]`) into the kernel's layout.
-#[cfg(feature = "alloc")]
+#[cfg(all(feature = "alloc", vnni_kernel))]
 fn pack(w: &[i8], g: &Geometry) -> Packed {
     let (c_in, c_out) = (g.in_channels, g.out_channels);
     let taps = g.kernel[0] * g.kernel[1];
@@ -136,7 +130,9 @@ pub(crate) struct Int8Tile<'a> {
     pub(crate) x: &'a [i8],
     /// The weights, `[C_out, kH, kW, C_in]` bytes.
     pub(crate) w: &'a [i8],
-    /// The weights in the kernel's layout, made on first use.
+    /// The weights in the kernel's layout, made on first use (read only
+    /// where the kernel is compiled).
+    #[cfg_attr(not(all(feature = "alloc", vnni_kernel)), allow(dead_code))]
     pub(crate) packed: &'a PackedWeights,
     /// The constant added to each input byte (`-zx`).
     pub(crate) x_offset: i32,

@@ -443,8 +443,9 @@ impl<'a, T: Element, C: ConvSpec, Xr: Reader<T>, Wr: Reader<T>> Convolution<'a, 
 
     /// A channels-last tile of the `R` positions `rows` (of one channel)
     /// by `CC` (16 or 32) channels, summed by the int8 kernel into `block`;
-    /// false (the block then unspecified) where the kernel cannot run:
-    /// the weights have an offset, or the CPU lacks the instructions.
+    /// false, the block untouched, where the kernel cannot run: the
+    /// weights have an offset, the tile is not of the kernel's form, or
+    /// the CPU lacks the instructions.
     #[inline(always)]
     fn int8_block<const R: usize, const CC: usize>(
         &self,

@@ -51,14 +51,15 @@
 
 pub use tensor_expr_macros::{tensor, tensor_expr, Shape};
 pub use tensor_expr_runtime::{
-    Broadcast, BroadcastInto, Dim, Dyn, Element, Float, Integer, One, RowsShape, RunTime, Shape,
-    ShapeError, Signed, StridedView, Target, Tensor, TensorView, TensorViewMut, D, FUNCTIONS,
-    MAX_RANK,
+    Broadcast, BroadcastInto, ConversionError, Dim, Dyn, Element, Float, Integer, LinalgError, One,
+    RowsShape, RunTime, Shape, ShapeError, Signed, StridedView, Target, Tensor, TensorView,
+    TensorViewMut, D, FUNCTIONS, MAX_RANK,
 };
 
-/// The run-time errors: [`ShapeError`] (data of the wrong length),
-/// `LinalgError` (a singular or indefinite matrix) and `ConversionError`
-/// (another library's value of another shape or layout).
+/// The run-time errors, each also at the crate root: [`ShapeError`] (data
+/// of the wrong length), [`LinalgError`] (a singular or indefinite matrix)
+/// and [`ConversionError`] (another library's value of another shape or
+/// layout), with the details they carry.
 pub use tensor_expr_runtime::error;
 
 /// How expressions read and write containers: the traits a container or

@@ -328,3 +328,138 @@ fn linalg_inside_expressions() -> Result<(), LinalgError> {
     }
     Ok(())
 }
+
+/// How each form judges one matrix: `inv`, `det`, `solve` and the batch of
+/// one, which must all make the decision elimination makes.
+#[derive(Debug, PartialEq)]
+struct Verdicts {
+    inv: bool,
+    det_is_zero: bool,
+    solve: bool,
+    batch_inv: bool,
+    batch_det_is_zero: bool,
+}
+
+fn verdicts<T: tensor_expr::element::Float, const N: usize>(values: &[T]) -> Verdicts {
+    let a = Tensor::<T, (D<N>, D<N>)>::from_flat_fn(|k| values[k]);
+    let batch = Tensor::<T, (D<1>, D<N>, D<N>)>::from_flat_fn(|k| values[k]);
+    let b = Tensor::<T, (D<N>,)>::from_flat_fn(|_| T::ONE);
+    Verdicts {
+        inv: a.inv().is_ok(),
+        det_is_zero: a.det() == T::ZERO,
+        solve: a.solve(&b).is_ok(),
+        batch_inv: batch.inv().is_ok(),
+        batch_det_is_zero: batch.det().as_slice()[0] == T::ZERO,
+    }
+}
+
+fn verdicts_of_size<T: tensor_expr::element::Float>(n: usize, values: &[T]) -> Verdicts {
+    match n {
+        2 => verdicts::<T, 2>(values),
+        3 => verdicts::<T, 3>(values),
+        4 => verdicts::<T, 4>(values),
+        5 => verdicts::<T, 5>(values),
+        6 => verdicts::<T, 6>(values),
+        _ => panic!("no case of size {n}"),
+    }
+}
+
+const SINGULAR: Verdicts = Verdicts {
+    inv: false,
+    det_is_zero: true,
+    solve: false,
+    batch_inv: false,
+    batch_det_is_zero: true,
+};
+
+/// Matrices with a repeated row that `numpy.linalg.inv` refuses
+/// (`tests/vectors/singular.py`; sizes 2 to 6, f32 and f64): every form
+/// refuses them too, the closed forms of 2x2 to 4x4 included.
+#[test]
+fn matrices_numpy_finds_singular_are_singular_in_every_form() {
+    let text = include_str!("vectors/singular.txt");
+    let mut cases = 0;
+    for line in text.lines() {
+        let mut words = line.split_whitespace();
+        let dtype = words.next().unwrap();
+        let n: usize = words.next().unwrap().parse().unwrap();
+        let words: Vec<&str> = words.collect();
+        assert_eq!(words.len(), n * n, "{line}");
+        let found = match dtype {
+            "float32" => {
+                let values: Vec<f32> = words.iter().map(|w| w.parse().unwrap()).collect();
+                verdicts_of_size(n, &values)
+            }
+            "float64" => {
+                let values: Vec<f64> = words.iter().map(|w| w.parse().unwrap()).collect();
+                verdicts_of_size(n, &values)
+            }
+            _ => panic!("unknown dtype in {line}"),
+        };
+        assert_eq!(found, SINGULAR, "{line}");
+        cases += 1;
+    }
+    assert_eq!(cases, 81);
+}
+
+/// The reported case: an f32 3x3 with rows 0 and 2 equal, whose cofactor
+/// determinant rounds to a tiny nonzero value.
+#[test]
+fn an_f32_matrix_with_two_equal_rows_has_no_inverse() {
+    let row = [1.259_104_6_f32, -0.372_371_46, -0.757_605_8];
+    let a = Tensor::<f32, Shape![3, 3]>::new([row, [-0.352_817, 3.083_199_5, 0.579_334_6], row]);
+    assert_eq!(
+        a.inv().unwrap_err(),
+        LinalgError::Singular {
+            matrix: None,
+            column: 2
+        }
+    );
+    assert_eq!(a.det(), 0.0);
+}
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig::with_cases(256))]
+
+    /// A repeated row or column: singular in exact arithmetic. A repeated
+    /// row is singular in every form; for a repeated column, whether
+    /// rounding leaves elimination an exact zero pivot or not, every form
+    /// makes the same decision.
+    #[test]
+    fn every_form_agrees_on_a_repeated_row_or_column(
+        n in 2usize..=6,
+        values in proptest::collection::vec(-4.0f64..4.0, 36),
+        from in 0usize..6,
+        to in 0usize..6,
+        column in proptest::bool::ANY,
+        single in proptest::bool::ANY,
+    ) {
+        let (from, to) = (from % n, to % n);
+        proptest::prop_assume!(from != to);
+        let mut a: Vec<f64> = values[..n * n].to_vec();
+        for k in 0..n {
+            if column {
+                a[k * n + to] = a[k * n + from];
+            } else {
+                a[to * n + k] = a[from * n + k];
+            }
+        }
+        let found = if single {
+            let a: Vec<f32> = a.iter().map(|&x| x as f32).collect();
+            verdicts_of_size(n, &a)
+        } else {
+            verdicts_of_size(n, &a)
+        };
+        let agreed = Verdicts {
+            inv: found.inv,
+            det_is_zero: !found.inv,
+            solve: found.inv,
+            batch_inv: found.inv,
+            batch_det_is_zero: !found.inv,
+        };
+        if !column {
+            proptest::prop_assert_eq!(&found, &SINGULAR);
+        }
+        proptest::prop_assert_eq!(found, agreed);
+    }
+}

@@ -58,7 +58,7 @@ pub mod view;
 pub use access::Target;
 pub use dim::{Dim, Dyn, One, RunTime, D, RUN_TIME};
 pub use element::{Accumulator, Element, Float, Integer, Signed};
-pub use error::ShapeError;
+pub use error::{ConversionError, LinalgError, ShapeError};
 pub use expr::{FunctionInfo, FUNCTIONS};
 #[cfg(feature = "alloc")]
 pub use heap::HeapTensor;

@@ -59,8 +59,8 @@ impl<T, S: Shape> Tensor<T, S> {
     /// read.)
     ///
     /// Always inlined: out of line, each small stage costs a call and a
-    /// copy of its result (a Kalman step of 4x4 products: 65.7 ns out of
-    /// line, 49.4 ns inlined, measured).
+    /// copy of its result, which shows in a Kalman step of 4x4 products
+    /// (`benches/linalg.rs`).
     #[inline(always)]
     pub(crate) unsafe fn from_uninit(fill: impl FnOnce(&mut [MaybeUninit<T>])) -> Self {
         let mut data = MaybeUninit::<S::Storage<T>>::uninit();

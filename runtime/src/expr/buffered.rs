@@ -516,9 +516,9 @@ fn fold_in_groups<T: Element, const G: usize>(
         }
     }
     // The lanes pairwise, four steps deep, where the build has AVX2 or
-    // AVX-512. On SSE (where a default build's folds run) that took a `max`
-    // over rows of 1024 from 0.07 to 0.14 ns per element, so the lanes are
-    // combined one after another there.
+    // AVX-512. On SSE (where a default build's folds run) that made a `max`
+    // over rows of 1024 slower (`cargo bench --bench reductions`), so
+    // the lanes are combined one after another there.
     let mut acc = if G > 1 {
         let mut width = LANES;
         while width > 1 {

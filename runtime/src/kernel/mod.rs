@@ -180,18 +180,17 @@ pub(crate) const fn runs_at_selected_level(
 pub(crate) const DISPATCHED_ELEMENTS: usize = 1024;
 
 /// The multiply-adds of a product up to which the tiled nest skips the
-/// run-time dispatch ([`runs_at_selected_level`]): 4x4 @ 4x4. Measured with
-/// `benches/linalg.rs` on the default target: at 63 (a 4x4 @ 4x4
-/// dispatched) the Kalman step (4x4 and 4x2 products) takes 63 ns against
-/// 41 ns at 64, and a lone 4x4 @ 4x4 6.6 ns against 4.4 ns; 512 measured
-/// as 64 did.
+/// run-time dispatch ([`runs_at_selected_level`]): 4x4 @ 4x4. Dispatched,
+/// a product this small spends as much on the call as on its arithmetic
+/// (the Kalman step of `benches/linalg.rs`, 4x4 and 4x2 products, is
+/// slower at 63 than at 64); 512 measures as 64 does.
 pub(crate) const SMALL_PRODUCT: usize = 64;
 
 /// The work (output elements times the longest contraction, at least 16)
 /// from which a walk is split across threads: a `[64, 64] @ [64, 1024]`
-/// product (about 100 us on one core here), or 262,144 elements of an
-/// elementwise expression. At the threshold a split still gains on 2 cores
-/// (1.42x and 2.51x, `cargo bench --bench parallel --features rayon`);
+/// product, or 262,144 elements of an elementwise expression. At the
+/// threshold a split still gains on 2 cores (`cargo bench --bench parallel
+/// --features rayon`, PERFORMANCE.md);
 /// much below it, rayon's few microseconds to hand out the parts would
 /// approach the work itself. Outputs below it were not measured.
 #[cfg_attr(not(feature = "rayon"), allow(dead_code))]

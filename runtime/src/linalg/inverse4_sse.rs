@@ -2,8 +2,8 @@
 //! has SSE2, so every build takes it): the same adjugate-over-determinant
 //! as the scalar closed form, with the four elements of an output row in
 //! one vector. The scalar form leaves LLVM to pack 96 multiplies into
-//! vectors, which it does poorly on the default target (12 ns against
-//! glam's 6 ns, `benches/linalg.rs`).
+//! vectors, which it does poorly on the default target (well behind glam,
+//! `benches/linalg.rs`).
 //!
 //! With `s_kl = a0k a1l - a0l a1k` (the 2x2 minors of rows 0 and 1, column
 //! pairs 01, 02, 03, 12, 13, 23 numbered 0 to 5) and `c_kl` the same of rows
@@ -21,8 +21,9 @@
 //! (Laplace expansion along the first two rows).
 
 use core::arch::x86_64::{
-    __m128, _mm_add_ps, _mm_loadu_ps, _mm_movehl_ps, _mm_movelh_ps, _mm_mul_ps, _mm_set_ps,
-    _mm_shuffle_ps, _mm_storeu_ps, _mm_sub_ps, _mm_unpackhi_ps, _mm_unpacklo_ps,
+    __m128, _mm_add_ps, _mm_and_ps, _mm_loadu_ps, _mm_movehl_ps, _mm_movelh_ps, _mm_mul_ps,
+    _mm_set1_ps, _mm_set_ps, _mm_shuffle_ps, _mm_storeu_ps, _mm_sub_ps, _mm_unpackhi_ps,
+    _mm_unpacklo_ps,
 };
 
 /// Intel's `_MM_SHUFFLE(z, y, x, w)` (unstable in Rust's `core::arch`):
@@ -34,7 +35,8 @@ const fn mm_shuffle(z: i32, y: i32, x: i32, w: i32) -> i32 {
 
 /// Writes the inverse of the row-major 4x4 matrix `a` into `out` and
 /// returns `true`, or returns `false` (`out` untouched) if its determinant
-/// is zero. (A `target_feature` function, hence `unsafe` to call, although
+/// is not clear of zero: above `closed_form::rounding_bound` of `a`,
+/// computed here in vectors beside the minors. (A `target_feature` function, hence `unsafe` to call, although
 /// every x86-64 CPU has SSE.) The rows go straight into `out`
 /// ([`store_rows`]), not through a returned array.
 #[inline]
@@ -77,7 +79,10 @@ pub(super) fn inverse(a: &[f32; 16], out: &mut [f32; 16]) -> bool {
         lanes
     };
     let det = s[0] * c5 - s[1] * c4 + s[2] * c[3] + s[3] * c[2] - s4 * c[1] + s5 * c[0];
-    if det == 0.0 {
+    let bound = rounding_bound([r0, r1, r2, r3]);
+    // A NaN determinant is not clear of zero either.
+    let clear_of_zero = det.abs() > bound;
+    if !clear_of_zero {
         return false;
     }
     let r = 1.0 / det;
@@ -92,9 +97,8 @@ pub(super) fn inverse(a: &[f32; 16], out: &mut [f32; 16]) -> bool {
 /// Stores the four rows into `out` in the widest vectors the build has:
 /// the caller moves the result on with such vectors (a 64-byte copy on
 /// AVX-512), and a load that spans several smaller stores waits for them to
-/// leave the store buffer instead of taking their data. Natively, stored
-/// row by row, the 4x4 inverse took 7.35 ns when its result was copied on
-/// and 5.9 ns when it was not (`benches/linalg.rs` copies it).
+/// leave the store buffer instead of taking their data (`benches/linalg.rs`
+/// copies the result on, as a caller does).
 #[inline]
 #[target_feature(enable = "sse")]
 fn store_rows(rows: [__m128; 4], out: &mut [f32; 16]) {
@@ -125,6 +129,28 @@ fn store_rows(rows: [__m128; 4], out: &mut [f32; 16]) {
         // SAFETY: `out[4 * i..]` holds at least four floats (i < 4).
         unsafe { _mm_storeu_ps(out[4 * i..].as_mut_ptr(), row) };
     }
+}
+
+/// `8 n eps prod_i |row_i|_1` of the rows (n = 4), as
+/// `closed_form::rounding_bound` computes it: the rows' magnitudes summed
+/// pairwise in two vectors, off the determinant's dependency chain.
+#[inline]
+#[target_feature(enable = "sse")]
+fn rounding_bound(rows: [__m128; 4]) -> f32 {
+    // Every bit but the sign.
+    let magnitude = _mm_set1_ps(f32::from_bits(0x7fff_ffff));
+    let [t0, t1, t2, t3] = rows.map(|r| _mm_and_ps(r, magnitude));
+    // [t00 + t02, t10 + t12, t01 + t03, t11 + t13], then its halves added:
+    // lanes 0 and 1 hold the 1-norms of the two rows.
+    let pair = |p: __m128, q: __m128| {
+        let sums = _mm_add_ps(_mm_unpacklo_ps(p, q), _mm_unpackhi_ps(p, q));
+        _mm_add_ps(sums, _mm_movehl_ps(sums, sums))
+    };
+    let norms = _mm_movelh_ps(pair(t0, t1), pair(t2, t3));
+    let mut lanes = [0.0f32; 4];
+    // SAFETY: `lanes` is four floats.
+    unsafe { _mm_storeu_ps(lanes.as_mut_ptr(), norms) };
+    32.0 * f32::EPSILON * (lanes[0] * lanes[1]) * (lanes[2] * lanes[3])
 }
 
 /// `x p - y q + z r`, lane by lane.
@@ -166,6 +192,19 @@ mod tests {
     fn scalar(a: &[f32; 16]) -> Option<[f32; 16]> {
         let mut out = [0.0f32; 16];
         super::super::closed_form::scalar_inverse4(a, &mut out).then_some(out)
+    }
+
+    #[test]
+    fn the_rounding_bound_is_the_scalar_one() {
+        let a: [f32; 16] = core::array::from_fn(|k| (k as f32 - 7.5) * 0.3);
+        let rows = [0, 4, 8, 12].map(|i| {
+            // SAFETY: `a[i..]` holds at least four floats.
+            unsafe { core::arch::x86_64::_mm_loadu_ps(a[i..].as_ptr()) }
+        });
+        // SAFETY: every x86-64 CPU has SSE.
+        let simd = unsafe { super::rounding_bound(rows) };
+        let scalar = super::super::closed_form::rounding_bound(&a, 4);
+        assert!((simd - scalar).abs() <= 1e-6 * scalar, "{simd} vs {scalar}");
     }
 
     #[test]

@@ -26,7 +26,16 @@
 //! [`LinalgError::Singular`] naming the column, and `det` returns 0. A
 //! matrix that is nearly singular factors, and its inverse has huge
 //! elements, as NumPy's has: no threshold is applied, since any threshold
-//! would refuse some matrices a user can legitimately invert. `cholesky`
+//! would refuse some matrices a user can legitimately invert.
+//!
+//! The closed forms never decide singularity themselves: the cofactor
+//! determinant of an exactly singular matrix (two equal rows of
+//! non-integer values) rounds to a tiny nonzero value, and dividing by it
+//! gives an "inverse" of 1e7-sized garbage. Where the closed form's
+//! determinant is within its rounding error of zero (below
+//! `8 n eps prod_i |row_i|_1`, the Leibniz terms' total size), `det` and
+//! `inv` factor the matrix instead, so `det`, `inv`, `solve` and the batched
+//! forms make the one decision elimination makes. `cholesky`
 //! returns [`LinalgError::NotPositiveDefinite`] when a diagonal pivot is not
 //! positive (or is NaN).
 //!
@@ -122,7 +131,9 @@ impl<T: Float, const N: usize> Square<T, N> {
     /// singular matrix.
     pub fn det(&self) -> T {
         if let Some(det) = closed_form::det::<T>(self.as_slice(), N) {
-            return det;
+            if closed_form::clear_of_zero(det, self.as_slice(), N) {
+                return det;
+            }
         }
         let mut lu = Lu::<T, N>::of(self);
         match lu.factor() {
@@ -138,15 +149,14 @@ impl<T: Float, const N: usize> Square<T, N> {
         if closed_form::inverse::<T>(self.as_slice(), inverse.as_mut_slice(), N) {
             return Ok(inverse);
         }
-        // A size without a closed form, or a zero determinant: LU names the
-        // column without a pivot (or, where the determinant only rounded to
-        // zero, inverts anyway).
+        // A size without a closed form, or a determinant within rounding of
+        // zero: LU decides, naming the column without a pivot.
         self.inv_by_lu()
     }
 
     /// The inverse by LU factorisation: every size above 4, and the rare
-    /// small matrix whose determinant is zero (kept out of line, so the
-    /// closed forms stay small enough to inline).
+    /// small matrix whose determinant is within rounding of zero (kept out
+    /// of line, so the closed forms stay small enough to inline).
     #[inline(never)]
     fn inv_by_lu(&self) -> Result<Self, LinalgError> {
         let mut lu = Lu::<T, N>::of(self);
@@ -191,16 +201,15 @@ impl<T: Float, const N: usize> Square<T, N> {
         // as it is computed (each element is read before it is written),
         // the upper triangle is zeroed at the end, and the copy becomes the
         // result as it is. (Built element by element through `from_fn`,
-        // whose fill stayed out of line, a 2x2 factorisation took 6.5 ns,
-        // against 2.8.)
+        // whose fill stays out of line, a 2x2 factorisation is several
+        // times slower, `benches/linalg.rs`.)
         // Nested arrays, so every index is checked against a constant
         // (the loops unroll with no bounds checks left).
         let mut copy = rows(self);
         let l = &mut copy;
         // Column by column: from 5x5 on each column's index a constant
         // (`try_each_index`); below, a plain loop, which LLVM unrolls
-        // itself (through `try_each_index` a 3x3 factorisation took 6.0 ns
-        // against 5.4, and a 4x4 one 8.7 against 8.2).
+        // itself, and faster than through `try_each_index` at 3x3 and 4x4.
         if N < 5 {
             for j in 0..N {
                 cholesky_column(l, j)?;
@@ -357,7 +366,7 @@ fn cholesky_column<T: Float, const N: usize>(
 /// Swaps `items[k]` with `items[pivot]` (`pivot >= k`), indexing only with
 /// constants once `N` is: `slice::swap` at a run-time index keeps a small
 /// matrix or vector in memory, and reading it back after narrower stores
-/// stalls (a 3x3 solve took 35 ns natively that way, 21 ns this way).
+/// stalls (store forwarding fails).
 #[inline(always)]
 fn swap_with<X, const N: usize>(items: &mut [X; N], k: usize, pivot: usize) {
     for i in k + 1..N {
@@ -371,11 +380,10 @@ fn swap_with<X, const N: usize>(items: &mut [X; N], k: usize, pivot: usize) {
 /// `reverse`, stopping at the first error. Up to `N = 8` each call is
 /// written out, so that once `step` is inlined its index is a constant and
 /// the loops inside it have constant bounds, which LLVM unrolls fully. As
-/// loops over a run-time index, a 6x6 factorisation kept its inner loops,
-/// and the native build vectorised their short rows behind run-time alias
-/// checks: `solve 6x6` took 56 ns by default and 61 natively
-/// (`benches/linalg.rs`), against 37 and 31 written out. The smallest
-/// sizes, which LLVM unrolls as plain loops, keep those where that measured
+/// loops over a run-time index, a 6x6 factorisation keeps its inner loops,
+/// and the native build vectorises their short rows behind run-time alias
+/// checks, slower than written out (`benches/linalg.rs`). The smallest sizes,
+/// which LLVM unrolls as plain loops, keep those where that measured
 /// faster (the LU below 4x4, Cholesky below 5x5).
 #[inline(always)]
 fn try_each_index<const N: usize, E>(
@@ -430,9 +438,8 @@ struct Lu<T, const N: usize> {
 // The methods here and the public ones that call them are `#[inline]`:
 // instantiated in the caller's crate, whose release build has 16 codegen
 // units by default, they were otherwise compiled apart and called, with the
-// factors passed through memory: a 3x3 solve took 22.6 ns natively and 11.1
-// by default, against 6.1 and 6.4 inlined (`cargo bench --bench linalg`,
-// which builds with the default units).
+// factors passed through memory, several times slower for a 3x3 solve
+// (`cargo bench --bench linalg`, which builds with the default units).
 impl<T: Float, const N: usize> Lu<T, N> {
     #[inline]
     fn of(a: &Square<T, N>) -> Self {
@@ -447,8 +454,8 @@ impl<T: Float, const N: usize> Lu<T, N> {
     /// Factors in place; `Err` at the first column without a non-zero pivot.
     #[inline]
     fn factor(&mut self) -> Result<(), LinalgError> {
-        // Below 4x4 LLVM unrolls the plain loop itself, and through
-        // `try_each_index` a 3x3 solve took 7.8 ns against 6.1.
+        // Below 4x4 LLVM unrolls the plain loop itself, which is faster
+        // than `try_each_index` there.
         if N < 4 {
             for k in 0..N {
                 self.eliminate(k)?;
@@ -484,10 +491,13 @@ impl<T: Float, const N: usize> Lu<T, N> {
             swap_with(&mut self.lu, k, pivot);
             self.odd_swaps = !self.odd_swaps;
         }
-        let inverse = T::ONE / self.lu[k][k];
-        self.reciprocals[k] = inverse;
+        let pivot_value = self.lu[k][k];
+        self.reciprocals[k] = T::ONE / pivot_value;
         for i in k + 1..N {
-            let factor = self.lu[i][k] * inverse;
+            // Divided, not multiplied by the reciprocal: a row equal to the
+            // pivot's gets a factor of exactly 1 and becomes exactly zero, so
+            // a repeated row is singular (`x * (1 / x)` is not always 1).
+            let factor = self.lu[i][k] / pivot_value;
             self.lu[i][k] = factor;
             for j in k + 1..N {
                 self.lu[i][j] = self.lu[i][j] - factor * self.lu[k][j];
@@ -633,14 +643,45 @@ mod closed_form {
         }
     }
 
+    /// Whether `det`, the closed form's determinant of the `n x n` matrix
+    /// `a`, is clear of zero by more than its rounding error: above
+    /// `8 n eps prod_i |row_i|_1`. The product of the rows' 1-norms bounds
+    /// the sum of the Leibniz expansion's terms' magnitudes, and the
+    /// cofactor forms round each term by a few `eps`; a matrix that
+    /// elimination finds singular lies within that distance of zero. False
+    /// for a NaN determinant.
+    #[inline(always)]
+    pub(super) fn clear_of_zero<T: Float>(det: T, a: &[T], n: usize) -> bool {
+        det.abs_element() > rounding_bound(a, n)
+    }
+
+    /// `8 n eps prod_i |row_i|_1` for the `n x n` matrix `a` ([`clear_of_zero`];
+    /// the SSE 4x4 inverse computes the same in vectors).
+    #[inline(always)]
+    pub(super) fn rounding_bound<T: Float>(a: &[T], n: usize) -> T {
+        // eps, 2^-(significand bits), is the reciprocal of the magnitude from
+        // which every value is an integer; both are constants.
+        let epsilon = T::ONE / T::integral_from();
+        let mut bound = epsilon * T::from_float_literal(8.0 * n as f64);
+        for row in a[..n * n].chunks_exact(n) {
+            let mut norm = T::ZERO;
+            for &x in row {
+                norm = norm + x.abs_element();
+            }
+            bound = bound * norm;
+        }
+        bound
+    }
+
     /// Writes the inverse of the `n x n` matrix `a` (n of 2 to 4) into `out`;
-    /// `false` (and `out` untouched) if the determinant is zero.
+    /// `false` (and `out` untouched) if the determinant is not clear of zero
+    /// ([`clear_of_zero`]).
     #[inline(always)]
     pub(super) fn inverse<T: Float>(a: &[T], out: &mut [T], n: usize) -> bool {
         match n {
             2 => {
                 let det = a[0] * a[3] - a[1] * a[2];
-                if det == T::ZERO {
+                if !clear_of_zero(det, a, 2) {
                     return false;
                 }
                 let r = T::ONE / det;
@@ -652,7 +693,7 @@ mod closed_form {
                 let c01 = a[5] * a[6] - a[3] * a[8];
                 let c02 = a[3] * a[7] - a[4] * a[6];
                 let det = a[0] * c00 + a[1] * c01 + a[2] * c02;
-                if det == T::ZERO {
+                if !clear_of_zero(det, a, 3) {
                     return false;
                 }
                 let r = T::ONE / det;
@@ -748,7 +789,7 @@ mod closed_form {
         #[inline(always)]
         fn inverse(&self, a: &[T], out: &mut [T]) -> bool {
             let det = self.det();
-            if det == T::ZERO {
+            if !clear_of_zero(det, a, 4) {
                 return false;
             }
             let r = T::ONE / det;

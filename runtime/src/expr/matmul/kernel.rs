@@ -85,8 +85,8 @@ const SHORT_TILE_BYTES: usize = 64;
 /// (a filter's covariance update) waits for 2 adds after the products
 /// instead of 5. Two chains per row need twice the accumulators: tiles of
 /// at most [`SHORT_TILE_BYTES`].
-// Always inlined where optimised (with a call per tile, the Kalman step of
-// `benches/linalg.rs` took 62 ns instead of 40); only hinted in a debug
+// Always inlined where optimised (a call per tile slows the Kalman step of
+// `benches/linalg.rs` markedly); only hinted in a debug
 // build, where an always-inlined body puts its accumulators in the frame of
 // every tile kernel, even those whose tiles never take this path (an 8 x 32
 // AVX-512 tile), and `tests/heap.rs`'s big product overflowed its stack.
@@ -137,8 +137,7 @@ fn products<T: Element, Ra: Row<T>, const R: usize, const C: usize>(
 /// The block of a tile of one row (a row vector times a matrix, the last
 /// row of an odd count): four chains of multiply-adds over `kk` in turn,
 /// added at the end. One chain per column vector waits out the latency of
-/// each multiply-add (4 cycles) where the CPU can start two a cycle: a
-/// `[1, 960] @ [960, 12]` product took 1.7 us with one chain.
+/// each multiply-add (4 cycles) where the CPU can start two a cycle.
 #[inline(always)]
 fn accumulate_one_row<T: Element, Ra: Row<T>, const C: usize, const FUSE: bool>(
     a_row: &Ra,

@@ -56,8 +56,9 @@ pub struct Signature {
     /// order, each at most once. The constructor gets one witness per
     /// option, in this order: the values as a shape type (`stride = [2, 2]`
     /// as `(D<2>, D<2>)`, `stride = 2` as `(D<2>,)`), a keyword as its type
-    /// under the runtime's `ops::keyword` (`padding = same` as `keyword::same`), `()` where
-    /// the call leaves the option out (the operation's default).
+    /// under the runtime's `ops::keyword` (`padding = same` as `keyword::same`),
+    /// a signed value as `ops::Offset<V>` (`diagonal = -1` as `Offset<-1>`),
+    /// `()` where the call leaves the option out (the operation's default).
     pub options: &'static [NamedOption],
 }
 
@@ -72,6 +73,10 @@ pub struct NamedOption {
     pub lengths: &'static [usize],
     /// Whether a value may be 0 (a padding) or not (a stride).
     pub zero: bool,
+    /// Whether a value may be negative (a diagonal's offset, `diagonal =
+    /// -1`): such an option takes one value, passed to the constructor as
+    /// the type `ops::Offset<V>` rather than a shape.
+    pub negative: bool,
     /// The keywords it takes instead of values.
     pub keywords: &'static [&'static str],
 }
@@ -83,6 +88,19 @@ impl NamedOption {
             name,
             lengths: &[1, 2],
             zero,
+            negative: false,
+            keywords: &[],
+        }
+    }
+
+    /// An option of one integer of either sign, 0 included (a diagonal's
+    /// offset).
+    pub const fn offset(name: &'static str) -> NamedOption {
+        NamedOption {
+            name,
+            lengths: &[1],
+            zero: true,
+            negative: true,
             keywords: &[],
         }
     }
@@ -93,6 +111,7 @@ impl NamedOption {
             name,
             lengths: &[],
             zero: false,
+            negative: false,
             keywords,
         }
     }

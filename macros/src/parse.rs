@@ -634,13 +634,28 @@ fn parse_option(content: ParseStream, call: &OpCall) -> Result<OptionArg> {
             keyword: Some(keyword),
         });
     }
-    let (dims, span) = if content.peek(syn::LitInt) {
+    let minus = option.negative && content.peek(Token![-]) && content.peek2(syn::LitInt);
+    let (dims, span) = if content.peek(syn::LitInt) || minus {
+        let sign = if minus {
+            content.parse::<Token![-]>()?;
+            -1
+        } else {
+            1
+        };
         let literal: syn::LitInt = content.parse()?;
         let value = literal
             .base10_parse::<i128>()
-            .map_err(|_| Error::new(literal.span(), "value too large"))?;
+            .ok()
+            .filter(|v| *v <= isize::MAX as i128)
+            .ok_or_else(|| Error::new(literal.span(), "value too large"))?;
         let span = literal.span();
-        (vec![DimLiteral { value, span }], span)
+        (
+            vec![DimLiteral {
+                value: sign * value,
+                span,
+            }],
+            span,
+        )
     } else {
         parse_dim_list(content, "option values", "[2, 2]")?
     };
@@ -651,7 +666,7 @@ fn parse_option(content: ParseStream, call: &OpCall) -> Result<OptionArg> {
         ));
     }
     for dim in &dims {
-        if dim.value < 0 || (dim.value == 0 && !option.zero) {
+        if (dim.value < 0 && !option.negative) || (dim.value == 0 && !option.zero) {
             return Err(Error::new(
                 dim.span,
                 format!("`{name}` takes {expected}, not {}", dim.value),
@@ -668,7 +683,9 @@ fn parse_option(content: ParseStream, call: &OpCall) -> Result<OptionArg> {
 /// What an option takes, for its errors: "a positive integer or a list of
 /// 2 (`[2, 2]`), or one of: same, valid".
 fn option_values(option: &NamedOption) -> String {
-    let sign = if option.zero {
+    let sign = if option.negative {
+        "signed"
+    } else if option.zero {
         "non-negative"
     } else {
         "positive"
@@ -942,5 +959,24 @@ mod tests {
             error("x, w, stride = [2], stride = [1]"),
             Some("the option `stride` is given twice".into())
         );
+        assert_eq!(
+            error("x, w, stride = -1"),
+            Some("`stride` takes a positive integer or a list of 2 (`[1, 1]`), not -1".into())
+        );
+    }
+
+    #[test]
+    fn a_signed_option_takes_a_negative_value() {
+        let call = |args: &str| {
+            syn::parse_str::<Statement>(&format!("tril({args})")).map(|statement| {
+                match statement.form {
+                    Form::Evaluate(Expr::Op(call)) => call.options[0].list.dims[0].value,
+                    _ => unreachable!("an operation"),
+                }
+            })
+        };
+        assert_eq!(call("x, diagonal = -2").unwrap(), -2);
+        assert_eq!(call("x, diagonal = 3").unwrap(), 3);
+        assert!(call("x, diagonal = [1, 2]").is_err());
     }
 }

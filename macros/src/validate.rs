@@ -91,9 +91,9 @@ fn visit_op(call: &OpCall, place: Place, report: &mut impl FnMut(Error)) {
     };
     checked.unwrap_or_else(&mut *report);
     for option in &call.options {
-        // The parser took only non-negative values.
+        // The parser took negative values only for a signed option.
         for value in &option.list.dims {
-            if u32::try_from(value.value).is_err() {
+            if u32::try_from(value.value.unsigned_abs()).is_err() {
                 report(Error::new(
                     value.span,
                     format!("`{}` value too large", option.name),
@@ -163,7 +163,7 @@ fn check_reduction(name: &syn::Ident, axes: Option<&[DimLiteral]>) -> syn::Resul
             return Err(Error::new(
                 axis.span,
                 format!(
-                    "axis {} is listed twice: each axis is reduced once",
+                    "axis {} is listed twice: each axis may be listed once",
                     axis.value
                 ),
             ));

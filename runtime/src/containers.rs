@@ -68,6 +68,13 @@ macro_rules! impl_operand {
         impl<$($g)*> $crate::access::ElementSource for $ty where S: $crate::Shape, T: $crate::Element {
             type Element = T;
         }
+
+        /// A stored operand's shape, as a node's: what a rule that reads
+        /// the shape of an operation's input (an axis list's) reads where
+        /// that input is borrowed where stored (`flip`).
+        impl<$($g)*> $crate::expr::Shaped for $ty where S: $crate::Shape {
+            type Shape = S;
+        }
     };
 }
 

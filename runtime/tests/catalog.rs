@@ -90,10 +90,11 @@ fn operation(op: &Operation) -> String {
 
 fn named_option(option: &NamedOption) -> String {
     format!(
-        "NamedOption {{ name: {:?}, lengths: &{:?}, zero: {}, keywords: {} }}",
+        "NamedOption {{ name: {:?}, lengths: &{:?}, zero: {}, negative: {}, keywords: {} }}",
         option.name,
         option.lengths,
         option.zero,
+        option.negative,
         strings(option.keywords)
     )
 }

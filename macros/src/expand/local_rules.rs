@@ -177,7 +177,7 @@ fn axes_diagnostic(name: &syn::Ident, axes: Option<&[DimLiteral]>) -> Diagnostic
         },
     );
     Diagnostic {
-        message: format!("cannot reduce shape `{{Operand}}` over {described}"),
+        message: format!("`{name}` over {described} does not fit shape `{{Operand}}`"),
         label: format!("`{name}` over {described} of `{{Operand}}`"),
         note: "axes count from 0 at the outermost dim, or from -1 at the innermost; each must be a dim \
                of the operand, and name a different dim than the others"

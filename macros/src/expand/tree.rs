@@ -483,6 +483,7 @@ impl TreeBuilder {
                         let rt = runtime(keyword.span());
                         quote_spanned!(keyword.span()=> #rt::ops::witness::<#rt::ops::keyword::#keyword>())
                     }
+                    Some(given) if option.negative => offset_witness(&given.list),
                     Some(given) => shape_witness(&given.list),
                     None => {
                         let rt = runtime(span);
@@ -805,6 +806,21 @@ impl TreeBuilder {
         let scope = self.scope_index();
         self.scopes[scope].source.get_or_insert(source);
     }
+}
+
+/// A signed option's one value as its witness, on the value: `-1` as
+/// `witness::<Offset<-1>>()`.
+fn offset_witness(list: &DimList) -> TokenStream {
+    let span = list.span;
+    let rt = runtime(span);
+    let value = list.dims.first().map_or(0, |d| d.value);
+    let literal = Literal::i128_unsuffixed(value.abs());
+    let value = if value < 0 {
+        quote_spanned!(span=> { -#literal })
+    } else {
+        quote_spanned!(span=> #literal)
+    };
+    quote_spanned!(span=> #rt::ops::witness::<#rt::ops::Offset<#value>>())
 }
 
 /// A list of sizes as a shape-type witness, on the list: `[2, 3]` as

@@ -23,7 +23,7 @@ fn expansion() {
                 };
                 #[allow(dead_code)]
                 #[diagnostic::on_unimplemented(
-                    message = "cannot reduce shape `{Operand}` over axes [1]",
+                    message = "`max` over axes [1] does not fit shape `{Operand}`",
                     label = "`max` over axes [1] of `{Operand}`",
                     note = "axes count from 0 at the outermost dim, or from -1 at the innermost; each must be a dim of the operand, and name a different dim than the others"
                 )]
@@ -138,7 +138,7 @@ fn expansion() {
                 };
                 #[allow(dead_code)]
                 #[diagnostic::on_unimplemented(
-                    message = "cannot reduce shape `{Operand}` over axes [1]",
+                    message = "`sum` over axes [1] does not fit shape `{Operand}`",
                     label = "`sum` over axes [1] of `{Operand}`",
                     note = "axes count from 0 at the outermost dim, or from -1 at the innermost; each must be a dim of the operand, and name a different dim than the others"
                 )]

@@ -75,6 +75,31 @@ pub fn lookup(name: &str) -> Option<&'static Operation> {
     OPERATIONS.iter().copied().find(|op| op.name == name)
 }
 
+/// A signed option's value as a type (`diagonal = -1` is `Offset<-1>`), and
+/// `()`, where the call leaves the option out, as 0.
+///
+/// ```
+/// use tensor_expr_runtime::ops::{Offset, OffsetValue};
+/// assert_eq!(<Offset<-1> as OffsetValue>::VALUE, -1);
+/// assert_eq!(<() as OffsetValue>::VALUE, 0);
+/// ```
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Offset<const V: isize>;
+
+/// The value of a signed option's witness.
+pub trait OffsetValue {
+    /// The value.
+    const VALUE: isize;
+}
+
+impl<const V: isize> OffsetValue for Offset<V> {
+    const VALUE: isize = V;
+}
+
+impl OffsetValue for () {
+    const VALUE: isize = 0;
+}
+
 /// A type as a value, for a constructor that takes a type argument or a
 /// named option (`reshape::<Shape![8, 8]>(x)` passes
 /// `witness::<Shape![8, 8]>()`, `stride = [2, 2]` passes

@@ -243,3 +243,28 @@ fn assignments_read_the_target_through_products_and_operations() {
     tensor_expr!(p = p - mean(p, [1], keepdim));
     assert_eq!(p, expected);
 }
+
+#[test]
+fn flip_matches_numpy() {
+    check!("flip 3,4 0 0", Shape![3, 4], |x| tensor_expr!(flip(x, [0])));
+    check!("flip 3,4 1 0", Shape![3, 4], |x| tensor_expr!(flip(x, [1])));
+    check!("flip 3,4 -1 0", Shape![3, 4], |x| tensor_expr!(flip(x, [-1])));
+    check!("flip 3,4 - 0", Shape![3, 4], |x| tensor_expr!(flip(x)));
+    check!("flip 3,4 0,1 0", Shape![3, 4], |x| tensor_expr!(flip(x, [0, 1])));
+    check!("flip 2,3,4 0,2 0", Shape![2, 3, 4], |x| tensor_expr!(flip(
+        x,
+        [0, 2]
+    )));
+    // Over an expression (evaluated first), fused with what reads it, and
+    // broadcast into a larger output.
+    check!("flip 3,4 0 0", Shape![3, 4], |x| {
+        let doubled = tensor_expr!(flip(x * 2.0, [0]) - flip(x, [0]));
+        let ones = Tensor::<f64, Shape![2, 3, 4]>::full(1.0);
+        let broadcast = tensor_expr!(ones * flip(x, [0]));
+        for ([b, i, j], &value) in broadcast.iter_indexed() {
+            assert_eq!(value, doubled[[i, j]], "[{b}, {i}, {j}]");
+        }
+        doubled
+    });
+}
+

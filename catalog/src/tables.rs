@@ -229,6 +229,25 @@ pub const OPERATIONS: &[&Operation] = &[
         forms: &["reshape::<Shape![..]>(x)"],
     },
     &Operation {
+        name: "flip",
+        signature: Signature {
+            inputs: 1,
+            dims: Dims::AxisList,
+            dims_optional: true,
+            keepdim: false,
+            type_arg: false,
+            options: &[],
+        },
+        reads: Reads::Windows,
+        build: Build::Node {
+            constructor: "flip::flip",
+            marker: None,
+        },
+        elements: "Element",
+        summary: "The elements in reverse order along each listed axis, every axis without a list (`torch.flip`, `numpy.flip`).",
+        forms: &["flip(x)", "flip(x, [axes])"],
+    },
+    &Operation {
         name: "in_dims",
         signature: Signature {
             inputs: 1,

@@ -70,3 +70,9 @@ for keepdim in (False, True):
     norm(cube, [-1], keepdim)
 logsumexp(cube, None, False)
 norm(cube, None, False)
+
+# Structural operations: NumPy's values (exact, as rearrangements are).
+block = rng.normal(0.0, 2.0, size=(3, 4))
+for axes in ([0], [1], [-1], None, [0, 1]):
+    case("flip", block, axes, False, np.flip(block, axis=axis(axes)))
+case("flip", cube, [0, 2], False, np.flip(cube, axis=(0, 2)))

@@ -20,6 +20,7 @@
 
 pub mod conv;
 pub mod convert;
+pub mod flip;
 pub mod in_dims;
 pub mod index_of;
 pub mod linalg;
@@ -52,6 +53,7 @@ pub const OPERATIONS: &[&Operation] = &[
     &permute::TRANSPOSE,
     &permute::PERMUTE,
     &reshape::OPERATION,
+    &flip::OPERATION,
     &in_dims::OPERATION,
     &conv::CONV1D,
     &conv::CONV2D,

@@ -332,6 +332,7 @@ macro_rules! catalogue_entry {
 #[doc = catalogue_entry!("permute_wrong_rank", "Give one entry per dim of the operand.")]
 #[doc = catalogue_entry!("scalar_operand_of_an_axes_rule", "A scalar has no axes: reduce, transpose or permute a tensor of rank 1 or more.")]
 #[doc = catalogue_entry!("flip_axis_out_of_range", "`flip` takes axes as the reductions do: each a dim of the operand, listed once.")]
+#[doc = catalogue_entry!("triangle_of_a_vector", "`tril` and `triu` keep a triangle of each matrix (the last two dims): make a vector a matrix first (`reshape::<Shape![1, 3]>(v)`).")]
 #[doc = catalogue_entry!("transpose_vector", "`transpose` swaps the last two dims; make a vector a matrix first (`reshape::<Shape![1, 3]>(v)`).")]
 #[doc = catalogue_entry!("reshape_element_counts_differ", "The target shape must have as many elements as the operand (8 x 64 = 512 here, not 576).")]
 #[doc = catalogue_entry!("reshape_dim_beyond_typenum", "Element counts are compared with typenum, which counts dims up to 4096 and powers of 2 and 10: reshape through such dims, or copy with `try_from_slice`, checked when the program runs.")]

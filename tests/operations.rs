@@ -268,3 +268,50 @@ fn flip_matches_numpy() {
     });
 }
 
+#[test]
+fn tril_and_triu_match_numpy() {
+    check!("tril0 3,4 - 0", Shape![3, 4], |x| tensor_expr!(tril(x)));
+    check!("triu0 3,4 - 0", Shape![3, 4], |x| tensor_expr!(triu(x)));
+    check!("tril1 3,4 - 0", Shape![3, 4], |x| tensor_expr!(tril(
+        x,
+        diagonal = 1
+    )));
+    check!("triu1 3,4 - 0", Shape![3, 4], |x| tensor_expr!(triu(
+        x,
+        diagonal = 1
+    )));
+    check!("tril-1 3,4 - 0", Shape![3, 4], |x| tensor_expr!(tril(
+        x,
+        diagonal = -1
+    )));
+    check!("triu-1 3,4 - 0", Shape![3, 4], |x| tensor_expr!(triu(
+        x,
+        diagonal = -1
+    )));
+    check!("tril3 3,4 - 0", Shape![3, 4], |x| tensor_expr!(tril(
+        x,
+        diagonal = 3
+    )));
+    check!("triu3 3,4 - 0", Shape![3, 4], |x| tensor_expr!(triu(
+        x,
+        diagonal = 3
+    )));
+    check!("tril-5 3,4 - 0", Shape![3, 4], |x| tensor_expr!(tril(
+        x,
+        diagonal = -5
+    )));
+    check!("triu-5 3,4 - 0", Shape![3, 4], |x| tensor_expr!(triu(
+        x,
+        diagonal = -5
+    )));
+    check!("tril0 2,3,4 - 0", Shape![2, 3, 4], |x| tensor_expr!(tril(x)));
+    // A causal mask as attention writes it: the scores above the diagonal
+    // hidden, over a product (evaluated first).
+    let q = sample::<Shape![4, 3]>(0.0);
+    let k = sample::<Shape![4, 3]>(9.0);
+    let scores = tensor_expr!(q @ transpose(k));
+    let masked = tensor_expr!(tril(q @ transpose(k)) + triu(scores, diagonal = 1) * 0.0);
+    for ([i, j], &value) in masked.iter_indexed() {
+        assert_eq!(value, if j <= i { scores[[i, j]] } else { 0.0 });
+    }
+}

@@ -248,6 +248,60 @@ pub const OPERATIONS: &[&Operation] = &[
         forms: &["flip(x)", "flip(x, [axes])"],
     },
     &Operation {
+        name: "tril",
+        signature: Signature {
+            inputs: 1,
+            dims: Dims::None,
+            dims_optional: true,
+            keepdim: false,
+            type_arg: false,
+            options: &[
+                NamedOption {
+                    name: "diagonal",
+                    lengths: &[1],
+                    zero: true,
+                    negative: true,
+                    keywords: &[],
+                },
+            ],
+        },
+        reads: Reads::Windows,
+        build: Build::Node {
+            constructor: "triangle::tril",
+            marker: None,
+        },
+        elements: "Element",
+        summary: "The lower triangle of each matrix, on and below diagonal `k` (default 0), the rest zero (`torch.tril`).",
+        forms: &["tril(x)", "tril(x, diagonal = k)"],
+    },
+    &Operation {
+        name: "triu",
+        signature: Signature {
+            inputs: 1,
+            dims: Dims::None,
+            dims_optional: true,
+            keepdim: false,
+            type_arg: false,
+            options: &[
+                NamedOption {
+                    name: "diagonal",
+                    lengths: &[1],
+                    zero: true,
+                    negative: true,
+                    keywords: &[],
+                },
+            ],
+        },
+        reads: Reads::Windows,
+        build: Build::Node {
+            constructor: "triangle::triu",
+            marker: None,
+        },
+        elements: "Element",
+        summary: "The upper triangle of each matrix, on and above diagonal `k` (default 0), the rest zero (`torch.triu`).",
+        forms: &["triu(x)", "triu(x, diagonal = k)"],
+    },
+    &Operation {
         name: "in_dims",
         signature: Signature {
             inputs: 1,

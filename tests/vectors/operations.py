@@ -71,8 +71,14 @@ for keepdim in (False, True):
 logsumexp(cube, None, False)
 norm(cube, None, False)
 
-# Structural operations: NumPy's values (exact, as rearrangements are).
+# Structural operations: NumPy's values (exact, as rearrangements
+# are). A triangle's diagonal is written in its name
+# (`tril-1` for `diagonal = -1`).
 block = rng.normal(0.0, 2.0, size=(3, 4))
 for axes in ([0], [1], [-1], None, [0, 1]):
     case("flip", block, axes, False, np.flip(block, axis=axis(axes)))
 case("flip", cube, [0, 2], False, np.flip(cube, axis=(0, 2)))
+for k in (0, 1, -1, 3, -5):
+    case(f"tril{k}", block, None, False, np.tril(block, k))
+    case(f"triu{k}", block, None, False, np.triu(block, k))
+case("tril0", cube, None, False, np.tril(cube))

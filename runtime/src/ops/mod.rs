@@ -32,6 +32,7 @@ pub mod pool;
 pub mod reduce;
 pub mod reshape;
 pub mod softmax;
+pub mod triangle;
 
 pub use tensor_expr_catalog::operation::{
     axes_signature, Build, Dims, NamedOption, Operation, Reads, RowOrder, Signature,
@@ -54,6 +55,8 @@ pub const OPERATIONS: &[&Operation] = &[
     &permute::PERMUTE,
     &reshape::OPERATION,
     &flip::OPERATION,
+    &triangle::TRIL,
+    &triangle::TRIU,
     &in_dims::OPERATION,
     &conv::CONV1D,
     &conv::CONV2D,

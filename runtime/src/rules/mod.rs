@@ -54,6 +54,7 @@ pub mod elements;
 pub mod in_dims;
 pub mod in_place;
 pub mod matmul;
+pub mod matrices;
 pub mod permute;
 pub mod rank;
 pub mod reshape;

@@ -1,4 +1,4 @@
-//! Softmax and layer norm over `[64, 1024]` `f32`: one `tensor_expr!` each,
+//! Softmax, layer norm and running sums over `[64, 1024]` `f32`: one `tensor_expr!` each,
 //! against a hand-written two-pass loop per row and ndarray, in the same run and
 //! with the same flags. Prints ns/element (median of timed batches) and ratios.
 //!
@@ -107,6 +107,63 @@ fn main() {
         ],
     );
     print_row("layer norm [64, 1024]", &times);
+
+    // Running sums along each axis, into `out`, against the plain loop one
+    // writes and ndarray's `accumulate_axis_inplace`.
+    for axis in [1, 0] {
+        let mut nd = x_nd.clone();
+        let scan = |out: &mut Matrix| {
+            if axis == 1 {
+                tensor_expr!(scratch <= 262144: out = cumsum(x, [1]));
+            } else {
+                tensor_expr!(scratch <= 262144: out = cumsum(x, [0]));
+            }
+        };
+        scan(&mut out);
+        cumsum_hand(x.as_slice(), axis, hand.as_mut_slice());
+        assert_eq!(out.as_slice(), hand.as_slice());
+        let times = compare(
+            ROWS * COLS,
+            20,
+            &mut [
+                &mut || {
+                    scan(&mut out);
+                    black_box(&mut out);
+                },
+                &mut || {
+                    cumsum_hand(black_box(x.as_slice()), axis, hand.as_mut_slice());
+                    black_box(&mut hand);
+                },
+                &mut || {
+                    nd.assign(black_box(&x_nd));
+                    nd.accumulate_axis_inplace(Axis(axis), |&previous, value| *value += previous);
+                    black_box(&mut nd);
+                },
+            ],
+        );
+        print_row(&format!("cumsum [64, 1024], axis {axis}"), &times);
+    }
+}
+
+/// The running sum along `axis` as one writes it: along the rows, one
+/// chain per row; down the columns, each row added to the one before.
+fn cumsum_hand(x: &[f32], axis: usize, out: &mut [f32]) {
+    if axis == 1 {
+        for (row, out) in x.chunks_exact(COLS).zip(out.chunks_exact_mut(COLS)) {
+            let mut acc = 0.0;
+            for (o, &v) in out.iter_mut().zip(row) {
+                acc += v;
+                *o = acc;
+            }
+        }
+    } else {
+        out[..COLS].copy_from_slice(&x[..COLS]);
+        for i in 1..ROWS {
+            for j in 0..COLS {
+                out[i * COLS + j] = out[(i - 1) * COLS + j] + x[i * COLS + j];
+            }
+        }
+    }
 }
 
 fn print_row(case: &str, t: &[f64]) {

@@ -248,9 +248,15 @@ fn assignments_read_the_target_through_products_and_operations() {
 fn flip_matches_numpy() {
     check!("flip 3,4 0 0", Shape![3, 4], |x| tensor_expr!(flip(x, [0])));
     check!("flip 3,4 1 0", Shape![3, 4], |x| tensor_expr!(flip(x, [1])));
-    check!("flip 3,4 -1 0", Shape![3, 4], |x| tensor_expr!(flip(x, [-1])));
+    check!("flip 3,4 -1 0", Shape![3, 4], |x| tensor_expr!(flip(
+        x,
+        [-1]
+    )));
     check!("flip 3,4 - 0", Shape![3, 4], |x| tensor_expr!(flip(x)));
-    check!("flip 3,4 0,1 0", Shape![3, 4], |x| tensor_expr!(flip(x, [0, 1])));
+    check!("flip 3,4 0,1 0", Shape![3, 4], |x| tensor_expr!(flip(
+        x,
+        [0, 1]
+    )));
     check!("flip 2,3,4 0,2 0", Shape![2, 3, 4], |x| tensor_expr!(flip(
         x,
         [0, 2]
@@ -266,6 +272,45 @@ fn flip_matches_numpy() {
         }
         doubled
     });
+}
+
+#[test]
+fn cumsum_and_cumprod_match_numpy() {
+    check!("cumsum 3,4 0 0", Shape![3, 4], |x| tensor_expr!(cumsum(
+        x,
+        [0]
+    )));
+    check!("cumsum 3,4 1 0", Shape![3, 4], |x| tensor_expr!(cumsum(
+        x,
+        [1]
+    )));
+    check!("cumsum 3,4 -1 0", Shape![3, 4], |x| tensor_expr!(cumsum(
+        x,
+        [-1]
+    )));
+    check!("cumsum 2,3,4 1 0", Shape![2, 3, 4], |x| tensor_expr!(
+        cumsum(x, [1])
+    ));
+    check!("cumsum 3,4 0,1 0", Shape![3, 4], |x| tensor_expr!(cumsum(
+        x,
+        [0, 1]
+    )));
+    check!("cumprod 3,4 0 0", Shape![3, 4], |x| tensor_expr!(cumprod(
+        x,
+        [0]
+    )));
+    check!("cumprod 3,4 1 0", Shape![3, 4], |x| tensor_expr!(cumprod(
+        x,
+        [1]
+    )));
+    check!("cumprod 3,4 -1 0", Shape![3, 4], |x| tensor_expr!(cumprod(
+        x,
+        [-1]
+    )));
+    // Over an expression, inside one.
+    check!("cumsum 3,4 1 0", Shape![3, 4], |x| tensor_expr!(
+        cumsum(x * 2.0, [1]) * 0.5
+    ));
 }
 
 #[test]
@@ -304,7 +349,9 @@ fn tril_and_triu_match_numpy() {
         x,
         diagonal = -5
     )));
-    check!("tril0 2,3,4 - 0", Shape![2, 3, 4], |x| tensor_expr!(tril(x)));
+    check!("tril0 2,3,4 - 0", Shape![2, 3, 4], |x| tensor_expr!(tril(
+        x
+    )));
     // A causal mask as attention writes it: the scores above the diagonal
     // hidden, over a product (evaluated first).
     let q = sample::<Shape![4, 3]>(0.0);

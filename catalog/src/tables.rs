@@ -248,6 +248,44 @@ pub const OPERATIONS: &[&Operation] = &[
         forms: &["flip(x)", "flip(x, [axes])"],
     },
     &Operation {
+        name: "cumsum",
+        signature: Signature {
+            inputs: 1,
+            dims: Dims::AxisList,
+            dims_optional: false,
+            keepdim: false,
+            type_arg: false,
+            options: &[],
+        },
+        reads: Reads::Matrices { fallible: false },
+        build: Build::Node {
+            constructor: "scan::cumsum",
+            marker: None,
+        },
+        elements: "Element",
+        summary: "The running sum along the listed axis (`torch.cumsum`, `numpy.cumsum`); along each in turn where several are listed.",
+        forms: &["cumsum(x, [axis])"],
+    },
+    &Operation {
+        name: "cumprod",
+        signature: Signature {
+            inputs: 1,
+            dims: Dims::AxisList,
+            dims_optional: false,
+            keepdim: false,
+            type_arg: false,
+            options: &[],
+        },
+        reads: Reads::Matrices { fallible: false },
+        build: Build::Node {
+            constructor: "scan::cumprod",
+            marker: None,
+        },
+        elements: "Element",
+        summary: "The running product along the listed axis (`torch.cumprod`, `numpy.cumprod`); along each in turn where several are listed.",
+        forms: &["cumprod(x, [axis])"],
+    },
+    &Operation {
         name: "tril",
         signature: Signature {
             inputs: 1,

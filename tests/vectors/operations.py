@@ -71,13 +71,18 @@ for keepdim in (False, True):
 logsumexp(cube, None, False)
 norm(cube, None, False)
 
-# Structural operations: NumPy's values (exact, as rearrangements
-# are). A triangle's diagonal is written in its name
+# Structural operations and scans: NumPy's values (exact, as rearrangements
+# and sequential sums are). A triangle's diagonal is written in its name
 # (`tril-1` for `diagonal = -1`).
 block = rng.normal(0.0, 2.0, size=(3, 4))
 for axes in ([0], [1], [-1], None, [0, 1]):
     case("flip", block, axes, False, np.flip(block, axis=axis(axes)))
 case("flip", cube, [0, 2], False, np.flip(cube, axis=(0, 2)))
+for axes in ([0], [1], [-1]):
+    case("cumsum", block, axes, False, np.cumsum(block, axis=axes[0]))
+    case("cumprod", block, axes, False, np.cumprod(block, axis=axes[0]))
+case("cumsum", cube, [1], False, np.cumsum(cube, axis=1))
+case("cumsum", block, [0, 1], False, np.cumsum(np.cumsum(block, axis=0), axis=1))
 for k in (0, 1, -1, 3, -5):
     case(f"tril{k}", block, None, False, np.tril(block, k))
     case(f"triu{k}", block, None, False, np.triu(block, k))

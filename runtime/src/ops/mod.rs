@@ -31,6 +31,7 @@ pub mod permute;
 pub mod pool;
 pub mod reduce;
 pub mod reshape;
+pub mod scan;
 pub mod softmax;
 pub mod triangle;
 
@@ -55,6 +56,8 @@ pub const OPERATIONS: &[&Operation] = &[
     &permute::PERMUTE,
     &reshape::OPERATION,
     &flip::OPERATION,
+    &scan::CUMSUM,
+    &scan::CUMPROD,
     &triangle::TRIL,
     &triangle::TRIU,
     &in_dims::OPERATION,

@@ -1,0 +1,173 @@
+//! `cumsum(x, [axis])` and `cumprod(x, [axis])`: the running sum and
+//! product along an axis, as `torch.cumsum(x, dim)` and `numpy.cumsum(x,
+//! axis)` define them (element `i` along the axis combines elements `0..=i`;
+//! the shape is `x`'s). A negative axis counts from the end. Listing several
+//! axes scans along each in turn: `cumsum(x, [0, 1])` of a matrix is its
+//! summed-area table (scans along different axes commute).
+//!
+//! A scan reads its whole input before its last element is known, so it is
+//! computed first, as a stage of its own, into a `Tensor` (the macro treats
+//! it as it treats `inv`); an expression input is evaluated before it, and
+//! the rest of the expression reads the result. The scan itself is a plain
+//! loop over the data: along an inner axis each step adds a whole
+//! contiguous row to the next (a loop that vectorises); along the last
+//! axis it is the one dependency chain a scan is.
+//!
+//! The axes rule is the reductions' (in range, each once), checked by the
+//! local trait the macro writes for the list: it gives `K`, `x`'s shape with
+//! the listed dims set to 1, from which the scan reads its axes (an axis of
+//! one element scans to itself). Integers wrap on overflow only where Rust's
+//! release arithmetic does; in a debug build an overflowing sum panics, as
+//! `+` does.
+
+use super::{axes_signature, Build, Operation, Reads};
+use crate::access::{Contiguous, Operand};
+use crate::element::Element;
+use crate::expr::Context;
+use crate::shape::Shape;
+use crate::tensor::Tensor;
+use core::marker::PhantomData;
+
+/// The table entry of an operation built by `constructor`.
+const fn entry(
+    name: &'static str,
+    constructor: &'static str,
+    summary: &'static str,
+    forms: &'static [&'static str],
+) -> Operation {
+    Operation {
+        name,
+        signature: axes_signature(false, false),
+        reads: Reads::Matrices { fallible: false },
+        build: Build::Node {
+            constructor,
+            marker: None,
+        },
+        elements: "Element",
+        summary,
+        forms,
+    }
+}
+
+/// The table entry of `cumsum`.
+pub const CUMSUM: Operation = entry(
+    "cumsum",
+    "scan::cumsum",
+    "The running sum along the listed axis (`torch.cumsum`, `numpy.cumsum`); along each in turn where several are listed.",
+    &["cumsum(x, [axis])"],
+);
+
+/// The table entry of `cumprod`.
+pub const CUMPROD: Operation = entry(
+    "cumprod",
+    "scan::cumprod",
+    "The running product along the listed axis (`torch.cumprod`, `numpy.cumprod`); along each in turn where several are listed.",
+    &["cumprod(x, [axis])"],
+);
+
+/// The running sum of `x` along the axes where `K` has 1 and `x` more;
+/// `shapes` is the axes rule's witness, `(K, R)`. (Always inlined, as
+/// `scanned` is: the result is then built where the caller keeps it, not
+/// moved there.)
+#[inline(always)]
+#[rustfmt::skip]
+pub fn cumsum<T, M, K: Shape, R, X: Operand<T> + ?Sized>(_context: Context<T, M>, _shapes: PhantomData<(K, R)>, x: &X) -> Tensor<X::Element, X::Shape> where X::Layout: Contiguous, X::Element: Element {
+    scanned::<X::Shape, K, _>(x.elements(), |a, b| a + b)
+}
+
+/// The running product of `x` along the axes where `K` has 1 and `x` more;
+/// `shapes` is the axes rule's witness, `(K, R)`. (Always inlined, as
+/// `scanned` is: the result is then built where the caller keeps it, not
+/// moved there.)
+#[inline(always)]
+#[rustfmt::skip]
+pub fn cumprod<T, M, K: Shape, R, X: Operand<T> + ?Sized>(_context: Context<T, M>, _shapes: PhantomData<(K, R)>, x: &X) -> Tensor<X::Element, X::Shape> where X::Layout: Contiguous, X::Element: Element {
+    scanned::<X::Shape, K, _>(x.elements(), |a, b| a * b)
+}
+
+/// `x`'s elements (shape `S`) scanned with `combine` along each axis where
+/// `K` differs from `S`: the first such axis read from `x` as it is
+/// written (one pass), the others in place.
+#[inline(always)]
+fn scanned<S: Shape, K: Shape, T: Element>(
+    x: &[T],
+    combine: impl Fn(T, T) -> T + Copy,
+) -> Tensor<T, S> {
+    let data = &x[..S::LEN];
+    let mut axes = (0..S::RANK).filter(|&axis| K::DIMS[axis] != S::DIMS[axis]);
+    let Some(first) = axes.next() else {
+        return Tensor::from_flat_fn(|i| data[i]);
+    };
+    let mut out = Tensor::<T, S>::zeros();
+    scan_axis(data, out.as_mut_slice(), S::DIMS, first, combine);
+    for axis in axes {
+        let mut scanned = Tensor::<T, S>::zeros();
+        scan_axis(
+            out.as_slice(),
+            scanned.as_mut_slice(),
+            S::DIMS,
+            axis,
+            combine,
+        );
+        out = scanned;
+    }
+    out
+}
+
+/// Writes the scan of row-major `source` (shape `dims`) along `axis` into
+/// `out`: each slice at index `i` along the axis is `combine(out's slice
+/// i - 1, source's slice i)`, the slices of `inner` contiguous elements
+/// (the dims after the axis), so along an inner axis each step is a loop
+/// over a row that vectorises.
+fn scan_axis<T: Copy>(
+    source: &[T],
+    out: &mut [T],
+    dims: &[usize],
+    axis: usize,
+    combine: impl Fn(T, T) -> T,
+) {
+    let inner: usize = dims[axis + 1..].iter().product();
+    let len = dims[axis];
+    if inner == 0 || len == 0 {
+        return;
+    }
+    let blocks = source
+        .chunks_exact(len * inner)
+        .zip(out.chunks_exact_mut(len * inner));
+    for (source, out) in blocks {
+        if inner == 1 {
+            let mut acc = source[0];
+            out[0] = acc;
+            for (o, &x) in out[1..].iter_mut().zip(&source[1..]) {
+                acc = combine(acc, x);
+                *o = acc;
+            }
+            continue;
+        }
+        out[..inner].copy_from_slice(&source[..inner]);
+        for i in 1..len {
+            let (before, rest) = out.split_at_mut(i * inner);
+            let previous = &before[(i - 1) * inner..];
+            let row = &source[i * inner..][..inner];
+            for ((o, &p), &x) in rest[..inner].iter_mut().zip(previous).zip(row) {
+                *o = combine(p, x);
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn each_axis_is_scanned() {
+        let x = [1, 2, 3, 4, 5, 6];
+        let mut out = [0; 6];
+        scan_axis(&x, &mut out, &[2, 3], 1, |a, b| a + b);
+        assert_eq!(out, [1, 3, 6, 4, 9, 15]);
+        scan_axis(&x, &mut out, &[2, 3], 0, |a, b| a + b);
+        assert_eq!(out, [1, 2, 3, 5, 7, 9]);
+        scan_axis(&[], &mut [0; 0], &[0, 3], 1, |a: i32, b| a + b);
+    }
+}

@@ -87,7 +87,8 @@ pub fn cumprod<T, M, K: Shape, R, X: Operand<T> + ?Sized>(_context: Context<T, M
 
 /// `x`'s elements (shape `S`) scanned with `combine` along each axis where
 /// `K` differs from `S`: the first such axis read from `x` as it is
-/// written (one pass), the others in place.
+/// written (one pass), the others in place. (One tensor, never reassigned,
+/// so it is built where the caller keeps it.)
 #[inline(always)]
 fn scanned<S: Shape, K: Shape, T: Element>(
     x: &[T],
@@ -99,28 +100,21 @@ fn scanned<S: Shape, K: Shape, T: Element>(
         return Tensor::from_flat_fn(|i| data[i]);
     };
     let mut out = Tensor::<T, S>::zeros();
-    scan_axis(data, out.as_mut_slice(), S::DIMS, first, combine);
+    scan_axis(Some(data), out.as_mut_slice(), S::DIMS, first, combine);
     for axis in axes {
-        let mut scanned = Tensor::<T, S>::zeros();
-        scan_axis(
-            out.as_slice(),
-            scanned.as_mut_slice(),
-            S::DIMS,
-            axis,
-            combine,
-        );
-        out = scanned;
+        scan_axis(None, out.as_mut_slice(), S::DIMS, axis, combine);
     }
     out
 }
 
-/// Writes the scan of row-major `source` (shape `dims`) along `axis` into
-/// `out`: each slice at index `i` along the axis is `combine(out's slice
-/// i - 1, source's slice i)`, the slices of `inner` contiguous elements
-/// (the dims after the axis), so along an inner axis each step is a loop
-/// over a row that vectorises.
+/// Writes the scan along `axis` of row-major `source` (shape `dims`), or of
+/// `out` itself where `source` is `None`, into `out`: each slice at index
+/// `i` along the axis becomes `combine(out's slice i - 1, the source's
+/// slice i)`, the slices of `inner` contiguous elements (the dims after the
+/// axis), so along an inner axis each step is a loop over a row that
+/// vectorises.
 fn scan_axis<T: Copy>(
-    source: &[T],
+    source: Option<&[T]>,
     out: &mut [T],
     dims: &[usize],
     axis: usize,
@@ -128,29 +122,42 @@ fn scan_axis<T: Copy>(
 ) {
     let inner: usize = dims[axis + 1..].iter().product();
     let len = dims[axis];
-    if inner == 0 || len == 0 {
+    let block = len * inner;
+    if block == 0 {
         return;
     }
-    let blocks = source
-        .chunks_exact(len * inner)
-        .zip(out.chunks_exact_mut(len * inner));
-    for (source, out) in blocks {
+    for (b, out) in out.chunks_exact_mut(block).enumerate() {
+        let source = source.map(|s| &s[b * block..][..block]);
         if inner == 1 {
-            let mut acc = source[0];
-            out[0] = acc;
-            for (o, &x) in out[1..].iter_mut().zip(&source[1..]) {
-                acc = combine(acc, x);
-                *o = acc;
+            if let Some(source) = source {
+                out.copy_from_slice(source);
+            }
+            let mut acc = out[0];
+            for value in &mut out[1..] {
+                acc = combine(acc, *value);
+                *value = acc;
             }
             continue;
         }
-        out[..inner].copy_from_slice(&source[..inner]);
+        if let Some(source) = source {
+            out[..inner].copy_from_slice(&source[..inner]);
+        }
         for i in 1..len {
             let (before, rest) = out.split_at_mut(i * inner);
             let previous = &before[(i - 1) * inner..];
-            let row = &source[i * inner..][..inner];
-            for ((o, &p), &x) in rest[..inner].iter_mut().zip(previous).zip(row) {
-                *o = combine(p, x);
+            let row = &mut rest[..inner];
+            match source {
+                Some(source) => {
+                    let own = &source[i * inner..][..inner];
+                    for ((value, &p), &x) in row.iter_mut().zip(previous).zip(own) {
+                        *value = combine(p, x);
+                    }
+                }
+                None => {
+                    for (value, &p) in row.iter_mut().zip(previous) {
+                        *value = combine(p, *value);
+                    }
+                }
             }
         }
     }
@@ -164,10 +171,13 @@ mod tests {
     fn each_axis_is_scanned() {
         let x = [1, 2, 3, 4, 5, 6];
         let mut out = [0; 6];
-        scan_axis(&x, &mut out, &[2, 3], 1, |a, b| a + b);
+        scan_axis(Some(&x), &mut out, &[2, 3], 1, |a, b| a + b);
         assert_eq!(out, [1, 3, 6, 4, 9, 15]);
-        scan_axis(&x, &mut out, &[2, 3], 0, |a, b| a + b);
+        scan_axis(Some(&x), &mut out, &[2, 3], 0, |a, b| a + b);
         assert_eq!(out, [1, 2, 3, 5, 7, 9]);
-        scan_axis(&[], &mut [0; 0], &[0, 3], 1, |a: i32, b| a + b);
+        // In place: the summed-area table of `x`.
+        scan_axis(None, &mut out, &[2, 3], 1, |a, b| a + b);
+        assert_eq!(out, [1, 3, 6, 5, 12, 21]);
+        scan_axis(None, &mut [0; 0], &[0, 3], 1, |a: i32, b| a + b);
     }
 }

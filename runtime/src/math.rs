@@ -63,8 +63,8 @@
 //! | `softplus` | 2.81 | - |
 //! | `silu` | 2.75 | - |
 //! | `gelu_tanh` | 2.94 | - |
-//! | `erf` | 0.50 | 1 (against libm) |
-//! | `gelu` | 0.50 | 6 (against a libm-based reference) |
+//! | `erf` | 1.49 | 1 (against libm) |
+//! | `gelu` | 7.80 | 6 (against a libm-based reference) |
 //! | `sqrt` | 0.50 | 0 |
 //! | `rsqrt` | 1.49 | 0 |
 //!
@@ -79,9 +79,14 @@
 //!   and this one 1.07.
 //! - `gelu` is GELU's erf form, `x/2 (1 + erf(x / sqrt 2))` (PyTorch's
 //!   default), computed as `x erfc(|x| / sqrt 2) / 2` for x < 0, so nothing
-//!   cancels in the left tail. `erf` and `erfc` are fdlibm's rational
-//!   approximations, all pieces computed and one selected. The f32 versions
-//!   of `erf` and `gelu` are the f64 ones rounded once. The f64 `gelu` figure
+//!   cancels in the left tail. For f64, `erf` and `erfc` are fdlibm's
+//!   rational approximations, all pieces computed and one selected. For f32,
+//!   `erf` is a polynomial below 1 and `1 - e^(-x^2) erfcx(x)` above, and
+//!   `gelu` one path through `erfcx` (a polynomial in `1 / (1 + t/2)`,
+//!   fitted by `tests/vectors/fit_erf.py`); `gelu`'s error is that
+//!   polynomial's rounding in f32 arithmetic, about as large across the
+//!   whole left half, tail included, where the written-out `x/2 (1 +
+//!   erf(..))` loses every digit. The f64 `gelu` figure
 //!   is a distance to a libm-based reference that is itself up to about 3 ulp
 //!   off in the left tail; against 50-digit values it is within 2 ulp.
 //! - `gelu_tanh` is GELU's tanh form, computed as `x sigmoid(2u)`; for f32 its
@@ -464,24 +469,92 @@ macro_rules! float_math {
 pub mod f32 {
     float_math!(f32, u32, i32, k);
 
-    /// The error function, computed by the f64 version and rounded once
-    /// (about half the speed of an f32 polynomial; error within 0.5 ulp and
-    /// a hair).
+    /// The error function: `a + a (P(a^2) - 1)` for `a = |x| < 1`, `1 - erfc(a)`
+    /// from 1 on (`erfc(a) = e^(-a^2) erfcx(a)`, with no cancellation
+    /// there since `erfc(1) < 0.16`), both computed and one selected; from
+    /// 4 on the result is 1 (`erfc(4)` is below half an ulp of 1). The
+    /// polynomials are fitted by `tests/vectors/fit_erf.py`.
     #[inline(always)]
     pub fn erf(x: f32) -> f32 {
-        super::f64::erf(x as f64) as f32
+        // NaN passes the clamp and every step.
+        let a = x.abs();
+        let a = select(a > 4.0, 4.0, a);
+        let z = a * a;
+        let small = fma(a, k::erf_ratio(z), a);
+        let large = 1.0 - exp(-z) * k::erfcx(a);
+        let y = select(a < 1.0, small, large);
+        // erf is odd: the sign of x (erf(-0) = -0).
+        f32::from_bits(y.to_bits() | (x.to_bits() & SIGN))
     }
 
-    /// GELU, `x/2 (1 + erf(x / sqrt 2))`, computed by the f64 version and
-    /// rounded once.
+    /// GELU, `x/2 (1 + erf(x / sqrt 2))` (PyTorch's `gelu`), computed as
+    /// `x (1 - erfc(t)/2)` for `x >= 0` and `x erfc(t)/2` below, `t = |x| /
+    /// sqrt 2`, so nothing cancels for `x << 0`; one branch-free path, no
+    /// selection between approximations. There `erfc` magnifies an error in
+    /// `t^2` (by `t^2` relative), so `t^2 = x^2 / 2` is carried as the
+    /// rounded square and its exact rounding error, corrected for to first
+    /// order; `e^(-t^2)` is the last factor, so a result in the subnormals
+    /// is rounded once.
     #[inline(always)]
     pub fn gelu(x: f32) -> f32 {
-        super::f64::gelu(x as f64) as f32
+        // From 16 on, e^(-t^2) is 0 in f32 (and gelu(x) is x or 0):
+        // clamped there, every step stays finite. NaN passes.
+        let a = x.abs();
+        let a = select(a > 16.0, 16.0, a);
+        let square = a * a;
+        let square_lo = k::square_error(a, square);
+        let t = a * core::f32::consts::FRAC_1_SQRT_2;
+        // erfc(t) = tail * e^(-square / 2), to first order in square_lo.
+        let tail = k::erfcx(t) * fma(-0.5, square_lo, 1.0);
+        let e = exp(-0.5 * square);
+        let below = (0.5 * x * tail) * e;
+        let above = x * fma(-0.5 * tail, e, 1.0);
+        let y = select(x < 0.0, below, above);
+        select(x == f32::NEG_INFINITY, -0.0, y)
     }
 
     /// The constants of `f32`.
     mod k {
         use super::fma;
+
+        /// `P(z) - 1` with `erf(a) = a P(a^2)` on `0 <= a < 1` (relative
+        /// error of `P` 1.2e-9 before rounding; `tests/vectors/fit_erf.py`):
+        /// `erf(a) = a + a (P - 1)` rounds once, at the result's magnitude,
+        /// where `a P` would round the product of two rounded values.
+        #[inline(always)]
+        pub fn erf_ratio(z: f32) -> f32 {
+            horner!(z; 7.854022e-5, -8.010246e-4, 5.188_334_3e-3, -2.685_381_7e-2, 1.128_358_5e-1,
+                -3.761_262_6e-1, 1.283_791_7e-1)
+        }
+
+        /// `erfcx(t) = e^(t^2) erfc(t)` for `0 <= t <= 10.5` as `v R(v)`, `v
+        /// = 1 / (1 + t/2)` (relative error 4.3e-8 before rounding;
+        /// `tests/vectors/fit_erf.py`): one division.
+        #[inline(always)]
+        pub fn erfcx(t: f32) -> f32 {
+            let v = 1.0 / fma(t, 0.5, 1.0);
+            let r = horner!(v; -5.919_352e-2, 2.851_837_6e-1, -4.884_627_2e-1, 2.795_146_4e-1,
+                -2.762_476_7e-2, 2.031_104_6e-1, 2.429_964_8e-1, 2.823_901e-1, 2.820_855_7e-1);
+            v * r
+        }
+
+        /// `a * a - square` exactly, for `square` that product rounded (`a`
+        /// finite and below 2^60): one fused multiply-add with FMA, else
+        /// Dekker's product of `a`'s halves.
+        #[inline(always)]
+        pub fn square_error(a: f32, square: f32) -> f32 {
+            #[cfg(all(feature = "std", target_feature = "fma"))]
+            {
+                a.mul_add(a, -square)
+            }
+            #[cfg(not(all(feature = "std", target_feature = "fma")))]
+            {
+                let split = a * 4097.0; // 2^12 + 1
+                let hi = split - (split - a);
+                let lo = a - hi;
+                ((hi * hi - square) + 2.0 * hi * lo) + lo * lo
+            }
+        }
         pub const MANT: u32 = 23;
         pub const BIAS: i32 = 127;
         pub const MANT_MASK: u32 = (1 << MANT) - 1;

@@ -147,7 +147,8 @@ pub enum Dims {
     /// Axes of the input, each once, negative ones counted from the end
     /// (`[1]`, `[0, -1]`).
     AxisList,
-    /// Exactly one non-negative axis (`argmax(x, [1])`).
+    /// Exactly one non-negative axis (`argmax(x, [1])`); a constructor
+    /// gets it as the type `ops::Axis<A>`.
     SingleAxis,
     /// A permutation of the input's dims (`[2, 0, 1]`).
     Permutation,
@@ -197,6 +198,16 @@ pub enum Reads {
     /// element type, which the macro builds in a context of its own and
     /// passes to the constructor after the enclosing one.
     Converts,
+    /// Reads its stored inputs at the positions that input `positions`
+    /// holds (a gather: `embedding`, `index_select`): every input is
+    /// borrowed where stored, and the positions are integers of their own
+    /// type, which take no part in the expression's element type, so they
+    /// must be a stored operand, not an expression. Read like any
+    /// elementwise node.
+    Gathers {
+        /// Which input holds the positions.
+        positions: usize,
+    },
     /// Reads whole matrices (an inverse, a solve): the macro evaluates it
     /// first, a stage of its own, its inputs borrowed where stored (an
     /// expression input evaluated before it); two inputs are passed as one
@@ -216,6 +227,7 @@ impl Reads {
         matches!(
             self,
             Reads::InPlace(_)
+                | Reads::Gathers { .. }
                 | Reads::Placed
                 | Reads::Tiled
                 | Reads::Windows

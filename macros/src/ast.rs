@@ -235,6 +235,15 @@ impl OpCall {
         self.dims.as_ref().map(|list| &list.dims[..])
     }
 
+    /// The input that holds a gather's positions (`Reads::Gathers`), if
+    /// the operation is one.
+    pub fn positions_input(&self) -> Option<usize> {
+        match self.op.reads {
+            Reads::Gathers { positions } => Some(positions),
+            _ => None,
+        }
+    }
+
     /// Whether the node's shape lacks the axes it folded: a reduction over
     /// listed axes without `keepdim`.
     pub fn drops_axes(&self) -> bool {

@@ -171,8 +171,14 @@ impl Stages<'_> {
         let reads_converted = expr
             .as_op()
             .is_some_and(|call| call.op.reads == Reads::Tiled);
-        for child in expr.children_mut() {
+        // A gather's positions are never staged: over their own integer
+        // type, they must be stored (validation reports an expression).
+        let positions = expr.as_op().and_then(|call| call.positions_input());
+        for (k, child) in expr.children_mut().into_iter().enumerate() {
             let converted = reads_converted && child.widened_operand().is_some();
+            if positions == Some(k) {
+                continue;
+            }
             if in_place && !matches!(child, Expr::Operand(_)) && !converted {
                 self.stage(child);
             } else {

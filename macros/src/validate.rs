@@ -73,6 +73,19 @@ fn visit_op(call: &OpCall, place: Place, report: &mut impl FnMut(Error)) {
                  of a function of two arguments: it places its operand on dims of the other operand"
             ),
         )),
+        Reads::Gathers { positions } => {
+            if let Some(input) = call.inputs.get(positions) {
+                if !matches!(input, Expr::Operand(_)) {
+                    report(Error::new(
+                        name.span(),
+                        format!(
+                            "the positions `{name}` reads are integers of their own type, read where \
+                             they are stored: bind the expression to a tensor first"
+                        ),
+                    ));
+                }
+            }
+        }
         Reads::Positions => report(Error::new(
             name.span(),
             format!(

@@ -110,6 +110,7 @@ fn reads(reads: Reads) -> String {
     match reads {
         Reads::InPlace(order) => format!("Reads::InPlace(RowOrder::{order:?})"),
         Reads::Matrices { fallible } => format!("Reads::Matrices {{ fallible: {fallible} }}"),
+        Reads::Gathers { positions } => format!("Reads::Gathers {{ positions: {positions} }}"),
         other => format!("Reads::{other:?}"),
     }
 }

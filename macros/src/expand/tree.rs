@@ -328,10 +328,15 @@ impl TreeBuilder {
                 inputs.push(at(&input, check_span));
             } else if call.op.reads.borrows_stored_inputs() {
                 let Expr::Operand(operand) = input else {
-                    // Staging made every such input an operand.
+                    // Staging made every such input an operand (validation
+                    // reports positions given as an expression).
                     return error(span, "an operation that reads in place needs an operand");
                 };
-                let input = self.borrow_operand(&operand.tokens, operand.span, check_span);
+                let input = if call.positions_input() == Some(inputs.len()) {
+                    self.borrow_positions(&operand.tokens, operand.span)
+                } else {
+                    self.borrow_operand(&operand.tokens, operand.span, check_span)
+                };
                 inputs.push(at(&input, check_span));
             } else {
                 inputs.push(self.node(input, None));
@@ -448,6 +453,12 @@ impl TreeBuilder {
             witnesses.push(local_rules::axes(
                 name, axes, check_span, keepdim, &context, &checked,
             ));
+        }
+        if let (Dims::SingleAxis, Some([axis])) = (call.op.signature.dims, call.dim_values()) {
+            let rt = runtime(check_span);
+            let axis = Literal::usize_unsuffixed(axis.value as usize);
+            witnesses
+                .push(quote_spanned!(check_span=> #rt::ops::witness::<#rt::ops::Axis<#axis>>()));
         }
         if let (Dims::Sizes(lengths), Some(list)) = (call.op.signature.dims, &call.dims) {
             // One size serves every spatial dim.
@@ -791,6 +802,17 @@ impl TreeBuilder {
         let name = at(&name, span);
         self.note_element_source(&name, span);
         name
+    }
+
+    /// Binds a gather's positions (`Reads::Gathers`): an operand over its
+    /// own integer type, so it is not the scope's element source and casts
+    /// no placement vote (which would read it over the scope's type).
+    fn borrow_positions(&mut self, tokens: &TokenStream, span: Span) -> Ident {
+        let name = local(&format!("op{}", self.operands));
+        self.operands += 1;
+        self.operand_bindings
+            .push((name.clone(), quote_spanned!(span=> &#tokens)));
+        at(&name, span)
     }
 
     /// Makes the operand bound to `name` the element source of the scope

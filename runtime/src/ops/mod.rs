@@ -108,6 +108,26 @@ impl OffsetValue for () {
     const VALUE: isize = 0;
 }
 
+/// A single axis (`Dims::SingleAxis`, `index_select(x, [1], ids)`) as a
+/// type: `Axis<1>`.
+///
+/// ```
+/// use tensor_expr_runtime::ops::{Axis, AxisValue};
+/// assert_eq!(<Axis<1> as AxisValue>::AXIS, 1);
+/// ```
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Axis<const A: usize>;
+
+/// The value of a single axis's witness.
+pub trait AxisValue {
+    /// The axis.
+    const AXIS: usize;
+}
+
+impl<const A: usize> AxisValue for Axis<A> {
+    const AXIS: usize = A;
+}
+
 /// A type as a value, for a constructor that takes a type argument or a
 /// named option (`reshape::<Shape![8, 8]>(x)` passes
 /// `witness::<Shape![8, 8]>()`, `stride = [2, 2]` passes

@@ -362,3 +362,55 @@ fn tril_and_triu_match_numpy() {
         assert_eq!(value, if j <= i { scores[[i, j]] } else { 0.0 });
     }
 }
+
+#[test]
+fn embedding_and_index_select_match_numpy() {
+    let ids = Tensor::<usize, Shape![2, 3]>::new([[5, 0, 2], [2, 2, 1]]);
+    check!("embedding 6,4 - 0", Shape![6, 4], |table| tensor_expr!(
+        embedding(ids, table)
+    ));
+    // Ids of another integer type, fused with what reads the rows.
+    let narrow = Tensor::<i16, Shape![2, 3]>::new([[5, 0, 2], [2, 2, 1]]);
+    check!("embedding 6,4 - 0", Shape![6, 4], |table| tensor_expr!(
+        embedding(narrow, table) * 2.0 - embedding(ids, table)
+    ));
+    let along_0 = Tensor::<u8, Shape![3]>::new([2, 0, 2]);
+    let along_1 = Tensor::<i64, Shape![2]>::new([3, 1]);
+    let along_2 = Tensor::<u32, Shape![4]>::new([4, 0, 4, 1]);
+    check!("index_select 3,4,5 0 0", Shape![3, 4, 5], |x| tensor_expr!(
+        index_select(x, along_0, [0])
+    ));
+    check!("index_select 3,4,5 1 0", Shape![3, 4, 5], |x| tensor_expr!(
+        index_select(x, along_1, [1])
+    ));
+    check!("index_select 3,4,5 2 0", Shape![3, 4, 5], |x| tensor_expr!(
+        index_select(x, along_2, [2])
+    ));
+    // Over an expression (evaluated first), and broadcast into a larger
+    // output.
+    check!("index_select 3,4,5 2 0", Shape![3, 4, 5], |x| {
+        let selected = tensor_expr!(index_select(x * 2.0, along_2, [2]) * 0.5);
+        let ones = Tensor::<f64, Shape![2, 3, 4, 4]>::full(1.0);
+        let broadcast = tensor_expr!(ones * index_select(x, along_2, [2]));
+        for ([_, i, j, k], &value) in broadcast.iter_indexed() {
+            assert_eq!(value, selected[[i, j, k]]);
+        }
+        selected
+    });
+}
+
+#[test]
+#[should_panic(expected = "embedding: id 6 is out of range for 6 rows (0..6)")]
+fn an_embedding_id_out_of_range_panics_naming_it() {
+    let table = Tensor::<f32, Shape![6, 2]>::zeros();
+    let ids = Tensor::<usize, Shape![3]>::new([0, 6, 1]);
+    let _ = tensor_expr!(embedding(ids, table));
+}
+
+#[test]
+#[should_panic(expected = "index_select: id -1 is out of range for 4 rows (0..4)")]
+fn a_negative_id_panics_naming_it() {
+    let x = Tensor::<f32, Shape![3, 4]>::zeros();
+    let ids = Tensor::<i32, Shape![2]>::new([1, -1]);
+    let _ = tensor_expr!(index_select(x, ids, [1]));
+}

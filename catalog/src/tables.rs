@@ -248,6 +248,44 @@ pub const OPERATIONS: &[&Operation] = &[
         forms: &["flip(x)", "flip(x, [axes])"],
     },
     &Operation {
+        name: "embedding",
+        signature: Signature {
+            inputs: 2,
+            dims: Dims::None,
+            dims_optional: true,
+            keepdim: false,
+            type_arg: false,
+            options: &[],
+        },
+        reads: Reads::Gathers { positions: 0 },
+        build: Build::Node {
+            constructor: "gather::embedding",
+            marker: None,
+        },
+        elements: "Element",
+        summary: "Row `id` of a `[V, D]` table for each id, shaped as the ids with `D` appended (`torch.nn.functional.embedding`).",
+        forms: &["embedding(ids, table)"],
+    },
+    &Operation {
+        name: "index_select",
+        signature: Signature {
+            inputs: 2,
+            dims: Dims::SingleAxis,
+            dims_optional: false,
+            keepdim: false,
+            type_arg: false,
+            options: &[],
+        },
+        reads: Reads::Gathers { positions: 1 },
+        build: Build::Node {
+            constructor: "gather::index_select",
+            marker: None,
+        },
+        elements: "Element",
+        summary: "The slices of `x` along an axis at the listed positions, in their order (`torch.index_select`, `numpy.take`).",
+        forms: &["index_select(x, ids, [axis])"],
+    },
+    &Operation {
         name: "cumsum",
         signature: Signature {
             inputs: 1,

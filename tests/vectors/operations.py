@@ -87,3 +87,12 @@ for k in (0, 1, -1, 3, -5):
     case(f"tril{k}", block, None, False, np.tril(block, k))
     case(f"triu{k}", block, None, False, np.triu(block, k))
 case("tril0", cube, None, False, np.tril(cube))
+
+# Gathers: NumPy's fancy indexing and `take` (exact). The ids are written in
+# tests/operations.rs: embedding [[5, 0, 2], [2, 2, 1]]; index_select along
+# axis 0 [2, 0, 2], axis 1 [3, 1], axis 2 [4, 0, 4, 1].
+table = rng.normal(0.0, 1.0, size=(6, 4))
+case("embedding", table, None, False, table[np.array([[5, 0, 2], [2, 2, 1]])])
+volume = rng.normal(0.0, 1.0, size=(3, 4, 5))
+for axis_, ids in ((0, [2, 0, 2]), (1, [3, 1]), (2, [4, 0, 4, 1])):
+    case("index_select", volume, [axis_], False, np.take(volume, ids, axis=axis_))

@@ -21,6 +21,7 @@
 pub mod conv;
 pub mod convert;
 pub mod flip;
+pub mod gather;
 pub mod in_dims;
 pub mod index_of;
 pub mod linalg;
@@ -56,6 +57,8 @@ pub const OPERATIONS: &[&Operation] = &[
     &permute::PERMUTE,
     &reshape::OPERATION,
     &flip::OPERATION,
+    &gather::EMBEDDING,
+    &gather::INDEX_SELECT,
     &scan::CUMSUM,
     &scan::CUMPROD,
     &triangle::TRIL,

@@ -51,6 +51,7 @@ pub mod broadcast;
 pub mod chain;
 pub mod conv;
 pub mod elements;
+pub mod gather;
 pub mod in_dims;
 pub mod in_place;
 pub mod matmul;

@@ -1,0 +1,312 @@
+//! The gathers: values read at positions that another tensor holds.
+//! - `embedding(ids, table)`: row `id` of `table` (`[V, D]`) for each id, as
+//!   `torch.nn.functional.embedding(ids, weight)`: the result is the ids'
+//!   shape with `D` appended (`table[ids]` in NumPy).
+//! - `index_select(x, ids, [axis])`: the slices of `x` at the listed
+//!   positions along `axis`, in the ids' order, as `torch.index_select(x,
+//!   axis, ids)` (`numpy.take(x, ids, axis)`): the result is `x`'s shape
+//!   with dim `axis` replaced by the ids' count. (Inputs come first, then
+//!   the list, as in every operation of two inputs.)
+//!
+//! Ids are a stored tensor of any integer type (`usize`, `i32`, `u8`, ...)
+//! of their own, whatever the expression's element type; an expression of
+//! ids must be bound to a tensor first. Every id is checked against its
+//! range once, when the node is built: an id out of range (or negative)
+//! panics, naming the id and the range, as indexing a slice does and as
+//! PyTorch raises `IndexError`. A `Result` would make every expression that
+//! gathers fallible, while an out-of-range id is a bug in the caller's
+//! data, as an out-of-range `x[[i, j]]` is.
+//!
+//! Nothing is copied: each output row reads the row of the table (or of
+//! `x`) its position names where it is stored, so a gather fuses into the
+//! expression around it (`embedding(ids, table) * scale + position` has no
+//! temporary). The shape rules are in [`crate::rules::gather`].
+
+use super::{Build, Dims, Operation, Reads, Signature};
+use crate::access::{Contiguous, ElementSource, Operand};
+use crate::element::Element;
+use crate::expr::{Context, Expr, Row, Shaped};
+use crate::rules::axes::ReplaceAxis;
+use crate::rules::broadcast::aligned_strides;
+use crate::rules::gather::{Embedded, Ids, Table};
+use crate::shape::{row_major_strides, Shape, MAX_RANK};
+use core::marker::PhantomData;
+
+/// The table entry of `embedding`.
+pub const EMBEDDING: Operation = Operation {
+    name: "embedding",
+    signature: Signature {
+        inputs: 2,
+        dims: Dims::None,
+        dims_optional: true,
+        keepdim: false,
+        type_arg: false,
+        options: &[],
+    },
+    reads: Reads::Gathers { positions: 0 },
+    build: Build::Node {
+        constructor: "gather::embedding",
+        marker: None,
+    },
+    elements: "Element",
+    summary: "Row `id` of a `[V, D]` table for each id, shaped as the ids with `D` appended (`torch.nn.functional.embedding`).",
+    forms: &["embedding(ids, table)"],
+};
+
+/// The table entry of `index_select`.
+pub const INDEX_SELECT: Operation = Operation {
+    name: "index_select",
+    signature: Signature {
+        inputs: 2,
+        dims: Dims::SingleAxis,
+        dims_optional: false,
+        keepdim: false,
+        type_arg: false,
+        options: &[],
+    },
+    reads: Reads::Gathers { positions: 1 },
+    build: Build::Node {
+        constructor: "gather::index_select",
+        marker: None,
+    },
+    elements: "Element",
+    summary: "The slices of `x` along an axis at the listed positions, in their order (`torch.index_select`, `numpy.take`).",
+    forms: &["index_select(x, ids, [axis])"],
+};
+
+/// An integer that names a position: every primitive integer type.
+pub trait Id: Copy + core::fmt::Display {
+    /// The position, or `None` for a negative value or one beyond `usize`.
+    fn position(self) -> Option<usize>;
+}
+
+macro_rules! ids {
+    ($($t:ty),*) => {$(
+        impl Id for $t {
+            #[inline(always)]
+            fn position(self) -> Option<usize> {
+                usize::try_from(self).ok()
+            }
+        }
+    )*};
+}
+
+ids!(usize, u8, u16, u32, u64, u128, isize, i8, i16, i32, i64, i128);
+
+/// The positions of `ids`, each checked to be below `len`; panics naming
+/// the first that is not, and what it indexes.
+#[track_caller]
+fn checked_positions<P: Id>(ids: &[P], len: usize, what: &str) {
+    for &id in ids {
+        match id.position() {
+            Some(position) if position < len => {}
+            _ => panic!("{what}: id {id} is out of range for {len} rows (0..{len})"),
+        }
+    }
+}
+
+/// `embedding(ids, table)`: for each id (shape `I`, elements `P`), the row
+/// of `table` (shape `W`, `[V, D]`) it names.
+pub struct Embedding<'a, T, P, I, W> {
+    /// Exactly `I::LEN` ids, each below `V` (checked when built).
+    ids: &'a [P],
+    /// Exactly `W::LEN` elements.
+    table: &'a [T],
+    shapes: PhantomData<(I, W)>,
+}
+
+/// Builds `embedding(ids, table)`, checking every id against the table's
+/// rows (a panic naming the first out of range).
+#[inline(always)]
+#[track_caller]
+#[allow(clippy::type_complexity)]
+#[rustfmt::skip]
+pub fn embedding<'a, T, M, I, W>(_context: Context<T, M>, ids: &'a I, table: &'a W) -> Embedding<'a, W::Element, <I as ElementSource>::Element, <I as Operand<<I as ElementSource>::Element>>::Shape, W::Shape>
+where
+    I: ElementSource + Operand<<I as ElementSource>::Element, Element = <I as ElementSource>::Element> + ?Sized,
+    <I as ElementSource>::Element: Id,
+    <I as Operand<<I as ElementSource>::Element>>::Layout: Contiguous,
+    W: Operand<T> + ?Sized,
+    W::Layout: Contiguous,
+    W::Shape: Table,
+    <I as Operand<<I as ElementSource>::Element>>::Shape: Embedded<<W::Shape as Table>::Width>,
+{
+    let ids = &ids.elements()[..<<I as Operand<<I as ElementSource>::Element>>::Shape as Shape>::LEN];
+    checked_positions(ids, <<W::Shape as Table>::Rows as crate::dim::Dim>::SIZE, "embedding");
+    Embedding { ids, table: &table.elements()[..<W::Shape as Shape>::LEN], shapes: PhantomData }
+}
+
+impl<T, P, I: Embedded<<W as Table>::Width>, W: Table> Shaped for Embedding<'_, T, P, I, W> {
+    type Shape = <I as Embedded<W::Width>>::Output;
+}
+
+/// How an embedding of ids `I` (output `X`, `I` with the width appended)
+/// reads within output shape `O`: the ids' strides aligned to `O`'s outer
+/// dims (0 where broadcast), and the length of the table rows read.
+struct EmbeddingRead<I, X, O>(PhantomData<(I, X, O)>);
+
+impl<I: Shape, X: Shape, O: Shape> EmbeddingRead<I, X, O> {
+    /// The ids' row-major strides as `X`'s (the width's dim last, 0).
+    const STRIDES: [usize; MAX_RANK] =
+        aligned_strides(row_major_strides(I::DIMS), X::DIMS, O::DIMS);
+    /// The table row's length as read along `O`'s last dim: 1 where it is
+    /// broadcast (a width of 1).
+    const ROW: usize = X::DIMS[X::RANK - 1];
+}
+
+unsafe impl<T: Element, P: Id, I, W> Expr<T> for Embedding<'_, T, P, I, W>
+where
+    I: Embedded<<W as Table>::Width>,
+    W: Table,
+{
+    #[inline(always)]
+    fn row<O: Shape>(&self, outer: [usize; MAX_RANK]) -> impl Row<T> + '_ {
+        let strides = &EmbeddingRead::<I, <I as Embedded<W::Width>>::Output, O>::STRIDES;
+        let mut at = 0;
+        for k in 0..O::RANK.saturating_sub(1) {
+            at += outer[k] * strides[k];
+        }
+        // Checked when built: every id is a position below the rows.
+        let id = self.ids[at].position().unwrap_or(0);
+        let width = EmbeddingRead::<I, <I as Embedded<W::Width>>::Output, O>::ROW;
+        GatheredRow {
+            row: &self.table[id * width..][..width],
+        }
+    }
+}
+
+/// A row read where it is stored, contiguous or one element broadcast.
+struct GatheredRow<'a, T> {
+    row: &'a [T],
+}
+
+impl<T: Element> Row<T> for GatheredRow<'_, T> {
+    #[inline(always)]
+    fn get(&self, j: usize, _current: T) -> T {
+        self.row[if self.row.len() == 1 { 0 } else { j }]
+    }
+}
+
+/// The number of ids of an `index_select` (its ids' one dim).
+type IdCount<I> = <<I as Operand<<I as ElementSource>::Element>>::Shape as Ids>::Count;
+
+/// `index_select(x, ids, [A])`: `x` (shape `X`) at the positions `ids`
+/// (shape `[N]`, elements `P`) along axis `A`.
+pub struct IndexSelect<'a, T, P, X, N, const A: usize> {
+    /// Exactly `X::LEN` elements.
+    x: &'a [T],
+    /// Exactly `N` ids, each below `X`'s dim `A` (checked when built).
+    ids: &'a [P],
+    shapes: PhantomData<(X, N)>,
+}
+
+/// Builds `index_select(x, ids, [axis])`, checking every id against the
+/// axis (a panic naming the first out of range).
+#[inline(always)]
+#[track_caller]
+#[allow(clippy::type_complexity)]
+#[rustfmt::skip]
+pub fn index_select<'a, T, M, const A: usize, X, I>(_context: Context<T, M>, _axis: PhantomData<super::Axis<A>>, x: &'a X, ids: &'a I) -> IndexSelect<'a, X::Element, <I as ElementSource>::Element, X::Shape, IdCount<I>, A>
+where
+    X: Operand<T> + ?Sized,
+    X::Layout: Contiguous,
+    I: ElementSource + Operand<<I as ElementSource>::Element, Element = <I as ElementSource>::Element> + ?Sized,
+    <I as ElementSource>::Element: Id,
+    <I as Operand<<I as ElementSource>::Element>>::Layout: Contiguous,
+    <I as Operand<<I as ElementSource>::Element>>::Shape: Ids,
+    X::Shape: ReplaceAxis<A>,
+{
+    let ids = &ids.elements()[..<IdCount<I> as crate::dim::Dim>::SIZE];
+    checked_positions(ids, <X::Shape as Shape>::DIMS[A], "index_select");
+    IndexSelect { x: &x.elements()[..<X::Shape as Shape>::LEN], ids, shapes: PhantomData }
+}
+
+impl<T, P, X: ReplaceAxis<A>, N: crate::dim::Dim, const A: usize> Shaped
+    for IndexSelect<'_, T, P, X, N, A>
+{
+    type Shape = <X as ReplaceAxis<A>>::Replaced<N>;
+}
+
+/// How `index_select` of `X` along `A` (output `Y`) reads within output
+/// shape `O`.
+struct SelectRead<X, Y, O, const A: usize>(PhantomData<(X, Y, O)>);
+
+impl<X: Shape, Y: Shape, O: Shape, const A: usize> SelectRead<X, Y, O, A> {
+    /// `x`'s row-major strides.
+    const STRIDES: [usize; MAX_RANK] = row_major_strides(X::DIMS);
+    /// Where `Y`'s dims start among `O`'s.
+    const PAD: usize = O::RANK - Y::RANK;
+    /// Whether the selection is along the last axis: each row then reads
+    /// `x`'s row at the ids' positions.
+    const ALONG_ROWS: bool = A + 1 == Y::RANK;
+    /// The length of `x`'s rows read along `O`'s last dim: 1 where `Y`'s
+    /// last dim is 1 (broadcast).
+    const ROW: usize = if Y::DIMS[Y::RANK - 1] == 1 {
+        1
+    } else {
+        X::DIMS[X::RANK - 1]
+    };
+}
+
+unsafe impl<T: Element, P: Id, X, N, const A: usize> Expr<T> for IndexSelect<'_, T, P, X, N, A>
+where
+    X: ReplaceAxis<A>,
+    N: crate::dim::Dim,
+{
+    #[inline(always)]
+    fn row<O: Shape>(&self, outer: [usize; MAX_RANK]) -> impl Row<T> + '_ {
+        let y = <<X as ReplaceAxis<A>>::Replaced<N> as Shape>::DIMS;
+        let pad = SelectRead::<X, <X as ReplaceAxis<A>>::Replaced<N>, O, A>::PAD;
+        let strides = &SelectRead::<X, <X as ReplaceAxis<A>>::Replaced<N>, O, A>::STRIDES;
+        let mut offset = 0;
+        for k in 0..y.len().saturating_sub(1) {
+            // A dim of 1 is broadcast along the output's: index 0.
+            let i = if y[k] == 1 { 0 } else { outer[pad + k] };
+            // Checked when built: every id is a position along the axis.
+            let i = if k == A {
+                self.ids[i].position().unwrap_or(0)
+            } else {
+                i
+            };
+            offset += i * strides[k];
+        }
+        let last = X::DIMS[X::RANK - 1];
+        SelectRow::<T, P, X, <X as ReplaceAxis<A>>::Replaced<N>, O, A> {
+            row: &self.x[offset..]
+                [..if SelectRead::<X, <X as ReplaceAxis<A>>::Replaced<N>, O, A>::ALONG_ROWS {
+                    last
+                } else {
+                    SelectRead::<X, <X as ReplaceAxis<A>>::Replaced<N>, O, A>::ROW
+                }],
+            ids: self.ids,
+            shapes: PhantomData,
+        }
+    }
+}
+
+/// One row of an `index_select`: `x`'s row, read directly, or at the ids'
+/// positions where the selection is along the last axis.
+struct SelectRow<'a, T, P, X, Y, O, const A: usize> {
+    row: &'a [T],
+    ids: &'a [P],
+    shapes: PhantomData<(X, Y, O)>,
+}
+
+impl<T: Element, P: Id, X: Shape, Y: Shape, O: Shape, const A: usize> Row<T>
+    for SelectRow<'_, T, P, X, Y, O, A>
+{
+    #[inline(always)]
+    fn get(&self, j: usize, _current: T) -> T {
+        let j = if SelectRead::<X, Y, O, A>::ROW == 1 {
+            0
+        } else {
+            j
+        };
+        if SelectRead::<X, Y, O, A>::ALONG_ROWS {
+            // Checked when built: every id is a position along the row.
+            self.row[self.ids[j].position().unwrap_or(0)]
+        } else {
+            self.row[j]
+        }
+    }
+}

@@ -243,3 +243,25 @@ fn from_fn_visits_every_index_in_row_major_order() {
     let empty = Tensor::<i64, Shape![2, 0]>::from_fn(|_| unreachable!());
     assert!(empty.as_slice().is_empty());
 }
+
+#[test]
+fn writable_slices_are_assignment_targets() {
+    let a = Tensor::<f32, Shape![2, 3]>::from_flat_fn(|k| k as f32);
+    let b = Tensor::<f32, Shape![3]>::new([10.0, 20.0, 30.0]);
+    let mut y = Tensor::<f32, Shape![4, 3]>::zeros();
+    tensor_expr!(y.narrow_mut::<0, 1, 2>() = a * 2.0 + b);
+    tensor_expr!(y.at_mut(3) += b);
+    assert_eq!(
+        y.as_slice(),
+        &[0.0, 0.0, 0.0, 10.0, 22.0, 34.0, 16.0, 28.0, 40.0, 10.0, 20.0, 30.0]
+    );
+    // On the heap and through a mutable view; along an axis after dims of 1.
+    let mut heap = HeapTensor::<f32, Shape![4, 3]>::zeros();
+    tensor_expr!(heap.narrow_mut::<0, 2, 2>() = a);
+    assert_eq!(&heap.as_slice()[6..], a.as_slice());
+    let mut data = [0.0f32; 12];
+    let mut view = TensorViewMut::<f32, Shape![1, 4, 3]>::try_from_slice(&mut data).unwrap();
+    tensor_expr!(view.narrow_mut::<1, 0, 2>() = reshape::<Shape![1, 2, 3]>(a) - 1.0);
+    assert_eq!(&data[..6], &[-1.0, 0.0, 1.0, 2.0, 3.0, 4.0]);
+    assert_eq!(&data[6..], &[0.0; 6]);
+}

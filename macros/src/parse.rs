@@ -199,9 +199,43 @@ fn parse_assignment_head(input: ParseStream) -> Result<Option<(TokenStream, Assi
     } else {
         return Ok(None);
     };
+    if let Some(error) = read_only_slice(&target) {
+        return Err(error);
+    }
     use syn::parse::discouraged::Speculative;
     input.advance_to(&fork);
     Ok(Some((target, op, span)))
+}
+
+/// The error for a target that ends in one of the containers' read-only
+/// slicing methods, naming the writable view to assign into instead.
+fn read_only_slice(target: &TokenStream) -> Option<Error> {
+    let mut last_method = None;
+    let mut after_dot = false;
+    for token in target.clone() {
+        match &token {
+            TokenTree::Punct(p) if p.as_char() == '.' => after_dot = true,
+            TokenTree::Ident(ident) if after_dot => {
+                last_method = Some(ident.clone());
+                after_dot = false;
+            }
+            _ => after_dot = false,
+        }
+    }
+    let method = last_method?;
+    let instead = match method.to_string().as_str() {
+        "narrow" => "assign into `x.narrow_mut::<0, START, LEN>()`, a writable view of the same rows",
+        "at" => "assign into `x.at_mut(i)`, a writable view of the same sub-tensor",
+        "index_axis" | "index_axis_keepdim" | "windows" => {
+            "a strided slice cannot be written in place: assign into `x.at_mut(i)` (along the \
+             first axis) or `x.narrow_mut::<0, START, LEN>()`, or into a tensor and copy"
+        }
+        _ => return None,
+    };
+    Some(Error::new(
+        method.span(),
+        format!("`{method}` gives a read-only view, which cannot be assigned into: {instead}"),
+    ))
 }
 
 /// An assignment target: a place expression (`out`, `*out`, `self.out`, `bufs.0`).

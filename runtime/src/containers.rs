@@ -269,6 +269,43 @@ macro_rules! impl_write_access {
             pub fn iter_mut(&mut self) -> core::slice::IterMut<'_, T> {
                 self.as_mut_slice().iter_mut()
             }
+
+            /// Sub-tensor `i` along the first axis as a writable view (the
+            /// mutable [`at`](Self::at)), a target of `tensor_expr!`.
+            /// Panics if `i` is out of range.
+            ///
+            /// ```
+            /// # use tensor_expr_runtime::{Tensor, D};
+            /// let mut x = Tensor::<i32, (D<2>, D<3>)>::zeros();
+            /// x.at_mut(1).as_mut_slice().copy_from_slice(&[4, 5, 6]);
+            /// assert_eq!(x.as_slice(), &[0, 0, 0, 4, 5, 6]);
+            /// ```
+            pub fn at_mut(&mut self, i: usize) -> $crate::TensorViewMut<'_, T, <S as $crate::slice::RemoveAxis<0>>::Removed>
+            where
+                S: $crate::slice::RemoveAxis<0>,
+            {
+                $crate::slice::contiguous_at_mut::<T, S>(self.as_mut_slice(), i)
+            }
+
+            /// Positions `START..START + LEN` along `AXIS` as a writable view
+            /// (the mutable [`narrow`](Self::narrow), PyTorch's `narrow` as
+            /// a target), where that block is contiguous: along the first
+            /// axis, or an axis after dims of size 1. Another axis, or a
+            /// range past the dim, is an error when the code is built; a
+            /// strided slice cannot be written in place.
+            ///
+            /// ```
+            /// # use tensor_expr_runtime::{Tensor, D};
+            /// let mut x = Tensor::<i32, (D<4>, D<2>)>::zeros();
+            /// x.narrow_mut::<0, 1, 2>().as_mut_slice().fill(7);
+            /// assert_eq!(x.as_slice(), &[0, 0, 7, 7, 7, 7, 0, 0]);
+            /// ```
+            pub fn narrow_mut<const AXIS: usize, const START: usize, const LEN: usize>(&mut self) -> $crate::TensorViewMut<'_, T, <S as $crate::slice::NarrowAxis<AXIS, LEN>>::Narrowed>
+            where
+                S: $crate::slice::NarrowAxis<AXIS, LEN>,
+            {
+                $crate::slice::contiguous_narrow_mut::<T, S, AXIS, START, LEN>(self.as_mut_slice())
+            }
         }
         impl<'r, $($g)*> IntoIterator for &'r mut $ty where S: $crate::Shape {
             type Item = &'r mut T;

@@ -473,3 +473,50 @@ pub fn contiguous_at<T, S: RemoveAxis<0>>(data: &[T], i: usize) -> TensorView<'_
     let len = <S::Removed as Shape>::LEN;
     TensorView::from_exact(&data[i * len..(i + 1) * len])
 }
+
+/// Sub-tensor `i` along the first axis of row-major `data` of shape `S`,
+/// writable (panics naming the axis if `i` is out of range).
+#[doc(hidden)]
+#[track_caller]
+pub fn contiguous_at_mut<T, S: RemoveAxis<0>>(
+    data: &mut [T],
+    i: usize,
+) -> crate::TensorViewMut<'_, T, S::Removed> {
+    let i = index_in_range(i, 0, S::DIMS[0]);
+    let len = <S::Removed as Shape>::LEN;
+    crate::TensorViewMut::from_exact(&mut data[i * len..(i + 1) * len])
+}
+
+/// Positions `START..START + LEN` along `AXIS` of row-major `data` of shape
+/// `S`, writable: one contiguous block, which the build checks (the dims
+/// before `AXIS` are 1) along with the range.
+#[doc(hidden)]
+pub fn contiguous_narrow_mut<T, S, const AXIS: usize, const START: usize, const LEN: usize>(
+    data: &mut [T],
+) -> crate::TensorViewMut<'_, T, S::Narrowed>
+where
+    S: NarrowAxis<AXIS, LEN>,
+{
+    let () = NarrowFits::<S, AXIS, START, LEN>::CHECKED;
+    let () = ContiguousNarrow::<S, AXIS>::CHECKED;
+    let inner = <S::Narrowed as Shape>::LEN / LEN.max(1);
+    let start = START * inner;
+    crate::TensorViewMut::from_exact(&mut data[start..start + <S::Narrowed as Shape>::LEN])
+}
+
+/// The build-time check that a slice along `AXIS` of `S` is one contiguous
+/// block: every dim before `AXIS` is 1.
+struct ContiguousNarrow<S, const AXIS: usize>(PhantomData<S>);
+
+impl<S: Shape, const AXIS: usize> ContiguousNarrow<S, AXIS> {
+    const CHECKED: () = {
+        let mut k = 0;
+        while k < AXIS {
+            assert!(
+                S::DIMS[k] == 1,
+                "`narrow_mut::<AXIS, ..>` writes one contiguous block: along the first axis, or one after dims of size 1 (a strided slice cannot be written in place)"
+            );
+            k += 1;
+        }
+    };
+}

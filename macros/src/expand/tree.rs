@@ -8,7 +8,7 @@ use crate::ast::{BinaryOp, DimList, Expr, OpCall, Operand, OptionArg};
 use crate::fold_paths;
 use crate::share;
 use crate::stage;
-use proc_macro2::{Ident, Literal, Span, TokenStream};
+use proc_macro2::{Delimiter, Ident, Literal, Span, TokenStream, TokenTree};
 use quote::{quote, quote_spanned, ToTokens};
 use std::collections::HashMap;
 use tensor_expr_catalog::operation::{Build, Dims, Reads};
@@ -46,6 +46,10 @@ pub(super) struct TreeBuilder {
     /// operand can see another's generated name (hygiene: a user variable named
     /// `__tensor_expr_op0` stays the user's).
     operand_bindings: Vec<(Ident, TokenStream)>,
+    /// A target written as a call (`y.narrow_mut::<0, 2, 4>()`): its value,
+    /// a view that borrows the tensor, bound by a `let` of its own before
+    /// the operands, so the reborrow does not outlive it.
+    target_owner: Option<TokenStream>,
     /// `let __tensor_expr_nodeN = constructor(..);`, children before parents.
     node_lets: Vec<TokenStream>,
     operands: usize,
@@ -127,6 +131,7 @@ impl TreeBuilder {
         };
         let mut builder = TreeBuilder {
             operand_bindings: Vec::new(),
+            target_owner: None,
             node_lets: Vec::new(),
             operands: 0,
             nodes: 0,
@@ -147,7 +152,20 @@ impl TreeBuilder {
         if let Some(target) = target {
             builder.target = Some(target.to_string());
             let name = local(TARGET_NAME);
-            let reborrow = quote_spanned!(target_span(target)=> {
+            // A call gives a temporary view: bound first, then reborrowed.
+            let written_as_call = matches!(
+                target.clone().into_iter().last(),
+                Some(TokenTree::Group(group)) if group.delimiter() == Delimiter::Parenthesis
+            );
+            let span = target_span(target);
+            let target = if written_as_call {
+                let owner = at(&local("target_owner"), span);
+                builder.target_owner = Some(quote_spanned!(span=> let mut #owner = #target;));
+                quote!(#owner)
+            } else {
+                target.clone()
+            };
+            let reborrow = quote_spanned!(span=> {
                 use ::tensor_expr::__private::access::Target as _;
                 (#target).as_target()
             });
@@ -162,6 +180,7 @@ impl TreeBuilder {
     /// The block: operands, context, nodes, then `finish`.
     pub(super) fn finish(self, finish: TokenStream) -> TokenStream {
         let (bindings, nodes, mode) = (self.operand_bindings, self.node_lets, self.mode);
+        let owner = self.target_owner;
         let contexts = self.scopes.into_iter().map(|scope| {
             let context = scope.context;
             let source = scope.source.unwrap_or_else(|| {
@@ -172,6 +191,7 @@ impl TreeBuilder {
         });
         let (names, values): (Vec<_>, Vec<_>) = bindings.into_iter().unzip();
         quote!({
+            #owner
             let (#(#names,)*) = (#(#values,)*);
             #(#contexts)*
             #(#nodes)*

@@ -338,6 +338,7 @@ macro_rules! catalogue_entry {
 #[doc = catalogue_entry!("gather_ids_as_an_expression", "Ids are integers of their own type, read where stored: bind the expression to a tensor first (`let next = tensor_expr!(ids + 1);`).")]
 #[doc = catalogue_entry!("index_select_axis_beyond_rank", "`index_select(x, ids, [axis])` selects along a dim of `x`: axes count from 0 to rank - 1.")]
 #[doc = catalogue_entry!("index_select_ids_not_a_vector", "`index_select` takes a vector of ids; for ids of any shape along the rows of a matrix use `embedding(ids, table)`.")]
+#[doc = catalogue_entry!("gather_index_of_another_rank", "`gather`'s index has the input's rank (as `torch.gather`'s); for one id per row of a matrix use `embedding`, for one per slice `index_select`.")]
 #[doc = catalogue_entry!("narrow_as_target", "`narrow`, `at`, `index_axis` and `windows` give read-only views: assign into `y.narrow_mut::<0, 1, 2>()` or `y.at_mut(i)`, writable views of a contiguous block.")]
 #[doc = catalogue_entry!("transpose_vector", "`transpose` swaps the last two dims; make a vector a matrix first (`reshape::<Shape![1, 3]>(v)`).")]
 #[doc = catalogue_entry!("reshape_element_counts_differ", "The target shape must have as many elements as the operand (8 x 64 = 512 here, not 576).")]

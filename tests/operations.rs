@@ -400,6 +400,24 @@ fn embedding_and_index_select_match_numpy() {
 }
 
 #[test]
+fn gather_matches_numpy_take_along_axis() {
+    let along_0 =
+        Tensor::<u16, Shape![2, 4, 5]>::from_fn(|[i, j, k]| ((i + 2 * j + 3 * k) % 3) as u16);
+    let along_2 =
+        Tensor::<i32, Shape![3, 4, 2]>::from_fn(|[i, j, k]| ((i + 2 * j + 3 * k) % 5) as i32);
+    check!("gather 3,4,5 0 0", Shape![3, 4, 5], |x| tensor_expr!(
+        gather(x, along_0, [0])
+    ));
+    check!("gather 3,4,5 2 0", Shape![3, 4, 5], |x| tensor_expr!(
+        gather(x, along_2, [2])
+    ));
+    // Over an expression, fused.
+    check!("gather 3,4,5 2 0", Shape![3, 4, 5], |x| tensor_expr!(
+        gather(x * 4.0, along_2, [2]) * 0.25
+    ));
+}
+
+#[test]
 #[should_panic(expected = "embedding: id 6 is out of range for 6 rows (0..6)")]
 fn an_embedding_id_out_of_range_panics_naming_it() {
     let table = Tensor::<f32, Shape![6, 2]>::zeros();

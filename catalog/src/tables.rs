@@ -286,6 +286,25 @@ pub const OPERATIONS: &[&Operation] = &[
         forms: &["index_select(x, ids, [axis])"],
     },
     &Operation {
+        name: "gather",
+        signature: Signature {
+            inputs: 2,
+            dims: Dims::SingleAxis,
+            dims_optional: false,
+            keepdim: false,
+            type_arg: false,
+            options: &[],
+        },
+        reads: Reads::Gathers { positions: 1 },
+        build: Build::Node {
+            constructor: "gather::gather",
+            marker: None,
+        },
+        elements: "Element",
+        summary: "Element `index[..]` along an axis for each element of the index, shaped as the index (`torch.gather`, `numpy.take_along_axis`).",
+        forms: &["gather(x, index, [axis])"],
+    },
+    &Operation {
         name: "cumsum",
         signature: Signature {
             inputs: 1,

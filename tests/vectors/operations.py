@@ -96,3 +96,10 @@ case("embedding", table, None, False, table[np.array([[5, 0, 2], [2, 2, 1]])])
 volume = rng.normal(0.0, 1.0, size=(3, 4, 5))
 for axis_, ids in ((0, [2, 0, 2]), (1, [3, 1]), (2, [4, 0, 4, 1])):
     case("index_select", volume, [axis_], False, np.take(volume, ids, axis=axis_))
+
+# gather: NumPy's take_along_axis (exact), the index written in
+# tests/operations.rs: along axis 0 a [2, 4, 5] index, along axis 2 a
+# [3, 4, 2] index, each value (i + 2 j + 3 k) mod the axis's size.
+for axis_, shape in ((0, (2, 4, 5)), (2, (3, 4, 2))):
+    index = np.fromfunction(lambda i, j, k: (i + 2 * j + 3 * k) % volume.shape[axis_], shape, dtype=int)
+    case("gather", volume, [axis_], False, np.take_along_axis(volume, index, axis=axis_))

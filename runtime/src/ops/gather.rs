@@ -7,6 +7,11 @@
 //!   axis, ids)` (`numpy.take(x, ids, axis)`): the result is `x`'s shape
 //!   with dim `axis` replaced by the ids' count. (Inputs come first, then
 //!   the list, as in every operation of two inputs.)
+//! - `gather(x, index, [axis])`: for each element of `index` (the input's
+//!   rank, each dim at most the input's but along `axis`), the input's
+//!   element at the same position but at the index's value along `axis`,
+//!   as `torch.gather(x, axis, index)` (`numpy.take_along_axis`): the
+//!   result has the index's shape.
 //!
 //! Ids are a stored tensor of any integer type (`usize`, `i32`, `u8`, ...)
 //! of their own, whatever the expression's element type; an expression of
@@ -28,7 +33,7 @@ use crate::element::Element;
 use crate::expr::{Context, Expr, Row, Shaped};
 use crate::rules::axes::ReplaceAxis;
 use crate::rules::broadcast::aligned_strides;
-use crate::rules::gather::{Embedded, Ids, Table};
+use crate::rules::gather::{Embedded, GatherIndex, Ids, Table};
 use crate::shape::{row_major_strides, Shape, MAX_RANK};
 use core::marker::PhantomData;
 
@@ -308,5 +313,165 @@ impl<T: Element, P: Id, X: Shape, Y: Shape, O: Shape, const A: usize> Row<T>
         } else {
             self.row[j]
         }
+    }
+}
+
+/// The table entry of `gather`.
+pub const GATHER: Operation = Operation {
+    name: "gather",
+    signature: Signature {
+        inputs: 2,
+        dims: Dims::SingleAxis,
+        dims_optional: false,
+        keepdim: false,
+        type_arg: false,
+        options: &[],
+    },
+    reads: Reads::Gathers { positions: 1 },
+    build: Build::Node {
+        constructor: "gather::gather",
+        marker: None,
+    },
+    elements: "Element",
+    summary: "Element `index[..]` along an axis for each element of the index, shaped as the index (`torch.gather`, `numpy.take_along_axis`).",
+    forms: &["gather(x, index, [axis])"],
+};
+
+/// `gather(x, index, [A])`: for each element of `index` (shape `I`,
+/// elements `P`), the element of `x` (shape `X`) at the same position but
+/// along axis `A`, where the index's value is.
+pub struct Gather<'a, T, P, X, I, const A: usize> {
+    /// Exactly `X::LEN` elements.
+    x: &'a [T],
+    /// Exactly `I::LEN` positions, each below `X`'s dim `A` (checked when
+    /// built).
+    index: &'a [P],
+    shapes: PhantomData<(X, I)>,
+}
+
+/// Builds `gather(x, index, [axis])`, checking every position against the
+/// axis (a panic naming the first out of range) and, when the code is
+/// built, that each dim of the index but the gathered one is at most the
+/// input's.
+#[inline(always)]
+#[track_caller]
+#[allow(clippy::type_complexity)]
+#[rustfmt::skip]
+pub fn gather<'a, T, M, const A: usize, X, I>(_context: Context<T, M>, _axis: PhantomData<super::Axis<A>>, x: &'a X, index: &'a I) -> Gather<'a, X::Element, <I as ElementSource>::Element, X::Shape, <I as Operand<<I as ElementSource>::Element>>::Shape, A>
+where
+    X: Operand<T> + ?Sized,
+    X::Layout: Contiguous,
+    I: ElementSource + Operand<<I as ElementSource>::Element, Element = <I as ElementSource>::Element> + ?Sized,
+    <I as ElementSource>::Element: Id,
+    <I as Operand<<I as ElementSource>::Element>>::Layout: Contiguous,
+    <I as Operand<<I as ElementSource>::Element>>::Shape: GatherIndex<X::Shape>,
+    X::Shape: ReplaceAxis<A>,
+{
+    type Index<I> = <I as Operand<<I as ElementSource>::Element>>::Shape;
+    let () = IndexFits::<X::Shape, Index<I>, A>::CHECKED;
+    let index = &index.elements()[..<Index<I> as Shape>::LEN];
+    checked_positions(index, <X::Shape as Shape>::DIMS[A], "gather");
+    Gather { x: &x.elements()[..<X::Shape as Shape>::LEN], index, shapes: PhantomData }
+}
+
+/// The build-time check that each dim of index shape `I` but `A` is at most
+/// input shape `X`'s (`torch.gather`'s rule).
+struct IndexFits<X, I, const A: usize>(PhantomData<(X, I)>);
+
+impl<X: Shape, I: Shape, const A: usize> IndexFits<X, I, A> {
+    const CHECKED: () = {
+        let mut k = 0;
+        while k < I::RANK {
+            assert!(
+                k == A || I::DIMS[k] <= X::DIMS[k],
+                "`gather(x, index, [axis])`: each dim of the index but the axis must be at most the input's"
+            );
+            k += 1;
+        }
+    };
+}
+
+impl<T, P, X, I, const A: usize> Shaped for Gather<'_, T, P, X, I, A>
+where
+    I: GatherIndex<X>,
+{
+    type Shape = <I as GatherIndex<X>>::Output;
+}
+
+/// How a gather of `X` by index `I` along `A` reads within output shape `O`.
+struct GatherRead<X, I, O, const A: usize>(PhantomData<(X, I, O)>);
+
+impl<X: Shape, I: Shape, O: Shape, const A: usize> GatherRead<X, I, O, A> {
+    /// The index's row-major strides aligned to `O` (0 where broadcast).
+    const INDEX_STRIDES: [usize; MAX_RANK] =
+        aligned_strides(row_major_strides(I::DIMS), I::DIMS, O::DIMS);
+    /// `x`'s row-major strides.
+    const X_STRIDES: [usize; MAX_RANK] = row_major_strides(X::DIMS);
+    /// Where the index's dims start among `O`'s.
+    const PAD: usize = O::RANK - I::RANK;
+    /// The index's row length as read along `O`'s last dim: 1 where it is
+    /// broadcast.
+    const ROW: usize = I::DIMS[I::RANK - 1];
+    /// Whether the gather is along the last axis (each row of the result
+    /// then reads one row of `x` at the index's positions).
+    const ALONG_ROWS: bool = A + 1 == I::RANK;
+}
+
+unsafe impl<T: Element, P: Id, X: Shape, I: GatherIndex<X>, const A: usize> Expr<T>
+    for Gather<'_, T, P, X, I, A>
+{
+    #[inline(always)]
+    fn row<O: Shape>(&self, outer: [usize; MAX_RANK]) -> impl Row<T> + '_ {
+        let index_strides = &GatherRead::<X, I, O, A>::INDEX_STRIDES;
+        let x_strides = &GatherRead::<X, I, O, A>::X_STRIDES;
+        let pad = GatherRead::<X, I, O, A>::PAD;
+        let (mut at, mut base) = (0, 0);
+        for k in 0..O::RANK.saturating_sub(1) {
+            at += outer[k] * index_strides[k];
+        }
+        for k in 0..I::RANK - 1 {
+            // The gathered axis's position comes from the index, element by
+            // element; a dim of 1 of the index is broadcast (position 0).
+            if k != A && I::DIMS[k] != 1 {
+                base += outer[pad + k] * x_strides[k];
+            }
+        }
+        GatherRow::<T, P, X, I, O, A> {
+            index: &self.index[at..][..GatherRead::<X, I, O, A>::ROW],
+            x: self.x,
+            base,
+            shapes: PhantomData,
+        }
+    }
+}
+
+/// One row of a gather: for column `j`, `x` at `base`, plus the index's
+/// position `index[j]` along the axis, plus `j` along the last dim unless
+/// that is the axis.
+struct GatherRow<'a, T, P, X, I, O, const A: usize> {
+    index: &'a [P],
+    x: &'a [T],
+    base: usize,
+    shapes: PhantomData<(X, I, O)>,
+}
+
+impl<T: Element, P: Id, X: Shape, I: Shape, O: Shape, const A: usize> Row<T>
+    for GatherRow<'_, T, P, X, I, O, A>
+{
+    #[inline(always)]
+    fn get(&self, j: usize, _current: T) -> T {
+        let j = if GatherRead::<X, I, O, A>::ROW == 1 {
+            0
+        } else {
+            j
+        };
+        // Checked when built: every position is below the axis's size.
+        let position = self.index[j].position().unwrap_or(0);
+        let column = if GatherRead::<X, I, O, A>::ALONG_ROWS {
+            0
+        } else {
+            j
+        };
+        self.x[self.base + position * GatherRead::<X, I, O, A>::X_STRIDES[A] + column]
     }
 }

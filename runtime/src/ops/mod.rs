@@ -59,6 +59,7 @@ pub const OPERATIONS: &[&Operation] = &[
     &flip::OPERATION,
     &gather::EMBEDDING,
     &gather::INDEX_SELECT,
+    &gather::GATHER,
     &scan::CUMSUM,
     &scan::CUMPROD,
     &triangle::TRIL,

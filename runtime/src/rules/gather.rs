@@ -179,3 +179,37 @@ not_ids!(
     (A0, A1, A2, A3, A4),
     (A0, A1, A2, A3, A4, A5)
 );
+
+/// An index shape `Self` for `gather` over input shape `X`: the same rank
+/// (each dim at most `X`'s but along the gathered axis, which the build
+/// checks: a size relation typenum would bound to 4096). The result has the
+/// index's shape.
+#[diagnostic::on_unimplemented(
+    message = "`gather` takes an index of the input's rank: shape `{Self}` for an input of shape `{X}`",
+    label = "`gather(x, index, [axis])` reads one element of `x` per element of `index`",
+    note = "as `torch.gather`: the index has the input's rank, each dim at most the input's (the gathered axis any size)"
+)]
+pub trait GatherIndex<X>: Shape {
+    /// `Self`, through the rule.
+    type Output: Shape;
+}
+
+/// One impl per pair of shapes of equal rank; a pair of other ranks has
+/// none, and fails by the trait's message.
+macro_rules! gather_index {
+    ($(($($i:ident),*) ($($x:ident),*)),* $(,)?) => {$(
+        #[diagnostic::do_not_recommend]
+        impl<$($i: Dim,)* $($x: Dim),*> GatherIndex<($($x,)*)> for ($($i,)*) {
+            type Output = Self;
+        }
+    )*};
+}
+
+gather_index! {
+    (I0) (X0),
+    (I0, I1) (X0, X1),
+    (I0, I1, I2) (X0, X1, X2),
+    (I0, I1, I2, I3) (X0, X1, X2, X3),
+    (I0, I1, I2, I3, I4) (X0, X1, X2, X3, X4),
+    (I0, I1, I2, I3, I4, I5) (X0, X1, X2, X3, X4, X5),
+}

@@ -224,7 +224,9 @@ fn read_only_slice(target: &TokenStream) -> Option<Error> {
     }
     let method = last_method?;
     let instead = match method.to_string().as_str() {
-        "narrow" => "assign into `x.narrow_mut::<0, START, LEN>()`, a writable view of the same rows",
+        "narrow" => {
+            "assign into `x.narrow_mut::<0, START, LEN>()`, a writable view of the same rows"
+        }
         "at" => "assign into `x.at_mut(i)`, a writable view of the same sub-tensor",
         "index_axis" | "index_axis_keepdim" | "windows" => {
             "a strided slice cannot be written in place: assign into `x.at_mut(i)` (along the \

@@ -316,7 +316,7 @@ pub const OPERATIONS: &[&Operation] = &[
         },
         reads: Reads::Matrices { fallible: false },
         build: Build::Node {
-            constructor: "scan::cumsum",
+            constructor: "crate::staged::cumsum",
             marker: None,
         },
         elements: "Element",
@@ -335,7 +335,7 @@ pub const OPERATIONS: &[&Operation] = &[
         },
         reads: Reads::Matrices { fallible: false },
         build: Build::Node {
-            constructor: "scan::cumprod",
+            constructor: "crate::staged::cumprod",
             marker: None,
         },
         elements: "Element",

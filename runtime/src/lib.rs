@@ -15,7 +15,8 @@
 //! (how expressions read and write containers); [`element`], [`math`],
 //! [`fmt`] and the element-type rule; [`expr`] (the nodes), [`ops`] (the operations
 //! besides operators and functions) and [`kernel`] (the loop nest); the containers ([`tensor`], [`view`], `heap` over its
-//! `aligned` block, [`rows`] for a `Dyn` first dim, [`slice`](mod@slice)) and [`join`]; [`placement`] (where
+//! `aligned` block, [`rows`] for a `Dyn` first dim, [`slice`](mod@slice)), [`join`], [`linalg`] and
+//! [`staged`] (operations computed whole into a tensor); [`placement`] (where
 //! `tensor_expr!(e)` puts its result); `containers`, which gives every
 //! container its shared methods; and [`interop`]. `tests/module_layers.rs`
 //! checks this order, and that no cycle but `shape` <-> `rules` (see
@@ -52,6 +53,7 @@ pub mod rows;
 pub mod rules;
 pub mod shape;
 pub mod slice;
+pub mod staged;
 pub mod tensor;
 pub mod view;
 

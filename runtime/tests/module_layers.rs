@@ -59,7 +59,7 @@ const LAYERS: &[&[&str]] = &[
     &["element", "math", "fmt", "rules::elements"],
     &["expr", "ops", "kernel", "arg"],
     &[
-        "aligned", "tensor", "view", "heap", "rows", "slice", "join", "linalg",
+        "aligned", "tensor", "view", "heap", "rows", "slice", "join", "linalg", "staged",
     ],
     &["placement"],
     &["containers"],

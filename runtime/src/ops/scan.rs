@@ -13,6 +13,10 @@
 //! contiguous row to the next (a loop that vectorises); along the last
 //! axis it is the one dependency chain a scan is.
 //!
+//! This module holds the table entries and the scan over a slice; the
+//! constructors, which build `Tensor`s, are in `crate::staged` (a layer
+//! above the operations).
+//!
 //! The axes rule is the reductions' (in range, each once), checked by the
 //! local trait the macro writes for the list: it gives `K`, `x`'s shape with
 //! the listed dims set to 1, from which the scan reads its axes (an axis of
@@ -21,12 +25,6 @@
 //! `+` does.
 
 use super::{axes_signature, Build, Operation, Reads};
-use crate::access::{Contiguous, Operand};
-use crate::element::Element;
-use crate::expr::Context;
-use crate::shape::Shape;
-use crate::tensor::Tensor;
-use core::marker::PhantomData;
 
 /// The table entry of an operation built by `constructor`.
 const fn entry(
@@ -52,7 +50,7 @@ const fn entry(
 /// The table entry of `cumsum`.
 pub const CUMSUM: Operation = entry(
     "cumsum",
-    "scan::cumsum",
+    "crate::staged::cumsum",
     "The running sum along the listed axis (`torch.cumsum`, `numpy.cumsum`); along each in turn where several are listed.",
     &["cumsum(x, [axis])"],
 );
@@ -60,52 +58,10 @@ pub const CUMSUM: Operation = entry(
 /// The table entry of `cumprod`.
 pub const CUMPROD: Operation = entry(
     "cumprod",
-    "scan::cumprod",
+    "crate::staged::cumprod",
     "The running product along the listed axis (`torch.cumprod`, `numpy.cumprod`); along each in turn where several are listed.",
     &["cumprod(x, [axis])"],
 );
-
-/// The running sum of `x` along the axes where `K` has 1 and `x` more;
-/// `shapes` is the axes rule's witness, `(K, R)`. (Always inlined, as
-/// `scanned` is: the result is then built where the caller keeps it, not
-/// moved there.)
-#[inline(always)]
-#[rustfmt::skip]
-pub fn cumsum<T, M, K: Shape, R, X: Operand<T> + ?Sized>(_context: Context<T, M>, _shapes: PhantomData<(K, R)>, x: &X) -> Tensor<X::Element, X::Shape> where X::Layout: Contiguous, X::Element: Element {
-    scanned::<X::Shape, K, _>(x.elements(), |a, b| a + b)
-}
-
-/// The running product of `x` along the axes where `K` has 1 and `x` more;
-/// `shapes` is the axes rule's witness, `(K, R)`. (Always inlined, as
-/// `scanned` is: the result is then built where the caller keeps it, not
-/// moved there.)
-#[inline(always)]
-#[rustfmt::skip]
-pub fn cumprod<T, M, K: Shape, R, X: Operand<T> + ?Sized>(_context: Context<T, M>, _shapes: PhantomData<(K, R)>, x: &X) -> Tensor<X::Element, X::Shape> where X::Layout: Contiguous, X::Element: Element {
-    scanned::<X::Shape, K, _>(x.elements(), |a, b| a * b)
-}
-
-/// `x`'s elements (shape `S`) scanned with `combine` along each axis where
-/// `K` differs from `S`: the first such axis read from `x` as it is
-/// written (one pass), the others in place. (One tensor, never reassigned,
-/// so it is built where the caller keeps it.)
-#[inline(always)]
-fn scanned<S: Shape, K: Shape, T: Element>(
-    x: &[T],
-    combine: impl Fn(T, T) -> T + Copy,
-) -> Tensor<T, S> {
-    let data = &x[..S::LEN];
-    let mut axes = (0..S::RANK).filter(|&axis| K::DIMS[axis] != S::DIMS[axis]);
-    let Some(first) = axes.next() else {
-        return Tensor::from_flat_fn(|i| data[i]);
-    };
-    let mut out = Tensor::<T, S>::zeros();
-    scan_axis(Some(data), out.as_mut_slice(), S::DIMS, first, combine);
-    for axis in axes {
-        scan_axis(None, out.as_mut_slice(), S::DIMS, axis, combine);
-    }
-    out
-}
 
 /// Writes the scan along `axis` of row-major `source` (shape `dims`), or of
 /// `out` itself where `source` is `None`, into `out`: each slice at index
@@ -113,7 +69,7 @@ fn scanned<S: Shape, K: Shape, T: Element>(
 /// slice i)`, the slices of `inner` contiguous elements (the dims after the
 /// axis), so along an inner axis each step is a loop over a row that
 /// vectorises.
-fn scan_axis<T: Copy>(
+pub(crate) fn scan_axis<T: Copy>(
     source: Option<&[T]>,
     out: &mut [T],
     dims: &[usize],

@@ -80,6 +80,11 @@ pub const INDEX_SELECT: Operation = Operation {
 };
 
 /// An integer that names a position: every primitive integer type.
+#[diagnostic::on_unimplemented(
+    message = "ids of type `{Self}`: a gather's positions are integers",
+    label = "ids must have an integer element type",
+    note = "convert them with `cast::<i32>(..)` into a tensor of their own first"
+)]
 pub trait Id: Copy + core::fmt::Display {
     /// The position, or `None` for a negative value or one beyond `usize`.
     fn position(self) -> Option<usize>;
@@ -110,6 +115,39 @@ fn checked_positions<P: Id>(ids: &[P], len: usize, what: &str) {
     }
 }
 
+/// A stored tensor of ids: any container (or reference to one) whose
+/// elements are an integer type, read over that type, whatever the
+/// expression's. What each gather's positions input is.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` cannot hold a gather's positions",
+    label = "expected a stored tensor of integers",
+    note = "ids are a `Tensor`, `HeapTensor` or view of any integer type (`usize`, `i32`, `u8`, ..)"
+)]
+pub trait StoredIds {
+    /// The ids' integer type.
+    type Id: Id;
+    /// The ids' shape.
+    type Shape: Shape;
+    /// The ids, exactly `Self::Shape::LEN` of them.
+    fn ids(&self) -> &[Self::Id];
+}
+
+impl<I> StoredIds for I
+where
+    I: ElementSource
+        + Operand<<I as ElementSource>::Element, Element = <I as ElementSource>::Element>
+        + ?Sized,
+    <I as ElementSource>::Element: Id,
+    <I as Operand<<I as ElementSource>::Element>>::Layout: Contiguous,
+{
+    type Id = <I as ElementSource>::Element;
+    type Shape = <I as Operand<<I as ElementSource>::Element>>::Shape;
+    #[inline(always)]
+    fn ids(&self) -> &[Self::Id] {
+        &self.elements()[..<Self::Shape as Shape>::LEN]
+    }
+}
+
 /// `embedding(ids, table)`: for each id (shape `I`, elements `P`), the row
 /// of `table` (shape `W`, `[V, D]`) it names.
 pub struct Embedding<'a, T, P, I, W> {
@@ -126,17 +164,15 @@ pub struct Embedding<'a, T, P, I, W> {
 #[track_caller]
 #[allow(clippy::type_complexity)]
 #[rustfmt::skip]
-pub fn embedding<'a, T, M, I, W>(_context: Context<T, M>, ids: &'a I, table: &'a W) -> Embedding<'a, W::Element, <I as ElementSource>::Element, <I as Operand<<I as ElementSource>::Element>>::Shape, W::Shape>
+pub fn embedding<'a, T, M, I, W>(_context: Context<T, M>, ids: &'a I, table: &'a W) -> Embedding<'a, W::Element, I::Id, I::Shape, W::Shape>
 where
-    I: ElementSource + Operand<<I as ElementSource>::Element, Element = <I as ElementSource>::Element> + ?Sized,
-    <I as ElementSource>::Element: Id,
-    <I as Operand<<I as ElementSource>::Element>>::Layout: Contiguous,
+    I: StoredIds + ?Sized,
     W: Operand<T> + ?Sized,
     W::Layout: Contiguous,
     W::Shape: Table,
-    <I as Operand<<I as ElementSource>::Element>>::Shape: Embedded<<W::Shape as Table>::Width>,
+    I::Shape: Embedded<<W::Shape as Table>::Width>,
 {
-    let ids = &ids.elements()[..<<I as Operand<<I as ElementSource>::Element>>::Shape as Shape>::LEN];
+    let ids = ids.ids();
     checked_positions(ids, <<W::Shape as Table>::Rows as crate::dim::Dim>::SIZE, "embedding");
     Embedding { ids, table: &table.elements()[..<W::Shape as Shape>::LEN], shapes: PhantomData }
 }
@@ -193,7 +229,7 @@ impl<T: Element> Row<T> for GatheredRow<'_, T> {
 }
 
 /// The number of ids of an `index_select` (its ids' one dim).
-type IdCount<I> = <<I as Operand<<I as ElementSource>::Element>>::Shape as Ids>::Count;
+type IdCount<I> = <<I as StoredIds>::Shape as Ids>::Count;
 
 /// `index_select(x, ids, [A])`: `x` (shape `X`) at the positions `ids`
 /// (shape `[N]`, elements `P`) along axis `A`.
@@ -211,17 +247,15 @@ pub struct IndexSelect<'a, T, P, X, N, const A: usize> {
 #[track_caller]
 #[allow(clippy::type_complexity)]
 #[rustfmt::skip]
-pub fn index_select<'a, T, M, const A: usize, X, I>(_context: Context<T, M>, _axis: PhantomData<super::Axis<A>>, x: &'a X, ids: &'a I) -> IndexSelect<'a, X::Element, <I as ElementSource>::Element, X::Shape, IdCount<I>, A>
+pub fn index_select<'a, T, M, const A: usize, X, I>(_context: Context<T, M>, _axis: PhantomData<super::Axis<A>>, x: &'a X, ids: &'a I) -> IndexSelect<'a, X::Element, I::Id, X::Shape, IdCount<I>, A>
 where
     X: Operand<T> + ?Sized,
     X::Layout: Contiguous,
-    I: ElementSource + Operand<<I as ElementSource>::Element, Element = <I as ElementSource>::Element> + ?Sized,
-    <I as ElementSource>::Element: Id,
-    <I as Operand<<I as ElementSource>::Element>>::Layout: Contiguous,
-    <I as Operand<<I as ElementSource>::Element>>::Shape: Ids,
+    I: StoredIds + ?Sized,
+    I::Shape: Ids,
     X::Shape: ReplaceAxis<A>,
 {
-    let ids = &ids.elements()[..<IdCount<I> as crate::dim::Dim>::SIZE];
+    let ids = ids.ids();
     checked_positions(ids, <X::Shape as Shape>::DIMS[A], "index_select");
     IndexSelect { x: &x.elements()[..<X::Shape as Shape>::LEN], ids, shapes: PhantomData }
 }
@@ -357,19 +391,16 @@ pub struct Gather<'a, T, P, X, I, const A: usize> {
 #[track_caller]
 #[allow(clippy::type_complexity)]
 #[rustfmt::skip]
-pub fn gather<'a, T, M, const A: usize, X, I>(_context: Context<T, M>, _axis: PhantomData<super::Axis<A>>, x: &'a X, index: &'a I) -> Gather<'a, X::Element, <I as ElementSource>::Element, X::Shape, <I as Operand<<I as ElementSource>::Element>>::Shape, A>
+pub fn gather<'a, T, M, const A: usize, X, I>(_context: Context<T, M>, _axis: PhantomData<super::Axis<A>>, x: &'a X, index: &'a I) -> Gather<'a, X::Element, I::Id, X::Shape, I::Shape, A>
 where
     X: Operand<T> + ?Sized,
     X::Layout: Contiguous,
-    I: ElementSource + Operand<<I as ElementSource>::Element, Element = <I as ElementSource>::Element> + ?Sized,
-    <I as ElementSource>::Element: Id,
-    <I as Operand<<I as ElementSource>::Element>>::Layout: Contiguous,
-    <I as Operand<<I as ElementSource>::Element>>::Shape: GatherIndex<X::Shape>,
+    I: StoredIds + ?Sized,
+    I::Shape: GatherIndex<X::Shape>,
     X::Shape: ReplaceAxis<A>,
 {
-    type Index<I> = <I as Operand<<I as ElementSource>::Element>>::Shape;
-    let () = IndexFits::<X::Shape, Index<I>, A>::CHECKED;
-    let index = &index.elements()[..<Index<I> as Shape>::LEN];
+    let () = IndexFits::<X::Shape, I::Shape, A>::CHECKED;
+    let index = index.ids();
     checked_positions(index, <X::Shape as Shape>::DIMS[A], "gather");
     Gather { x: &x.elements()[..<X::Shape as Shape>::LEN], index, shapes: PhantomData }
 }

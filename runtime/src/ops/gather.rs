@@ -31,9 +31,8 @@ use super::{Build, Dims, Operation, Reads, Signature};
 use crate::access::{Contiguous, ElementSource, Operand};
 use crate::element::Element;
 use crate::expr::{Context, Expr, Row, Shaped};
-use crate::rules::axes::ReplaceAxis;
 use crate::rules::broadcast::aligned_strides;
-use crate::rules::gather::{Embedded, GatherIndex, Ids, Table};
+use crate::rules::gather::{Embedded, GatherIndex, Ids, Selected, Table};
 use crate::shape::{row_major_strides, Shape, MAX_RANK};
 use core::marker::PhantomData;
 
@@ -232,38 +231,38 @@ impl<T: Element> Row<T> for GatheredRow<'_, T> {
 type IdCount<I> = <<I as StoredIds>::Shape as Ids>::Count;
 
 /// `index_select(x, ids, [A])`: `x` (shape `X`) at the positions `ids`
-/// (shape `[N]`, elements `P`) along axis `A`.
-pub struct IndexSelect<'a, T, P, X, N, const A: usize> {
+/// (elements `P`) along axis `A`; the result has shape `Y`.
+pub struct IndexSelect<'a, T, P, X, Y, const A: usize> {
     /// Exactly `X::LEN` elements.
     x: &'a [T],
-    /// Exactly `N` ids, each below `X`'s dim `A` (checked when built).
+    /// As many ids as `Y`'s dim `A`, each below `X`'s (checked when built).
     ids: &'a [P],
-    shapes: PhantomData<(X, N)>,
+    shapes: PhantomData<(X, Y)>,
 }
 
 /// Builds `index_select(x, ids, [axis])`, checking every id against the
-/// axis (a panic naming the first out of range).
+/// axis (a panic naming the first out of range). The result shape comes
+/// through the rule's projection, so an axis beyond the rank is reported by
+/// the rule's message where the node is built.
 #[inline(always)]
 #[track_caller]
 #[allow(clippy::type_complexity)]
 #[rustfmt::skip]
-pub fn index_select<'a, T, M, const A: usize, X, I>(_context: Context<T, M>, _axis: PhantomData<super::Axis<A>>, x: &'a X, ids: &'a I) -> IndexSelect<'a, X::Element, I::Id, X::Shape, IdCount<I>, A>
+pub fn index_select<'a, T, M, const A: usize, X, I>(_context: Context<T, M>, _axis: PhantomData<super::Axis<A>>, x: &'a X, ids: &'a I) -> IndexSelect<'a, X::Element, I::Id, X::Shape, <X::Shape as Selected<A>>::Output<IdCount<I>>, A>
 where
     X: Operand<T> + ?Sized,
     X::Layout: Contiguous,
     I: StoredIds + ?Sized,
     I::Shape: Ids,
-    X::Shape: ReplaceAxis<A>,
+    X::Shape: Selected<A>,
 {
     let ids = ids.ids();
     checked_positions(ids, <X::Shape as Shape>::DIMS[A], "index_select");
     IndexSelect { x: &x.elements()[..<X::Shape as Shape>::LEN], ids, shapes: PhantomData }
 }
 
-impl<T, P, X: ReplaceAxis<A>, N: crate::dim::Dim, const A: usize> Shaped
-    for IndexSelect<'_, T, P, X, N, A>
-{
-    type Shape = <X as ReplaceAxis<A>>::Replaced<N>;
+impl<T, P, X, Y: Shape, const A: usize> Shaped for IndexSelect<'_, T, P, X, Y, A> {
+    type Shape = Y;
 }
 
 /// How `index_select` of `X` along `A` (output `Y`) reads within output
@@ -285,22 +284,25 @@ impl<X: Shape, Y: Shape, O: Shape, const A: usize> SelectRead<X, Y, O, A> {
     } else {
         X::DIMS[X::RANK - 1]
     };
+    /// The length of `x`'s row a row of the result reads.
+    const READ: usize = if Self::ALONG_ROWS {
+        X::DIMS[X::RANK - 1]
+    } else {
+        Self::ROW
+    };
 }
 
-unsafe impl<T: Element, P: Id, X, N, const A: usize> Expr<T> for IndexSelect<'_, T, P, X, N, A>
-where
-    X: ReplaceAxis<A>,
-    N: crate::dim::Dim,
+unsafe impl<T: Element, P: Id, X: Shape, Y: Shape, const A: usize> Expr<T>
+    for IndexSelect<'_, T, P, X, Y, A>
 {
     #[inline(always)]
     fn row<O: Shape>(&self, outer: [usize; MAX_RANK]) -> impl Row<T> + '_ {
-        let y = <<X as ReplaceAxis<A>>::Replaced<N> as Shape>::DIMS;
-        let pad = SelectRead::<X, <X as ReplaceAxis<A>>::Replaced<N>, O, A>::PAD;
-        let strides = &SelectRead::<X, <X as ReplaceAxis<A>>::Replaced<N>, O, A>::STRIDES;
+        let pad = SelectRead::<X, Y, O, A>::PAD;
+        let strides = &SelectRead::<X, Y, O, A>::STRIDES;
         let mut offset = 0;
-        for k in 0..y.len().saturating_sub(1) {
+        for k in 0..Y::RANK.saturating_sub(1) {
             // A dim of 1 is broadcast along the output's: index 0.
-            let i = if y[k] == 1 { 0 } else { outer[pad + k] };
+            let i = if Y::DIMS[k] == 1 { 0 } else { outer[pad + k] };
             // Checked when built: every id is a position along the axis.
             let i = if k == A {
                 self.ids[i].position().unwrap_or(0)
@@ -309,14 +311,8 @@ where
             };
             offset += i * strides[k];
         }
-        let last = X::DIMS[X::RANK - 1];
-        SelectRow::<T, P, X, <X as ReplaceAxis<A>>::Replaced<N>, O, A> {
-            row: &self.x[offset..]
-                [..if SelectRead::<X, <X as ReplaceAxis<A>>::Replaced<N>, O, A>::ALONG_ROWS {
-                    last
-                } else {
-                    SelectRead::<X, <X as ReplaceAxis<A>>::Replaced<N>, O, A>::ROW
-                }],
+        SelectRow::<T, P, X, Y, O, A> {
+            row: &self.x[offset..][..SelectRead::<X, Y, O, A>::READ],
             ids: self.ids,
             shapes: PhantomData,
         }
@@ -391,13 +387,13 @@ pub struct Gather<'a, T, P, X, I, const A: usize> {
 #[track_caller]
 #[allow(clippy::type_complexity)]
 #[rustfmt::skip]
-pub fn gather<'a, T, M, const A: usize, X, I>(_context: Context<T, M>, _axis: PhantomData<super::Axis<A>>, x: &'a X, index: &'a I) -> Gather<'a, X::Element, I::Id, X::Shape, I::Shape, A>
+pub fn gather<'a, T, M, const A: usize, X, I>(_context: Context<T, M>, _axis: PhantomData<super::Axis<A>>, x: &'a X, index: &'a I) -> Gather<'a, X::Element, I::Id, X::Shape, <I::Shape as GatherIndex<X::Shape>>::Output, A>
 where
     X: Operand<T> + ?Sized,
     X::Layout: Contiguous,
     I: StoredIds + ?Sized,
     I::Shape: GatherIndex<X::Shape>,
-    X::Shape: ReplaceAxis<A>,
+    X::Shape: Selected<A>,
 {
     let () = IndexFits::<X::Shape, I::Shape, A>::CHECKED;
     let index = index.ids();

@@ -40,20 +40,6 @@ pub trait NarrowAxis<const AXIS: usize, const LEN: usize>: Shape {
     type Narrowed: Shape;
 }
 
-/// The shape with dim `AXIS` replaced by any dim `N` (`index_select`'s
-/// count of ids), for every rank and every axis in range. (`N` is the
-/// associated type's parameter, so the rule is chosen by the shape and the
-/// axis alone.)
-#[diagnostic::on_unimplemented(
-    message = "axis {AXIS} is out of range for shape `{Self}`",
-    label = "no axis {AXIS} here",
-    note = "axes count from 0, outermost first; a shape of rank r has axes 0 to r - 1"
-)]
-pub trait ReplaceAxis<const AXIS: usize>: Shape {
-    /// The shape with dim `AXIS` replaced by `N`.
-    type Replaced<N: Dim>: Shape;
-}
-
 /// The shape with dim `AXIS` replaced by [`One`] (size 1, which broadcasts),
 /// for every rank and every axis in range.
 #[diagnostic::on_unimplemented(
@@ -90,10 +76,6 @@ macro_rules! axis_rules {
             for ($($before,)* $at, $($after,)*)
         {
             type Narrowed = ($($before,)* D<LEN>, $($after,)*);
-        }
-        #[diagnostic::do_not_recommend]
-        impl<$($before: Dim,)* $at: Dim, $($after: Dim),*> ReplaceAxis<$axis> for ($($before,)* $at, $($after,)*) {
-            type Replaced<N: Dim> = ($($before,)* N, $($after,)*);
         }
         #[diagnostic::do_not_recommend]
         impl<$($before: Dim,)* $at: Dim, $($after: Dim),*> KeepAxis<$axis> for ($($before,)* $at, $($after,)*) {

@@ -162,6 +162,32 @@ fn pools_match_tflite_micro() {
         layout = nhwc
     ))));
     assert_eq!(y.as_slice(), &i8s("avg_pool2d", "y")[..]);
+    // The same in integers, as TFLite Micro computes it: the window's sum,
+    // rounded half away from zero by the integer average itself.
+    let y = tensor_expr!(saturating_cast::<i8>(avg_pool2d(
+        cast::<i32>(x),
+        [2, 2],
+        layout = nhwc
+    )));
+    assert_eq!(y.as_slice(), &i8s("avg_pool2d", "y")[..]);
+}
+
+/// An integer mean or average pool rounds half away from zero (TFLite's
+/// `(sum +- count / 2) / count`), where a float one would give the exact
+/// quotient: checked against that definition on ties of both signs.
+#[test]
+fn integer_averages_round_half_away_from_zero() {
+    let x = Tensor::<i32, Shape![4, 2]>::new([[3, 4], [-3, -4], [1, 1], [-1, 0]]);
+    let mean = tensor_expr!(mean(x, [1]));
+    assert_eq!(mean.as_slice(), &[4, -4, 1, -1]);
+    let all = tensor_expr!(mean(x));
+    assert_eq!(all[[]], 0); // 1 / 8 rounds to 0
+    let row = Tensor::<i32, Shape![1, 6]>::new([[5, 6, -5, -6, 2, 3]]);
+    let pooled = tensor_expr!(avg_pool1d(row, [2]));
+    assert_eq!(pooled.as_slice(), &[6, -6, 3]);
+    // Over a window of 3, 7 / 3 is 2.33 (2) and 8 / 3 is 2.67 (3).
+    let triples = Tensor::<i32, Shape![1, 6]>::new([[2, 2, 3, 3, 3, 2]]);
+    assert_eq!(tensor_expr!(avg_pool1d(triples, [3])).as_slice(), &[2, 3]);
 }
 
 /// gemmlowp's definitions, written as TFLite's C++ reads, in `i128`.

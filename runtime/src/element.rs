@@ -125,6 +125,29 @@ pub trait Signed: Element<Sign = HasSign> + Neg<Output = Self> {
     }
 }
 
+/// The mean of `count` elements whose sum is `sum`: the quotient for floats;
+/// for integers rounded half away from zero, as TFLite's integer average
+/// pool divides (`(sum +- count / 2) / count`, the division truncating).
+///
+/// ```
+/// use tensor_expr_runtime::element::mean_of;
+/// assert_eq!(mean_of(7.0f32, 2), 3.5);
+/// assert_eq!((mean_of(7i32, 2), mean_of(-7i32, 2), mean_of(5i32, 4)), (4, -4, 1));
+/// ```
+#[inline(always)]
+pub fn mean_of<T: Element>(sum: T, count: usize) -> T {
+    let k = T::from_int_literal(count as i128);
+    if T::IS_FLOAT {
+        return sum / k;
+    }
+    let half = T::from_int_literal((count / 2) as i128);
+    if sum > T::ZERO {
+        (sum + half) / k
+    } else {
+        (sum - half) / k
+    }
+}
+
 /// A floating-point element: the transcendental functions.
 #[diagnostic::on_unimplemented(
     message = "`{Self}` is not a float type: float literals and float functions need f32 or f64 elements",

@@ -3,7 +3,9 @@
 //! (`max_pool2d(x, [2, 2])`), the stride the kernel unless given, zero
 //! padding at most half the kernel, dilation for the max pools; the
 //! average counts the padding (PyTorch's `count_include_pad=True`), so it
-//! always divides by the kernel's size. Channels first by default, or
+//! always divides by the kernel's size; over integers it rounds half away
+//! from zero, as TFLite's int8 `AVERAGE_POOL_2D` does (whose VALID windows
+//! hold no padding). Channels first by default, or
 //! channels last (`layout = nhwc` / `nwc`). The shape rule is the
 //! convolution's ([`crate::rules::conv`]) with the kernel for a weight and
 //! every channel its own group; global pooling stays `mean(x, [2, 3])`.
@@ -84,13 +86,15 @@ pools! {
         options &[STRIDE, PADDING_SIZES, DILATION, LAYOUT_2D],
         forms ["max_pool2d(x, [kh, kw])", "max_pool2d(x, [kh, kw], stride = [sh, sw], padding = [ph, pw], dilation = [dh, dw], layout = nhwc)"];
     /// The mean of each window, padding counted, as
-    /// `torch.nn.functional.avg_pool1d`.
-    avg_pool1d (AVG_POOL1D): Float, pool1d, Mean, "pool::average",
+    /// `torch.nn.functional.avg_pool1d` (over integers rounded half away
+    /// from zero, as TFLite's int8 average pool).
+    avg_pool1d (AVG_POOL1D): Element, pool1d, Mean, "pool::average",
         options &[STRIDE.one(), PADDING_SIZES.one(), LAYOUT_1D],
         forms ["avg_pool1d(x, [k])", "avg_pool1d(x, [k], stride = s, padding = p, layout = nwc)"];
     /// The mean of each window, padding counted, as
-    /// `torch.nn.functional.avg_pool2d`.
-    avg_pool2d (AVG_POOL2D): Float, pool2d, Mean, "pool::average",
+    /// `torch.nn.functional.avg_pool2d` (over integers rounded half away
+    /// from zero, as TFLite's int8 average pool).
+    avg_pool2d (AVG_POOL2D): Element, pool2d, Mean, "pool::average",
         options &[STRIDE, PADDING_SIZES, LAYOUT_2D],
         forms ["avg_pool2d(x, [kh, kw])", "avg_pool2d(x, [kh, kw], stride = [sh, sw], padding = [ph, pw], layout = nhwc)"];
 }
@@ -239,7 +243,7 @@ impl<T: Element, C: PoolSpec> Pool<'_, T, C> {
         let g = C::GEOMETRY;
         match C::FOLD {
             Fold::Max => acc,
-            Fold::Mean => acc / T::from_int_literal((g.kernel[0] * g.kernel[1]) as i128),
+            Fold::Mean => crate::element::mean_of(acc, g.kernel[0] * g.kernel[1]),
         }
     }
 

@@ -69,6 +69,9 @@ macro_rules! reductions {
     (@empty undefined) => {
         false
     };
+    (@empty floats_only) => {
+        T::IS_FLOAT
+    };
     (@sums sums) => {
         true
     };
@@ -128,9 +131,9 @@ macro_rules! reductions {
 reductions! {
     /// The sum of the elements.
     sum (SUM): Element, start ZERO (sums), combine(acc, x) => acc + x;
-    /// The arithmetic mean (float elements; NaN over an empty axis, as NumPy).
-    mean (MEAN): Float, start ZERO (sums), combine(acc, x) => acc + x,
-        finish(acc, count) => acc / T::from_int_literal(count as i128);
+    /// The arithmetic mean (NaN over an empty axis, as NumPy; integers round half away from zero, as TFLite's, and have no mean of nothing).
+    mean (MEAN): Element, start ZERO (sums) [floats_only when empty], combine(acc, x) => acc + x,
+        finish(acc, count) => crate::element::mean_of(acc, count);
     /// The product of the elements.
     prod (PROD): Element, start ONE, combine(acc, x) => acc * x;
     /// The largest element (NaN if any is NaN; no value over an empty axis).
@@ -265,8 +268,9 @@ where
         }
     }
 
-    /// [`Self::COUNT`] with the folded run-time rows; panics for `max` or
-    /// `min` over none (they have no value, where NumPy raises).
+    /// [`Self::COUNT`] with the folded run-time rows; panics for `max`,
+    /// `min` or an integer `mean` over none (they have no value, where
+    /// NumPy raises).
     #[inline(always)]
     fn count(&self) -> usize {
         let count = if Self::LAST_REDUCED {
@@ -276,18 +280,19 @@ where
         };
         assert!(
             !Self::RUN_TIME_FOLD || F::DEFINED_WHEN_EMPTY || count > 0,
-            "`max`/`min` over zero rows has no value (NumPy: \"zero-size array to reduction operation which has no identity\")"
+            "`max`, `min` or an integer `mean` over zero rows has no value (NumPy: \"zero-size array to reduction operation which has no identity\")"
         );
         count
     }
 
-    /// `max`/`min` over a zero-length axis has no value. The shapes are known
+    /// `max`, `min` and an integer `mean` over a zero-length axis have no
+    /// value. The shapes are known
     /// at compile time, so this is a compile-time error; a `const` assertion
     /// (reported by `cargo build`, not `cargo check`), since stable Rust cannot
     /// state "a dim other than 0" as a trait bound.
     const NOT_EMPTY_OR_DEFINED: () = assert!(
         F::DEFINED_WHEN_EMPTY || Self::COUNT > 0 || has_no_elements(<R as Shape>::DIMS),
-        "`max`/`min` over a zero-length axis has no value (NumPy: \"zero-size array to reduction operation which has no identity\")"
+        "`max`, `min` or an integer `mean` over a zero-length axis has no value (NumPy: \"zero-size array to reduction operation which has no identity\")"
     );
 
     /// The input's outer index of member `member` of the group that folds into

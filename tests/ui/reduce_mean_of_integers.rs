@@ -1,6 +1,0 @@
-use tensor_expr::prelude::*;
-
-fn main() {
-    let x = Tensor::<i32, Shape![2, 3]>::zeros();
-    let _m = tensor_expr!(mean(x, [0]));
-}

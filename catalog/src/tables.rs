@@ -43,8 +43,8 @@ pub const OPERATIONS: &[&Operation] = &[
             constructor: "reduce::reduction",
             marker: Some("reduce::reductions::mean"),
         },
-        elements: "Float",
-        summary: " The arithmetic mean (float elements; NaN over an empty axis, as NumPy).",
+        elements: "Element",
+        summary: " The arithmetic mean (NaN over an empty axis, as NumPy; integers round half away from zero, as TFLite's, and have no mean of nothing).",
         forms: &["mean(x)", "mean(x, [axes])", "mean(x, [axes], keepdim)"],
     },
     &Operation {
@@ -667,8 +667,8 @@ pub const OPERATIONS: &[&Operation] = &[
             constructor: "pool::average",
             marker: Some("pool::pools::avg_pool1d"),
         },
-        elements: "Float",
-        summary: " The mean of each window, padding counted, as `torch.nn.functional.avg_pool1d`.",
+        elements: "Element",
+        summary: " The mean of each window, padding counted, as `torch.nn.functional.avg_pool1d` (over integers rounded half away from zero, as TFLite's int8 average pool).",
         forms: &[
             "avg_pool1d(x, [k])",
             "avg_pool1d(x, [k], stride = s, padding = p, layout = nwc)",
@@ -711,8 +711,8 @@ pub const OPERATIONS: &[&Operation] = &[
             constructor: "pool::average",
             marker: Some("pool::pools::avg_pool2d"),
         },
-        elements: "Float",
-        summary: " The mean of each window, padding counted, as `torch.nn.functional.avg_pool2d`.",
+        elements: "Element",
+        summary: " The mean of each window, padding counted, as `torch.nn.functional.avg_pool2d` (over integers rounded half away from zero, as TFLite's int8 average pool).",
         forms: &[
             "avg_pool2d(x, [kh, kw])",
             "avg_pool2d(x, [kh, kw], stride = [sh, sw], padding = [ph, pw], layout = nhwc)",

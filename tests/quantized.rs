@@ -172,6 +172,33 @@ fn pools_match_tflite_micro() {
     assert_eq!(y.as_slice(), &i8s("avg_pool2d", "y")[..]);
 }
 
+/// A residual's int8 `ADD` of two tensors of different scales and zero
+/// points, one expression with the parameters TFLite prepares
+/// (`AddParameters`), byte for byte TFLite Micro's.
+#[test]
+fn int8_add_of_two_scales_matches_tflite_micro() {
+    use tensor_expr::element::AddParameters;
+    type Maps = Shape![4, 6, 5, 8];
+    let a = Tensor::<i8, Maps>::try_from_slice(&i8s("add", "a")).unwrap();
+    let b = Tensor::<i8, Maps>::try_from_slice(&i8s("add", "b")).unwrap();
+    let (za, zb, zy) = (scalar("add", "za"), scalar("add", "zb"), scalar("add", "zy"));
+    let scales: Vec<f32> = text_values("add", "scales")
+        .iter()
+        .map(|v| v.parse().unwrap())
+        .collect();
+    let p = AddParameters::int8(scales[0], scales[1], scales[2]);
+    let ((ma, sa), (mb, sb), (mo, so)) = (p.a, p.b, p.output);
+    let y = tensor_expr!(saturating_cast::<i8>(
+        requantize(
+            requantize((cast::<i32>(a) - za) << 20, ma, sa)
+                + requantize((cast::<i32>(b) - zb) << 20, mb, sb),
+            mo,
+            so
+        ) + zy
+    ));
+    assert_eq!(y.as_slice(), &i8s("add", "y")[..]);
+}
+
 /// An integer mean or average pool rounds half away from zero (TFLite's
 /// `(sum +- count / 2) / count`), where a float one would give the exact
 /// quotient: checked against that definition on ties of both signs.

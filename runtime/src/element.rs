@@ -677,6 +677,59 @@ pub fn quantize_multiplier(real: f64) -> (i32, i32) {
     (fixed as i32, shift)
 }
 
+/// TFLite's int8 `ADD` of two tensors of their own scales, prepared as its
+/// kernels prepare it: each input, less its zero point, is shifted left by
+/// [`left_shift`](Self::left_shift) (20) and rescaled by its own multiplier
+/// to a common scale (twice the larger input scale, over `2^left_shift`);
+/// the sum is requantised to the output's scale and its zero point added.
+/// The multipliers are TFLite's, computed in `f64` from the `f32` scales
+/// (TFLite Micro's `add_common.cc`). A ResNet's residual is one expression:
+///
+/// ```
+/// use tensor_expr_runtime::element::{AddParameters, Accumulator};
+/// let p = AddParameters::int8(0.05, 0.1, 0.125);
+/// assert_eq!(p.left_shift, 20);
+/// // (a - za) 0.05 + (b - zb) 0.1 in units of 0.125, plus zy: for a - za =
+/// // 40 and b - zb = -10, (2.0 - 1.0) / 0.125 = 8.
+/// let scaled = |x: i32, (m, s): (i32, i32)| (x << p.left_shift).requantize(m, s);
+/// let sum = scaled(40, p.a) + scaled(-10, p.b);
+/// assert_eq!(sum.requantize(p.output.0, p.output.1), 8);
+/// ```
+///
+/// Inside `tensor_expr!`, with zero points `za`, `zb`, `zy`:
+/// `saturating_cast::<i8>(requantize(requantize((cast::<i32>(a) - za) << 20,
+/// ma, sa) + requantize((cast::<i32>(b) - zb) << 20, mb, sb), mo, so) + zy)`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct AddParameters {
+    /// The left shift of each input before its rescaling (20 for int8).
+    pub left_shift: i32,
+    /// The first input's multiplier and shift (for
+    /// [`Accumulator::requantize`]): its scale over twice the larger one.
+    pub a: (i32, i32),
+    /// The second input's multiplier and shift.
+    pub b: (i32, i32),
+    /// The sum's multiplier and shift to the output's scale: twice the
+    /// larger input scale over `2^left_shift` times the output's.
+    pub output: (i32, i32),
+}
+
+impl AddParameters {
+    /// The parameters of an int8 `ADD` of inputs of scales `scale_a` and
+    /// `scale_b` into an output of scale `scale_output`.
+    pub fn int8(scale_a: f32, scale_b: f32, scale_output: f32) -> Self {
+        let left_shift = 20;
+        let twice_max = 2.0 * f64::from(scale_a.max(scale_b));
+        AddParameters {
+            left_shift,
+            a: quantize_multiplier(f64::from(scale_a) / twice_max),
+            b: quantize_multiplier(f64::from(scale_b) / twice_max),
+            output: quantize_multiplier(
+                twice_max / (f64::from(1u32 << left_shift) * f64::from(scale_output)),
+            ),
+        }
+    }
+}
+
 impl Accumulator for i32 {
     // Written without branches (shifts of the sign instead of comparisons),
     // so that LLVM vectorises it in a tile's epilogue: with `if`s it keeps

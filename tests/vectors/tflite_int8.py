@@ -2,7 +2,8 @@
 run by TFLite Micro's interpreter, the reference of tests/quantized.rs.
 
 Each layer is a one-operator model (a dense layer, a conv2d, a depthwise
-conv2d, an average and a max pool) converted with full-integer
+conv2d, an average and a max pool, an ADD of two inputs) converted with
+full-integer
 quantisation (int8 activations, per-channel int8 weights, int32 bias);
 TFLite Micro runs it on random int8 inputs. The multipliers and shifts are
 TFLite's `QuantizeMultiplier` of `input_scale * weight_scale[c] /
@@ -17,7 +18,9 @@ Each case is a header `case NAME`, then lines `key v0 v1 ...`: `x_shape`,
 the layout the test reads: `[in, out]` for the dense layer, `[out, kh, kw,
 in / groups]` for the convolutions), `bias`, `zx` and `zy` (the input and
 output zero points), `multiplier` and `shift` (one per output channel), and
-`y` (TFLite Micro's int8 outputs). The dense case also has `scale` (the
+`y` (TFLite Micro's int8 outputs). The ADD case has `a`, `b` and their
+zero points `za`, `zb` instead of `x` and `zx`, and `scales` (the two
+inputs' and the output's, as TFLite stores them). The dense case also has `scale` (the
 real multipliers, one per output channel, as shortest round-trip text)
 and `y_litert`: desktop LiteRT's outputs from its reference kernels
 (`OpResolverType.BUILTIN_REF`), which requantise in double precision,
@@ -207,3 +210,52 @@ dense()
 conv2d()
 depthwise_conv2d()
 pools()
+
+
+def add():
+    """A residual's ADD: two int8 inputs of different scales and zero
+    points, and the output's own (TFLite's reference AddElementwise)."""
+    spec = tf.TensorSpec([1, 6, 5, 8], tf.float32)
+
+    @tf.function(input_signature=[spec, spec])
+    def layer(a, b):
+        return a + b
+
+    def representative():
+        for _ in range(200):
+            yield [
+                rng.normal(0.3, 1.0, size=(1, 6, 5, 8)).astype(np.float32),
+                rng.normal(-0.5, 2.5, size=(1, 6, 5, 8)).astype(np.float32),
+            ]
+
+    converter = tf.lite.TFLiteConverter.from_concrete_functions([layer.get_concrete_function()], layer)
+    converter.optimizations = [tf.lite.Optimize.DEFAULT]
+    converter.representative_dataset = representative
+    converter.target_spec.supported_ops = [tf.lite.OpsSet.TFLITE_BUILTINS_INT8]
+    converter.inference_input_type = tf.int8
+    converter.inference_output_type = tf.int8
+    model = converter.convert()
+    (sa, za, _), (sb, zb, _) = tensors(model)[0]
+    (sy, zy, _) = tensors(model)[1]
+    micro = runtime.Interpreter.from_bytes(model)
+    a = rng.integers(-128, 128, size=(4, 6, 5, 8), dtype=np.int8)
+    b = rng.integers(-128, 128, size=(4, 6, 5, 8), dtype=np.int8)
+    y = []
+    for x1, x2 in zip(a, b):
+        micro.set_input(x1[None], 0)
+        micro.set_input(x2[None], 1)
+        micro.invoke()
+        y.append(micro.get_output(0).copy())
+    print("case add")
+    line("x_shape", a.shape)
+    line("a", a)
+    line("b", b)
+    line("za", [za[0]])
+    line("zb", [zb[0]])
+    line("zy", [zy[0]])
+    # The scales as TFLite stores them (float32), as shortest text.
+    print("scales", " ".join(repr(float(np.float32(s[0]))) for s in (sa, sb, sy)))
+    line("y", np.stack(y))
+
+
+add()

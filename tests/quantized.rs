@@ -181,7 +181,11 @@ fn int8_add_of_two_scales_matches_tflite_micro() {
     type Maps = Shape![4, 6, 5, 8];
     let a = Tensor::<i8, Maps>::try_from_slice(&i8s("add", "a")).unwrap();
     let b = Tensor::<i8, Maps>::try_from_slice(&i8s("add", "b")).unwrap();
-    let (za, zb, zy) = (scalar("add", "za"), scalar("add", "zb"), scalar("add", "zy"));
+    let (za, zb, zy) = (
+        scalar("add", "za"),
+        scalar("add", "zb"),
+        scalar("add", "zy"),
+    );
     let scales: Vec<f32> = text_values("add", "scales")
         .iter()
         .map(|v| v.parse().unwrap())

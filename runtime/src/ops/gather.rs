@@ -36,47 +36,67 @@ use crate::rules::gather::{Embedded, GatherIndex, Ids, Selected, Table};
 use crate::shape::{row_major_strides, Shape, MAX_RANK};
 use core::marker::PhantomData;
 
+/// The table entry of a gather of two inputs built by `constructor`: its
+/// dim list `dims` (none, or the one axis), its positions in input
+/// `positions`.
+const fn entry(
+    name: &'static str,
+    dims: Dims,
+    positions: usize,
+    constructor: &'static str,
+    summary: &'static str,
+    forms: &'static [&'static str],
+) -> Operation {
+    Operation {
+        name,
+        signature: Signature {
+            inputs: 2,
+            dims,
+            dims_optional: matches!(dims, Dims::None),
+            keepdim: false,
+            type_arg: false,
+            options: &[],
+        },
+        reads: Reads::Gathers { positions },
+        build: Build::Node {
+            constructor,
+            marker: None,
+        },
+        elements: "Element",
+        summary,
+        forms,
+    }
+}
+
 /// The table entry of `embedding`.
-pub const EMBEDDING: Operation = Operation {
-    name: "embedding",
-    signature: Signature {
-        inputs: 2,
-        dims: Dims::None,
-        dims_optional: true,
-        keepdim: false,
-        type_arg: false,
-        options: &[],
-    },
-    reads: Reads::Gathers { positions: 0 },
-    build: Build::Node {
-        constructor: "gather::embedding",
-        marker: None,
-    },
-    elements: "Element",
-    summary: "Row `id` of a `[V, D]` table for each id, shaped as the ids with `D` appended (`torch.nn.functional.embedding`).",
-    forms: &["embedding(ids, table)"],
-};
+pub const EMBEDDING: Operation = entry(
+    "embedding",
+    Dims::None,
+    0,
+    "gather::embedding",
+    "Row `id` of a `[V, D]` table for each id, shaped as the ids with `D` appended (`torch.nn.functional.embedding`).",
+    &["embedding(ids, table)"],
+);
 
 /// The table entry of `index_select`.
-pub const INDEX_SELECT: Operation = Operation {
-    name: "index_select",
-    signature: Signature {
-        inputs: 2,
-        dims: Dims::SingleAxis,
-        dims_optional: false,
-        keepdim: false,
-        type_arg: false,
-        options: &[],
-    },
-    reads: Reads::Gathers { positions: 1 },
-    build: Build::Node {
-        constructor: "gather::index_select",
-        marker: None,
-    },
-    elements: "Element",
-    summary: "The slices of `x` along an axis at the listed positions, in their order (`torch.index_select`, `numpy.take`).",
-    forms: &["index_select(x, ids, [axis])"],
-};
+pub const INDEX_SELECT: Operation = entry(
+    "index_select",
+    Dims::SingleAxis,
+    1,
+    "gather::index_select",
+    "The slices of `x` along an axis at the listed positions, in their order (`torch.index_select`, `numpy.take`).",
+    &["index_select(x, ids, [axis])"],
+);
+
+/// The table entry of `gather`.
+pub const GATHER: Operation = entry(
+    "gather",
+    Dims::SingleAxis,
+    1,
+    "gather::gather",
+    "Element `index[..]` along an axis for each element of the index, shaped as the index (`torch.gather`, `numpy.take_along_axis`).",
+    &["gather(x, index, [axis])"],
+);
 
 /// An integer that names a position: every primitive integer type.
 #[diagnostic::on_unimplemented(
@@ -345,27 +365,6 @@ impl<T: Element, P: Id, X: Shape, Y: Shape, O: Shape, const A: usize> Row<T>
         }
     }
 }
-
-/// The table entry of `gather`.
-pub const GATHER: Operation = Operation {
-    name: "gather",
-    signature: Signature {
-        inputs: 2,
-        dims: Dims::SingleAxis,
-        dims_optional: false,
-        keepdim: false,
-        type_arg: false,
-        options: &[],
-    },
-    reads: Reads::Gathers { positions: 1 },
-    build: Build::Node {
-        constructor: "gather::gather",
-        marker: None,
-    },
-    elements: "Element",
-    summary: "Element `index[..]` along an axis for each element of the index, shaped as the index (`torch.gather`, `numpy.take_along_axis`).",
-    forms: &["gather(x, index, [axis])"],
-};
 
 /// `gather(x, index, [A])`: for each element of `index` (shape `I`,
 /// elements `P`), the element of `x` (shape `X`) at the same position but

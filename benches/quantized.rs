@@ -407,6 +407,59 @@ fn resnet_conv() {
     print("int8 conv2d 32->32 3x3 16x16 nhwc", &times, &["", "hand"]);
 }
 
+/// TFLite's int8 softmax as its reference kernel loops: a pass for the
+/// row's maximum, one summing the exponentials, the reciprocal of the sum
+/// once per row, and a pass writing the outputs.
+fn softmax_hand(x: &[i8], y: &mut [i8], depth: usize, m: i32, s: i32) {
+    use tensor_expr::fixed_point::*;
+    for (row, out) in x.chunks_exact(depth).zip(y.chunks_exact_mut(depth)) {
+        let max = i32::from(*row.iter().max().unwrap());
+        let sum: i32 = row
+            .iter()
+            .map(|&v| rounding_divide_by_pot(softmax_exp(i32::from(v) - max, m, s), 12))
+            .sum();
+        let (reciprocal, exponent) = softmax_reciprocal(sum);
+        for (o, &v) in out.iter_mut().zip(row) {
+            let e = softmax_exp(i32::from(v) - max, m, s);
+            let p = rounding_divide_by_pot(doubling_high_mul(reciprocal, e), exponent);
+            *o = (p - 128).clamp(-128, 127) as i8;
+        }
+    }
+}
+
+/// `quantized_softmax` over rows of 12 (a keyword spotter's classes) and
+/// of 256, against [`softmax_hand`].
+fn softmax() {
+    fn case<const ROWS: usize, const DEPTH: usize>(name: &str, batch: usize)
+    where
+        Shape![ROWS, DEPTH]: Shape,
+    {
+        let x = int8::<Shape![ROWS, DEPTH]>(7);
+        let (m, s) = tensor_expr::element::softmax_multiplier(0.1, 1.0);
+        let mut out = Box::new(Tensor::<i8, Shape![ROWS, DEPTH]>::zeros());
+        let mut hand = vec![0i8; ROWS * DEPTH];
+        let times = compare(
+            1,
+            batch,
+            &mut [
+                &mut || {
+                    let x = black_box(&*x);
+                    tensor_expr!(*out = quantized_softmax(x, m, s, [1]));
+                    black_box(&out);
+                },
+                &mut || {
+                    softmax_hand(black_box(x.as_slice()), &mut hand, DEPTH, m, s);
+                    black_box(&hand);
+                },
+            ],
+        );
+        assert_eq!(out.as_slice(), &hand[..], "the hand loop disagrees");
+        print(name, &times, &["", "hand"]);
+    }
+    case::<1, 12>("int8 quantized_softmax [1, 12]", 100_000);
+    case::<64, 256>("int8 quantized_softmax [64, 256]", 100);
+}
+
 fn main() {
     println!("quantized (ns per call; ratio = other / tensor-expr)");
     dense_layer();
@@ -414,4 +467,5 @@ fn main() {
     pointwise_conv();
     resnet_conv();
     product_256();
+    softmax();
 }

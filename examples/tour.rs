@@ -265,6 +265,22 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     println!("x (i8):\n{q}");
     println!("i32 sums of (x - zx) @ w + bias, read from the i8 data:\n{wide}");
     println!("requantised with m = {m}, shift = {shift}, saturated to i8:\n{out}");
+    // TFLite's int8 SOFTMAX of those logits, for an input scale of 0.1:
+    // probabilities in units of 1/256, less 128.
+    let (ms, ss) = tensor_expr::element::softmax_multiplier(0.1, 1.0);
+    let probabilities = tensor_expr!(quantized_softmax(out, ms, ss, [1]));
+    println!("quantized_softmax over each row (scale 1/256, zero point -128):\n{probabilities}");
+    // A residual ADD of two int8 tensors of their own scales (0.05 and 0.1)
+    // into an output of scale 0.125, all zero points 0.
+    let add = tensor_expr::element::AddParameters::int8(0.05, 0.1, 0.125);
+    let ((ma, sa), (mb, sb), (mo, so)) = (add.a, add.b, add.output);
+    let residual = tensor_expr!(saturating_cast::<i8>(requantize(
+        requantize(cast::<i32>(out) << 20, ma, sa)
+            + requantize(cast::<i32>(q.narrow::<1, 0, 3>()) << 20, mb, sb),
+        mo,
+        so
+    )));
+    println!("out + x[:, :3] as a residual ADD of two scales:\n{residual}");
 
     section("13. Small linear algebra: one Kalman step, nothing allocated");
     // A constant-velocity filter (position and velocity in 2-D), written

@@ -138,8 +138,12 @@ pub mod rules {
 /// [`element::HasSign`] or [`element::NoSign`]), which decide the
 /// functions of the table it may use; the conversions of `cast::<U>(e)`
 /// ([`element::Cast`], Rust's `as`) and `saturating_cast::<U>(e)`
-/// ([`element::SaturatingCast`]), and TFLite's fixed-point requantisation
-/// ([`element::Accumulator`], [`element::quantize_multiplier`]).
+/// ([`element::SaturatingCast`]), and TFLite's int8 arithmetic: its
+/// fixed-point requantisation ([`element::Accumulator`],
+/// [`element::quantize_multiplier`]), the parameters of its ADD
+/// ([`element::AddParameters`]) and of its softmax
+/// ([`element::softmax_multiplier`], for `quantized_softmax(x, m, s,
+/// [axes])`).
 ///
 /// An expression has one element type; a cast's input has its own, so
 /// `cast::<i32>(x) @ cast::<i32>(w)` reads `i8` data and sums in `i32`:
@@ -154,6 +158,11 @@ pub mod rules {
 /// assert_eq!(tensor_expr!(cast::<i8>(y)).as_slice(), &[-127, -127, -6, -6]);
 /// ```
 pub use tensor_expr_runtime::element;
+
+/// gemmlowp's fixed-point arithmetic as TFLite's int8 kernels use it (the
+/// rounding multiply and divide of `requantize`, the exponential and
+/// reciprocal of `quantized_softmax`), callable on its own.
+pub use tensor_expr_runtime::fixed_point;
 
 /// The instruction-set level the kernels run with: detected once (AVX2,
 /// AVX-512, VNNI with `std` on x86-64), and lowered for tests by the
@@ -354,6 +363,7 @@ macro_rules! catalogue_entry {
 #[doc = catalogue_entry!("element_types_error_in_context", "Mixed element types, anywhere: one error, on the operand of the other type.")]
 #[doc = catalogue_entry!("element_types_of_read_operands", "The same for an operand read through `transpose`, `permute`, `reshape` or `in_dims`, or written in place.")]
 #[doc = catalogue_entry!("element_types_scalar", "A scalar of another type: drop the literal's suffix (`2.0`), or convert the value (`2.0f64 as f32`). (A longer error: a scalar is an operand of its own type only, so that an untyped variable takes the expression's type.)")]
+#[doc = catalogue_entry!("quantized_softmax_without_shift", "`quantized_softmax` takes the logits, the multiplier and shift of `element::softmax_multiplier(input_scale, beta)`, then the axes.")]
 #[doc = catalogue_entry!("requantize_of_floats", "`requantize` is TFLite's fixed-point step over `i32` accumulators; in float, write `round(acc * scale)`.")]
 #[doc = catalogue_entry!("cast_result_mixed", "A cast gives the type it names, which must be the expression's: `scale * cast::<f32>(x)` over `f32`.")]
 #[doc = catalogue_entry!("cast_to_non_element", "`cast::<U>` and `saturating_cast::<U>` convert to element types only.")]

@@ -5,7 +5,7 @@
 //! also compared, in its float form, with desktop LiteRT's reference
 //! kernels.
 
-use tensor_expr::element::quantize_multiplier;
+use tensor_expr::element::{quantize_multiplier, softmax_multiplier};
 use tensor_expr::prelude::*;
 
 /// The integer values of `key` in case `name` of the vectors.
@@ -483,4 +483,26 @@ fn int8_convolutions_channels_last_match_their_definition() {
         layout = nhwc
     ));
     assert_conv_nhwc(&y, &x, &w, same, (200, 0), "input constant 200");
+}
+
+/// `quantized_softmax` over the last dim, TFLite Micro's outputs byte for
+/// byte: the keyword spotter's 12 classes, and 40 of a wider input scale,
+/// where differences fall below TFLite's `diff_min`; each with a row of
+/// equal logits and a row of one large logit.
+#[test]
+fn quantized_softmax_matches_tflite_micro() {
+    let (m, s) = softmax_multiplier(scale_of("softmax"), 1.0);
+    let x = Tensor::<i8, Shape![30, 12]>::try_from_slice(&i8s("softmax", "x")).unwrap();
+    let y = tensor_expr!(quantized_softmax(x, m, s, [1]));
+    assert_eq!(y.as_slice(), &i8s("softmax", "y")[..]);
+
+    let (m, s) = softmax_multiplier(scale_of("softmax_wide"), 1.0);
+    let x = Tensor::<i8, Shape![30, 3, 40]>::try_from_slice(&i8s("softmax_wide", "x")).unwrap();
+    let y = tensor_expr!(quantized_softmax(x, m, s, [-1]));
+    assert_eq!(y.as_slice(), &i8s("softmax_wide", "y")[..]);
+}
+
+/// The input scale of case `name`, as TFLite stores it.
+fn scale_of(name: &str) -> f32 {
+    text_values(name, "scale")[0].parse().unwrap()
 }

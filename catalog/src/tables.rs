@@ -159,6 +159,24 @@ pub const OPERATIONS: &[&Operation] = &[
         forms: &["logsumexp(x)", "logsumexp(x, [axes])", "logsumexp(x, [axes], keepdim)"],
     },
     &Operation {
+        name: "quantized_softmax",
+        signature: Signature {
+            inputs: 3,
+            dims: Dims::AxisList,
+            dims_optional: false,
+            keepdim: false,
+            type_arg: false,
+            options: &[],
+        },
+        reads: Reads::AsDefined,
+        build: Build::Composite(
+            "saturating_cast::<i8>(softmax_scale(softmax_exp(cast::<i32>(x) - max(cast::<i32>(x), keepdim), cast::<i32>(y), cast::<i32>(z)), sum(rounding_shr(softmax_exp(cast::<i32>(x) - max(cast::<i32>(x), keepdim), cast::<i32>(y), cast::<i32>(z)), 12), keepdim)) - 128)",
+        ),
+        elements: "Integer",
+        summary: "TFLite's int8 softmax over the axes: int8 probabilities of scale 1/256, zero point -128.",
+        forms: &["quantized_softmax(x, multiplier, shift, [axes])"],
+    },
+    &Operation {
         name: "norm",
         signature: Signature {
             inputs: 1,
@@ -1083,6 +1101,24 @@ pub const FUNCTIONS: &[FunctionInfo] = &[
         args: &["acc", "multiplier", "shift"],
         elements: "Accumulator",
         summary: " TFLite's `MultiplyByQuantizedMultiplier`: `acc * multiplier * 2^shift / 2^31`, rounded as TFLite Micro rounds (i32).",
+    },
+    FunctionInfo {
+        name: "rounding_shr",
+        args: &["x", "n"],
+        elements: "Accumulator",
+        summary: " `x / 2^n`, rounded half away from zero: gemmlowp's `RoundingDivideByPOT` (i32, `n` in [0, 31]).",
+    },
+    FunctionInfo {
+        name: "softmax_exp",
+        args: &["diff", "multiplier", "shift"],
+        elements: "Accumulator",
+        summary: " TFLite's int8 softmax exponential of `diff`, an element less its slice's maximum, in Q0.31 (`quantized_softmax`'s first step).",
+    },
+    FunctionInfo {
+        name: "softmax_scale",
+        args: &["e", "sum"],
+        elements: "Accumulator",
+        summary: " TFLite's int8 softmax output, in units of 1/256, of a `softmax_exp` whose slice sums to `sum` (`quantized_softmax`'s last step).",
     },
     FunctionInfo {
         name: "select",

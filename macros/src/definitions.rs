@@ -98,7 +98,8 @@ mod tests {
             if !matches!(op.build, Build::Composite(_)) {
                 continue;
             }
-            let input = format!("{}(a, [1])", op.name);
+            let inputs = ["a", "b", "c"][..op.signature.inputs].join(", ");
+            let input = format!("{}({inputs}, [1])", op.name);
             let statement: Statement = syn::parse_str(&input).expect("parses");
             crate::validate::validate(&statement).expect("validates");
             let statement = expand(statement).expect("expands");

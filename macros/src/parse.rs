@@ -586,6 +586,10 @@ fn parse_op_rest(
         if content.is_empty() {
             return Err(Error::new(close, usage()));
         }
+        // A list where an input belongs: an input is missing before it.
+        if content.peek(token::Bracket) {
+            return Err(content.error(usage()));
+        }
         call.inputs.push(parse_expr(content, 0, depth + 1)?);
     }
     while !content.is_empty() {

@@ -7,6 +7,7 @@
 //! the `std` feature and from `libm` without it.
 
 use crate::access::{ElementSource, Operand, RowMajor, Stack};
+use crate::fixed_point;
 use core::fmt::{Debug, Display};
 use core::ops::{Add, Div, Mul, Neg, Shl, Shr, Sub};
 
@@ -645,37 +646,29 @@ pub trait Accumulator: Integer {
     /// assert_eq!((-12).requantize(1 << 30, -2), -2);
     /// ```
     fn requantize(self, multiplier: Self, shift: Self) -> Self;
+
+    /// gemmlowp's `RoundingDivideByPOT`: `self / 2^exponent` rounded to
+    /// nearest, ties away from zero, for `exponent` in `[0, 31]` (clamped
+    /// there).
+    ///
+    /// ```
+    /// use tensor_expr_runtime::element::Accumulator;
+    /// assert_eq!(10.rounding_shr(2), 3);
+    /// assert_eq!((-10).rounding_shr(2), -3);
+    /// ```
+    fn rounding_shr(self, exponent: Self) -> Self;
+
+    /// TFLite's int8 softmax exponential of `self`, an element less its
+    /// slice's maximum, in Q0.31 ([`crate::fixed_point::softmax_exp`]).
+    fn softmax_exp(self, multiplier: Self, shift: Self) -> Self;
+
+    /// TFLite's int8 softmax output of the exponential `self` in a slice
+    /// whose exponentials sum to `sum`, in units of 1/256
+    /// ([`crate::fixed_point::softmax_scale`]).
+    fn softmax_scale(self, sum: Self) -> Self;
 }
 
-/// TFLite's `QuantizeMultiplier`: a real multiplier (a layer's
-/// `input_scale * weight_scale / output_scale`, in `f64` as TFLite Micro
-/// computes it) as the Q31 multiplier and the shift that
-/// [`Accumulator::requantize`] takes, `real = multiplier * 2^shift / 2^31`.
-/// The multiplier is in `[2^30, 2^31)`, rounded half away from zero; a
-/// real multiplier of 0, or below `2^-31`, gives `(0, 0)`.
-///
-/// ```
-/// use tensor_expr_runtime::element::{quantize_multiplier, Accumulator};
-/// let (multiplier, shift) = quantize_multiplier(0.375);
-/// assert_eq!((multiplier, shift), (1_610_612_736, -1));
-/// assert_eq!(1000.requantize(multiplier, shift), 375);
-/// ```
-pub fn quantize_multiplier(real: f64) -> (i32, i32) {
-    if real == 0.0 {
-        return (0, 0);
-    }
-    let (fraction, mut shift) = libm::frexp(real);
-    // `fraction` is in [0.5, 1): times 2^31 is exact, its rounding TFLite's.
-    let mut fixed = libm::round(fraction * (1u64 << 31) as f64) as i64;
-    if fixed == 1 << 31 {
-        fixed /= 2;
-        shift += 1;
-    }
-    if shift < -31 {
-        return (0, 0);
-    }
-    (fixed as i32, shift)
-}
+pub use crate::fixed_point::{quantize_multiplier, softmax_multiplier};
 
 /// TFLite's int8 `ADD` of two tensors of their own scales, prepared as its
 /// kernels prepare it: each input, less its zero point, is shifted left by
@@ -731,28 +724,30 @@ impl AddParameters {
 }
 
 impl Accumulator for i32 {
-    // Written without branches (shifts of the sign instead of comparisons),
-    // so that LLVM vectorises it in a tile's epilogue: with `if`s it keeps
-    // the code scalar.
+    // gemmlowp's operations in `fixed_point` are written without branches
+    // (shifts of the sign instead of comparisons), so that LLVM vectorises
+    // them in a tile's epilogue: with `if`s it keeps the code scalar.
     #[inline(always)]
     fn requantize(self, multiplier: i32, shift: i32) -> i32 {
         let left = shift.max(0);
         let right = shift.wrapping_neg().clamp(0, 31);
-        let x = self.wrapping_shl(left as u32);
-        // gemmlowp's SaturatingRoundingDoublingHighMul: the product plus
-        // 2^30 (or 1 - 2^30 where negative), divided by 2^31 toward zero;
-        // the one overflow, MIN * MIN, saturates.
-        let product = i64::from(x) * i64::from(multiplier);
-        let negative = product >> 63;
-        let nudged = product + (1 << 30) - (negative & ((1 << 31) - 1));
-        let high = (nudged + ((nudged >> 63) & ((1 << 31) - 1))) >> 31;
-        let overflow = x == i32::MIN && multiplier == i32::MIN;
-        let high = if overflow { i32::MAX } else { high as i32 };
-        // gemmlowp's RoundingDivideByPOT: ties away from zero.
-        let mask = (1i32 << right).wrapping_sub(1);
-        let remainder = high & mask;
-        let threshold = (mask >> 1) - (high >> 31);
-        (high >> right) + i32::from(remainder > threshold)
+        let high = fixed_point::doubling_high_mul(self.wrapping_shl(left as u32), multiplier);
+        fixed_point::rounding_divide_by_pot(high, right)
+    }
+
+    #[inline(always)]
+    fn rounding_shr(self, exponent: i32) -> i32 {
+        fixed_point::rounding_divide_by_pot(self, exponent.clamp(0, 31))
+    }
+
+    #[inline(always)]
+    fn softmax_exp(self, multiplier: i32, shift: i32) -> i32 {
+        fixed_point::softmax_exp(self, multiplier, shift)
+    }
+
+    #[inline(always)]
+    fn softmax_scale(self, sum: i32) -> i32 {
+        fixed_point::softmax_scale(self, sum)
     }
 }
 

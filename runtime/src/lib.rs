@@ -12,7 +12,7 @@
 //!
 //! The modules form layers, each using only its own and those before it:
 //! [`dim`], [`shape`], [`error`] and [`rules`] (the shape rules); [`access`]
-//! (how expressions read and write containers); [`element`], [`math`],
+//! (how expressions read and write containers); [`element`], [`fixed_point`], [`math`],
 //! [`fmt`] and the element-type rule; [`expr`] (the nodes), [`ops`] (the operations
 //! besides operators and functions) and [`kernel`] (the loop nest); the containers ([`tensor`], [`view`], `heap` over its
 //! `aligned` block, [`rows`] for a `Dyn` first dim, [`slice`](mod@slice)), [`join`], [`linalg`] and
@@ -38,6 +38,7 @@ pub mod dim;
 pub mod element;
 pub mod error;
 pub mod expr;
+pub mod fixed_point;
 pub mod fmt;
 #[cfg(feature = "alloc")]
 pub mod heap;

@@ -259,3 +259,61 @@ def add():
 
 
 add()
+
+
+def near_ties_of_softmax(model, shape, scale, candidates=200000, most=24):
+    """Inputs on which TFLite Micro's softmax rounds otherwise than the
+    exact probability would: near-ties at the scale of the fixed-point
+    exponential's and reciprocal's own errors, where the output depends on
+    each of their roundings."""
+    inputs = [rng.integers(-128, 128, size=shape, dtype=np.int8) for _ in range(candidates)]
+    micro = run_micro(model, inputs).astype(np.int64)
+    x = np.stack(inputs).astype(np.float64)
+    z = (x - x.max(axis=-1, keepdims=True)) * scale
+    exact = np.exp(z) / np.exp(z).sum(axis=-1, keepdims=True) * 256
+    rounded = np.clip(np.floor(exact + 0.5) - 128, -128, 127)
+    differ = (micro != rounded).reshape(candidates, -1).any(axis=1)
+    return [x for x, d in zip(inputs, differ) if d][:most]
+
+
+def softmax(name, shape, spread):
+    """An int8 SOFTMAX over the last dim (TFLite Micro's reference kernel:
+    fixed-point exponentials, output scale 1/256, zero point -128); the
+    input's scale follows from `spread`, the representative data's
+    standard deviation."""
+
+    @tf.function(input_signature=[tf.TensorSpec(shape, tf.float32)])
+    def layer(x):
+        return tf.nn.softmax(x)
+
+    def representative():
+        for _ in range(200):
+            yield [rng.normal(0.0, spread, size=shape).astype(np.float32)]
+
+    converter = tf.lite.TFLiteConverter.from_concrete_functions([layer.get_concrete_function()], layer)
+    converter.optimizations = [tf.lite.Optimize.DEFAULT]
+    converter.representative_dataset = representative
+    converter.target_spec.supported_ops = [tf.lite.OpsSet.TFLITE_BUILTINS_INT8]
+    converter.inference_input_type = tf.int8
+    converter.inference_output_type = tf.int8
+    model = converter.convert()
+    ([(sx, zx, _)], (sy, zy, _)) = tensors(model)
+    assert float(sy[0]) == 1.0 / 256 and zy[0] == -128
+    inputs = [rng.integers(-128, 128, size=shape, dtype=np.int8) for _ in range(6)]
+    # Rows of equal logits and rows with one large logit: ties in the sum
+    # and differences below TFLite's `diff_min`.
+    inputs[0][..., :] = 17
+    inputs[1][..., :] = -128
+    inputs[1][..., 0] = 127
+    inputs += near_ties_of_softmax(model, shape, float(sx[0]))
+    count = len(inputs)
+    y = run_micro(model, inputs)
+    print("case", name)
+    line("x_shape", [count] + list(shape[1:]))
+    line("x", np.stack(inputs))
+    print("scale", repr(float(np.float32(sx[0]))))
+    line("y", y)
+
+
+softmax("softmax", (1, 12), 4.0)
+softmax("softmax_wide", (1, 3, 40), 12.0)

@@ -271,6 +271,12 @@ elementwise_functions! {
     clamp(x, lo, hi): Element => x.max_element(lo).min_element(hi);
     /// TFLite's `MultiplyByQuantizedMultiplier`: `acc * multiplier * 2^shift / 2^31`, rounded as TFLite Micro rounds (i32).
     requantize(acc, multiplier, shift): Accumulator => acc.requantize(multiplier, shift);
+    /// `x / 2^n`, rounded half away from zero: gemmlowp's `RoundingDivideByPOT` (i32, `n` in [0, 31]).
+    rounding_shr(x, n): Accumulator => x.rounding_shr(n);
+    /// TFLite's int8 softmax exponential of `diff`, an element less its slice's maximum, in Q0.31 (`quantized_softmax`'s first step).
+    softmax_exp(diff, multiplier, shift): Accumulator => diff.softmax_exp(multiplier, shift);
+    /// TFLite's int8 softmax output, in units of 1/256, of a `softmax_exp` whose slice sums to `sum` (`quantized_softmax`'s last step).
+    softmax_scale(e, sum): Accumulator => e.softmax_scale(sum);
     /// `a` where `mask` is non-zero (NaN included), else `b`: NumPy's `where`, with a mask from a comparison (`x > 0`).
     select(mask, a, b): Element => if mask != T::ZERO { a } else { b };
 }

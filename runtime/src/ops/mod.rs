@@ -30,6 +30,7 @@ pub mod logsumexp;
 pub mod norm;
 pub mod permute;
 pub mod pool;
+pub mod quantized_softmax;
 pub mod reduce;
 pub mod reshape;
 pub mod scan;
@@ -52,6 +53,7 @@ pub const OPERATIONS: &[&Operation] = &[
     &softmax::OPERATION,
     &log_softmax::OPERATION,
     &logsumexp::OPERATION,
+    &quantized_softmax::OPERATION,
     &norm::OPERATION,
     &permute::TRANSPOSE,
     &permute::PERMUTE,
@@ -192,8 +194,11 @@ mod tests {
                 .split(|c: char| !c.is_alphanumeric() && c != '_')
                 .filter(|w| w.chars().next().is_some_and(char::is_alphabetic))
             {
-                let known = word == "x"
-                    || word == "keepdim"
+                /// Inputs, the flag and the element types of casts.
+                const WORDS: &[&str] = &[
+                    "x", "y", "z", "keepdim", "i8", "i16", "i32", "i64", "u8", "f32", "f64",
+                ];
+                let known = WORDS.contains(&word)
                     || lookup(word).is_some()
                     || crate::FUNCTIONS.iter().any(|f| f.name == word);
                 assert!(known, "`{word}` in the definition of {}", op.name);

@@ -1,0 +1,330 @@
+//! gemmlowp's fixed-point arithmetic on `i32`, as TFLite's int8 kernels
+//! compute with it: the rounding multiply and shifts that requantise an
+//! accumulator, and the exponential and reciprocal of TFLite's int8
+//! softmax. Matching TFLite Micro byte for byte needs its exact roundings,
+//! so each function here is the gemmlowp operation of the same name,
+//! written without branches where the fused loop should vectorise it.
+//!
+//! A value `FixedPoint<i32, I>` of gemmlowp (`I` integer bits, `31 - I`
+//! fractional ones) is its raw `i32` here; each function says the format
+//! of its arguments and result (Q0.31 is `I = 0`: `2^31 - 1` stands for 1).
+//!
+//! ```
+//! use tensor_expr_runtime::fixed_point::{doubling_high_mul, rounding_divide_by_pot};
+//! // 0.5 * 0.5 = 0.25 in Q0.31.
+//! assert_eq!(doubling_high_mul(1 << 30, 1 << 30), 1 << 29);
+//! // -12 / 4 = -3 exactly; -6 / 4 = -1.5 rounds away from zero.
+//! assert_eq!(rounding_divide_by_pot(-12, 2), -3);
+//! assert_eq!(rounding_divide_by_pot(-6, 2), -2);
+//! ```
+
+/// TFLite's `QuantizeMultiplier`: a real multiplier (a layer's
+/// `input_scale * weight_scale / output_scale`, in `f64` as TFLite Micro
+/// computes it) as the Q31 multiplier and the shift that
+/// [`Accumulator::requantize`](crate::element::Accumulator::requantize) takes, `real = multiplier * 2^shift / 2^31`.
+/// The multiplier is in `[2^30, 2^31)`, rounded half away from zero; a
+/// real multiplier of 0, or below `2^-31`, gives `(0, 0)`.
+///
+/// ```
+/// use tensor_expr_runtime::element::{quantize_multiplier, Accumulator};
+/// let (multiplier, shift) = quantize_multiplier(0.375);
+/// assert_eq!((multiplier, shift), (1_610_612_736, -1));
+/// assert_eq!(1000.requantize(multiplier, shift), 375);
+/// ```
+pub fn quantize_multiplier(real: f64) -> (i32, i32) {
+    if real == 0.0 {
+        return (0, 0);
+    }
+    let (fraction, mut shift) = libm::frexp(real);
+    // `fraction` is in [0.5, 1): times 2^31 is exact, its rounding TFLite's.
+    let mut fixed = libm::round(fraction * (1u64 << 31) as f64) as i64;
+    if fixed == 1 << 31 {
+        fixed /= 2;
+        shift += 1;
+    }
+    if shift < -31 {
+        return (0, 0);
+    }
+    (fixed as i32, shift)
+}
+
+/// gemmlowp's `SaturatingRoundingDoublingHighMul`: `a * b / 2^31`, rounded
+/// to nearest with ties away from zero; the one overflow, `MIN * MIN`,
+/// saturates to `MAX`. For two Q0.31 numbers it is their product.
+#[inline(always)]
+pub fn doubling_high_mul(a: i32, b: i32) -> i32 {
+    // The product plus 2^30 (or 1 - 2^30 where negative), divided by 2^31
+    // toward zero; shifts of the sign instead of comparisons, so that it
+    // vectorises.
+    let product = i64::from(a) * i64::from(b);
+    let negative = product >> 63;
+    let nudged = product + (1 << 30) - (negative & ((1 << 31) - 1));
+    let high = (nudged + ((nudged >> 63) & ((1 << 31) - 1))) >> 31;
+    // `MIN * MIN` gives 2^31, which wraps to MIN: one less is MAX.
+    let overflow = (a == i32::MIN) & (b == i32::MIN);
+    (high as i32).wrapping_sub(i32::from(overflow))
+}
+
+/// gemmlowp's `RoundingDivideByPOT`: `x / 2^exponent`, rounded to nearest
+/// with ties away from zero, for `exponent` in `[0, 31]` (outside it, the
+/// shifts wrap their count as Rust's `wrapping_shl` does).
+#[inline(always)]
+pub fn rounding_divide_by_pot(x: i32, exponent: i32) -> i32 {
+    let exponent = exponent as u32;
+    let mask = 1i32.wrapping_shl(exponent).wrapping_sub(1);
+    let remainder = x & mask;
+    let threshold = (mask >> 1) - (x >> 31);
+    x.wrapping_shr(exponent) + i32::from(remainder > threshold)
+}
+
+/// gemmlowp's `SaturatingRoundingMultiplyByPOT` for a non-negative
+/// `exponent` below 31: `x * 2^exponent`, saturated to `[MIN, MAX]`.
+#[inline(always)]
+pub fn saturating_shift_left(x: i32, exponent: u32) -> i32 {
+    let threshold = (1i32 << (31 - exponent)) - 1;
+    if x > threshold {
+        i32::MAX
+    } else if x < -threshold {
+        i32::MIN
+    } else {
+        x << exponent
+    }
+}
+
+/// gemmlowp's `RoundingHalfSum`: `(a + b) / 2`, ties away from zero.
+#[inline(always)]
+fn rounding_half_sum(a: i32, b: i32) -> i32 {
+    let sum = i64::from(a) + i64::from(b);
+    let sign = if sum >= 0 { 1 } else { -1 };
+    ((sum + sign) / 2) as i32
+}
+
+/// gemmlowp's `exp_on_interval_between_negative_one_quarter_and_0_excl`:
+/// `e^a` for a Q0.31 `a` in `[-1/4, 0)`, by its Taylor polynomial of
+/// degree 4 around `-1/8`; the result is Q0.31.
+#[inline(always)]
+fn exp_on_negative_quarter(a: i32) -> i32 {
+    /// `e^(-1/8)` in Q0.31.
+    const EXP_MINUS_ONE_EIGHTH: i32 = 1_895_147_668;
+    /// `1/3` in Q0.31.
+    const ONE_THIRD: i32 = 715_827_883;
+    let x = a.wrapping_add(1 << 28);
+    let x2 = doubling_high_mul(x, x);
+    let x3 = doubling_high_mul(x2, x);
+    let x4 = doubling_high_mul(x2, x2);
+    let x4_over_4 = rounding_divide_by_pot(x4, 2);
+    let terms = rounding_divide_by_pot(
+        doubling_high_mul(x4_over_4.wrapping_add(x3), ONE_THIRD).wrapping_add(x2),
+        1,
+    );
+    EXP_MINUS_ONE_EIGHTH.wrapping_add(doubling_high_mul(
+        EXP_MINUS_ONE_EIGHTH,
+        x.wrapping_add(terms),
+    ))
+}
+
+/// gemmlowp's `exp_on_negative_values` for a Q5.26 `a` in `[-32, 0]` (the
+/// format of TFLite's int8 softmax): `e^a` in Q0.31. The fraction of `a`
+/// modulo 1/4 goes through the polynomial; each set bit of the rest
+/// multiplies by `e^(-2^k)`, `k` from -2 to 4.
+///
+/// ```
+/// use tensor_expr_runtime::fixed_point::exp_on_negative_values;
+/// assert_eq!(exp_on_negative_values(0), i32::MAX);
+/// // e^-1 = 0.3679 in Q0.31.
+/// let e = exp_on_negative_values(-(1 << 26));
+/// assert!((e as f64 / 2f64.powi(31) - (-1f64).exp()).abs() < 5e-7);
+/// ```
+#[inline(always)]
+pub fn exp_on_negative_values(a: i32) -> i32 {
+    /// One quarter in Q5.26.
+    const QUARTER: i32 = 1 << 24;
+    /// `e^(-2^k)` in Q0.31 for `k` from -2 to 4, as gemmlowp rounds them.
+    const BARREL: [i32; 7] = [
+        1_672_461_947,
+        1_302_514_674,
+        790_015_084,
+        290_630_308,
+        39_332_535,
+        720_401,
+        242,
+    ];
+    let a_mod_quarter_minus_quarter = (a & (QUARTER - 1)).wrapping_sub(QUARTER);
+    // gemmlowp's `Rescale<0>` from 5 integer bits: a saturating shift by 5.
+    let mut result = exp_on_negative_quarter(saturating_shift_left(a_mod_quarter_minus_quarter, 5));
+    let remainder = a_mod_quarter_minus_quarter.wrapping_sub(a);
+    for (k, multiplier) in BARREL.into_iter().enumerate() {
+        let bit = 1 << (24 + k);
+        let multiplied = doubling_high_mul(result, multiplier);
+        result = if remainder & bit != 0 {
+            multiplied
+        } else {
+            result
+        };
+    }
+    if a == 0 {
+        i32::MAX
+    } else {
+        result
+    }
+}
+
+/// gemmlowp's `one_over_one_plus_x_for_x_in_0_1`: `1 / (1 + a)` for a
+/// Q0.31 `a` in `[0, 1)`, by three Newton-Raphson steps from `48/17 - 32/17
+/// d` (`d = (1 + a) / 2`); the result is Q0.31.
+#[inline(always)]
+pub fn one_over_one_plus_x(a: i32) -> i32 {
+    /// `48/17` in Q2.29.
+    const FORTY_EIGHT_SEVENTEENTHS: i32 = 1_515_870_810;
+    /// `-32/17` in Q2.29.
+    const MINUS_THIRTY_TWO_SEVENTEENTHS: i32 = -1_010_580_540;
+    /// 1 in Q2.29.
+    const ONE: i32 = 1 << 29;
+    let half_denominator = rounding_half_sum(a, i32::MAX);
+    let mut x = FORTY_EIGHT_SEVENTEENTHS.wrapping_add(doubling_high_mul(
+        half_denominator,
+        MINUS_THIRTY_TWO_SEVENTEENTHS,
+    ));
+    for _ in 0..3 {
+        let one_minus_half_denominator_times_x =
+            ONE.wrapping_sub(doubling_high_mul(half_denominator, x));
+        // Q2.29 times Q2.29 is Q4.27; back to Q2.29 by a saturating shift.
+        let correction = doubling_high_mul(x, one_minus_half_denominator_times_x);
+        x = x.wrapping_add(saturating_shift_left(correction, 2));
+    }
+    // Half of x (Q1.30 with the same bits) in Q0.31.
+    saturating_shift_left(x, 1)
+}
+
+/// The number of integer bits of TFLite's int8 softmax input, Q5.26.
+const SOFTMAX_INPUT_INTEGER_BITS: i32 = 5;
+
+/// The integer bits of the sum of a softmax row's exponentials, Q12.19.
+pub const SOFTMAX_ACCUMULATION_INTEGER_BITS: i32 = 12;
+
+/// TFLite's `PreprocessSoftmaxScaling` for an int8 softmax: the input's
+/// scale times `beta`, in units of the Q5.26 difference (`2^26`), capped
+/// at `2^31 - 1`, as a Q31 multiplier and a left shift (as
+/// [`quantize_multiplier`] gives
+/// them), computed in `f64` as TFLite Micro's Prepare computes it.
+///
+/// # Panics
+/// If `input_scale * beta` is not above `2^-26` (TFLite Micro's Prepare
+/// rejects the model there too): the difference of two int8 inputs would
+/// not reach one unit of the exponential's input.
+///
+/// ```
+/// use tensor_expr_runtime::fixed_point::softmax_multiplier;
+/// // A scale of 1/16: 2^22, a multiplier of 1/2 shifted left by 23.
+/// assert_eq!(softmax_multiplier(0.0625, 1.0), (1 << 30, 23));
+/// ```
+pub fn softmax_multiplier(input_scale: f32, beta: f32) -> (i32, i32) {
+    let unit = f64::from(1u32 << (31 - SOFTMAX_INPUT_INTEGER_BITS));
+    let real = (f64::from(beta) * f64::from(input_scale) * unit).min(f64::from(i32::MAX));
+    assert!(
+        real > 1.0,
+        "an int8 softmax needs input_scale * beta above 2^-26; found {input_scale} * {beta}"
+    );
+    quantize_multiplier(real)
+}
+
+/// TFLite's int8 softmax exponential of one element: `diff`, the element
+/// less its slice's maximum (so `<= 0`), scaled by the
+/// [`softmax_multiplier`] `(multiplier, shift)` to Q5.26, then
+/// [`exp_on_negative_values`]; Q0.31. A `diff` below TFLite's `diff_min`
+/// (where the scaled value would overflow Q5.26) gives 0, which the
+/// softmax treats exactly as TFLite's reference kernel treats the
+/// element it skips.
+#[inline(always)]
+pub fn softmax_exp(diff: i32, multiplier: i32, shift: i32) -> i32 {
+    // TFLite's `CalculateInputRadius`: the largest difference whose
+    // scaled value fits Q5.26, floor(31 * 2^26 / 2^shift).
+    let unit_shift = 31 - SOFTMAX_INPUT_INTEGER_BITS;
+    let max_magnitude = ((1i64 << SOFTMAX_INPUT_INTEGER_BITS) - 1) << unit_shift;
+    let radius = (max_magnitude >> shift.clamp(0, 63)) as i32;
+    // TFLite's `MultiplyByQuantizedMultiplierGreaterThanOne`.
+    let scaled = doubling_high_mul(diff.wrapping_shl(shift as u32), multiplier);
+    let exp = exp_on_negative_values(scaled);
+    if diff >= -radius {
+        exp
+    } else {
+        0
+    }
+}
+
+/// TFLite's `GetReciprocal` of a softmax slice's sum of exponentials
+/// (Q12.19): the sum normalised to `[1, 2)`, [`one_over_one_plus_x`] of it
+/// (Q0.31), and the exponent that [`softmax_scale`] divides by to give
+/// units of 1/256 (`31 - 8` plus the sum's bits above 1).
+#[inline(always)]
+pub fn softmax_reciprocal(sum: i32) -> (i32, i32) {
+    let headroom_plus_one = (sum as u32).leading_zeros();
+    let bits_over_unit = SOFTMAX_ACCUMULATION_INTEGER_BITS - headroom_plus_one as i32;
+    let normalised = (sum as u32).checked_shl(headroom_plus_one).unwrap_or(0);
+    let shifted_sum_minus_one = normalised.wrapping_sub(1 << 31) as i32;
+    (
+        one_over_one_plus_x(shifted_sum_minus_one),
+        bits_over_unit + 31 - 8,
+    )
+}
+
+/// One element of TFLite's int8 softmax output before its zero point:
+/// `exp / sum` in units of 1/256, for `exp` a [`softmax_exp`] and `sum`
+/// its slice's sum of `rounding_divide_by_pot(exp, 12)` (Q12.19): the
+/// exponential times the sum's [`softmax_reciprocal`], rounded as TFLite
+/// rounds. Add -128 and saturate to `i8` for TFLite's output (scale 1/256,
+/// zero point -128).
+///
+/// A sum above 2^28 (more than 512 equal maxima in a slice) makes TFLite's
+/// shift 32 or more, whose result C++ leaves undefined; it is 0 here, the
+/// exact quotient's rounding.
+#[inline(always)]
+pub fn softmax_scale(exp: i32, sum: i32) -> i32 {
+    let (reciprocal, exponent) = softmax_reciprocal(sum);
+    let quotient = doubling_high_mul(reciprocal, exp);
+    if exponent > 31 {
+        0
+    } else {
+        rounding_divide_by_pot(quotient, exponent)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The exponential is within 5e-7 of `e^a` over its range (the
+    /// polynomial's error on a quarter; gemmlowp's bound).
+    #[test]
+    fn exp_on_negative_values_tracks_exp() {
+        for step in 0..=4000 {
+            let a = -(step << 19) - step;
+            let exact = (f64::from(a) / f64::from(1 << 26)).exp() * 2f64.powi(31);
+            let found = f64::from(exp_on_negative_values(a));
+            assert!(
+                (found - exact).abs() < 1024.0,
+                "{a}: {found} against {exact}"
+            );
+        }
+    }
+
+    /// The reciprocal is within a few units of `1 / (1 + a)`.
+    #[test]
+    fn one_over_one_plus_x_tracks_the_quotient() {
+        for step in 0..1000 {
+            let a = step * (i32::MAX / 1000);
+            let exact = 2f64.powi(31) / (1.0 + f64::from(a) / 2f64.powi(31));
+            let found = f64::from(one_over_one_plus_x(a));
+            assert!((found - exact).abs() < 16.0, "{a}: {found} against {exact}");
+        }
+    }
+
+    /// A slice of two equal logits is one half each: 128 - 128 = 0.
+    #[test]
+    fn two_equal_logits_share_the_unit() {
+        let (m, s) = softmax_multiplier(0.1, 1.0);
+        let e = softmax_exp(0, m, s);
+        let sum = 2 * rounding_divide_by_pot(e, SOFTMAX_ACCUMULATION_INTEGER_BITS);
+        assert_eq!(softmax_scale(e, sum), 128);
+    }
+}

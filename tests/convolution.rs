@@ -242,6 +242,64 @@ macro_rules! check_pool {
     }};
 }
 
+/// A padding per side (`[[top, bottom], [left, right]]`, ONNX's `pads`)
+/// and TensorFlow's `SAME` with a stride (ONNX's `SAME_UPPER`: `ceil(L /
+/// stride)` outputs, the odd padding row or column at the end).
+#[test]
+fn padding_per_side_and_strided_same_match_onnx_runtime() {
+    check!(
+        "conv2d_padding_sides",
+        Shape![1, 2, 7, 8],
+        Shape![3, 2, 3, 3],
+        |x, w| { tensor_expr!(conv2d(x, w, stride = [2, 1], padding = [[1, 2], [0, 1]])) }
+    );
+    check!(
+        "conv1d_padding_sides",
+        Shape![2, 3, 15],
+        Shape![4, 3, 4],
+        |x, w| { tensor_expr!(conv1d(x, w, padding = [[0, 2]])) }
+    );
+    check!(
+        "conv2d_same_stride2",
+        Shape![1, 2, 9, 8],
+        Shape![3, 2, 3, 3],
+        |x, w| {
+            let y = tensor_expr!(conv2d(x, w, stride = 2, padding = same));
+            assert_eq!(y.shape(), [1, 3, 5, 4]);
+            y
+        }
+    );
+    check!(
+        "conv2d_same_stride2_even_kernel",
+        Shape![1, 2, 10, 7],
+        Shape![3, 2, 4, 4],
+        |x, w| { tensor_expr!(conv2d(x, w, stride = [2, 3], padding = same)) }
+    );
+    check!(
+        "conv2d_channels_last_same_stride2",
+        Shape![1, 9, 9, 4],
+        Shape![4, 3, 3, 1],
+        |x, w| {
+            tensor_expr!(conv2d(
+                x,
+                w,
+                stride = 2,
+                padding = same,
+                groups = 4,
+                layout = nhwc
+            ))
+        }
+    );
+    check_pool!("max_pool2d_padding_sides", Shape![1, 2, 7, 8], |x| {
+        tensor_expr!(max_pool2d(
+            x,
+            [3, 2],
+            stride = 2,
+            padding = [[1, 0], [0, 1]]
+        ))
+    });
+}
+
 #[test]
 fn pools_match_onnx_runtime() {
     check_pool!("max_pool2d_plain", Shape![1, 3, 8, 8], |x| {

@@ -124,6 +124,87 @@ fn conv2d_matches_tflite_micro() {
     assert_eq!(y.as_slice(), &i8s("conv2d", "y")[..]);
 }
 
+/// TensorFlow's `SAME` with a stride of 2: the keyword spotter's first
+/// layer (10x4 over 49x10: 4 rows of padding on top, 5 below) and a
+/// depthwise layer over an even height (none on top, one below).
+#[test]
+fn strided_same_convolutions_match_tflite_micro() {
+    let name = "conv2d_same_stride2";
+    let (x, w, bias, m, s, zx, zy) = layer!(
+        "conv2d_same_stride2",
+        Shape![4, 49, 10, 1],
+        Shape![8, 10, 4, 1],
+        8
+    );
+    let y = tensor_expr!(saturating_cast::<i8>(
+        requantize(
+            conv2d(
+                cast::<i32>(x) - zx,
+                cast::<i32>(w),
+                stride = 2,
+                padding = same,
+                layout = nhwc
+            ) + bias,
+            m,
+            s
+        ) + zy
+    ));
+    assert_eq!(y.shape(), [4, 25, 5, 8]);
+    assert_eq!(y.as_slice(), &i8s(name, "y")[..]);
+
+    let name = "depthwise_same_stride2";
+    let (x, w, bias, m, s, zx, zy) = layer!(
+        "depthwise_same_stride2",
+        Shape![4, 12, 11, 8],
+        Shape![8, 3, 3, 1],
+        8
+    );
+    let y = tensor_expr!(saturating_cast::<i8>(
+        requantize(
+            conv2d(
+                cast::<i32>(x) - zx,
+                cast::<i32>(w),
+                stride = 2,
+                padding = same,
+                groups = 8,
+                layout = nhwc
+            ) + bias,
+            m,
+            s
+        ) + zy
+    ));
+    assert_eq!(y.shape(), [4, 6, 6, 8]);
+    assert_eq!(y.as_slice(), &i8s(name, "y")[..]);
+}
+
+/// A padding per side (TensorFlow's explicit padding, which the converter
+/// turns into a PAD with the input's zero point before a VALID convolution)
+/// as one expression: zeros after the zero point is subtracted.
+#[test]
+fn padding_per_side_matches_tflite_micro() {
+    let name = "conv2d_padding_sides";
+    let (x, w, bias, m, s, zx, zy) = layer!(
+        "conv2d_padding_sides",
+        Shape![4, 7, 6, 4],
+        Shape![8, 3, 3, 4],
+        8
+    );
+    let y = tensor_expr!(saturating_cast::<i8>(
+        requantize(
+            conv2d(
+                cast::<i32>(x) - zx,
+                cast::<i32>(w),
+                padding = [[2, 0], [0, 1]],
+                layout = nhwc
+            ) + bias,
+            m,
+            s
+        ) + zy
+    ));
+    assert_eq!(y.shape(), [4, 7, 5, 8]);
+    assert_eq!(y.as_slice(), &i8s(name, "y")[..]);
+}
+
 #[test]
 fn depthwise_conv2d_matches_tflite_micro() {
     let (x, w, bias, m, s, zx, zy) = layer!(

@@ -79,6 +79,10 @@ pub struct NamedOption {
     pub negative: bool,
     /// The keywords it takes instead of values.
     pub keywords: &'static [&'static str],
+    /// Whether it also takes a pair of values per dim, `[[before, after],
+    /// ..]` (a padding per side, TensorFlow's explicit padding): passed to
+    /// the constructor as a tuple of `ops::Sides<B, A>`.
+    pub sides: bool,
 }
 
 impl NamedOption {
@@ -90,6 +94,7 @@ impl NamedOption {
             zero,
             negative: false,
             keywords: &[],
+            sides: false,
         }
     }
 
@@ -102,6 +107,7 @@ impl NamedOption {
             zero: true,
             negative: true,
             keywords: &[],
+            sides: false,
         }
     }
 
@@ -113,6 +119,16 @@ impl NamedOption {
             zero: false,
             negative: false,
             keywords,
+            sides: false,
+        }
+    }
+
+    /// The same option taking a pair of values per dim too (`[[1, 2], [0,
+    /// 1]]`).
+    pub const fn sides(self) -> NamedOption {
+        NamedOption {
+            sides: true,
+            ..self
         }
     }
 

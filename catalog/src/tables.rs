@@ -375,6 +375,7 @@ pub const OPERATIONS: &[&Operation] = &[
                     zero: true,
                     negative: true,
                     keywords: &[],
+                    sides: false,
                 },
             ],
         },
@@ -402,6 +403,7 @@ pub const OPERATIONS: &[&Operation] = &[
                     zero: true,
                     negative: true,
                     keywords: &[],
+                    sides: false,
                 },
             ],
         },
@@ -445,6 +447,7 @@ pub const OPERATIONS: &[&Operation] = &[
                     zero: false,
                     negative: false,
                     keywords: &[],
+                    sides: false,
                 },
                 NamedOption {
                     name: "padding",
@@ -452,6 +455,7 @@ pub const OPERATIONS: &[&Operation] = &[
                     zero: true,
                     negative: false,
                     keywords: &["same", "valid"],
+                    sides: true,
                 },
                 NamedOption {
                     name: "dilation",
@@ -459,6 +463,7 @@ pub const OPERATIONS: &[&Operation] = &[
                     zero: false,
                     negative: false,
                     keywords: &[],
+                    sides: false,
                 },
                 NamedOption {
                     name: "groups",
@@ -466,6 +471,7 @@ pub const OPERATIONS: &[&Operation] = &[
                     zero: false,
                     negative: false,
                     keywords: &[],
+                    sides: false,
                 },
                 NamedOption {
                     name: "layout",
@@ -473,6 +479,7 @@ pub const OPERATIONS: &[&Operation] = &[
                     zero: false,
                     negative: false,
                     keywords: &["ncw", "nwc"],
+                    sides: false,
                 },
             ],
         },
@@ -503,6 +510,7 @@ pub const OPERATIONS: &[&Operation] = &[
                     zero: false,
                     negative: false,
                     keywords: &[],
+                    sides: false,
                 },
                 NamedOption {
                     name: "padding",
@@ -510,6 +518,7 @@ pub const OPERATIONS: &[&Operation] = &[
                     zero: true,
                     negative: false,
                     keywords: &["same", "valid"],
+                    sides: true,
                 },
                 NamedOption {
                     name: "dilation",
@@ -517,6 +526,7 @@ pub const OPERATIONS: &[&Operation] = &[
                     zero: false,
                     negative: false,
                     keywords: &[],
+                    sides: false,
                 },
                 NamedOption {
                     name: "groups",
@@ -524,6 +534,7 @@ pub const OPERATIONS: &[&Operation] = &[
                     zero: false,
                     negative: false,
                     keywords: &[],
+                    sides: false,
                 },
                 NamedOption {
                     name: "layout",
@@ -531,6 +542,7 @@ pub const OPERATIONS: &[&Operation] = &[
                     zero: false,
                     negative: false,
                     keywords: &["nchw", "nhwc"],
+                    sides: false,
                 },
             ],
         },
@@ -561,6 +573,7 @@ pub const OPERATIONS: &[&Operation] = &[
                     zero: false,
                     negative: false,
                     keywords: &[],
+                    sides: false,
                 },
                 NamedOption {
                     name: "padding",
@@ -568,6 +581,7 @@ pub const OPERATIONS: &[&Operation] = &[
                     zero: true,
                     negative: false,
                     keywords: &[],
+                    sides: true,
                 },
                 NamedOption {
                     name: "dilation",
@@ -575,6 +589,7 @@ pub const OPERATIONS: &[&Operation] = &[
                     zero: false,
                     negative: false,
                     keywords: &[],
+                    sides: false,
                 },
                 NamedOption {
                     name: "layout",
@@ -582,6 +597,7 @@ pub const OPERATIONS: &[&Operation] = &[
                     zero: false,
                     negative: false,
                     keywords: &["ncw", "nwc"],
+                    sides: false,
                 },
             ],
         },
@@ -612,6 +628,7 @@ pub const OPERATIONS: &[&Operation] = &[
                     zero: false,
                     negative: false,
                     keywords: &[],
+                    sides: false,
                 },
                 NamedOption {
                     name: "padding",
@@ -619,6 +636,7 @@ pub const OPERATIONS: &[&Operation] = &[
                     zero: true,
                     negative: false,
                     keywords: &[],
+                    sides: true,
                 },
                 NamedOption {
                     name: "dilation",
@@ -626,6 +644,7 @@ pub const OPERATIONS: &[&Operation] = &[
                     zero: false,
                     negative: false,
                     keywords: &[],
+                    sides: false,
                 },
                 NamedOption {
                     name: "layout",
@@ -633,6 +652,7 @@ pub const OPERATIONS: &[&Operation] = &[
                     zero: false,
                     negative: false,
                     keywords: &["nchw", "nhwc"],
+                    sides: false,
                 },
             ],
         },
@@ -663,6 +683,7 @@ pub const OPERATIONS: &[&Operation] = &[
                     zero: false,
                     negative: false,
                     keywords: &[],
+                    sides: false,
                 },
                 NamedOption {
                     name: "padding",
@@ -670,6 +691,7 @@ pub const OPERATIONS: &[&Operation] = &[
                     zero: true,
                     negative: false,
                     keywords: &[],
+                    sides: true,
                 },
                 NamedOption {
                     name: "layout",
@@ -677,6 +699,7 @@ pub const OPERATIONS: &[&Operation] = &[
                     zero: false,
                     negative: false,
                     keywords: &["ncw", "nwc"],
+                    sides: false,
                 },
             ],
         },
@@ -707,6 +730,7 @@ pub const OPERATIONS: &[&Operation] = &[
                     zero: false,
                     negative: false,
                     keywords: &[],
+                    sides: false,
                 },
                 NamedOption {
                     name: "padding",
@@ -714,6 +738,7 @@ pub const OPERATIONS: &[&Operation] = &[
                     zero: true,
                     negative: false,
                     keywords: &[],
+                    sides: true,
                 },
                 NamedOption {
                     name: "layout",
@@ -721,6 +746,7 @@ pub const OPERATIONS: &[&Operation] = &[
                     zero: false,
                     negative: false,
                     keywords: &["nchw", "nhwc"],
+                    sides: false,
                 },
             ],
         },

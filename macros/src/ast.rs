@@ -200,6 +200,9 @@ pub struct OptionArg {
     pub list: DimList,
     /// Its keyword, `same` in `padding = same`.
     pub keyword: Option<syn::Ident>,
+    /// Whether the values are pairs per dim, `[[before, after], ..]`,
+    /// flattened in `list` (two per dim).
+    pub sides: bool,
 }
 
 impl OpCall {

@@ -672,7 +672,11 @@ fn parse_option(content: ParseStream, call: &OpCall) -> Result<OptionArg> {
                 span,
             },
             keyword: Some(keyword),
+            sides: false,
         });
+    }
+    if option.sides && is_nested_list(content) {
+        return parse_sides(content, name, option, &expected);
     }
     let minus = option.negative && content.peek(Token![-]) && content.peek2(syn::LitInt);
     let (dims, span) = if content.peek(syn::LitInt) || minus {
@@ -717,6 +721,69 @@ fn parse_option(content: ParseStream, call: &OpCall) -> Result<OptionArg> {
         name,
         list: DimList { dims, span },
         keyword: None,
+        sides: false,
+    })
+}
+
+/// Whether a list of lists comes next: `[[1, 2], [0, 1]]`.
+fn is_nested_list(content: ParseStream) -> bool {
+    fn first_is_list(input: ParseStream) -> Result<bool> {
+        let inner;
+        syn::bracketed!(inner in input);
+        Ok(inner.peek(token::Bracket))
+    }
+    content.peek(token::Bracket) && first_is_list(&content.fork()).unwrap_or(false)
+}
+
+/// An option's values as a pair per dim, `[[before, after], ..]` (a
+/// padding per side), as many pairs as the option takes values, each value
+/// non-negative.
+fn parse_sides(
+    content: ParseStream,
+    name: syn::Ident,
+    option: &NamedOption,
+    expected: &str,
+) -> Result<OptionArg> {
+    let outer;
+    let bracket = syn::bracketed!(outer in content);
+    let span = bracket.span.join();
+    let mut dims = Vec::new();
+    let mut pairs = 0;
+    while !outer.is_empty() {
+        let (pair, pair_span) = parse_dim_list(&outer, "option values", "[1, 2]")?;
+        if pair.len() != 2 {
+            return Err(Error::new(
+                pair_span,
+                format!(
+                    "`{name}` per side is `[before, after]` for each dim, not {} values",
+                    pair.len()
+                ),
+            ));
+        }
+        if let Some(negative) = pair.iter().find(|d| d.value < 0) {
+            return Err(Error::new(
+                negative.span,
+                format!("`{name}` takes {expected}, not {}", negative.value),
+            ));
+        }
+        dims.extend(pair);
+        pairs += 1;
+        if outer.is_empty() {
+            break;
+        }
+        outer.parse::<Token![,]>()?;
+    }
+    if !option.lengths.contains(&pairs) {
+        return Err(Error::new(
+            span,
+            format!("`{name}` takes {expected}, not {pairs} pairs"),
+        ));
+    }
+    Ok(OptionArg {
+        name,
+        list: DimList { dims, span },
+        keyword: None,
+        sides: true,
     })
 }
 
@@ -741,6 +808,10 @@ fn option_values(option: &NamedOption) -> String {
                 "a {sign} integer or a list of {longest} (`[{example}]`)"
             ));
         }
+    }
+    if option.sides {
+        let pairs = vec!["[0, 1]"; option.lengths.iter().max().copied().unwrap_or(1)];
+        parts.push(format!("a pair per side (`[{}]`)", pairs.join(", ")));
     }
     if !option.keywords.is_empty() {
         parts.push(format!("one of: {}", option.keywords.join(", ")));

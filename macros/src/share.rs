@@ -181,7 +181,9 @@ fn label(expr: &Expr, target: Option<&str>) -> Option<String> {
             }
             for option in &call.options {
                 let values: Vec<i128> = option.list.dims.iter().map(|d| d.value).collect();
-                let _ = write!(label, "+{}={values:?}", option.name);
+                let keyword = option.keyword.as_ref().map(ToString::to_string);
+                let sides = if option.sides { "sides" } else { "" };
+                let _ = write!(label, "+{}={values:?}{keyword:?}{sides}", option.name);
             }
             write!(label, "(")
         }

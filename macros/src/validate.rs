@@ -270,9 +270,19 @@ fn check_sizes(call: &OpCall, lengths: &[usize], sizes: &[DimLiteral]) -> syn::R
     };
     // One value serves every dim; `axis` picks a dim's value of a list.
     let at = |list: &[DimLiteral], axis: usize| list.get(axis).or(list.first()).map(|d| d.value);
+    // The larger side of a dim's padding (a pair per dim where per side).
+    let pad_at = |axis: usize| {
+        if padding.sides {
+            let pairs: Vec<&[DimLiteral]> = padding.list.dims.chunks(2).collect();
+            let pair = pairs.get(axis).or(pairs.first())?;
+            pair.iter().map(|d| d.value).max()
+        } else {
+            at(&padding.list.dims, axis)
+        }
+    };
     let dims = lengths.iter().max().copied().unwrap_or(1);
     for axis in 0..dims {
-        let (Some(k), Some(pad)) = (at(sizes, axis), at(&padding.list.dims, axis)) else {
+        let (Some(k), Some(pad)) = (at(sizes, axis), pad_at(axis)) else {
             continue;
         };
         let dilation = option("dilation")

@@ -90,12 +90,13 @@ fn operation(op: &Operation) -> String {
 
 fn named_option(option: &NamedOption) -> String {
     format!(
-        "NamedOption {{ name: {:?}, lengths: &{:?}, zero: {}, negative: {}, keywords: {} }}",
+        "NamedOption {{ name: {:?}, lengths: &{:?}, zero: {}, negative: {}, keywords: {}, sides: {} }}",
         option.name,
         option.lengths,
         option.zero,
         option.negative,
-        strings(option.keywords)
+        strings(option.keywords),
+        option.sides
     )
 }
 

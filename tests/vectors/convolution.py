@@ -49,8 +49,9 @@ def run(op, inputs, opset, **attrs):
     return session.run(None, inputs)[0]
 
 
-def conv(x, w, stride=None, pads=None, dilation=None, group=1, same=False):
-    """ONNX Runtime's Conv of NCHW (or NCL) x by w."""
+def conv(x, w, stride=None, pads=None, dilation=None, group=1, same=False, sides=None):
+    """ONNX Runtime's Conv of NCHW (or NCL) x by w; `pads` is symmetric,
+    `sides` ONNX's own list (every dim's start, then every dim's end)."""
     spatial = x.ndim - 2
     attrs = {"group": group}
     if stride is not None:
@@ -61,16 +62,20 @@ def conv(x, w, stride=None, pads=None, dilation=None, group=1, same=False):
         attrs["auto_pad"] = "SAME_UPPER"
     elif pads is not None:
         attrs["pads"] = list(pads) + list(pads)
+    elif sides is not None:
+        attrs["pads"] = sides
     assert spatial in (1, 2)
     return run("Conv", {"x": x, "w": w}, 17, **attrs)
 
 
-def pool(op, x, kernel, stride=None, pads=None, dilation=None):
+def pool(op, x, kernel, stride=None, pads=None, dilation=None, sides=None):
     """ONNX Runtime's MaxPool or AveragePool (counting the padding, as
     PyTorch's avg_pool does by default) of NCHW (or NCL) x."""
     attrs = {"kernel_shape": kernel, "strides": stride if stride is not None else kernel}
     if pads is not None:
         attrs["pads"] = list(pads) + list(pads)
+    if sides is not None:
+        attrs["pads"] = sides
     if dilation is not None:
         attrs["dilations"] = dilation
     if op == "AveragePool":
@@ -152,3 +157,13 @@ print("case windows_with_a_step")
 print(text(x))
 print("-")
 print(text(windows))
+
+# A padding per side (ONNX's pads: every dim's start, then every end) and
+# TensorFlow's SAME with a stride (ONNX's SAME_UPPER: ceil(L / stride)
+# outputs, the odd padding row at the end).
+case("conv2d_padding_sides", (1, 2, 7, 8), (3, 2, 3, 3), stride=[2, 1], sides=[1, 0, 2, 1])
+case("conv1d_padding_sides", (2, 3, 15), (4, 3, 4), sides=[0, 2])
+case("conv2d_same_stride2", (1, 2, 9, 8), (3, 2, 3, 3), stride=[2, 2], same=True)
+case("conv2d_same_stride2_even_kernel", (1, 2, 10, 7), (3, 2, 4, 4), stride=[2, 3], same=True)
+case("conv2d_channels_last_same_stride2", (1, 9, 9, 4), (4, 3, 3, 1), layout="last", group=4, stride=[2, 2], same=True)
+pool_case("max_pool2d_padding_sides", "MaxPool", (1, 2, 7, 8), [3, 2], stride=[2, 2], sides=[1, 0, 0, 1])

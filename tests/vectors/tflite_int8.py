@@ -72,10 +72,12 @@ def convert(function, input_shape):
 
 
 def tensors(model):
-    """Each tensor's quantisation and, for constants, its value, by role."""
+    """Each tensor's quantisation and, for constants, its value, by role:
+    of the model's operator (a PAD the converter puts first for an explicit
+    padding is left out)."""
     interpreter = tf.lite.Interpreter(model_content=model)
     interpreter.allocate_tensors()
-    op = interpreter._get_ops_details()[0]
+    op = [op for op in interpreter._get_ops_details() if op["op_name"] != "PAD"][0]
     details = {t["index"]: t for t in interpreter.get_tensor_details()}
 
     def part(index):
@@ -193,6 +195,44 @@ def depthwise_conv2d():
     case("depthwise_conv2d", layer, (1, 9, 10, 8), lambda w: np.transpose(w, (3, 1, 2, 0)))
 
 
+def strided_same():
+    """TensorFlow's SAME padding with a stride, as the converter keeps it:
+    the keyword spotter's first layer (10x4, stride 2 over 49x10: 4 rows
+    of padding on top, 5 below) and a stride-2 depthwise layer over an
+    even height (no row on top, one below)."""
+    w = (rng.normal(size=(10, 4, 1, 8)) * 0.3).astype(np.float32)
+    b = (rng.normal(size=(8,)) * 0.1).astype(np.float32)
+
+    @tf.function(input_signature=[tf.TensorSpec([1, 49, 10, 1], tf.float32)])
+    def first(x):
+        return tf.nn.conv2d(x, w, strides=2, padding="SAME") + b
+
+    case("conv2d_same_stride2", first, (1, 49, 10, 1), lambda w: w)
+
+    dw = (rng.normal(size=(3, 3, 8, 1)) * 0.3).astype(np.float32)
+    db = (rng.normal(size=(8,)) * 0.1).astype(np.float32)
+
+    @tf.function(input_signature=[tf.TensorSpec([1, 12, 11, 8], tf.float32)])
+    def depthwise(x):
+        return tf.nn.depthwise_conv2d(x, dw, strides=[1, 2, 2, 1], padding="SAME") + db
+
+    case("depthwise_same_stride2", depthwise, (1, 12, 11, 8), lambda w: np.transpose(w, (3, 1, 2, 0)))
+
+
+def explicit_padding():
+    """A padding per side written out (TensorFlow's explicit padding): the
+    converter makes it a PAD (with the input's zero point) before a VALID
+    convolution, which one expression computes."""
+    w = (rng.normal(size=(3, 3, 4, 8)) * 0.3).astype(np.float32)
+    b = (rng.normal(size=(8,)) * 0.1).astype(np.float32)
+
+    @tf.function(input_signature=[tf.TensorSpec([1, 7, 6, 4], tf.float32)])
+    def layer(x):
+        return tf.nn.conv2d(x, w, strides=1, padding=[[0, 0], [2, 0], [0, 1], [0, 0]]) + b
+
+    case("conv2d_padding_sides", layer, (1, 7, 6, 4), lambda w: w)
+
+
 def pools():
     @tf.function(input_signature=[tf.TensorSpec([1, 8, 10, 4], tf.float32)])
     def average(x):
@@ -210,6 +250,8 @@ dense()
 conv2d()
 depthwise_conv2d()
 pools()
+strided_same()
+explicit_padding()
 
 
 def add():

@@ -515,6 +515,7 @@ impl TreeBuilder {
                         quote_spanned!(keyword.span()=> #rt::ops::witness::<#rt::ops::keyword::#keyword>())
                     }
                     Some(given) if option.negative => offset_witness(&given.list),
+                    Some(given) if given.sides => sides_witness(&given.list),
                     Some(given) => shape_witness(&given.list),
                     None => {
                         let rt = runtime(span);
@@ -867,6 +868,19 @@ fn offset_witness(list: &DimList) -> TokenStream {
 
 /// A list of sizes as a shape-type witness, on the list: `[2, 3]` as
 /// `witness::<(D<2>, D<3>)>()`.
+/// The witness of values per side, `[[1, 2], [0, 1]]` as
+/// `(Sides<D<1>, D<2>>, Sides<D<0>, D<1>>)`.
+fn sides_witness(list: &DimList) -> TokenStream {
+    let span = list.span;
+    let rt = runtime(span);
+    let pairs = list.dims.chunks(2).map(|pair| {
+        let [before, after] =
+            [&pair[0], &pair[1]].map(|d| Literal::usize_unsuffixed(d.value as usize));
+        quote_spanned!(span=> #rt::ops::Sides<#rt::D<#before>, #rt::D<#after>>)
+    });
+    quote_spanned!(span=> #rt::ops::witness::<(#(#pairs,)*)>())
+}
+
 fn shape_witness(list: &DimList) -> TokenStream {
     let span = list.span;
     let rt = runtime(span);

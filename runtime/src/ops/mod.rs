@@ -41,7 +41,7 @@ pub use tensor_expr_catalog::operation::{
     axes_signature, Build, Dims, NamedOption, Operation, Reads, RowOrder, Signature,
 };
 
-pub use crate::rules::conv::keyword;
+pub use crate::rules::conv::{keyword, Sides};
 
 /// Every operation, in the order errors list them.
 pub const OPERATIONS: &[&Operation] = &[

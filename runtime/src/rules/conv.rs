@@ -9,25 +9,26 @@
 //!
 //! The named options arrive as the macro writes them: `()` where the call
 //! leaves one out, `(D<a>,)` for one value (used on every spatial dim, as
-//! PyTorch's `stride=2`), `(D<a>, D<b>)` for one per dim, or a keyword type
-//! from [`keyword`]. The rule's output is the result shape, and
+//! PyTorch's `stride=2`), `(D<a>, D<b>)` for one per dim, a padding per
+//! side as `(Sides<D<top>, D<bottom>>, Sides<D<left>, D<right>>)` (or one
+//! [`Sides`] for every dim), or a keyword type from [`keyword`]. The rule's output is the result shape, and
 //! [`ConvRule::GEOMETRY`] the plain sizes the kernel loops over.
 //!
 //! Each part of the rule is a carrier with its own message, naming the
 //! sizes: shapes that are no convolution's ([`ConvRule`]), channels that do
 //! not match the weight ([`ChannelsMatch`]), groups that do not divide the
 //! output channels ([`GroupsDivide`]), a kernel that does not fit
-//! ([`KernelFits`]), a `same` padding with a stride ([`StrideFits`]). The
+//! ([`KernelFits`]). The
 //! macro rejects a stride or dilation of 0, an unknown keyword and option
 //! lists of the wrong length where it reads them, on the value.
 
 use super::size::TypeSize;
-use super::window::{Positions, SlidLength, Spans};
+use super::window::{CeilDiv, Positions, SlidLength, Spans, SpansSides};
 use crate::dim::{Dim, One, D};
 use crate::shape::Shape;
 use core::marker::PhantomData;
 use core::ops::{Mul, Rem};
-use typenum::{IsEqual, Mod, Prod, Same, True, U0, U1};
+use typenum::{Mod, Prod, Same, U0};
 
 /// Declares the keyword types and their list.
 macro_rules! keywords {
@@ -49,8 +50,10 @@ macro_rules! keywords {
 }
 
 keywords! {
-    /// `padding = same`: the output as large as the input (stride 1), the
-    /// padding split as PyTorch splits it (the smaller half first).
+    /// `padding = same`: TensorFlow's `SAME`, the output `ceil(L / stride)`
+    /// long, padded by what that needs, the smaller half first (the odd
+    /// one at the bottom or right); at stride 1 the output is as large as
+    /// the input, as PyTorch's `padding='same'`.
     same
     /// `padding = valid`: no padding.
     valid
@@ -139,8 +142,9 @@ impl<A: Dim, B: Dim, Df> PerAxis<Df> for (A, B) {
     type Second = B;
 }
 
-/// Padding as written: a size per dim (symmetric), `same` or `valid`, as
-/// the padding of each spatial dim ([`EachSide`] or [`SameAsInput`]).
+/// Padding as written: a size per dim (symmetric), a pair per dim
+/// ([`Sides`]), `same` or `valid`, as the padding of each spatial dim
+/// ([`EachSide`], [`Sides`] or [`SameAsInput`]).
 pub trait Padding {
     /// Whether it is `same`.
     const SAME: bool;
@@ -154,6 +158,18 @@ impl<P: PerAxis<D<0>>> Padding for P {
     const SAME: bool = false;
     type First = EachSide<P::First>;
     type Second = EachSide<P::Second>;
+}
+
+impl<B: Dim, A: Dim> Padding for (Sides<B, A>,) {
+    const SAME: bool = false;
+    type First = Sides<B, A>;
+    type Second = Sides<B, A>;
+}
+
+impl<B: Dim, A: Dim, B2: Dim, A2: Dim> Padding for (Sides<B, A>, Sides<B2, A2>) {
+    const SAME: bool = false;
+    type First = Sides<B, A>;
+    type Second = Sides<B2, A2>;
 }
 
 impl Padding for keyword::same {
@@ -170,22 +186,31 @@ impl Padding for keyword::valid {
 
 /// `P` elements of zeros on each side of a spatial dim.
 pub struct EachSide<P>(PhantomData<P>);
-/// `padding = same`: as much as keeps the size (stride 1).
+
+/// `B` elements of zeros before a spatial dim and `A` after it: `padding =
+/// [[B, A], ..]`, TensorFlow's explicit padding and what its `SAME` pads.
+pub struct Sides<B, A>(PhantomData<(B, A)>);
+
+/// `padding = same`: TensorFlow's `SAME` (see [`keyword::same`]).
 pub struct SameAsInput;
 
 /// The padding of one spatial dim.
 pub trait AxisPadding {
-    /// The size on each side (0 for [`SameAsInput`], which the geometry
-    /// computes from the kernel).
-    const SIZE: usize;
+    /// The padding before the first element (0 for [`SameAsInput`], whose
+    /// padding the geometry computes from the kernel and stride).
+    const BEFORE: usize;
 }
 
 impl<P: Dim> AxisPadding for EachSide<P> {
-    const SIZE: usize = P::SIZE;
+    const BEFORE: usize = P::SIZE;
+}
+
+impl<B: Dim, A> AxisPadding for Sides<B, A> {
+    const BEFORE: usize = B::SIZE;
 }
 
 impl AxisPadding for SameAsInput {
-    const SIZE: usize = 0;
+    const BEFORE: usize = 0;
 }
 
 /// The output length of one spatial dim: a kernel of size `Self` at
@@ -209,37 +234,23 @@ where
     type Length = SlidLength<L, K, P, Dl, S>;
 }
 
-impl<K, L: Dim, Dl, S> KernelFits<L, SameAsInput, Dl, S> for K {
-    type Length = L;
-}
-
-/// A stride `Self` that suits the padding `Pad`: any stride with padding
-/// given as sizes, a stride of 1 with `padding = same` (as PyTorch's). The
-/// rule requires it of each spatial dim's stride directly, and passes the
-/// stride on through `Checked`.
-#[diagnostic::on_unimplemented(
-    message = "`padding = same` needs a stride of 1, not `{Self}`",
-    label = "PyTorch does not support `padding='same'` with a stride either: give the padding as sizes"
-)]
-pub trait StrideFits<Pad> {
-    /// `Self`, once it suits the padding.
-    type Checked: Dim;
-}
-
 #[diagnostic::do_not_recommend]
-impl<S: Dim, P> StrideFits<EachSide<P>> for S {
-    type Checked = S;
-}
-
-// One impl for every stride (a check that it is 1), not one for `One` and
-// one for `D<1>`: rustc points at a concrete impl of the carrier after its
-// message ("but it is implemented for `D<1>`"), five lines in the library.
-#[diagnostic::do_not_recommend]
-impl<S: Dim + TypeSize> StrideFits<SameAsInput> for S
+impl<K, L, P1, P2, Dl, S> KernelFits<L, Sides<P1, P2>, Dl, S> for K
 where
-    S::Size: IsEqual<U1, Output = True>,
+    K: SpansSides<L, P1, P2, Dl>,
+    <K as SpansSides<L, P1, P2, Dl>>::Room: Positions<S>,
 {
-    type Checked = S;
+    type Length = <<K as SpansSides<L, P1, P2, Dl>>::Room as Positions<S>>::Count;
+}
+
+/// TensorFlow's `SAME`: `ceil(L / S)` positions, whatever the kernel.
+impl<K, L, Dl, S> KernelFits<L, SameAsInput, Dl, S> for K
+where
+    L: TypeSize,
+    S: TypeSize,
+    L::Size: CeilDiv<S::Size>,
+{
+    type Length = <L::Size as CeilDiv<S::Size>>::Quotient;
 }
 
 /// `groups` as written: `()` is 1.
@@ -422,16 +433,14 @@ macro_rules! conv_rule {
             Dl: PerAxis<One>,
             G: Groups,
             $co: GroupsDivide<$groups>,
-            S::First: StrideFits<P::First>,
-            S::Second: StrideFits<P::Second>,
-            $kh: KernelFits<$h, P::First, Dl::First, <S::First as StrideFits<P::First>>::Checked>,
-            $kw: KernelFits<$wd, P::Second, Dl::Second, <S::Second as StrideFits<P::Second>>::Checked>,
-            $cg: ChannelsMatch<$ci, $groups, <$kw as KernelFits<$wd, P::Second, Dl::Second, <S::Second as StrideFits<P::Second>>::Checked>>::Length>,
+            $kh: KernelFits<$h, P::First, Dl::First, S::First>,
+            $kw: KernelFits<$wd, P::Second, Dl::Second, S::Second>,
+            $cg: ChannelsMatch<$ci, $groups, <$kw as KernelFits<$wd, P::Second, Dl::Second, S::Second>>::Length>,
         {
             type Output = conv_rule!(@output [$($out)*]
                 [<$co as GroupsDivide<$groups>>::Checked]
-                [<$kh as KernelFits<$h, P::First, Dl::First, <S::First as StrideFits<P::First>>::Checked>>::Length]
-                [<$cg as ChannelsMatch<$ci, $groups, <$kw as KernelFits<$wd, P::Second, Dl::Second, <S::Second as StrideFits<P::Second>>::Checked>>::Length>>::Carried]);
+                [<$kh as KernelFits<$h, P::First, Dl::First, S::First>>::Length]
+                [<$cg as ChannelsMatch<$ci, $groups, <$kw as KernelFits<$wd, P::Second, Dl::Second, S::Second>>::Length>>::Carried]);
             const GEOMETRY: Geometry = geometry::<kind::$op, S, P, Dl>(
                 Sizes {
                     batched: $batched,
@@ -444,8 +453,8 @@ macro_rules! conv_rule {
                     kernel: [<$kh as Dim>::SIZE, $kw::SIZE],
                 },
                 [
-                    <<$kh as KernelFits<$h, P::First, Dl::First, <S::First as StrideFits<P::First>>::Checked>>::Length as Dim>::SIZE,
-                    <<$kw as KernelFits<$wd, P::Second, Dl::Second, <S::Second as StrideFits<P::Second>>::Checked>>::Length as Dim>::SIZE,
+                    <<$kh as KernelFits<$h, P::First, Dl::First, S::First>>::Length as Dim>::SIZE,
+                    <<$kw as KernelFits<$wd, P::Second, Dl::Second, S::Second>>::Length as Dim>::SIZE,
                 ],
             );
         }
@@ -537,6 +546,25 @@ struct Sizes {
     kernel: [usize; 2],
 }
 
+/// TensorFlow's `SAME` padding before an axis of `len` elements, for a
+/// kernel of `k` taps at dilation `d` stepping by `stride`: the output is
+/// `ceil(len / stride)` long, the total padding what its last window needs
+/// beyond the input, and the smaller half of it goes first.
+///
+/// ```
+/// use tensor_expr_runtime::rules::conv::same_padding_before;
+/// // 49 rows, a 10-tap kernel, stride 2: 25 outputs need 57 rows, 8 of
+/// // padding: 4 before, 4 after.
+/// assert_eq!(same_padding_before(49, 10, 1, 2), 4);
+/// // Stride 1, a kernel of 4: 3 in all, 1 before and 2 after.
+/// assert_eq!(same_padding_before(8, 4, 1, 1), 1);
+/// ```
+pub const fn same_padding_before(len: usize, k: usize, d: usize, stride: usize) -> usize {
+    let output = len.div_ceil(stride);
+    let needed = (output.saturating_sub(1)) * stride + d * k.saturating_sub(1) + 1;
+    needed.saturating_sub(len) / 2
+}
+
 /// The geometry of a convolution of operation `Op` with these sizes and
 /// options, given its output's spatial sizes.
 const fn geometry<Op, S, P, Dl>(sizes: Sizes, output: [usize; 2]) -> Geometry
@@ -548,16 +576,16 @@ where
 {
     let kernel = sizes.kernel;
     let dilation = [<Dl::First as Dim>::SIZE, <Dl::Second as Dim>::SIZE];
+    let stride = [<S::First as Dim>::SIZE, <S::Second as Dim>::SIZE];
     let pad = if P::SAME {
-        // PyTorch's split of the total `d (k - 1)`: the smaller half first.
         [
-            dilation[0] * kernel[0].saturating_sub(1) / 2,
-            dilation[1] * kernel[1].saturating_sub(1) / 2,
+            same_padding_before(sizes.input[0], kernel[0], dilation[0], stride[0]),
+            same_padding_before(sizes.input[1], kernel[1], dilation[1], stride[1]),
         ]
     } else {
         [
-            <P::First as AxisPadding>::SIZE,
-            <P::Second as AxisPadding>::SIZE,
+            <P::First as AxisPadding>::BEFORE,
+            <P::Second as AxisPadding>::BEFORE,
         ]
     };
     let mut geometry = Geometry {
@@ -571,7 +599,7 @@ where
         input: sizes.input,
         kernel,
         output,
-        stride: [<S::First as Dim>::SIZE, <S::Second as Dim>::SIZE],
+        stride,
         dilation,
         pad,
     };

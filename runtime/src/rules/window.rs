@@ -44,6 +44,57 @@ where
     type Room = Diff<Sum<L::Size, Prod<P::Size, U2>>, Sum<Prod<Dl::Size, Diff<K::Size, U1>>, U1>>;
 }
 
+/// The positions a kernel takes beyond its first over an axis padded by
+/// `Before` and `After` elements: `L + before + after - span`, where it
+/// fits ([`Spans`] with a padding per side).
+pub trait SpansSides<Len, Before, After, Dilation> {
+    /// `L + before + after - (d (k - 1) + 1)` as a typenum number.
+    type Room;
+}
+
+impl<K, L, B, A, Dl> SpansSides<L, B, A, Dl> for K
+where
+    K: TypeSize,
+    L: TypeSize,
+    B: TypeSize,
+    A: TypeSize,
+    Dl: TypeSize,
+    K::Size: Sub<U1>,
+    Dl::Size: Mul<Diff<K::Size, U1>>,
+    Prod<Dl::Size, Diff<K::Size, U1>>: Add<U1>,
+    B::Size: Add<A::Size>,
+    L::Size: Add<Sum<B::Size, A::Size>>,
+    Sum<Prod<Dl::Size, Diff<K::Size, U1>>, U1>:
+        IsLessOrEqual<Sum<L::Size, Sum<B::Size, A::Size>>, Output = True>,
+    Sum<L::Size, Sum<B::Size, A::Size>>: Sub<Sum<Prod<Dl::Size, Diff<K::Size, U1>>, U1>>,
+{
+    type Room =
+        Diff<Sum<L::Size, Sum<B::Size, A::Size>>, Sum<Prod<Dl::Size, Diff<K::Size, U1>>, U1>>;
+}
+
+/// `ceil(Self / Divisor)` as a dim, for typenum numbers (TensorFlow's
+/// `SAME` output length).
+pub trait CeilDiv<Divisor> {
+    /// The quotient.
+    type Quotient: Dim;
+}
+
+impl<N, U, B> CeilDiv<UInt<U, B>> for N
+where
+    N: Add<UInt<U, B>>,
+    Sum<N, UInt<U, B>>: Sub<U1>,
+    Diff<Sum<N, UInt<U, B>>, U1>: Div<UInt<U, B>>,
+    Quot<Diff<Sum<N, UInt<U, B>>, U1>, UInt<U, B>>: SizeDim,
+{
+    type Quotient = <Quot<Diff<Sum<N, UInt<U, B>>, U1>, UInt<U, B>> as SizeDim>::Dim;
+}
+
+/// A stride of 0 is the macro's error; this keeps it from being reported
+/// again as a typenum division by zero.
+impl<N> CeilDiv<UTerm> for N {
+    type Quotient = D<0>;
+}
+
 /// The number of positions: `room / step + 1`, as a dim. `Self` is the
 /// room (a typenum number), `Step` the step as a dim.
 pub trait Positions<Step> {

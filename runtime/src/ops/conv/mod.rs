@@ -41,13 +41,15 @@ use inputs::{ConvInput, Plain, Reader};
 
 /// `stride = s` or `[sh, sw]`: positive, default 1.
 pub const STRIDE: NamedOption = NamedOption::sizes("stride", false);
-/// `padding = p`, `[ph, pw]`, `same` or `valid`: default 0.
+/// `padding = p`, `[ph, pw]`, `[[top, bottom], [left, right]]`, `same` or
+/// `valid`: default 0.
 pub const PADDING: NamedOption = NamedOption {
     keywords: &["same", "valid"],
     ..PADDING_SIZES
 };
-/// `padding = p` or `[ph, pw]`: default 0 (a pool's, which has no `same`).
-pub const PADDING_SIZES: NamedOption = NamedOption::sizes("padding", true);
+/// `padding = p`, `[ph, pw]` or `[[top, bottom], [left, right]]`: default 0
+/// (a pool's, which has no `same`).
+pub const PADDING_SIZES: NamedOption = NamedOption::sizes("padding", true).sides();
 /// `dilation = d` or `[dh, dw]`: positive, default 1.
 pub const DILATION: NamedOption = NamedOption::sizes("dilation", false);
 /// `groups = g`: positive, default 1.

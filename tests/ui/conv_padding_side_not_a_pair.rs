@@ -3,5 +3,5 @@ use tensor_expr::prelude::*;
 fn main() {
     let x = Tensor::<f32, Shape![1, 1, 8, 8]>::zeros();
     let w = Tensor::<f32, Shape![1, 1, 3, 3]>::zeros();
-    let _y = tensor_expr!(conv2d(x, w, stride = 2, padding = same));
+    let _y = tensor_expr!(conv2d(x, w, padding = [[1, 2, 1], [0, 1]]));
 }

@@ -284,6 +284,30 @@ fn int8_add_of_two_scales_matches_tflite_micro() {
     assert_eq!(y.as_slice(), &i8s("add", "y")[..]);
 }
 
+/// An int8 MUL of two scales: the product of the inputs less their zero
+/// points, requantised by `QuantizeMultiplier(sa * sb / sy)` (computed in
+/// `f64` from the `f32` scales, as TFLite Micro's `mul_common.cc` does).
+#[test]
+fn int8_mul_of_two_scales_matches_tflite_micro() {
+    type Maps = Shape![4, 6, 5, 8];
+    let a = Tensor::<i8, Maps>::try_from_slice(&i8s("mul", "a")).unwrap();
+    let b = Tensor::<i8, Maps>::try_from_slice(&i8s("mul", "b")).unwrap();
+    let (za, zb, zy) = (
+        scalar("mul", "za"),
+        scalar("mul", "zb"),
+        scalar("mul", "zy"),
+    );
+    let scales: Vec<f64> = text_values("mul", "scales")
+        .iter()
+        .map(|v| f64::from(v.parse::<f32>().unwrap()))
+        .collect();
+    let (m, s) = quantize_multiplier(scales[0] * scales[1] / scales[2]);
+    let y = tensor_expr!(saturating_cast::<i8>(
+        requantize((cast::<i32>(a) - za) * (cast::<i32>(b) - zb), m, s) + zy
+    ));
+    assert_eq!(y.as_slice(), &i8s("mul", "y")[..]);
+}
+
 /// An integer mean or average pool rounds half away from zero (TFLite's
 /// `(sum +- count / 2) / count`), where a float one would give the exact
 /// quotient: checked against that definition on ties of both signs.

@@ -2,7 +2,8 @@
 run by TFLite Micro's interpreter, the reference of tests/quantized.rs.
 
 Each layer is a one-operator model (a dense layer, a conv2d, a depthwise
-conv2d, an average and a max pool, an ADD of two inputs) converted with
+conv2d, an average and a max pool, an ADD and a MUL of two inputs, a
+softmax) converted with
 full-integer
 quantisation (int8 activations, per-channel int8 weights, int32 bias);
 TFLite Micro runs it on random int8 inputs. The multipliers and shifts are
@@ -18,7 +19,7 @@ Each case is a header `case NAME`, then lines `key v0 v1 ...`: `x_shape`,
 the layout the test reads: `[in, out]` for the dense layer, `[out, kh, kw,
 in / groups]` for the convolutions), `bias`, `zx` and `zy` (the input and
 output zero points), `multiplier` and `shift` (one per output channel), and
-`y` (TFLite Micro's int8 outputs). The ADD case has `a`, `b` and their
+`y` (TFLite Micro's int8 outputs). The ADD and MUL cases have `a`, `b` and their
 zero points `za`, `zb` instead of `x` and `zx`, and `scales` (the two
 inputs' and the output's, as TFLite stores them). The dense case also has `scale` (the
 real multipliers, one per output channel, as shortest round-trip text)
@@ -254,14 +255,15 @@ strided_same()
 explicit_padding()
 
 
-def add():
-    """A residual's ADD: two int8 inputs of different scales and zero
-    points, and the output's own (TFLite's reference AddElementwise)."""
+def binary(name, operation):
+    """A residual's ADD (or a MUL): two int8 inputs of different scales and
+    zero points, and the output's own (TFLite's reference AddElementwise,
+    MulElementwise)."""
     spec = tf.TensorSpec([1, 6, 5, 8], tf.float32)
 
     @tf.function(input_signature=[spec, spec])
     def layer(a, b):
-        return a + b
+        return operation(a, b)
 
     def representative():
         for _ in range(200):
@@ -288,7 +290,7 @@ def add():
         micro.set_input(x2[None], 1)
         micro.invoke()
         y.append(micro.get_output(0).copy())
-    print("case add")
+    print("case", name)
     line("x_shape", a.shape)
     line("a", a)
     line("b", b)
@@ -300,7 +302,7 @@ def add():
     line("y", np.stack(y))
 
 
-add()
+binary("add", lambda a, b: a + b)
 
 
 def near_ties_of_softmax(model, shape, scale, candidates=200000, most=24):
@@ -359,3 +361,4 @@ def softmax(name, shape, spread):
 
 softmax("softmax", (1, 12), 4.0)
 softmax("softmax_wide", (1, 3, 40), 12.0)
+binary("mul", lambda a, b: a * b)

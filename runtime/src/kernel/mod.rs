@@ -124,11 +124,23 @@ impl<T, O: Shape, E: Expr<T>> Plan<T, O, E> {
     pub(crate) const UNIT_LEN: usize = match Self::WALK {
         Walk::Flat => 1,
         Walk::Rows => O::ROW_LEN,
+        Walk::Tiles if Self::MERGED => O::ROW_LEN,
         Walk::Tiles => tile_unit_len(O::DIMS, O::RANK, Self::TILE_AXIS),
     };
+    /// Whether a tiled walk's rows are every axis but the last, merged
+    /// ([`TileRows::Positions`](crate::expr::TileRows)): one matrix of
+    /// `LEN / ROW_LEN` rows.
+    pub(crate) const MERGED: bool = E::READING.tile_rows.merges(O::RANK);
     /// The indices of the tiles' axis in one matrix of a tiled walk (one
-    /// where the output has too few dims for the axis).
-    pub(crate) const MATRIX_ROWS: usize = if O::RANK >= 2 {
+    /// where the output has too few dims for the axis; every row where
+    /// they are merged).
+    pub(crate) const MATRIX_ROWS: usize = if Self::MERGED {
+        if O::ROW_LEN == 0 {
+            0
+        } else {
+            O::LEN / O::ROW_LEN
+        }
+    } else if O::RANK >= 2 {
         O::DIMS[Self::TILE_AXIS]
     } else {
         1

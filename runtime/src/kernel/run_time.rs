@@ -307,6 +307,7 @@ unsafe impl<T: Element, E: Expr<T>, const B: usize> Expr<T> for Rebased<'_, E, B
         at: TileOrigin,
         j0: usize,
     ) -> impl Tile<T> + '_ {
-        self.e.tile::<O, R, C, FUSE>(at.rebased(self.first), j0)
+        self.e
+            .tile::<O, R, C, FUSE>(at.rebased::<O>(self.first), j0)
     }
 }

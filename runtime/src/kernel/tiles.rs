@@ -201,6 +201,12 @@ impl<'a, X, O: Shape> Iterator for MatrixRows<'a, X, O> {
 #[rustfmt::skip]
 fn drive_blocks_at<T: Element, O: Shape, E: Expr<T>, X: Slot<T>, const R: usize, const ROW_WIDE: usize, const WIDE: usize, const LANES: usize, const FUSE: bool>(rows: &mut [X], row_stride: usize, e: &E, outer: &mut [usize; MAX_RANK], axis: usize, i: usize) {
     let columns = O::ROW_LEN;
+    if const { super::Plan::<T, O, E>::MERGED } {
+        // One block: row `i` counted across every axis but the last.
+        let block = &mut rows[..(R - 1) * row_stride + columns];
+        drive_row_block::<T, O, E, X, R, ROW_WIDE, WIDE, LANES, FUSE, true>(block, row_stride, e, TileOrigin::merged(i), 0..columns);
+        return;
+    }
     let last = O::RANK.saturating_sub(1);
     let between = (axis + 1).min(last)..last;
     outer[axis] = i;

@@ -196,7 +196,7 @@ where
         at: TileOrigin,
         j0: usize,
     ) -> Option<[[i32; C]; R]> {
-        let lefts: [_; R] = core::array::from_fn(|r| Self::product_row::<O>(at.row(r)).left);
+        let lefts: [_; R] = core::array::from_fn(|r| Self::product_row::<O>(at.row::<O>(r)).left);
         let mut rows: [&[i8]; R] = [&[]; R];
         let mut offsets = [0i32; R];
         for ((row, offset), left) in rows.iter_mut().zip(&mut offsets).zip(lefts) {
@@ -323,7 +323,7 @@ where
         }
         if Self::RHS_VECTOR || A::READING.products > 0 || B::READING.products > 0 {
             for (r, sums) in block.iter_mut().enumerate() {
-                let row = Self::product_row::<O>(at.row(r));
+                let row = Self::product_row::<O>(at.row::<O>(r));
                 for (j, sum) in sums.iter_mut().enumerate() {
                     *sum = self.dot(&row, j0 + j);
                 }
@@ -332,7 +332,7 @@ where
             // Each row of the tile is a different matrix of the batch: one
             // row at a time, each with its own right operand.
             for (r, sums) in block.iter_mut().enumerate() {
-                let left = Self::product_row::<O>(at.row(r)).left;
+                let left = Self::product_row::<O>(at.row::<O>(r)).left;
                 let right = RightRows {
                     node: self,
                     batch: left,
@@ -348,7 +348,8 @@ where
                 *sums = one[0];
             }
         } else {
-            let lefts: [_; R] = core::array::from_fn(|r| Self::product_row::<O>(at.row(r)).left);
+            let lefts: [_; R] =
+                core::array::from_fn(|r| Self::product_row::<O>(at.row::<O>(r)).left);
             // The rows of a tile are rows `i` of one matrix: they share its batch.
             let batch = lefts[0];
             let a_rows: [_; R] = core::array::from_fn(|r| self.left_row(lefts[r]));

@@ -113,7 +113,7 @@ where
         at: TileOrigin,
         j0: usize,
     ) -> Option<[[T; C]; R]> {
-        let mut first = Self::product_row::<O>(at.row(0)).left;
+        let mut first = Self::product_row::<O>(at.row::<O>(0)).left;
         let i = first[Self::BATCH_RANK];
         let (row, column) = (i % BLOCK_ROWS, j0 % BLOCK_COLUMNS);
         if row + R > BLOCK_ROWS || column + C > BLOCK_COLUMNS {

@@ -111,13 +111,23 @@ fn pack(w: &[i8], g: &Geometry) -> Packed {
     let per_channel = taps * c_in;
     let mut bytes = vec![0i8; blocks * CHANNEL_BLOCK * per_channel];
     let mut sums = vec![0i32; blocks * CHANNEL_BLOCK];
-    for (co, weights) in w.chunks_exact(per_channel).take(c_out).enumerate() {
-        let (block, lane) = (co / CHANNEL_BLOCK, co % CHANNEL_BLOCK);
-        sums[co] = weights.iter().map(|&b| i32::from(b)).sum();
-        for (t, tap) in weights.chunks_exact(c_in).enumerate() {
-            for (q, four) in tap.chunks_exact(4).enumerate() {
-                let at = ((block * taps + t) * (c_in / 4) + q) * 64 + 4 * lane;
-                bytes[at..at + 4].copy_from_slice(four);
+    for (sum, weights) in sums.iter_mut().zip(w.chunks_exact(per_channel).take(c_out)) {
+        *sum = weights.iter().map(|&b| i32::from(b)).sum();
+    }
+    // Written in order, each 64 bytes the four weights of 16 channels:
+    // channel `block * 16 + lane`'s bytes `4 q..4 q + 4` of tap `t`.
+    let quads = taps * (c_in / 4);
+    for (block, block_bytes) in bytes
+        .chunks_exact_mut(CHANNEL_BLOCK * per_channel)
+        .enumerate()
+    {
+        for (tap_quad, lanes) in block_bytes.chunks_exact_mut(64).enumerate().take(quads) {
+            for (lane, four) in lanes.chunks_exact_mut(4).enumerate() {
+                let co = block * CHANNEL_BLOCK + lane;
+                if co < c_out {
+                    let at = co * per_channel + 4 * tap_quad;
+                    four.copy_from_slice(&w[at..at + 4]);
+                }
             }
         }
     }

@@ -347,6 +347,8 @@ unsafe impl<T: Element, C: ConvSpec, Xr: Reader<T>, Wr: Reader<T>> Expr<T>
 {
     const READING: Reading = Reading::product_along(if Self::CHANNEL_TILES {
         TileRows::Channels
+    } else if Self::INT8_TILES {
+        TileRows::Positions
     } else {
         TileRows::Matrix
     })
@@ -372,7 +374,7 @@ unsafe impl<T: Element, C: ConvSpec, Xr: Reader<T>, Wr: Reader<T>> Expr<T>
         // and call once per tile.
         let mut rows = [Position::ORIGIN; R];
         for (r, p) in rows.iter_mut().enumerate() {
-            *p = Self::position::<O>(at.row(r), j0);
+            *p = Self::position::<O>(at.row::<O>(r), j0);
         }
         let first = rows[0];
         let own = Self::columns_are_own::<O>();
@@ -401,14 +403,14 @@ unsafe impl<T: Element, C: ConvSpec, Xr: Reader<T>, Wr: Reader<T>> Expr<T>
             return Block(block);
         }
         if own && Self::G.channels_last && positions {
-            let one_group = first.channel / Self::OUT_PER_GROUP
-                == (first.channel + CC - 1) / Self::OUT_PER_GROUP;
-            if Self::PER_GROUP == 1 && Self::OUT_PER_GROUP == 1 {
-                self.depthwise_pixels::<R, CC, FUSE>(&rows, &mut block);
-            } else if Self::PER_GROUP < channels_last::DOT_LANES && one_group {
-                self.pixel_taps::<R, CC, FUSE>(&rows, &mut block);
-            } else {
-                self.pixel_dots::<R, CC, FUSE>(&rows, &mut block);
+            self.pixels::<R, CC, FUSE>(&rows, &mut block);
+        } else if own && Self::G.channels_last && Self::READING.tile_rows.merges(O::RANK) {
+            // A tile of merged rows that crosses an image row: each
+            // position a tile of its own.
+            for (row, sums) in rows.iter().zip(block.iter_mut()) {
+                let mut one = [*sums];
+                self.pixels::<1, CC, FUSE>(&[*row], &mut one);
+                *sums = one[0];
             }
         } else if fast && channels {
             if Self::interior::<CC>(first.ow) {
@@ -425,7 +427,7 @@ unsafe impl<T: Element, C: ConvSpec, Xr: Reader<T>, Wr: Reader<T>> Expr<T>
         } else {
             for (r, sums) in block.iter_mut().enumerate() {
                 for (j, sum) in sums.iter_mut().enumerate() {
-                    *sum = self.element(Self::position::<O>(at.row(r), j0 + j));
+                    *sum = self.element(Self::position::<O>(at.row::<O>(r), j0 + j));
                 }
             }
         }
@@ -434,6 +436,26 @@ unsafe impl<T: Element, C: ConvSpec, Xr: Reader<T>, Wr: Reader<T>> Expr<T>
 }
 
 impl<'a, T: Element, C: ConvSpec, Xr: Reader<T>, Wr: Reader<T>> Convolution<'a, T, C, Xr, Wr> {
+    /// A channels-last tile of `R` consecutive positions of one image row
+    /// by `CC` channels, by the loop that suits the groups.
+    #[inline(always)]
+    fn pixels<const R: usize, const CC: usize, const FUSE: bool>(
+        &self,
+        rows: &[Position; R],
+        block: &mut [[T; CC]; R],
+    ) {
+        let first = rows[0];
+        let one_group =
+            first.channel / Self::OUT_PER_GROUP == (first.channel + CC - 1) / Self::OUT_PER_GROUP;
+        if Self::PER_GROUP == 1 && Self::OUT_PER_GROUP == 1 {
+            self.depthwise_pixels::<R, CC, FUSE>(rows, block);
+        } else if Self::PER_GROUP < channels_last::DOT_LANES && one_group {
+            self.pixel_taps::<R, CC, FUSE>(rows, block);
+        } else {
+            self.pixel_dots::<R, CC, FUSE>(rows, block);
+        }
+    }
+
     /// Whether tiles channels last may be summed from stored bytes by the
     /// int8 kernel ([`int8`]): both inputs `i8` data read as `i32`, one
     /// group, input channels a multiple of 4.

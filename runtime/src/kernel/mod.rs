@@ -135,10 +135,9 @@ impl<T, O: Shape, E: Expr<T>> Plan<T, O, E> {
     /// where the output has too few dims for the axis; every row where
     /// they are merged).
     pub(crate) const MATRIX_ROWS: usize = if Self::MERGED {
-        if O::ROW_LEN == 0 {
-            0
-        } else {
-            O::LEN / O::ROW_LEN
+        match O::LEN.checked_div(O::ROW_LEN) {
+            Some(rows) => rows,
+            None => 0,
         }
     } else if O::RANK >= 2 {
         O::DIMS[Self::TILE_AXIS]

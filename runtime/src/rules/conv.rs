@@ -358,7 +358,7 @@ impl<A, B, K> StrideOrKernel<K> for (A, B) {
 ///
 /// One `do_not_recommend` impl, over [`ConvParts`], which holds the rule
 /// for each operation, layout and input rank: there the carriers
-/// ([`ChannelsMatch`], [`GroupsDivide`], [`KernelFits`], [`StrideFits`])
+/// ([`ChannelsMatch`], [`GroupsDivide`], [`KernelFits`])
 /// are required of the dims as plain type parameters, and the output is
 /// computed through them, so rustc reports a mistake by the carrier's
 /// message, naming the sizes that fail.

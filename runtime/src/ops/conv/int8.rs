@@ -31,7 +31,7 @@
 use super::Position;
 use crate::rules::conv::Geometry;
 #[cfg(all(feature = "alloc", vnni_kernel))]
-use alloc::{vec, vec::Vec};
+use alloc::vec::Vec;
 
 /// The most output positions of one tile.
 pub(crate) const TILE_ROWS: usize = 8;
@@ -87,7 +87,11 @@ impl PackedWeights {
     #[cfg(all(feature = "alloc", vnni_kernel))]
     fn get(&self, w: &[i8], g: &Geometry) -> Option<&Packed> {
         self.once
-            .get_or_init(|| runs(g).then(|| pack(w, g)))
+            .get_or_init(|| {
+                // SAFETY: `runs` holds only where the CPU has AVX-512 F, BW
+                // and VNNI (the selected level is at most the CPU's).
+                runs(g).then(|| unsafe { vnni::pack(w, g) })
+            })
             .as_ref()
     }
 }
@@ -100,38 +104,6 @@ fn runs(g: &Geometry) -> bool {
         && g.groups == 1
         && g.in_channels.is_multiple_of(4)
         && crate::isa::selected() >= crate::isa::Level::Avx512Vnni
-}
-
-/// Copies `w` (`[C_out, kH, kW, C_in]`) into the kernel's layout.
-#[cfg(all(feature = "alloc", vnni_kernel))]
-fn pack(w: &[i8], g: &Geometry) -> Packed {
-    let (c_in, c_out) = (g.in_channels, g.out_channels);
-    let taps = g.kernel[0] * g.kernel[1];
-    let blocks = c_out.div_ceil(CHANNEL_BLOCK);
-    let per_channel = taps * c_in;
-    let mut bytes = vec![0i8; blocks * CHANNEL_BLOCK * per_channel];
-    let mut sums = vec![0i32; blocks * CHANNEL_BLOCK];
-    for (sum, weights) in sums.iter_mut().zip(w.chunks_exact(per_channel).take(c_out)) {
-        *sum = weights.iter().map(|&b| i32::from(b)).sum();
-    }
-    // Written in order, each 64 bytes the four weights of 16 channels:
-    // channel `block * 16 + lane`'s bytes `4 q..4 q + 4` of tap `t`.
-    let quads = taps * (c_in / 4);
-    for (block, block_bytes) in bytes
-        .chunks_exact_mut(CHANNEL_BLOCK * per_channel)
-        .enumerate()
-    {
-        for (tap_quad, lanes) in block_bytes.chunks_exact_mut(64).enumerate().take(quads) {
-            for (lane, four) in lanes.chunks_exact_mut(4).enumerate() {
-                let co = block * CHANNEL_BLOCK + lane;
-                if co < c_out {
-                    let at = co * per_channel + 4 * tap_quad;
-                    four.copy_from_slice(&w[at..at + 4]);
-                }
-            }
-        }
-    }
-    Packed { bytes, sums }
 }
 
 /// One tile of an int8 convolution channels last: its inputs and where it is.
@@ -155,12 +127,16 @@ pub(crate) struct Int8Tile<'a> {
     pub(crate) channels: usize,
 }
 
-/// The sums of the tile's positions by its channels, rows and columns past
-/// them zero; `None` where the CPU lacks the instructions, there is no
-/// allocator, or the tile is not of the kernel's form.
-pub(crate) fn block(tile: &Int8Tile) -> Option<Sums> {
+/// Writes the sums of the tile's positions by its channels into the first
+/// rows and columns of `out` (written in place, not returned: a returned
+/// 1 KiB block was copied once more); false, `out` untouched, where the
+/// CPU lacks the instructions, there is no allocator, or the tile is not
+/// of the kernel's form.
+pub(crate) fn block(tile: &Int8Tile, out: &mut Sums) -> bool {
     let (g, positions) = (tile.geometry, tile.positions);
-    let channel = positions.first()?.channel;
+    let Some(channel) = positions.first().map(|p| p.channel) else {
+        return false;
+    };
     let fits = matches!(positions.len(), 1 | 2 | 4 | 8)
         && matches!(tile.channels, 16 | 32)
         && channel.is_multiple_of(CHANNEL_BLOCK)
@@ -172,46 +148,52 @@ pub(crate) fn block(tile: &Int8Tile) -> Option<Sums> {
         && tile.x.len() >= g.batch * g.input[0] * g.input[1] * g.in_channels
         && tile.w.len() >= g.out_channels * g.kernel[0] * g.kernel[1] * g.in_channels;
     if !fits {
-        return None;
+        return false;
     }
     #[cfg(all(feature = "alloc", vnni_kernel))]
     {
-        let packed = tile.packed.get(tile.w, g)?;
+        let Some(packed) = tile.packed.get(tile.w, g) else {
+            return false;
+        };
         // SAFETY: `packed` exists only where the CPU has AVX-512 F, BW and
         // VNNI (`runs`: the selected level is at most the CPU's); it was
         // made for this geometry, and `fits` holds.
-        return Some(unsafe { vnni::block(tile, packed) });
+        unsafe { vnni::block(tile, packed, out) };
+        return true;
     }
     #[allow(unreachable_code)]
-    None
+    {
+        let _ = out;
+        false
+    }
 }
 
 #[cfg(all(feature = "alloc", vnni_kernel))]
 mod vnni {
-    use super::{Int8Tile, Packed, Sums, CHANNEL_BLOCK, TILE_CHANNELS, TILE_ROWS};
+    use super::{Int8Tile, Packed, Sums, CHANNEL_BLOCK};
     use crate::ops::conv::input_at;
     use core::arch::x86_64::*;
 
     /// [`super::block`] with AVX-512 VNNI, for a tile of the form it
     /// checked (`fits`) and the weights packed for its geometry.
     #[target_feature(enable = "avx512f,avx512bw,avx512vnni,avx2")]
-    pub(super) fn block(tile: &Int8Tile, packed: &Packed) -> Sums {
+    pub(super) fn block(tile: &Int8Tile, packed: &Packed, out: &mut Sums) {
         match (tile.positions.len(), tile.channels) {
-            (8, 32) => sums::<8, 2>(tile, packed),
-            (4, 32) => sums::<4, 2>(tile, packed),
-            (2, 32) => sums::<2, 2>(tile, packed),
-            (1, 32) => sums::<1, 2>(tile, packed),
-            (8, _) => sums::<8, 1>(tile, packed),
-            (4, _) => sums::<4, 1>(tile, packed),
-            (2, _) => sums::<2, 1>(tile, packed),
-            _ => sums::<1, 1>(tile, packed),
+            (8, 32) => sums::<8, 2>(tile, packed, out),
+            (4, 32) => sums::<4, 2>(tile, packed, out),
+            (2, 32) => sums::<2, 2>(tile, packed, out),
+            (1, 32) => sums::<1, 2>(tile, packed, out),
+            (8, _) => sums::<8, 1>(tile, packed, out),
+            (4, _) => sums::<4, 1>(tile, packed, out),
+            (2, _) => sums::<2, 1>(tile, packed, out),
+            _ => sums::<1, 1>(tile, packed, out),
         }
     }
 
     /// The sums of `R` positions by `16 V` channels.
     #[inline]
     #[target_feature(enable = "avx512f,avx512bw,avx512vnni,avx2")]
-    fn sums<const R: usize, const V: usize>(tile: &Int8Tile, packed: &Packed) -> Sums {
+    fn sums<const R: usize, const V: usize>(tile: &Int8Tile, packed: &Packed, out: &mut Sums) {
         let g = tile.geometry;
         let positions: &[_; R] = tile.positions.try_into().unwrap_or_else(|_| unreachable!());
         let (c_in, [kh_len, kw_len]) = (g.in_channels, g.kernel);
@@ -293,7 +275,6 @@ mod vnni {
             let sums = unsafe { _mm512_loadu_si512(sums.as_ptr().cast()) };
             *correction = _mm512_mullo_epi32(sums, scale);
         }
-        let mut out = [[0i32; TILE_CHANNELS]; TILE_ROWS];
         for (out, sums) in out.iter_mut().zip(&sums) {
             for ((out, &sum), &correction) in out.chunks_exact_mut(16).zip(sums).zip(&corrections) {
                 let out: &mut [i32; 16] = out.try_into().unwrap_or_else(|_| unreachable!());
@@ -303,7 +284,6 @@ mod vnni {
                 };
             }
         }
-        out
     }
 
     /// Adds the first `count` groups of four of a pixel's bytes `x`, each
@@ -338,6 +318,65 @@ mod vnni {
                 *sum = _mm512_dpbusd_epi32(*sum, left, w[t]);
             }
         }
+    }
+
+    /// Copies `w` (`[C_out, kH, kW, C_in]`) into the kernel's layout: for
+    /// each block of 16 channels, each tap and four input channels, the
+    /// four bytes of each of the 16 channels (channel `block * 16 + lane`'s
+    /// bytes `4 q..4 q + 4` of the taps' `quads`), one 16-lane gather each;
+    /// lanes past `C_out` zero.
+    ///
+    /// # Panics
+    /// If `w` is shorter than the geometry's weights (the gathers' bound).
+    #[target_feature(enable = "avx512f,avx512bw,avx512vnni,avx2")]
+    pub(super) fn pack(w: &[i8], g: &crate::rules::conv::Geometry) -> Packed {
+        let (c_in, c_out) = (g.in_channels, g.out_channels);
+        let per_channel = g.kernel[0] * g.kernel[1] * c_in;
+        assert!(
+            w.len() >= c_out * per_channel,
+            "int8 weights shorter than their geometry"
+        );
+        let blocks = c_out.div_ceil(CHANNEL_BLOCK);
+        let quads = per_channel / 4;
+        let mut bytes = alloc::vec![0i8; blocks * CHANNEL_BLOCK * per_channel];
+        let mut sums = alloc::vec![0i32; blocks * CHANNEL_BLOCK];
+        for (sum, weights) in sums.iter_mut().zip(w.chunks_exact(per_channel)) {
+            *sum = weights.iter().map(|&b| i32::from(b)).sum();
+        }
+        // Lane `l` reads channel `l` of the block: `per_channel` bytes on.
+        let lanes: [i32; CHANNEL_BLOCK] = core::array::from_fn(|l| (l * per_channel) as i32);
+        // SAFETY: 16 `i32`, read unaligned.
+        let offsets = unsafe { _mm512_loadu_si512(lanes.as_ptr().cast()) };
+        for (block, out) in bytes
+            .chunks_exact_mut(CHANNEL_BLOCK * per_channel)
+            .enumerate()
+        {
+            let valid = (c_out - block * CHANNEL_BLOCK).min(CHANNEL_BLOCK);
+            let mask: __mmask16 = if valid == CHANNEL_BLOCK {
+                !0
+            } else {
+                (1 << valid) - 1
+            };
+            let first = block * CHANNEL_BLOCK * per_channel;
+            for (quad, lane_bytes) in out.chunks_exact_mut(64).enumerate().take(quads) {
+                // SAFETY: a lane `l` below `valid` reads 4 bytes at `first +
+                // l * per_channel + 4 quad`, inside channel `block * 16 +
+                // l < C_out` of `w` (asserted long enough); masked lanes
+                // read nothing. The store writes the 64 bytes of
+                // `lane_bytes`, unaligned.
+                unsafe {
+                    let base = w.as_ptr().add(first + 4 * quad);
+                    let four = _mm512_mask_i32gather_epi32::<1>(
+                        _mm512_setzero_si512(),
+                        mask,
+                        offsets,
+                        base.cast(),
+                    );
+                    _mm512_storeu_si512(lane_bytes.as_mut_ptr().cast(), four);
+                }
+            }
+        }
+        Packed { bytes, sums }
     }
 
     /// The 64 bytes of `bytes` from `at`.

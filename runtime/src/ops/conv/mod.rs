@@ -492,9 +492,10 @@ impl<'a, T: Element, C: ConvSpec, Xr: Reader<T>, Wr: Reader<T>> Convolution<'a, 
             positions: rows,
             channels: CC,
         };
-        let Some(sums) = int8::block(&tile) else {
+        let mut sums = [[0; int8::TILE_CHANNELS]; int8::TILE_ROWS];
+        if !int8::block(&tile, &mut sums) {
             return false;
-        };
+        }
         for (row, sums) in block.iter_mut().zip(sums) {
             for (value, sum) in row.iter_mut().zip(sums) {
                 *value = T::from_int_literal(i128::from(sum));

@@ -1,0 +1,30 @@
+//! MLPerf Tiny's int8 keyword spotter (`tests/models/kws.rs`, one
+//! `tensor_expr!` statement per TFLite operator) against TFLite Micro:
+//! the dense layer's outputs and the softmax's, byte for byte, for 8
+//! inputs (`tests/vectors/kws.txt`, from the model of mlcommons/tiny).
+
+#[path = "models/kws.rs"]
+mod kws;
+
+use tensor_expr::prelude::*;
+
+#[test]
+fn the_keyword_spotter_matches_tflite_micro() {
+    let model = kws::Kws::load();
+    let count = kws::values("count")[0] as usize;
+    let x = kws::values("x");
+    let (logits, y) = (kws::values("logits"), kws::values("y"));
+    for k in 0..count {
+        let input: Vec<i8> = x[k * 490..][..490].iter().map(|&v| v as i8).collect();
+        let input = Tensor::<i8, kws::Input>::try_from_slice(&input).unwrap();
+        let (found_logits, found) = model.run(&input);
+        let expected: Vec<i8> = logits[k * 12..][..12].iter().map(|&v| v as i8).collect();
+        assert_eq!(
+            found_logits.as_slice(),
+            &expected[..],
+            "logits of input {k}"
+        );
+        let expected: Vec<i8> = y[k * 12..][..12].iter().map(|&v| v as i8).collect();
+        assert_eq!(found.as_slice(), &expected[..], "outputs of input {k}");
+    }
+}

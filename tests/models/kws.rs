@@ -76,16 +76,20 @@ where
     }
 }
 
+/// A layer's weights of shape `W` and its requantisation of `C` channels.
+type Layer<W, const C: usize> = (Tensor<i8, W>, Requantize<C>);
+
+/// A depthwise layer and the pointwise layer after it.
+struct Block {
+    depthwise: Layer<Shape![64, 3, 3, 1], 64>,
+    pointwise: Layer<Shape![64, 1, 1, 64], 64>,
+}
+
 /// The model's parameters.
 pub struct Kws {
-    first: (Tensor<i8, Shape![64, 10, 4, 1]>, Requantize<64>),
-    blocks: [(
-        Tensor<i8, Shape![64, 3, 3, 1]>,
-        Requantize<64>,
-        Tensor<i8, Shape![64, 1, 1, 64]>,
-        Requantize<64>,
-    ); 4],
-    dense: (Tensor<i8, Shape![64, 12]>, Requantize<12>),
+    first: Layer<Shape![64, 10, 4, 1], 64>,
+    blocks: [Block; 4],
+    dense: Layer<Shape![64, 12], 12>,
     softmax: (i32, i32),
 }
 
@@ -93,13 +97,15 @@ impl Kws {
     /// The parameters from the vectors.
     pub fn load() -> Kws {
         let weights = |layer: usize| i8s(&format!("{layer}.w"));
-        let block = |k: usize| {
-            (
+        let block = |k: usize| Block {
+            depthwise: (
                 Tensor::try_from_slice(&weights(2 * k + 1)).unwrap(),
                 Requantize::load(&(2 * k + 1).to_string()),
+            ),
+            pointwise: (
                 Tensor::try_from_slice(&weights(2 * k + 2)).unwrap(),
                 Requantize::load(&(2 * k + 2).to_string()),
-            )
+            ),
         };
         let scale: f32 = TEXT
             .lines()
@@ -140,7 +146,11 @@ impl Kws {
             ) + zy,
             lo
         )));
-        for (dw, dq, pw, pq) in &self.blocks {
+        for Block {
+            depthwise: (dw, dq),
+            pointwise: (pw, pq),
+        } in &self.blocks
+        {
             let (bias, m, s, zx, zy, lo) = (&dq.bias, &dq.m, &dq.s, dq.zx, dq.zy, dq.lo);
             let depthwise: Tensor<i8, Maps> = tensor_expr!(saturating_cast::<i8>(max(
                 requantize(

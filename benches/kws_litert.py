@@ -1,0 +1,65 @@
+"""MLPerf Tiny's int8 keyword spotter: this library (`cargo bench --bench
+kws`) beside LiteRT's default CPU kernels (XNNPACK, one thread) and TFLite
+Micro's interpreter (its reference kernels), on the same model and input
+(the first of tests/vectors/kws.txt), in one run; prints us per inference
+and each baseline's time over this library's.
+
+    python3 benches/kws_litert.py PATH/TO/kws_ref_model.tflite
+
+Needs tensorflow-cpu (or ai-edge-litert) and tflite-micro from PyPI; the
+model is `benchmark/training/keyword_spotting/trained_models/
+kws_ref_model.tflite` of mlcommons/tiny. The Python interpreters' call
+overhead (a few us per `invoke`) is in their figures.
+"""
+import pathlib
+import platform
+import re
+import subprocess
+import sys
+import time
+
+import numpy as np
+import tensorflow as tf
+from tflite_micro.python.tflite_micro import runtime
+
+root = pathlib.Path(__file__).resolve().parent.parent
+model = pathlib.Path(sys.argv[1]).read_bytes()
+line = next(l for l in (root / "tests/vectors/kws.txt").read_text().splitlines() if l.startswith("x "))
+x = np.array([int(v) for v in line.split()[1:491]], np.int8).reshape(1, 49, 10, 1)
+
+
+def median_us(invoke, batch, rounds=21):
+    for _ in range(batch):
+        invoke()
+    samples = []
+    for _ in range(rounds):
+        start = time.perf_counter()
+        for _ in range(batch):
+            invoke()
+        samples.append((time.perf_counter() - start) / batch * 1e6)
+    return sorted(samples)[len(samples) // 2]
+
+
+litert = tf.lite.Interpreter(model_content=model, num_threads=1)
+litert.allocate_tensors()
+litert.set_tensor(litert.get_input_details()[0]["index"], x)
+litert_us = median_us(litert.invoke, 200)
+
+micro = runtime.Interpreter.from_bytes(model)
+micro.set_input(x, 0)
+micro_us = median_us(micro.invoke, 20)
+
+bench = subprocess.run(
+    ["cargo", "bench", "--bench", "kws"], cwd=root, capture_output=True, text=True, check=True
+).stdout
+ours_us = float(re.search(r"kws tensor-expr ([0-9.]+) us", bench).group(1))
+
+cpu = next(
+    (l.split(":", 1)[1].strip() for l in pathlib.Path("/proc/cpuinfo").read_text().splitlines()
+     if l.startswith("model name")),
+    platform.processor(),
+)
+print(f"keyword spotter (MLPerf Tiny kws_ref_model, int8), {cpu}, one thread")
+print(f"tensor-expr                 {ours_us:8.1f} us")
+print(f"LiteRT (XNNPACK, 1 thread)  {litert_us:8.1f} us   {litert_us / ours_us:5.2f}x tensor-expr's time")
+print(f"TFLite Micro (reference)    {micro_us:8.1f} us   {micro_us / ours_us:5.2f}x tensor-expr's time")

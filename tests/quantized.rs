@@ -253,24 +253,49 @@ fn pools_match_tflite_micro() {
     assert_eq!(y.as_slice(), &i8s("avg_pool2d", "y")[..]);
 }
 
+/// The inputs of a case of two int8 tensors (ADD, MUL): the tensors,
+/// their zero points and the output's, and the three scales as TFLite
+/// stores them (`f32`).
+struct Binary {
+    a: Tensor<i8, Shape![4, 6, 5, 8]>,
+    b: Tensor<i8, Shape![4, 6, 5, 8]>,
+    za: i32,
+    zb: i32,
+    zy: i32,
+    scales: [f32; 3],
+}
+
+impl Binary {
+    fn load(name: &str) -> Binary {
+        let scales: Vec<f32> = text_values(name, "scales")
+            .iter()
+            .map(|v| v.parse().unwrap())
+            .collect();
+        Binary {
+            a: Tensor::try_from_slice(&i8s(name, "a")).unwrap(),
+            b: Tensor::try_from_slice(&i8s(name, "b")).unwrap(),
+            za: scalar(name, "za"),
+            zb: scalar(name, "zb"),
+            zy: scalar(name, "zy"),
+            scales: scales.try_into().unwrap(),
+        }
+    }
+}
+
 /// A residual's int8 `ADD` of two tensors of different scales and zero
 /// points, one expression with the parameters TFLite prepares
 /// (`AddParameters`), byte for byte TFLite Micro's.
 #[test]
 fn int8_add_of_two_scales_matches_tflite_micro() {
     use tensor_expr::element::AddParameters;
-    type Maps = Shape![4, 6, 5, 8];
-    let a = Tensor::<i8, Maps>::try_from_slice(&i8s("add", "a")).unwrap();
-    let b = Tensor::<i8, Maps>::try_from_slice(&i8s("add", "b")).unwrap();
-    let (za, zb, zy) = (
-        scalar("add", "za"),
-        scalar("add", "zb"),
-        scalar("add", "zy"),
-    );
-    let scales: Vec<f32> = text_values("add", "scales")
-        .iter()
-        .map(|v| v.parse().unwrap())
-        .collect();
+    let Binary {
+        a,
+        b,
+        za,
+        zb,
+        zy,
+        scales,
+    } = Binary::load("add");
     let p = AddParameters::int8(scales[0], scales[1], scales[2]);
     let ((ma, sa), (mb, sb), (mo, so)) = (p.a, p.b, p.output);
     let y = tensor_expr!(saturating_cast::<i8>(
@@ -289,19 +314,16 @@ fn int8_add_of_two_scales_matches_tflite_micro() {
 /// `f64` from the `f32` scales, as TFLite Micro's `mul_common.cc` does).
 #[test]
 fn int8_mul_of_two_scales_matches_tflite_micro() {
-    type Maps = Shape![4, 6, 5, 8];
-    let a = Tensor::<i8, Maps>::try_from_slice(&i8s("mul", "a")).unwrap();
-    let b = Tensor::<i8, Maps>::try_from_slice(&i8s("mul", "b")).unwrap();
-    let (za, zb, zy) = (
-        scalar("mul", "za"),
-        scalar("mul", "zb"),
-        scalar("mul", "zy"),
-    );
-    let scales: Vec<f64> = text_values("mul", "scales")
-        .iter()
-        .map(|v| f64::from(v.parse::<f32>().unwrap()))
-        .collect();
-    let (m, s) = quantize_multiplier(scales[0] * scales[1] / scales[2]);
+    let Binary {
+        a,
+        b,
+        za,
+        zb,
+        zy,
+        scales,
+    } = Binary::load("mul");
+    let [sa, sb, sy] = scales.map(f64::from);
+    let (m, s) = quantize_multiplier(sa * sb / sy);
     let y = tensor_expr!(saturating_cast::<i8>(
         requantize((cast::<i32>(a) - za) * (cast::<i32>(b) - zb), m, s) + zy
     ));

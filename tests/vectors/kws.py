@@ -23,36 +23,17 @@ point), `y` TFLite Micro's outputs, `logits` its dense layer's outputs
 (from the same model cut before the softmax: the interpreter's own
 intermediate tensors are not kept).
 """
-import math
 import sys
 
 import numpy as np
 import tensorflow as tf
 from tensorflow.lite.python import schema_py_generated as schema
-from tflite_micro.python.tflite_micro import runtime
+
+from tflite_common import line, quantize_multiplier, run_micro
 
 rng = np.random.default_rng(20261129)
 path = sys.argv[1]
 model = open(path, "rb").read()
-
-
-def quantize_multiplier(real):
-    """TFLite's QuantizeMultiplier: a Q31 multiplier and a power-of-two shift."""
-    if real == 0.0:
-        return 0, 0
-    q, shift = math.frexp(real)
-    fixed = int(math.floor(abs(q) * (1 << 31) + 0.5)) * (1 if q >= 0 else -1)
-    if fixed == 1 << 31:
-        fixed //= 2
-        shift += 1
-    if shift < -31:
-        return 0, 0
-    return fixed, shift
-
-
-def line(key, values):
-    values = np.asarray(values).reshape(-1)
-    print(key, " ".join(str(int(v)) for v in values))
 
 
 flat = schema.ModelT.InitFromObj(schema.Model.GetRootAsModel(model, 0))
@@ -115,16 +96,6 @@ input_zero = int(interpreter.get_input_details()[0]["quantization"][1])
 count = 8
 inputs = [rng.integers(-128, 128, size=(1, 49, 10, 1), dtype=np.int8) for _ in range(count - 1)]
 inputs.append(np.full((1, 49, 10, 1), input_zero, np.int8))
-
-
-def run_micro(model_bytes, xs):
-    micro = runtime.Interpreter.from_bytes(model_bytes)
-    outputs = []
-    for x in xs:
-        micro.set_input(x, 0)
-        micro.invoke()
-        outputs.append(micro.get_output(0).copy())
-    return np.stack(outputs)
 
 
 # The model without its softmax: the dense layer's tensor as the output.

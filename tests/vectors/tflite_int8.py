@@ -31,27 +31,14 @@ differ. (Its default optimised
 kernel rounds otherwise at near-ties: 14 of 9,600 outputs differ from
 both forms.)
 """
-import math
 
 import numpy as np
 import tensorflow as tf
 from tflite_micro.python.tflite_micro import runtime
 
+from tflite_common import line, quantize_multiplier, run_micro
+
 rng = np.random.default_rng(20261126)
-
-
-def quantize_multiplier(real):
-    """TFLite's QuantizeMultiplier: a Q31 multiplier and a power-of-two shift."""
-    if real == 0.0:
-        return 0, 0
-    q, shift = math.frexp(real)
-    fixed = int(math.floor(abs(q) * (1 << 31) + 0.5)) * (1 if q >= 0 else -1)
-    if fixed == 1 << 31:
-        fixed //= 2
-        shift += 1
-    if shift < -31:
-        return 0, 0
-    return fixed, shift
 
 
 def convert(function, input_shape):
@@ -93,11 +80,6 @@ def tensors(model):
     return [part(i) for i in op["inputs"] if i >= 0], part(op["outputs"][0])
 
 
-def line(key, values):
-    values = np.asarray(values).reshape(-1)
-    print(key, " ".join(str(int(v)) for v in values))
-
-
 def run_litert_reference(model, inputs):
     resolver = tf.lite.experimental.OpResolverType.BUILTIN_REF
     interpreter = tf.lite.Interpreter(model_content=model, experimental_op_resolver_type=resolver)
@@ -107,16 +89,6 @@ def run_litert_reference(model, inputs):
         interpreter.set_tensor(interpreter.get_input_details()[0]["index"], x)
         interpreter.invoke()
         outputs.append(interpreter.get_tensor(interpreter.get_output_details()[0]["index"]).copy())
-    return np.stack(outputs)
-
-
-def run_micro(model, inputs):
-    micro = runtime.Interpreter.from_bytes(model)
-    outputs = []
-    for x in inputs:
-        micro.set_input(x, 0)
-        micro.invoke()
-        outputs.append(micro.get_output(0).copy())
     return np.stack(outputs)
 
 

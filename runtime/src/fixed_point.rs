@@ -78,10 +78,20 @@ pub fn rounding_divide_by_pot(x: i32, exponent: i32) -> i32 {
 }
 
 /// gemmlowp's `SaturatingRoundingMultiplyByPOT` for a non-negative
-/// `exponent` below 31: `x * 2^exponent`, saturated to `[MIN, MAX]`.
+/// `exponent` below 31 (it is clamped there): `x * 2^exponent`, saturated
+/// to `[MIN, MAX]`.
+///
+/// ```
+/// use tensor_expr_runtime::fixed_point::saturating_shift_left;
+/// assert_eq!(saturating_shift_left(3, 2), 12);
+/// assert_eq!(saturating_shift_left(1 << 29, 2), i32::MAX);
+/// assert_eq!(saturating_shift_left(-(1 << 29) - 1, 2), i32::MIN);
+/// assert_eq!(saturating_shift_left(-5, 0), -5);
+/// ```
 #[inline(always)]
 pub fn saturating_shift_left(x: i32, exponent: u32) -> i32 {
-    let threshold = (1i32 << (31 - exponent)) - 1;
+    let exponent = exponent.min(30);
+    let threshold = (1i32 << (31 - exponent)).wrapping_sub(1);
     if x > threshold {
         i32::MAX
     } else if x < -threshold {

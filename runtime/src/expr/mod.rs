@@ -670,3 +670,25 @@ impl<T, Rw: Row<T>> Row<T> for Shifted<Rw> {
         self.row.get(self.j0 + j, current)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::TileOrigin;
+    use crate::dim::D;
+
+    type Maps = (D<2>, D<3>, D<4>, D<5>);
+
+    /// A merged origin's rows unravel over every dim but the last, and a
+    /// rebased one (a chunk of run-time rows) starts a whole first index
+    /// later.
+    #[test]
+    fn merged_rows_unravel_across_axes() {
+        let at = TileOrigin::merged(3);
+        assert_eq!(at.row::<Maps>(0)[..3], [0, 0, 3]);
+        // Row 3 + 2 = 5 of [2, 3, 4]: index [0, 1, 1].
+        assert_eq!(at.row::<Maps>(2)[..3], [0, 1, 1]);
+        // One first index is 3 * 4 rows: 3 + 12 + 2 = 17 is [1, 1, 1].
+        assert_eq!(at.rebased::<Maps>(1).row::<Maps>(2)[..3], [1, 1, 1]);
+        assert_eq!(at.shifted::<Maps>(4).row::<Maps>(0)[..3], [0, 1, 3]);
+    }
+}

@@ -404,9 +404,9 @@ unsafe impl<T: Element, C: ConvSpec, Xr: Reader<T>, Wr: Reader<T>> Expr<T>
         }
         if own && Self::G.channels_last && positions {
             self.pixels::<R, CC, FUSE>(&rows, &mut block);
-        } else if own && Self::G.channels_last && Self::READING.tile_rows.merges(O::RANK) {
-            // A tile of merged rows that crosses an image row: each
-            // position a tile of its own.
+        } else if own && Self::G.channels_last {
+            // A tile of merged rows (`TileRows::Positions`) that crosses
+            // an image row: each position a tile of its own.
             for (row, sums) in rows.iter().zip(block.iter_mut()) {
                 let mut one = [*sums];
                 self.pixels::<1, CC, FUSE>(&[*row], &mut one);

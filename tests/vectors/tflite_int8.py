@@ -144,28 +144,36 @@ def dense():
     case("dense", layer, (1, 64), lambda w: w.T, litert=True)
 
 
-def conv2d():
-    w = (rng.normal(size=(3, 3, 4, 8)) * 0.3).astype(np.float32)
-    b = (rng.normal(size=(8,)) * 0.1).astype(np.float32)
+def convolution(name, input_shape, kernel_shape, stride=1, padding="SAME", depthwise=False):
+    """A one-layer convolution model of random weights `kernel_shape`
+    (TensorFlow's HWIO; HWC1 for a depthwise one) and bias, run as `case`
+    with the weights in the channels-last layout the test reads: TFLite's
+    OHWI is `[out, kh, kw, in]`, and its depthwise `[1, kh, kw, C]` is
+    `[C, kh, kw, 1]`."""
+    w = (rng.normal(size=kernel_shape) * 0.3).astype(np.float32)
+    # One bias per output channel: HWIO's O, or a depthwise layer's C.
+    outputs = kernel_shape[2] * kernel_shape[3] if depthwise else kernel_shape[3]
+    b = (rng.normal(size=(outputs,)) * 0.1).astype(np.float32)
 
-    @tf.function(input_signature=[tf.TensorSpec([1, 9, 10, 4], tf.float32)])
+    @tf.function(input_signature=[tf.TensorSpec(input_shape, tf.float32)])
     def layer(x):
-        return tf.nn.conv2d(x, w, strides=1, padding="SAME") + b
+        if depthwise:
+            strides = [1, stride, stride, 1]
+            return tf.nn.depthwise_conv2d(x, w, strides=strides, padding=padding) + b
+        return tf.nn.conv2d(x, w, strides=stride, padding=padding) + b
 
-    # TFLite's OHWI is the channels-last layout's [out, kh, kw, in].
-    case("conv2d", layer, (1, 9, 10, 4), lambda w: w)
+    if depthwise:
+        case(name, layer, input_shape, lambda w: np.transpose(w, (3, 1, 2, 0)))
+    else:
+        case(name, layer, input_shape, lambda w: w)
+
+
+def conv2d():
+    convolution("conv2d", (1, 9, 10, 4), (3, 3, 4, 8))
 
 
 def depthwise_conv2d():
-    w = (rng.normal(size=(3, 3, 8, 1)) * 0.3).astype(np.float32)
-    b = (rng.normal(size=(8,)) * 0.1).astype(np.float32)
-
-    @tf.function(input_signature=[tf.TensorSpec([1, 9, 10, 8], tf.float32)])
-    def layer(x):
-        return tf.nn.depthwise_conv2d(x, w, strides=[1, 1, 1, 1], padding="SAME") + b
-
-    # TFLite's [1, kh, kw, C] is the channels-last layout's [C, kh, kw, 1].
-    case("depthwise_conv2d", layer, (1, 9, 10, 8), lambda w: np.transpose(w, (3, 1, 2, 0)))
+    convolution("depthwise_conv2d", (1, 9, 10, 8), (3, 3, 8, 1), depthwise=True)
 
 
 def strided_same():
@@ -173,37 +181,16 @@ def strided_same():
     the keyword spotter's first layer (10x4, stride 2 over 49x10: 4 rows
     of padding on top, 5 below) and a stride-2 depthwise layer over an
     even height (no row on top, one below)."""
-    w = (rng.normal(size=(10, 4, 1, 8)) * 0.3).astype(np.float32)
-    b = (rng.normal(size=(8,)) * 0.1).astype(np.float32)
-
-    @tf.function(input_signature=[tf.TensorSpec([1, 49, 10, 1], tf.float32)])
-    def first(x):
-        return tf.nn.conv2d(x, w, strides=2, padding="SAME") + b
-
-    case("conv2d_same_stride2", first, (1, 49, 10, 1), lambda w: w)
-
-    dw = (rng.normal(size=(3, 3, 8, 1)) * 0.3).astype(np.float32)
-    db = (rng.normal(size=(8,)) * 0.1).astype(np.float32)
-
-    @tf.function(input_signature=[tf.TensorSpec([1, 12, 11, 8], tf.float32)])
-    def depthwise(x):
-        return tf.nn.depthwise_conv2d(x, dw, strides=[1, 2, 2, 1], padding="SAME") + db
-
-    case("depthwise_same_stride2", depthwise, (1, 12, 11, 8), lambda w: np.transpose(w, (3, 1, 2, 0)))
+    convolution("conv2d_same_stride2", (1, 49, 10, 1), (10, 4, 1, 8), stride=2)
+    convolution("depthwise_same_stride2", (1, 12, 11, 8), (3, 3, 8, 1), stride=2, depthwise=True)
 
 
 def explicit_padding():
     """A padding per side written out (TensorFlow's explicit padding): the
     converter makes it a PAD (with the input's zero point) before a VALID
     convolution, which one expression computes."""
-    w = (rng.normal(size=(3, 3, 4, 8)) * 0.3).astype(np.float32)
-    b = (rng.normal(size=(8,)) * 0.1).astype(np.float32)
-
-    @tf.function(input_signature=[tf.TensorSpec([1, 7, 6, 4], tf.float32)])
-    def layer(x):
-        return tf.nn.conv2d(x, w, strides=1, padding=[[0, 0], [2, 0], [0, 1], [0, 0]]) + b
-
-    case("conv2d_padding_sides", layer, (1, 7, 6, 4), lambda w: w)
+    sides = [[0, 0], [2, 0], [0, 1], [0, 0]]
+    convolution("conv2d_padding_sides", (1, 7, 6, 4), (3, 3, 4, 8), padding=sides)
 
 
 def pools():

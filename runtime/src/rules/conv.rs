@@ -23,7 +23,7 @@
 //! lists of the wrong length where it reads them, on the value.
 
 use super::size::TypeSize;
-use super::window::{CeilDiv, Positions, SlidLength, Spans, SpansSides};
+use super::window::{CeilDiv, Positions, SlidLength, SpansSides};
 use crate::dim::{Dim, One, D};
 use crate::shape::Shape;
 use core::marker::PhantomData;
@@ -228,10 +228,10 @@ pub trait KernelFits<Len, Pad, Dilation, Stride> {
 #[diagnostic::do_not_recommend]
 impl<K, L, P, Dl, S> KernelFits<L, EachSide<P>, Dl, S> for K
 where
-    K: Spans<L, P, Dl>,
-    <K as Spans<L, P, Dl>>::Room: Positions<S>,
+    K: SpansSides<L, P, P, Dl>,
+    <K as SpansSides<L, P, P, Dl>>::Room: Positions<S>,
 {
-    type Length = SlidLength<L, K, P, Dl, S>;
+    type Length = SlidLength<L, K, P, P, Dl, S>;
 }
 
 #[diagnostic::do_not_recommend]
@@ -240,7 +240,7 @@ where
     K: SpansSides<L, P1, P2, Dl>,
     <K as SpansSides<L, P1, P2, Dl>>::Room: Positions<S>,
 {
-    type Length = <<K as SpansSides<L, P1, P2, Dl>>::Room as Positions<S>>::Count;
+    type Length = SlidLength<L, K, P1, P2, Dl, S>;
 }
 
 /// TensorFlow's `SAME`: `ceil(L / S)` positions, whatever the kernel.

@@ -4,7 +4,9 @@
 //! each side, stepping by `s`, it takes
 //! `(L + 2p - d (k - 1) - 1) / s + 1` positions, as
 //! `torch.nn.functional.conv1d` documents (and NumPy's
-//! `sliding_window_view` with `p = 0`, `d = 1`, then a step).
+//! `sliding_window_view` with `p = 0`, `d = 1`, then a step); padded by
+//! `p_b` before and `p_a` after (TensorFlow's explicit padding), `2p` is
+//! `p_b + p_a`, which is how [`SpansSides`] computes both.
 //!
 //! The count is typenum arithmetic ([`super::size`]), so it is a type when
 //! `cargo check` runs; the convolution rule reports a kernel that does not
@@ -15,38 +17,13 @@ use super::size::{SizeDim, TypeSize};
 use crate::dim::{Dim, D};
 use crate::shape::Shape;
 use core::ops::{Add, Div, Mul, Sub};
-use typenum::{Diff, IsLessOrEqual, NonZero, Prod, Quot, Sum, True, UInt, UTerm, U1, U2};
-
-/// The positions a kernel takes beyond its first: `L + 2p - span`, where
-/// it fits. `Self` is the kernel's size; the convolution rule reports a
-/// failure by its own carrier
-/// ([`KernelFits`](super::conv::KernelFits)).
-pub trait Spans<Len, Pad, Dilation> {
-    /// `L + 2p - (d (k - 1) + 1)` as a typenum number.
-    type Room;
-}
-
-impl<K, L, P, Dl> Spans<L, P, Dl> for K
-where
-    K: TypeSize,
-    L: TypeSize,
-    P: TypeSize,
-    Dl: TypeSize,
-    K::Size: Sub<U1>,
-    Dl::Size: Mul<Diff<K::Size, U1>>,
-    Prod<Dl::Size, Diff<K::Size, U1>>: Add<U1>,
-    P::Size: Mul<U2>,
-    L::Size: Add<Prod<P::Size, U2>>,
-    Sum<Prod<Dl::Size, Diff<K::Size, U1>>, U1>:
-        IsLessOrEqual<Sum<L::Size, Prod<P::Size, U2>>, Output = True>,
-    Sum<L::Size, Prod<P::Size, U2>>: Sub<Sum<Prod<Dl::Size, Diff<K::Size, U1>>, U1>>,
-{
-    type Room = Diff<Sum<L::Size, Prod<P::Size, U2>>, Sum<Prod<Dl::Size, Diff<K::Size, U1>>, U1>>;
-}
+use typenum::{Diff, IsLessOrEqual, NonZero, Prod, Quot, Sum, True, UInt, UTerm, U1};
 
 /// The positions a kernel takes beyond its first over an axis padded by
 /// `Before` and `After` elements: `L + before + after - span`, where it
-/// fits ([`Spans`] with a padding per side).
+/// fits (a symmetric padding `p` is `Before = After = p`). `Self` is the
+/// kernel's size; the convolution rule reports a failure by its own
+/// carrier ([`KernelFits`](super::conv::KernelFits)).
 pub trait SpansSides<Len, Before, After, Dilation> {
     /// `L + before + after - (d (k - 1) + 1)` as a typenum number.
     type Room;
@@ -132,10 +109,11 @@ impl<R> CountBy<UTerm> for R {
     type Count = D<0>;
 }
 
-/// The output length along one axis of a convolution: `Self` is
-/// the input's size `L`, with a kernel of size `K`, symmetric padding `P`,
+/// The output length along one axis of a convolution: the input's size
+/// `L`, with a kernel of size `K`, padding `P` before and `A` after,
 /// dilation `Dl` and stride `S` (all dims).
-pub type SlidLength<L, K, P, Dl, S> = <<K as Spans<L, P, Dl>>::Room as Positions<S>>::Count;
+pub type SlidLength<L, K, P, A, Dl, S> =
+    <<K as SpansSides<L, P, A, Dl>>::Room as Positions<S>>::Count;
 
 /// A window of size `Self` fits an axis of size `Len`, and gives that
 /// many windows `Step` apart: the carrier of `windows::<AXIS, SIZE,
@@ -282,19 +260,22 @@ mod tests {
             TypeId::of::<T>()
         }
         assert_eq!(
-            id::<SlidLength<D<49>, D<3>, D<1>, D<1>, One>>(),
+            id::<SlidLength<D<49>, D<3>, D<1>, D<1>, D<1>, One>>(),
             id::<D<49>>()
         );
         assert_eq!(
-            id::<SlidLength<D<10>, D<3>, D<0>, D<2>, D<2>>>(),
+            id::<SlidLength<D<10>, D<3>, D<0>, D<0>, D<2>, D<2>>>(),
             id::<D<3>>()
         );
         assert_eq!(slid_length(10, 3, 0, 2, 2), Some(3));
         assert_eq!(
-            id::<SlidLength<D<4096>, D<64>, D<0>, D<1>, One>>(),
+            id::<SlidLength<D<4096>, D<64>, D<0>, D<0>, D<1>, One>>(),
             id::<D<4033>>()
         );
-        assert_eq!(id::<SlidLength<D<3>, D<3>, D<0>, D<1>, One>>(), id::<One>());
+        assert_eq!(
+            id::<SlidLength<D<3>, D<3>, D<0>, D<0>, D<1>, One>>(),
+            id::<One>()
+        );
         type Frames = <(D<4096>,) as WindowAxis<0, 256, 128>>::Windowed;
         assert_eq!(id::<Frames>(), id::<(D<31>, D<256>)>());
         assert_eq!(slid_length(4096, 256, 0, 1, 128), Some(31));

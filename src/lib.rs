@@ -49,11 +49,11 @@
 //! views over borrowed data, and `no_std` use.
 #![no_std]
 
-pub use tensor_expr_macros::{tensor, tensor_expr, Shape};
+pub use tensor_expr_macros::{program, tensor, tensor_expr, Shape};
 pub use tensor_expr_runtime::{
-    Broadcast, BroadcastInto, ConversionError, Dim, Dyn, Element, Float, Integer, LinalgError, One,
-    RowsShape, RunTime, Shape, ShapeError, Signed, StridedView, Target, Tensor, TensorView,
-    TensorViewMut, D, FUNCTIONS, MAX_RANK,
+    Arena, Broadcast, BroadcastInto, ConversionError, Dim, Dyn, Element, Float, Integer,
+    LinalgError, One, RowsShape, RunTime, Shape, ShapeError, Signed, StridedView, Target, Tensor,
+    TensorView, TensorViewMut, D, FUNCTIONS, MAX_RANK,
 };
 
 /// The run-time errors, each also at the crate root: [`ShapeError`] (data

@@ -28,3 +28,25 @@ fn the_keyword_spotter_matches_tflite_micro() {
         assert_eq!(found.as_slice(), &expected[..], "outputs of input {k}");
     }
 }
+
+/// The model as a program (`kws::kws`): the same bytes as the statements
+/// run separately, its tensors in an arena of TFLite Micro's 16,000 B.
+#[test]
+fn the_keyword_spotter_as_a_program_matches_the_statements() {
+    const _: () = assert!(kws::KWS_ARENA_BYTES <= 16_000);
+    let model = kws::Kws::load();
+    let x = kws::values("x");
+    for k in 0..kws::values("count")[0] as usize {
+        let input: Vec<i8> = x[k * 490..][..490].iter().map(|&v| v as i8).collect();
+        let input = Tensor::<i8, kws::Input>::try_from_slice(&input).unwrap();
+        let (logits, y) = model.run(&input);
+        let (planned_logits, planned_y) = kws::kws(&input, &model);
+        assert_eq!(
+            planned_logits.as_slice(),
+            logits.as_slice(),
+            "logits of input {k}"
+        );
+        assert_eq!(planned_y.as_slice(), y.as_slice(), "outputs of input {k}");
+    }
+    println!("KWS_ARENA_BYTES = {}", kws::KWS_ARENA_BYTES);
+}

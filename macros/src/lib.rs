@@ -15,6 +15,7 @@ mod fuzz_tests;
 #[cfg(test)]
 mod golden_tests;
 mod parse;
+mod program;
 mod shape_macro;
 mod share;
 mod stage;
@@ -28,6 +29,21 @@ use proc_macro::TokenStream;
 #[proc_macro]
 pub fn tensor_expr(input: TokenStream) -> TokenStream {
     tensor_expr_tokens(input.into()).into()
+}
+
+/// A function whose `let name = tensor_expr!(e);` statements are tensors in
+/// one arena, placed by their lifetimes; see the `tensor-expr` crate
+/// documentation.
+#[proc_macro_attribute]
+pub fn program(args: TokenStream, item: TokenStream) -> TokenStream {
+    let original: proc_macro2::TokenStream = item.clone().into();
+    program::expand(args.into(), item.into())
+        .unwrap_or_else(|error| {
+            // The function as written too, so its callers see no second error.
+            let error = error.into_compile_error();
+            quote::quote!(#error #original)
+        })
+        .into()
 }
 
 /// The shape type for literal dims: `Shape![2, 3]` is `(D<2>, D<3>)`, and a

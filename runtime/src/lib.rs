@@ -17,7 +17,7 @@
 //! besides operators and functions) and [`kernel`] (the loop nest); the containers ([`tensor`], [`view`], `heap` over its
 //! `aligned` block, [`rows`] for a `Dyn` first dim, [`slice`](mod@slice)), [`join`], [`linalg`] and
 //! [`staged`] (operations computed whole into a tensor); [`placement`] (where
-//! `tensor_expr!(e)` puts its result); `containers`, which gives every
+//! `tensor_expr!(e)` puts its result) and [`program`] (a program's arena); `containers`, which gives every
 //! container its shared methods; and [`interop`]. `tests/module_layers.rs`
 //! checks this order, and that no cycle but `shape` <-> `rules` (see
 //! [`shape`]) appears.
@@ -50,6 +50,7 @@ pub mod linalg;
 pub mod math;
 pub mod ops;
 pub mod placement;
+pub mod program;
 pub mod rows;
 pub mod rules;
 pub mod shape;
@@ -65,6 +66,7 @@ pub use error::{ConversionError, LinalgError, ShapeError};
 pub use expr::{FunctionInfo, FUNCTIONS};
 #[cfg(feature = "alloc")]
 pub use heap::HeapTensor;
+pub use program::Arena;
 pub use rules::broadcast::Broadcast;
 pub use rules::in_place::BroadcastInto;
 pub use shape::{RowsShape, Shape, MAX_RANK};

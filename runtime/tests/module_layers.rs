@@ -61,7 +61,7 @@ const LAYERS: &[&[&str]] = &[
     &[
         "aligned", "tensor", "view", "heap", "rows", "slice", "join", "linalg", "staged",
     ],
-    &["placement"],
+    &["placement", "program"],
     &["containers"],
     &["interop", "crate"],
 ];

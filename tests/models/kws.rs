@@ -198,3 +198,169 @@ impl Kws {
         (logits, probabilities)
     }
 }
+
+/// The model as a program: the layers unrolled, one statement each, its
+/// tensors placed in one arena by their lifetimes (`KWS_ARENA_BYTES`).
+/// Computes what [`Kws::run`] computes.
+#[tensor_expr::program]
+pub fn kws(x: &Tensor<i8, Input>, model: &Kws) -> (Tensor<i8, Classes>, Tensor<i8, Classes>) {
+    let (w, q) = &model.first;
+    let first = tensor_expr!(saturating_cast::<i8>(max(
+        requantize(
+            conv2d(
+                cast::<i32>(x) - q.zx,
+                cast::<i32>(w),
+                stride = 2,
+                padding = same,
+                layout = nhwc
+            ) + q.bias,
+            q.m,
+            q.s
+        ) + q.zy,
+        q.lo
+    )));
+    let [b1, b2, b3, b4] = &model.blocks;
+    let (dw, dq, pw, pq) = (
+        &b1.depthwise.0,
+        &b1.depthwise.1,
+        &b1.pointwise.0,
+        &b1.pointwise.1,
+    );
+    let depthwise1 = tensor_expr!(saturating_cast::<i8>(max(
+        requantize(
+            conv2d(
+                cast::<i32>(first) - dq.zx,
+                cast::<i32>(dw),
+                padding = same,
+                groups = 64,
+                layout = nhwc
+            ) + dq.bias,
+            dq.m,
+            dq.s
+        ) + dq.zy,
+        dq.lo
+    )));
+    let pointwise1 = tensor_expr!(saturating_cast::<i8>(max(
+        requantize(
+            conv2d(
+                cast::<i32>(depthwise1) - pq.zx,
+                cast::<i32>(pw),
+                layout = nhwc
+            ) + pq.bias,
+            pq.m,
+            pq.s
+        ) + pq.zy,
+        pq.lo
+    )));
+    let (dw, dq, pw, pq) = (
+        &b2.depthwise.0,
+        &b2.depthwise.1,
+        &b2.pointwise.0,
+        &b2.pointwise.1,
+    );
+    let depthwise2 = tensor_expr!(saturating_cast::<i8>(max(
+        requantize(
+            conv2d(
+                cast::<i32>(pointwise1) - dq.zx,
+                cast::<i32>(dw),
+                padding = same,
+                groups = 64,
+                layout = nhwc
+            ) + dq.bias,
+            dq.m,
+            dq.s
+        ) + dq.zy,
+        dq.lo
+    )));
+    let pointwise2 = tensor_expr!(saturating_cast::<i8>(max(
+        requantize(
+            conv2d(
+                cast::<i32>(depthwise2) - pq.zx,
+                cast::<i32>(pw),
+                layout = nhwc
+            ) + pq.bias,
+            pq.m,
+            pq.s
+        ) + pq.zy,
+        pq.lo
+    )));
+    let (dw, dq, pw, pq) = (
+        &b3.depthwise.0,
+        &b3.depthwise.1,
+        &b3.pointwise.0,
+        &b3.pointwise.1,
+    );
+    let depthwise3 = tensor_expr!(saturating_cast::<i8>(max(
+        requantize(
+            conv2d(
+                cast::<i32>(pointwise2) - dq.zx,
+                cast::<i32>(dw),
+                padding = same,
+                groups = 64,
+                layout = nhwc
+            ) + dq.bias,
+            dq.m,
+            dq.s
+        ) + dq.zy,
+        dq.lo
+    )));
+    let pointwise3 = tensor_expr!(saturating_cast::<i8>(max(
+        requantize(
+            conv2d(
+                cast::<i32>(depthwise3) - pq.zx,
+                cast::<i32>(pw),
+                layout = nhwc
+            ) + pq.bias,
+            pq.m,
+            pq.s
+        ) + pq.zy,
+        pq.lo
+    )));
+    let (dw, dq, pw, pq) = (
+        &b4.depthwise.0,
+        &b4.depthwise.1,
+        &b4.pointwise.0,
+        &b4.pointwise.1,
+    );
+    let depthwise4 = tensor_expr!(saturating_cast::<i8>(max(
+        requantize(
+            conv2d(
+                cast::<i32>(pointwise3) - dq.zx,
+                cast::<i32>(dw),
+                padding = same,
+                groups = 64,
+                layout = nhwc
+            ) + dq.bias,
+            dq.m,
+            dq.s
+        ) + dq.zy,
+        dq.lo
+    )));
+    let pointwise4 = tensor_expr!(saturating_cast::<i8>(max(
+        requantize(
+            conv2d(
+                cast::<i32>(depthwise4) - pq.zx,
+                cast::<i32>(pw),
+                layout = nhwc
+            ) + pq.bias,
+            pq.m,
+            pq.s
+        ) + pq.zy,
+        pq.lo
+    )));
+    let pooled = tensor_expr!(scratch <= 32768: saturating_cast::<i8>(avg_pool2d(
+        cast::<i32>(pointwise4),
+        [25, 5],
+        layout = nhwc
+    )));
+    let (w, q) = &model.dense;
+    let logits = tensor_expr!(saturating_cast::<i8>(
+        requantize((cast::<i32>(reshape::<Shape![1, 64]>(pooled)) - q.zx) @ cast::<i32>(w) + q.bias, q.m, q.s)
+            + q.zy
+    ));
+    let (m, s) = model.softmax;
+    (
+        *logits,
+        tensor_expr!(quantized_softmax(logits, m, s, [1])),
+    )
+}

@@ -28,6 +28,26 @@ use tree::{Other, TreeBuilder};
 /// Expands a validated statement: its stages first ([`stage`]), each into a
 /// scratch tensor, then the statement over them.
 pub fn expand(statement: &Statement) -> TokenStream {
+    expand_into(statement, None)
+}
+
+/// Whether a program can place the statement's value in its arena: it
+/// makes a new tensor (not an assignment, not `argmax`'s positions) and
+/// cannot fail (a `Result` is not a tensor).
+pub fn placeable(statement: &Statement) -> bool {
+    match &statement.form {
+        Form::Evaluate(expr) if statement.index_of.is_none() => {
+            let (_, stages) = stage::split(expr, None);
+            !stages.iter().any(|stage| fallible(&stage.expr))
+        }
+        _ => false,
+    }
+}
+
+/// [`expand`], the new tensor evaluated into the program's `slot` (an
+/// expression of type `program::Slot`) where one is given: the value is then
+/// a `&mut Tensor` in the arena. Only for a [`placeable`] statement.
+pub fn expand_into(statement: &Statement, slot: Option<&TokenStream>) -> TokenStream {
     let strict = statement.strict;
     let (value, target) = match &statement.form {
         Form::Evaluate(expr) => (expr, None),
@@ -46,7 +66,13 @@ pub fn expand(statement: &Statement) -> TokenStream {
         Form::Evaluate(_) => {
             let (span, root, placement) = builder.evaluation(&value);
             let rt = runtime(span);
-            builder.finish(quote_spanned!(span=> #rt::placement::evaluate(#placement, #root)))
+            match slot {
+                Some(slot) => builder.finish(
+                    quote_spanned!(span=> #rt::program::evaluate_in(#slot, #placement, #root)),
+                ),
+                None => builder
+                    .finish(quote_spanned!(span=> #rt::placement::evaluate(#placement, #root))),
+            }
         }
         Form::Assign { op, op_span, .. } => {
             let root = at(&builder.node(&value, Some(Other::Target)), *op_span);

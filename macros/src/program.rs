@@ -1,0 +1,415 @@
+//! `#[tensor_expr::program]`: a function whose `let name = tensor_expr!(e);`
+//! statements become tensors in one arena, placed by a plan rustc computes.
+//!
+//! From `fn kws(x: &In) -> Out { .. }` the attribute writes
+//! - a *witness*: a function never called whose return type lists the
+//!   planned tensors' types (the body again, inside a closure with the
+//!   function's parameters and return type, so `?` and `return` keep their
+//!   meaning; each planned tensor's type pushed on a
+//!   `program::Footprints` list that a captured variable takes);
+//! - constants: each planned tensor's size (from the witness's type), the
+//!   statements that write and last read it (from the body's tokens), the
+//!   plan (`program::plan`), `KWS_ARENA_BYTES`, and the `ram <= N` check;
+//! - `kws_in(x, arena)`: the body, each planned statement expanded by the
+//!   macro into its slot of the arena (a `&mut Tensor` there), and each
+//!   planned tensor's binding ended after its last reader
+//!   (`program::end`), so a borrow that would outlive it does not compile;
+//! - `kws(x)`: `kws_in` over an arena on its own stack.
+//!
+//! The other statements (and `tensor_expr!` calls nested in blocks, loops,
+//! assignments, `argmax`, fallible linear algebra) are kept as written.
+
+use crate::ast;
+use proc_macro2::{Ident, Span, TokenStream, TokenTree};
+use quote::{format_ident, quote, quote_spanned, ToTokens};
+use syn::spanned::Spanned;
+
+/// The attribute's arguments: nothing, or `ram <= BYTES`.
+struct Arguments {
+    ram: Option<syn::Expr>,
+}
+
+impl syn::parse::Parse for Arguments {
+    fn parse(input: syn::parse::ParseStream) -> syn::Result<Self> {
+        if input.is_empty() {
+            return Ok(Arguments { ram: None });
+        }
+        let key: Ident = input
+            .parse()
+            .map_err(|e| syn::Error::new(e.span(), "expected `ram <= BYTES` or nothing"))?;
+        if key != "ram" {
+            return Err(syn::Error::new(
+                key.span(),
+                format!("unknown program option `{key}`: expected `ram <= BYTES`"),
+            ));
+        }
+        input
+            .parse::<syn::Token![<=]>()
+            .map_err(|e| syn::Error::new(e.span(), "expected `<=` after `ram`"))?;
+        let ram: syn::Expr = input.parse()?;
+        if !input.is_empty() {
+            return Err(input.error("expected nothing after `ram <= BYTES`"));
+        }
+        Ok(Arguments { ram: Some(ram) })
+    }
+}
+
+/// One planned tensor: the statement that writes it and its binding.
+struct Planned {
+    /// Its index among the body's statements.
+    statement: usize,
+    /// The binding's name.
+    name: Ident,
+    /// The last statement that names it (`statement` if none does).
+    last: usize,
+    /// The parsed `tensor_expr!` statement.
+    expression: ast::Statement,
+}
+
+/// Expands the attribute over `item`.
+pub fn expand(args: TokenStream, item: TokenStream) -> syn::Result<TokenStream> {
+    let arguments: Arguments = syn::parse2(args)?;
+    let function: syn::ItemFn = syn::parse2(item)?;
+    check_signature(&function.sig)?;
+    let statements = &function.block.stmts;
+    let planned = planned_statements(statements)?;
+
+    let name = &function.sig.ident;
+    let upper = name.to_string().to_uppercase();
+    let arena_bytes = format_ident!("{upper}_ARENA_BYTES", span = name.span());
+    let lifetimes = format_ident!("__TENSOR_EXPR_{upper}_LIFETIMES");
+    let plan = format_ident!("__TENSOR_EXPR_{upper}_PLAN");
+    let witness = format_ident!("__tensor_expr_{name}_witness");
+    let lifetimes_of = format_ident!("__tensor_expr_{name}_lifetimes");
+    let name_in = format_ident!("{name}_in", span = name.span());
+    let rt = quote!(::tensor_expr::__private::program);
+    let count = planned.len();
+
+    let witness_fn = witness_function(&function, &planned, &witness);
+    let entries = planned.iter().enumerate().map(|(k, p)| {
+        let list = (0..k).fold(
+            quote!(W),
+            |list, _| quote!(<#list as #rt::Footprints>::Rest),
+        );
+        let (first, last) = (p.statement, p.last);
+        quote!(#rt::Lifetime {
+            bytes: <#list as #rt::Footprints>::HEAD.bytes,
+            align: <#list as #rt::Footprints>::HEAD.align,
+            first: #first,
+            last: #last,
+        })
+    });
+    let names = planned.iter().map(|p| p.name.to_string());
+    let budget_check = arguments.ram.as_ref().map(|ram| {
+        let program = name.to_string();
+        quote_spanned!(ram.span()=>
+            const _: () = #rt::check_ram_budget(
+                #program, &[#(#names),*], &#lifetimes, #arena_bytes, #ram,
+            );
+        )
+    });
+
+    let vis = &function.vis;
+    let attrs = &function.attrs;
+    let sig = &function.sig;
+    let output = &sig.output;
+    let inputs = &sig.inputs;
+    let arguments: Vec<Ident> = (0..inputs.len())
+        .map(|i| format_ident!("__tensor_expr_argument{i}"))
+        .collect();
+    let wrapper_inputs = inputs.iter().zip(&arguments).map(|(input, argument)| {
+        let syn::FnArg::Typed(typed) = input else {
+            unreachable!("check_signature rejects receivers")
+        };
+        let ty = &typed.ty;
+        quote!(#argument: #ty)
+    });
+    let body_in = body(statements, &planned, Slots::Arena(&lifetimes, &plan));
+    let doc_in = format!(
+        " [`{name}`] with its tensors in `arena`, which the caller lends (a `static` \
+         on a microcontroller): [`{arena_bytes}`] bytes."
+    );
+    let doc_bytes =
+        format!(" The bytes of the arena [`{name}`]'s tensors live in, as its plan places them.");
+    Ok(quote! {
+        #witness_fn
+
+        #[doc(hidden)]
+        #[allow(non_snake_case, clippy::all)]
+        const fn #lifetimes_of<W: #rt::Footprints>(
+            _witness: ::core::marker::PhantomData<W>,
+        ) -> [#rt::Lifetime; #count] {
+            [#(#entries),*]
+        }
+
+        #[doc(hidden)]
+        const #lifetimes: [#rt::Lifetime; #count] = #lifetimes_of(#rt::list_of(#witness));
+        #[doc(hidden)]
+        const #plan: #rt::Plan<#count> = #rt::plan(&#lifetimes);
+        #[doc = #doc_bytes]
+        #vis const #arena_bytes: usize = #plan.bytes;
+        #budget_check
+
+        #(#attrs)*
+        #vis fn #name(#(#wrapper_inputs),*) #output {
+            let mut arena = ::tensor_expr::Arena::<#arena_bytes>::new();
+            #name_in(#(#arguments,)* &mut arena)
+        }
+
+        #[doc = #doc_in]
+        #vis fn #name_in(#inputs, arena: &mut ::tensor_expr::Arena<#arena_bytes>) #output {
+            #body_in
+        }
+    })
+}
+
+/// A program is a free, non-generic, synchronous function: its arena's
+/// size is a constant of its types.
+fn check_signature(sig: &syn::Signature) -> syn::Result<()> {
+    if !sig.generics.params.is_empty() || sig.generics.where_clause.is_some() {
+        return Err(syn::Error::new(
+            sig.generics.span(),
+            "a program cannot be generic: its arena's size is a constant computed from its tensors' types; \
+             write one program per element type (or a generic function that calls them)",
+        ));
+    }
+    if let Some(receiver) = sig.receiver() {
+        return Err(syn::Error::new(
+            receiver.span(),
+            "a program is a free function: pass what `self` holds as arguments",
+        ));
+    }
+    if let Some(asyncness) = sig.asyncness {
+        return Err(syn::Error::new(
+            asyncness.span(),
+            "a program cannot be `async`",
+        ));
+    }
+    if let Some(constness) = sig.constness {
+        return Err(syn::Error::new(
+            constness.span(),
+            "a program cannot be `const`",
+        ));
+    }
+    if let Some(variadic) = &sig.variadic {
+        return Err(syn::Error::new(
+            variadic.span(),
+            "a program cannot be variadic",
+        ));
+    }
+    for input in &sig.inputs {
+        if let syn::FnArg::Typed(typed) = input {
+            if let syn::Pat::Ident(pat) = &*typed.pat {
+                if pat.ident == "arena" {
+                    return Err(syn::Error::new(
+                        pat.ident.span(),
+                        "`arena` is the name of the arena parameter of the program's `_in` function: rename this one",
+                    ));
+                }
+            }
+        }
+    }
+    Ok(())
+}
+
+/// The body's `let name = tensor_expr!(e);` statements whose value the
+/// arena can hold, with their lifetimes.
+fn planned_statements(statements: &[syn::Stmt]) -> syn::Result<Vec<Planned>> {
+    let mut planned = Vec::new();
+    for (index, statement) in statements.iter().enumerate() {
+        let Some((name, tokens)) = planned_let(statement) else {
+            continue;
+        };
+        let expression = syn::parse2::<ast::Statement>(tokens)?;
+        crate::validate::validate(&expression)?;
+        let expression = crate::definitions::expand(expression)?;
+        if !crate::expand::placeable(&expression) {
+            continue;
+        }
+        let last = last_reader(statements, index, &name);
+        planned.push(Planned {
+            statement: index,
+            name,
+            last,
+            expression,
+        });
+    }
+    Ok(planned)
+}
+
+/// `let name = tensor_expr!(..);` (or `let mut name: Type = ..`): the name
+/// and the macro's tokens.
+fn planned_let(statement: &syn::Stmt) -> Option<(Ident, TokenStream)> {
+    let syn::Stmt::Local(local) = statement else {
+        return None;
+    };
+    let name = binding(&local.pat)?;
+    let init = local.init.as_ref()?;
+    if init.diverge.is_some() {
+        return None;
+    }
+    let syn::Expr::Macro(call) = &*init.expr else {
+        return None;
+    };
+    let last = call.mac.path.segments.last()?;
+    (last.ident == "tensor_expr").then(|| (name.clone(), call.mac.tokens.clone()))
+}
+
+/// The name a `let` binds, if it binds one plain name (`x`, `mut x`,
+/// `x: T`).
+fn binding(pattern: &syn::Pat) -> Option<&Ident> {
+    match pattern {
+        syn::Pat::Ident(pat) if pat.by_ref.is_none() && pat.subpat.is_none() => Some(&pat.ident),
+        syn::Pat::Type(typed) => binding(&typed.pat),
+        _ => None,
+    }
+}
+
+/// The last statement after `index` that names `name` (in its tokens, or in
+/// a format string's `{name}`), up to one that binds the name anew.
+fn last_reader(statements: &[syn::Stmt], index: usize, name: &Ident) -> usize {
+    let mut last = index;
+    for (later, statement) in statements.iter().enumerate().skip(index + 1) {
+        if names(statement.to_token_stream(), name) {
+            last = later;
+        }
+        if let syn::Stmt::Local(local) = statement {
+            if names(local.pat.to_token_stream(), name) {
+                break;
+            }
+        }
+    }
+    last
+}
+
+/// Whether `tokens` name `name`.
+fn names(tokens: TokenStream, name: &Ident) -> bool {
+    let inline = format!("{{{name}");
+    tokens.into_iter().any(|token| match token {
+        TokenTree::Ident(ident) => ident == *name,
+        TokenTree::Group(group) => names(group.stream(), name),
+        TokenTree::Literal(literal) => {
+            let text = literal.to_string();
+            text.match_indices(&inline)
+                .any(|(at, _)| matches!(text[at + inline.len()..].chars().next(), Some('}' | ':')))
+        }
+        TokenTree::Punct(_) => false,
+    })
+}
+
+/// Where planned statements evaluate into.
+enum Slots<'a> {
+    /// The witness's: no bytes (it is never called).
+    Witness,
+    /// The arena's, at the plan's offsets (the two constants' names).
+    Arena(&'a Ident, &'a Ident),
+}
+
+/// The body with each planned statement evaluated into its slot.
+fn body(statements: &[syn::Stmt], planned: &[Planned], slots: Slots) -> TokenStream {
+    let rt = quote!(::tensor_expr::__private::program);
+    let slots_name = format_ident!("__tensor_expr_slots");
+    let mut out = match slots {
+        Slots::Witness => quote!(let #slots_name = #rt::Slots::none();),
+        Slots::Arena(..) => quote!(let #slots_name = #rt::Slots::of(arena);),
+    };
+    for (index, statement) in statements.iter().enumerate() {
+        match planned.iter().position(|p| p.statement == index) {
+            Some(k) => {
+                let p = &planned[k];
+                let slot = match slots {
+                    Slots::Witness => quote!(unsafe { #slots_name.slot(0, 0) }),
+                    // SAFETY: the plan places tensors alive at one
+                    // statement apart; each binding ends after its last
+                    // reader (`end` below).
+                    Slots::Arena(lifetimes, plan) => quote!(unsafe {
+                        #slots_name.slot(#plan.offsets[#k], #lifetimes[#k].bytes)
+                    }),
+                };
+                let value = crate::expand::expand_into(&p.expression, Some(&slot));
+                let syn::Stmt::Local(local) = statement else {
+                    unreachable!("a planned statement is a `let`")
+                };
+                let attrs = &local.attrs;
+                let binding = placed_binding(&local.pat);
+                out.extend(quote!(#(#attrs)* let #binding = #value;));
+                if let Slots::Witness = slots {
+                    let footprint = format_ident!("__tensor_expr_footprint{k}");
+                    let name = &p.name;
+                    out.extend(quote!(let #footprint = #rt::footprint(&*#name);));
+                    if k + 1 == planned.len() {
+                        let list = (0..planned.len()).rev().fold(quote!(#rt::End), |rest, k| {
+                            let footprint = format_ident!("__tensor_expr_footprint{k}");
+                            quote!((#footprint, #rest))
+                        });
+                        out.extend(
+                            quote!(__tensor_expr_footprints = ::core::option::Option::Some(#list);),
+                        );
+                    }
+                }
+            }
+            None => out.extend(statement.to_token_stream()),
+        }
+        if let Slots::Arena(..) = slots {
+            for p in planned.iter().filter(|p| p.last == index) {
+                if index + 1 < statements.len() {
+                    let name = Ident::new(&p.name.to_string(), p.name.span());
+                    out.extend(quote_spanned!(p.name.span()=> #rt::end(#name);));
+                }
+            }
+        }
+    }
+    out
+}
+
+/// The binding of a planned tensor: the name, a `&mut` to the type written
+/// (`x: T` becomes `x: &mut T`), without `mut` (the binding is a reference
+/// already; in-place updates write through it).
+fn placed_binding(pattern: &syn::Pat) -> TokenStream {
+    match pattern {
+        syn::Pat::Ident(pat) => pat.ident.to_token_stream(),
+        syn::Pat::Type(typed) => {
+            let name = placed_binding(&typed.pat);
+            let ty = &typed.ty;
+            quote!(#name: &mut #ty)
+        }
+        other => other.to_token_stream(),
+    }
+}
+
+/// The witness: never called; its return type lists the planned tensors'
+/// types (see the module's header).
+fn witness_function(function: &syn::ItemFn, planned: &[Planned], witness: &Ident) -> TokenStream {
+    let rt = quote!(::tensor_expr::__private::program);
+    let inputs = function.sig.inputs.iter().map(|input| {
+        let syn::FnArg::Typed(typed) = input else {
+            unreachable!("check_signature rejects receivers")
+        };
+        let (pat, ty) = (&typed.pat, &typed.ty);
+        quote!(#pat: #ty)
+    });
+    // A return type `impl Trait` cannot annotate a closure: inferred.
+    let output = match &function.sig.output {
+        syn::ReturnType::Type(_, ty) if !matches!(**ty, syn::Type::ImplTrait(_)) => {
+            quote!(-> #ty)
+        }
+        _ => quote!(),
+    };
+    let body = body(&function.block.stmts, planned, Slots::Witness);
+    let end = planned
+        .is_empty()
+        .then(|| quote!(__tensor_expr_footprints = ::core::option::Option::Some(#rt::End);));
+    let span = Span::call_site();
+    quote_spanned! {span=>
+        #[doc(hidden)]
+        #[allow(unused, unreachable_code, non_snake_case, clippy::all)]
+        fn #witness() -> impl #rt::Footprints {
+            let mut __tensor_expr_footprints = ::core::option::Option::None;
+            let _ = |#(#inputs),*| #output {
+                #end
+                #body
+            };
+            __tensor_expr_footprints.unwrap()
+        }
+    }
+}

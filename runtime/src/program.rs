@@ -1,0 +1,543 @@
+//! Programs with planned memory: the arena a `#[tensor_expr::program]`
+//! function's tensors live in, and the plan that places them.
+//!
+//! The attribute turns each `let name = tensor_expr!(e);` of the function's
+//! body into a tensor in one [`Arena`], at an offset [`plan`] computes from
+//! the tensors' sizes and lifetimes: a tensor whose last reader has run
+//! frees its bytes for a later one, as TensorFlow Lite Micro's greedy
+//! planner does. The sizes come from the tensors' types (`size_of`), read
+//! through a function the attribute writes and never calls (a *witness*:
+//! the body again, each tensor's type pushed on a [`Footprints`] list that
+//! is its return type), so the offsets and the arena's size are constants
+//! that `cargo check` computes.
+//!
+//! Everything here but [`Arena`] exists for the attribute's expansion.
+
+#[cfg(feature = "alloc")]
+use crate::access::Heap;
+use crate::access::Stack;
+use crate::element::Element;
+use crate::expr::Expr;
+use crate::tensor::Tensor;
+use core::marker::PhantomData;
+use core::mem::{align_of, size_of, MaybeUninit};
+
+/// The alignment of an [`Arena`]'s first byte: a cache line, which is also
+/// the widest vector (AVX-512) any kernel reads.
+pub const ARENA_ALIGN: usize = 64;
+
+/// `N` bytes that a program's tensors live in, aligned for every element
+/// type and vector width. `const fn new` lets it be a `static` (on a
+/// microcontroller, a buffer the linker places); a program's `_in` function
+/// borrows it for one call.
+///
+/// ```
+/// use tensor_expr::Arena;
+/// static mut ARENA: Arena<1024> = Arena::new();
+/// let arena = Arena::<256>::new();
+/// assert_eq!(core::mem::size_of_val(&arena), 256);
+/// assert_eq!(core::mem::align_of_val(&arena), 64);
+/// ```
+#[repr(C, align(64))]
+pub struct Arena<const N: usize> {
+    bytes: [MaybeUninit<u8>; N],
+}
+
+impl<const N: usize> Arena<N> {
+    /// Its size in bytes.
+    pub const BYTES: usize = N;
+
+    /// An arena whose bytes are not yet written (a program writes each
+    /// tensor before reading it).
+    pub const fn new() -> Self {
+        Arena {
+            bytes: [MaybeUninit::uninit(); N],
+        }
+    }
+}
+
+impl<const N: usize> Default for Arena<N> {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl<const N: usize> core::fmt::Debug for Arena<N> {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        write!(f, "Arena<{N}>")
+    }
+}
+
+/// A tensor of a program: its bytes and alignment, the statement (counted
+/// from 0 in the function's body) that writes it and the last that reads it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Lifetime {
+    /// `size_of` its type.
+    pub bytes: usize,
+    /// `align_of` its type.
+    pub align: usize,
+    /// The statement that writes it.
+    pub first: usize,
+    /// The last statement that reads it (`first` if none does).
+    pub last: usize,
+}
+
+impl Lifetime {
+    /// Whether the two are alive at one statement (a statement's output
+    /// and its inputs are).
+    pub const fn overlaps_in_time(&self, other: &Lifetime) -> bool {
+        self.first <= other.last && other.first <= self.last
+    }
+}
+
+/// Where each tensor of a program lives in its arena, and the arena's size.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Plan<const K: usize> {
+    /// Each tensor's offset from the arena's start.
+    pub offsets: [usize; K],
+    /// The arena's size: the end of the tensor that ends last.
+    pub bytes: usize,
+}
+
+/// Places the tensors greedily by size, as TensorFlow Lite Micro's
+/// `GreedyMemoryPlanner` does: the largest first (ties: the one written
+/// first), each at the lowest offset, aligned for it, where it overlaps no
+/// tensor already placed that is alive at one of its statements. Two
+/// tensors alive at one statement never share a byte; otherwise bytes are
+/// reused.
+///
+/// ```
+/// use tensor_expr::__private::program::{plan, Lifetime};
+/// let t = |bytes, first, last| Lifetime { bytes, align: 4, first, last };
+/// // a -> b -> c: `c` takes `a`'s bytes, which nothing reads after `b`.
+/// let p = plan(&[t(100, 0, 1), t(60, 1, 2), t(100, 2, 2)]);
+/// assert_eq!(p.offsets, [0, 100, 0]);
+/// assert_eq!(p.bytes, 160);
+/// ```
+pub const fn plan<const K: usize>(tensors: &[Lifetime; K]) -> Plan<K> {
+    let order = by_size(tensors);
+    let mut offsets = [0; K];
+    let mut placed = [false; K];
+    let mut bytes = 0;
+    let mut n = 0;
+    while n < K {
+        let k = order[n];
+        let tensor = &tensors[k];
+        let mut offset = 0;
+        // Bumped past each placed tensor it collides with, until none: the
+        // lowest aligned offset that fits (a collision rules out every
+        // offset below the colliding tensor's end).
+        let mut moved = true;
+        while moved {
+            moved = false;
+            let mut other = 0;
+            while other < K {
+                let end = offsets[other] + tensors[other].bytes;
+                if placed[other]
+                    && tensor.overlaps_in_time(&tensors[other])
+                    && offset < end
+                    && offsets[other] < offset + tensor.bytes
+                    && tensor.bytes > 0
+                    && tensors[other].bytes > 0
+                {
+                    offset = align_up(end, tensor.align);
+                    moved = true;
+                }
+                other += 1;
+            }
+        }
+        offsets[k] = offset;
+        placed[k] = true;
+        if offset + tensor.bytes > bytes {
+            bytes = offset + tensor.bytes;
+        }
+        n += 1;
+    }
+    Plan { offsets, bytes }
+}
+
+/// The tensors' indices, largest first; of equal sizes, the one written
+/// first first.
+const fn by_size<const K: usize>(tensors: &[Lifetime; K]) -> [usize; K] {
+    let mut order = [0; K];
+    let mut i = 0;
+    while i < K {
+        order[i] = i;
+        i += 1;
+    }
+    // Insertion sort: a program has tens of tensors.
+    let mut i = 1;
+    while i < K {
+        let mut j = i;
+        while j > 0 && comes_first(&tensors[order[j]], &tensors[order[j - 1]]) {
+            let swap = order[j];
+            order[j] = order[j - 1];
+            order[j - 1] = swap;
+            j -= 1;
+        }
+        i += 1;
+    }
+    order
+}
+
+/// Whether `a` is placed before `b`.
+const fn comes_first(a: &Lifetime, b: &Lifetime) -> bool {
+    a.bytes > b.bytes || (a.bytes == b.bytes && a.first < b.first)
+}
+
+/// `offset` rounded up to a multiple of `align` (a power of two).
+const fn align_up(offset: usize, align: usize) -> usize {
+    (offset + align - 1) & !(align - 1)
+}
+
+/// The most bytes alive at one statement: no plan needs fewer.
+pub const fn peak<const K: usize>(tensors: &[Lifetime; K]) -> usize {
+    peak_statement(tensors).1
+}
+
+/// The statement at which the most bytes are alive, and how many.
+const fn peak_statement<const K: usize>(tensors: &[Lifetime; K]) -> (usize, usize) {
+    let (mut best, mut best_bytes) = (0, 0);
+    let mut k = 0;
+    while k < K {
+        // The live bytes change only where a tensor is written.
+        let statement = tensors[k].first;
+        let bytes = live_bytes(tensors, statement);
+        if bytes > best_bytes {
+            best = statement;
+            best_bytes = bytes;
+        }
+        k += 1;
+    }
+    (best, best_bytes)
+}
+
+/// The bytes of the tensors alive at `statement`.
+const fn live_bytes<const K: usize>(tensors: &[Lifetime; K], statement: usize) -> usize {
+    let mut bytes = 0;
+    let mut k = 0;
+    while k < K {
+        if tensors[k].first <= statement && statement <= tensors[k].last {
+            bytes += tensors[k].bytes;
+        }
+        k += 1;
+    }
+    bytes
+}
+
+/// Fails compilation, at the program's name, when its arena exceeds the
+/// budget of `#[tensor_expr::program(ram <= N)]`: the message names the
+/// arena's size, the budget, and the tensors alive where the most bytes
+/// are, with their sizes.
+pub const fn check_ram_budget<const K: usize>(
+    program: &str,
+    names: &[&str; K],
+    tensors: &[Lifetime; K],
+    bytes: usize,
+    budget: usize,
+) {
+    if bytes <= budget {
+        return;
+    }
+    let mut message = Message::new();
+    message.push("program `");
+    message.push(program);
+    message.push("` needs ");
+    message.number(bytes);
+    message.push(" B of arena, over its budget of ");
+    message.number(budget);
+    message.push(" B; the most alive at one statement: ");
+    let (statement, live) = peak_statement(tensors);
+    message.number(live);
+    message.push(" B at statement ");
+    message.number(statement + 1);
+    message.push(", in");
+    let mut k = 0;
+    let mut first = true;
+    while k < K {
+        if tensors[k].first <= statement && statement <= tensors[k].last {
+            message.push(if first { " `" } else { ", `" });
+            message.push(names[k]);
+            message.push("` (");
+            message.number(tensors[k].bytes);
+            message.push(" B)");
+            first = false;
+        }
+        k += 1;
+    }
+    match core::str::from_utf8(message.text()) {
+        Ok(text) => panic!("{}", text),
+        Err(_) => panic!("a program exceeds its `ram` budget"),
+    }
+}
+
+/// A message built at compile time (a `const` panic takes one `&str`).
+struct Message {
+    bytes: [u8; 1024],
+    len: usize,
+}
+
+impl Message {
+    const fn new() -> Self {
+        Message {
+            bytes: [0; 1024],
+            len: 0,
+        }
+    }
+
+    /// Appends `text`, cut where the buffer ends (on a character boundary:
+    /// only ASCII is cut).
+    const fn push(&mut self, text: &str) {
+        let text = text.as_bytes();
+        let mut i = 0;
+        while i < text.len() && self.len < self.bytes.len() - 4 {
+            self.bytes[self.len] = text[i];
+            self.len += 1;
+            i += 1;
+        }
+        while self.len > 0 && self.bytes[self.len - 1] & 0xC0 == 0x80 {
+            self.len -= 1;
+        }
+        if self.len > 0 && self.bytes[self.len - 1] >= 0xC0 {
+            self.len -= 1;
+        }
+    }
+
+    /// Appends `value` in decimal, thousands grouped by commas.
+    const fn number(&mut self, value: usize) {
+        let mut digits = [0u8; 40];
+        let (mut n, mut v) = (0, value);
+        loop {
+            if n % 4 == 3 {
+                digits[n] = b',';
+                n += 1;
+            }
+            digits[n] = b'0' + (v % 10) as u8;
+            n += 1;
+            v /= 10;
+            if v == 0 {
+                break;
+            }
+        }
+        while n > 0 && self.len < self.bytes.len() {
+            n -= 1;
+            self.bytes[self.len] = digits[n];
+            self.len += 1;
+        }
+    }
+
+    const fn text(&self) -> &[u8] {
+        self.bytes.split_at(self.len).0
+    }
+}
+
+/// A tensor type's size and alignment.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Footprint {
+    /// `size_of`.
+    pub bytes: usize,
+    /// `align_of`.
+    pub align: usize,
+}
+
+/// A list of tensor types, built by the witness (one `(PhantomData<T>,
+/// rest)` per tensor, [`End`] last), read back as constants.
+pub trait Footprints {
+    /// The first type's footprint.
+    const HEAD: Footprint;
+    /// The other types.
+    type Rest: Footprints;
+}
+
+/// The end of a [`Footprints`] list.
+#[derive(Clone, Copy, Debug)]
+pub struct End;
+
+impl Footprints for End {
+    const HEAD: Footprint = Footprint { bytes: 0, align: 1 };
+    type Rest = End;
+}
+
+impl<T, R: Footprints> Footprints for (PhantomData<T>, R) {
+    const HEAD: Footprint = Footprint {
+        bytes: size_of::<T>(),
+        align: align_of::<T>(),
+    };
+    type Rest = R;
+}
+
+/// The type of the tensor `tensor` refers to, for a [`Footprints`] list.
+#[inline(always)]
+pub fn footprint<T>(_tensor: &T) -> PhantomData<T> {
+    PhantomData
+}
+
+/// The list of the witness's type `W` (its return type, which only a
+/// `const fn` generic over it can name).
+pub const fn list_of<W: Footprints>(_witness: fn() -> W) -> PhantomData<W> {
+    PhantomData
+}
+
+/// An arena lent to one call of a program, cut into its tensors' slots.
+pub struct Slots<'a> {
+    base: *mut u8,
+    len: usize,
+    _arena: PhantomData<&'a mut [u8]>,
+}
+
+impl<'a> Slots<'a> {
+    /// The slots of `arena`.
+    #[inline(always)]
+    pub fn of<const N: usize>(arena: &'a mut Arena<N>) -> Self {
+        Slots {
+            base: arena.bytes.as_mut_ptr().cast(),
+            len: N,
+            _arena: PhantomData,
+        }
+    }
+
+    /// No bytes: the witness's slots (the witness is never called; a slot
+    /// of these would fail [`evaluate_in`]'s size check).
+    pub fn none() -> Slots<'static> {
+        Slots {
+            base: core::ptr::NonNull::dangling().as_ptr(),
+            len: 0,
+            _arena: PhantomData,
+        }
+    }
+
+    /// The `bytes` bytes at `offset`.
+    ///
+    /// # Safety
+    /// While the tensor evaluated into the slot lives, no other live
+    /// reference points into these bytes: the program's plan places tensors
+    /// alive at one statement apart, and the attribute ends each tensor's
+    /// binding after its last reader (moving it, so a borrow that outlives
+    /// that is a compile error).
+    #[inline(always)]
+    pub unsafe fn slot(&self, offset: usize, bytes: usize) -> Slot<'a> {
+        assert!(
+            offset <= self.len && bytes <= self.len - offset,
+            "a program's slot lies outside its arena"
+        );
+        Slot {
+            // SAFETY: within the arena, checked above.
+            start: unsafe { self.base.add(offset) },
+            bytes,
+            _arena: PhantomData,
+        }
+    }
+}
+
+/// The bytes of one tensor of a program.
+pub struct Slot<'a> {
+    start: *mut u8,
+    bytes: usize,
+    _arena: PhantomData<&'a mut [u8]>,
+}
+
+/// Ends a planned tensor's binding after its last reader. It reborrows the
+/// binding mutably, so a borrow of the tensor that is still alive (which
+/// would see a later tensor's bytes) is a compile error here.
+#[inline(always)]
+pub fn end<T: ?Sized>(_tensor: &mut T) {}
+
+/// The placements a program's tensor may have: its shape is static. (A
+/// tensor whose first dim is `Dyn` has no size before run time.)
+#[diagnostic::on_unimplemented(
+    message = "a program's tensors need static shapes: this one has run-time rows",
+    label = "its first dim is `Dyn`",
+    note = "compute it outside the program, or into a `HeapTensor` target: `tensor_expr!(out = ..)`"
+)]
+pub trait InArena {}
+impl InArena for Stack {}
+#[cfg(feature = "alloc")]
+impl InArena for Heap {}
+
+/// Evaluates `e` into `slot`: the program form of
+/// [`evaluate`](crate::placement::evaluate), each element written once.
+#[inline]
+pub fn evaluate_in<'a, P: InArena, T: Element, E: Expr<T>>(
+    slot: Slot<'a>,
+    _placement: P,
+    e: E,
+) -> &'a mut Tensor<T, E::Shape> {
+    assert!(
+        size_of::<Tensor<T, E::Shape>>() <= slot.bytes
+            && slot.start.cast::<Tensor<T, E::Shape>>().is_aligned(),
+        "a program's slot does not fit its tensor"
+    );
+    let start = slot.start.cast::<MaybeUninit<T>>();
+    // SAFETY: the slot holds `size_of::<Tensor<T, S>>()` bytes, aligned for
+    // it (checked above), which no other live reference points into
+    // (`Slots::slot`); a `Tensor` is `LEN` consecutive `T`s
+    // (`Tensor::from_uninit` says why).
+    let slots = unsafe { core::slice::from_raw_parts_mut(start, <E::Shape as crate::Shape>::LEN) };
+    crate::kernel::drive_into_uninit::<T, E>(slots, &e);
+    // SAFETY: every slot was written (`drive_into_uninit`); `Tensor` is
+    // `repr(transparent)` over its nested array of those elements.
+    unsafe { &mut *slot.start.cast::<Tensor<T, E::Shape>>() }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn lifetime(bytes: usize, first: usize, last: usize) -> Lifetime {
+        Lifetime {
+            bytes,
+            align: 4,
+            first,
+            last,
+        }
+    }
+
+    #[test]
+    fn tensors_alive_together_never_share_a_byte() {
+        let tensors = [
+            lifetime(64, 0, 2),
+            lifetime(32, 1, 3),
+            lifetime(64, 2, 4),
+            lifetime(16, 3, 3),
+        ];
+        let p = plan(&tensors);
+        for a in 0..4 {
+            for b in 0..a {
+                if tensors[a].overlaps_in_time(&tensors[b]) {
+                    let (x, y) = (p.offsets[a], p.offsets[b]);
+                    assert!(
+                        x + tensors[a].bytes <= y || y + tensors[b].bytes <= x,
+                        "{a} and {b} share bytes: {p:?}"
+                    );
+                }
+            }
+        }
+        assert_eq!(p.bytes, peak(&tensors));
+    }
+
+    #[test]
+    fn offsets_are_aligned() {
+        let tensors = [
+            lifetime(3, 0, 1),
+            Lifetime {
+                bytes: 8,
+                align: 8,
+                first: 1,
+                last: 1,
+            },
+        ];
+        let p = plan(&tensors);
+        assert_eq!(p.offsets, [0, 8]);
+    }
+
+    #[test]
+    fn numbers_are_grouped_by_thousands() {
+        let mut message = Message::new();
+        message.number(18432);
+        message.push(" / ");
+        message.number(7);
+        message.push(" / ");
+        message.number(1_000_000);
+        assert_eq!(message.text(), b"18,432 / 7 / 1,000,000");
+    }
+}

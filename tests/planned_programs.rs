@@ -39,3 +39,66 @@ fn a_program_computes_what_its_statements_compute() {
     let mut arena = tensor_expr::Arena::<CHAIN_ARENA_BYTES>::new();
     assert_eq!(chain_in(&x, &w, &mut arena).as_slice(), expected.as_slice());
 }
+
+/// A name bound anew, in place updates through a planned tensor, other
+/// statements between the planned ones, and a tensor read by a format
+/// string only.
+#[tensor_expr::program]
+fn rebinding(x: &Tensor<f32, V>) -> (Tensor<f32, V>, usize) {
+    let a = tensor_expr!(x + 1.0);
+    let a = tensor_expr!(a * a);
+    let mut count = 0;
+    for v in a.as_slice() {
+        count += usize::from(*v > 4.0);
+    }
+    let b = tensor_expr!(a - 2.0);
+    tensor_expr!(b += x);
+    let text = format!("{b:?}");
+    let _unread = tensor_expr!(b * 2.0);
+    (tensor_expr!(a + x), text.len() + count)
+}
+
+fn rebinding_written_separately(x: &Tensor<f32, V>) -> (Tensor<f32, V>, usize) {
+    let a = tensor_expr!(x + 1.0);
+    let a = tensor_expr!(a * a);
+    let count = a.as_slice().iter().filter(|v| **v > 4.0).count();
+    let mut b = tensor_expr!(a - 2.0);
+    tensor_expr!(b += x);
+    let text = format!("{b:?}");
+    (tensor_expr!(a + x), text.len() + count)
+}
+
+#[test]
+fn rebound_names_updates_and_other_statements_keep_their_meaning() {
+    let x = Tensor::<f32, V>::from_fn(|[i]| i as f32 * 0.125 - 2.0);
+    let (found, n) = rebinding(&x);
+    let (expected, m) = rebinding_written_separately(&x);
+    assert_eq!(found.as_slice(), expected.as_slice());
+    assert_eq!(n, m);
+    // a, a (the second reads the first), b, _unread: the first `a` ends
+    // as the second is written, so `b` takes its bytes; `_unread` needs a
+    // third slot while `a` and `b` live.
+    assert_eq!(REBINDING_ARENA_BYTES, 3 * 256);
+}
+
+/// A local macro that names a tensor keeps it alive to the end: `first!()`
+/// reads `a` where no token names it.
+#[tensor_expr::program]
+fn through_a_macro(x: &Tensor<f32, V>) -> f32 {
+    let a = tensor_expr!(x * 2.0);
+    macro_rules! first {
+        () => {
+            a[[0]]
+        };
+    }
+    let b = tensor_expr!(x + 1.0);
+    let c = tensor_expr!(b * 3.0);
+    c[[0]] + first!()
+}
+
+#[test]
+fn a_tensor_named_by_a_local_macro_lives_to_the_end() {
+    let x = Tensor::<f32, V>::full(1.0);
+    assert_eq!(through_a_macro(&x), 2.0 + 6.0);
+    assert_eq!(THROUGH_A_MACRO_ARENA_BYTES, 3 * 256);
+}

@@ -113,7 +113,7 @@ pub fn expand(args: TokenStream, item: TokenStream) -> syn::Result<TokenStream> 
     let attrs = &function.attrs;
     let sig = &function.sig;
     let output = &sig.output;
-    let inputs = &sig.inputs;
+    let inputs: Vec<&syn::FnArg> = sig.inputs.iter().collect();
     let arguments: Vec<Ident> = (0..inputs.len())
         .map(|i| format_ident!("__tensor_expr_argument{i}"))
         .collect();
@@ -157,7 +157,7 @@ pub fn expand(args: TokenStream, item: TokenStream) -> syn::Result<TokenStream> 
         }
 
         #[doc = #doc_in]
-        #vis fn #name_in(#inputs, arena: &mut ::tensor_expr::Arena<#arena_bytes>) #output {
+        #vis fn #name_in(#(#inputs,)* arena: &mut ::tensor_expr::Arena<#arena_bytes>) #output {
             #body_in
         }
     })
@@ -266,11 +266,17 @@ fn binding(pattern: &syn::Pat) -> Option<&Ident> {
 }
 
 /// The last statement after `index` that names `name` (in its tokens, or in
-/// a format string's `{name}`), up to one that binds the name anew.
+/// a format string's `{name}`), up to one that binds the name anew; the
+/// last statement if a local macro names it.
 fn last_reader(statements: &[syn::Stmt], index: usize, name: &Ident) -> usize {
     let mut last = index;
     for (later, statement) in statements.iter().enumerate().skip(index + 1) {
         if names(statement.to_token_stream(), name) {
+            // A local `macro_rules!` that names it may be called anywhere
+            // after: the tensor lives to the end.
+            if matches!(statement, syn::Stmt::Item(syn::Item::Macro(_))) {
+                return statements.len() - 1;
+            }
             last = later;
         }
         if let syn::Stmt::Local(local) = statement {
@@ -297,6 +303,15 @@ fn names(tokens: TokenStream, name: &Ident) -> bool {
     })
 }
 
+/// The span of the last token `name` in `tokens`.
+fn last_use(tokens: TokenStream, name: &Ident) -> Option<Span> {
+    tokens.into_iter().fold(None, |found, token| match token {
+        TokenTree::Ident(ident) if ident == *name => Some(ident.span()),
+        TokenTree::Group(group) => last_use(group.stream(), name).or(found),
+        _ => found,
+    })
+}
+
 /// Where planned statements evaluate into.
 enum Slots<'a> {
     /// The witness's: no bytes (it is never called).
@@ -314,48 +329,88 @@ fn body(statements: &[syn::Stmt], planned: &[Planned], slots: Slots) -> TokenStr
         Slots::Arena(..) => quote!(let #slots_name = #rt::Slots::of(arena);),
     };
     for (index, statement) in statements.iter().enumerate() {
-        match planned.iter().position(|p| p.statement == index) {
+        // The planned tensors whose last reader this is, ended after it.
+        let ending: Vec<&Planned> = match slots {
+            Slots::Arena(..) if index + 1 < statements.len() => {
+                planned.iter().filter(|p| p.last == index).collect()
+            }
+            _ => Vec::new(),
+        };
+        let ends: TokenStream = ending
+            .iter()
+            .map(|p| {
+                // Spanned on the last use: where a borrow that lives on is
+                // reported.
+                let span =
+                    last_use(statement.to_token_stream(), &p.name).unwrap_or_else(|| p.name.span());
+                let name = Ident::new(&p.name.to_string(), span);
+                quote_spanned!(span=> ::tensor_expr::__private::program::end(#name);)
+            })
+            .collect();
+        let k = planned.iter().position(|p| p.statement == index);
+        let syn::Stmt::Local(local) = statement else {
+            out.extend(statement.to_token_stream());
+            out.extend(ends);
+            continue;
+        };
+        let value = match k {
             Some(k) => {
-                let p = &planned[k];
                 let slot = match slots {
                     Slots::Witness => quote!(unsafe { #slots_name.slot(0, 0) }),
                     // SAFETY: the plan places tensors alive at one
                     // statement apart; each binding ends after its last
-                    // reader (`end` below).
+                    // reader (`end`).
                     Slots::Arena(lifetimes, plan) => quote!(unsafe {
                         #slots_name.slot(#plan.offsets[#k], #lifetimes[#k].bytes)
                     }),
                 };
-                let value = crate::expand::expand_into(&p.expression, Some(&slot));
-                let syn::Stmt::Local(local) = statement else {
-                    unreachable!("a planned statement is a `let`")
-                };
-                let attrs = &local.attrs;
-                let binding = placed_binding(&local.pat);
-                out.extend(quote!(#(#attrs)* let #binding = #value;));
-                if let Slots::Witness = slots {
-                    let footprint = format_ident!("__tensor_expr_footprint{k}");
-                    let name = &p.name;
-                    out.extend(quote!(let #footprint = #rt::footprint(&*#name);));
-                    if k + 1 == planned.len() {
-                        let list = (0..planned.len()).rev().fold(quote!(#rt::End), |rest, k| {
-                            let footprint = format_ident!("__tensor_expr_footprint{k}");
-                            quote!((#footprint, #rest))
-                        });
-                        out.extend(
-                            quote!(__tensor_expr_footprints = ::core::option::Option::Some(#list);),
-                        );
-                    }
-                }
+                Some(crate::expand::expand_into(
+                    &planned[k].expression,
+                    Some(&slot),
+                ))
             }
-            None => out.extend(statement.to_token_stream()),
+            None => local.init.as_ref().map(|init| init.expr.to_token_stream()),
+        };
+        let attrs = &local.attrs;
+        let binding = match k {
+            Some(_) => placed_binding(&local.pat),
+            None => local.pat.to_token_stream(),
+        };
+        let diverge = local
+            .init
+            .as_ref()
+            .and_then(|init| init.diverge.as_ref())
+            .map(|(else_token, block)| quote!(#else_token #block));
+        let rebinds_an_ending_tensor = ending
+            .iter()
+            .any(|p| p.statement != index && names(local.pat.to_token_stream(), &p.name));
+        match value {
+            // `let a = f(a);` ends the old `a` between its value and the
+            // new binding: after it, the name is the new tensor's.
+            Some(value) if rebinds_an_ending_tensor => {
+                out.extend(quote!(let __tensor_expr_value = #value;));
+                out.extend(ends);
+                out.extend(quote!(#(#attrs)* let #binding = __tensor_expr_value #diverge;));
+            }
+            Some(value) => {
+                out.extend(quote!(#(#attrs)* let #binding = #value #diverge;));
+                out.extend(ends);
+            }
+            None => {
+                out.extend(ends);
+                out.extend(quote!(#(#attrs)* let #binding;));
+            }
         }
-        if let Slots::Arena(..) = slots {
-            for p in planned.iter().filter(|p| p.last == index) {
-                if index + 1 < statements.len() {
-                    let name = Ident::new(&p.name.to_string(), p.name.span());
-                    out.extend(quote_spanned!(p.name.span()=> #rt::end(#name);));
-                }
+        if let (Slots::Witness, Some(k)) = (&slots, k) {
+            let footprint = format_ident!("__tensor_expr_footprint{k}");
+            let name = &planned[k].name;
+            out.extend(quote!(let #footprint = #rt::footprint(&*#name);));
+            if k + 1 == planned.len() {
+                let list = (0..planned.len()).rev().fold(quote!(#rt::End), |rest, k| {
+                    let footprint = format_ident!("__tensor_expr_footprint{k}");
+                    quote!((#footprint, #rest))
+                });
+                out.extend(quote!(__tensor_expr_footprints = ::core::option::Option::Some(#list);));
             }
         }
     }

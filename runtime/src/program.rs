@@ -249,9 +249,15 @@ pub const fn check_ram_budget<const K: usize>(
     message.push(" B; the most alive at one statement: ");
     let (statement, live) = peak_statement(tensors);
     message.number(live);
-    message.push(" B at statement ");
-    message.number(statement + 1);
-    message.push(", in");
+    message.push(" B, where `");
+    let mut k = 0;
+    while k < K {
+        if tensors[k].first == statement {
+            message.push(names[k]);
+        }
+        k += 1;
+    }
+    message.push("` is written:");
     let mut k = 0;
     let mut first = true;
     while k < K {

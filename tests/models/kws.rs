@@ -359,8 +359,5 @@ pub fn kws(x: &Tensor<i8, Input>, model: &Kws) -> (Tensor<i8, Classes>, Tensor<i
             + q.zy
     ));
     let (m, s) = model.softmax;
-    (
-        *logits,
-        tensor_expr!(quantized_softmax(logits, m, s, [1])),
-    )
+    (*logits, tensor_expr!(quantized_softmax(logits, m, s, [1])))
 }

@@ -253,6 +253,32 @@ fn pools_match_tflite_micro() {
     assert_eq!(y.as_slice(), &i8s("avg_pool2d", "y")[..]);
 }
 
+/// A pool over `cast::<i32>(x) - c` reads the bytes converted in place,
+/// padding and channels first included: the same as over the converted
+/// tensor stored first.
+#[test]
+fn pools_read_a_converted_input_as_its_stored_copy() {
+    let x = Tensor::<i8, Shape![2, 3, 7, 9]>::from_fn(|[n, c, h, w]| {
+        ((n * 131 + c * 37 + h * 11 + w * 5) % 255) as i8
+    });
+    let wide = tensor_expr!(cast::<i32>(x) - 5);
+    let expected = tensor_expr!(max_pool2d(wide, [3, 3], stride = 2, padding = 1));
+    let found = tensor_expr!(max_pool2d(
+        cast::<i32>(x) - 5,
+        [3, 3],
+        stride = 2,
+        padding = 1
+    ));
+    assert_eq!(found.as_slice(), expected.as_slice());
+    let expected = tensor_expr!(avg_pool2d(wide, [2, 3], padding = [[1, 0], [1, 1]]));
+    let found = tensor_expr!(avg_pool2d(
+        cast::<i32>(x) - 5,
+        [2, 3],
+        padding = [[1, 0], [1, 1]]
+    ));
+    assert_eq!(found.as_slice(), expected.as_slice());
+}
+
 /// The inputs of a case of two int8 tensors (ADD, MUL): the tensors,
 /// their zero points and the output's, and the three scales as TFLite
 /// stores them (`f32`).

@@ -205,10 +205,15 @@ pub enum Reads {
     /// are borrowed where stored (an expression input is evaluated first),
     /// and it is staged wherever a product is.
     Tiled,
-    /// Folds a window of stored data for each output element (a pool): its
-    /// input is borrowed where stored, and it is read like any elementwise
-    /// node.
+    /// Reads stored data at other positions than the output element's
+    /// (`flip`, `tril`): its input is borrowed where stored, and it is read
+    /// like any elementwise node.
     Windows,
+    /// Folds a window of its input for each output element (a pool): the
+    /// input is read as a convolution reads it, stored or `cast::<U>(x)`
+    /// (`+ c`, `- c`) converted from `x`'s own elements, and the node is
+    /// read like any elementwise node.
+    Pooled,
     /// Reads each element where it is written, converted to another element
     /// type (a cast): elementwise, its input an expression over its own
     /// element type, which the macro builds in a context of its own and
@@ -237,6 +242,12 @@ pub enum Reads {
 }
 
 impl Reads {
+    /// Whether the operation reads `cast::<U>(x)` (`+ c`, `- c`) from `x`'s
+    /// own elements, converting each as it is read (no widened copy).
+    pub const fn reads_converted_inputs(self) -> bool {
+        matches!(self, Reads::Tiled | Reads::Pooled)
+    }
+
     /// Whether the operation borrows its inputs where they are stored (an
     /// expression input is evaluated first, into a tensor of its own).
     pub const fn borrows_stored_inputs(self) -> bool {
@@ -247,6 +258,7 @@ impl Reads {
                 | Reads::Placed
                 | Reads::Tiled
                 | Reads::Windows
+                | Reads::Pooled
                 | Reads::Matrices { .. }
         )
     }

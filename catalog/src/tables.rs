@@ -601,7 +601,7 @@ pub const OPERATIONS: &[&Operation] = &[
                 },
             ],
         },
-        reads: Reads::Windows,
+        reads: Reads::Pooled,
         build: Build::Node {
             constructor: "pool::pool",
             marker: Some("pool::pools::max_pool1d"),
@@ -656,7 +656,7 @@ pub const OPERATIONS: &[&Operation] = &[
                 },
             ],
         },
-        reads: Reads::Windows,
+        reads: Reads::Pooled,
         build: Build::Node {
             constructor: "pool::pool",
             marker: Some("pool::pools::max_pool2d"),
@@ -703,7 +703,7 @@ pub const OPERATIONS: &[&Operation] = &[
                 },
             ],
         },
-        reads: Reads::Windows,
+        reads: Reads::Pooled,
         build: Build::Node {
             constructor: "pool::average",
             marker: Some("pool::pools::avg_pool1d"),
@@ -750,7 +750,7 @@ pub const OPERATIONS: &[&Operation] = &[
                 },
             ],
         },
-        reads: Reads::Windows,
+        reads: Reads::Pooled,
         build: Build::Node {
             constructor: "pool::average",
             marker: Some("pool::pools::avg_pool2d"),

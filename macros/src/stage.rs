@@ -161,16 +161,15 @@ impl Stages<'_> {
 
     /// Stages each expression input of every operation that reads stored
     /// data in place (`transpose(x @ w)`): it is evaluated into a tensor,
-    /// which the operation then reads without a copy. A convolution's
-    /// input `cast::<U>(x) - c` is not: the convolution reads `x` itself.
+    /// which the operation then reads without a copy. A convolution's or
+    /// pool's input `cast::<U>(x) - c` is not: it reads `x` itself.
     fn stored_inputs(&mut self, expr: &mut Expr) {
         let in_place = expr
             .as_op()
             .is_some_and(|call| call.op.reads.borrows_stored_inputs());
-        // A convolution reads `cast::<U>(x) - c` from `x` itself.
         let reads_converted = expr
             .as_op()
-            .is_some_and(|call| call.op.reads == Reads::Tiled);
+            .is_some_and(|call| call.op.reads.reads_converted_inputs());
         // A gather's positions are never staged: over their own integer
         // type, they must be stored (validation reports an expression).
         let positions = expr.as_op().and_then(|call| call.positions_input());

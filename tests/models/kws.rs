@@ -177,9 +177,8 @@ impl Kws {
             )));
         }
         // AVERAGE_POOL_2D over the whole 25x5 map (VALID), then RESHAPE.
-        // The pool sums in `i32`, and its input expression is evaluated
-        // first: 32 KB of stack, above the default budget.
-        let pooled = tensor_expr!(scratch <= 32768: saturating_cast::<i8>(avg_pool2d(
+        // The pool sums the bytes in `i32`.
+        let pooled = tensor_expr!(saturating_cast::<i8>(avg_pool2d(
             cast::<i32>(maps),
             [25, 5],
             layout = nhwc
@@ -348,7 +347,7 @@ pub fn kws(x: &Tensor<i8, Input>, model: &Kws) -> (Tensor<i8, Classes>, Tensor<i
         ) + pq.zy,
         pq.lo
     )));
-    let pooled = tensor_expr!(scratch <= 32768: saturating_cast::<i8>(avg_pool2d(
+    let pooled = tensor_expr!(saturating_cast::<i8>(avg_pool2d(
         cast::<i32>(pointwise4),
         [25, 5],
         layout = nhwc

@@ -340,10 +340,10 @@ impl TreeBuilder {
         let inner_context = (call.op.reads == Reads::Converts).then(|| self.enter_scope(call));
         let mut inputs = Vec::new();
         for input in &call.inputs {
-            if call.op.reads == Reads::Tiled {
+            if call.op.reads.reads_converted_inputs() {
                 let Some(input) = self.tiled_input(input, check_span) else {
                     // Staging made every other input an operand.
-                    return error(span, "a convolution reads stored operands");
+                    return error(span, "a convolution or pool reads stored operands");
                 };
                 inputs.push(at(&input, check_span));
             } else if call.op.reads.borrows_stored_inputs() {
@@ -428,7 +428,7 @@ impl TreeBuilder {
         }
     }
 
-    /// An input of a convolution: a stored operand read as it is, or
+    /// An input of a convolution or pool: a stored operand read as it is, or
     /// `cast::<U>(x)` (`+ c`, `- c`) read from `x`'s own elements, each
     /// checked at `check_span`.
     fn tiled_input(&mut self, input: &Expr, check_span: Span) -> Option<Ident> {

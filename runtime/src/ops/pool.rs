@@ -17,10 +17,10 @@
 //! where it is stored (an expression input is evaluated first).
 
 use super::{Build, Dims, Operation, Reads, Signature};
-use crate::access::{Contiguous, Operand};
 use crate::element::Element;
 use crate::expr::function::{impl_domain, Domain};
 use crate::expr::{Context, Expr, Row, Shaped};
+use crate::ops::conv::inputs::{ConvInput, Reader};
 use crate::ops::conv::{
     input_at, input_index, output_position, Position, DILATION, LAYOUT_1D, LAYOUT_2D,
     PADDING_SIZES, STRIDE,
@@ -61,7 +61,7 @@ macro_rules! pools {
                     type_arg: false,
                     options: $options,
                 },
-                reads: Reads::Windows,
+                reads: Reads::Pooled,
                 build: Build::Node {
                     constructor: $constructor,
                     marker: Some(concat!("pool::pools::", stringify!($name))),
@@ -142,9 +142,12 @@ where
     type Output = O;
 }
 
-/// A pool of `x` over elements `T`, as spec `C` says.
-pub struct Pool<'a, T, C> {
-    x: &'a [T],
+/// A pool over elements `T` of stored data `x`, each element read by `R`
+/// (as it is, or converted: `avg_pool2d(cast::<i32>(x), ..)` over `i8`
+/// data sums the bytes in `i32` with no widened copy), as spec `C` says.
+pub struct Pool<'a, T, C, R: Reader<T>> {
+    x: &'a [R::Stored],
+    reader: R,
     spec: PhantomData<C>,
 }
 
@@ -160,13 +163,14 @@ type PoolOutput<X, K, F, S, P, Dl, L> = <X as ConvRule<
 >>::Output;
 
 /// Builds a pool (`f` says which): `kernel` is the list as a shape, the
-/// options the witnesses the macro writes, `()` where left out.
+/// options the witnesses the macro writes, `()` where left out; the input
+/// as a convolution's (`conv::inputs::stored` or `widened`).
 // Its arguments and return type carry what a pool is: the operand, the
 // kernel and four options.
 #[inline(always)]
 #[allow(clippy::too_many_arguments, clippy::type_complexity)]
 #[rustfmt::skip]
-pub fn pool<'a, T, M, F, K, S, P, Dl, L, X>(
+pub fn pool<'a, T, M, F, K, S, P, Dl, L, I>(
     _context: Context<T, M>,
     _f: F,
     _kernel: PhantomData<K>,
@@ -174,20 +178,17 @@ pub fn pool<'a, T, M, F, K, S, P, Dl, L, X>(
     _padding: PhantomData<P>,
     _dilation: PhantomData<Dl>,
     _layout: PhantomData<L>,
-    x: &'a X,
-) -> Pool<'a, X::Element, Spec<PoolOutput<X::Shape, K, <F as Domain<T>>::Function, S, P, Dl, L>, X::Shape, K, <F as Domain<T>>::Function, (S, P, Dl, L)>>
+    input: I,
+) -> Pool<'a, T, Spec<PoolOutput<I::Shape, K, <F as Domain<T>>::Function, S, P, Dl, L>, I::Shape, K, <F as Domain<T>>::Function, (S, P, Dl, L)>, I::Reader>
 where
-    X: Operand<T> + ?Sized,
-    X::Layout: Contiguous,
+    I: ConvInput<'a, T>,
     F: Domain<T>,
     <F as Domain<T>>::Function: Pooling,
     S: StrideOrKernel<K>,
-    X::Shape: ConvRule<K, <<F as Domain<T>>::Function as Pooling>::Kind, S::Stride, P, Dl, (), L>,
+    I::Shape: ConvRule<K, <<F as Domain<T>>::Function as Pooling>::Kind, S::Stride, P, Dl, (), L>,
 {
-    Pool {
-        x: &x.elements()[..<X::Shape as Shape>::LEN],
-        spec: PhantomData,
-    }
+    let (x, reader) = input.parts();
+    Pool { x, reader, spec: PhantomData }
 }
 
 /// Builds an average pool: [`pool`] without `dilation`, which PyTorch's
@@ -195,31 +196,30 @@ where
 #[inline(always)]
 #[allow(clippy::type_complexity)]
 #[rustfmt::skip]
-pub fn average<'a, T, M, F, K, S, P, L, X>(
+pub fn average<'a, T, M, F, K, S, P, L, I>(
     context: Context<T, M>,
     f: F,
     kernel: PhantomData<K>,
     stride: PhantomData<S>,
     padding: PhantomData<P>,
     layout: PhantomData<L>,
-    x: &'a X,
-) -> Pool<'a, X::Element, Spec<PoolOutput<X::Shape, K, <F as Domain<T>>::Function, S, P, (), L>, X::Shape, K, <F as Domain<T>>::Function, (S, P, (), L)>>
+    input: I,
+) -> Pool<'a, T, Spec<PoolOutput<I::Shape, K, <F as Domain<T>>::Function, S, P, (), L>, I::Shape, K, <F as Domain<T>>::Function, (S, P, (), L)>, I::Reader>
 where
-    X: Operand<T> + ?Sized,
-    X::Layout: Contiguous,
+    I: ConvInput<'a, T>,
     F: Domain<T>,
     <F as Domain<T>>::Function: Pooling,
     S: StrideOrKernel<K>,
-    X::Shape: ConvRule<K, <<F as Domain<T>>::Function as Pooling>::Kind, S::Stride, P, (), (), L>,
+    I::Shape: ConvRule<K, <<F as Domain<T>>::Function as Pooling>::Kind, S::Stride, P, (), (), L>,
 {
-    pool(context, f, kernel, stride, padding, PhantomData::<()>, layout, x)
+    pool(context, f, kernel, stride, padding, PhantomData::<()>, layout, input)
 }
 
-impl<T, C: PoolSpec> Shaped for Pool<'_, T, C> {
+impl<T, C: PoolSpec, R: Reader<T>> Shaped for Pool<'_, T, C, R> {
     type Shape = C::Output;
 }
 
-impl<T: Element, C: PoolSpec> Pool<'_, T, C> {
+impl<T: Element, C: PoolSpec, R: Reader<T>> Pool<'_, T, C, R> {
     /// The start of a fold.
     const START: T = match C::FOLD {
         Fold::Max => T::LOWEST,
@@ -269,7 +269,7 @@ impl<T: Element, C: PoolSpec> Pool<'_, T, C> {
                     };
                     let pixel = &self.x[input_index(&g, p.n, 0, ih, iw)..][..row_len];
                     for (a, &x) in values.iter_mut().zip(pixel) {
-                        *a = Self::fold(*a, x);
+                        *a = Self::fold(*a, self.reader.read(x));
                     }
                 }
             } else {
@@ -289,7 +289,7 @@ impl<T: Element, C: PoolSpec> Pool<'_, T, C> {
                 for (j, a) in inside.iter_mut().enumerate() {
                     let taps = &x_row[(first + j) * s - pad..][..span + 1];
                     for kw in 0..g.kernel[1] {
-                        *a = Self::fold(*a, taps[kw * d]);
+                        *a = Self::fold(*a, self.reader.read(taps[kw * d]));
                     }
                 }
                 let border = left.iter_mut().enumerate();
@@ -297,7 +297,7 @@ impl<T: Element, C: PoolSpec> Pool<'_, T, C> {
                 for (ow, a) in border {
                     for kw in 0..g.kernel[1] {
                         if let Some(iw) = input_at(ow, kw, 1, &g) {
-                            *a = Self::fold(*a, x_row[iw]);
+                            *a = Self::fold(*a, self.reader.read(x_row[iw]));
                         }
                     }
                 }
@@ -310,7 +310,7 @@ impl<T: Element, C: PoolSpec> Pool<'_, T, C> {
     }
 }
 
-unsafe impl<T: Element, C: PoolSpec> Expr<T> for Pool<'_, T, C> {
+unsafe impl<T: Element, C: PoolSpec, R: Reader<T>> Expr<T> for Pool<'_, T, C, R> {
     #[inline(always)]
     fn row<O: Shape>(&self, outer: [usize; MAX_RANK]) -> impl Row<T> + '_ {
         let first = output_position::<C::Output, O>(&C::GEOMETRY, outer, 0);

@@ -32,8 +32,30 @@ pub fn tensor_expr(input: TokenStream) -> TokenStream {
 }
 
 /// A function whose `let name = tensor_expr!(e);` statements are tensors in
-/// one arena, placed by their lifetimes; see the `tensor-expr` crate
-/// documentation.
+/// one arena, placed by their lifetimes.
+///
+/// On `fn name(args) -> R { .. }` (free, not generic) it writes:
+/// - `NAME_ARENA_BYTES: usize` (the name in upper case): the arena's size,
+///   a constant `cargo check` computes from the tensors' types;
+/// - `name(args) -> R`: the function, its arena on its own stack;
+/// - `name_in(args, arena: &mut Arena<NAME_ARENA_BYTES>) -> R`: the same in
+///   a caller's arena (a `static` on a microcontroller: `Arena::new` is a
+///   `const fn`).
+///
+/// Each top-level `let t = tensor_expr!(e);` (or `let t: T = ..`) whose
+/// value is a new tensor is evaluated into the arena, and `t` is a
+/// `&mut Tensor` there (`T` becomes `&mut T`). A tensor lives from its
+/// statement to the last statement that names it; the plan gives tensors
+/// alive at one statement disjoint bytes, the largest placed first, each at
+/// the lowest offset that fits (TensorFlow Lite Micro's greedy planner).
+/// After its last statement the binding ends: a borrow of it kept longer
+/// does not compile. Everything else (assignments, `argmax`, fallible
+/// linear algebra, calls nested in blocks or loops, other statements) stays
+/// as written. A tensor's first dim cannot be `Dyn`.
+///
+/// `#[tensor_expr::program(ram <= BYTES)]` fails `cargo check` on the
+/// attribute when the arena exceeds `BYTES`, naming the tensors alive where
+/// the most bytes are, with their sizes.
 #[proc_macro_attribute]
 pub fn program(args: TokenStream, item: TokenStream) -> TokenStream {
     let original: proc_macro2::TokenStream = item.clone().into();

@@ -32,7 +32,7 @@ pub const ARENA_ALIGN: usize = 64;
 /// borrows it for one call.
 ///
 /// ```
-/// use tensor_expr::Arena;
+/// use tensor_expr_runtime::Arena;
 /// static mut ARENA: Arena<1024> = Arena::new();
 /// let arena = Arena::<256>::new();
 /// assert_eq!(core::mem::size_of_val(&arena), 256);
@@ -107,7 +107,7 @@ pub struct Plan<const K: usize> {
 /// reused.
 ///
 /// ```
-/// use tensor_expr::__private::program::{plan, Lifetime};
+/// use tensor_expr_runtime::program::{plan, Lifetime};
 /// let t = |bytes, first, last| Lifetime { bytes, align: 4, first, last };
 /// // a -> b -> c: `c` takes `a`'s bytes, which nothing reads after `b`.
 /// let p = plan(&[t(100, 0, 1), t(60, 1, 2), t(100, 2, 2)]);

@@ -1,7 +1,8 @@
 //! MLPerf Tiny's int8 keyword spotter (`tests/models/kws.rs`, one
 //! `tensor_expr!` statement per TFLite operator): us per inference, one
 //! thread, on the first input of `tests/vectors/kws.txt`, its outputs
-//! checked against TFLite Micro's first.
+//! checked against TFLite Micro's first; and the same statements as a
+//! program (`kws::kws_in`, its tensors in one planned arena).
 //!
 //! `cargo bench --bench kws` prints this library's time alone;
 //! `benches/kws_litert.py` runs it beside LiteRT's XNNPACK (one thread)
@@ -25,12 +26,24 @@ fn main() {
         &expected[..],
         "not TFLite Micro's output"
     );
+    assert_eq!(kws::kws(&x, &model).1.as_slice(), &expected[..]);
+    let mut arena = tensor_expr::Arena::<{ kws::KWS_ARENA_BYTES }>::new();
     let times = compare(
         1,
         200,
-        &mut [&mut || {
-            black_box(model.run(black_box(&x)));
-        }],
+        &mut [
+            &mut || {
+                black_box(model.run(black_box(&x)));
+            },
+            &mut || {
+                black_box(kws::kws_in(black_box(&x), &model, &mut arena));
+            },
+        ],
     );
     println!("kws tensor-expr {:.1} us per inference", times[0] / 1000.0);
+    println!(
+        "kws as a program (its arena lent) {:.1} us per inference: {:.2}x the statements run separately",
+        times[1] / 1000.0,
+        times[0] / times[1]
+    );
 }

@@ -102,3 +102,44 @@ fn a_tensor_named_by_a_local_macro_lives_to_the_end() {
     assert_eq!(through_a_macro(&x), 2.0 + 6.0);
     assert_eq!(THROUGH_A_MACRO_ARENA_BYTES, 3 * 256);
 }
+
+use proptest::prelude::*;
+use tensor_expr::__private::program::{peak, plan, Lifetime};
+
+/// Twelve tensors of random sizes, alignments and lifetimes.
+fn lifetimes() -> impl Strategy<Value = [Lifetime; 12]> {
+    let one =
+        (0usize..3000, 0u32..7, 0usize..20, 0usize..6).prop_map(|(bytes, align, first, span)| {
+            Lifetime {
+                bytes,
+                align: 1 << align,
+                first,
+                last: first + span,
+            }
+        });
+    proptest::array::uniform12(one)
+}
+
+proptest! {
+    /// The plan never gives two tensors alive at one statement a common
+    /// byte, aligns each, ends where its last tensor ends, and needs no less
+    /// than the most bytes alive at one statement.
+    #[test]
+    fn the_plan_never_overlaps_two_live_tensors(tensors in lifetimes()) {
+        let p = plan(&tensors);
+        for a in 0..12 {
+            prop_assert_eq!(p.offsets[a] % tensors[a].align, 0);
+            prop_assert!(p.offsets[a] + tensors[a].bytes <= p.bytes);
+            for b in 0..a {
+                let (x, y) = (&tensors[a], &tensors[b]);
+                if x.overlaps_in_time(y) && x.bytes > 0 && y.bytes > 0 {
+                    let (ox, oy) = (p.offsets[a], p.offsets[b]);
+                    prop_assert!(ox + x.bytes <= oy || oy + y.bytes <= ox, "{} and {} overlap: {:?}", a, b, p);
+                }
+            }
+        }
+        let end = (0..12).map(|k| p.offsets[k] + tensors[k].bytes).max().unwrap();
+        prop_assert_eq!(p.bytes, end);
+        prop_assert!(p.bytes >= peak(&tensors));
+    }
+}

@@ -523,8 +523,10 @@ mod tests {
 
     #[test]
     fn offsets_are_aligned() {
+        // The larger first, at 0; the other bumped past its end (12) to
+        // the next multiple of its alignment.
         let tensors = [
-            lifetime(3, 0, 1),
+            lifetime(12, 0, 1),
             Lifetime {
                 bytes: 8,
                 align: 8,
@@ -533,7 +535,7 @@ mod tests {
             },
         ];
         let p = plan(&tensors);
-        assert_eq!(p.offsets, [0, 8]);
+        assert_eq!((p.offsets, p.bytes), ([0, 16], 24));
     }
 
     #[test]

@@ -68,7 +68,7 @@ struct Planned {
 
 /// Expands the attribute over `item`.
 pub fn expand(args: TokenStream, item: TokenStream) -> syn::Result<TokenStream> {
-    let arguments: Arguments = syn::parse2(args)?;
+    let options: Arguments = syn::parse2(args)?;
     let function: syn::ItemFn = syn::parse2(item)?;
     check_signature(&function.sig)?;
     let statements = &function.block.stmts;
@@ -100,7 +100,7 @@ pub fn expand(args: TokenStream, item: TokenStream) -> syn::Result<TokenStream> 
         })
     });
     let names = planned.iter().map(|p| p.name.to_string());
-    let budget_check = arguments.ram.as_ref().map(|ram| {
+    let budget_check = options.ram.as_ref().map(|ram| {
         let program = name.to_string();
         quote_spanned!(ram.span()=>
             const _: () = #rt::check_ram_budget(

@@ -291,8 +291,7 @@ impl Message {
         }
     }
 
-    /// Appends `text`, cut where the buffer ends (on a character boundary:
-    /// only ASCII is cut).
+    /// Appends `text`, cut where the buffer ends (at a character boundary).
     const fn push(&mut self, text: &str) {
         let text = text.as_bytes();
         let mut i = 0;
@@ -301,6 +300,10 @@ impl Message {
             self.len += 1;
             i += 1;
         }
+        if i == text.len() {
+            return;
+        }
+        // Cut: drop a character the end split.
         while self.len > 0 && self.bytes[self.len - 1] & 0xC0 == 0x80 {
             self.len -= 1;
         }
@@ -547,5 +550,17 @@ mod tests {
         message.push(" / ");
         message.number(1_000_000);
         assert_eq!(message.text(), b"18,432 / 7 / 1,000,000");
+    }
+
+    #[test]
+    fn names_keep_their_characters_and_a_long_message_is_cut_between_them() {
+        let mut message = Message::new();
+        message.push("`zähler`");
+        assert_eq!(message.text(), "`zähler`".as_bytes());
+        for _ in 0..600 {
+            message.push("é");
+        }
+        let text = core::str::from_utf8(message.text()).unwrap();
+        assert!(text.ends_with('é') && text.len() <= 1024);
     }
 }

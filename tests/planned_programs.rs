@@ -2,6 +2,8 @@
 //! statements compute written separately, its tensors share the arena as
 //! their lifetimes allow, and `cargo check` knows the arena's size.
 
+use proptest::prelude::*;
+use tensor_expr::__private::program::{peak, plan, Lifetime};
 use tensor_expr::prelude::*;
 
 type V = Shape![64];
@@ -102,9 +104,6 @@ fn a_tensor_named_by_a_local_macro_lives_to_the_end() {
     assert_eq!(through_a_macro(&x), 2.0 + 6.0);
     assert_eq!(THROUGH_A_MACRO_ARENA_BYTES, 3 * 256);
 }
-
-use proptest::prelude::*;
-use tensor_expr::__private::program::{peak, plan, Lifetime};
 
 /// Twelve tensors of random sizes, alignments and lifetimes.
 fn lifetimes() -> impl Strategy<Value = [Lifetime; 12]> {

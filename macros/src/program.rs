@@ -124,7 +124,7 @@ pub fn expand(args: TokenStream, item: TokenStream) -> syn::Result<TokenStream> 
         let ty = &typed.ty;
         quote!(#argument: #ty)
     });
-    let body_in = body(statements, &planned, Slots::Arena(&lifetimes, &plan));
+    let body_in = body(statements, &planned, Body::Placed(&lifetimes, &plan));
     let doc_in = format!(
         " [`{name}`] with its tensors in `arena`, which the caller lends (a `static` \
          on a microcontroller): [`{arena_bytes}`] bytes."
@@ -312,26 +312,27 @@ fn last_use(tokens: TokenStream, name: &Ident) -> Option<Span> {
     })
 }
 
-/// Where planned statements evaluate into.
-enum Slots<'a> {
+/// Which body [`body`] writes: where its planned statements evaluate into.
+enum Body<'a> {
     /// The witness's: no bytes (it is never called).
     Witness,
-    /// The arena's, at the plan's offsets (the two constants' names).
-    Arena(&'a Ident, &'a Ident),
+    /// `name_in`'s: into the arena, at the plan's offsets (the names of the
+    /// lifetimes and plan constants).
+    Placed(&'a Ident, &'a Ident),
 }
 
 /// The body with each planned statement evaluated into its slot.
-fn body(statements: &[syn::Stmt], planned: &[Planned], slots: Slots) -> TokenStream {
+fn body(statements: &[syn::Stmt], planned: &[Planned], form: Body) -> TokenStream {
     let rt = quote!(::tensor_expr::__private::program);
     let slots_name = format_ident!("__tensor_expr_slots");
-    let mut out = match slots {
-        Slots::Witness => quote!(let #slots_name = #rt::Slots::none();),
-        Slots::Arena(..) => quote!(let #slots_name = #rt::Slots::of(arena);),
+    let mut out = match form {
+        Body::Witness => quote!(let #slots_name = #rt::Slots::none();),
+        Body::Placed(..) => quote!(let #slots_name = #rt::Slots::of(arena);),
     };
     for (index, statement) in statements.iter().enumerate() {
         // The planned tensors whose last reader this is, ended after it.
-        let ending: Vec<&Planned> = match slots {
-            Slots::Arena(..) if index + 1 < statements.len() => {
+        let ending: Vec<&Planned> = match form {
+            Body::Placed(..) if index + 1 < statements.len() => {
                 planned.iter().filter(|p| p.last == index).collect()
             }
             _ => Vec::new(),
@@ -355,12 +356,12 @@ fn body(statements: &[syn::Stmt], planned: &[Planned], slots: Slots) -> TokenStr
         };
         let value = match k {
             Some(k) => {
-                let slot = match slots {
-                    Slots::Witness => quote!(unsafe { #slots_name.slot(0, 0) }),
+                let slot = match form {
+                    Body::Witness => quote!(unsafe { #slots_name.slot(0, 0) }),
                     // SAFETY: the plan places tensors alive at one
                     // statement apart; each binding ends after its last
                     // reader (`end`).
-                    Slots::Arena(lifetimes, plan) => quote!(unsafe {
+                    Body::Placed(lifetimes, plan) => quote!(unsafe {
                         #slots_name.slot(#plan.offsets[#k], #lifetimes[#k].bytes)
                     }),
                 };
@@ -401,7 +402,7 @@ fn body(statements: &[syn::Stmt], planned: &[Planned], slots: Slots) -> TokenStr
                 out.extend(quote!(#(#attrs)* let #binding;));
             }
         }
-        if let (Slots::Witness, Some(k)) = (&slots, k) {
+        if let (Body::Witness, Some(k)) = (&form, k) {
             let footprint = format_ident!("__tensor_expr_footprint{k}");
             let name = &planned[k].name;
             out.extend(quote!(let #footprint = #rt::footprint(&*#name);));
@@ -450,7 +451,7 @@ fn witness_function(function: &syn::ItemFn, planned: &[Planned], witness: &Ident
         }
         _ => quote!(),
     };
-    let body = body(&function.block.stmts, planned, Slots::Witness);
+    let body = body(&function.block.stmts, planned, Body::Witness);
     let end = planned
         .is_empty()
         .then(|| quote!(__tensor_expr_footprints = ::core::option::Option::Some(#rt::End);));

@@ -78,7 +78,39 @@ impl<'a, T, S: Shape> TensorView<'a, T, S> {
     pub const fn shape(&self) -> &'static [usize] {
         S::DIMS
     }
+}
 
+impl<'a, S: Shape> TensorView<'a, i8, S> {
+    /// Views `S::LEN` bytes of `bytes` from `offset` as `i8` elements, no
+    /// copy: a `const fn`, so int8 weights that a generator wrote to a file
+    /// become tensor operands in `static`s over one
+    /// `include_bytes!` (what `tensor-expr-tflite` writes). A range past the
+    /// end panics, at compile time in a `static` or `const`.
+    ///
+    /// ```
+    /// use tensor_expr_runtime::{TensorView, D};
+    /// static BYTES: [u8; 5] = [9, 1, 0xFF, 0x80, 2];
+    /// static W: TensorView<'static, i8, (D<2>, D<2>)> = TensorView::from_i8_bytes(&BYTES, 1);
+    /// assert_eq!(W.as_slice(), [1, -1, -128, 2]);
+    /// ```
+    pub const fn from_i8_bytes(bytes: &'a [u8], offset: usize) -> Self {
+        assert!(
+            offset <= bytes.len() && bytes.len() - offset >= S::LEN,
+            "the bytes end before the tensor's last element"
+        );
+        let (_, tail) = bytes.split_at(offset);
+        let (elements, _) = tail.split_at(S::LEN);
+        // SAFETY: `i8` has the size and alignment of `u8`, and every byte is
+        // a valid `i8`; the slice borrows `bytes` for `'a`.
+        let data = unsafe { core::slice::from_raw_parts(elements.as_ptr().cast::<i8>(), S::LEN) };
+        TensorView {
+            data,
+            shape: PhantomData,
+        }
+    }
+}
+
+impl<'a, T, S: Shape> TensorView<'a, T, S> {
     /// Copies the viewed elements into an owned tensor.
     pub fn to_tensor(&self) -> Tensor<T, S>
     where

@@ -1,0 +1,42 @@
+//! MLPerf Tiny's four int8 reference models (mlcommons/tiny, Apache-2.0),
+//! each a module that `tensor-expr-tflite` generates from the `.tflite`
+//! file in this crate's build script: `invoke`, `invoke_in`,
+//! `ARENA_BYTES`, the input's and output's shapes and quantisation; and
+//! each classifier cut before its softmax (`NAME_logits`).
+//! `tests/models.rs` compares every output byte with TFLite Micro's.
+#![no_std]
+
+/// Keyword spotting: the DS-CNN over 49x10 MFCC features, 12 classes.
+pub mod kws {
+    include!(concat!(env!("OUT_DIR"), "/kws.rs"));
+}
+
+/// Image classification: ResNet-8 over 32x32 RGB images, 10 classes.
+pub mod resnet {
+    include!(concat!(env!("OUT_DIR"), "/resnet.rs"));
+}
+
+/// Visual wake words: MobileNetV1 (0.25) over 96x96 RGB images, 2 classes.
+pub mod vww {
+    include!(concat!(env!("OUT_DIR"), "/vww.rs"));
+}
+
+/// The keyword spotter cut before its softmax: the logits.
+pub mod kws_logits {
+    include!(concat!(env!("OUT_DIR"), "/kws_logits.rs"));
+}
+
+/// ResNet-8 cut before its softmax: the logits.
+pub mod resnet_logits {
+    include!(concat!(env!("OUT_DIR"), "/resnet_logits.rs"));
+}
+
+/// The visual wake words model cut before its softmax: the logits.
+pub mod vww_logits {
+    include!(concat!(env!("OUT_DIR"), "/vww_logits.rs"));
+}
+
+/// Anomaly detection: the dense autoencoder over 640 log-mel features.
+pub mod anomaly {
+    include!(concat!(env!("OUT_DIR"), "/anomaly.rs"));
+}

@@ -1,0 +1,128 @@
+//! MLPerf Tiny's four int8 models, generated from their `.tflite` files,
+//! against TFLite Micro: every output byte (and every logit before a
+//! softmax) over 100 inputs per model (`vectors/reference.py` wrote the
+//! references; the inputs are computed here as it computes them).
+
+use tensor_expr::prelude::*;
+use tensor_expr_tflite_models::{anomaly, kws, kws_logits, resnet, resnet_logits, vww, vww_logits};
+
+/// The inputs of the vectors: input 0 all `zero_point`, input `k` the top
+/// bytes of splitmix64's draws from the seed `k`.
+fn inputs(len: usize, zero_point: i32, count: usize) -> Vec<Vec<i8>> {
+    let mut all = vec![vec![zero_point as i8; len]];
+    for k in 1..count as u64 {
+        let mut state = k;
+        let next = |state: &mut u64| {
+            *state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
+            let mut z = *state;
+            z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+            z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+            z ^ (z >> 31)
+        };
+        all.push(
+            (0..len)
+                .map(|_| (next(&mut state) >> 56) as u8 as i8)
+                .collect(),
+        );
+    }
+    all
+}
+
+const COUNT: usize = 100;
+
+/// Runs `invoke` on each input and compares its outputs with the reference
+/// file's, input by input.
+fn check<I: Shape, O: Shape>(
+    name: &str,
+    zero_point: i32,
+    reference: &[u8],
+    invoke: impl Fn(&Tensor<i8, I>) -> Tensor<i8, O>,
+) {
+    assert_eq!(
+        reference.len(),
+        COUNT * O::LEN,
+        "{name}: the reference's length"
+    );
+    for (k, input) in inputs(I::LEN, zero_point, COUNT).iter().enumerate() {
+        let x = Tensor::<i8, I>::try_from_slice(input).unwrap();
+        let found = invoke(&x);
+        let expected: Vec<i8> = reference[k * O::LEN..][..O::LEN]
+            .iter()
+            .map(|&b| b as i8)
+            .collect();
+        assert_eq!(found.as_slice(), &expected[..], "{name}: input {k}");
+    }
+}
+
+#[test]
+fn keyword_spotting_matches_tflite_micro() {
+    check(
+        "kws logits",
+        kws::INPUT_ZERO_POINT,
+        include_bytes!("../vectors/kws.logits"),
+        kws_logits::invoke,
+    );
+    check(
+        "kws",
+        kws::INPUT_ZERO_POINT,
+        include_bytes!("../vectors/kws.out"),
+        kws::invoke,
+    );
+}
+
+#[test]
+fn image_classification_matches_tflite_micro() {
+    check(
+        "resnet logits",
+        resnet::INPUT_ZERO_POINT,
+        include_bytes!("../vectors/resnet.logits"),
+        resnet_logits::invoke,
+    );
+    check(
+        "resnet",
+        resnet::INPUT_ZERO_POINT,
+        include_bytes!("../vectors/resnet.out"),
+        resnet::invoke,
+    );
+}
+
+#[test]
+fn visual_wake_words_matches_tflite_micro() {
+    check(
+        "vww logits",
+        vww::INPUT_ZERO_POINT,
+        include_bytes!("../vectors/vww.logits"),
+        vww_logits::invoke,
+    );
+    check(
+        "vww",
+        vww::INPUT_ZERO_POINT,
+        include_bytes!("../vectors/vww.out"),
+        vww::invoke,
+    );
+}
+
+#[test]
+fn anomaly_detection_matches_tflite_micro() {
+    check(
+        "anomaly",
+        anomaly::INPUT_ZERO_POINT,
+        include_bytes!("../vectors/anomaly.out"),
+        anomaly::invoke,
+    );
+}
+
+/// The arenas against TFLite Micro's activation arenas for the same models
+/// (`print_allocations()` of its interpreter).
+#[test]
+fn arenas_are_at_most_tflite_micros() {
+    for (name, ours, tflm) in [
+        ("kws", kws::ARENA_BYTES, 16_000),
+        ("resnet", resnet::ARENA_BYTES, 49_152),
+        ("vww", vww::ARENA_BYTES, 73_728),
+        ("anomaly", anomaly::ARENA_BYTES, 768),
+    ] {
+        println!("{name}: ARENA_BYTES = {ours}, TFLite Micro's {tflm}");
+        assert!(ours <= tflm, "{name}: {ours} > {tflm}");
+    }
+}

@@ -401,7 +401,7 @@ impl<'g, 'a> Writer<'g, 'a> {
         let channel_type = shape_type(&[channels]);
         let has_bias = if let Some(bias) = bias {
             check_type(place, bias, schema::INT32)?;
-            if bias.len() != channels || bias.data.is_none() {
+            if bias.len() != channels || bias.data.map(<[u8]>::len) != Some(4 * channels) {
                 return Err(unsupported(
                     place,
                     format!(
@@ -503,9 +503,7 @@ impl<'g, 'a> Writer<'g, 'a> {
                 ),
             ));
         }
-        let data = w
-            .data
-            .ok_or_else(|| unsupported(place, format!("weights `{}` must be constant", w.name)))?;
+        let data = constant_int8(place, w)?;
         let (kernel, channels, groups, stored) = if depthwise {
             // TFLite: [1, kh, kw, c * m]; read as [c * m, kh, kw, 1] with
             // `groups = c` (output channel o reads input channel o / m, as
@@ -620,9 +618,7 @@ impl<'g, 'a> Writer<'g, 'a> {
         };
         let output = self.output(place, operator)?;
         let y = &self.graph.tensors[output];
-        let data = w
-            .data
-            .ok_or_else(|| unsupported(place, format!("weights `{}` must be constant", w.name)))?;
+        let data = constant_int8(place, w)?;
         let &[units, depth] = &w.shape[..] else {
             return Err(unsupported(
                 place,
@@ -997,6 +993,27 @@ struct LayerConstants {
     bias: String,
     /// The multiplier and shift arguments of `requantize`.
     requantize: String,
+}
+
+/// A constant int8 tensor's bytes, as many as its shape says.
+fn constant_int8<'a>(place: &str, tensor: &TensorInfo<'a>) -> Result<&'a [u8], Error> {
+    match tensor.data {
+        Some(data) if data.len() == tensor.len() => Ok(data),
+        Some(data) => Err(unsupported(
+            place,
+            format!(
+                "weights `{}` of shape {:?} need {} bytes; the buffer has {}",
+                tensor.name,
+                tensor.shape,
+                tensor.len(),
+                data.len()
+            ),
+        )),
+        None => Err(unsupported(
+            place,
+            format!("weights `{}` must be constant", tensor.name),
+        )),
+    }
 }
 
 /// A tensor's name for a doc comment: the first of the names the converter

@@ -27,7 +27,10 @@ pub struct TensorInfo<'a> {
 impl TensorInfo<'_> {
     /// Its element count.
     pub fn len(&self) -> usize {
-        self.shape.iter().product()
+        self.shape
+            .iter()
+            .try_fold(1usize, |len, &d| len.checked_mul(d))
+            .unwrap_or(usize::MAX)
     }
 
     /// The one scale and zero point of a per-tensor quantised tensor.
@@ -125,8 +128,12 @@ impl<'a> Graph<'a> {
             let name = tensor.name().unwrap_or("");
             let place = format!("tensor {index} (`{name}`)");
             let dim = |d: i32| {
-                usize::try_from(d)
-                    .map_err(|_| unsupported(&place, format!("dims must be static; found {d}")))
+                usize::try_from(d).ok().filter(|&d| d > 0).ok_or_else(|| {
+                    unsupported(
+                        &place,
+                        format!("dims must be static and positive; found {d}"),
+                    )
+                })
             };
             let shape = tensor
                 .shape()

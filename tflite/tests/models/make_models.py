@@ -1,0 +1,47 @@
+"""Writes the small models of tests/errors.rs, each converted by the TFLite
+converter: models the importer must refuse with a clear error.
+
+    python3 tflite/tests/models/make_models.py
+
+- concatenation.tflite: int8 CONCATENATION of two halves (unsupported).
+- float.tflite: a float32 dense layer (not int8).
+- padded_average.tflite: int8 AVERAGE_POOL_2D 3x3 SAME, whose edge windows
+  count only the taps inside the input (not generated).
+"""
+import os
+
+import numpy as np
+import tensorflow as tf
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+rng = np.random.default_rng(55)
+
+
+def int8(model, shape):
+    converter = tf.lite.TFLiteConverter.from_keras_model(model)
+    converter.optimizations = [tf.lite.Optimize.DEFAULT]
+    converter.representative_dataset = lambda: (
+        [rng.normal(size=(1,) + shape).astype(np.float32)] for _ in range(32)
+    )
+    converter.target_spec.supported_ops = [tf.lite.OpsSet.TFLITE_BUILTINS_INT8]
+    converter.inference_input_type = tf.int8
+    converter.inference_output_type = tf.int8
+    return converter.convert()
+
+
+def save(name, content):
+    with open(os.path.join(HERE, name), "wb") as f:
+        f.write(content)
+
+
+x = tf.keras.Input((8,), batch_size=1)
+y = tf.keras.layers.Concatenate()([tf.keras.layers.Dense(4)(x), tf.keras.layers.Dense(4)(x)])
+save("concatenation.tflite", int8(tf.keras.Model(x, y), (8,)))
+
+x = tf.keras.Input((8,), batch_size=1)
+save("float.tflite", tf.lite.TFLiteConverter.from_keras_model(
+    tf.keras.Model(x, tf.keras.layers.Dense(4)(x))).convert())
+
+x = tf.keras.Input((5, 5, 2), batch_size=1)
+y = tf.keras.layers.AveragePooling2D(3, strides=1, padding="same")(x)
+save("padded_average.tflite", int8(tf.keras.Model(x, y), (5, 5, 2)))

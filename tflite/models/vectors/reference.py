@@ -67,18 +67,23 @@ def last_operator(model):
     return max(code.builtinCode, code.deprecatedBuiltinCode)
 
 
-for name in MODELS:
-    model = open(os.path.join(HERE, "..", "tflite", name + ".tflite"), "rb").read()
-    flat = schema.ModelT.InitFromObj(schema.Model.GetRootAsModel(model, 0))
-    graph = flat.subgraphs[0]
-    x = graph.tensors[graph.inputs[0]]
-    xs = inputs(tuple(x.shape), int(x.quantization.zeroPoint[0]), COUNT)
-    outputs = [run_micro(model, xs)]
-    suffixes = ["out"]
-    if last_operator(model) == schema.BuiltinOperator.SOFTMAX:
-        outputs.append(run_micro(cut_before_last(model), xs))
-        suffixes.append("logits")
-    for values, suffix in zip(outputs, suffixes):
-        with open(os.path.join(HERE, f"{name}.{suffix}"), "wb") as f:
-            f.write(values.astype(np.int8).tobytes())
-    print(name, [v.shape for v in outputs])
+def main():
+    for name in MODELS:
+        model = open(os.path.join(HERE, "..", "tflite", name + ".tflite"), "rb").read()
+        flat = schema.ModelT.InitFromObj(schema.Model.GetRootAsModel(model, 0))
+        graph = flat.subgraphs[0]
+        x = graph.tensors[graph.inputs[0]]
+        xs = inputs(tuple(x.shape), int(x.quantization.zeroPoint[0]), COUNT)
+        outputs = [run_micro(model, xs)]
+        suffixes = ["out"]
+        if last_operator(model) == schema.BuiltinOperator.SOFTMAX:
+            outputs.append(run_micro(cut_before_last(model), xs))
+            suffixes.append("logits")
+        for values, suffix in zip(outputs, suffixes):
+            with open(os.path.join(HERE, f"{name}.{suffix}"), "wb") as f:
+                f.write(values.astype(np.int8).tobytes())
+        print(name, [v.shape for v in outputs])
+
+
+if __name__ == "__main__":
+    main()

@@ -306,6 +306,31 @@ impl<'g, 'a> Writer<'g, 'a> {
         }
     }
 
+    /// A convolution's or dense layer's input, weights, optional bias and
+    /// output.
+    #[allow(clippy::type_complexity)]
+    fn layer_operands(
+        &self,
+        place: &str,
+        operator: &OperatorInfo<'_>,
+    ) -> Result<
+        (
+            &'g TensorInfo<'a>,
+            &'g TensorInfo<'a>,
+            Option<&'g TensorInfo<'a>>,
+            usize,
+        ),
+        Error,
+    > {
+        let x = self.input(place, operator, 0, schema::INT8)?;
+        let w = self.input(place, operator, 1, schema::INT8)?;
+        let bias = match operator.inputs.get(2) {
+            Some(&i) if i >= 0 => Some(self.tensor(i)),
+            _ => None,
+        };
+        Ok((x, w, bias, self.output(place, operator)?))
+    }
+
     /// Appends `bytes` to the sidecar; returns their offset.
     fn push_weights(&mut self, bytes: &[u8]) -> usize {
         let offset = self.weights.len();
@@ -453,10 +478,7 @@ impl<'g, 'a> Writer<'g, 'a> {
         let depthwise = operator.code == op::DEPTHWISE_CONV_2D;
         let mut multiplier = 1;
         let window = if depthwise {
-            let o = operator
-                .table
-                .options::<schema::DepthwiseConv2DOptions>()
-                .ok_or_else(|| unsupported(place, "its options are missing".into()))?;
+            let o = required_options::<schema::DepthwiseConv2DOptions>(place, operator)?;
             multiplier = o.depth_multiplier();
             Window {
                 stride: [o.stride_h(), o.stride_w()],
@@ -465,10 +487,7 @@ impl<'g, 'a> Writer<'g, 'a> {
                 activation: o.fused_activation_function(),
             }
         } else {
-            let o = operator
-                .table
-                .options::<schema::Conv2DOptions>()
-                .ok_or_else(|| unsupported(place, "its options are missing".into()))?;
+            let o = required_options::<schema::Conv2DOptions>(place, operator)?;
             Window {
                 stride: [o.stride_h(), o.stride_w()],
                 dilation: [o.dilation_h_factor(), o.dilation_w_factor()],
@@ -485,13 +504,7 @@ impl<'g, 'a> Writer<'g, 'a> {
                 ),
             ));
         }
-        let x = self.input(place, operator, 0, schema::INT8)?;
-        let w = self.input(place, operator, 1, schema::INT8)?;
-        let bias = match operator.inputs.get(2) {
-            Some(&i) if i >= 0 => Some(self.tensor(i)),
-            _ => None,
-        };
-        let output = self.output(place, operator)?;
+        let (x, w, bias, output) = self.layer_operands(place, operator)?;
         let y = &self.graph.tensors[output];
         let (x_shape, w_shape, y_shape) = (&x.shape, &w.shape, &y.shape);
         if x_shape.len() != 4 || w_shape.len() != 4 || y_shape.len() != 4 || x_shape[0] != 1 {
@@ -585,12 +598,7 @@ impl<'g, 'a> Writer<'g, 'a> {
             window.options_for(Some((&x_shape[1..3], kernel))),
             parts.bias
         );
-        let requantized = offset(
-            &format!("requantize({sum}, {})", parts.requantize),
-            -y_quant.1,
-        );
-        let expression = to_int8(&requantized, range);
-        self.statement(index, output, expression, doc);
+        self.statement(index, output, parts.to_int8(&sum, y_quant.1, range), doc);
         Ok(())
     }
 
@@ -600,23 +608,14 @@ impl<'g, 'a> Writer<'g, 'a> {
         place: &str,
         operator: &OperatorInfo<'a>,
     ) -> Result<(), Error> {
-        let options = operator
-            .table
-            .options::<schema::FullyConnectedOptions>()
-            .ok_or_else(|| unsupported(place, "its options are missing".into()))?;
+        let options = required_options::<schema::FullyConnectedOptions>(place, operator)?;
         if options.weights_format() != 0 {
             return Err(unsupported(
                 place,
                 "only the default weights format is supported (not the shuffled one)".into(),
             ));
         }
-        let x = self.input(place, operator, 0, schema::INT8)?;
-        let w = self.input(place, operator, 1, schema::INT8)?;
-        let bias = match operator.inputs.get(2) {
-            Some(&i) if i >= 0 => Some(self.tensor(i)),
-            _ => None,
-        };
-        let output = self.output(place, operator)?;
+        let (x, w, bias, output) = self.layer_operands(place, operator)?;
         let y = &self.graph.tensors[output];
         let data = constant_int8(place, w)?;
         let &[units, depth] = &w.shape[..] else {
@@ -674,11 +673,12 @@ impl<'g, 'a> Writer<'g, 'a> {
         if y.shape[..] != [rows, units] {
             product = format!("reshape::<{}>({product})", shape_type(&y.shape));
         }
-        let requantized = offset(
-            &format!("requantize({product}, {})", parts.requantize),
-            -y_quant.1,
+        self.statement(
+            index,
+            output,
+            parts.to_int8(&product, y_quant.1, range),
+            doc,
         );
-        self.statement(index, output, to_int8(&requantized, range), doc);
         Ok(())
     }
 
@@ -688,10 +688,7 @@ impl<'g, 'a> Writer<'g, 'a> {
         place: &str,
         operator: &OperatorInfo<'a>,
     ) -> Result<(), Error> {
-        let o = operator
-            .table
-            .options::<schema::Pool2DOptions>()
-            .ok_or_else(|| unsupported(place, "its options are missing".into()))?;
+        let o = required_options::<schema::Pool2DOptions>(place, operator)?;
         let window = Window {
             stride: [o.stride_h(), o.stride_w()],
             dilation: [1, 1],
@@ -995,6 +992,17 @@ struct LayerConstants {
     requantize: String,
 }
 
+/// The options of a supported operator, which it must have.
+fn required_options<'a, O: schema::Options<'a>>(
+    place: &str,
+    operator: &OperatorInfo<'a>,
+) -> Result<O, Error> {
+    operator
+        .table
+        .options::<O>()
+        .ok_or_else(|| unsupported(place, "its options are missing".into()))
+}
+
 /// A constant int8 tensor's bytes, as many as its shape says.
 fn constant_int8<'a>(place: &str, tensor: &TensorInfo<'a>) -> Result<&'a [u8], Error> {
     match tensor.data {
@@ -1020,6 +1028,15 @@ fn constant_int8<'a>(place: &str, tensor: &TensorInfo<'a>) -> Result<&'a [u8], E
 /// joins with `;` (the layer's own).
 fn short(name: &str) -> &str {
     name.split(';').next().unwrap_or(name)
+}
+
+impl LayerConstants {
+    /// The layer's int8 output of the `i32` sum `sum`: requantised, the
+    /// output's zero point added, clamped to the activation's `range`.
+    fn to_int8(&self, sum: &str, output_zero: i32, range: (i32, i32)) -> String {
+        let requantized = format!("requantize({sum}, {})", self.requantize);
+        to_int8(&offset(&requantized, -output_zero), range)
+    }
 }
 
 /// Checks a tensor's element type.

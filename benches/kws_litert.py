@@ -12,33 +12,21 @@ kws_ref_model.tflite` of mlcommons/tiny. The Python interpreters' call
 overhead (a few us per `invoke`) is in their figures.
 """
 import pathlib
-import platform
 import re
 import subprocess
 import sys
-import time
 
 import numpy as np
 import tensorflow as tf
 from tflite_micro.python.tflite_micro import runtime
 
 root = pathlib.Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(root / "tests" / "vectors"))
+from tflite_common import cpu_name, median_us  # noqa: E402
+
 model = pathlib.Path(sys.argv[1]).read_bytes()
 line = next(l for l in (root / "tests/vectors/kws.txt").read_text().splitlines() if l.startswith("x "))
 x = np.array([int(v) for v in line.split()[1:491]], np.int8).reshape(1, 49, 10, 1)
-
-
-def median_us(invoke, batch, rounds=21):
-    for _ in range(batch):
-        invoke()
-    samples = []
-    for _ in range(rounds):
-        start = time.perf_counter()
-        for _ in range(batch):
-            invoke()
-        samples.append((time.perf_counter() - start) / batch * 1e6)
-    return sorted(samples)[len(samples) // 2]
-
 
 litert = tf.lite.Interpreter(model_content=model, num_threads=1)
 litert.allocate_tensors()
@@ -54,11 +42,7 @@ bench = subprocess.run(
 ).stdout
 ours_us = float(re.search(r"kws tensor-expr ([0-9.]+) us", bench).group(1))
 
-cpu = next(
-    (l.split(":", 1)[1].strip() for l in pathlib.Path("/proc/cpuinfo").read_text().splitlines()
-     if l.startswith("model name")),
-    platform.processor(),
-)
+cpu = cpu_name()
 print(f"keyword spotter (MLPerf Tiny kws_ref_model, int8), {cpu}, one thread")
 print(f"tensor-expr                 {ours_us:8.1f} us")
 print(f"LiteRT (XNNPACK, 1 thread)  {litert_us:8.1f} us   {litert_us / ours_us:5.2f}x tensor-expr's time")

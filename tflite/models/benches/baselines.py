@@ -12,11 +12,9 @@ interpreters' call overhead (a few us per `invoke`) is in their figures.
 """
 import os
 import pathlib
-import platform
 import re
 import subprocess
 import sys
-import time
 
 import numpy as np
 import tensorflow as tf
@@ -26,20 +24,10 @@ here = pathlib.Path(__file__).resolve().parent
 crate = here.parent
 sys.path.insert(0, str(crate / "vectors"))
 from reference import inputs  # noqa: E402  (the vectors' input generator)
+from tflite_common import cpu_name, median_us  # noqa: E402  (on the path reference.py sets)
 
 MODELS = ["kws", "resnet", "vww", "anomaly"]
 
-
-def median_us(invoke, batch, rounds=21):
-    for _ in range(batch):
-        invoke()
-    samples = []
-    for _ in range(rounds):
-        start = time.perf_counter()
-        for _ in range(batch):
-            invoke()
-        samples.append((time.perf_counter() - start) / batch * 1e6)
-    return sorted(samples)[len(samples) // 2]
 
 
 env = dict(os.environ)
@@ -50,11 +38,7 @@ bench = subprocess.run(
     cwd=crate, capture_output=True, text=True, check=True, env=env,
 ).stdout
 
-cpu = next(
-    (l.split(":", 1)[1].strip() for l in pathlib.Path("/proc/cpuinfo").read_text().splitlines()
-     if l.startswith("model name")),
-    platform.processor(),
-)
+cpu = cpu_name()
 target = "native" if "--native" in sys.argv else "default target"
 print(f"MLPerf Tiny int8 models, {cpu}, one thread, tensor-expr at {target}")
 print(f"{'model':8} {'tensor-expr':>12} {'XNNPACK':>10} {'ratio':>6} {'TFLM':>10} {'ratio':>6}")

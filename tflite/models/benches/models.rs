@@ -12,20 +12,7 @@ use std::time::Instant;
 
 use tensor_expr::prelude::*;
 use tensor_expr::Arena;
-use tensor_expr_tflite_models::{anomaly, kws, resnet, vww};
-
-/// Input 1 of the vectors: the top bytes of splitmix64's draws from seed 1
-/// (as `vectors/reference.py` writes them).
-fn input<S: Shape>() -> Tensor<i8, S> {
-    let mut state = 1u64;
-    Tensor::from_flat_fn(|_| {
-        state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = state;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        ((z ^ (z >> 31)) >> 56) as u8 as i8
-    })
-}
+use tensor_expr_tflite_models::{anomaly, kws, reference_input, resnet, vww};
 
 /// Median us per call of `f` over 21 rounds of `batch` calls.
 fn median_us(batch: usize, mut f: impl FnMut()) -> f64 {
@@ -49,7 +36,7 @@ fn median_us(batch: usize, mut f: impl FnMut()) -> f64 {
 /// reference's second output (input 1).
 macro_rules! bench {
     ($name:literal, $model:ident, $reference:literal, $batch:expr) => {{
-        let x = input::<$model::Input>();
+        let x = reference_input::<$model::Input>(1, $model::INPUT_ZERO_POINT);
         let reference: &[u8] = include_bytes!($reference);
         let expected: Vec<i8> = reference[<$model::Output as Shape>::LEN..]
             [..<$model::Output as Shape>::LEN]

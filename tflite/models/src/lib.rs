@@ -40,3 +40,23 @@ pub mod vww_logits {
 pub mod anomaly {
     include!(concat!(env!("OUT_DIR"), "/anomaly.rs"));
 }
+
+use tensor_expr::prelude::*;
+
+/// Input `k` of the reference vectors (`vectors/reference.py` draws them
+/// the same way, so they are not stored): input 0 is `zero_point`
+/// everywhere, input `k > 0` the top bytes of splitmix64's draws from the
+/// seed `k`, as int8.
+pub fn reference_input<S: Shape>(k: u64, zero_point: i32) -> Tensor<i8, S> {
+    let mut state = k;
+    Tensor::from_flat_fn(|_| {
+        if k == 0 {
+            return zero_point as i8;
+        }
+        state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = state;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        ((z ^ (z >> 31)) >> 56) as u8 as i8
+    })
+}

@@ -1,32 +1,13 @@
 //! MLPerf Tiny's four int8 models, generated from their `.tflite` files,
 //! against TFLite Micro: every output byte (and every logit before a
 //! softmax) over 100 inputs per model (`vectors/reference.py` wrote the
-//! references; the inputs are computed here as it computes them).
+//! references; the inputs are `reference_input`'s, computed as it computes
+//! them).
 
 use tensor_expr::prelude::*;
-use tensor_expr_tflite_models::{anomaly, kws, kws_logits, resnet, resnet_logits, vww, vww_logits};
-
-/// The inputs of the vectors: input 0 all `zero_point`, input `k` the top
-/// bytes of splitmix64's draws from the seed `k`.
-fn inputs(len: usize, zero_point: i32, count: usize) -> Vec<Vec<i8>> {
-    let mut all = vec![vec![zero_point as i8; len]];
-    for k in 1..count as u64 {
-        let mut state = k;
-        let next = |state: &mut u64| {
-            *state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
-            let mut z = *state;
-            z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-            z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-            z ^ (z >> 31)
-        };
-        all.push(
-            (0..len)
-                .map(|_| (next(&mut state) >> 56) as u8 as i8)
-                .collect(),
-        );
-    }
-    all
-}
+use tensor_expr_tflite_models::{
+    anomaly, kws, kws_logits, reference_input, resnet, resnet_logits, vww, vww_logits,
+};
 
 const COUNT: usize = 100;
 
@@ -43,8 +24,8 @@ fn check<I: Shape, O: Shape>(
         COUNT * O::LEN,
         "{name}: the reference's length"
     );
-    for (k, input) in inputs(I::LEN, zero_point, COUNT).iter().enumerate() {
-        let x = Tensor::<i8, I>::try_from_slice(input).unwrap();
+    for k in 0..COUNT {
+        let x = reference_input::<I>(k as u64, zero_point);
         let found = invoke(&x);
         let expected: Vec<i8> = reference[k * O::LEN..][..O::LEN]
             .iter()

@@ -433,6 +433,13 @@ fn requantize_is_gemmlowps_rounding() {
             assert_eq!(y.as_slice()[k], expected, "requantize({xv}, {mv}, {shift})");
             assert_eq!(xv.requantize(mv, shift), expected);
         }
+        // The high half's one overflow, which saturates.
+        let expected = requantize_reference(i32::MIN, i32::MIN, shift);
+        assert_eq!(
+            i32::MIN.requantize(i32::MIN, shift),
+            expected,
+            "shift {shift}"
+        );
     }
 }
 
@@ -452,8 +459,9 @@ const PLAIN: Slide = Slide {
 };
 
 /// Asserts that `y` is `conv2d(cast::<i32>(x) + c, cast::<i32>(w) + d, ..)`
-/// channels last (`[N, H, W, C_in]` by `[C_out, kH, kW, C_in]`; `[N, W,
-/// C_in]` by `[C_out, kW, C_in]` in 1-D) as its definition states it: the
+/// channels last (`[N, H, W, C_in]` by `[C_out, kH, kW, C_in / groups]`;
+/// `[N, W, C_in]` by `[C_out, kW, C_in / groups]` in 1-D) as its
+/// definition states it: the
 /// sum over the taps inside the input of `(x + c) * (w + d)`, a tap in the
 /// padding contributing zero. The sizes are the tensors' own.
 fn assert_conv_nhwc<X: Shape, W: Shape, Y: Shape>(
@@ -473,8 +481,11 @@ fn assert_conv_nhwc<X: Shape, W: Shape, Y: Shape>(
         dims
     };
     let (xd, wd, yd) = (spatial(X::DIMS), spatial(W::DIMS), spatial(Y::DIMS));
-    let ([n, h, w_len, c_in], [c_out, kh_len, kw_len]) =
-        ([xd[0], xd[1], xd[2], xd[3]], [wd[0], wd[1], wd[2]]);
+    let ([n, h, w_len, c_in], [c_out, kh_len, kw_len, per_group]) =
+        ([xd[0], xd[1], xd[2], xd[3]], [wd[0], wd[1], wd[2], wd[3]]);
+    // Groups as the shapes say: each output channel reads `per_group`
+    // input channels, those of its group.
+    let out_per_group = c_out / (c_in / per_group);
     let (x, w) = (x.as_slice(), w.as_slice());
     let Slide {
         stride,
@@ -494,11 +505,13 @@ fn assert_conv_nhwc<X: Shape, W: Shape, Y: Shape>(
                             if ih >= h || iw >= w_len {
                                 continue;
                             }
-                            for ci in 0..c_in {
-                                let xv = i32::from(x[((b * h + ih) * w_len + iw) * c_in + ci]) + c;
-                                let wv =
-                                    i32::from(w[((co * kh_len + kh) * kw_len + kw) * c_in + ci])
-                                        + d;
+                            for ci in 0..per_group {
+                                let channel = co / out_per_group * per_group + ci;
+                                let xv =
+                                    i32::from(x[((b * h + ih) * w_len + iw) * c_in + channel]) + c;
+                                let wv = i32::from(
+                                    w[((co * kh_len + kh) * kw_len + kw) * per_group + ci],
+                                ) + d;
                                 sum += xv * wv;
                             }
                         }
@@ -523,10 +536,12 @@ fn bytes<S: Shape>(seed: u32) -> Tensor<i8, S> {
 }
 
 /// Int8 convolutions channels last of every form the int8 kernel takes
-/// (16, 32 and 48 output channels, input channels 4 to 64, strides,
-/// padding, dilation, a batch, 1-D, zero points at both ends of the
-/// range), and of forms it leaves to the general path (an input constant
-/// outside it, weights with an offset), against the definition. CI runs
+/// (pixels: 16, 32 and 48 output channels, input channels 4 to 64; rows:
+/// 1, 3 and 5 input channels; depthwise; with strides, padding, dilation,
+/// a batch, 1-D, zero points at both ends of the range), and of forms it
+/// leaves to the general path (an input constant outside it, weights with
+/// an offset, dilation along a row of few channels), against the
+/// definition. CI runs
 /// this at every instruction-set level, so the kernel and the general path
 /// are each checked.
 #[test]
@@ -609,7 +624,153 @@ fn int8_convolutions_channels_last_match_their_definition() {
     };
     assert_conv_nhwc(&y, &x, &w, slide, (0, 0), "conv1d");
 
+    // Input channels not a multiple of 4, each row of a window one tap: a
+    // keyword spotter's first layer (TensorFlow's SAME with a stride), an
+    // image's three channels with dilation down the rows, five channels.
+    let (x, w) = (
+        bytes::<Shape![2, 9, 10, 1]>(13),
+        bytes::<Shape![32, 10, 4, 1]>(14),
+    );
+    let y = tensor_expr!(conv2d(
+        cast::<i32>(x) - 83,
+        cast::<i32>(w),
+        stride = 2,
+        padding = [[4, 5], [1, 1]],
+        layout = nhwc
+    ));
+    let slide = Slide {
+        stride: [2, 2],
+        pad: [4, 1],
+        ..PLAIN
+    };
+    assert_conv_nhwc(&y, &x, &w, slide, (-83, 0), "one channel, 10x4 stride 2");
+    let (x, w) = (
+        bytes::<Shape![1, 11, 12, 3]>(15),
+        bytes::<Shape![16, 3, 3, 3]>(16),
+    );
+    let y = tensor_expr!(conv2d(
+        cast::<i32>(x) + 128,
+        cast::<i32>(w),
+        stride = 2,
+        padding = 1,
+        dilation = [2, 1],
+        layout = nhwc
+    ));
+    let slide = Slide {
+        stride: [2, 2],
+        pad: [1, 1],
+        dilation: [2, 1],
+    };
+    assert_conv_nhwc(&y, &x, &w, slide, (128, 0), "three channels, dilation");
+    let (x, w) = (
+        bytes::<Shape![1, 7, 8, 5]>(17),
+        bytes::<Shape![48, 3, 3, 5]>(18),
+    );
+    let y = tensor_expr!(conv2d(
+        cast::<i32>(x) - 127,
+        cast::<i32>(w),
+        padding = same,
+        layout = nhwc
+    ));
+    assert_conv_nhwc(&y, &x, &w, same, (-127, 0), "five channels");
+
+    // Depthwise: 32 and 48 channels (tiles of 32 and 16), a stride,
+    // dilation and a batch, 24 channels (the last 8 on the general path),
+    // 1-D.
+    let (x, w) = (
+        bytes::<Shape![1, 9, 7, 32]>(19),
+        bytes::<Shape![32, 3, 3, 1]>(20),
+    );
+    let y = tensor_expr!(conv2d(
+        cast::<i32>(x) + 128,
+        cast::<i32>(w),
+        padding = same,
+        groups = 32,
+        layout = nhwc
+    ));
+    assert_conv_nhwc(&y, &x, &w, same, (128, 0), "depthwise");
+    let (x, w) = (
+        bytes::<Shape![2, 10, 9, 48]>(21),
+        bytes::<Shape![48, 3, 3, 1]>(22),
+    );
+    let y = tensor_expr!(conv2d(
+        cast::<i32>(x) - 5,
+        cast::<i32>(w),
+        stride = 2,
+        padding = 2,
+        dilation = 2,
+        groups = 48,
+        layout = nhwc
+    ));
+    let slide = Slide {
+        stride: [2, 2],
+        pad: [2, 2],
+        dilation: [2, 2],
+    };
+    assert_conv_nhwc(
+        &y,
+        &x,
+        &w,
+        slide,
+        (-5, 0),
+        "depthwise, stride, dilation, batch",
+    );
+    let (x, w) = (
+        bytes::<Shape![1, 5, 6, 24]>(23),
+        bytes::<Shape![24, 5, 5, 1]>(24),
+    );
+    let y = tensor_expr!(conv2d(
+        cast::<i32>(x),
+        cast::<i32>(w),
+        padding = 2,
+        groups = 24,
+        layout = nhwc
+    ));
+    let slide = Slide {
+        pad: [2, 2],
+        ..PLAIN
+    };
+    assert_conv_nhwc(&y, &x, &w, slide, (0, 0), "depthwise, 24 channels");
+    let (x, w) = (
+        bytes::<Shape![1, 20, 16]>(25),
+        bytes::<Shape![16, 3, 1]>(26),
+    );
+    let y = tensor_expr!(conv1d(
+        cast::<i32>(x) - 1,
+        cast::<i32>(w),
+        padding = 1,
+        groups = 16,
+        layout = nwc
+    ));
+    let slide = Slide {
+        pad: [0, 1],
+        ..PLAIN
+    };
+    assert_conv_nhwc(&y, &x, &w, slide, (-1, 0), "depthwise conv1d");
+
     // Outside the kernel's forms: the general path.
+    let (x, w) = (
+        bytes::<Shape![1, 6, 9, 3]>(27),
+        bytes::<Shape![16, 3, 3, 3]>(28),
+    );
+    let y = tensor_expr!(conv2d(
+        cast::<i32>(x),
+        cast::<i32>(w),
+        dilation = 2,
+        layout = nhwc
+    ));
+    let slide = Slide {
+        dilation: [2, 2],
+        ..PLAIN
+    };
+    assert_conv_nhwc(
+        &y,
+        &x,
+        &w,
+        slide,
+        (0, 0),
+        "three channels, dilation along the row",
+    );
     let (x, w) = (
         bytes::<Shape![1, 6, 11, 8]>(11),
         bytes::<Shape![16, 3, 3, 8]>(12),

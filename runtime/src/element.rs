@@ -729,10 +729,7 @@ impl Accumulator for i32 {
     // them in a tile's epilogue: with `if`s it keeps the code scalar.
     #[inline(always)]
     fn requantize(self, multiplier: i32, shift: i32) -> i32 {
-        let left = shift.max(0);
-        let right = shift.wrapping_neg().clamp(0, 31);
-        let high = fixed_point::doubling_high_mul(self.wrapping_shl(left as u32), multiplier);
-        fixed_point::rounding_divide_by_pot(high, right)
+        fixed_point::multiply_by_quantized_multiplier(self, multiplier, shift)
     }
 
     #[inline(always)]

@@ -1,26 +1,45 @@
 //! The int8 convolution's kernel channels last: `conv2d(cast::<i32>(x) -
-//! zx, cast::<i32>(w), layout = nhwc)` over stored `i8` data (groups 1,
-//! input channels a multiple of 4), summed from the bytes themselves, as
-//! TFLite's int8 kernels compute.
+//! zx, cast::<i32>(w), layout = nhwc)` over stored `i8` data, summed from
+//! the bytes themselves, as TFLite's int8 kernels compute. It takes three
+//! forms ([`Form`]), by the convolution's groups and input channels:
+//!
+//! - **Pixels** (one group, input channels a multiple of 4, as every layer
+//!   past a network's first): each tap reads the position's input pixel
+//!   where it is stored.
+//! - **Rows** (one group, other input channels: an image's 1 or 3, a
+//!   keyword spotter's one MFCC plane; no dilation along the row): each
+//!   row of the window (its taps' pixels side by side, at most [`MAX_ROW`]
+//!   bytes) is one masked load into a vector, the zero point's bytes where
+//!   a tap falls in the padding, and is summed as one long tap, its last
+//!   four bytes padded with weights of zero.
+//! - **Depthwise** (one input and one output channel a group): each tap a
+//!   multiply-add of the pixel's channels by their weights.
 //!
 //! With AVX-512 VNNI (selected at run time, `std` on x86-64; or the
-//! compile-time target's, with an allocator), the weights `[C_out, kH, kW,
-//! C_in]` are first copied once per evaluation into the kernel's layout
-//! ([`PackedWeights`]): for each 16 output channels, each tap and each
-//! four input channels, 64 bytes holding every channel's four weights side
-//! by side, so that one load gives the vector `vpdpbusd` multiplies by; the
-//! copy also sums each channel's weights. A tile of up to 8 output
-//! positions (any: each its own) by 16 or 32 output channels then keeps
-//! one vector of 16 `i32` sums per position and 16 channels: for each tap
-//! and four input channels, one `vpdpbusd` per position and vector
-//! multiplies the position's four input bytes (broadcast) by the 16
-//! channels' weights and adds them; a pixel's input bytes are loaded 16 at
-//! a time. `vpdpbusd` takes unsigned bytes on the left: each input byte is
-//! read as `x + 128`, and `(128 - c)` times each channel's weight sum is
-//! taken off at the end, where `c` is the constant added to the input
-//! (`-zx`). A tap in the padding reads bytes equal to `-c` (the zero
-//! point), whose term the same correction cancels, so the padding
-//! contributes zero as TFLite's does.
+//! compile-time target's, with an allocator), the weights are first copied
+//! once per evaluation into the kernel's layout ([`PackedWeights`]), which
+//! also sums each channel's weights. A tile of up to 8 output positions
+//! (any: each its own) by 16 or 32 output channels then keeps one vector of
+//! 16 `i32` sums per position and 16 channels.
+//!
+//! Pixels and rows: the weights are stored, for each 16 output channels
+//! and each four bytes of a window's row (tap by tap, input channels
+//! innermost, each row rounded up to four bytes), as 64 bytes holding every
+//! channel's four weights side by side, so that one load gives the vector
+//! `vpdpbusd` multiplies by. For each four bytes of a window, one
+//! `vpdpbusd` per position and vector multiplies the position's four input
+//! bytes (broadcast) by the 16 channels' weights and adds them. `vpdpbusd`
+//! takes unsigned bytes on the left: each input byte is read as `x + 128`,
+//! and `(128 - c)` times each channel's weight sum is taken off at the end,
+//! where `c` is the constant added to the input (`-zx`). A tap in the
+//! padding reads bytes equal to `-c` (the zero point), whose term the same
+//! correction cancels, so the padding contributes zero as TFLite's does.
+//!
+//! Depthwise: the weights are stored tap by tap, each tap's channels side
+//! by side; per tap, one `vpdpwssd` per position and vector multiplies 16
+//! channels' input bytes (sign-extended) by their weights and adds them,
+//! and `c` times each channel's weight sum is added at the end (the
+//! padding again reads `-c`).
 //!
 //! The copy and the kernel are functions of the runtime, compiled once
 //! whatever the expression: the expression's nodes give them slices and
@@ -72,9 +91,10 @@ impl core::fmt::Debug for PackedWeights {
 /// The weights in the kernel's layout and each channel's sum.
 #[cfg(all(feature = "alloc", vnni_kernel))]
 struct Packed {
-    /// For each block of 16 output channels, each tap and each four input
-    /// channels: 16 times the channel's four bytes (channels past `C_out`
-    /// zero).
+    /// Pixels and patches: for each block of 16 output channels and each
+    /// four bytes of the window, 16 times the channel's four bytes (bytes
+    /// past the window and channels past `C_out` zero). Depthwise: for
+    /// each tap, every channel's weight (a multiple of 16 of them).
     bytes: Vec<i8>,
     /// Each channel's weights summed, over every tap and input channel
     /// (a multiple of 16 of them, those past `C_out` zero).
@@ -96,14 +116,45 @@ impl PackedWeights {
     }
 }
 
-/// Whether the kernel runs for a convolution of `g` on this CPU: the
-/// selected level (without `std`, the compile-time target's) has VNNI.
+/// Whether the kernel runs for a convolution of `g` on this CPU: it has a
+/// [`Form`] and the selected level (without `std`, the compile-time
+/// target's) has VNNI.
 #[cfg(all(feature = "alloc", vnni_kernel))]
 fn runs(g: &Geometry) -> bool {
-    g.channels_last
-        && g.groups == 1
-        && g.in_channels.is_multiple_of(4)
-        && crate::isa::selected() >= crate::isa::Level::Avx512Vnni
+    form(g).is_some() && crate::isa::selected() >= crate::isa::Level::Avx512Vnni
+}
+
+/// The most bytes of one row of a window the rows form reads: one vector.
+/// A row of 7 taps over 3 channels (21 bytes) fits.
+pub(crate) const MAX_ROW: usize = 64;
+
+/// How the kernel reads a convolution's input (the module's header).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Form {
+    /// One group, input channels a multiple of 4: taps read in place.
+    Pixels,
+    /// One group, rows of at most [`MAX_ROW`] bytes, no dilation along
+    /// them: each row read as one tap.
+    Rows,
+    /// One input and one output channel a group.
+    Depthwise,
+}
+
+/// The kernel's form for a convolution of `g` (channels last), if it has
+/// one; whether the CPU can run it is [`block`]'s question.
+pub(crate) const fn form(g: &Geometry) -> Option<Form> {
+    let row = g.kernel[1] * g.in_channels;
+    if !g.channels_last {
+        None
+    } else if g.groups == 1 && g.in_channels.is_multiple_of(4) {
+        Some(Form::Pixels)
+    } else if g.groups == 1 && row <= MAX_ROW && (g.kernel[1] == 1 || g.dilation[1] == 1) {
+        Some(Form::Rows)
+    } else if g.groups == g.in_channels && g.groups == g.out_channels {
+        Some(Form::Depthwise)
+    } else {
+        None
+    }
 }
 
 /// One tile of an int8 convolution channels last: its inputs and where it is.
@@ -146,7 +197,7 @@ pub(crate) fn block(tile: &Int8Tile, out: &mut Sums) -> bool {
         })
         && (-127..=128).contains(&tile.x_offset)
         && tile.x.len() >= g.batch * g.input[0] * g.input[1] * g.in_channels
-        && tile.w.len() >= g.out_channels * g.kernel[0] * g.kernel[1] * g.in_channels;
+        && tile.w.len() >= g.out_channels * g.kernel[0] * g.kernel[1] * (g.in_channels / g.groups);
     if !fits {
         return false;
     }
@@ -170,127 +221,329 @@ pub(crate) fn block(tile: &Int8Tile, out: &mut Sums) -> bool {
 
 #[cfg(all(feature = "alloc", vnni_kernel))]
 mod vnni {
-    use super::{Int8Tile, Packed, Sums, CHANNEL_BLOCK};
-    use crate::ops::conv::input_at;
+    use super::{form, Form, Int8Tile, Packed, Sums, CHANNEL_BLOCK};
+    use crate::ops::conv::{input_at, Position};
+    use crate::rules::conv::Geometry;
     use core::arch::x86_64::*;
+
+    /// `$body` for each row `$r` below `$rows` (at most 8), written out
+    /// row by row: LLVM left a loop over the rows rolled, its sums in
+    /// memory, where the rows' count is a parameter.
+    macro_rules! each_row {
+        ($rows:expr, $r:ident => $body:block) => {
+            each_row!(@ $rows, $r, $body, 0 1 2 3 4 5 6 7)
+        };
+        (@ $rows:expr, $r:ident, $body:block, $($k:literal)*) => {
+            $({
+                let $r: usize = $k;
+                if $r < $rows $body
+            })*
+        };
+    }
 
     /// [`super::block`] with AVX-512 VNNI, for a tile of the form it
     /// checked (`fits`) and the weights packed for its geometry.
     #[target_feature(enable = "avx512f,avx512bw,avx512vnni,avx2")]
     pub(super) fn block(tile: &Int8Tile, packed: &Packed, out: &mut Sums) {
-        match (tile.positions.len(), tile.channels) {
-            (8, 32) => sums::<8, 2>(tile, packed, out),
-            (4, 32) => sums::<4, 2>(tile, packed, out),
-            (2, 32) => sums::<2, 2>(tile, packed, out),
-            (1, 32) => sums::<1, 2>(tile, packed, out),
-            (8, _) => sums::<8, 1>(tile, packed, out),
-            (4, _) => sums::<4, 1>(tile, packed, out),
-            (2, _) => sums::<2, 1>(tile, packed, out),
-            _ => sums::<1, 1>(tile, packed, out),
+        macro_rules! by_size {
+            ($kernel:ident) => {
+                match (tile.positions.len(), tile.channels) {
+                    (8, 32) => $kernel::<8, 2>(tile, packed, out),
+                    (4, 32) => $kernel::<4, 2>(tile, packed, out),
+                    (2, 32) => $kernel::<2, 2>(tile, packed, out),
+                    (1, 32) => $kernel::<1, 2>(tile, packed, out),
+                    (8, _) => $kernel::<8, 1>(tile, packed, out),
+                    (4, _) => $kernel::<4, 1>(tile, packed, out),
+                    (2, _) => $kernel::<2, 1>(tile, packed, out),
+                    _ => $kernel::<1, 1>(tile, packed, out),
+                }
+            };
+        }
+        match form(tile.geometry) {
+            Some(Form::Pixels) => by_size!(stored_pixels),
+            Some(Form::Rows) => by_size!(rows),
+            Some(Form::Depthwise) => by_size!(depthwise),
+            None => unreachable!("packed weights exist only for a form"),
         }
     }
 
-    /// The sums of `R` positions by `16 V` channels.
+    /// The first bytes of each of `R` pixels or patches: a pointer and the
+    /// step its bytes are read at (1 where stored, 0 for the padding's 16
+    /// bytes, read again for every block).
+    type Pixels<const R: usize> = [(*const i8, usize); R];
+
+    /// The pixel tap `(kh, kw)` of position `p` reads: its `c_in` bytes from
+    /// channel 0, or `None` in the padding.
+    #[inline(always)]
+    fn tap_pixel<'x>(
+        x: &'x [i8],
+        g: &Geometry,
+        p: &Position,
+        kh: usize,
+        kw: usize,
+    ) -> Option<&'x [i8]> {
+        let (ih, iw) = (input_at(p.oh, kh, 0, g)?, input_at(p.ow, kw, 1, g)?);
+        let start = ((p.n * g.input[0] + ih) * g.input[1] + iw) * g.in_channels;
+        Some(&x[start..start + g.in_channels])
+    }
+
+    /// The sums of `R` positions by `16 V` channels, each tap's pixel read
+    /// where it is stored (input channels a multiple of 4).
     #[inline]
     #[target_feature(enable = "avx512f,avx512bw,avx512vnni,avx2")]
-    fn sums<const R: usize, const V: usize>(tile: &Int8Tile, packed: &Packed, out: &mut Sums) {
+    fn stored_pixels<const R: usize, const V: usize>(
+        tile: &Int8Tile,
+        packed: &Packed,
+        out: &mut Sums,
+    ) {
         let g = tile.geometry;
         let positions: &[_; R] = tile.positions.try_into().unwrap_or_else(|_| unreachable!());
-        let (c_in, [kh_len, kw_len]) = (g.in_channels, g.kernel);
-        let groups = c_in / 4;
-        // Block `b` of the packed weights, for tap `t` and four input
-        // channels `q`, starts at `((b * taps + t) * groups + q) * 64`.
-        let block_len = kh_len * kw_len * groups * 64;
-        let first_block = positions[0].channel / CHANNEL_BLOCK;
-        let mut weights: [&[i8]; V] = [&[]; V];
-        for (v, weights) in weights.iter_mut().enumerate() {
-            *weights = &packed.bytes[(first_block + v) * block_len..][..block_len];
-        }
+        let [kh_len, kw_len] = g.kernel;
+        let quads = g.in_channels / 4;
+        let weights = weight_blocks::<V>(tile, packed);
         // A tap in the padding reads copies of the zero point, `-c`.
         let padding = [tile.x_offset.wrapping_neg() as i8; 16];
         let mut sums = [[_mm512_setzero_si512(); V]; R];
         for kh in 0..kh_len {
             for kw in 0..kw_len {
-                // Each position's input pixel (`c_in` bytes, read at step
-                // 1), or the padding (16 bytes, read at step 0).
-                let mut pixels: [(*const i8, usize); R] = [(padding.as_ptr(), 0); R];
-                for (pixel, p) in pixels.iter_mut().zip(positions) {
-                    if let (Some(ih), Some(iw)) =
-                        (input_at(p.oh, kh, 0, g), input_at(p.ow, kw, 1, g))
-                    {
-                        let start = ((p.n * g.input[0] + ih) * g.input[1] + iw) * c_in;
-                        *pixel = (tile.x[start..start + c_in].as_ptr(), 1);
+                let mut pixels: Pixels<R> = [(padding.as_ptr(), 0); R];
+                for (at, p) in pixels.iter_mut().zip(positions) {
+                    if let Some(pixel) = tap_pixel(tile.x, g, p, kh, kw) {
+                        *at = (pixel.as_ptr(), 1);
                     }
                 }
-                let tap = (kh * kw_len + kw) * groups * 64;
-                // Sixteen input channels at a time (fewer in a last
-                // block, where `c_in` is not a multiple of 16): each
-                // pixel's bytes loaded once, their groups of four
-                // broadcast in turn.
-                for block in 0..groups.div_ceil(4) {
-                    let count = (groups - 4 * block).min(4);
-                    // (Loops, not `core::array::from_fn`, whose closures
-                    // LLVM kept out of line.)
-                    let mut w = [[_mm512_setzero_si512(); 4]; V];
-                    for (w, weights) in w.iter_mut().zip(&weights) {
-                        for (t, w) in w.iter_mut().enumerate().take(count) {
-                            *w = load_64(weights, tap + (4 * block + t) * 64);
-                        }
-                    }
-                    if count == 4 {
-                        for (sums, &(pixel, step)) in sums.iter_mut().zip(&pixels) {
-                            // SAFETY: a pixel of step 1 holds `c_in >= 16
-                            // block + 16` bytes, the padding 16; the load is
-                            // unaligned.
-                            let x = unsafe { _mm_loadu_si128(pixel.add(16 * block * step).cast()) };
-                            // SAFETY: `sums` has the features.
-                            unsafe { add_block(sums, x, &w, 4) };
-                        }
-                    } else {
-                        // The block's `4 count` bytes of each pixel.
-                        let mask = u64::MAX >> (64 - 4 * count);
-                        for (sums, &(pixel, step)) in sums.iter_mut().zip(&pixels) {
-                            // SAFETY: a pixel of step 1 holds `c_in >= 16
-                            // block + 4 count` bytes, the padding 16; the
-                            // load reads only the bytes of `mask` and is
-                            // unaligned.
-                            let x = unsafe {
-                                _mm512_maskz_loadu_epi8(mask, pixel.add(16 * block * step))
-                            };
-                            // SAFETY: `sums` has the features.
-                            unsafe { add_block(sums, _mm512_castsi512_si128(x), &w, count) };
-                        }
-                    }
-                }
+                // SAFETY: a pixel of step 1 holds `c_in = 4 quads` bytes,
+                // the padding 16; `weights` holds every tap's quads; the
+                // CPU has the features.
+                unsafe {
+                    add_quads(
+                        &mut sums,
+                        &pixels,
+                        &weights,
+                        (kh * kw_len + kw) * quads,
+                        quads,
+                    )
+                };
             }
         }
-        let scale = _mm512_set1_epi32(128i32.wrapping_sub(tile.x_offset));
-        let mut corrections = [_mm512_setzero_si512(); V];
-        for (v, correction) in corrections.iter_mut().enumerate() {
-            let channel = positions[0].channel + CHANNEL_BLOCK * v;
-            let sums: &[i32; 16] = packed.sums[channel..channel + 16]
-                .try_into()
-                .unwrap_or_else(|_| unreachable!());
-            // SAFETY: 16 readable `i32`s; the load is unaligned.
-            let sums = unsafe { _mm512_loadu_si512(sums.as_ptr().cast()) };
-            *correction = _mm512_mullo_epi32(sums, scale);
+        store_corrected(&sums, tile, packed, tile.x_offset.wrapping_sub(128), out);
+    }
+
+    /// The sums of `R` positions by `16 V` channels, each row of each
+    /// position's window read as one tap (input channels not a multiple of
+    /// 4): one masked load of the row's bytes in the input, the padding's
+    /// bytes (copies of the zero point) where its taps fall outside.
+    #[inline]
+    #[target_feature(enable = "avx512f,avx512bw,avx512vnni,avx2")]
+    fn rows<const R: usize, const V: usize>(tile: &Int8Tile, packed: &Packed, out: &mut Sums) {
+        let g = tile.geometry;
+        let positions: &[_; R] = tile.positions.try_into().unwrap_or_else(|_| unreachable!());
+        let ([kh_len, kw_len], c_in) = (g.kernel, g.in_channels);
+        let quads = (kw_len * c_in).div_ceil(4);
+        // Each byte's top bit flipped: `vpdpbusd` reads it as `x + 128`.
+        let flip = _mm512_set1_epi32(0x8080_8080_u32 as i32);
+        let padding = _mm512_set1_epi8(tile.x_offset.wrapping_neg() as i8);
+        let weights = weight_blocks::<V>(tile, packed);
+        // Each position's first tap along the row and which taps are inside
+        // the input (the same for every row of its window).
+        let mut masks = [0u64; R];
+        let mut starts = [0isize; R];
+        for ((mask, start), p) in masks.iter_mut().zip(&mut starts).zip(positions) {
+            let first = (p.ow * g.stride[1]) as isize - g.pad[1] as isize;
+            let inside = |kw: usize| (0..g.input[1] as isize).contains(&(first + kw as isize));
+            for kw in (0..kw_len).filter(|&kw| inside(kw)) {
+                *mask |= (u64::MAX >> (64 - c_in)) << (kw * c_in);
+            }
+            *start = ((p.n * g.input[0]) * g.input[1]) as isize + first;
         }
-        for (out, sums) in out.iter_mut().zip(&sums) {
+        let mut sums = [[_mm512_setzero_si512(); V]; R];
+        for kh in 0..kh_len {
+            let mut rows = [padding; R];
+            for (r, p) in positions.iter().enumerate() {
+                if let Some(ih) = input_at(p.oh, kh, 0, g) {
+                    let at = (starts[r] + (ih * g.input[1]) as isize) * c_in as isize;
+                    // SAFETY: the load reads the bytes of `masks[r]` only:
+                    // the taps inside the input's row `ih`, which `x`
+                    // holds (`fits`); the pointer is not dereferenced
+                    // elsewhere.
+                    rows[r] = unsafe {
+                        _mm512_mask_loadu_epi8(
+                            padding,
+                            masks[r],
+                            tile.x.as_ptr().wrapping_offset(at),
+                        )
+                    };
+                }
+            }
+            for q in 0..quads {
+                let quad = _mm512_set1_epi32(q as i32);
+                let mut w = [flip; V];
+                for (w, weights) in w.iter_mut().zip(&weights) {
+                    *w = load_64(weights, (kh * quads + q) * 64);
+                }
+                each_row!(R, r => {
+                    let left = _mm512_xor_si512(_mm512_permutexvar_epi32(quad, rows[r]), flip);
+                    for (sum, &w) in sums[r].iter_mut().zip(&w) {
+                        *sum = _mm512_dpbusd_epi32(*sum, left, w);
+                    }
+                });
+            }
+        }
+        store_corrected(&sums, tile, packed, tile.x_offset.wrapping_sub(128), out);
+    }
+
+    /// The packed weights of the tile's `V` blocks of 16 channels, each the
+    /// whole window's quads (64 bytes a quad).
+    #[inline(always)]
+    fn weight_blocks<'p, const V: usize>(tile: &Int8Tile, packed: &'p Packed) -> [&'p [i8]; V] {
+        let g = tile.geometry;
+        let block_len = window_quads(g) * 64;
+        let first_block = tile.positions[0].channel / CHANNEL_BLOCK;
+        let mut weights: [&[i8]; V] = [&[]; V];
+        for (v, weights) in weights.iter_mut().enumerate() {
+            *weights = &packed.bytes[(first_block + v) * block_len..][..block_len];
+        }
+        weights
+    }
+
+    /// The four-byte groups of one channel's weights: each row of the
+    /// window rounded up to four bytes.
+    const fn window_quads(g: &Geometry) -> usize {
+        g.kernel[0] * (g.kernel[1] * g.in_channels).div_ceil(4)
+    }
+
+    /// Adds `quads` groups of four bytes of each of the `pixels` (from
+    /// their first byte), times the weights of quads `first ..` of each
+    /// block, to the sums: sixteen bytes of a pixel loaded at a time, their
+    /// groups of four broadcast in turn (fewer in a last block).
+    ///
+    /// # Safety
+    ///
+    /// Each pixel of step 1 holds `16 * ceil(quads / 4)` readable bytes,
+    /// or `4 quads` where `quads` is a multiple of 4 or the last block is
+    /// read masked (it is); a pixel of step 0, 16. The CPU has AVX-512 F,
+    /// BW and VNNI.
+    #[inline(always)]
+    unsafe fn add_quads<const R: usize, const V: usize>(
+        sums: &mut [[__m512i; V]; R],
+        pixels: &Pixels<R>,
+        weights: &[&[i8]; V],
+        first: usize,
+        quads: usize,
+    ) {
+        for block in 0..quads.div_ceil(4) {
+            let count = (quads - 4 * block).min(4);
+            // (Loops, not `core::array::from_fn`, whose closures LLVM kept
+            // out of line.)
+            let mut w = [[_mm512_setzero_si512(); 4]; V];
+            for (w, weights) in w.iter_mut().zip(weights) {
+                for (t, w) in w.iter_mut().enumerate().take(count) {
+                    *w = load_64(weights, (first + 4 * block + t) * 64);
+                }
+            }
+            if count == 4 {
+                each_row!(R, r => {
+                    let (pixel, step) = pixels[r];
+                    // SAFETY: the caller's: 16 bytes from `16 block step`.
+                    let x = unsafe { _mm_loadu_si128(pixel.add(16 * block * step).cast()) };
+                    // SAFETY: the CPU has the features.
+                    unsafe { add_block(&mut sums[r], x, &w, 4) };
+                });
+            } else {
+                // The block's `4 count` bytes of each pixel.
+                let mask = u64::MAX >> (64 - 4 * count);
+                each_row!(R, r => {
+                    let (pixel, step) = pixels[r];
+                    // SAFETY: the caller's; the load reads only the bytes of
+                    // `mask`.
+                    let x = unsafe { _mm512_maskz_loadu_epi8(mask, pixel.add(16 * block * step)) };
+                    // SAFETY: the CPU has the features.
+                    unsafe { add_block(&mut sums[r], _mm512_castsi512_si128(x), &w, count) };
+                });
+            }
+        }
+    }
+
+    /// Writes the sums plus `factor` times each channel's weight sum into
+    /// `out`: `c - 128` where `vpdpbusd` read each input byte as `x + 128`
+    /// (pixels and patches), `c` for the depthwise form.
+    #[inline(always)]
+    fn store_corrected<const R: usize, const V: usize>(
+        sums: &[[__m512i; V]; R],
+        tile: &Int8Tile,
+        packed: &Packed,
+        factor: i32,
+        out: &mut Sums,
+    ) {
+        // SAFETY (every block): the kernels that inline this have AVX-512 F.
+        let factor = unsafe { _mm512_set1_epi32(factor) };
+        let mut corrections = [factor; V];
+        for (v, correction) in corrections.iter_mut().enumerate() {
+            let channel = tile.positions[0].channel + CHANNEL_BLOCK * v;
+            let weight_sums = unsafe { load_16_i32(&packed.sums[channel..channel + 16]) };
+            *correction = unsafe { _mm512_mullo_epi32(weight_sums, factor) };
+        }
+        for (out, sums) in out.iter_mut().zip(sums) {
             for ((out, &sum), &correction) in out.chunks_exact_mut(16).zip(sums).zip(&corrections) {
                 let out: &mut [i32; 16] = out.try_into().unwrap_or_else(|_| unreachable!());
-                // SAFETY: 16 writable `i32`s; the store is unaligned.
+                // The store is unaligned, of 16 writable `i32`s.
                 unsafe {
-                    _mm512_storeu_si512(out.as_mut_ptr().cast(), _mm512_sub_epi32(sum, correction))
+                    let sum = _mm512_add_epi32(sum, correction);
+                    _mm512_storeu_si512(out.as_mut_ptr().cast(), sum)
                 };
             }
         }
     }
 
+    /// The sums of `R` positions by `16 V` channels of a depthwise
+    /// convolution: per tap, each position's `16 V` input bytes from the
+    /// tile's first channel, sign-extended, times their channels' weights.
+    #[inline]
+    #[target_feature(enable = "avx512f,avx512bw,avx512vnni,avx2")]
+    fn depthwise<const R: usize, const V: usize>(tile: &Int8Tile, packed: &Packed, out: &mut Sums) {
+        let g = tile.geometry;
+        let positions: &[_; R] = tile.positions.try_into().unwrap_or_else(|_| unreachable!());
+        let [kh_len, kw_len] = g.kernel;
+        let channel = positions[0].channel;
+        let channels = packed.sums.len();
+        let padding = [tile.x_offset.wrapping_neg() as i8; 32];
+        // `vpdpwssd` multiplies 16-bit halves: each weight in the low half
+        // of its lane, zero in the high one (which meets the input's sign).
+        let low_half = _mm512_set1_epi32(0xFFFF);
+        let mut sums = [[_mm512_setzero_si512(); V]; R];
+        for kh in 0..kh_len {
+            for kw in 0..kw_len {
+                let taps = &packed.bytes[(kh * kw_len + kw) * channels + channel..];
+                let mut w = [low_half; V];
+                for (v, w) in w.iter_mut().enumerate() {
+                    *w = _mm512_and_si512(_mm512_cvtepi8_epi32(load_16(&taps[16 * v..])), low_half);
+                }
+                // Each position's `16 V` input bytes (first the pointers,
+                // then a loop LLVM unrolls, the sums in registers).
+                let mut pixels = [padding.as_ptr(); R];
+                for (at, p) in pixels.iter_mut().zip(positions) {
+                    if let Some(pixel) = tap_pixel(tile.x, g, p, kh, kw) {
+                        *at = pixel[channel..channel + 16 * V].as_ptr();
+                    }
+                }
+                each_row!(R, r => {
+                    for (v, (sum, &w)) in sums[r].iter_mut().zip(&w).enumerate() {
+                        // SAFETY: each pixel holds `16 V` readable bytes (the
+                        // padding 32); the load is unaligned.
+                        let x = unsafe { _mm_loadu_si128(pixels[r].add(16 * v).cast()) };
+                        *sum = _mm512_dpwssd_epi32(*sum, _mm512_cvtepi8_epi32(x), w);
+                    }
+                });
+            }
+        }
+        store_corrected(&sums, tile, packed, tile.x_offset, out);
+    }
+
     /// Adds the first `count` groups of four of a pixel's bytes `x`, each
     /// broadcast, times the weights `w` of those groups, to its sums (one
-    /// vector per 16 channels). Inlined into [`sums`], whose features its
-    /// instructions need (a function of its own with the features would be
-    /// called, not inlined).
+    /// vector per 16 channels). Inlined into the kernels, whose features
+    /// its instructions need (a function of its own with the features
+    /// would be called, not inlined).
     ///
     /// # Safety
     ///
@@ -320,37 +573,56 @@ mod vnni {
         }
     }
 
-    /// Copies `w` (`[C_out, kH, kW, C_in]`) into the kernel's layout: for
-    /// each block of 16 channels, each tap and four input channels, the
-    /// four bytes of each of the 16 channels (channel `block * 16 + lane`'s
-    /// bytes `4 q..4 q + 4` of the taps' `quads`), one 16-lane gather each;
-    /// lanes past `C_out` zero.
+    /// Copies `w` into the kernel's layout for its form (the module's
+    /// header) and sums each channel's weights.
     ///
     /// # Panics
-    /// If `w` is shorter than the geometry's weights (the gathers' bound).
+    /// If `w` is shorter than the geometry's weights.
     #[target_feature(enable = "avx512f,avx512bw,avx512vnni,avx2")]
-    pub(super) fn pack(w: &[i8], g: &crate::rules::conv::Geometry) -> Packed {
-        let (c_in, c_out) = (g.in_channels, g.out_channels);
-        let per_channel = g.kernel[0] * g.kernel[1] * c_in;
+    pub(super) fn pack(w: &[i8], g: &Geometry) -> Packed {
+        let c_out = g.out_channels;
+        let per_channel = g.kernel[0] * g.kernel[1] * (g.in_channels / g.groups);
         assert!(
             w.len() >= c_out * per_channel,
             "int8 weights shorter than their geometry"
         );
         let blocks = c_out.div_ceil(CHANNEL_BLOCK);
-        let quads = per_channel / 4;
-        let mut bytes = alloc::vec![0i8; blocks * CHANNEL_BLOCK * per_channel];
         let mut sums = alloc::vec![0i32; blocks * CHANNEL_BLOCK];
         for (sum, weights) in sums.iter_mut().zip(w.chunks_exact(per_channel)) {
             *sum = weights.iter().map(|&b| i32::from(b)).sum();
         }
+        let bytes = if form(g) == Some(Form::Depthwise) {
+            // Tap `t`'s weights of every channel side by side.
+            let channels = sums.len();
+            let mut bytes = alloc::vec![0i8; per_channel * channels];
+            for (c, weights) in w.chunks_exact(per_channel).take(c_out).enumerate() {
+                for (t, &weight) in weights.iter().enumerate() {
+                    bytes[t * channels + c] = weight;
+                }
+            }
+            bytes
+        } else {
+            pack_quads(w, c_out, g.kernel[0], g.kernel[1] * g.in_channels)
+        };
+        Packed { bytes, sums }
+    }
+
+    /// The pixels' and rows' layout of `w` (`c_out` channels of `rows`
+    /// rows of `row_len` bytes): for each block of 16 channels, each row
+    /// and each quad of the row's bytes (rounded up), the four bytes of
+    /// each of the 16 channels (channel `block * 16 + lane`'s), one 16-lane
+    /// gather a whole quad; bytes past a row's and lanes past `c_out` zero.
+    #[target_feature(enable = "avx512f,avx512bw,avx512vnni,avx2")]
+    fn pack_quads(w: &[i8], c_out: usize, rows: usize, row_len: usize) -> alloc::vec::Vec<i8> {
+        let per_channel = rows * row_len;
+        let (whole, quads) = (row_len / 4, row_len.div_ceil(4));
+        let blocks = c_out.div_ceil(CHANNEL_BLOCK);
+        let block_len = CHANNEL_BLOCK * rows * quads * 4;
+        let mut bytes = alloc::vec![0i8; blocks * block_len];
         // Lane `l` reads channel `l` of the block: `per_channel` bytes on.
         let lanes: [i32; CHANNEL_BLOCK] = core::array::from_fn(|l| (l * per_channel) as i32);
-        // SAFETY: 16 `i32`, read unaligned.
-        let offsets = unsafe { _mm512_loadu_si512(lanes.as_ptr().cast()) };
-        for (block, out) in bytes
-            .chunks_exact_mut(CHANNEL_BLOCK * per_channel)
-            .enumerate()
-        {
+        let offsets = load_16_i32(&lanes);
+        for (block, out) in bytes.chunks_exact_mut(block_len).enumerate() {
             let valid = (c_out - block * CHANNEL_BLOCK).min(CHANNEL_BLOCK);
             let mask: __mmask16 = if valid == CHANNEL_BLOCK {
                 !0
@@ -358,25 +630,34 @@ mod vnni {
                 (1 << valid) - 1
             };
             let first = block * CHANNEL_BLOCK * per_channel;
-            for (quad, lane_bytes) in out.chunks_exact_mut(64).enumerate().take(quads) {
-                // SAFETY: a lane `l` below `valid` reads 4 bytes at `first +
-                // l * per_channel + 4 quad`, inside channel `block * 16 +
-                // l < C_out` of `w` (asserted long enough); masked lanes
-                // read nothing. The store writes the 64 bytes of
-                // `lane_bytes`, unaligned.
-                unsafe {
-                    let base = w.as_ptr().add(first + 4 * quad);
-                    let four = _mm512_mask_i32gather_epi32::<1>(
-                        _mm512_setzero_si512(),
-                        mask,
-                        offsets,
-                        base.cast(),
-                    );
-                    _mm512_storeu_si512(lane_bytes.as_mut_ptr().cast(), four);
+            for (at, lane_bytes) in out.chunks_exact_mut(64).enumerate() {
+                let (row, quad) = (at / quads, at % quads);
+                let offset = first + row * row_len + 4 * quad;
+                if quad < whole {
+                    // SAFETY: a lane `l` below `valid` reads 4 bytes at
+                    // `offset + l * per_channel`, inside row `row` of
+                    // channel `block * 16 + l < c_out` of `w` (asserted
+                    // long enough); masked lanes read nothing. The store
+                    // writes the 64 bytes of `lane_bytes`, unaligned.
+                    unsafe {
+                        let four = _mm512_mask_i32gather_epi32::<1>(
+                            _mm512_setzero_si512(),
+                            mask,
+                            offsets,
+                            w.as_ptr().add(offset).cast(),
+                        );
+                        _mm512_storeu_si512(lane_bytes.as_mut_ptr().cast(), four);
+                    }
+                } else {
+                    // The row's last, partial quad.
+                    let len = row_len - 4 * quad;
+                    for (l, four) in lane_bytes.chunks_exact_mut(4).enumerate().take(valid) {
+                        four[..len].copy_from_slice(&w[offset + l * per_channel..][..len]);
+                    }
                 }
             }
         }
-        Packed { bytes, sums }
+        bytes
     }
 
     /// The 64 bytes of `bytes` from `at`.
@@ -388,5 +669,23 @@ mod vnni {
             .unwrap_or_else(|_| unreachable!());
         // SAFETY: 64 readable bytes; the load is unaligned.
         unsafe { _mm512_loadu_si512(bytes.as_ptr().cast()) }
+    }
+
+    /// The first 16 bytes of `bytes`.
+    #[inline]
+    #[target_feature(enable = "avx512f,avx512bw,avx512vnni,avx2")]
+    fn load_16(bytes: &[i8]) -> __m128i {
+        let bytes: &[i8; 16] = bytes[..16].try_into().unwrap_or_else(|_| unreachable!());
+        // SAFETY: 16 readable bytes; the load is unaligned.
+        unsafe { _mm_loadu_si128(bytes.as_ptr().cast()) }
+    }
+
+    /// The first 16 `i32`s of `values`.
+    #[inline]
+    #[target_feature(enable = "avx512f,avx512bw,avx512vnni,avx2")]
+    fn load_16_i32(values: &[i32]) -> __m512i {
+        let values: &[i32; 16] = values[..16].try_into().unwrap_or_else(|_| unreachable!());
+        // SAFETY: 16 readable `i32`s; the load is unaligned.
+        unsafe { _mm512_loadu_si512(values.as_ptr().cast()) }
     }
 }

@@ -18,8 +18,9 @@
 //! channels: each output channel a dot product of its weights with each
 //! pixel along the input channels, or, depthwise, each tap a multiply-add
 //! of the pixel's channels by their weights (module `channels_last`); over
-//! stored `i8` data, where the CPU has AVX-512 VNNI, module `int8`'s kernel
-//! sums them from the bytes. Any tile these do not cover sums element by
+//! stored `i8` data (one group, any input channels; or depthwise), where
+//! the CPU has AVX-512 VNNI, module `int8`'s kernel sums them from the
+//! bytes. Any tile these do not cover sums element by
 //! element.
 //!
 //! The inputs are borrowed where they are stored: an expression input is
@@ -457,13 +458,9 @@ impl<'a, T: Element, C: ConvSpec, Xr: Reader<T>, Wr: Reader<T>> Convolution<'a, 
     }
 
     /// Whether tiles channels last may be summed from stored bytes by the
-    /// int8 kernel ([`int8`]): both inputs `i8` data read as `i32`, one
-    /// group, input channels a multiple of 4.
-    const INT8_TILES: bool = Xr::INT8
-        && Wr::INT8
-        && Self::G.channels_last
-        && Self::G.groups == 1
-        && Self::PER_GROUP.is_multiple_of(4);
+    /// int8 kernel ([`int8`]): both inputs `i8` data read as `i32`, and
+    /// the convolution of one of its forms.
+    const INT8_TILES: bool = Xr::INT8 && Wr::INT8 && int8::form(&Self::G).is_some();
 
     /// A channels-last tile of the `R` positions `rows` (of one channel)
     /// by `CC` (16 or 32) channels, summed by the int8 kernel into `block`;

@@ -537,10 +537,10 @@ fn bytes<S: Shape>(seed: u32) -> Tensor<i8, S> {
 
 /// Int8 convolutions channels last of every form the int8 kernel takes
 /// (pixels: 16, 32 and 48 output channels, input channels 4 to 64; rows:
-/// 1, 3 and 5 input channels; depthwise; with strides, padding, dilation,
+/// 1, 3 and 5 input channels, 24 output channels; with strides, padding, dilation,
 /// a batch, 1-D, zero points at both ends of the range), and of forms it
 /// leaves to the general path (an input constant outside it, weights with
-/// an offset, dilation along a row of few channels), against the
+/// an offset, dilation along a row of few channels, depthwise), against the
 /// definition. CI runs
 /// this at every instruction-set level, so the kernel and the general path
 /// are each checked.
@@ -646,7 +646,7 @@ fn int8_convolutions_channels_last_match_their_definition() {
     assert_conv_nhwc(&y, &x, &w, slide, (-83, 0), "one channel, 10x4 stride 2");
     let (x, w) = (
         bytes::<Shape![1, 11, 12, 3]>(15),
-        bytes::<Shape![16, 3, 3, 3]>(16),
+        bytes::<Shape![24, 3, 3, 3]>(16),
     );
     let y = tensor_expr!(conv2d(
         cast::<i32>(x) + 128,
@@ -674,9 +674,8 @@ fn int8_convolutions_channels_last_match_their_definition() {
     ));
     assert_conv_nhwc(&y, &x, &w, same, (-127, 0), "five channels");
 
-    // Depthwise: 32 and 48 channels (tiles of 32 and 16), a stride,
-    // dilation and a batch, 24 channels (the last 8 on the general path),
-    // 1-D.
+    // Depthwise, which the general path sums: 32 and 48 channels, a
+    // stride, dilation and a batch, 24 channels, 1-D.
     let (x, w) = (
         bytes::<Shape![1, 9, 7, 32]>(19),
         bytes::<Shape![32, 3, 3, 1]>(20),

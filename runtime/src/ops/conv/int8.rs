@@ -12,8 +12,6 @@
 //!   bytes) is one masked load into a vector, the zero point's bytes where
 //!   a tap falls in the padding, and is summed as one long tap, its last
 //!   four bytes padded with weights of zero.
-//! - **Depthwise** (one input and one output channel a group): each tap a
-//!   multiply-add of the pixel's channels by their weights.
 //!
 //! With AVX-512 VNNI (selected at run time, `std` on x86-64; or the
 //! compile-time target's, with an allocator), the weights are first copied
@@ -22,7 +20,7 @@
 //! (any: each its own) by 16 or 32 output channels then keeps one vector of
 //! 16 `i32` sums per position and 16 channels.
 //!
-//! Pixels and rows: the weights are stored, for each 16 output channels
+//! The weights are stored, for each 16 output channels
 //! and each four bytes of a window's row (tap by tap, input channels
 //! innermost, each row rounded up to four bytes), as 64 bytes holding every
 //! channel's four weights side by side, so that one load gives the vector
@@ -35,11 +33,10 @@
 //! padding reads bytes equal to `-c` (the zero point), whose term the same
 //! correction cancels, so the padding contributes zero as TFLite's does.
 //!
-//! Depthwise: the weights are stored tap by tap, each tap's channels side
-//! by side; per tap, one `vpdpwssd` per position and vector multiplies 16
-//! channels' input bytes (sign-extended) by their weights and adds them,
-//! and `c` times each channel's weight sum is added at the end (the
-//! padding again reads `-c`).
+//! A depthwise convolution is not among the forms: each output takes one
+//! input channel's taps, too few multiply-adds per tile for the kernel's
+//! fixed costs (the copy of its sums, the epilogue's block) to pay; the
+//! general path's multiply-adds over the channels were as fast or faster.
 //!
 //! The copy and the kernel are functions of the runtime, compiled once
 //! whatever the expression: the expression's nodes give them slices and
@@ -91,10 +88,9 @@ impl core::fmt::Debug for PackedWeights {
 /// The weights in the kernel's layout and each channel's sum.
 #[cfg(all(feature = "alloc", vnni_kernel))]
 struct Packed {
-    /// Pixels and patches: for each block of 16 output channels and each
-    /// four bytes of the window, 16 times the channel's four bytes (bytes
-    /// past the window and channels past `C_out` zero). Depthwise: for
-    /// each tap, every channel's weight (a multiple of 16 of them).
+    /// For each block of 16 output channels and each four bytes of a row
+    /// of the window, 16 times the channel's four bytes (bytes past the
+    /// row and channels past `C_out` zero).
     bytes: Vec<i8>,
     /// Each channel's weights summed, over every tap and input channel
     /// (a multiple of 16 of them, those past `C_out` zero).
@@ -136,8 +132,6 @@ pub(crate) enum Form {
     /// One group, rows of at most [`MAX_ROW`] bytes, no dilation along
     /// them: each row read as one tap.
     Rows,
-    /// One input and one output channel a group.
-    Depthwise,
 }
 
 /// The kernel's form for a convolution of `g` (channels last), if it has
@@ -150,8 +144,6 @@ pub(crate) const fn form(g: &Geometry) -> Option<Form> {
         Some(Form::Pixels)
     } else if g.groups == 1 && row <= MAX_ROW && (g.kernel[1] == 1 || g.dilation[1] == 1) {
         Some(Form::Rows)
-    } else if g.groups == g.in_channels && g.groups == g.out_channels {
-        Some(Form::Depthwise)
     } else {
         None
     }
@@ -174,7 +166,8 @@ pub(crate) struct Int8Tile<'a> {
     /// The tile's output positions (1, 2, 4 or 8), each of the same first
     /// channel, a multiple of 16.
     pub(crate) positions: &'a [Position],
-    /// The tile's output channels from that one: 16 or 32.
+    /// The tile's output channels from that one: 8, 16 or 32 (a tile of
+    /// 8 is summed as one of 16 whose last 8 are not read).
     pub(crate) channels: usize,
 }
 
@@ -189,7 +182,7 @@ pub(crate) fn block(tile: &Int8Tile, out: &mut Sums) -> bool {
         return false;
     };
     let fits = matches!(positions.len(), 1 | 2 | 4 | 8)
-        && matches!(tile.channels, 16 | 32)
+        && matches!(tile.channels, 8 | 16 | 32)
         && channel.is_multiple_of(CHANNEL_BLOCK)
         && channel + tile.channels <= g.out_channels
         && positions.iter().all(|p| {
@@ -197,7 +190,7 @@ pub(crate) fn block(tile: &Int8Tile, out: &mut Sums) -> bool {
         })
         && (-127..=128).contains(&tile.x_offset)
         && tile.x.len() >= g.batch * g.input[0] * g.input[1] * g.in_channels
-        && tile.w.len() >= g.out_channels * g.kernel[0] * g.kernel[1] * (g.in_channels / g.groups);
+        && tile.w.len() >= g.out_channels * g.kernel[0] * g.kernel[1] * g.in_channels;
     if !fits {
         return false;
     }
@@ -262,12 +255,11 @@ mod vnni {
         match form(tile.geometry) {
             Some(Form::Pixels) => by_size!(stored_pixels),
             Some(Form::Rows) => by_size!(rows),
-            Some(Form::Depthwise) => by_size!(depthwise),
             None => unreachable!("packed weights exist only for a form"),
         }
     }
 
-    /// The first bytes of each of `R` pixels or patches: a pointer and the
+    /// The first bytes of each of `R` pixels or rows: a pointer and the
     /// step its bytes are read at (1 where stored, 0 for the padding's 16
     /// bytes, read again for every block).
     type Pixels<const R: usize> = [(*const i8, usize); R];
@@ -464,9 +456,8 @@ mod vnni {
         }
     }
 
-    /// Writes the sums plus `factor` times each channel's weight sum into
-    /// `out`: `c - 128` where `vpdpbusd` read each input byte as `x + 128`
-    /// (pixels and patches), `c` for the depthwise form.
+    /// Writes the sums plus `factor` (`c - 128`: `vpdpbusd` read each input
+    /// byte as `x + 128`) times each channel's weight sum into `out`.
     #[inline(always)]
     fn store_corrected<const R: usize, const V: usize>(
         sums: &[[__m512i; V]; R],
@@ -493,50 +484,6 @@ mod vnni {
                 };
             }
         }
-    }
-
-    /// The sums of `R` positions by `16 V` channels of a depthwise
-    /// convolution: per tap, each position's `16 V` input bytes from the
-    /// tile's first channel, sign-extended, times their channels' weights.
-    #[inline]
-    #[target_feature(enable = "avx512f,avx512bw,avx512vnni,avx2")]
-    fn depthwise<const R: usize, const V: usize>(tile: &Int8Tile, packed: &Packed, out: &mut Sums) {
-        let g = tile.geometry;
-        let positions: &[_; R] = tile.positions.try_into().unwrap_or_else(|_| unreachable!());
-        let [kh_len, kw_len] = g.kernel;
-        let channel = positions[0].channel;
-        let channels = packed.sums.len();
-        let padding = [tile.x_offset.wrapping_neg() as i8; 32];
-        // `vpdpwssd` multiplies 16-bit halves: each weight in the low half
-        // of its lane, zero in the high one (which meets the input's sign).
-        let low_half = _mm512_set1_epi32(0xFFFF);
-        let mut sums = [[_mm512_setzero_si512(); V]; R];
-        for kh in 0..kh_len {
-            for kw in 0..kw_len {
-                let taps = &packed.bytes[(kh * kw_len + kw) * channels + channel..];
-                let mut w = [low_half; V];
-                for (v, w) in w.iter_mut().enumerate() {
-                    *w = _mm512_and_si512(_mm512_cvtepi8_epi32(load_16(&taps[16 * v..])), low_half);
-                }
-                // Each position's `16 V` input bytes (first the pointers,
-                // then a loop LLVM unrolls, the sums in registers).
-                let mut pixels = [padding.as_ptr(); R];
-                for (at, p) in pixels.iter_mut().zip(positions) {
-                    if let Some(pixel) = tap_pixel(tile.x, g, p, kh, kw) {
-                        *at = pixel[channel..channel + 16 * V].as_ptr();
-                    }
-                }
-                each_row!(R, r => {
-                    for (v, (sum, &w)) in sums[r].iter_mut().zip(&w).enumerate() {
-                        // SAFETY: each pixel holds `16 V` readable bytes (the
-                        // padding 32); the load is unaligned.
-                        let x = unsafe { _mm_loadu_si128(pixels[r].add(16 * v).cast()) };
-                        *sum = _mm512_dpwssd_epi32(*sum, _mm512_cvtepi8_epi32(x), w);
-                    }
-                });
-            }
-        }
-        store_corrected(&sums, tile, packed, tile.x_offset, out);
     }
 
     /// Adds the first `count` groups of four of a pixel's bytes `x`, each
@@ -573,15 +520,15 @@ mod vnni {
         }
     }
 
-    /// Copies `w` into the kernel's layout for its form (the module's
-    /// header) and sums each channel's weights.
+    /// Copies `w` into the kernel's layout (the module's header) and sums
+    /// each channel's weights.
     ///
     /// # Panics
     /// If `w` is shorter than the geometry's weights.
     #[target_feature(enable = "avx512f,avx512bw,avx512vnni,avx2")]
     pub(super) fn pack(w: &[i8], g: &Geometry) -> Packed {
         let c_out = g.out_channels;
-        let per_channel = g.kernel[0] * g.kernel[1] * (g.in_channels / g.groups);
+        let per_channel = g.kernel[0] * g.kernel[1] * g.in_channels;
         assert!(
             w.len() >= c_out * per_channel,
             "int8 weights shorter than their geometry"
@@ -591,19 +538,7 @@ mod vnni {
         for (sum, weights) in sums.iter_mut().zip(w.chunks_exact(per_channel)) {
             *sum = weights.iter().map(|&b| i32::from(b)).sum();
         }
-        let bytes = if form(g) == Some(Form::Depthwise) {
-            // Tap `t`'s weights of every channel side by side.
-            let channels = sums.len();
-            let mut bytes = alloc::vec![0i8; per_channel * channels];
-            for (c, weights) in w.chunks_exact(per_channel).take(c_out).enumerate() {
-                for (t, &weight) in weights.iter().enumerate() {
-                    bytes[t * channels + c] = weight;
-                }
-            }
-            bytes
-        } else {
-            pack_quads(w, c_out, g.kernel[0], g.kernel[1] * g.in_channels)
-        };
+        let bytes = pack_quads(w, c_out, g.kernel[0], g.kernel[1] * g.in_channels);
         Packed { bytes, sums }
     }
 
@@ -669,15 +604,6 @@ mod vnni {
             .unwrap_or_else(|_| unreachable!());
         // SAFETY: 64 readable bytes; the load is unaligned.
         unsafe { _mm512_loadu_si512(bytes.as_ptr().cast()) }
-    }
-
-    /// The first 16 bytes of `bytes`.
-    #[inline]
-    #[target_feature(enable = "avx512f,avx512bw,avx512vnni,avx2")]
-    fn load_16(bytes: &[i8]) -> __m128i {
-        let bytes: &[i8; 16] = bytes[..16].try_into().unwrap_or_else(|_| unreachable!());
-        // SAFETY: 16 readable bytes; the load is unaligned.
-        unsafe { _mm_loadu_si128(bytes.as_ptr().cast()) }
     }
 
     /// The first 16 `i32`s of `values`.

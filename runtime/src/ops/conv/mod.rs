@@ -18,9 +18,8 @@
 //! channels: each output channel a dot product of its weights with each
 //! pixel along the input channels, or, depthwise, each tap a multiply-add
 //! of the pixel's channels by their weights (module `channels_last`); over
-//! stored `i8` data (one group, any input channels; or depthwise), where
-//! the CPU has AVX-512 VNNI, module `int8`'s kernel sums them from the
-//! bytes. Any tile these do not cover sums element by
+//! stored `i8` data (one group, any input channels), where the CPU has
+//! AVX-512 VNNI, module `int8`'s kernel sums them from the bytes. Any tile these do not cover sums element by
 //! element.
 //!
 //! The inputs are borrowed where they are stored: an expression input is
@@ -400,7 +399,11 @@ unsafe impl<T: Element, C: ConvSpec, Xr: Reader<T>, Wr: Reader<T>> Expr<T>
                 ..first
             } == *p
         });
-        if Self::INT8_TILES && own && (CC == 16 || CC == 32) && self.int8_block(&rows, &mut block) {
+        if Self::INT8_TILES
+            && own
+            && matches!(CC, 8 | 16 | 32)
+            && self.int8_block(&rows, &mut block)
+        {
             return Block(block);
         }
         if own && Self::G.channels_last && positions {
@@ -463,7 +466,7 @@ impl<'a, T: Element, C: ConvSpec, Xr: Reader<T>, Wr: Reader<T>> Convolution<'a, 
     const INT8_TILES: bool = Xr::INT8 && Wr::INT8 && int8::form(&Self::G).is_some();
 
     /// A channels-last tile of the `R` positions `rows` (of one channel)
-    /// by `CC` (16 or 32) channels, summed by the int8 kernel into `block`;
+    /// by `CC` (8, 16 or 32) channels, summed by the int8 kernel into `block`;
     /// false, the block untouched, where the kernel cannot run: the
     /// weights have an offset, the tile is not of the kernel's form, or
     /// the CPU lacks the instructions.

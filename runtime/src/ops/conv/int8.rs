@@ -17,7 +17,7 @@
 //! compile-time target's, with an allocator), the weights are first copied
 //! once per evaluation into the kernel's layout ([`PackedWeights`]), which
 //! also sums each channel's weights. A tile of up to 8 output positions
-//! (any: each its own) by 16 or 32 output channels then keeps one vector of
+//! (any: each its own) by 8, 16 or 32 output channels then keeps one vector of
 //! 16 `i32` sums per position and 16 channels.
 //!
 //! The weights are stored, for each 16 output channels

@@ -149,6 +149,12 @@ pub(crate) const fn form(g: &Geometry) -> Option<Form> {
     }
 }
 
+/// Whether the kernel sums tiles of `channels` output channels: 16 or 32
+/// (one or two vectors), or 8 (summed as 16, the last 8 not read).
+pub(crate) const fn takes_channels(channels: usize) -> bool {
+    matches!(channels, 8 | 16 | 32)
+}
+
 /// One tile of an int8 convolution channels last: its inputs and where it is.
 pub(crate) struct Int8Tile<'a> {
     /// The input, `[N, H, W, C_in]` bytes.
@@ -182,7 +188,7 @@ pub(crate) fn block(tile: &Int8Tile, out: &mut Sums) -> bool {
         return false;
     };
     let fits = matches!(positions.len(), 1 | 2 | 4 | 8)
-        && matches!(tile.channels, 8 | 16 | 32)
+        && takes_channels(tile.channels)
         && channel.is_multiple_of(CHANNEL_BLOCK)
         && channel + tile.channels <= g.out_channels
         && positions.iter().all(|p| {

@@ -399,10 +399,7 @@ unsafe impl<T: Element, C: ConvSpec, Xr: Reader<T>, Wr: Reader<T>> Expr<T>
                 ..first
             } == *p
         });
-        if Self::INT8_TILES
-            && own
-            && matches!(CC, 8 | 16 | 32)
-            && self.int8_block(&rows, &mut block)
+        if Self::INT8_TILES && own && int8::takes_channels(CC) && self.int8_block(&rows, &mut block)
         {
             return Block(block);
         }

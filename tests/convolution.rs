@@ -564,3 +564,259 @@ proptest::proptest! {
         proptest::prop_assert_eq!(y.as_slice(), &naive_conv(&x, [4, 6, 1, 35], &w, [9, 1, 3], o)[..]);
     }
 }
+
+/// Loads case `$name`, evaluates `$e` into a tensor of shape `$y` (so the
+/// result's shape is checked too) and compares.
+macro_rules! check_transposed {
+    ($name:literal, $x:ty, $w:ty, $y:ty, |$xi:ident, $wi:ident| $e:expr) => {
+        check!($name, $x, $w, |$xi, $wi| {
+            let y: Tensor<f32, $y> = $e;
+            y
+        })
+    };
+}
+
+/// `conv_transpose1d` and `conv_transpose2d` against ONNX Runtime's
+/// `ConvTranspose` (PyTorch's definition): stride, padding per dim and per
+/// side, output padding, groups, depthwise, dilation, unbatched.
+#[test]
+fn transposed_convolutions_match_onnx_runtime() {
+    check_transposed!(
+        "conv_transpose2d_plain",
+        Shape![1, 3, 5, 6],
+        Shape![3, 4, 3, 3],
+        Shape![1, 4, 7, 8],
+        |x, w| { tensor_expr!(conv_transpose2d(x, w)) }
+    );
+    check_transposed!(
+        "conv_transpose2d_stride_padding",
+        Shape![2, 3, 5, 4],
+        Shape![3, 2, 3, 3],
+        Shape![2, 2, 10, 8],
+        |x, w| {
+            tensor_expr!(conv_transpose2d(
+                x,
+                w,
+                stride = 2,
+                padding = 1,
+                output_padding = 1
+            ))
+        }
+    );
+    check_transposed!(
+        "conv_transpose2d_dilation_groups",
+        Shape![1, 4, 6, 5],
+        Shape![4, 3, 3, 2],
+        Shape![1, 6, 10, 8],
+        |x, w| {
+            tensor_expr!(conv_transpose2d(
+                x,
+                w,
+                groups = 2,
+                dilation = [2, 1],
+                stride = [1, 2],
+                padding = [0, 1]
+            ))
+        }
+    );
+    check_transposed!(
+        "conv_transpose2d_unbatched",
+        Shape![2, 4, 4],
+        Shape![2, 3, 2, 2],
+        Shape![3, 8, 8],
+        |x, w| { tensor_expr!(conv_transpose2d(x, w, stride = 2)) }
+    );
+    check_transposed!(
+        "conv_transpose2d_wide",
+        Shape![1, 4, 8, 40],
+        Shape![4, 8, 3, 3],
+        Shape![1, 8, 16, 80],
+        |x, w| {
+            tensor_expr!(conv_transpose2d(
+                x,
+                w,
+                stride = [2, 2],
+                padding = [1, 1],
+                output_padding = [1, 1]
+            ))
+        }
+    );
+    check_transposed!(
+        "conv_transpose2d_padding_sides",
+        Shape![1, 2, 5, 5],
+        Shape![2, 3, 3, 4],
+        Shape![1, 3, 10, 14],
+        |x, w| {
+            tensor_expr!(conv_transpose2d(
+                x,
+                w,
+                stride = [2, 3],
+                padding = [[1, 0], [0, 2]]
+            ))
+        }
+    );
+    check_transposed!(
+        "conv_transpose2d_depthwise",
+        Shape![1, 8, 7, 7],
+        Shape![8, 1, 4, 4],
+        Shape![1, 8, 14, 14],
+        |x, w| { tensor_expr!(conv_transpose2d(x, w, groups = 8, stride = 2, padding = 1)) }
+    );
+    check_transposed!(
+        "conv_transpose1d_stride_padding",
+        Shape![2, 3, 10],
+        Shape![3, 4, 4],
+        Shape![2, 4, 31],
+        |x, w| {
+            tensor_expr!(conv_transpose1d(
+                x,
+                w,
+                stride = 3,
+                padding = 1,
+                output_padding = 2
+            ))
+        }
+    );
+    check_transposed!(
+        "conv_transpose1d_groups_dilation",
+        Shape![1, 6, 12],
+        Shape![6, 2, 3],
+        Shape![1, 6, 28],
+        |x, w| {
+            tensor_expr!(conv_transpose1d(
+                x,
+                w,
+                groups = 3,
+                dilation = 2,
+                stride = 2,
+                output_padding = 1
+            ))
+        }
+    );
+    check_transposed!(
+        "conv_transpose1d_unbatched",
+        Shape![4, 9],
+        Shape![4, 5, 2],
+        Shape![5, 18],
+        |x, w| { tensor_expr!(conv_transpose1d(x, w, stride = 2)) }
+    );
+    check_transposed!(
+        "conv_transpose1d_wide",
+        Shape![2, 8, 70],
+        Shape![8, 8, 5],
+        Shape![2, 8, 70],
+        |x, w| { tensor_expr!(conv_transpose1d(x, w, padding = 2)) }
+    );
+}
+
+/// The options of [`naive_conv_transpose`], PyTorch's names (padding as
+/// the crop before and after each dim).
+#[derive(Clone, Copy)]
+struct TransposedOptions {
+    stride: [usize; 2],
+    padding: [[usize; 2]; 2],
+    output_padding: [usize; 2],
+    dilation: [usize; 2],
+    groups: usize,
+}
+
+/// A transposed convolution by its definition, each input element
+/// scattering its weights: `x` `[n, c_in, h, w]`, `w`
+/// `[c_in, c_out / groups, kh, kw]`, channels first, integer-valued floats.
+fn naive_conv_transpose(
+    x: &[f64],
+    [n, c_in, h, wd]: [usize; 4],
+    w: &[f64],
+    [per_group_out, kh, kw]: [usize; 3],
+    o: TransposedOptions,
+) -> Vec<f64> {
+    let len = |input: usize, k: usize, a: usize| {
+        (input - 1) * o.stride[a] + o.dilation[a] * (k - 1) + o.output_padding[a] + 1
+            - o.padding[a][0]
+            - o.padding[a][1]
+    };
+    let (oh_len, ow_len) = (len(h, kh, 0), len(wd, kw, 1));
+    let c_out = per_group_out * o.groups;
+    let per_group_in = c_in / o.groups;
+    let mut y = vec![0.0; n * c_out * oh_len * ow_len];
+    for b in 0..n {
+        for ci in 0..c_in {
+            let group = ci / per_group_in;
+            for ih in 0..h {
+                for iw in 0..wd {
+                    let value = x[((b * c_in + ci) * h + ih) * wd + iw];
+                    for co in 0..per_group_out {
+                        for i in 0..kh {
+                            for j in 0..kw {
+                                let oh = (ih * o.stride[0] + i * o.dilation[0])
+                                    .wrapping_sub(o.padding[0][0]);
+                                let ow = (iw * o.stride[1] + j * o.dilation[1])
+                                    .wrapping_sub(o.padding[1][0]);
+                                if oh < oh_len && ow < ow_len {
+                                    let c = group * per_group_out + co;
+                                    y[((b * c_out + c) * oh_len + oh) * ow_len + ow] +=
+                                        value * w[((ci * per_group_out + co) * kh + i) * kw + j];
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+    y
+}
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig::with_cases(16))]
+    /// Transposed convolutions (tiles of 8, 4 and 1 output channels, rows
+    /// wider than a tile, strides that skip taps, crops on each side,
+    /// groups, depthwise, fused with a bias and an activation) equal the
+    /// scatter definition exactly on integer-valued inputs.
+    #[test]
+    fn transposed_convolutions_match_their_definition(values in proptest::collection::vec(-4i32..5, 3000)) {
+        let values: Vec<f64> = values.into_iter().map(f64::from).collect();
+        let take = |len: usize, from: usize| values[from..from + len].to_vec();
+        let plain = TransposedOptions { stride: [1, 1], padding: [[0, 0]; 2], output_padding: [0, 0], dilation: [1, 1], groups: 1 };
+
+        let (x, w) = (take(2 * 3 * 6 * 21, 0), take(3 * 12 * 3 * 3, 1000));
+        let xt = Tensor::<f64, Shape![2, 3, 6, 21]>::try_from_slice(&x).unwrap();
+        let wt = Tensor::<f64, Shape![3, 12, 3, 3]>::try_from_slice(&w).unwrap();
+        let y = tensor_expr!(conv_transpose2d(xt, wt, padding = 1));
+        let o = TransposedOptions { padding: [[1, 1]; 2], ..plain };
+        proptest::prop_assert_eq!(y.as_slice(), &naive_conv_transpose(&x, [2, 3, 6, 21], &w, [12, 3, 3], o)[..]);
+        let y = tensor_expr!(conv_transpose2d(xt, wt, stride = [2, 3], padding = [[0, 1], [2, 0]], output_padding = [1, 2], dilation = [1, 2]));
+        let o = TransposedOptions { stride: [2, 3], padding: [[0, 1], [2, 0]], output_padding: [1, 2], dilation: [1, 2], ..plain };
+        proptest::prop_assert_eq!(y.as_slice(), &naive_conv_transpose(&x, [2, 3, 6, 21], &w, [12, 3, 3], o)[..]);
+
+        // Fused: a bias per output channel and an activation, applied to
+        // each tile before its store.
+        let b = Tensor::<f64, Shape![12]>::try_from_slice(&take(12, 2000)).unwrap();
+        let y = tensor_expr!(relu(conv_transpose2d(xt, wt, stride = 2) + in_dims(b, [1])));
+        let o = TransposedOptions { stride: [2, 2], ..plain };
+        let sums = naive_conv_transpose(&x, [2, 3, 6, 21], &w, [12, 3, 3], o);
+        let plane = 13 * 43;
+        let expected: Vec<f64> = sums.iter().enumerate().map(|(i, &s)| (s + b[[i / plane % 12]]).max(0.0)).collect();
+        proptest::prop_assert_eq!(y.as_slice(), &expected[..]);
+
+        // Groups of 2 input and 4 output channels, and depthwise.
+        let (x, w) = (take(6 * 5 * 9, 0), take(6 * 4 * 2 * 3, 1500));
+        let xt = Tensor::<f64, Shape![6, 5, 9]>::try_from_slice(&x).unwrap();
+        let wt = Tensor::<f64, Shape![6, 4, 2, 3]>::try_from_slice(&w).unwrap();
+        let y = tensor_expr!(conv_transpose2d(xt, wt, groups = 3, stride = 2, output_padding = 1));
+        let o = TransposedOptions { stride: [2, 2], output_padding: [1, 1], groups: 3, ..plain };
+        proptest::prop_assert_eq!(y.as_slice(), &naive_conv_transpose(&x, [1, 6, 5, 9], &w, [4, 2, 3], o)[..]);
+        let wt = Tensor::<f64, Shape![6, 1, 2, 3]>::try_from_slice(&w[..36]).unwrap();
+        let y = tensor_expr!(conv_transpose2d(xt, wt, groups = 6, padding = [1, 0]));
+        let o = TransposedOptions { padding: [[1, 1], [0, 0]], groups: 6, ..plain };
+        proptest::prop_assert_eq!(y.as_slice(), &naive_conv_transpose(&x, [1, 6, 5, 9], &w[..36], [1, 2, 3], o)[..]);
+
+        // One spatial dim: a 4x upsampling of 8 channels to 16.
+        let (x, w) = (take(2 * 8 * 30, 0), take(8 * 16 * 8, 1200));
+        let xt = Tensor::<f64, Shape![2, 8, 30]>::try_from_slice(&x).unwrap();
+        let wt = Tensor::<f64, Shape![8, 16, 8]>::try_from_slice(&w).unwrap();
+        let y = tensor_expr!(conv_transpose1d(xt, wt, stride = 4, padding = 2));
+        let o = TransposedOptions { stride: [1, 4], padding: [[0, 0], [2, 2]], ..plain };
+        proptest::prop_assert_eq!(y.as_slice(), &naive_conv_transpose(&x, [2, 8, 1, 30], &w, [16, 1, 8], o)[..]);
+    }
+}

@@ -68,6 +68,26 @@ def conv(x, w, stride=None, pads=None, dilation=None, group=1, same=False, sides
     return run("Conv", {"x": x, "w": w}, 17, **attrs)
 
 
+def conv_transpose(x, w, stride=None, pads=None, dilation=None, group=1, output_padding=None, sides=None):
+    """ONNX Runtime's ConvTranspose of NCHW (or NCL) x by w
+    ([C_in, C_out / group, *kernel]), which computes what
+    torch.nn.functional.conv_transpose1d/2d define: the output is
+    `stride * (L - 1) + output_padding + dilation * (k - 1) + 1` long
+    less the padding on both sides."""
+    attrs = {"group": group}
+    if stride is not None:
+        attrs["strides"] = stride
+    if dilation is not None:
+        attrs["dilations"] = dilation
+    if output_padding is not None:
+        attrs["output_padding"] = output_padding
+    if pads is not None:
+        attrs["pads"] = list(pads) + list(pads)
+    elif sides is not None:
+        attrs["pads"] = sides
+    return run("ConvTranspose", {"x": x, "w": w}, 17, **attrs)
+
+
 def pool(op, x, kernel, stride=None, pads=None, dilation=None, sides=None):
     """ONNX Runtime's MaxPool or AveragePool (counting the padding, as
     PyTorch's avg_pool does by default) of NCHW (or NCL) x."""
@@ -101,7 +121,7 @@ def pool_case(name, op, x_shape, kernel, layout="first", batched=True, **options
     print(text(y))
 
 
-def case(name, x_shape, w_shape, layout="first", batched=True, **options):
+def case(name, x_shape, w_shape, layout="first", batched=True, op=conv, **options):
     x = rng.standard_normal(x_shape).astype(np.float32)
     w = rng.standard_normal(w_shape).astype(np.float32)
     nx, nw = x, w
@@ -111,7 +131,7 @@ def case(name, x_shape, w_shape, layout="first", batched=True, **options):
         nw = np.moveaxis(w, -1, 1)
     if not batched:
         nx = nx[None]
-    y = conv(np.ascontiguousarray(nx), np.ascontiguousarray(nw), **options)
+    y = op(np.ascontiguousarray(nx), np.ascontiguousarray(nw), **options)
     if not batched:
         y = y[0]
     if layout == "last":
@@ -167,3 +187,18 @@ case("conv2d_same_stride2", (1, 2, 9, 8), (3, 2, 3, 3), stride=[2, 2], same=True
 case("conv2d_same_stride2_even_kernel", (1, 2, 10, 7), (3, 2, 4, 4), stride=[2, 3], same=True)
 case("conv2d_channels_last_same_stride2", (1, 9, 9, 4), (4, 3, 3, 1), layout="last", group=4, stride=[2, 2], same=True)
 pool_case("max_pool2d_padding_sides", "MaxPool", (1, 2, 7, 8), [3, 2], stride=[2, 2], sides=[1, 0, 0, 1])
+
+# Transposed convolutions (ONNX's ConvTranspose, PyTorch's conv_transpose):
+# stride, padding (symmetric and per side), output padding, groups,
+# dilation, batched and not, and wide rows for the tiles.
+case("conv_transpose2d_plain", (1, 3, 5, 6), (3, 4, 3, 3), op=conv_transpose)
+case("conv_transpose2d_stride_padding", (2, 3, 5, 4), (3, 2, 3, 3), op=conv_transpose, stride=[2, 2], pads=[1, 1], output_padding=[1, 1])
+case("conv_transpose2d_dilation_groups", (1, 4, 6, 5), (4, 3, 3, 2), op=conv_transpose, group=2, dilation=[2, 1], stride=[1, 2], pads=[0, 1])
+case("conv_transpose2d_unbatched", (2, 4, 4), (2, 3, 2, 2), batched=False, op=conv_transpose, stride=[2, 2])
+case("conv_transpose2d_wide", (1, 4, 8, 40), (4, 8, 3, 3), op=conv_transpose, stride=[2, 2], pads=[1, 1], output_padding=[1, 1])
+case("conv_transpose2d_padding_sides", (1, 2, 5, 5), (2, 3, 3, 4), op=conv_transpose, stride=[2, 3], sides=[1, 0, 0, 2])
+case("conv_transpose2d_depthwise", (1, 8, 7, 7), (8, 1, 4, 4), op=conv_transpose, group=8, stride=[2, 2], pads=[1, 1])
+case("conv_transpose1d_stride_padding", (2, 3, 10), (3, 4, 4), op=conv_transpose, stride=[3], pads=[1], output_padding=[2])
+case("conv_transpose1d_groups_dilation", (1, 6, 12), (6, 2, 3), op=conv_transpose, group=3, dilation=[2], stride=[2], output_padding=[1])
+case("conv_transpose1d_unbatched", (4, 9), (4, 5, 2), batched=False, op=conv_transpose, stride=[2])
+case("conv_transpose1d_wide", (2, 8, 70), (8, 8, 5), op=conv_transpose, stride=[1], pads=[2])

@@ -69,6 +69,8 @@ pub const OPERATIONS: &[&Operation] = &[
     &in_dims::OPERATION,
     &conv::CONV1D,
     &conv::CONV2D,
+    &conv::transpose::CONV_TRANSPOSE1D,
+    &conv::transpose::CONV_TRANSPOSE2D,
     &pool::MAX_POOL1D,
     &pool::MAX_POOL2D,
     &pool::AVG_POOL1D,

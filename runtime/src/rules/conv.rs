@@ -76,6 +76,12 @@ pub mod kind {
     /// `conv2d`.
     #[derive(Clone, Copy, Debug, Default)]
     pub struct conv2d;
+    /// `conv_transpose1d` (rule: [`super::super::conv_transpose`]).
+    #[derive(Clone, Copy, Debug, Default)]
+    pub struct conv_transpose1d;
+    /// `conv_transpose2d`.
+    #[derive(Clone, Copy, Debug, Default)]
+    pub struct conv_transpose2d;
     /// The pools over one spatial dim (`max_pool1d`, `avg_pool1d`): a
     /// kernel list for the weight, every channel its own group.
     #[derive(Clone, Copy, Debug, Default)]
@@ -322,6 +328,12 @@ impl OpKind for kind::conv1d {
     const SPATIAL: usize = 1;
 }
 impl OpKind for kind::conv2d {
+    const SPATIAL: usize = 2;
+}
+impl OpKind for kind::conv_transpose1d {
+    const SPATIAL: usize = 1;
+}
+impl OpKind for kind::conv_transpose2d {
     const SPATIAL: usize = 2;
 }
 impl OpKind for kind::pool1d {

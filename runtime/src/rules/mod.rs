@@ -50,6 +50,7 @@ pub mod axes;
 pub mod broadcast;
 pub mod chain;
 pub mod conv;
+pub mod conv_transpose;
 pub mod elements;
 pub mod gather;
 pub mod in_dims;

@@ -29,6 +29,7 @@
 mod channels_last;
 pub mod inputs;
 mod int8;
+pub mod transpose;
 
 use super::{Build, Dims, NamedOption, Operation, Reads, Signature};
 use crate::element::Element;

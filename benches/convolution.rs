@@ -186,6 +186,56 @@ fn im2col_sgemm(
     }
 }
 
+/// A transposed convolution as a careful user writes it, channels first,
+/// one image: each input row scatters each tap's products into the output
+/// row it reaches (`stride` apart), the column range clipped by loop bounds.
+#[allow(clippy::too_many_arguments)]
+fn hand_conv_transpose2d(
+    x: &[f32],
+    w: &[f32],
+    out: &mut [f32],
+    c_in: usize,
+    c_out: usize,
+    [h, wd]: [usize; 2],
+    k: usize,
+    stride: usize,
+    pad: usize,
+) {
+    let (oh_len, ow_len) = (
+        (h - 1) * stride + k - 2 * pad,
+        (wd - 1) * stride + k - 2 * pad,
+    );
+    out.fill(0.0);
+    for ci in 0..c_in {
+        for co in 0..c_out {
+            let plane = &mut out[co * oh_len * ow_len..][..oh_len * ow_len];
+            for kh in 0..k {
+                for ih in 0..h {
+                    let Some(oh) = (ih * stride + kh)
+                        .checked_sub(pad)
+                        .filter(|&oh| oh < oh_len)
+                    else {
+                        continue;
+                    };
+                    let x_row = &x[(ci * h + ih) * wd..][..wd];
+                    let out_row = &mut plane[oh * ow_len..][..ow_len];
+                    for kw in 0..k {
+                        let wv = w[((ci * c_out + co) * k + kh) * k + kw];
+                        for (iw, &xv) in x_row.iter().enumerate() {
+                            if let Some(ow) = (iw * stride + kw)
+                                .checked_sub(pad)
+                                .filter(|&ow| ow < ow_len)
+                            {
+                                out_row[ow] += wv * xv;
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
+
 fn print(case: &str, flops: f64, times: &[f64], names: &[&str]) {
     let mut line = format!("{case:<34} {:>10.0} ns", times[0]);
     if flops > 0.0 {
@@ -598,5 +648,57 @@ fn main() {
         for (a, b) in p.as_slice().iter().zip(&hand) {
             assert!((a - b).abs() < 1e-5, "the hand loops disagree");
         }
+    }
+
+    // A decoder's 2x upsampling: 64 -> 32 channels, 4x4, stride 2, padding
+    // 1, 28x28 -> 56x56 (DCGAN's and U-Net's transposed convolution).
+    {
+        let x = filled::<Shape![1, 64, 28, 28]>(10);
+        let w = filled::<Shape![64, 32, 4, 4]>(11);
+        let mut out = Box::new(Tensor::<f32, Shape![1, 32, 56, 56]>::zeros());
+        let mut hand = vec![0.0f32; 32 * 56 * 56];
+        let times = compare(
+            1,
+            20,
+            &mut [
+                &mut || {
+                    let (x, w) = (black_box(&*x), black_box(&*w));
+                    tensor_expr!(out = conv_transpose2d(x, w, stride = 2, padding = 1));
+                    black_box(&out);
+                },
+                &mut || {
+                    hand_conv_transpose2d(
+                        black_box(x.as_slice()),
+                        black_box(w.as_slice()),
+                        &mut hand,
+                        64,
+                        32,
+                        [28, 28],
+                        4,
+                        2,
+                        1,
+                    );
+                    black_box(&hand);
+                },
+            ],
+        );
+        let worst = out
+            .as_slice()
+            .iter()
+            .zip(&hand)
+            .map(|(a, b)| (a - b).abs())
+            .fold(0.0f32, f32::max);
+        assert!(
+            worst < 1e-3,
+            "conv_transpose2d differs from the hand loop by {worst}"
+        );
+        // Every output takes 64 channels x 4 of the 16 taps at stride 2.
+        let flops = 2.0 * 32.0 * 64.0 * 4.0 * 3136.0;
+        print(
+            "conv_transpose2d 64->32 4x4 s2 28->56",
+            flops,
+            &times,
+            &["tensor-expr", "hand loop"],
+        );
     }
 }

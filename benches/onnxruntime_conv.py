@@ -14,8 +14,8 @@ import onnxruntime as ort
 from onnx import TensorProto, helper
 
 
-def session(x_shape, w_shape, **attrs):
-    node = helper.make_node("Conv", ["x", "w"], ["y"], **attrs)
+def session(x_shape, w_shape, op="Conv", **attrs):
+    node = helper.make_node(op, ["x", "w"], ["y"], **attrs)
     graph = helper.make_graph(
         [node],
         "conv",
@@ -59,3 +59,4 @@ case("conv2d 64->64 3x3 56x56", (1, 64, 56, 56), (64, 64, 3, 3), 2 * 64 * 64 * 9
 case("kws conv2d 1->8 3x3 49x10", (1, 1, 49, 10), (8, 1, 3, 3), 2 * 8 * 9 * 490, 20000, pads=[1, 1, 1, 1])
 case("depthwise 3x3 64x56x56", (1, 64, 56, 56), (64, 1, 3, 3), 2 * 64 * 9 * 3136, 200, pads=[1, 1, 1, 1], group=64)
 case("FIR 64 taps over 4096", (1, 1, 4096), (1, 1, 64), 2 * 64 * 4033, 2000)
+case("conv_transpose2d 64->32 4x4 s2 28->56", (1, 64, 28, 28), (64, 32, 4, 4), 2 * 32 * 64 * 4 * 3136, 20, op="ConvTranspose", strides=[2, 2], pads=[1, 1, 1, 1])

@@ -327,6 +327,7 @@ macro_rules! catalogue_entry {
 #[doc = catalogue_entry!("conv_transpose_channels_mismatch", "The weight of `conv_transpose2d` is `[C_in, C_out / groups, kH, kW]` (PyTorch's), the other way round from `conv2d`'s: its first dim is the input's channels.")]
 #[doc = catalogue_entry!("conv_transpose_output_padding_too_large", "`output_padding` picks one of the `stride` output sizes that map to the same input size, so it is smaller than the stride (or the dilation), as PyTorch requires.")]
 #[doc = catalogue_entry!("conv_transpose_padding_crops_everything", "A transposed convolution's `padding` crops its full output, `(L - 1) * stride + dilation * (k - 1) + output_padding + 1` long, on both sides; it must leave at least one position.")]
+#[doc = catalogue_entry!("conv_transpose_wrong_rank", "`conv_transpose2d` takes `[N, C, H, W]` or `[C, H, W]` (and `conv_transpose1d` `[N, C, L]` or `[C, L]`), as `conv2d` does.")]
 #[doc = catalogue_entry!("conv_stride_zero", "Strides and dilations are positive; the macro reports a 0 on the value.")]
 #[doc = catalogue_entry!("conv_unknown_padding_keyword", "`padding` takes sizes, `same` or `valid`; the error lists them on the value.")]
 #[doc = catalogue_entry!("pool_padding_over_half_the_kernel", "A pool pads each side by at most half its kernel (as PyTorch requires), so that no window lies wholly in the padding; the macro reports it on the padding.")]

@@ -34,7 +34,7 @@
 //! let _: Out = (One, D::<4>, D::<14>, D::<14>);
 //! ```
 
-use super::conv::{kind, EachSide, Geometry, Groups, OpKind, PerAxis, Sides};
+use super::conv::{kind, EachSide, Geometry, Groups, InputRank, OpKind, PerAxis, Sides};
 use super::size::{SizeDim, TypeSize};
 use crate::dim::{Dim, One, D};
 use crate::shape::Shape;
@@ -316,21 +316,14 @@ transposed_rule!(conv_transpose1d { x (Ci, L) w (Cw, Cg, K) -> (Oc, Wo) { One, O
 transposed_rule!(conv_transpose2d { x (N, Ci, H, Wd) w (Cw, Cg, KH, KW) -> (N, Oc, Ho, Wo) { N, H, Wd, KH, KW, true } first [P::First, Dl::First, S::First, <E::First as OutputPaddingFits<S::First, Dl::First>>::Checked] where E::First: OutputPaddingFits<S::First, Dl::First>, });
 transposed_rule!(conv_transpose2d { x (Ci, H, Wd) w (Cw, Cg, KH, KW) -> (Oc, Ho, Wo) { One, H, Wd, KH, KW, false } first [P::First, Dl::First, S::First, <E::First as OutputPaddingFits<S::First, Dl::First>>::Checked] where E::First: OutputPaddingFits<S::First, Dl::First>, });
 
-/// An input of a rank the operation does not take: `Self` is `()`, `X`
-/// the input shape; no type implements it.
-#[diagnostic::on_unimplemented(
-    message = "`{Op}` does not take an input of shape `{X}`",
-    label = "1-D: [N, C, L] or [C, L]; 2-D: [N, C, H, W] or [C, H, W]"
-)]
-pub trait TransposedInputRank<X, Op> {}
-
 /// The [`TransposedParts`] impls of `$op` for inputs of each rank listed
-/// (the ranks it does not take), each requiring [`TransposedInputRank`].
+/// (the ranks it does not take), each requiring the convolution's
+/// [`InputRank`], whose message names the shape.
 macro_rules! wrong_rank {
     ($op:ident: $(($($x:ident),+))+) => {$(
         impl<$($x: Dim,)+ W, S, P, Ex, G, Dl, Any> TransposedParts<($($x,)+), W, kind::$op, S, P, Ex, G, Dl> for Any
         where
-            Any: TransposedInputRank<($($x,)+), kind::$op>,
+            Any: InputRank<($($x,)+), kind::$op>,
         {
             type Output = ($($x,)+);
             const GEOMETRY: Geometry = geometry::<kind::$op, (), (), (), ()>(false, 0, 0, 0, [0; 2], [0; 2], [0; 2]);

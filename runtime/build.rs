@@ -59,7 +59,7 @@ fn main() {
     for n in sizes {
         writeln!(
             table,
-            "impl TypeSize for D<{n}> {{ type Size = {}; }}",
+            "impl Holds<{n}> for SizeTable {{ type Size = {}; type Dim = D<{n}>; }}",
             typenum(n)
         )
         .unwrap();

@@ -404,6 +404,49 @@ fn windows_are_sliding_window_views_and_an_fir_filter_is_a_sum_over_them() {
     assert_close("FIR as conv1d", conv.as_slice(), &plain);
 }
 
+/// One second of 16 kHz audio (16000 samples, beyond the sizes `windows`
+/// counts at compile time) framed by 480 samples every 320, as the limits
+/// in the README say: in parts of at most 4096 samples, each a `narrow`
+/// starting at a multiple of the hop, whose windows are the signal's.
+#[test]
+fn a_signal_beyond_the_computed_sizes_is_framed_in_parts() {
+    let audio =
+        Tensor::<f32, Shape![16000]>::from_fn(|[n]| ((n * 7919) % 1000) as f32 / 500.0 - 1.0);
+    let hann = Tensor::<f32, Shape![480]>::from_fn(|[k]| {
+        0.5 - 0.5 * (2.0 * std::f32::consts::PI * k as f32 / 480.0).cos()
+    });
+    // 11 frames per part of 3680 samples: 10 hops and one frame.
+    let a = audio.narrow::<0, 0, 3680>();
+    let b = audio.narrow::<0, 3520, 3680>();
+    let c = audio.narrow::<0, 7040, 3680>();
+    let d = audio.narrow::<0, 10560, 3680>();
+    let e = audio.narrow::<0, 14080, 1760>(); // the last 5 frames
+    let parts = [
+        tensor_expr!(sum(a.windows::<0, 480, 320>() * hann, [1]))
+            .as_slice()
+            .to_vec(),
+        tensor_expr!(sum(b.windows::<0, 480, 320>() * hann, [1]))
+            .as_slice()
+            .to_vec(),
+        tensor_expr!(sum(c.windows::<0, 480, 320>() * hann, [1]))
+            .as_slice()
+            .to_vec(),
+        tensor_expr!(sum(d.windows::<0, 480, 320>() * hann, [1]))
+            .as_slice()
+            .to_vec(),
+        tensor_expr!(sum(e.windows::<0, 480, 320>() * hann, [1]))
+            .as_slice()
+            .to_vec(),
+    ];
+    let framed: Vec<f32> = parts.concat();
+    let frames = (16000 - 480) / 320 + 1;
+    let plain: Vec<f32> = (0..frames)
+        .map(|f| (0..480).map(|k| audio[[f * 320 + k]] * hann[[k]]).sum())
+        .collect();
+    assert_eq!(framed.len(), 49);
+    assert_close("framed in parts", &framed, &plain);
+}
+
 /// The options of [`naive_conv`], PyTorch's names.
 #[derive(Clone, Copy)]
 struct Options {

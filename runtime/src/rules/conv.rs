@@ -22,7 +22,7 @@
 //! macro rejects a stride or dilation of 0, an unknown keyword and option
 //! lists of the wrong length where it reads them, on the value.
 
-use super::size::TypeSize;
+use super::size::{ComputableSize, TypeSize};
 use super::window::{CeilDiv, Positions, SlidLength, SpansSides};
 use crate::dim::{Dim, One, D};
 use crate::shape::Shape;
@@ -444,15 +444,19 @@ macro_rules! conv_rule {
             P: Padding,
             Dl: PerAxis<One>,
             G: Groups,
-            $co: GroupsDivide<$groups>,
-            $kh: KernelFits<$h, P::First, Dl::First, S::First>,
-            $kw: KernelFits<$wd, P::Second, Dl::Second, S::Second>,
-            $cg: ChannelsMatch<$ci, $groups, <$kw as KernelFits<$wd, P::Second, Dl::Second, S::Second>>::Length>,
+            $h: ComputableSize,
+            $wd: ComputableSize,
+            $ci: ComputableSize,
+            $co: ComputableSize,
+            <$co as ComputableSize>::Dim: GroupsDivide<$groups>,
+            $kh: KernelFits<<$h as ComputableSize>::Dim, P::First, Dl::First, S::First>,
+            $kw: KernelFits<<$wd as ComputableSize>::Dim, P::Second, Dl::Second, S::Second>,
+            $cg: ChannelsMatch<<$ci as ComputableSize>::Dim, $groups, <$kw as KernelFits<<$wd as ComputableSize>::Dim, P::Second, Dl::Second, S::Second>>::Length>,
         {
             type Output = conv_rule!(@output [$($out)*]
-                [<$co as GroupsDivide<$groups>>::Checked]
-                [<$kh as KernelFits<$h, P::First, Dl::First, S::First>>::Length]
-                [<$cg as ChannelsMatch<$ci, $groups, <$kw as KernelFits<$wd, P::Second, Dl::Second, S::Second>>::Length>>::Carried]);
+                [<<$co as ComputableSize>::Dim as GroupsDivide<$groups>>::Checked]
+                [<$kh as KernelFits<<$h as ComputableSize>::Dim, P::First, Dl::First, S::First>>::Length]
+                [<$cg as ChannelsMatch<<$ci as ComputableSize>::Dim, $groups, <$kw as KernelFits<<$wd as ComputableSize>::Dim, P::Second, Dl::Second, S::Second>>::Length>>::Carried]);
             const GEOMETRY: Geometry = geometry::<kind::$op, S, P, Dl>(
                 Sizes {
                     batched: $batched,
@@ -465,8 +469,8 @@ macro_rules! conv_rule {
                     kernel: [<$kh as Dim>::SIZE, $kw::SIZE],
                 },
                 [
-                    <<$kh as KernelFits<$h, P::First, Dl::First, S::First>>::Length as Dim>::SIZE,
-                    <<$kw as KernelFits<$wd, P::Second, Dl::Second, S::Second>>::Length as Dim>::SIZE,
+                    <<$kh as KernelFits<<$h as ComputableSize>::Dim, P::First, Dl::First, S::First>>::Length as Dim>::SIZE,
+                    <<$kw as KernelFits<<$wd as ComputableSize>::Dim, P::Second, Dl::Second, S::Second>>::Length as Dim>::SIZE,
                 ],
             );
         }

@@ -35,7 +35,7 @@
 //! ```
 
 use super::conv::{kind, EachSide, Geometry, Groups, InputRank, OpKind, PerAxis, Sides};
-use super::size::{SizeDim, TypeSize};
+use super::size::{ComputableSize, SizeDim, TypeSize};
 use crate::dim::{Dim, One, D};
 use crate::shape::Shape;
 use core::ops::{Add, Mul, Rem, Sub};
@@ -277,27 +277,30 @@ macro_rules! transposed_rule {
             E: PerAxis<D<0>>,
             G: Groups,
             Dl: PerAxis<One>,
-                        E::Second: OutputPaddingFits<S::Second, Dl::Second>,
-            G::Count: GroupsOfInput<Ci, Cg>,
+            $h: ComputableSize,
+            $wd: ComputableSize,
+            Ci: ComputableSize,
+            E::Second: OutputPaddingFits<S::Second, Dl::Second>,
+            G::Count: GroupsOfInput<<Ci as ComputableSize>::Dim, Cg>,
             $($($first_bound)*)?
-            $kh: TransposedFits<$h, $p1, $dl1, $s1, $e1>,
-            $kw: TransposedFits<$wd, P::Second, Dl::Second, S::Second, <E::Second as OutputPaddingFits<S::Second, Dl::Second>>::Checked>,
-            Cw: InputChannelsMatch<Ci, <$kw as TransposedFits<$wd, P::Second, Dl::Second, S::Second, <E::Second as OutputPaddingFits<S::Second, Dl::Second>>::Checked>>::Length>,
+            $kh: TransposedFits<<$h as ComputableSize>::Dim, $p1, $dl1, $s1, $e1>,
+            $kw: TransposedFits<<$wd as ComputableSize>::Dim, P::Second, Dl::Second, S::Second, <E::Second as OutputPaddingFits<S::Second, Dl::Second>>::Checked>,
+            Cw: InputChannelsMatch<<Ci as ComputableSize>::Dim, <$kw as TransposedFits<<$wd as ComputableSize>::Dim, P::Second, Dl::Second, S::Second, <E::Second as OutputPaddingFits<S::Second, Dl::Second>>::Checked>>::Length>,
         {
             type Output = transposed_rule!(@output [$($out)*]
-                [<G::Count as GroupsOfInput<Ci, Cg>>::OutChannels]
-                [<$kh as TransposedFits<$h, $p1, $dl1, $s1, $e1>>::Length]
-                [<Cw as InputChannelsMatch<Ci, <$kw as TransposedFits<$wd, P::Second, Dl::Second, S::Second, <E::Second as OutputPaddingFits<S::Second, Dl::Second>>::Checked>>::Length>>::Carried]);
+                [<G::Count as GroupsOfInput<<Ci as ComputableSize>::Dim, Cg>>::OutChannels]
+                [<$kh as TransposedFits<<$h as ComputableSize>::Dim, $p1, $dl1, $s1, $e1>>::Length]
+                [<Cw as InputChannelsMatch<<Ci as ComputableSize>::Dim, <$kw as TransposedFits<<$wd as ComputableSize>::Dim, P::Second, Dl::Second, S::Second, <E::Second as OutputPaddingFits<S::Second, Dl::Second>>::Checked>>::Length>>::Carried]);
             const GEOMETRY: Geometry = geometry::<kind::$op, S, P, G, Dl>(
                 $batched,
                 <$batch as Dim>::SIZE,
                 Ci::SIZE,
-                <<G::Count as GroupsOfInput<Ci, Cg>>::OutChannels as Dim>::SIZE,
+                <<G::Count as GroupsOfInput<<Ci as ComputableSize>::Dim, Cg>>::OutChannels as Dim>::SIZE,
                 [<$h as Dim>::SIZE, $wd::SIZE],
                 [<$kh as Dim>::SIZE, $kw::SIZE],
                 [
-                    <<$kh as TransposedFits<$h, $p1, $dl1, $s1, $e1>>::Length as Dim>::SIZE,
-                    <<$kw as TransposedFits<$wd, P::Second, Dl::Second, S::Second, <E::Second as OutputPaddingFits<S::Second, Dl::Second>>::Checked>>::Length as Dim>::SIZE,
+                    <<$kh as TransposedFits<<$h as ComputableSize>::Dim, $p1, $dl1, $s1, $e1>>::Length as Dim>::SIZE,
+                    <<$kw as TransposedFits<<$wd as ComputableSize>::Dim, P::Second, Dl::Second, S::Second, <E::Second as OutputPaddingFits<S::Second, Dl::Second>>::Checked>>::Length as Dim>::SIZE,
                 ],
             );
         }

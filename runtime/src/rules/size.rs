@@ -1,27 +1,27 @@
-//! Arithmetic on dim sizes at the type level: the sizes a convolution
-//! computes (`(L + 2p - d (k - 1) - 1) / s + 1`) and the element counts
-//! `reshape` compares.
+//! Arithmetic on dim sizes at the type level: the sizes convolutions,
+//! pools and `windows` compute (`(L + 2p - d (k - 1) - 1) / s + 1`) and the
+//! element counts `reshape` compares.
 //!
 //! Stable Rust cannot write `D<{(L - K) / S + 1}>` for a generic `L`
 //! ("generic parameters may not be used in const operations"), so sizes are
 //! mapped to typenum numbers ([`TypeSize`]), computed on with typenum, and
-//! mapped back ([`SizeDim`]). Both maps are tables the build script writes,
-//! each laid out so that rustc's check that no two impls overlap stays cheap
-//! (it compares impls whose self types have the same outer type; 4,097
-//! impls on `D<N>` took it 4 s, 4,097 nested typenum self types 7 s):
+//! mapped back ([`SizeDim`]). Both maps are tables the build script writes:
+//! a const `N` becomes a type only through an impl naming `N`. rustc checks
+//! every pair of impls of a trait whose self types have the same outer type
+//! for overlap, so a table's cost grows with the square of its length; each
+//! table is laid out to keep that check small, and the tables stop at
+//! [`LARGEST_TABLED_SIZE`] (PERFORMANCE.md, "Build time", has what a table
+//! to 65,536 cost):
 //! - `D<N>` to typenum for every `N` up to [`LARGEST_TABLED_SIZE`] and every
-//!   power of 2 and of 10, as `SizeTable: Tabled<N>` behind one generic
-//!   impl for every `D<N>`; a size beyond the table then fails that impl's
-//!   bound, once, rather than finding no impl at every rule that reads it;
+//!   power of 2 and of 10, as `SizeTable: Holds<N>` behind one generic
+//!   impl for every `D<N>`;
 //! - typenum back to a dim for every size up to [`LARGEST_TABLED_SIZE`]
 //!   (1 gives [`One`], as `Shape![1]` does), split by the size's high bits
 //!   into 65 blocks of 64 with a type of their own.
 //!
-//! Measured (rustc 1.95, `touch runtime/src/lib.rs && cargo build -p
-//! tensor-expr-runtime`): 2.5 s with the tables, 1.9 s without.
-//!
 //! A size beyond the tables is a compile-time error naming it, never a wrong
-//! shape.
+//! shape: each rule reads the dims it computes with through
+//! [`ComputableSize`], whose message is the one error.
 //!
 //! ```
 //! use tensor_expr_runtime::rules::size::{SizeDim, TypeSize};
@@ -54,30 +54,65 @@ pub trait TypeSize {
     type Size;
 }
 
+#[diagnostic::do_not_recommend]
 impl TypeSize for One {
     type Size = U1;
 }
 
-/// Every `D<N>` has an impl, which holds where the table has `N`: a size
-/// beyond the table then fails this impl's bound (as typenum's own
-/// `Const<N>: ToUInt` does) rather than finding no impl, which rustc
-/// reports once more at every rule that reads the size.
+/// Every `D<N>` has an impl, which holds where the forward table has `N`.
+/// Marked so that a size beyond the table is reported as `D<N>:
+/// TypeSize`, by this trait's message, rather than as a missing entry.
+#[diagnostic::do_not_recommend]
 impl<const N: usize> TypeSize for D<N>
 where
-    SizeTable: Tabled<N>,
+    SizeTable: Holds<N>,
 {
-    type Size = <SizeTable as Tabled<N>>::Size;
+    type Size = <SizeTable as Holds<N>>::Size;
 }
 
-/// The forward table: `SizeTable: Tabled<N>` for every size it covers.
+/// The forward table: `SizeTable: Holds<N>` for every size it covers.
 #[doc(hidden)]
 pub struct SizeTable;
 
 /// One entry of the forward table.
 #[doc(hidden)]
-pub trait Tabled<const N: usize> {
+pub trait Holds<const N: usize> {
     /// `N` as a typenum number.
     type Size;
+    /// `D<N>`.
+    type Dim: Dim;
+}
+
+/// A dim whose size [`TypeSize`] covers. A rule reads each dim it computes
+/// with as `<X as ComputableSize>::Dim`: a size beyond the table then fails
+/// here, once, by this message, and the rule's carriers over that dim are
+/// left undecided (rustc reports an undecided obligation only where nothing
+/// else failed) instead of failing with a message about the shapes that
+/// would not be true ("a kernel of size 3 does not fit an input of 16000").
+#[diagnostic::on_unimplemented(
+    message = "the size of `{Self}` is beyond the sizes computed on at compile time",
+    label = "a dim over 4096 that is not a power of 2 or 10",
+    note = "convolutions, pools, `windows` and `reshape` compute sizes with typenum, over dims up to 4096 and powers of 2 and 10; view a longer axis in parts with `narrow::<AXIS, START, LEN>()`"
+)]
+pub trait ComputableSize {
+    /// `Self`.
+    type Dim: Dim;
+}
+
+/// `Dim` is read from the table, not written as `D<N>`, so that beyond the
+/// table it cannot be normalised at all: the carriers that read it are
+/// then undecided rather than failing.
+#[diagnostic::do_not_recommend]
+impl<const N: usize> ComputableSize for D<N>
+where
+    SizeTable: Holds<N>,
+{
+    type Dim = <SizeTable as Holds<N>>::Dim;
+}
+
+#[diagnostic::do_not_recommend]
+impl ComputableSize for One {
+    type Dim = One;
 }
 
 /// A typenum size read back as a dim: `D<N>`, or [`One`] for 1.
@@ -152,5 +187,16 @@ mod tests {
             <<D<65536> as TypeSize>::Size as typenum::Unsigned>::USIZE,
             65536
         );
+    }
+
+    #[test]
+    fn a_computable_size_is_the_same_dim() {
+        fn id<X: ComputableSize>() -> TypeId {
+            TypeId::of::<X::Dim>()
+        }
+        assert_eq!(id::<D<4096>>(), TypeId::of::<D<4096>>());
+        assert_eq!(id::<D<1>>(), TypeId::of::<D<1>>());
+        assert_eq!(id::<One>(), TypeId::of::<One>());
+        assert_eq!(id::<D<1048576>>(), TypeId::of::<D<1048576>>());
     }
 }

@@ -13,7 +13,7 @@
 //! fit ([`KernelFits`](super::conv::KernelFits)), [`WindowAxis`] a window
 //! that does not ([`WindowFits`]) and a step of 0 ([`PositiveStep`]).
 
-use super::size::{SizeDim, TypeSize};
+use super::size::{ComputableSize, SizeDim, TypeSize};
 use crate::dim::{Dim, D};
 use crate::shape::Shape;
 use core::ops::{Add, Div, Mul, Sub};
@@ -205,11 +205,12 @@ macro_rules! window_axis {
             WindowParts<($($before,)* $at, $($after,)*), $axis, SIZE, STEP> for Any
         where
             D<STEP>: PositiveStep,
-            D<SIZE>: WindowFits<$at, <D<STEP> as PositiveStep>::Step>,
+            $at: ComputableSize,
+            D<SIZE>: WindowFits<<$at as ComputableSize>::Dim, <D<STEP> as PositiveStep>::Step>,
         {
             type Windowed = (
                 $($before,)*
-                <D<SIZE> as WindowFits<$at, <D<STEP> as PositiveStep>::Step>>::Count,
+                <D<SIZE> as WindowFits<<$at as ComputableSize>::Dim, <D<STEP> as PositiveStep>::Step>>::Count,
                 $($after,)*
                 D<SIZE>,
             );

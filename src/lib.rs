@@ -357,7 +357,7 @@ macro_rules! catalogue_entry {
 #[doc = catalogue_entry!("conv_input_beyond_4096", "A convolution computes its result's sizes with typenum, over dims up to 4096 and powers of 2 and 10: the error names the dim beyond them. Convolve a long signal in parts (`narrow::<AXIS, START, LEN>()`).")]
 #[doc = catalogue_entry!("pool_input_beyond_4096", "Pools compute sizes as convolutions do, with the same error.")]
 #[doc = catalogue_entry!("conv_transpose_input_beyond_4096", "Transposed convolutions compute sizes as convolutions do, with the same error.")]
-#[doc = catalogue_entry!("windows_axis_beyond_4096", "`windows` counts its windows with typenum too; as a method call the error is rustc's E0599, whose note names the size the table does not hold (`SizeTable: Holds<16000>`). Frame a long signal in parts of at most 4096 (`narrow::<0, START, LEN>()`, then `windows`).")]
+#[doc = catalogue_entry!("windows_axis_beyond_4096", "`windows` counts its windows the same way, with the same error inside `tensor_expr!` (outside it, a method call's is rustc's E0599, naming `SizeTable: Holds<16000>`). Frame a long signal in parts of at most 4096: `narrow::<0, START, LEN>()`, then `windows`.")]
 #[doc = catalogue_entry!("reduce_axis_error_in_context", "A bad axis list anywhere in an expression: one error, on the list.")]
 #[doc = catalogue_entry!("permute_error_in_context", "A bad permutation anywhere in an expression: one error, on the list.")]
 #[doc = catalogue_entry!("reshape_error_in_context", "A reshape that changes the element count, anywhere: one error, on `reshape`.")]

@@ -246,7 +246,7 @@ fn parse_place(input: ParseStream) -> Result<TokenStream> {
     while input.peek(Token![*]) {
         input.parse::<Token![*]>()?.to_tokens(&mut tokens);
     }
-    parse_path_chain(input, &mut tokens)?;
+    parse_path_chain(input, &mut tokens, Chain::AsWritten)?;
     Ok(tokens)
 }
 
@@ -497,7 +497,9 @@ fn parse_reference_operand(input: ParseStream) -> Result<Expr> {
         syn::parse2::<syn::Expr>(group.stream())?;
         group.to_tokens(&mut tokens);
     } else {
-        parse_path_chain(input, &mut tokens)?;
+        // Behind `&`, a `windows` call is the borrowed operand's, not the
+        // receiver's: kept as written.
+        parse_path_chain(input, &mut tokens, Chain::AsWritten)?;
     }
     Ok(Expr::Operand(Operand { tokens, span }))
 }
@@ -539,7 +541,7 @@ fn parse_path_operand(input: ParseStream, depth: usize) -> Result<Expr> {
         };
     }
     let mut tokens = TokenStream::new();
-    parse_path_chain(input, &mut tokens)?;
+    parse_path_chain(input, &mut tokens, Chain::Operand)?;
     Ok(Expr::Operand(Operand { tokens, span }))
 }
 
@@ -939,29 +941,77 @@ fn is_keepdim(stream: ParseStream) -> bool {
         .is_ok_and(|ident| ident == "keepdim")
 }
 
+/// How a path chain is kept: an operand's `windows` calls become the
+/// runtime's function (see [`windows_call`]); a place (so that a slice as a
+/// target is reported by its method's name) and a borrowed operand are
+/// kept as written.
+#[derive(Clone, Copy, PartialEq)]
+enum Chain {
+    Operand,
+    AsWritten,
+}
+
 /// A path followed by field accesses and method calls: `a::b.c.0.d(args)`.
-fn parse_path_chain(input: ParseStream, tokens: &mut TokenStream) -> Result<()> {
+fn parse_path_chain(input: ParseStream, tokens: &mut TokenStream, chain: Chain) -> Result<()> {
     let path = syn::Path::parse_mod_style(input)?;
     path.to_tokens(tokens);
     while input.peek(Token![.]) && !input.peek(Token![..]) {
-        input.parse::<Token![.]>()?.to_tokens(tokens);
+        let dot = input.parse::<Token![.]>()?;
         if input.peek(syn::LitInt) {
+            dot.to_tokens(tokens);
             input.parse::<syn::LitInt>()?.to_tokens(tokens);
+            continue;
+        }
+        let method = input.call(syn::Ident::parse_any)?;
+        let turbofish = if input.peek(Token![::]) {
+            let colons = input.parse::<Token![::]>()?;
+            Some((
+                colons,
+                input.parse::<syn::AngleBracketedGenericArguments>()?,
+            ))
         } else {
-            input.call(syn::Ident::parse_any)?.to_tokens(tokens);
-            if input.peek(Token![::]) {
-                let turbofish: syn::AngleBracketedGenericArguments = {
-                    input.parse::<Token![::]>()?.to_tokens(tokens);
-                    input.parse()?
-                };
-                turbofish.to_tokens(tokens);
-            }
-            if input.peek(token::Paren) {
-                input.parse::<TokenTree>()?.to_tokens(tokens);
+            None
+        };
+        let arguments = if input.peek(token::Paren) {
+            Some(input.parse::<proc_macro2::Group>()?)
+        } else {
+            None
+        };
+        if let (Chain::Operand, Some((_, generics)), Some(arguments)) =
+            (chain, &turbofish, &arguments)
+        {
+            if method == "windows" && arguments.stream().is_empty() {
+                *tokens = windows_call(&method, generics, tokens);
+                continue;
             }
         }
+        dot.to_tokens(tokens);
+        method.to_tokens(tokens);
+        if let Some((colons, generics)) = turbofish {
+            colons.to_tokens(tokens);
+            generics.to_tokens(tokens);
+        }
+        arguments.to_tokens(tokens);
     }
     Ok(())
+}
+
+/// `receiver.windows::<AXIS, SIZE, STEP>()` as the runtime's function of the
+/// same name, of `receiver.as_strided()` (a method without bounds that can
+/// fail, so that a reference or a view as the receiver is read as the
+/// method would read it): rustc checks a function's bounds once it is resolved, so a
+/// mistake is reported by the shape rule's own message (a window longer
+/// than its axis, an axis beyond the sizes computed at compile time), where
+/// the method's bounds are checked while rustc looks it up and fail as
+/// E0599 on the latter.
+fn windows_call(
+    method: &syn::Ident,
+    generics: &syn::AngleBracketedGenericArguments,
+    receiver: &TokenStream,
+) -> TokenStream {
+    let arguments = generics.args.iter();
+    quote::quote_spanned!(method.span()=>
+        ::tensor_expr::__private::slice::windows::<#(#arguments,)* _, _>((#receiver).as_strided()))
 }
 
 #[cfg(test)]
@@ -1008,6 +1058,42 @@ mod tests {
             Expr::Op(call) => Ok(call),
             _ => unreachable!("parse_op_rest gives an operation"),
         }
+    }
+
+    #[test]
+    fn an_operand_windows_call_is_the_runtime_function_and_a_place_is_kept() {
+        let chain = |input: &str, chain: Chain| {
+            let parser = |stream: ParseStream| {
+                let mut tokens = TokenStream::new();
+                parse_path_chain(stream, &mut tokens, chain)?;
+                Ok(tokens.to_string())
+            };
+            syn::parse::Parser::parse_str(parser, input).unwrap()
+        };
+        assert_eq!(
+            chain(
+                "self.audio.windows::<0, 480, 320>().to_tensor()",
+                Chain::Operand
+            ),
+            ":: tensor_expr :: __private :: slice :: windows :: < 0 , 480 , 320 , _ , _ > \
+             ((self . audio) . as_strided ()) . to_tensor ()"
+        );
+        // Twice: the second windows the first's result.
+        assert_eq!(
+            chain(
+                "x.windows::<0, 4, 2>().windows::<1, 2, 1>()",
+                Chain::Operand
+            ),
+            ":: tensor_expr :: __private :: slice :: windows :: < 1 , 2 , 1 , _ , _ > \
+             ((:: tensor_expr :: __private :: slice :: windows :: < 0 , 4 , 2 , _ , _ > \
+             ((x) . as_strided ())) . as_strided ())"
+        );
+        assert_eq!(
+            chain("x.windows::<0, 4, 2>()", Chain::AsWritten),
+            "x . windows :: < 0 , 4 , 2 > ()"
+        );
+        // Not the slicing method: no turbofish, or arguments.
+        assert_eq!(chain("x.windows(4)", Chain::Operand), "x . windows (4)");
     }
 
     #[test]

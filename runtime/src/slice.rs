@@ -278,6 +278,13 @@ impl<'a, T, L: Layout> StridedView<'a, T, L> {
         StridedView::from_offset(self.data, START * L::STRIDES[AXIS])
     }
 
+    /// Itself: what `tensor_expr!` passes to [`windows`], as for a
+    /// container.
+    #[doc(hidden)]
+    pub fn as_strided(&self) -> StridedView<'a, T, L> {
+        *self
+    }
+
     /// Windows of `SIZE` consecutive positions along `AXIS`, one starting
     /// every `STEP` (NumPy's `sliding_window_view(x, SIZE, axis=AXIS)[::STEP]`
     /// along that axis): that axis counts the windows and a new last dim
@@ -295,6 +302,28 @@ impl<'a, T, L: Layout> StridedView<'a, T, L> {
     {
         StridedView::from_offset(self.data, 0)
     }
+}
+
+/// `x.windows::<AXIS, SIZE, STEP>()` as a function of `x.as_strided()`,
+/// which `tensor_expr!` writes for that method: rustc checks a function's
+/// bounds after resolving it, so an axis beyond the sizes computed at
+/// compile time is reported by
+/// [`ComputableSize`](crate::rules::size::ComputableSize)'s message, where
+/// the method's bounds, checked while the method is looked up, fail as
+/// E0599.
+#[doc(hidden)]
+#[allow(clippy::type_complexity)]
+pub fn windows<'a, const AXIS: usize, const SIZE: usize, const STEP: usize, T, L: Layout>(
+    x: StridedView<'a, T, L>,
+) -> StridedView<
+    'a,
+    T,
+    Windowed<L, <L::Shape as WindowAxis<AXIS, SIZE, STEP>>::Windowed, AXIS, SIZE, STEP>,
+>
+where
+    L::Shape: WindowAxis<AXIS, SIZE, STEP>,
+{
+    x.windows::<AXIS, SIZE, STEP>()
 }
 
 impl<T, L: Layout> core::ops::Index<<L::Shape as Shape>::Index> for StridedView<'_, T, L> {
@@ -419,6 +448,13 @@ macro_rules! impl_slicing {
                 $crate::slice::StridedView::whole(self.as_slice()).narrow::<AXIS, START, LEN>()
             }
 
+            /// All of it as a [`StridedView`](crate::slice::StridedView):
+            /// what `tensor_expr!` passes to [`windows`](crate::slice::windows).
+            #[doc(hidden)]
+            pub fn as_strided(&self) -> $crate::slice::StridedView<$life, T, $crate::access::RowMajor<S>> {
+                $crate::slice::StridedView::whole(self.as_slice())
+            }
+
             /// Windows of `SIZE` consecutive positions along `AXIS`, one
             /// starting every `STEP` (NumPy's `sliding_window_view` with a
             /// step): that axis counts the windows and a new last dim holds
@@ -440,6 +476,7 @@ macro_rules! impl_slicing {
                 $crate::slice::StridedView::whole(self.as_slice()).windows::<AXIS, SIZE, STEP>()
             }
         }
+
     };
 }
 pub(crate) use impl_slicing;

@@ -241,7 +241,76 @@ pub enum Reads {
     },
 }
 
+/// What the macro asks of an operation: each decision it makes by how an
+/// operation reads is one of these, so that a new kind of reading is one
+/// place to state, not a case in each pass.
 impl Reads {
+    /// Whether the operation folds along axes into a row it caches (a
+    /// reduction): the loop nest walks the output row by row, a product in
+    /// the same expression is staged, the node is shared by reference where
+    /// it is written twice, and it is a place to cut a deep tree; over a
+    /// listed axis without `keepdim`, its shape drops that axis.
+    pub const fn caches_rows(self) -> bool {
+        matches!(self, Reads::AlongAxes)
+    }
+
+    /// Whether the operation computes register tiles as `@` does (a
+    /// convolution): staged wherever a product is.
+    pub const fn computed_in_tiles(self) -> bool {
+        matches!(self, Reads::Tiled)
+    }
+
+    /// Whether the operation reads whole matrices (`inv`, `solve`):
+    /// evaluated first, a stage of its own, two inputs passed as one pair.
+    pub const fn reads_whole_matrices(self) -> bool {
+        matches!(self, Reads::Matrices { .. })
+    }
+
+    /// Whether the operation's constructor returns a `Result`, so that the
+    /// expression returns `Result<_, LinalgError>`.
+    pub const fn fallible(self) -> bool {
+        matches!(self, Reads::Matrices { fallible: true })
+    }
+
+    /// Whether the operation's input is built in a scope of its own element
+    /// type (a cast). Such an operation alone reads only the element being
+    /// written, so it alone need not be evaluated before a nest that
+    /// overwrites its input.
+    pub const fn scopes_input_element_type(self) -> bool {
+        matches!(self, Reads::Converts)
+    }
+
+    /// Whether the operation stands only as an operand of a binary
+    /// operation, placed on the other operand's dims (`in_dims`); it has no
+    /// value of its own to share.
+    pub const fn placed_on_other_operand(self) -> bool {
+        matches!(self, Reads::Placed)
+    }
+
+    /// Whether the operation gives positions rather than values
+    /// (`argmax`): it stands only around the whole expression.
+    pub const fn gives_positions(self) -> bool {
+        matches!(self, Reads::Positions)
+    }
+
+    /// The input that holds a gather's positions, which must be a stored
+    /// operand (they are integers of their own type).
+    pub const fn positions_input(self) -> Option<usize> {
+        match self {
+            Reads::Gathers { positions } => Some(positions),
+            _ => None,
+        }
+    }
+
+    /// For an operation read in place through strides, which data dim its
+    /// rows run along.
+    pub const fn row_order(self) -> Option<RowOrder> {
+        match self {
+            Reads::InPlace(order) => Some(order),
+            _ => None,
+        }
+    }
+
     /// Whether the operation reads `cast::<U>(x)` (`+ c`, `- c`) from `x`'s
     /// own elements, converting each as it is read (no widened copy).
     pub const fn reads_converted_inputs(self) -> bool {

@@ -3,7 +3,7 @@
 //! turns it into code; none of them mixes with another.
 
 use proc_macro2::{Span, TokenStream};
-use tensor_expr_catalog::operation::{Operation, Reads};
+use tensor_expr_catalog::operation::Operation;
 
 /// One macro invocation: optional prefixes (`strict:`, `scratch <= N:`),
 /// then a form.
@@ -22,7 +22,7 @@ pub struct Statement {
 }
 
 /// `argmax(e, [axis])`, `argmin(e, [axis], keepdim)`: an operation that
-/// gives positions of the statement's value ([`Reads::Positions`]). It gives
+/// gives positions of the statement's value ([`Reads::Positions`](tensor_expr_catalog::operation::Reads::Positions)). It gives
 /// `usize` positions, not values of the expression's element type, so it
 /// stands only around the whole expression.
 pub struct IndexOf {
@@ -238,19 +238,16 @@ impl OpCall {
         self.dims.as_ref().map(|list| &list.dims[..])
     }
 
-    /// The input that holds a gather's positions (`Reads::Gathers`), if
+    /// The input that holds a gather's positions, if
     /// the operation is one.
     pub fn positions_input(&self) -> Option<usize> {
-        match self.op.reads {
-            Reads::Gathers { positions } => Some(positions),
-            _ => None,
-        }
+        self.op.reads.positions_input()
     }
 
     /// Whether the node's shape lacks the axes it folded: a reduction over
     /// listed axes without `keepdim`.
     pub fn drops_axes(&self) -> bool {
-        self.op.reads == Reads::AlongAxes && self.dims.is_some() && !self.keepdim
+        self.op.reads.caches_rows() && self.dims.is_some() && !self.keepdim
     }
 }
 
@@ -286,7 +283,7 @@ pub struct DimLiteral {
 impl Expr {
     /// Is this an operation placed on the other operand (`in_dims(..)`)?
     pub fn is_in_dims(&self) -> bool {
-        matches!(self, Expr::Op(call) if call.op.reads == Reads::Placed)
+        matches!(self, Expr::Op(call) if call.op.reads.placed_on_other_operand())
     }
 
     /// The parts of a convolution input read converted in place:
@@ -296,7 +293,9 @@ impl Expr {
     pub fn widened_operand(&self) -> Option<WidenedOperand<'_>> {
         fn cast_of_operand(expr: &Expr) -> Option<(&OpCall, &Operand)> {
             match expr {
-                Expr::Op(call) if call.op.reads == Reads::Converts && call.type_arg.is_some() => {
+                Expr::Op(call)
+                    if call.op.reads.scopes_input_element_type() && call.type_arg.is_some() =>
+                {
                     match &call.inputs[..] {
                         [Expr::Operand(operand)] => Some((call, operand)),
                         _ => None,
@@ -360,7 +359,7 @@ impl Expr {
     /// broadcast error suggests `keepdim`.
     pub fn drops_axes(&self) -> bool {
         match self {
-            Expr::Op(call) if call.op.reads == Reads::Converts => {
+            Expr::Op(call) if call.op.reads.scopes_input_element_type() => {
                 call.inputs.iter().any(Expr::drops_axes)
             }
             Expr::Op(call) => call.drops_axes(),

@@ -11,7 +11,7 @@ use quote::ToTokens;
 use syn::ext::IdentExt;
 use syn::parse::{Parse, ParseStream};
 use syn::{token, Error, Result, Token};
-use tensor_expr_catalog::operation::{self, Dims, NamedOption, Operation, Reads};
+use tensor_expr_catalog::operation::{self, Dims, NamedOption, Operation};
 
 /// The deepest nesting of parentheses, calls, unary minus and right operands
 /// accepted; deeper input is rejected with an error that says how to split
@@ -57,7 +57,7 @@ impl Parse for Statement {
 /// [`validate`](crate::validate)'s error.
 fn split_index_of(form: Form) -> Result<(Form, Option<IndexOf>)> {
     let call = match form {
-        Form::Evaluate(Expr::Op(call)) if call.op.reads == Reads::Positions => call,
+        Form::Evaluate(Expr::Op(call)) if call.op.reads.gives_positions() => call,
         form => return Ok((form, None)),
     };
     let name = call.name;
@@ -1017,7 +1017,7 @@ fn windows_call(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use tensor_expr_catalog::operation::{Build, RowOrder, Signature};
+    use tensor_expr_catalog::operation::{Build, Reads, RowOrder, Signature};
 
     /// An operation of two inputs and two named options, as a convolution
     /// has: the table's syntax carries both to the constructor.

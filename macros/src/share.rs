@@ -19,7 +19,6 @@
 use crate::ast::{BinaryOp, Expr, Operand};
 use proc_macro2::{TokenStream, TokenTree};
 use std::collections::HashMap;
-use tensor_expr_catalog::operation::Reads;
 
 /// Every node's identity as written, computed once, bottom-up: two nodes get
 /// the same id exactly when they are written alike (their [`key`]s are
@@ -86,7 +85,7 @@ impl Keys {
     pub fn shareable(&self, expr: &Expr) -> Option<usize> {
         let node = self.nodes.get(&(expr as *const Expr))?;
         let worth = match expr {
-            Expr::Op(call) => call.op.reads == Reads::AlongAxes,
+            Expr::Op(call) => call.op.reads.caches_rows(),
             Expr::Call { .. } | Expr::Binary { .. } | Expr::Negate { .. } => node.costly,
             _ => false,
         };
@@ -163,7 +162,7 @@ fn label(expr: &Expr, target: Option<&str>) -> Option<String> {
         }
         Expr::IntLiteral { value, .. } => write!(label, "{value}"),
         Expr::FloatLiteral { literal } => write!(label, "{literal}"),
-        Expr::Op(call) if call.op.reads == Reads::Placed => return None,
+        Expr::Op(call) if call.op.reads.placed_on_other_operand() => return None,
         Expr::Binary { op, .. } => write!(label, "{}(", op.marker()),
         Expr::Negate { .. } => write!(label, "neg("),
         Expr::Call { name, .. } => write!(label, "{name}("),

@@ -40,7 +40,7 @@ use crate::fold_paths::{nesting, MAX_TYPE_DEPTH};
 use crate::share;
 use proc_macro2::{Ident, Span};
 use quote::quote;
-use tensor_expr_catalog::operation::{Reads, RowOrder};
+use tensor_expr_catalog::operation::RowOrder;
 
 /// One staged subexpression and the local name its result is bound to.
 pub struct Stage {
@@ -141,7 +141,7 @@ impl Stages<'_> {
         let reader = is_product(expr)
             || expr
                 .as_op()
-                .is_some_and(|call| call.op.reads != Reads::Converts);
+                .is_some_and(|call| !call.op.reads.scopes_input_element_type());
         if reader && reads_operand(expr, target) {
             self.stage(expr);
         }
@@ -250,7 +250,7 @@ fn shallow_enough_part(expr: &mut Expr) -> Option<&mut Expr> {
     let child = expr.children_mut().into_iter().nth(deepest)?;
     let stageable = match child {
         Expr::Binary { .. } | Expr::Negate { .. } | Expr::Call { .. } => true,
-        Expr::Op(call) => call.op.reads == Reads::AlongAxes,
+        Expr::Op(call) => call.op.reads.caches_rows(),
         _ => false,
     };
     if depths[deepest] <= MAX_TYPE_DEPTH && stageable {
@@ -272,7 +272,7 @@ fn reads_operand(expr: &Expr, tokens: &str) -> bool {
 
 /// Whether `expr` is an operation that reads whole matrices (`inv`).
 pub fn is_matrix_operation(expr: &Expr) -> bool {
-    matches!(expr, Expr::Op(call) if matches!(call.op.reads, Reads::Matrices { .. }))
+    matches!(expr, Expr::Op(call) if call.op.reads.reads_whole_matrices())
 }
 
 /// Whether `expr` is `a @ b`, or an operation computed in register tiles
@@ -283,7 +283,7 @@ fn is_product(expr: &Expr) -> bool {
             op: BinaryOp::MatMul,
             ..
         } => true,
-        Expr::Op(call) => call.op.reads == Reads::Tiled,
+        Expr::Op(call) => call.op.reads.computed_in_tiles(),
         _ => false,
     }
 }
@@ -297,7 +297,7 @@ fn holds_product_or_reduction(expr: &Expr) -> bool {
 
 /// Whether `expr` is an operation that folds along axes (a reduction).
 fn is_reduction(expr: &Expr) -> bool {
-    matches!(expr, Expr::Op(call) if call.op.reads == Reads::AlongAxes)
+    matches!(expr, Expr::Op(call) if call.op.reads.caches_rows())
 }
 
 /// Whether `expr` reads an operand whose last dim is not its data's last
@@ -306,9 +306,9 @@ fn reads_transposed_rows(expr: &Expr) -> bool {
     let Some(call) = expr.as_op() else {
         return false;
     };
-    match call.op.reads {
-        Reads::InPlace(RowOrder::Swapped) => true,
-        Reads::InPlace(RowOrder::Listed) => call.dim_values().is_some_and(|perm| {
+    match call.op.reads.row_order() {
+        Some(RowOrder::Swapped) => true,
+        Some(RowOrder::Listed) => call.dim_values().is_some_and(|perm| {
             perm.last()
                 .is_some_and(|last| last.value != perm.len() as i128 - 1)
         }),

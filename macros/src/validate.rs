@@ -17,7 +17,7 @@
 use crate::ast::{BinaryOp, DimLiteral, Expr, Form, OpCall, Statement};
 use crate::functions;
 use syn::Error;
-use tensor_expr_catalog::operation::{Dims, Reads};
+use tensor_expr_catalog::operation::Dims;
 use tensor_expr_catalog::MAX_RANK;
 
 /// Where an expression stands, for the `in_dims` placement rule.
@@ -65,35 +65,35 @@ fn visit(expr: &Expr, place: Place, report: &mut impl FnMut(Error)) {
 /// the rule of its kind, its options' values, then its inputs.
 fn visit_op(call: &OpCall, place: Place, report: &mut impl FnMut(Error)) {
     let name = &call.name;
-    match call.op.reads {
-        Reads::Placed if place == Place::Elsewhere => report(Error::new(
+    let reads = call.op.reads;
+    if reads.placed_on_other_operand() && place == Place::Elsewhere {
+        report(Error::new(
             name.span(),
             format!(
                 "`{name}` must be an operand of a binary operation (like `m + {name}(v, [0])`) or \
                  of a function of two arguments: it places its operand on dims of the other operand"
             ),
-        )),
-        Reads::Gathers { positions } => {
-            if let Some(input) = call.inputs.get(positions) {
-                if !matches!(input, Expr::Operand(_)) {
-                    report(Error::new(
-                        name.span(),
-                        format!(
-                            "the positions `{name}` reads are integers of their own type, read where \
-                             they are stored: bind the expression to a tensor first"
-                        ),
-                    ));
-                }
-            }
+        ));
+    }
+    if let Some(input) = reads.positions_input().and_then(|i| call.inputs.get(i)) {
+        if !matches!(input, Expr::Operand(_)) {
+            report(Error::new(
+                name.span(),
+                format!(
+                    "the positions `{name}` reads are integers of their own type, read where \
+                     they are stored: bind the expression to a tensor first"
+                ),
+            ));
         }
-        Reads::Positions => report(Error::new(
+    }
+    if reads.gives_positions() {
+        report(Error::new(
             name.span(),
             format!(
                 "`{name}` gives `usize` positions, not values, so it stands only around the whole \
                  expression: `tensor_expr!({name}(e, [axis]))`; bind its result with `let` to use it further"
             ),
-        )),
-        _ => {}
+        ));
     }
     let checked = match (call.op.signature.dims, call.dim_values()) {
         (Dims::AxisList, axes) => check_reduction(name, axes),

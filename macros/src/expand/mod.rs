@@ -22,7 +22,7 @@ use crate::ast::{AssignOp, Expr, Form, IndexOf, Statement};
 use crate::stage;
 use proc_macro2::{Ident, Span, TokenStream};
 use quote::{quote, quote_spanned};
-use tensor_expr_catalog::operation::{Build, Reads};
+use tensor_expr_catalog::operation::Build;
 use tree::{Other, TreeBuilder};
 
 /// Expands a validated statement: its stages first ([`stage`]), each into a
@@ -107,7 +107,7 @@ pub fn expand_into(statement: &Statement, slot: Option<&TokenStream>) -> TokenSt
 /// Whether `expr` is an operation that can fail (`inv`, `solve`,
 /// `cholesky`): the expression then returns a `Result`.
 fn fallible(expr: &Expr) -> bool {
-    matches!(expr, Expr::Op(call) if call.op.reads == Reads::Matrices { fallible: true })
+    matches!(expr, Expr::Op(call) if call.op.reads.fallible())
 }
 
 /// The label of the block a failing stage breaks out of with its error.

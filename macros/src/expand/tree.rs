@@ -11,7 +11,7 @@ use crate::stage;
 use proc_macro2::{Delimiter, Ident, Literal, Span, TokenStream, TokenTree};
 use quote::{quote, quote_spanned, ToTokens};
 use std::collections::HashMap;
-use tensor_expr_catalog::operation::{Build, Dims, Reads};
+use tensor_expr_catalog::operation::{Build, Dims};
 
 /// A group of fold steps this large is bound to a `let` (see
 /// [`TreeBuilder::steps_group`]); check time is flat between 16 and 64.
@@ -209,9 +209,7 @@ impl TreeBuilder {
             Some(store) => store.clone(),
             None => {
                 let built = self.unshared_node(expr, other);
-                let caches_rows = expr
-                    .as_op()
-                    .is_some_and(|call| call.op.reads == Reads::AlongAxes);
+                let caches_rows = expr.as_op().is_some_and(|call| call.op.reads.caches_rows());
                 let store = if caches_rows {
                     built
                 } else {
@@ -337,7 +335,11 @@ impl TreeBuilder {
     fn op(&mut self, call: &OpCall, other: Option<Other>) -> (Span, TokenStream) {
         let (span, check_span) = (call.name.span(), call.dims_span());
         // A conversion's input is built in a scope of its own element type.
-        let inner_context = (call.op.reads == Reads::Converts).then(|| self.enter_scope(call));
+        let inner_context = call
+            .op
+            .reads
+            .scopes_input_element_type()
+            .then(|| self.enter_scope(call));
         let mut inputs = Vec::new();
         for input in &call.inputs {
             if call.op.reads.reads_converted_inputs() {
@@ -398,12 +400,11 @@ impl TreeBuilder {
                 let inputs = inputs.iter().map(|input| at(input, span));
                 // An operation that reads whole matrices takes two inputs
                 // as one pair (`linalg::operations::OperandPair`).
-                let inputs = match call.op.reads {
-                    Reads::Matrices { .. } if call.inputs.len() > 1 => {
-                        let inputs = inputs.collect::<Vec<_>>();
-                        quote_spanned!(span=> (#(#inputs),*))
-                    }
-                    _ => quote_spanned!(span=> #(#inputs),*),
+                let inputs = if call.op.reads.reads_whole_matrices() && call.inputs.len() > 1 {
+                    let inputs = inputs.collect::<Vec<_>>();
+                    quote_spanned!(span=> (#(#inputs),*))
+                } else {
+                    quote_spanned!(span=> #(#inputs),*)
                 };
                 let node = quote_spanned!(span=> #constructor(#context, #(#inner_context,)* #(#marker,)* #(#witness,)* #(#options,)* #inputs));
                 (span, node)
@@ -825,7 +826,7 @@ impl TreeBuilder {
         name
     }
 
-    /// Binds a gather's positions (`Reads::Gathers`): an operand over its
+    /// Binds a gather's positions: an operand over its
     /// own integer type, so it is not the scope's element source and casts
     /// no placement vote (which would read it over the scope's type).
     fn borrow_positions(&mut self, tokens: &TokenStream, span: Span) -> Ident {

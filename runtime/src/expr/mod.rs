@@ -101,12 +101,13 @@ pub unsafe trait Expr<T>: Shaped {
         self.row::<O>(outer)
     }
 
-    /// How the tree reads, which picks the kernel's walk ([`Reading::walk`]).
-    /// A node with children derives it from them (`<(A, B) as
-    /// Children<T>>::READING`); a node states its own only where it differs:
-    /// a row cache, a product, a leaf's flat read. The default is a leaf
-    /// read with strides.
-    const READING: Reading = Reading::leaf(Flat::No);
+    /// How the tree reads, which picks the kernel's walk ([`Reading::walk`])
+    /// and, under `rayon`, whether it may be read from several threads (see
+    /// the trait's safety section). A node with children derives it from
+    /// them (`<(A, B) as Children<T>>::READING`), adding what differs: a
+    /// row cache, a product. No default: every node states it, so none can
+    /// leave out the row cache it keeps.
+    const READING: Reading;
 
     /// The whole output read as one row of `O::LEN` columns, element `i` at
     /// column `i`. The kernel calls it only where [`Reading::flat`] covers the

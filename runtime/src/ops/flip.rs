@@ -17,7 +17,7 @@
 use super::{Build, Dims, Operation, Reads, Signature};
 use crate::access::{Contiguous, Operand};
 use crate::element::Element;
-use crate::expr::{Context, Expr, Row, Shaped};
+use crate::expr::{Context, Expr, Flat, Reading, Row, Shaped};
 use crate::rules::broadcast::aligned_strides;
 use crate::shape::{row_major_strides, Shape, MAX_RANK};
 use core::marker::PhantomData;
@@ -99,6 +99,9 @@ impl<X: Shape, K: Shape, O: Shape> Mirror<X, K, O> {
 }
 
 unsafe impl<T: Element, X: Shape, K: Shape> Expr<T> for Flip<'_, T, X, K> {
+    /// Reads stored data at positions of its own, keeping no row cache: read as a leaf with strides.
+    const READING: Reading = Reading::leaf(Flat::No);
+
     #[inline(always)]
     fn row<O: Shape>(&self, outer: [usize; MAX_RANK]) -> impl Row<T> + '_ {
         let strides = &Mirror::<X, K, O>::STRIDES;

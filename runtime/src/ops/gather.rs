@@ -30,7 +30,7 @@
 use super::{Build, Dims, Operation, Reads, Signature};
 use crate::access::{Contiguous, ElementSource, Operand};
 use crate::element::Element;
-use crate::expr::{Context, Expr, Row, Shaped};
+use crate::expr::{Context, Expr, Flat, Reading, Row, Shaped};
 use crate::rules::broadcast::aligned_strides;
 use crate::rules::gather::{Embedded, GatherIndex, Ids, Selected, Table};
 use crate::shape::{row_major_strides, Shape, MAX_RANK};
@@ -219,6 +219,9 @@ where
     I: Embedded<<W as Table>::Width>,
     W: Table,
 {
+    /// Reads stored data at positions of its own, keeping no row cache: read as a leaf with strides.
+    const READING: Reading = Reading::leaf(Flat::No);
+
     #[inline(always)]
     fn row<O: Shape>(&self, outer: [usize; MAX_RANK]) -> impl Row<T> + '_ {
         let strides = &EmbeddingRead::<I, <I as Embedded<W::Width>>::Output, O>::STRIDES;
@@ -315,6 +318,9 @@ impl<X: Shape, Y: Shape, O: Shape, const A: usize> SelectRead<X, Y, O, A> {
 unsafe impl<T: Element, P: Id, X: Shape, Y: Shape, const A: usize> Expr<T>
     for IndexSelect<'_, T, P, X, Y, A>
 {
+    /// Reads stored data at positions of its own, keeping no row cache: read as a leaf with strides.
+    const READING: Reading = Reading::leaf(Flat::No);
+
     #[inline(always)]
     fn row<O: Shape>(&self, outer: [usize; MAX_RANK]) -> impl Row<T> + '_ {
         let pad = SelectRead::<X, Y, O, A>::PAD;
@@ -446,6 +452,9 @@ impl<X: Shape, I: Shape, O: Shape, const A: usize> GatherRead<X, I, O, A> {
 unsafe impl<T: Element, P: Id, X: Shape, I: GatherIndex<X>, const A: usize> Expr<T>
     for Gather<'_, T, P, X, I, A>
 {
+    /// Reads stored data at positions of its own, keeping no row cache: read as a leaf with strides.
+    const READING: Reading = Reading::leaf(Flat::No);
+
     #[inline(always)]
     fn row<O: Shape>(&self, outer: [usize; MAX_RANK]) -> impl Row<T> + '_ {
         let index_strides = &GatherRead::<X, I, O, A>::INDEX_STRIDES;

@@ -19,7 +19,7 @@
 use super::{Build, Dims, Operation, Reads, Signature};
 use crate::element::Element;
 use crate::expr::function::{impl_domain, Domain};
-use crate::expr::{Context, Expr, Row, Shaped};
+use crate::expr::{Context, Expr, Flat, Reading, Row, Shaped};
 use crate::ops::conv::inputs::{ConvInput, Reader};
 use crate::ops::conv::{
     input_at, input_index, output_position, Position, DILATION, LAYOUT_1D, LAYOUT_2D,
@@ -311,6 +311,9 @@ impl<T: Element, C: PoolSpec, R: Reader<T>> Pool<'_, T, C, R> {
 }
 
 unsafe impl<T: Element, C: PoolSpec, R: Reader<T>> Expr<T> for Pool<'_, T, C, R> {
+    /// Reads its stored input (through a reader that keeps no row cache) at the windows of its own positions: read as a leaf with strides.
+    const READING: Reading = Reading::leaf(Flat::No);
+
     #[inline(always)]
     fn row<O: Shape>(&self, outer: [usize; MAX_RANK]) -> impl Row<T> + '_ {
         let first = output_position::<C::Output, O>(&C::GEOMETRY, outer, 0);

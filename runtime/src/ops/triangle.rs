@@ -15,7 +15,7 @@
 use super::{Build, Dims, NamedOption, OffsetValue, Operation, Reads, Signature};
 use crate::access::{Contiguous, Operand};
 use crate::element::Element;
-use crate::expr::{Context, Expr, Row, Shaped};
+use crate::expr::{Context, Expr, Flat, Reading, Row, Shaped};
 use crate::rules::broadcast::aligned_strides;
 use crate::rules::matrices::Matrices;
 use crate::shape::{row_major_strides, Shape, MAX_RANK};
@@ -143,6 +143,9 @@ impl<X: Shape, O: Shape> MatrixRead<X, O> {
 }
 
 unsafe impl<T: Element, X: Shape, S: Side, K: OffsetValue> Expr<T> for Triangle<'_, T, X, S, K> {
+    /// Reads stored data at positions of its own, keeping no row cache: read as a leaf with strides.
+    const READING: Reading = Reading::leaf(Flat::No);
+
     #[inline(always)]
     fn row<O: Shape>(&self, outer: [usize; MAX_RANK]) -> impl Row<T> + '_ {
         let strides = &MatrixRead::<X, O>::STRIDES;

@@ -39,6 +39,10 @@ impl<const V: i128> Shaped for IntLiteral<V> {
 }
 
 unsafe impl<T: Element, const V: i128> Expr<T> for IntLiteral<V> {
+    /// A literal has no rows of its own.
+    #[inline(always)]
+    fn visit_run_time_rows(&self, _visit: &mut impl FnMut(usize)) {}
+
     #[inline(always)]
     fn row<O: Shape>(&self, _outer: [usize; MAX_RANK]) -> impl Row<T> + '_ {
         #[allow(clippy::let_unit_value)]
@@ -68,6 +72,10 @@ impl Shaped for FloatLiteral {
 }
 
 unsafe impl<T: Element> Expr<T> for FloatLiteral {
+    /// A literal has no rows of its own.
+    #[inline(always)]
+    fn visit_run_time_rows(&self, _visit: &mut impl FnMut(usize)) {}
+
     #[inline(always)]
     fn row<O: Shape>(&self, _outer: [usize; MAX_RANK]) -> impl Row<T> + '_ {
         Splat(T::from_float_literal(self.0))
@@ -96,6 +104,10 @@ impl<S: Shape> Shaped for TargetLeaf<S> {
 }
 
 unsafe impl<T: Element, S: Shape> Expr<T> for TargetLeaf<S> {
+    /// The target is the output, whose rows the walk counts itself.
+    #[inline(always)]
+    fn visit_run_time_rows(&self, _visit: &mut impl FnMut(usize)) {}
+
     #[inline(always)]
     fn row<O: Shape>(&self, _outer: [usize; MAX_RANK]) -> impl Row<T> + '_ {
         Current

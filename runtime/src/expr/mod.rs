@@ -125,9 +125,10 @@ pub unsafe trait Expr<T>: Shaped {
     /// children's, in order; a reduction that folds that dim visits none
     /// (its result is static). The chunk walk asserts through it that every
     /// such operand holds the chunk's rows, which lets LLVM drop each row's
-    /// range check and vectorise across rows (`kernel/run_time.rs`).
-    #[inline(always)]
-    fn visit_run_time_rows(&self, _visit: &mut impl FnMut(usize)) {}
+    /// range check and vectorise across rows (`kernel/run_time.rs`). No
+    /// default: a node that left it out would hide its operands' rows from
+    /// that check and from a reduction over them.
+    fn visit_run_time_rows(&self, visit: &mut impl FnMut(usize));
 
     /// The rows of the tree's operands whose first dim is [`Dyn`](crate::Dyn),
     /// where it has one ([`Expr::visit_run_time_rows`]'s first): what a

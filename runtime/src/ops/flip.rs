@@ -99,6 +99,10 @@ impl<X: Shape, K: Shape, O: Shape> Mirror<X, K, O> {
 }
 
 unsafe impl<T: Element, X: Shape, K: Shape> Expr<T> for Flip<'_, T, X, K> {
+    /// Its input has a static shape (`X: Shape`): no run-time rows.
+    #[inline(always)]
+    fn visit_run_time_rows(&self, _visit: &mut impl FnMut(usize)) {}
+
     /// Reads stored data at positions of its own, keeping no row cache: read as a leaf with strides.
     const READING: Reading = Reading::leaf(Flat::No);
 

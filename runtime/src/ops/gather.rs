@@ -219,6 +219,10 @@ where
     I: Embedded<<W as Table>::Width>,
     W: Table,
 {
+    /// Its ids and table have static shapes: no run-time rows.
+    #[inline(always)]
+    fn visit_run_time_rows(&self, _visit: &mut impl FnMut(usize)) {}
+
     /// Reads stored data at positions of its own, keeping no row cache: read as a leaf with strides.
     const READING: Reading = Reading::leaf(Flat::No);
 
@@ -318,6 +322,10 @@ impl<X: Shape, Y: Shape, O: Shape, const A: usize> SelectRead<X, Y, O, A> {
 unsafe impl<T: Element, P: Id, X: Shape, Y: Shape, const A: usize> Expr<T>
     for IndexSelect<'_, T, P, X, Y, A>
 {
+    /// Its input and ids have static shapes (`X`, `Y: Shape`): no run-time rows.
+    #[inline(always)]
+    fn visit_run_time_rows(&self, _visit: &mut impl FnMut(usize)) {}
+
     /// Reads stored data at positions of its own, keeping no row cache: read as a leaf with strides.
     const READING: Reading = Reading::leaf(Flat::No);
 
@@ -452,6 +460,10 @@ impl<X: Shape, I: Shape, O: Shape, const A: usize> GatherRead<X, I, O, A> {
 unsafe impl<T: Element, P: Id, X: Shape, I: GatherIndex<X>, const A: usize> Expr<T>
     for Gather<'_, T, P, X, I, A>
 {
+    /// Its input and index have static shapes: no run-time rows.
+    #[inline(always)]
+    fn visit_run_time_rows(&self, _visit: &mut impl FnMut(usize)) {}
+
     /// Reads stored data at positions of its own, keeping no row cache: read as a leaf with strides.
     const READING: Reading = Reading::leaf(Flat::No);
 

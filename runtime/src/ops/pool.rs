@@ -311,6 +311,10 @@ impl<T: Element, C: PoolSpec, R: Reader<T>> Pool<'_, T, C, R> {
 }
 
 unsafe impl<T: Element, C: PoolSpec, R: Reader<T>> Expr<T> for Pool<'_, T, C, R> {
+    /// Its input has a static shape (the rule computes every size): no run-time rows.
+    #[inline(always)]
+    fn visit_run_time_rows(&self, _visit: &mut impl FnMut(usize)) {}
+
     /// Reads its stored input (through a reader that keeps no row cache) at the windows of its own positions: read as a leaf with strides.
     const READING: Reading = Reading::leaf(Flat::No);
 

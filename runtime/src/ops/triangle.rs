@@ -143,6 +143,10 @@ impl<X: Shape, O: Shape> MatrixRead<X, O> {
 }
 
 unsafe impl<T: Element, X: Shape, S: Side, K: OffsetValue> Expr<T> for Triangle<'_, T, X, S, K> {
+    /// Its input has a static shape (`X: Shape`): no run-time rows.
+    #[inline(always)]
+    fn visit_run_time_rows(&self, _visit: &mut impl FnMut(usize)) {}
+
     /// Reads stored data at positions of its own, keeping no row cache: read as a leaf with strides.
     const READING: Reading = Reading::leaf(Flat::No);
 

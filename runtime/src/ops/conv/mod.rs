@@ -346,6 +346,10 @@ const fn layout_position(g: &Geometry, index: [usize; MAX_RANK]) -> Position {
 unsafe impl<T: Element, C: ConvSpec, Xr: Reader<T>, Wr: Reader<T>> Expr<T>
     for Convolution<'_, T, C, Xr, Wr>
 {
+    /// Its input and weight have static shapes (the rule computes every size): no run-time rows.
+    #[inline(always)]
+    fn visit_run_time_rows(&self, _visit: &mut impl FnMut(usize)) {}
+
     const READING: Reading = Reading::product_along(if Self::CHANNEL_TILES {
         TileRows::Channels
     } else if Self::INT8_TILES {

@@ -326,6 +326,10 @@ impl<T: Element, C: ConvSpec, Xr: Reader<T>, Wr: Reader<T>>
 unsafe impl<T: Element, C: ConvSpec, Xr: Reader<T>, Wr: Reader<T>> Expr<T>
     for TransposedConvolution<'_, T, C, Xr, Wr>
 {
+    /// Its input and weight have static shapes (the rule computes every size): no run-time rows.
+    #[inline(always)]
+    fn visit_run_time_rows(&self, _visit: &mut impl FnMut(usize)) {}
+
     // Tiles take consecutive output channels: the channels axis of a 2-D
     // result (`[N, C, H, W]`), the rows of a 1-D one (`[N, C, L]`).
     const READING: Reading = Reading::product_along(if Self::G.spatial == 2 {

@@ -1,7 +1,8 @@
 //! What the `tensor_expr!` macro knows of the language it expands: the
 //! operations ([`OPERATIONS`]), the named elementwise functions
-//! ([`FUNCTIONS`]) and the limits the runtime's impls go to ([`MAX_RANK`],
-//! [`GROUP`]).
+//! ([`FUNCTIONS`]), the limits the runtime's impls go to ([`MAX_RANK`],
+//! [`GROUP`]), and the rule both apply to decide whether an expression's
+//! products keep their tiles ([`walk`]).
 //!
 //! The runtime crate defines each of them next to the code that evaluates
 //! it (an operation's entry in its `ops` module, a function's in the
@@ -18,6 +19,7 @@
 
 pub mod function;
 pub mod operation;
+pub mod walk;
 #[cfg(feature = "tables")]
 #[rustfmt::skip]
 mod tables;

@@ -41,6 +41,7 @@ use crate::share;
 use proc_macro2::{Ident, Span};
 use quote::quote;
 use tensor_expr_catalog::operation::RowOrder;
+use tensor_expr_catalog::walk::Holds;
 
 /// One staged subexpression and the local name its result is bound to.
 pub struct Stage {
@@ -90,7 +91,8 @@ impl Stages<'_> {
         // Where the whole expression is the product (a stage of its own,
         // say), staging it would only copy it; products inside its operands
         // are staged already.
-        if walked_by_rows(expr, target) && !is_product(expr) {
+        let holds = holds(expr, target);
+        if holds.products > 0 && !holds.tiles_products() && !is_product(expr) {
             self.products(expr);
         }
         self.deep_parts(expr);
@@ -290,14 +292,24 @@ fn is_product(expr: &Expr) -> bool {
 
 /// Whether `expr` contains `@` or a reduction.
 fn holds_product_or_reduction(expr: &Expr) -> bool {
-    is_product(expr)
-        || is_reduction(expr)
-        || expr.children().into_iter().any(holds_product_or_reduction)
+    let holds = holds_written(expr);
+    holds.products > 0 || holds.cached_rows
 }
 
-/// Whether `expr` is an operation that folds along axes (a reduction).
-fn is_reduction(expr: &Expr) -> bool {
-    matches!(expr, Expr::Op(call) if call.op.reads.caches_rows())
+/// What `expr`'s nodes hold as written, combined as the runtime's
+/// `Children` impls combine their readings: a product (or an operation
+/// computed in tiles as one is), a row cache (a reduction).
+fn holds_written(expr: &Expr) -> Holds {
+    let own = if is_product(expr) {
+        Holds::PRODUCT
+    } else if matches!(expr, Expr::Op(call) if call.op.reads.caches_rows()) {
+        Holds::CACHED_ROWS
+    } else {
+        Holds::NOTHING
+    };
+    expr.children()
+        .into_iter()
+        .fold(own, |holds, child| holds.and(holds_written(child)))
 }
 
 /// Whether `expr` reads an operand whose last dim is not its data's last
@@ -316,13 +328,18 @@ fn reads_transposed_rows(expr: &Expr) -> bool {
     }
 }
 
-/// Whether the loop nest walks `expr` row by row: it holds a reduction, or a
-/// costly subexpression written twice (shared through a row cache).
-fn walked_by_rows(expr: &Expr, target: Option<&str>) -> bool {
-    fn has_reduction(expr: &Expr) -> bool {
-        is_reduction(expr) || expr.children().into_iter().any(has_reduction)
+/// What the runtime's tree for `expr` will hold, which decides its walk by
+/// the rule both apply (`tensor_expr_catalog::walk`): its nodes as written,
+/// and a row cache where a costly subexpression is written twice (the
+/// expansion shares it through one).
+fn holds(expr: &Expr, target: Option<&str>) -> Holds {
+    let shared = share::repeats(expr, target).values().any(|&n| n > 1);
+    let holds = holds_written(expr);
+    if shared {
+        holds.and(Holds::CACHED_ROWS)
+    } else {
+        holds
     }
-    has_reduction(expr) || share::repeats(expr, target).values().any(|&n| n > 1)
 }
 
 #[cfg(test)]

@@ -406,8 +406,9 @@ impl Reading {
     /// rank `rank` and rows of `row_len`: tiles where a product is read and
     /// no row cache is (a cached row is read whole, one row at a time),
     /// one flat row where every leaf reads the output's own order, rows
-    /// otherwise. (The macro stages the products of an expression with a
-    /// row cache, so they run on tiles in a nest of their own.) A matrix
+    /// otherwise: the rule `tensor_expr_catalog::walk` states, which the
+    /// macro's staging applies too (it evaluates the products of an
+    /// expression with a row cache first, on tiles in a nest of their own). A matrix
     /// of many short rows whose products are short too (`[N, 3] @ [3,
     /// 3]`, points rotated) is walked by rows: each row is a few
     /// multiply-adds, which the row walk vectorises across rows, where a
@@ -417,7 +418,11 @@ impl Reading {
             && row_len < SHORT_ROW
             && self.contraction <= SHORT_ROW
             && len >= SHORT_ROW_COUNT * row_len;
-        if self.products > 0 && !self.cached_rows && !short_rows {
+        let holds = tensor_expr_catalog::walk::Holds {
+            products: self.products,
+            cached_rows: self.cached_rows,
+        };
+        if holds.tiles_products() && !short_rows {
             Walk::Tiles
         } else if rank > 1 && self.flat.covers(len) {
             Walk::Flat

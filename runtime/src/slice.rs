@@ -476,7 +476,6 @@ macro_rules! impl_slicing {
                 $crate::slice::StridedView::whole(self.as_slice()).windows::<AXIS, SIZE, STEP>()
             }
         }
-
     };
 }
 pub(crate) use impl_slicing;

@@ -10,7 +10,7 @@
 //! every pair of impls of a trait whose self types have the same outer type
 //! for overlap, so a table's cost grows with the square of its length; each
 //! table is laid out to keep that check small, and the tables stop at
-//! [`LARGEST_TABLED_SIZE`] (PERFORMANCE.md, "Build time", has what a table
+//! [`LARGEST_TABLED_SIZE`] (PERFORMANCE.md, "The size tables", has what a table
 //! to 65,536 cost):
 //! - `D<N>` to typenum for every `N` up to [`LARGEST_TABLED_SIZE`] and every
 //!   power of 2 and of 10, as `SizeTable: Holds<N>` behind one generic

@@ -315,16 +315,47 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     println!("state after three measurements: {x}");
     println!("its covariance's determinant: {:.3e}", p.det());
 
-    section("14. Interop: rand, ndarray, nalgebra, serde, bytemuck (features)");
+    section("14. Convolutions, pools and windows, as torch.nn.functional spells them");
+    // A 6 x 6 image with a bright square, channels first ([N, C, H, W]).
+    let image = Tensor::<f32, Shape![1, 1, 6, 6]>::from_fn(|[_, _, i, j]| {
+        f32::from(u8::from((2..4).contains(&i) && (1..5).contains(&j)))
+    });
+    // Sobel's vertical-edge kernel, [C_out, C_in, kH, kW].
+    let sobel: Tensor<f32, Shape![1, 1, 3, 3]> =
+        tensor![[[[-1., 0., 1.], [-2., 0., 2.], [-1., 0., 1.]]]];
+    let edges = tensor_expr!(abs(conv2d(image, sobel, padding = 1)));
+    println!(
+        "|conv2d(image, sobel, padding = 1)|, shape {:?}:\n{edges}",
+        edges.shape()
+    );
+    let pooled = tensor_expr!(max_pool2d(edges, [2, 2]));
+    println!(
+        "max_pool2d(.., [2, 2]), shape {:?}:\n{pooled}",
+        pooled.shape()
+    );
+    // Each input pixel spread over a 2 x 2 block: upsampling by 2.
+    let ones = Tensor::<f32, Shape![1, 1, 2, 2]>::from_fn(|_| 1.0);
+    let up = tensor_expr!(conv_transpose2d(pooled, ones, stride = 2));
+    println!(
+        "conv_transpose2d(.., ones, stride = 2), shape {:?}:\n{up}",
+        up.shape()
+    );
+    // A 4-tap moving average of a signal: a sum over its windows, in place.
+    let signal: Tensor<f32, Shape![10]> = tensor![0., 0., 4., 8., 8., 8., 4., 0., 0., 0.];
+    let taps = Tensor::<f32, Shape![4]>::from_fn(|_| 0.25);
+    let smooth = tensor_expr!(sum(signal.windows::<0, 4, 1>() * taps, [1]));
+    println!("sum(signal.windows::<0, 4, 1>() * taps, [1]): {smooth}");
+
+    section("15. Interop: rand, ndarray, nalgebra, serde, bytemuck (features)");
     interop(&logits);
 
-    section("15. A shape mistake is a compile error");
+    section("16. A shape mistake is a compile error");
     println!("tensor_expr!(x + w) with x: [2, 3] and w: [4] does not compile; cargo check says:\n");
     println!("{}", include_str!("../tests/ui/broadcast_mismatch.stderr"));
     Ok(())
 }
 
-/// Section 14: each interop feature, shown when the tour is built with it
+/// Section 15: each interop feature, shown when the tour is built with it
 /// (`cargo run --release --example tour --features rand,ndarray,nalgebra,serde,bytemuck`).
 fn interop(logits: &Tensor<f32, Shape![3, 4]>) {
     #[cfg(feature = "rand")]

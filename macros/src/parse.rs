@@ -945,7 +945,7 @@ fn is_keepdim(stream: ParseStream) -> bool {
 /// runtime's function (see [`windows_call`]); a place (so that a slice as a
 /// target is reported by its method's name) and a borrowed operand are
 /// kept as written.
-#[derive(Clone, Copy, PartialEq)]
+#[derive(Clone, Copy)]
 enum Chain {
     Operand,
     AsWritten,

@@ -13,7 +13,7 @@
 //! Why a borrowed row stays valid: within one output row, every reader that
 //! holds a row of a node asks for the same row (broadcasting maps an output
 //! row to one row of each node, and composes), and the kernel walks the output
-//! row by row when the expression has such a node ([`super::Reading::cached_rows`]).
+//! row by row when the expression has such a node ([`super::Reading::holds`]).
 //! The only readers that ask for other rows are the ones that walk several
 //! rows: a reduction over outer axes and a matrix product's operands. They read
 //! through [`super::Expr::row_fresh`], which never touches a cache.

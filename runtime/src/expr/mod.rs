@@ -44,6 +44,7 @@ pub use strided::{operand, StridedLeaf, TensorLeaf};
 
 use crate::shape::{Shape, MAX_RANK};
 use core::any::Any;
+pub use tensor_expr_catalog::walk::Holds;
 
 /// A node's type-level shape, known from the node's type alone.
 ///
@@ -71,7 +72,7 @@ impl<S: Shape> Shaped for core::marker::PhantomData<S> {
 /// # Safety
 ///
 /// With the `rayon` feature the kernel reads one tree from several threads
-/// at once where its [`Reading::cached_rows`] is false. So a node whose
+/// at once where its [`Reading::holds`] has no `cached_rows`. So a node whose
 /// `row`, `tile` or `flat_row` changes state through `&self` (a row cache
 /// in a `Cell`) must report `cached_rows`, and so must every node that
 /// reads such a child through those methods (the `Children` impls combine
@@ -210,14 +211,14 @@ pub struct Int8Row<'a> {
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Reading {
-    /// A node borrows a row cache (a reduction, a shared subexpression):
-    /// the output is walked row by row, never several rows at once.
-    pub cached_rows: bool,
-    /// How many nodes are matrix products (convolutions count): with any,
-    /// the output is walked in tiles of `R` rows by `C` columns, so a
-    /// product keeps its block of results in registers across its whole
-    /// `k` loop.
-    pub products: usize,
+    /// Whether a node borrows a row cache (a reduction, a shared
+    /// subexpression: the output is then walked row by row, never several
+    /// rows at once), and how many nodes are matrix products (convolutions
+    /// count: with any, and no row cache, the output is walked in tiles of
+    /// `R` rows by `C` columns, so a product keeps its block of results in
+    /// registers across its whole `k` loop). The macro's staging reads the
+    /// same two facts from the syntax ([`Holds`]).
+    pub holds: Holds,
     /// The output length of a matrix product that can be computed in
     /// cache-sized blocks from packed copies of its operands (module
     /// `matmul`'s `packed`), 0 if there is none: where it is the only
@@ -323,8 +324,7 @@ impl Reading {
     /// A leaf (or a node with no child) that reads the output as `flat`.
     pub const fn leaf(flat: Flat) -> Reading {
         Reading {
-            cached_rows: false,
-            products: 0,
+            holds: Holds::NOTHING,
             packed: 0,
             flat,
             tile_rows: TileRows::Any,
@@ -334,8 +334,7 @@ impl Reading {
 
     /// A node that caches rows (a reduction, a shared subexpression).
     pub const CACHED_ROWS: Reading = Reading {
-        cached_rows: true,
-        products: 0,
+        holds: Holds::CACHED_ROWS,
         packed: 0,
         flat: Flat::No,
         tile_rows: TileRows::Any,
@@ -344,8 +343,7 @@ impl Reading {
 
     /// A matrix product.
     pub const PRODUCT: Reading = Reading {
-        cached_rows: false,
-        products: 1,
+        holds: Holds::PRODUCT,
         packed: 0,
         flat: Flat::No,
         tile_rows: TileRows::Matrix,
@@ -385,8 +383,7 @@ impl Reading {
     /// How a node whose parts read as `self` and `other` reads.
     pub const fn and(self, other: Reading) -> Reading {
         Reading {
-            cached_rows: self.cached_rows || other.cached_rows,
-            products: self.products + other.products,
+            holds: self.holds.and(other.holds),
             packed: if self.packed > other.packed {
                 self.packed
             } else {
@@ -418,11 +415,7 @@ impl Reading {
             && row_len < SHORT_ROW
             && self.contraction <= SHORT_ROW
             && len >= SHORT_ROW_COUNT * row_len;
-        let holds = tensor_expr_catalog::walk::Holds {
-            products: self.products,
-            cached_rows: self.cached_rows,
-        };
-        if holds.tiles_products() && !short_rows {
+        if self.holds.tiles_products() && !short_rows {
             Walk::Tiles
         } else if rank > 1 && self.flat.covers(len) {
             Walk::Flat

@@ -153,7 +153,7 @@ impl<T, O: Shape, E: Expr<T>> Plan<T, O, E> {
     /// it is as long as the output (so each output element is one of its
     /// own) and its rows are the tiles' rows.
     #[cfg_attr(not(feature = "alloc"), allow(dead_code))]
-    pub(crate) const PACKED: bool = E::READING.products == 1
+    pub(crate) const PACKED: bool = E::READING.holds.products == 1
         && E::READING.packed > 0
         && E::READING.packed == O::LEN
         && O::RANK >= 2
@@ -220,7 +220,7 @@ pub(crate) const fn splits_across_threads(elements: usize, reading: crate::expr:
     } else {
         16
     };
-    !reading.cached_rows && elements * work_per_element >= PARALLEL_WORK
+    !reading.holds.cached_rows && elements * work_per_element >= PARALLEL_WORK
 }
 
 /// The elements per index of `axis` of a shape of `rank` dims `dims`:

@@ -127,7 +127,7 @@ impl<'a, E> SharedTree<'a, E> {
 // SAFETY: a `SharedTree` is made only in `drive_parts` and
 // `drive_row_parts`, which run only where `splits_across_threads` holds
 // (`Plan::PARALLEL` is it for a static output): the tree reports no row cache
-// (`Reading::cached_rows`), and by the contract of the unsafe trait `Expr`
+// (`Reading::holds`), and by the contract of the unsafe trait `Expr`
 // a tree that does not report one changes no state when it is read, but
 // for a state set once through a thread-safe cell (its leaves borrow their
 // data immutably; its elements are `Sync`).

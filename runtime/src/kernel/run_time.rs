@@ -28,7 +28,7 @@
 use super::dispatch::Nest;
 use super::Slot;
 use crate::element::Element;
-use crate::expr::{Expr, Flat, Int8Row, Reading, Row, Shaped, Tile, TileOrigin};
+use crate::expr::{Expr, Flat, Holds, Int8Row, Reading, Row, Shaped, Tile, TileOrigin};
 use crate::shape::{Shape, MAX_RANK};
 use core::marker::PhantomData;
 
@@ -238,7 +238,10 @@ unsafe impl<T: Element, E: Expr<T>, const B: usize> Expr<T> for Rebased<'_, E, B
     const READING: Reading = if <E::Shape as Shape>::RANK == 1 {
         Reading {
             flat: Flat::No,
-            products: 0,
+            holds: Holds {
+                products: 0,
+                ..E::READING.holds
+            },
             packed: 0,
             ..E::READING
         }

@@ -324,7 +324,7 @@ where
     /// present one is read ([`RowPair`]): where the input holds no cached
     /// node, so computing another row of it disturbs no reader, and costs no
     /// more than computing it when it is needed.
-    const READS_AHEAD: bool = !E::READING.cached_rows;
+    const READS_AHEAD: bool = !E::READING.holds.cached_rows;
 
     /// Whether each result element is read straight from one short input
     /// row, with no row cache: a reduction over a last axis of fewer than
@@ -341,8 +341,8 @@ where
         && Self::GROUP == 1
         && !Self::RUN_TIME_FOLD
         && (<E::Shape as Shape>::ROW_LEN < SHORT_ROW || Self::RUN_TIME_RESULT)
-        && !E::READING.cached_rows
-        && E::READING.products == 0;
+        && !E::READING.holds.cached_rows
+        && E::READING.holds.products == 0;
 
     /// Whether the result is `[Dyn]` alone.
     const RUN_TIME_RESULT: bool = R::RUN_TIME_ROW;

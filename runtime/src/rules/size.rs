@@ -47,13 +47,15 @@ pub const LARGEST_TABLED_SIZE: usize = 4096;
 #[diagnostic::on_unimplemented(
     message = "the size of `{Self}` is beyond the sizes computed on at compile time",
     label = "a dim over 4096 that is not a power of 2 or 10",
-    note = "convolutions and `reshape` compute sizes with typenum, over dims up to 4096 and powers of 2 and 10"
+    note = "convolutions, pools, `windows` and `reshape` compute sizes with typenum, over dims up to 4096 and powers of 2 and 10"
 )]
 pub trait TypeSize {
     /// The size as a typenum type.
     type Size;
 }
 
+/// Marked, as the impl for `D<N>` is, so that the error for a size beyond
+/// the table lists no impl.
 #[diagnostic::do_not_recommend]
 impl TypeSize for One {
     type Size = U1;
@@ -83,12 +85,17 @@ pub trait Holds<const N: usize> {
     type Dim: Dim;
 }
 
-/// A dim whose size [`TypeSize`] covers. A rule reads each dim it computes
-/// with as `<X as ComputableSize>::Dim`: a size beyond the table then fails
-/// here, once, by this message, and the rule's carriers over that dim are
-/// left undecided (rustc reports an undecided obligation only where nothing
-/// else failed) instead of failing with a message about the shapes that
-/// would not be true ("a kernel of size 3 does not fit an input of 16000").
+/// A dim whose size [`TypeSize`] covers. A rule reads its input's dims (the
+/// sizes, the channels) as `<X as ComputableSize>::Dim`: a size beyond the
+/// table then fails here, once, by this message, and the rule's carriers
+/// over that dim are left undecided (rustc reports an undecided obligation
+/// only where nothing else failed) instead of failing with a message about
+/// the shapes that would not be true ("a kernel of size 3 does not fit an
+/// input of 16000"). A kernel, window or option beyond the table is left
+/// to the carriers: in a convolution, pool or window it is then larger than
+/// the input dim it must fit, which is their message; a transposed
+/// convolution's kernel over 4096 taps is reported as leaving no output,
+/// which is not the reason.
 #[diagnostic::on_unimplemented(
     message = "the size of `{Self}` is beyond the sizes computed on at compile time",
     label = "a dim over 4096 that is not a power of 2 or 10",

@@ -179,8 +179,8 @@ where
         && !Self::LHS_VECTOR
         && !Self::COLUMNS_BROADCAST
         && !Self::INT8_TILES
-        && A::READING.products == 0
-        && B::READING.products == 0
+        && A::READING.holds.products == 0
+        && B::READING.holds.products == 0
         && S::RANK >= 2
         // Rows counted at run time are walked in chunks of static rows,
         // each too short for the blocks.
@@ -321,7 +321,7 @@ where
                 return Block(block);
             }
         }
-        if Self::RHS_VECTOR || A::READING.products > 0 || B::READING.products > 0 {
+        if Self::RHS_VECTOR || A::READING.holds.products > 0 || B::READING.holds.products > 0 {
             for (r, sums) in block.iter_mut().enumerate() {
                 let row = Self::product_row::<O>(at.row::<O>(r));
                 for (j, sum) in sums.iter_mut().enumerate() {

@@ -63,14 +63,15 @@
 //! | `softplus` | 2.81 | - |
 //! | `silu` | 2.75 | - |
 //! | `gelu_tanh` | 2.94 | - |
-//! | `erf` | 1.49 | 1 (against libm) |
-//! | `gelu` | 7.80 | 6 (against a libm-based reference) |
+//! | `erf` | 1.38 | 1 (against libm) |
+//! | `gelu` | 6.95 | 6 (against a libm-based reference) |
 //! | `sqrt` | 0.50 | 0 |
 //! | `rsqrt` | 1.49 | 0 |
 //!
 //! - The table is for the default target. With FMA (`-C target-cpu=native`)
 //!   a result differs in its last bit here and there; over every f32 input
-//!   with FMA: `exp` 1.04, `exp2` 1.04, `tanh` 2.23, `sigmoid` 2.40.
+//!   with FMA: `exp` 1.04, `exp2` 1.04, `tanh` 2.23, `sigmoid` 2.40, `erf`
+//!   1.10, `gelu` 5.83.
 //! - `sin`, `cos`: beyond the stated ranges the reduction is inexact and the
 //!   result is not `sin x`; it stays finite and in `[-1, 1]` for every finite
 //!   input (tested over sampled bit patterns of the whole range).
@@ -80,13 +81,13 @@
 //! - `gelu` is GELU's erf form, `x/2 (1 + erf(x / sqrt 2))` (PyTorch's
 //!   default), computed as `x erfc(|x| / sqrt 2) / 2` for x < 0, so nothing
 //!   cancels in the left tail. For f64, `erf` and `erfc` are fdlibm's
-//!   rational approximations, all pieces computed and one selected. For f32,
-//!   `erf` is a polynomial below 1 and `1 - e^(-x^2) erfcx(x)` above, and
-//!   `gelu` one path through `erfcx` (a polynomial in `1 / (1 + t/2)`,
-//!   fitted by `tests/vectors/fit_erf.py`); `gelu`'s error is that
-//!   polynomial's rounding in f32 arithmetic, about as large across the
-//!   whole left half, tail included, where the written-out `x/2 (1 +
-//!   erf(..))` loses every digit. The f64 `gelu` figure
+//!   rational approximations, all pieces computed and one selected. For f32
+//!   (fitted by `tests/vectors/fit_erf.py`), `erf` is a polynomial below 1
+//!   and `1 - erfc(x)` above with `erfc` a rational function fitted for
+//!   absolute error, no exponential; `gelu` is one path through `e^(-x^2/2)`
+//!   and a rational `erfcx`, whose rounding in f32 arithmetic is its error,
+//!   about as large across the whole left half, tail included, where the
+//!   written-out `x/2 (1 + erf(..))` loses every digit. The f64 `gelu` figure
 //!   is a distance to a libm-based reference that is itself up to about 3 ulp
 //!   off in the left tail; against 50-digit values it is within 2 ulp.
 //! - `gelu_tanh` is GELU's tanh form, computed as `x sigmoid(2u)`; for f32 its
@@ -469,53 +470,52 @@ macro_rules! float_math {
 pub mod f32 {
     float_math!(f32, u32, i32, k);
 
-    /// The error function: `a + a (P(a^2) - 1)` for `a = |x| < 1`, `1 - erfc(a)`
-    /// from 1 on (`erfc(a) = e^(-a^2) erfcx(a)`, with no cancellation
-    /// there since `erfc(1) < 0.16`), both computed and one selected; from
-    /// 4 on the result is 1 (`erfc(4)` is below half an ulp of 1). The
-    /// polynomials are fitted by `tests/vectors/fit_erf.py`.
+    /// The error function: `a + a (P(a^2) - 1)` for `a = |x| < 1`, `1 -
+    /// erfc(a)` from 1 on with `erfc(a) = N(a - 1) / D(a - 1)` (no
+    /// cancellation there since `erfc(1) < 0.16`, and no exponential: the
+    /// rational function is fitted for least absolute error of `erfc`, which
+    /// is what `1 - erfc` needs), both computed and one selected; from 4 on
+    /// the result is 1 (`erfc(4)` is below half an ulp of 1). The
+    /// coefficients are fitted by `tests/vectors/fit_erf.py`.
     #[inline(always)]
     pub fn erf(x: f32) -> f32 {
         // NaN passes the clamp and every step.
         let a = x.abs();
         let a = select(a > 4.0, 4.0, a);
-        let z = a * a;
-        let small = fma(a, k::erf_ratio(z), a);
-        let large = 1.0 - exp(-z) * k::erfcx(a);
+        let small = fma(a, k::erf_ratio(a * a), a);
+        let large = 1.0 - k::erfc_near(a - 1.0);
         let y = select(a < 1.0, small, large);
         // erf is odd: the sign of x (erf(-0) = -0).
         f32::from_bits(y.to_bits() | (x.to_bits() & SIGN))
     }
 
     /// GELU, `x/2 (1 + erf(x / sqrt 2))` (PyTorch's `gelu`), computed as
-    /// `x (1 - erfc(t)/2)` for `x >= 0` and `x erfc(t)/2` below, `t = |x| /
-    /// sqrt 2`, so nothing cancels for `x << 0`; one branch-free path, no
-    /// selection between approximations. There `erfc` magnifies an error in
-    /// `t^2` (by `t^2` relative), so `t^2 = x^2 / 2` is carried as the
-    /// rounded square and its exact rounding error, corrected for to first
-    /// order; `e^(-t^2)` is the last factor, so a result in the subnormals
-    /// is rounded once.
+    /// `max(x, -0) - b`, `b = |x| erfc(t)/2`, `t = |x| / sqrt 2`: `x - b` for
+    /// `x >= 0` and `-b` below, so nothing cancels for `x << 0`; one
+    /// branch-free path, no selection between approximations.
+    ///
+    /// `erfc(t) = e^(-t^2) erfcx(t)`, with `erfcx(t) = P(|x|) / Q(|x|)`
+    /// and `e^(-t^2) = 2^n e^(-h/2)` (see `k::reduce_half_square`): `b =
+    /// (|x| 2^(n + SHIFT)) (P + P (e^(-h/2) - 1)) / (Q 2^SHIFT)`. Every
+    /// factor is normal down to `|x| = 16`, where `b` is 0 in f32, and the
+    /// division is the last operation, so a result in the subnormals is
+    /// rounded once.
     #[inline(always)]
     pub fn gelu(x: f32) -> f32 {
-        // From 16 on, e^(-t^2) is 0 in f32 (and gelu(x) is x or 0):
-        // clamped there, every step stays finite. NaN passes.
+        // |x| clamped at 16: beyond, b is 0 either way (x = -inf included),
+        // and every step stays finite. NaN passes.
         let a = x.abs();
         let a = select(a > 16.0, 16.0, a);
-        let square = a * a;
-        let square_lo = k::square_error(a, square);
-        let t = a * core::f32::consts::FRAC_1_SQRT_2;
-        // erfc(t) = tail * e^(-square / 2), to first order in square_lo.
-        let tail = k::erfcx(t) * fma(-0.5, square_lo, 1.0);
-        let e = exp(-0.5 * square);
-        let below = (0.5 * x * tail) * e;
-        let above = x * fma(-0.5 * tail, e, 1.0);
-        let y = select(x < 0.0, below, above);
-        select(x == f32::NEG_INFINITY, -0.0, y)
+        let (h, t) = k::reduce_half_square(a);
+        let p = k::half_erfcx_numerator(a);
+        let b = (a * pow2_of(t, k::SHIFT)) * fma(p, k::expm1_neg_half(h), p);
+        // -0 below 0, so a result that underflows keeps the sign of x.
+        select(x >= 0.0, x, -0.0) - b / k::erfcx_denominator_up(a)
     }
 
     /// The constants of `f32`.
     mod k {
-        use super::fma;
+        use super::{fma, round_product};
 
         /// `P(z) - 1` with `erf(a) = a P(a^2)` on `0 <= a < 1` (relative
         /// error of `P` 1.2e-9 before rounding; `tests/vectors/fit_erf.py`):
@@ -527,33 +527,71 @@ pub mod f32 {
                 -3.761_262_6e-1, 1.283_791_7e-1)
         }
 
-        /// `erfcx(t) = e^(t^2) erfc(t)` for `0 <= t <= 10.5` as `v R(v)`, `v
-        /// = 1 / (1 + t/2)` (relative error 4.3e-8 before rounding;
-        /// `tests/vectors/fit_erf.py`): one division.
+        /// `erfcx(a / sqrt 2) / 2 = P(a) / Q(a)` for `0 <= a <= 16`, of
+        /// degrees 4 and 5, `erfcx(t) = e^(t^2) erfc(t)` (relative error 7e-9
+        /// before rounding; `tests/vectors/fit_erf.py`): `P`, halved (which
+        /// is exact). Every coefficient is positive, so Horner's steps do
+        /// not cancel.
         #[inline(always)]
-        pub fn erfcx(t: f32) -> f32 {
-            let v = 1.0 / fma(t, 0.5, 1.0);
-            let r = horner!(v; -5.919_352e-2, 2.851_837_6e-1, -4.884_627_2e-1, 2.795_146_4e-1,
-                -2.762_476_7e-2, 2.031_104_6e-1, 2.429_964_8e-1, 2.823_901e-1, 2.820_855_7e-1);
-            v * r
+        pub fn half_erfcx_numerator(a: f32) -> f32 {
+            horner!(a; 0.5 * 0.008444275, 0.5 * 0.0826835, 0.5 * 0.37065864, 0.5 * 0.8822176, 0.5)
         }
 
-        /// `a * a - square` exactly, for `square` that product rounded (`a`
-        /// finite and below 2^60): one fused multiply-add with FMA, else
-        /// Dekker's product of `a`'s halves.
+        /// `Q` of [`half_erfcx_numerator`], times `UP` (exact), so a
+        /// quotient by it is scaled back from `UP` as it rounds.
         #[inline(always)]
-        pub fn square_error(a: f32, square: f32) -> f32 {
+        pub fn erfcx_denominator_up(a: f32) -> f32 {
+            horner!(a; UP * 0.010583231, UP * 0.10363394, UP * 0.47500095, UP * 1.211181,
+                UP * 1.6801027, UP)
+        }
+
+        /// `e^(-h/2) - 1` for `|h| <= ln 2`: [`expm1_reduced`]'s polynomial at
+        /// `r = -h/2`, as `h` times the polynomial over `h` (its coefficients
+        /// times powers of -1/2, exact), as [`tanh_factors`] does: the
+        /// halving is never a step of its own.
+        #[inline(always)]
+        pub fn expm1_neg_half(h: f32) -> f32 {
+            h * horner!(h; C6 / 64.0, -C5 / 32.0, C4 / 16.0, -C3 / 8.0, C2 / 4.0, -0.5)
+        }
+
+        /// `erfc(1 + w)` for `0 <= w <= 3` as `N(w) / D(w)`, each of degree 6
+        /// (`D(0) = 1`), fitted for least absolute error (0.08 of 2^-24
+        /// before rounding; `tests/vectors/fit_erf.py`). In `w = a - 1` the
+        /// rounding of the coefficients and of Horner's steps stays within
+        /// an ulp of `erf`; centred on the interval it grew to four.
+        #[inline(always)]
+        pub fn erfc_near(w: f32) -> f32 {
+            let n = horner!(w; 0.00033943533, -0.005512371, 0.037652742, -0.13863282, 0.29051775,
+                -0.32889533, 0.1572992);
+            let d = horner!(w; 0.029615944, 0.04542688, 0.17458716, 0.27753147, 0.6544278,
+                0.5480726, 1.0);
+            n / d
+        }
+
+        /// `a^2 / 2 = -n ln 2 + h / 2`, `n` an integer (held by the `t`
+        /// returned, see `round_product`) and `|h| <= ln 2`, for `0 <= a <=
+        /// 16`: `(h, t)`. `e^(-a^2/2)` magnifies an error in `a^2` by `a^2/2`
+        /// relative, so `h` is `a^2 + 2n ln 2` with one rounding at its own
+        /// magnitude, the product `a^2` never rounded: where FMA is
+        /// available, one FMA of `a * a` and `2n LN2_HI` (exact: `n` and
+        /// `LN2_HI` have 8 bits); else `a` is cut to its leading 12 bits,
+        /// `hi`, so `hi^2 + 2n LN2_HI` is exact, and `a^2 - hi^2 = (a - hi)
+        /// (a + hi)` is added (its rounding is 2^-35 of `a^2`).
+        #[inline(always)]
+        pub fn reduce_half_square(a: f32) -> (f32, f32) {
             #[cfg(all(feature = "std", target_feature = "fma"))]
-            {
-                a.mul_add(a, -square)
-            }
+            let (n, t, h) = {
+                let (n, t) = round_product(a * a, -0.5 * LOG2_E);
+                (n, t, a.mul_add(a, n * (2.0 * LN2_HI)))
+            };
             #[cfg(not(all(feature = "std", target_feature = "fma")))]
-            {
-                let split = a * 4097.0; // 2^12 + 1
-                let hi = split - (split - a);
-                let lo = a - hi;
-                ((hi * hi - square) + 2.0 * hi * lo) + lo * lo
-            }
+            let (n, t, h) = {
+                let hi = f32::from_bits(a.to_bits() & !0xfff);
+                let square = hi * hi;
+                let (n, t) = round_product(square, -0.5 * LOG2_E);
+                (n, t, (square + n * (2.0 * LN2_HI)) + (a - hi) * (a + hi))
+            };
+            (fma(n, 2.0 * LN2_LO, h), t)
         }
         pub const MANT: u32 = 23;
         pub const BIAS: i32 = 127;

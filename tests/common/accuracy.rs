@@ -146,7 +146,7 @@ pub fn f32_cases() -> Vec<Case<f32, f64>> {
         case("silu", 3.0, batch!(m32::silu), silu),
         case("gelu_tanh", 3.0, batch!(m32::gelu_tanh), gelu_tanh),
         case("erf", 1.5, batch!(m32::erf), libm::erf),
-        case("gelu", 8.0, batch!(m32::gelu), gelu),
+        case("gelu", 7.0, batch!(m32::gelu), gelu),
         case("sqrt", 0.5, batch!(m32::sqrt), f64::sqrt),
         case("rsqrt", 1.5, batch!(m32::rsqrt), rsqrt),
     ]

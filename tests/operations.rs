@@ -314,6 +314,104 @@ fn cumsum_and_cumprod_match_numpy() {
 }
 
 #[test]
+fn a_scan_assigned_to_its_target_matches_numpy() {
+    // `out = cumsum(..)` writes the target itself where the shapes agree.
+    macro_rules! assigned {
+        ($header:literal, $dims:ty, |$x:ident, $out:ident| $assign:expr) => {
+            check!($header, $dims, |$x| {
+                let mut $out = Tensor::<f64, $dims>::full(f64::NAN);
+                $assign;
+                $out
+            })
+        };
+    }
+    assigned!("cumsum 3,4 0 0", Shape![3, 4], |x, o| tensor_expr!(
+        o = cumsum(x, [0])
+    ));
+    assigned!("cumsum 3,4 1 0", Shape![3, 4], |x, o| tensor_expr!(
+        o = cumsum(x, [1])
+    ));
+    assigned!("cumsum 3,4 -1 0", Shape![3, 4], |x, o| tensor_expr!(
+        o = cumsum(x, [-1])
+    ));
+    assigned!("cumsum 2,3,4 1 0", Shape![2, 3, 4], |x, o| tensor_expr!(
+        o = cumsum(x, [1])
+    ));
+    assigned!("cumsum 3,4 0,1 0", Shape![3, 4], |x, o| tensor_expr!(
+        o = cumsum(x, [0, 1])
+    ));
+    assigned!("cumprod 3,4 0 0", Shape![3, 4], |x, o| tensor_expr!(
+        o = cumprod(x, [0])
+    ));
+    assigned!("cumprod 3,4 1 0", Shape![3, 4], |x, o| tensor_expr!(
+        o = cumprod(x, [1])
+    ));
+    // Into a larger target, the scan is broadcast as any value is.
+    check!("cumsum 3,4 1 0", Shape![3, 4], |x| {
+        let mut out = Tensor::<f64, Shape![2, 3, 4]>::full(f64::NAN);
+        tensor_expr!(out = cumsum(x, [1]));
+        let expected = tensor_expr!(cumsum(x, [1]));
+        for ([b, i, j], &value) in out.iter_indexed() {
+            assert_eq!(value, expected[[i, j]], "[{b}, {i}, {j}]");
+        }
+        expected
+    });
+    // A scan of the target itself reads it before it is written.
+    check!("cumsum 3,4 1 0", Shape![3, 4], |x| {
+        let mut out = x;
+        tensor_expr!(out = cumsum(out, [1]));
+        out
+    });
+}
+
+/// The scan along `axis` of row-major `data` of shape `dims`, as a plain
+/// loop: each element combined with the one before it along the axis.
+fn scanned_by_loop(
+    data: &[i64],
+    dims: &[usize],
+    axis: usize,
+    combine: fn(i64, i64) -> i64,
+) -> Vec<i64> {
+    let inner: usize = dims[axis + 1..].iter().product();
+    let mut out = data.to_vec();
+    for k in 0..out.len() {
+        if !(k / inner).is_multiple_of(dims[axis]) {
+            out[k] = combine(out[k - inner], data[k]);
+        }
+    }
+    out
+}
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig::with_cases(64))]
+
+    /// Both forms, each axis, against a plain loop; 7 rows of 5 are one
+    /// group of rows scanned together and three scanned alone.
+    #[test]
+    fn scans_match_a_plain_loop(values in proptest::collection::vec(-3i64..4, 7 * 5)) {
+        type Matrix = Tensor<i64, Shape![7, 5]>;
+        let x = Matrix::try_from_slice(&values).expect("35 values");
+        let sum = |a: i64, b: i64| a + b;
+        let product = |a: i64, b: i64| a * b;
+        for (axis, value, assigned) in [
+            (0, tensor_expr!(cumsum(x, [0])), { let mut o = Matrix::full(i64::MIN); tensor_expr!(o = cumsum(x, [0])); o }),
+            (1, tensor_expr!(cumsum(x, [1])), { let mut o = Matrix::full(i64::MIN); tensor_expr!(o = cumsum(x, [1])); o }),
+        ] {
+            let expected = scanned_by_loop(&values, &[7, 5], axis, sum);
+            proptest::prop_assert_eq!(value.as_slice(), &expected[..]);
+            proptest::prop_assert_eq!(assigned.as_slice(), &expected[..]);
+        }
+        let mut o = Matrix::full(i64::MIN);
+        tensor_expr!(o = cumprod(x, [1]));
+        proptest::prop_assert_eq!(o.as_slice(), &scanned_by_loop(&values, &[7, 5], 1, product)[..]);
+        // Two axes: the second scanned in place.
+        tensor_expr!(o = cumsum(x, [0, 1]));
+        let rows = scanned_by_loop(&values, &[7, 5], 0, sum);
+        proptest::prop_assert_eq!(o.as_slice(), &scanned_by_loop(&rows, &[7, 5], 1, sum)[..]);
+    }
+}
+
+#[test]
 fn tril_and_triu_match_numpy() {
     check!("tril0 3,4 - 0", Shape![3, 4], |x| tensor_expr!(tril(x)));
     check!("triu0 3,4 - 0", Shape![3, 4], |x| tensor_expr!(triu(x)));

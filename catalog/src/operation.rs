@@ -238,6 +238,11 @@ pub enum Reads {
     Matrices {
         /// Whether it can fail (`inv`, `solve`, `cholesky`).
         fallible: bool,
+        /// Whether, as the whole value of `out = ..`, it is computed straight
+        /// into the target by its constructor's `_into` form (a scan): no
+        /// stage to fill and copy. Never with `fallible`, whose error must
+        /// leave the target as it was.
+        into_target: bool,
     },
 }
 
@@ -269,7 +274,22 @@ impl Reads {
     /// Whether the operation's constructor returns a `Result`, so that the
     /// expression returns `Result<_, LinalgError>`.
     pub const fn fallible(self) -> bool {
-        matches!(self, Reads::Matrices { fallible: true })
+        matches!(self, Reads::Matrices { fallible: true, .. })
+    }
+
+    /// Whether, as the whole value of an assignment `out = ..`, the
+    /// operation is computed straight into the target: its constructor's
+    /// `_into` form takes the target after the inputs and writes it where
+    /// the shapes agree, else returns the tensor the statement assigns as
+    /// it assigns any stage.
+    pub const fn computed_into_target(self) -> bool {
+        matches!(
+            self,
+            Reads::Matrices {
+                into_target: true,
+                ..
+            }
+        )
     }
 
     /// Whether the operation's input is built in a scope of its own element

@@ -332,7 +332,10 @@ pub const OPERATIONS: &[&Operation] = &[
             type_arg: false,
             options: &[],
         },
-        reads: Reads::Matrices { fallible: false },
+        reads: Reads::Matrices {
+            fallible: false,
+            into_target: true,
+        },
         build: Build::Node {
             constructor: "crate::staged::cumsum",
             marker: None,
@@ -351,7 +354,10 @@ pub const OPERATIONS: &[&Operation] = &[
             type_arg: false,
             options: &[],
         },
-        reads: Reads::Matrices { fallible: false },
+        reads: Reads::Matrices {
+            fallible: false,
+            into_target: true,
+        },
         build: Build::Node {
             constructor: "crate::staged::cumprod",
             marker: None,
@@ -968,7 +974,10 @@ pub const OPERATIONS: &[&Operation] = &[
             type_arg: false,
             options: &[],
         },
-        reads: Reads::Matrices { fallible: true },
+        reads: Reads::Matrices {
+            fallible: true,
+            into_target: false,
+        },
         build: Build::Node {
             constructor: "crate::linalg::operations::inv",
             marker: None,
@@ -987,7 +996,10 @@ pub const OPERATIONS: &[&Operation] = &[
             type_arg: false,
             options: &[],
         },
-        reads: Reads::Matrices { fallible: false },
+        reads: Reads::Matrices {
+            fallible: false,
+            into_target: false,
+        },
         build: Build::Node {
             constructor: "crate::linalg::operations::det",
             marker: None,
@@ -1006,7 +1018,10 @@ pub const OPERATIONS: &[&Operation] = &[
             type_arg: false,
             options: &[],
         },
-        reads: Reads::Matrices { fallible: true },
+        reads: Reads::Matrices {
+            fallible: true,
+            into_target: false,
+        },
         build: Build::Node {
             constructor: "crate::linalg::operations::cholesky",
             marker: None,
@@ -1025,7 +1040,10 @@ pub const OPERATIONS: &[&Operation] = &[
             type_arg: false,
             options: &[],
         },
-        reads: Reads::Matrices { fallible: true },
+        reads: Reads::Matrices {
+            fallible: true,
+            into_target: false,
+        },
         build: Build::Node {
             constructor: "crate::linalg::operations::solve",
             marker: None,
@@ -1044,7 +1062,10 @@ pub const OPERATIONS: &[&Operation] = &[
             type_arg: false,
             options: &[],
         },
-        reads: Reads::Matrices { fallible: false },
+        reads: Reads::Matrices {
+            fallible: false,
+            into_target: false,
+        },
         build: Build::Node {
             constructor: "crate::linalg::operations::cholesky_solve",
             marker: None,

@@ -17,7 +17,9 @@
 //!
 //! Every operation that reads whole matrices (`inv(s)`, `solve(a, b)`) is
 //! staged too: its function computes it into a tensor, and where it can
-//! fail the expression returns a `Result`.
+//! fail the expression returns a `Result`. One that is the whole value of
+//! `out = ..` and computed into the target (a scan, see
+//! [`computed_into`]) writes `out` itself.
 //!
 //! Two more, for correctness: a product or operation that reads the
 //! assignment target (`p = f @ p @ transpose(f) + q`), which would read the
@@ -270,6 +272,14 @@ fn reads_operand(expr: &Expr, tokens: &str) -> bool {
             .into_iter()
             .any(|child| reads_operand(child, tokens)),
     }
+}
+
+/// Whether `expr`, the whole value of `target = expr`, is computed straight
+/// into the target: an operation whose table entry says so (a scan), none
+/// of whose inputs is the target (which it would read while writing).
+pub fn computed_into(expr: &Expr, target: &str) -> bool {
+    matches!(expr, Expr::Op(call) if call.op.reads.computed_into_target())
+        && !reads_operand(expr, target)
 }
 
 /// Whether `expr` is an operation that reads whole matrices (`inv`).

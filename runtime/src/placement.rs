@@ -332,6 +332,13 @@ impl<T, S: Shape> StackBytes for &Tensor<T, S> {
     const STACK_BYTES: usize = size_of::<Tensor<T, S>>();
 }
 
+/// A stage computed into the assignment's target: its tensor's slot is on
+/// the stack whether or not it was needed, counted as the tensor (a stage
+/// the budget admits as a `Tensor` is admitted here too).
+impl<T, S: Shape> StackBytes for &Option<Tensor<T, S>> {
+    const STACK_BYTES: usize = size_of::<Tensor<T, S>>();
+}
+
 #[cfg(feature = "alloc")]
 impl<T, S> StackBytes for &crate::HeapTensor<T, S> {
     const STACK_BYTES: usize = size_of::<crate::HeapTensor<T, S>>();

@@ -1,10 +1,12 @@
 //! The constructors of the operations that are computed whole, first, into
 //! a `Tensor` of their own which the rest of the expression reads: the scans
 //! (`cumsum`, `cumprod`; `ops::scan` holds their table entries and the scan
-//! itself). They build tensors, so they sit in the tensors' layer, above the
-//! operations, as `linalg::operations` does for `inv` and `solve`.
+//! itself), and their `_into` forms, which write an assignment's target
+//! itself where the scan is its whole value. They build tensors, so they
+//! sit in the tensors' layer, above the operations, as `linalg::operations`
+//! does for `inv` and `solve`.
 
-use crate::access::{Contiguous, Operand};
+use crate::access::{Contiguous, Operand, Target};
 use crate::element::Element;
 use crate::expr::Context;
 use crate::ops::scan::scan_axis;
@@ -22,6 +24,15 @@ pub fn cumsum<T, M, K: Shape, R, X: Operand<T> + ?Sized>(_context: Context<T, M>
     scanned::<X::Shape, K, _>(x.elements(), |a, b| a + b)
 }
 
+/// [`cumsum`] as the whole value of `out = ..`: written straight into
+/// `target` where its shape is `x`'s (`None`), else returned for the
+/// statement to assign, broadcast, as it assigns any stage.
+#[inline(always)]
+#[rustfmt::skip]
+pub fn cumsum_into<T, M, K: Shape, R, X: Operand<T> + ?Sized, O: Target<Element = X::Element> + ?Sized>(_context: Context<T, M>, _shapes: PhantomData<(K, R)>, x: &X, target: &mut O) -> Option<Tensor<X::Element, X::Shape>> where X::Layout: Contiguous, X::Element: Element {
+    scanned_into::<X::Shape, K, _, O>(x.elements(), target, |a, b| a + b)
+}
+
 /// The running product of `x` along the axes where `K` has 1 and `x` more;
 /// `shapes` is the axes rule's witness, `(K, R)`. (Always inlined, as
 /// `scanned` is: the result is then built where the caller keeps it, not
@@ -32,24 +43,82 @@ pub fn cumprod<T, M, K: Shape, R, X: Operand<T> + ?Sized>(_context: Context<T, M
     scanned::<X::Shape, K, _>(x.elements(), |a, b| a * b)
 }
 
+/// [`cumprod`] as the whole value of `out = ..` (see [`cumsum_into`]).
+#[inline(always)]
+#[rustfmt::skip]
+pub fn cumprod_into<T, M, K: Shape, R, X: Operand<T> + ?Sized, O: Target<Element = X::Element> + ?Sized>(_context: Context<T, M>, _shapes: PhantomData<(K, R)>, x: &X, target: &mut O) -> Option<Tensor<X::Element, X::Shape>> where X::Layout: Contiguous, X::Element: Element {
+    scanned_into::<X::Shape, K, _, O>(x.elements(), target, |a, b| a * b)
+}
+
 /// `x`'s elements (shape `S`) scanned with `combine` along each axis where
-/// `K` differs from `S`: the first such axis read from `x` as it is
-/// written (one pass), the others in place. (One tensor, never reassigned,
-/// so it is built where the caller keeps it.)
+/// `K` differs from `S`. (One tensor, never reassigned, so it is built
+/// where the caller keeps it.)
 #[inline(always)]
 fn scanned<S: Shape, K: Shape, T: Element>(
     x: &[T],
     combine: impl Fn(T, T) -> T + Copy,
 ) -> Tensor<T, S> {
     let data = &x[..S::LEN];
-    let mut axes = (0..S::RANK).filter(|&axis| K::DIMS[axis] != S::DIMS[axis]);
-    let Some(first) = axes.next() else {
+    if scanned_axes::<S, K>().next().is_none() {
         return Tensor::from_flat_fn(|i| data[i]);
-    };
-    let mut out = Tensor::<T, S>::zeros();
-    scan_axis(Some(data), out.as_mut_slice(), S::DIMS, first, combine);
-    for axis in axes {
-        scan_axis(None, out.as_mut_slice(), S::DIMS, axis, combine);
     }
+    let mut out = Tensor::<T, S>::zeros();
+    scan::<S, K, T>(data, out.as_mut_slice(), combine);
     out
+}
+
+/// [`scanned`] into `target` where its shape is `S` (so its elements are
+/// `S`'s, row-major), returning `None`; else the tensor.
+#[inline(always)]
+fn scanned_into<S: Shape, K: Shape, T: Element, O: Target<Element = T> + ?Sized>(
+    x: &[T],
+    target: &mut O,
+    combine: impl Fn(T, T) -> T + Copy,
+) -> Option<Tensor<T, S>> {
+    if !const { same_dims(O::Shape::DIMS, S::DIMS) } {
+        return Some(scanned::<S, K, T>(x, combine));
+    }
+    scan::<S, K, T>(&x[..S::LEN], target.target_slice(), combine);
+    None
+}
+
+/// The axes scanned: those where `K` differs from `S`.
+fn scanned_axes<S: Shape, K: Shape>() -> impl Iterator<Item = usize> {
+    (0..S::RANK).filter(|&axis| K::DIMS[axis] != S::DIMS[axis])
+}
+
+/// Writes `data` (shape `S`) scanned along [`scanned_axes`] into `out`:
+/// the first axis read from `data` as it is written (one pass), the others
+/// in place.
+#[inline(always)]
+fn scan<S: Shape, K: Shape, T: Copy>(
+    data: &[T],
+    out: &mut [T],
+    combine: impl Fn(T, T) -> T + Copy,
+) {
+    let mut axes = scanned_axes::<S, K>();
+    let Some(first) = axes.next() else {
+        out.copy_from_slice(data);
+        return;
+    };
+    scan_axis(Some(data), out, S::DIMS, first, combine);
+    for axis in axes {
+        scan_axis(None, out, S::DIMS, axis, combine);
+    }
+}
+
+/// Whether two shapes' dims are equal (a static shape's are sizes; a
+/// run-time dim's sentinel equals no size).
+const fn same_dims(a: &[usize], b: &[usize]) -> bool {
+    if a.len() != b.len() {
+        return false;
+    }
+    let mut i = 0;
+    while i < a.len() {
+        if a[i] != b[i] {
+            return false;
+        }
+        i += 1;
+    }
+    true
 }

@@ -110,7 +110,10 @@ fn dims(dims: Dims) -> String {
 fn reads(reads: Reads) -> String {
     match reads {
         Reads::InPlace(order) => format!("Reads::InPlace(RowOrder::{order:?})"),
-        Reads::Matrices { fallible } => format!("Reads::Matrices {{ fallible: {fallible} }}"),
+        Reads::Matrices {
+            fallible,
+            into_target,
+        } => format!("Reads::Matrices {{ fallible: {fallible}, into_target: {into_target} }}"),
         Reads::Gathers { positions } => format!("Reads::Gathers {{ positions: {positions} }}"),
         other => format!("Reads::{other:?}"),
     }

@@ -54,9 +54,33 @@ pub fn expand_into(statement: &Statement, slot: Option<&TokenStream>) -> TokenSt
         Form::Assign { target, value, .. } => (value, Some(target)),
     };
     let (value, stages) = stage::split(value, target.map(ToString::to_string).as_deref());
+    // `out = op(..)` where the value is its last stage, one computed
+    // straight into the target: that stage writes `out` itself (`None`), or
+    // gives the tensor assigned as any stage is.
+    let into = match (&statement.form, &value, stages.last()) {
+        (
+            Form::Assign {
+                op: AssignOp::Set,
+                target,
+                ..
+            },
+            Expr::Operand(operand),
+            Some(last),
+        ) if last.name == operand.tokens.to_string()
+            && stage::computed_into(&last.expr, &target.to_string()) =>
+        {
+            Some((&last.name, target))
+        }
+        _ => None,
+    };
     let mut stage_lets: Vec<TokenStream> = stages
         .iter()
-        .map(|stage| expand_stage(stage, strict, &stages))
+        .map(|stage| match into {
+            Some((name, target)) if *name == stage.name => {
+                expand_stage_into(stage, strict, &stages, target)
+            }
+            _ => expand_stage(stage, strict, &stages),
+        })
         .collect();
     if !stages.is_empty() {
         stage_lets.push(scratch_check(&stages, statement.scratch_budget.as_ref()));
@@ -81,6 +105,13 @@ pub fn expand_into(statement: &Statement, slot: Option<&TokenStream>) -> TokenSt
             let call = assignment(*op, *op_span, rt, context, root, placement);
             builder.finish(call)
         }
+    };
+    let main = match into {
+        Some((name, _)) => quote!(match #name {
+            ::core::option::Option::None => (),
+            ::core::option::Option::Some(#name) => #main,
+        }),
+        None => main,
     };
     let fallible = stages.iter().any(|stage| fallible(&stage.expr));
     let main = match &statement.index_of {
@@ -201,6 +232,26 @@ fn expand_stage(stage: &stage::Stage, strict: bool, stages: &[stage::Stage]) -> 
         #placement,
     )));
     quote!(let (#name, #stage_vote) = #main;)
+}
+
+/// `let (__tensor_expr_stageN, __tensor_expr_stageN_placement) = { .. };`
+/// for the stage that is the whole value of `target = op(..)`, an operation
+/// computed into the target: its `_into` form writes the target and gives
+/// `None`, or gives the tensor (of another shape than the target's) for the
+/// statement to assign.
+fn expand_stage_into(
+    stage: &stage::Stage,
+    strict: bool,
+    stages: &[stage::Stage],
+    target: &TokenStream,
+) -> TokenStream {
+    let mut builder = TreeBuilder::new(strict, &stage.expr, Some(target), stages);
+    builder.compute_into_target();
+    let root = builder.node(&stage.expr, None);
+    let value = builder.finish(quote!(#root));
+    let (name, stage_vote) = (&stage.name, stage_placement(&stage.name));
+    let rt = runtime(Span::call_site());
+    quote!(let (#name, #stage_vote) = (#value, #rt::access::Stack);)
 }
 
 /// The compile-time check that the stages' stack bytes fit the statement's

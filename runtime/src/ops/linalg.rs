@@ -40,7 +40,10 @@ const fn entry(
     Operation {
         name,
         signature: signature(inputs),
-        reads: Reads::Matrices { fallible },
+        reads: Reads::Matrices {
+            fallible,
+            into_target: false,
+        },
         build: Build::Node {
             constructor,
             marker: None,

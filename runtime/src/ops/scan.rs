@@ -8,10 +8,13 @@
 //! A scan reads its whole input before its last element is known, so it is
 //! computed first, as a stage of its own, into a `Tensor` (the macro treats
 //! it as it treats `inv`); an expression input is evaluated before it, and
-//! the rest of the expression reads the result. The scan itself is a plain
-//! loop over the data: along an inner axis each step adds a whole
-//! contiguous row to the next (a loop that vectorises); along the last
-//! axis it is the one dependency chain a scan is.
+//! the rest of the expression reads the result; as the whole value of `out
+//! = cumsum(x, ..)` it is written straight into `out` where the shapes
+//! agree (`staged::cumsum_into`). The scan itself is a plain loop over the
+//! data: along an inner axis each step adds a whole contiguous row to the
+//! next (a loop that vectorises); along the last axis each row is the one
+//! dependency chain a scan is, and four rows are scanned together so their
+//! chains overlap.
 //!
 //! This module holds the table entries and the scan over a slice; the
 //! constructors, which build `Tensor`s, are in `crate::staged` (a layer
@@ -36,7 +39,10 @@ const fn entry(
     Operation {
         name,
         signature: axes_signature(false, false),
-        reads: Reads::Matrices { fallible: false },
+        reads: Reads::Matrices {
+            fallible: false,
+            into_target: true,
+        },
         build: Build::Node {
             constructor,
             marker: None,
@@ -68,13 +74,14 @@ pub const CUMPROD: Operation = entry(
 /// `i` along the axis becomes `combine(out's slice i - 1, the source's
 /// slice i)`, the slices of `inner` contiguous elements (the dims after the
 /// axis), so along an inner axis each step is a loop over a row that
-/// vectorises.
+/// vectorises. Along the last axis each row is one dependency chain;
+/// [`CHAINS`] rows are scanned together, so their chains overlap.
 pub(crate) fn scan_axis<T: Copy>(
     source: Option<&[T]>,
     out: &mut [T],
     dims: &[usize],
     axis: usize,
-    combine: impl Fn(T, T) -> T,
+    combine: impl Fn(T, T) -> T + Copy,
 ) {
     let inner: usize = dims[axis + 1..].iter().product();
     let len = dims[axis];
@@ -82,19 +89,20 @@ pub(crate) fn scan_axis<T: Copy>(
     if block == 0 {
         return;
     }
+    if inner == 1 {
+        let group = CHAINS * len;
+        let whole = out.len() / group * group;
+        let (grouped, rest) = out.split_at_mut(whole);
+        for (g, out) in grouped.chunks_exact_mut(group).enumerate() {
+            scan_rows::<T, CHAINS>(source.map(|s| &s[g * group..][..group]), out, combine);
+        }
+        for (b, out) in rest.chunks_exact_mut(len).enumerate() {
+            scan_rows::<T, 1>(source.map(|s| &s[whole + b * len..][..len]), out, combine);
+        }
+        return;
+    }
     for (b, out) in out.chunks_exact_mut(block).enumerate() {
         let source = source.map(|s| &s[b * block..][..block]);
-        if inner == 1 {
-            if let Some(source) = source {
-                out.copy_from_slice(source);
-            }
-            let mut acc = out[0];
-            for value in &mut out[1..] {
-                acc = combine(acc, *value);
-                *value = acc;
-            }
-            continue;
-        }
         if let Some(source) = source {
             out[..inner].copy_from_slice(&source[..inner]);
         }
@@ -115,6 +123,43 @@ pub(crate) fn scan_axis<T: Copy>(
                     }
                 }
             }
+        }
+    }
+}
+
+/// The rows scanned together along the last axis: each row's chain keeps
+/// its own order (the results are the one-row scan's, bit for bit), and
+/// four chains hide most of an addition's latency.
+const CHAINS: usize = 4;
+
+/// Scans each of the `R` rows of `out` (of `source`, where given) along
+/// itself, the rows' chains interleaved step by step.
+#[inline(always)]
+fn scan_rows<T: Copy, const R: usize>(
+    source: Option<&[T]>,
+    out: &mut [T],
+    combine: impl Fn(T, T) -> T,
+) {
+    let len = out.len() / R;
+    let mut chunks = out.chunks_exact_mut(len);
+    let rows: [&mut [T]; R] = core::array::from_fn(|_| chunks.next().unwrap_or_default());
+    let sources: [&[T]; R] = match source {
+        Some(source) => core::array::from_fn(|r| &source[r * len..][..len]),
+        None => core::array::from_fn(|_| &[][..]),
+    };
+    let mut acc: [T; R] =
+        core::array::from_fn(|r| sources[r].first().copied().unwrap_or(rows[r][0]));
+    for r in 0..R {
+        rows[r][0] = acc[r];
+    }
+    for j in 1..len {
+        for r in 0..R {
+            let x = match source {
+                Some(_) => sources[r][j],
+                None => rows[r][j],
+            };
+            acc[r] = combine(acc[r], x);
+            rows[r][j] = acc[r];
         }
     }
 }

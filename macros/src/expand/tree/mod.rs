@@ -89,6 +89,11 @@ pub(super) struct TreeBuilder {
     /// The binding of each plain operand borrowed so far, by its tokens as
     /// written: a path written again is read through the same borrow.
     plain_operands: HashMap<String, Ident>,
+    /// Whether an operation [computed into the
+    /// target](tensor_expr_catalog::operation::Reads::computed_into_target)
+    /// is built by its `_into` form, given the target (set for the one
+    /// stage that is the whole value of `out = ..`).
+    into_target: bool,
 }
 
 impl TreeBuilder {
@@ -122,6 +127,7 @@ impl TreeBuilder {
             placements: Vec::new(),
             stage_names: stages.iter().map(|s| s.name.to_string()).collect(),
             plain_operands: HashMap::new(),
+            into_target: false,
         };
         builder.repeats = builder.keys.repeats(value);
         if let Some(target) = target {
@@ -150,6 +156,12 @@ impl TreeBuilder {
                 Some(quote!(::tensor_expr::__private::expr::target_context(#mode, &*#name)));
         }
         builder
+    }
+
+    /// Builds an operation computed into the target by its `_into` form,
+    /// which writes the target (see [`TreeBuilder::into_target`]).
+    pub(in crate::expand) fn compute_into_target(&mut self) {
+        self.into_target = true;
     }
 
     /// The block: operands, context, nodes, then `finish`.

@@ -110,7 +110,19 @@ impl TreeBuilder {
                     let parts = path.split("::").map(|part| Ident::new(part, span));
                     quote_spanned!(span=> #root #(::#parts)*)
                 };
-                let (constructor, marker) = (path(constructor), marker.map(path).into_iter());
+                // As the whole value of `out = ..`, an operation computed
+                // into the target is its `_into` form, given the target.
+                let into_target = self.into_target && call.op.reads.computed_into_target();
+                let target = into_target.then(|| {
+                    let target = at(&local(TARGET_NAME), span);
+                    quote_spanned!(span=> &mut *#target)
+                });
+                let constructor = if into_target {
+                    path(&format!("{constructor}_into"))
+                } else {
+                    path(constructor)
+                };
+                let marker = marker.map(path).into_iter();
                 let context = at(self.context(), span);
                 let inner_context = inner_context.map(|inner| at(&inner, span)).into_iter();
                 let inputs = inputs.iter().map(|input| at(input, span));
@@ -122,7 +134,8 @@ impl TreeBuilder {
                 } else {
                     quote_spanned!(span=> #(#inputs),*)
                 };
-                let node = quote_spanned!(span=> #constructor(#context, #(#inner_context,)* #(#marker,)* #(#witness,)* #(#options,)* #inputs));
+                let target = target.into_iter();
+                let node = quote_spanned!(span=> #constructor(#context, #(#inner_context,)* #(#marker,)* #(#witness,)* #(#options,)* #inputs #(, #target)*));
                 (span, node)
             }
             (Build::ByDimsRule, Dims::Permutation) => (

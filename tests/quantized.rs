@@ -5,7 +5,9 @@
 //! also compared, in its float form, with desktop LiteRT's reference
 //! kernels.
 
-use tensor_expr::element::{quantize_multiplier, softmax_multiplier};
+use tensor_expr::element::{
+    quantize_multiplier, sigmoid_multiplier, softmax_multiplier, tanh_multiplier, Accumulator,
+};
 use tensor_expr::prelude::*;
 
 /// The integer values of `key` in case `name` of the vectors.
@@ -813,6 +815,52 @@ fn quantized_softmax_matches_tflite_micro() {
     let x = Tensor::<i8, Shape![30, 3, 40]>::try_from_slice(&i8s("softmax_wide", "x")).unwrap();
     let y = tensor_expr!(quantized_softmax(x, m, s, [-1]));
     assert_eq!(y.as_slice(), &i8s("softmax_wide", "y")[..]);
+}
+
+/// `quantized_sigmoid` and `quantized_tanh`, TFLite Micro's outputs byte
+/// for byte over every int8 input, at two input scales and zero points
+/// each; written with `out = ..` as well, and as the functions of one `i32`
+/// element that they are made of.
+#[test]
+fn quantized_sigmoid_and_tanh_match_tflite_micro() {
+    type Row = Tensor<i8, Shape![1, 256]>;
+    for case in ["logistic", "logistic_wide", "tanh", "tanh_wide"] {
+        let x = Row::try_from_slice(&i8s(case, "x")).unwrap();
+        let zx = scalar(case, "zx");
+        let expected = i8s(case, "y");
+        let (m, s) = sigmoid_multiplier(scale_of(case));
+        let (y, by_element): (Row, Vec<i8>) = if case.starts_with("tanh") {
+            assert_eq!(
+                (text_values(case, "y_scale")[0].as_str(), scalar(case, "zy")),
+                ("0.0078125", 0)
+            );
+            assert_eq!(tanh_multiplier(scale_of(case)), (m, s));
+            let mut y = Row::zeros();
+            tensor_expr!(y = quantized_tanh(cast::<i32>(x) - zx, m, s));
+            (
+                y,
+                x.as_slice()
+                    .iter()
+                    .map(|&v| (i32::from(v) - zx).tanh_int8(m, s) as i8)
+                    .collect(),
+            )
+        } else {
+            assert_eq!(
+                (text_values(case, "y_scale")[0].as_str(), scalar(case, "zy")),
+                ("0.00390625", -128)
+            );
+            let y = tensor_expr!(quantized_sigmoid(cast::<i32>(x) - zx, m, s));
+            (
+                y,
+                x.as_slice()
+                    .iter()
+                    .map(|&v| (i32::from(v) - zx).sigmoid_int8(m, s) as i8)
+                    .collect(),
+            )
+        };
+        assert_eq!(y.as_slice(), &expected[..], "{case}");
+        assert_eq!(by_element, expected, "{case}, element by element");
+    }
 }
 
 /// The input scale of case `name`, as TFLite stores it.

@@ -177,6 +177,42 @@ pub const OPERATIONS: &[&Operation] = &[
         forms: &["quantized_softmax(x, multiplier, shift, [axes])"],
     },
     &Operation {
+        name: "quantized_sigmoid",
+        signature: Signature {
+            inputs: 3,
+            dims: Dims::None,
+            dims_optional: false,
+            keepdim: false,
+            type_arg: false,
+            options: &[],
+        },
+        reads: Reads::AsDefined,
+        build: Build::Composite(
+            "saturating_cast::<i8>(sigmoid_int8(cast::<i32>(x), cast::<i32>(y), cast::<i32>(z)))",
+        ),
+        elements: "Integer",
+        summary: "TFLite's int8 logistic of `x` less its zero point: int8 of scale 1/256, zero point -128.",
+        forms: &["quantized_sigmoid(x, multiplier, shift)"],
+    },
+    &Operation {
+        name: "quantized_tanh",
+        signature: Signature {
+            inputs: 3,
+            dims: Dims::None,
+            dims_optional: false,
+            keepdim: false,
+            type_arg: false,
+            options: &[],
+        },
+        reads: Reads::AsDefined,
+        build: Build::Composite(
+            "saturating_cast::<i8>(tanh_int8(cast::<i32>(x), cast::<i32>(y), cast::<i32>(z)))",
+        ),
+        elements: "Integer",
+        summary: "TFLite's int8 tanh of `x` less its zero point: int8 of scale 1/128, zero point 0.",
+        forms: &["quantized_tanh(x, multiplier, shift)"],
+    },
+    &Operation {
         name: "norm",
         signature: Signature {
             inputs: 1,
@@ -1292,6 +1328,18 @@ pub const FUNCTIONS: &[FunctionInfo] = &[
         args: &["e", "sum"],
         elements: "Accumulator",
         summary: " TFLite's int8 softmax output, in units of 1/256, of a `softmax_exp` whose slice sums to `sum` (`quantized_softmax`'s last step).",
+    },
+    FunctionInfo {
+        name: "sigmoid_int8",
+        args: &["x", "multiplier", "shift"],
+        elements: "Accumulator",
+        summary: " TFLite's int8 `LOGISTIC` of `x`, an int8 input less its zero point, scaled by `sigmoid_multiplier(input_scale)`: the int8 output (scale 1/256, zero point -128) as `i32` (`quantized_sigmoid`'s step).",
+    },
+    FunctionInfo {
+        name: "tanh_int8",
+        args: &["x", "multiplier", "shift"],
+        elements: "Accumulator",
+        summary: " TFLite's int8 `TANH` of `x`, an int8 input less its zero point, scaled by `tanh_multiplier(input_scale)`: the int8 output (scale 1/128, zero point 0) as `i32` (`quantized_tanh`'s step).",
     },
     FunctionInfo {
         name: "select",

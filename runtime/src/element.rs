@@ -666,9 +666,21 @@ pub trait Accumulator: Integer {
     /// whose exponentials sum to `sum`, in units of 1/256
     /// ([`crate::fixed_point::softmax_scale`]).
     fn softmax_scale(self, sum: Self) -> Self;
+
+    /// TFLite's int8 `LOGISTIC` of `self`, an int8 input less its zero
+    /// point: the int8 output, scale 1/256, zero point -128
+    /// ([`crate::fixed_point::sigmoid_int8`]).
+    fn sigmoid_int8(self, multiplier: Self, shift: Self) -> Self;
+
+    /// TFLite's int8 `TANH` of `self`, an int8 input less its zero point:
+    /// the int8 output, scale 1/128, zero point 0
+    /// ([`crate::fixed_point::tanh_int8`]).
+    fn tanh_int8(self, multiplier: Self, shift: Self) -> Self;
 }
 
-pub use crate::fixed_point::{quantize_multiplier, softmax_multiplier};
+pub use crate::fixed_point::{
+    quantize_multiplier, sigmoid_multiplier, softmax_multiplier, tanh_multiplier,
+};
 
 /// TFLite's int8 `ADD` of two tensors of their own scales, prepared as its
 /// kernels prepare it: each input, less its zero point, is shifted left by
@@ -745,6 +757,16 @@ impl Accumulator for i32 {
     #[inline(always)]
     fn softmax_scale(self, sum: i32) -> i32 {
         fixed_point::softmax_scale(self, sum)
+    }
+
+    #[inline(always)]
+    fn sigmoid_int8(self, multiplier: i32, shift: i32) -> i32 {
+        fixed_point::sigmoid_int8(self, multiplier, shift)
+    }
+
+    #[inline(always)]
+    fn tanh_int8(self, multiplier: i32, shift: i32) -> i32 {
+        fixed_point::tanh_int8(self, multiplier, shift)
     }
 }
 

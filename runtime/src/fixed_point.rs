@@ -168,9 +168,8 @@ fn exp_on_negative_quarter(a: i32) -> i32 {
 }
 
 /// gemmlowp's `exp_on_negative_values` for a Q5.26 `a` in `[-32, 0]` (the
-/// format of TFLite's int8 softmax): `e^a` in Q0.31. The fraction of `a`
-/// modulo 1/4 goes through the polynomial; each set bit of the rest
-/// multiplies by `e^(-2^k)`, `k` from -2 to 4.
+/// format of TFLite's int8 softmax): `e^a` in Q0.31 ([`exp_on_negative`]
+/// with 5 integer bits).
 ///
 /// ```
 /// use tensor_expr_runtime::fixed_point::exp_on_negative_values;
@@ -181,8 +180,16 @@ fn exp_on_negative_quarter(a: i32) -> i32 {
 /// ```
 #[inline(always)]
 pub fn exp_on_negative_values(a: i32) -> i32 {
-    /// One quarter in Q5.26.
-    const QUARTER: i32 = 1 << 24;
+    exp_on_negative(a, SOFTMAX_INPUT_INTEGER_BITS as u32)
+}
+
+/// gemmlowp's `exp_on_negative_values` for a non-positive `a` of
+/// `integer_bits` integer bits (at most 5; gemmlowp's instance for that
+/// format): `e^a` in Q0.31. The fraction of `a` modulo 1/4 goes through
+/// the polynomial; each set bit of the rest multiplies by `e^(-2^k)`, `k`
+/// from -2 to the format's largest (4 for Q5.26).
+#[inline(always)]
+fn exp_on_negative(a: i32, integer_bits: u32) -> i32 {
     /// `e^(-2^k)` in Q0.31 for `k` from -2 to 4, as gemmlowp rounds them.
     const BARREL: [i32; 7] = [
         1_672_461_947,
@@ -193,12 +200,19 @@ pub fn exp_on_negative_values(a: i32) -> i32 {
         720_401,
         242,
     ];
-    let a_mod_quarter_minus_quarter = (a & (QUARTER - 1)).wrapping_sub(QUARTER);
-    // gemmlowp's `Rescale<0>` from 5 integer bits: a saturating shift by 5.
-    let mut result = exp_on_negative_quarter(saturating_shift_left(a_mod_quarter_minus_quarter, 5));
+    let fractional_bits = 31 - integer_bits;
+    let quarter = 1i32 << (fractional_bits - 2);
+    let a_mod_quarter_minus_quarter = (a & (quarter - 1)).wrapping_sub(quarter);
+    // gemmlowp's `Rescale<0>`: a saturating shift by the integer bits.
+    let mut result = exp_on_negative_quarter(saturating_shift_left(
+        a_mod_quarter_minus_quarter,
+        integer_bits,
+    ));
     let remainder = a_mod_quarter_minus_quarter.wrapping_sub(a);
-    for (k, multiplier) in BARREL.into_iter().enumerate() {
-        let bit = 1 << (24 + k);
+    // The bit of weight 2^k, for each k the format holds (`k < integer_bits`).
+    let held = integer_bits as usize + 2;
+    for (index, multiplier) in BARREL.into_iter().enumerate().take(held) {
+        let bit = 1 << (fractional_bits - 2 + index as u32);
         let multiplied = doubling_high_mul(result, multiplier);
         result = if remainder & bit != 0 {
             multiplied
@@ -213,17 +227,16 @@ pub fn exp_on_negative_values(a: i32) -> i32 {
     }
 }
 
-/// gemmlowp's `one_over_one_plus_x_for_x_in_0_1`: `1 / (1 + a)` for a
-/// Q0.31 `a` in `[0, 1)`, by three Newton-Raphson steps from `48/17 - 32/17
-/// d` (`d = (1 + a) / 2`); the result is Q0.31.
+/// gemmlowp's Newton-Raphson division of `one_over_one_plus_x_for_x_in_0_1`
+/// and `one_minus_x_over_one_plus_x_for_x_in_0_1`: `2 / (1 + a)` in Q2.29
+/// for a Q0.31 `a` in `[0, 1)`, by three steps from `48/17 - 32/17 d` (`d
+/// = (1 + a) / 2`, whose reciprocal it is).
 #[inline(always)]
-pub fn one_over_one_plus_x(a: i32) -> i32 {
+fn two_over_one_plus_x(a: i32) -> i32 {
     /// `48/17` in Q2.29.
     const FORTY_EIGHT_SEVENTEENTHS: i32 = 1_515_870_810;
     /// `-32/17` in Q2.29.
     const MINUS_THIRTY_TWO_SEVENTEENTHS: i32 = -1_010_580_540;
-    /// 1 in Q2.29.
-    const ONE: i32 = 1 << 29;
     let half_denominator = rounding_half_sum(a, i32::MAX);
     let mut x = FORTY_EIGHT_SEVENTEENTHS.wrapping_add(doubling_high_mul(
         half_denominator,
@@ -231,13 +244,177 @@ pub fn one_over_one_plus_x(a: i32) -> i32 {
     ));
     for _ in 0..3 {
         let one_minus_half_denominator_times_x =
-            ONE.wrapping_sub(doubling_high_mul(half_denominator, x));
+            Q2_ONE.wrapping_sub(doubling_high_mul(half_denominator, x));
         // Q2.29 times Q2.29 is Q4.27; back to Q2.29 by a saturating shift.
         let correction = doubling_high_mul(x, one_minus_half_denominator_times_x);
         x = x.wrapping_add(saturating_shift_left(correction, 2));
     }
-    // Half of x (Q1.30 with the same bits) in Q0.31.
-    saturating_shift_left(x, 1)
+    x
+}
+
+/// 1 in Q2.29.
+const Q2_ONE: i32 = 1 << 29;
+
+/// gemmlowp's `one_over_one_plus_x_for_x_in_0_1`: `1 / (1 + a)` for a
+/// Q0.31 `a` in `[0, 1)`; the result is Q0.31.
+#[inline(always)]
+pub fn one_over_one_plus_x(a: i32) -> i32 {
+    // Half of 2 / (1 + a) (Q1.30 with the same bits) in Q0.31.
+    saturating_shift_left(two_over_one_plus_x(a), 1)
+}
+
+/// gemmlowp's `one_minus_x_over_one_plus_x_for_x_in_0_1`: `(1 - a) / (1 +
+/// a)` for a Q0.31 `a` in `[0, 1)`, as `2 / (1 + a) - 1`; the result is
+/// Q0.31.
+#[inline(always)]
+fn one_minus_x_over_one_plus_x(a: i32) -> i32 {
+    saturating_shift_left(two_over_one_plus_x(a).wrapping_sub(Q2_ONE), 2)
+}
+
+/// gemmlowp's `logistic` of a Q4.27 `a`: `1 / (1 + e^-a)` in Q0.31, from
+/// `e^-|a|`, reflected as `1 - logistic(|a|)` below 0 (exactly 1/2 at 0).
+///
+/// ```
+/// use tensor_expr_runtime::fixed_point::logistic;
+/// assert_eq!(logistic(0), 1 << 30);
+/// // logistic(1) = 0.7311 in Q0.31.
+/// let y = logistic(1 << 27) as f64 / 2f64.powi(31);
+/// assert!((y - 1.0 / (1.0 + (-1f64).exp())).abs() < 1e-6);
+/// ```
+#[inline(always)]
+pub fn logistic(a: i32) -> i32 {
+    let magnitude = if a > 0 { a } else { a.wrapping_neg() };
+    let if_positive = one_over_one_plus_x(exp_on_negative(magnitude.wrapping_neg(), 4));
+    let if_negative = i32::MAX.wrapping_sub(if_positive);
+    if a == 0 {
+        1 << 30
+    } else if a > 0 {
+        if_positive
+    } else {
+        if_negative
+    }
+}
+
+/// gemmlowp's `tanh` of a Q4.27 `a`: `tanh a` in Q0.31, as `(1 - e^-2|a|)
+/// / (1 + e^-2|a|)` with the sign of `a` (`e^-2|a|` is `-|a|`'s bits read
+/// with 5 integer bits, gemmlowp's `ExactMulByPot<1>`).
+///
+/// ```
+/// use tensor_expr_runtime::fixed_point::tanh;
+/// assert_eq!(tanh(0), 0);
+/// let y = tanh(-(1 << 26)) as f64 / 2f64.powi(31);
+/// assert!((y - (-0.5f64).tanh()).abs() < 1e-6);
+/// ```
+#[inline(always)]
+pub fn tanh(a: i32) -> i32 {
+    let non_positive = if a < 0 { a } else { a.wrapping_neg() };
+    let magnitude = one_minus_x_over_one_plus_x(exp_on_negative(non_positive, 5));
+    if a == 0 {
+        0
+    } else if a < 0 {
+        magnitude.wrapping_neg()
+    } else {
+        magnitude
+    }
+}
+
+/// The integer bits of the input of TFLite's int8 `LOGISTIC` and `TANH`,
+/// Q4.27.
+const ACTIVATION_INPUT_INTEGER_BITS: i32 = 4;
+
+/// TFLite Micro's Prepare for an int8 `LOGISTIC`: the input's scale in
+/// units of the Q4.27 input (`2^27`), as a Q31 multiplier and a left shift
+/// (`frexp` and TFLite's rounding, as [`quantize_multiplier`] gives them;
+/// where the multiplier rounds to `2^31`, TFLite Micro's cast to `i32`
+/// overflows, and this halves it and adds one to the shift).
+///
+/// # Panics
+/// If `input_scale` is not positive (TFLite's quantisation never gives one
+/// that is not).
+///
+/// ```
+/// use tensor_expr_runtime::fixed_point::sigmoid_multiplier;
+/// // A scale of 1/16: 2^23, a multiplier of 1/2 shifted left by 24.
+/// assert_eq!(sigmoid_multiplier(0.0625), (1 << 30, 24));
+/// ```
+pub fn sigmoid_multiplier(input_scale: f32) -> (i32, i32) {
+    assert!(
+        input_scale > 0.0,
+        "an int8 logistic or tanh needs a positive input scale; found {input_scale}"
+    );
+    let unit = f64::from(1u32 << (31 - ACTIVATION_INPUT_INTEGER_BITS));
+    quantize_multiplier(f64::from(input_scale) * unit)
+}
+
+/// TFLite Micro's Prepare for an int8 `TANH`: the same as for `LOGISTIC`
+/// ([`sigmoid_multiplier`]).
+pub fn tanh_multiplier(input_scale: f32) -> (i32, i32) {
+    sigmoid_multiplier(input_scale)
+}
+
+/// One element of an int8 `LOGISTIC` or `TANH` as TFLite Micro's reference
+/// kernels compute it: `input` (an int8 value less its zero point) scaled
+/// by `(multiplier, shift)` to Q4.27, through `function` (Q0.31), divided
+/// by `2^(31 - output_bits)` with TFLite's rounding, plus `zero_point`,
+/// saturated to int8. Beyond TFLite's `CalculateInputRadius` (where the
+/// scaled input would leave Q4.27) the result is -128 or 127.
+#[inline(always)]
+fn activation_int8(
+    input: i32,
+    (multiplier, shift): (i32, i32),
+    function: impl Fn(i32) -> i32,
+    output_bits: i32,
+    zero_point: i32,
+) -> i32 {
+    // floor(15 * 2^27 / 2^shift): the largest input whose scaled value
+    // fits Q4.27.
+    let max_magnitude =
+        ((1i64 << ACTIVATION_INPUT_INTEGER_BITS) - 1) << (31 - ACTIVATION_INPUT_INTEGER_BITS);
+    let radius = (max_magnitude >> shift.clamp(0, 63)).min(i64::from(i32::MAX)) as i32;
+    let scaled = multiply_by_quantized_multiplier(input, multiplier, shift);
+    let output = rounding_divide_by_pot(function(scaled), 31 - output_bits) + zero_point;
+    if input <= -radius {
+        -128
+    } else if input >= radius {
+        127
+    } else {
+        output.clamp(-128, 127)
+    }
+}
+
+/// TFLite's int8 `LOGISTIC` of one element, `input` its int8 value less
+/// the input's zero point, scaled by the [`sigmoid_multiplier`]
+/// `(multiplier, shift)`: the int8 output of scale 1/256 and zero point
+/// -128 (the output TFLite requires), as an `i32` in `[-128, 127]`.
+///
+/// ```
+/// use tensor_expr_runtime::fixed_point::{sigmoid_int8, sigmoid_multiplier};
+/// let (m, s) = sigmoid_multiplier(0.0625);
+/// // logistic(0) = 1/2: 128 units of 1/256, less 128.
+/// assert_eq!(sigmoid_int8(0, m, s), 0);
+/// // logistic(16 * 0.0625 = 1) = 0.7311: 187 units, less 128.
+/// assert_eq!(sigmoid_int8(16, m, s), 59);
+/// ```
+#[inline(always)]
+pub fn sigmoid_int8(input: i32, multiplier: i32, shift: i32) -> i32 {
+    activation_int8(input, (multiplier, shift), logistic, 8, -128)
+}
+
+/// TFLite's int8 `TANH` of one element, `input` its int8 value less the
+/// input's zero point, scaled by the [`tanh_multiplier`] `(multiplier,
+/// shift)`: the int8 output of scale 1/128 and zero point 0 (the output
+/// TFLite requires), as an `i32` in `[-128, 127]`.
+///
+/// ```
+/// use tensor_expr_runtime::fixed_point::{tanh_int8, tanh_multiplier};
+/// let (m, s) = tanh_multiplier(0.0625);
+/// assert_eq!(tanh_int8(0, m, s), 0);
+/// // tanh(-8 * 0.0625 = -0.5) = -0.4621: -59 units of 1/128.
+/// assert_eq!(tanh_int8(-8, m, s), -59);
+/// ```
+#[inline(always)]
+pub fn tanh_int8(input: i32, multiplier: i32, shift: i32) -> i32 {
+    activation_int8(input, (multiplier, shift), tanh, 7, 0)
 }
 
 /// The number of integer bits of TFLite's int8 softmax input, Q5.26.

@@ -3,7 +3,7 @@ run by TFLite Micro's interpreter, the reference of tests/quantized.rs.
 
 Each layer is a one-operator model (a dense layer, a conv2d, a depthwise
 conv2d, an average and a max pool, an ADD and a MUL of two inputs, a
-softmax) converted with
+softmax, a logistic and a tanh) converted with
 full-integer
 quantisation (int8 activations, per-channel int8 weights, int32 bias);
 TFLite Micro runs it on random int8 inputs. The multipliers and shifts are
@@ -318,6 +318,45 @@ def softmax(name, shape, spread):
     line("y", y)
 
 
+def activation(name, function, spread, offset):
+    """An int8 LOGISTIC or TANH (TFLite Micro's reference kernels:
+    gemmlowp's fixed-point functions, output scale 1/256 and zero point
+    -128, or 1/128 and 0) over every int8 input; the input's scale and zero
+    point follow from the representative data's `spread` and `offset`."""
+    shape = (1, 256)
+
+    @tf.function(input_signature=[tf.TensorSpec(shape, tf.float32)])
+    def layer(x):
+        return function(x)
+
+    def representative():
+        for _ in range(200):
+            yield [rng.normal(offset, spread, size=shape).astype(np.float32)]
+
+    converter = tf.lite.TFLiteConverter.from_concrete_functions([layer.get_concrete_function()], layer)
+    converter.optimizations = [tf.lite.Optimize.DEFAULT]
+    converter.representative_dataset = representative
+    converter.target_spec.supported_ops = [tf.lite.OpsSet.TFLITE_BUILTINS_INT8]
+    converter.inference_input_type = tf.int8
+    converter.inference_output_type = tf.int8
+    model = converter.convert()
+    ([(sx, zx, _)], (sy, zy, _)) = tensors(model)
+    x = np.arange(-128, 128, dtype=np.int8).reshape(shape)
+    y = run_micro(model, [x])
+    print("case", name)
+    line("x_shape", list(shape))
+    line("x", x)
+    print("scale", repr(float(np.float32(sx[0]))))
+    line("zx", [int(zx[0])])
+    print("y_scale", repr(float(np.float32(sy[0]))))
+    line("zy", [int(zy[0])])
+    line("y", y)
+
+
 softmax("softmax", (1, 12), 4.0)
 softmax("softmax_wide", (1, 3, 40), 12.0)
 binary("mul", lambda a, b: a * b)
+activation("logistic", tf.sigmoid, 3.0, 0.5)
+activation("logistic_wide", tf.sigmoid, 12.0, -4.0)
+activation("tanh", tf.tanh, 1.5, 0.25)
+activation("tanh_wide", tf.tanh, 8.0, 2.0)

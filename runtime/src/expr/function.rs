@@ -277,6 +277,10 @@ elementwise_functions! {
     softmax_exp(diff, multiplier, shift): Accumulator => diff.softmax_exp(multiplier, shift);
     /// TFLite's int8 softmax output, in units of 1/256, of a `softmax_exp` whose slice sums to `sum` (`quantized_softmax`'s last step).
     softmax_scale(e, sum): Accumulator => e.softmax_scale(sum);
+    /// TFLite's int8 `LOGISTIC` of `x`, an int8 input less its zero point, scaled by `sigmoid_multiplier(input_scale)`: the int8 output (scale 1/256, zero point -128) as `i32` (`quantized_sigmoid`'s step).
+    sigmoid_int8(x, multiplier, shift): Accumulator => x.sigmoid_int8(multiplier, shift);
+    /// TFLite's int8 `TANH` of `x`, an int8 input less its zero point, scaled by `tanh_multiplier(input_scale)`: the int8 output (scale 1/128, zero point 0) as `i32` (`quantized_tanh`'s step).
+    tanh_int8(x, multiplier, shift): Accumulator => x.tanh_int8(multiplier, shift);
     /// `a` where `mask` is non-zero (NaN included), else `b`: NumPy's `where`, with a mask from a comparison (`x > 0`).
     select(mask, a, b): Element => if mask != T::ZERO { a } else { b };
 }

@@ -30,6 +30,7 @@ pub mod logsumexp;
 pub mod norm;
 pub mod permute;
 pub mod pool;
+pub mod quantized_activation;
 pub mod quantized_softmax;
 pub mod reduce;
 pub mod reshape;
@@ -54,6 +55,8 @@ pub const OPERATIONS: &[&Operation] = &[
     &log_softmax::OPERATION,
     &logsumexp::OPERATION,
     &quantized_softmax::OPERATION,
+    &quantized_activation::SIGMOID,
+    &quantized_activation::TANH,
     &norm::OPERATION,
     &permute::TRANSPOSE,
     &permute::PERMUTE,

@@ -1,4 +1,4 @@
-//! Generates the four models' modules into `OUT_DIR` with
+//! Generates the models' modules into `OUT_DIR` with
 //! `tensor_expr_tflite::generate`: the build-script use of the importer.
 //! For the three models that end in SOFTMAX, also the model cut before it
 //! (`NAME_logits.rs`), whose output the tests compare with TFLite Micro's
@@ -9,11 +9,12 @@ use std::path::Path;
 use tensor_expr_tflite::{generate_with, Options};
 
 /// Each model, and the operator before its SOFTMAX (the dense layer).
-const MODELS: [(&str, Option<usize>); 4] = [
+const MODELS: [(&str, Option<usize>); 5] = [
     ("kws", Some(11)),
     ("resnet", Some(14)),
     ("vww", Some(29)),
     ("anomaly", None),
+    ("activations", None),
 ];
 
 fn main() {

@@ -12,7 +12,9 @@
 
 use std::fmt::Write as _;
 
-use tensor_expr_runtime::element::{quantize_multiplier, softmax_multiplier, AddParameters};
+use tensor_expr_runtime::element::{
+    quantize_multiplier, sigmoid_multiplier, softmax_multiplier, AddParameters,
+};
 
 use crate::error::Error;
 use crate::graph::{operator_name, unsupported, Graph, OperatorInfo, TensorInfo};
@@ -348,6 +350,7 @@ impl<'g, 'a> Writer<'g, 'a> {
             op::ADD | op::MUL => self.binary(index, &place, operator),
             op::RESHAPE => self.reshape(&place, operator),
             op::SOFTMAX => self.softmax(index, &place, operator),
+            op::LOGISTIC | op::TANH => self.activation(index, &place, operator),
             code => Err(Error::UnsupportedOperator {
                 index,
                 operator: operator_name(code),
@@ -914,6 +917,59 @@ impl<'g, 'a> Writer<'g, 'a> {
             index,
             output,
             format!("quantized_softmax({input}, {m}i32, {s}i32, [{axis}])"),
+            doc,
+        );
+        Ok(())
+    }
+
+    /// An int8 LOGISTIC or TANH: `quantized_sigmoid` or `quantized_tanh` of
+    /// the input less its zero point, with TFLite Micro's Prepare of the
+    /// input scale; the output must have the scale and zero point TFLite's
+    /// kernels write.
+    fn activation(
+        &mut self,
+        index: usize,
+        place: &str,
+        operator: &OperatorInfo<'a>,
+    ) -> Result<(), Error> {
+        let logistic = operator.code == op::LOGISTIC;
+        let x = self.input(place, operator, 0, schema::INT8)?;
+        let output = self.output(place, operator)?;
+        let (scale, zero_point) = x.quantization(place)?;
+        let y_quant = self.graph.tensors[output].quantization(place)?;
+        let (function, written) = if logistic {
+            ("quantized_sigmoid", (1.0 / 256.0, -128))
+        } else {
+            ("quantized_tanh", (1.0 / 128.0, 0))
+        };
+        if y_quant != written {
+            return Err(unsupported(
+                place,
+                format!(
+                    "TFLite's int8 {} writes a scale of {} and zero point {}; the output \
+                     has {y_quant:?}",
+                    operator_name(operator.code),
+                    written.0,
+                    written.1
+                ),
+            ));
+        }
+        if scale.is_nan() || scale <= 0.0 {
+            return Err(unsupported(
+                place,
+                format!("the input scale must be positive; found {scale}"),
+            ));
+        }
+        let (m, s) = sigmoid_multiplier(scale);
+        let input = offset(
+            &format!("cast::<i32>({})", self.value(place, operator, 0)?),
+            zero_point,
+        );
+        let doc = format!("{} (operator {index}).", operator_name(operator.code));
+        self.statement(
+            index,
+            output,
+            format!("{function}({input}, {m}i32, {s}i32)"),
             doc,
         );
         Ok(())

@@ -37,16 +37,18 @@ pub enum Error {
 }
 
 /// The operators the importer supports, as TFLite's schema names them.
-pub const SUPPORTED: [&str; 9] = [
+pub const SUPPORTED: [&str; 11] = [
     "ADD",
     "AVERAGE_POOL_2D",
     "CONV_2D",
     "DEPTHWISE_CONV_2D",
     "FULLY_CONNECTED",
+    "LOGISTIC",
     "MAX_POOL_2D",
     "MUL",
     "RESHAPE",
     "SOFTMAX",
+    "TANH",
 ];
 
 impl fmt::Display for Error {

@@ -16,7 +16,8 @@
 //!
 //! It builds without `std` or an allocator. The operators are TFLite's
 //! `CONV_2D`, `DEPTHWISE_CONV_2D`, `FULLY_CONNECTED`, `AVERAGE_POOL_2D`,
-//! `MAX_POOL_2D`, `ADD`, `MUL`, `RESHAPE` and `SOFTMAX` over int8 tensors
+//! `MAX_POOL_2D`, `ADD`, `MUL`, `RESHAPE`, `SOFTMAX`, `LOGISTIC` and `TANH`
+//! over int8 tensors
 //! (per-channel weights, fused RELU, RELU6 and RELU_N1_TO_1), computed as
 //! TFLite Micro's kernels compute them; anything else is an [`Error`]
 //! naming the operator, its index and what was expected.

@@ -362,8 +362,10 @@ pub mod op {
     pub const CONV_2D: i32 = 3;
     pub const DEPTHWISE_CONV_2D: i32 = 4;
     pub const FULLY_CONNECTED: i32 = 9;
+    pub const LOGISTIC: i32 = 14;
     pub const MAX_POOL_2D: i32 = 17;
     pub const MUL: i32 = 18;
     pub const RESHAPE: i32 = 22;
     pub const SOFTMAX: i32 = 25;
+    pub const TANH: i32 = 28;
 }

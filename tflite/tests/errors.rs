@@ -19,8 +19,8 @@ fn an_unsupported_operator_is_named_with_its_index_and_the_supported_set() {
     assert_eq!(
         message,
         "operator 2 is CONCATENATION, which tensor-expr-tflite does not support; supported: ADD, \
-         AVERAGE_POOL_2D, CONV_2D, DEPTHWISE_CONV_2D, FULLY_CONNECTED, MAX_POOL_2D, MUL, \
-         RESHAPE, SOFTMAX"
+         AVERAGE_POOL_2D, CONV_2D, DEPTHWISE_CONV_2D, FULLY_CONNECTED, LOGISTIC, MAX_POOL_2D, \
+         MUL, RESHAPE, SOFTMAX, TANH"
     );
 }
 

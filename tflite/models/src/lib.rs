@@ -41,6 +41,12 @@ pub mod anomaly {
     include!(concat!(env!("OUT_DIR"), "/anomaly.rs"));
 }
 
+/// Not MLPerf Tiny's: int8 dense layers through TANH and LOGISTIC
+/// (`tflite/tests/models/make_models.py`), the importer's activations.
+pub mod activations {
+    include!(concat!(env!("OUT_DIR"), "/activations.rs"));
+}
+
 use tensor_expr::prelude::*;
 
 /// Input `k` of the reference vectors (`vectors/reference.py` draws them

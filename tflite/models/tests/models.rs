@@ -6,7 +6,7 @@
 
 use tensor_expr::prelude::*;
 use tensor_expr_tflite_models::{
-    anomaly, kws, kws_logits, reference_input, resnet, resnet_logits, vww, vww_logits,
+    activations, anomaly, kws, kws_logits, reference_input, resnet, resnet_logits, vww, vww_logits,
 };
 
 const COUNT: usize = 100;
@@ -90,6 +90,16 @@ fn anomaly_detection_matches_tflite_micro() {
         anomaly::INPUT_ZERO_POINT,
         include_bytes!("../vectors/anomaly.out"),
         anomaly::invoke,
+    );
+}
+
+#[test]
+fn dense_layers_through_tanh_and_logistic_match_tflite_micro() {
+    check(
+        "activations",
+        activations::INPUT_ZERO_POINT,
+        include_bytes!("../vectors/activations.out"),
+        activations::invoke,
     );
 }
 

@@ -1,8 +1,9 @@
 """Writes the reference outputs of tests/models.rs: TFLite Micro's outputs
 for MLPerf Tiny's four int8 models (the .tflite files in ../tflite, from
-mlcommons/tiny), over COUNT inputs each.
+mlcommons/tiny) and the small `activations` model
+(tflite/tests/models/make_models.py), over COUNT inputs each.
 
-    python3 tflite/models/vectors/reference.py
+    python3 tflite/models/vectors/reference.py [NAME ...]
 
 Inputs are not stored: input 0 is the model's input zero point everywhere,
 the others are pseudo-random int8 from `inputs()` below, which
@@ -23,7 +24,7 @@ sys.path.insert(0, os.path.join(HERE, "..", "..", "..", "tests", "vectors"))
 from tflite_common import run_micro  # noqa: E402
 
 COUNT = 100
-MODELS = ["kws", "resnet", "vww", "anomaly"]
+MODELS = ["kws", "resnet", "vww", "anomaly", "activations"]
 MASK = (1 << 64) - 1
 
 
@@ -68,7 +69,7 @@ def last_operator(model):
 
 
 def main():
-    for name in MODELS:
+    for name in sys.argv[1:] or MODELS:
         model = open(os.path.join(HERE, "..", "tflite", name + ".tflite"), "rb").read()
         flat = schema.ModelT.InitFromObj(schema.Model.GetRootAsModel(model, 0))
         graph = flat.subgraphs[0]

@@ -1,5 +1,6 @@
 """Writes the small models of tests/errors.rs, each converted by the TFLite
-converter: models the importer must refuse with a clear error.
+converter: models the importer must refuse with a clear error; and one it
+imports, run against TFLite Micro in tflite/models.
 
     python3 tflite/tests/models/make_models.py
 
@@ -7,6 +8,8 @@ converter: models the importer must refuse with a clear error.
 - float.tflite: a float32 dense layer (not int8).
 - padded_average.tflite: int8 AVERAGE_POOL_2D 3x3 SAME, whose edge windows
   count only the taps inside the input (not generated).
+- ../../models/tflite/activations.tflite: int8 dense layers through TANH
+  and LOGISTIC (the converter writes each as an operator of its own).
 """
 import os
 
@@ -15,6 +18,7 @@ import tensorflow as tf
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 rng = np.random.default_rng(55)
+tf.keras.utils.set_random_seed(55)
 
 
 def int8(model, shape):
@@ -45,3 +49,8 @@ save("float.tflite", tf.lite.TFLiteConverter.from_keras_model(
 x = tf.keras.Input((5, 5, 2), batch_size=1)
 y = tf.keras.layers.AveragePooling2D(3, strides=1, padding="same")(x)
 save("padded_average.tflite", int8(tf.keras.Model(x, y), (5, 5, 2)))
+
+x = tf.keras.Input((16,), batch_size=1)
+y = tf.keras.layers.Dense(12, activation="tanh")(x)
+y = tf.keras.layers.Dense(6, activation="sigmoid")(y)
+save(os.path.join("..", "..", "models", "tflite", "activations.tflite"), int8(tf.keras.Model(x, y), (16,)))

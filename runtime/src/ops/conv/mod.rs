@@ -374,15 +374,22 @@ unsafe impl<T: Element, C: ConvSpec, Xr: Reader<T>, Wr: Reader<T>> Expr<T>
         at: TileOrigin,
         j0: usize,
     ) -> impl Tile<T> + '_ {
-        let mut block = [[T::ZERO; CC]; R];
         // A loop, not `core::array::from_fn`, which LLVM may keep out of line
         // and call once per tile.
         let mut rows = [Position::ORIGIN; R];
         for (r, p) in rows.iter_mut().enumerate() {
             *p = Self::position::<O>(at.row::<O>(r), j0);
         }
-        let first = rows[0];
         let own = Self::columns_are_own::<O>();
+        // First, before anything else is set up for the tile: the int8
+        // kernel's sums are the block.
+        if Self::INT8_TILES && own && int8::takes_channels(CC) {
+            if let Some(block) = self.int8_block(&rows) {
+                return Block(block);
+            }
+        }
+        let mut block = [[T::ZERO; CC]; R];
+        let first = rows[0];
         let fast = own && !Self::G.channels_last;
         let channels = rows.iter().enumerate().all(|(r, p)| {
             Position {
@@ -404,10 +411,6 @@ unsafe impl<T: Element, C: ConvSpec, Xr: Reader<T>, Wr: Reader<T>> Expr<T>
                 ..first
             } == *p
         });
-        if Self::INT8_TILES && own && int8::takes_channels(CC) && self.int8_block(&rows, &mut block)
-        {
-            return Block(block);
-        }
         if own && Self::G.channels_last && positions {
             self.pixels::<R, CC, FUSE>(&rows, &mut block);
         } else if own && Self::G.channels_last {
@@ -468,22 +471,20 @@ impl<'a, T: Element, C: ConvSpec, Xr: Reader<T>, Wr: Reader<T>> Convolution<'a, 
     const INT8_TILES: bool = Xr::INT8 && Wr::INT8 && int8::form(&Self::G).is_some();
 
     /// A channels-last tile of the `R` positions `rows` (of one channel)
-    /// by `CC` (8, 16 or 32) channels, summed by the int8 kernel into `block`;
-    /// false, the block untouched, where the kernel cannot run: the
-    /// weights have an offset, the tile is not of the kernel's form, or
-    /// the CPU lacks the instructions.
+    /// by `CC` (8, 16 or 32) channels, summed by the int8 kernel; `None`
+    /// where the kernel cannot run: the weights have an offset, the tile is
+    /// not of the kernel's form, or the CPU lacks the instructions.
     #[inline(always)]
     fn int8_block<const R: usize, const CC: usize>(
         &self,
         rows: &[Position; R],
-        block: &mut [[T; CC]; R],
-    ) -> bool {
+    ) -> Option<[[T; CC]; R]> {
         let (Some((x, x_offset)), Some((w, 0)), Some(packed)) = (
             self.x_reader.int8(self.x),
             self.w_reader.int8(self.w),
             Wr::packed(&self.packed),
         ) else {
-            return false;
+            return None;
         };
         let tile = int8::Int8Tile {
             x,
@@ -496,14 +497,15 @@ impl<'a, T: Element, C: ConvSpec, Xr: Reader<T>, Wr: Reader<T>> Convolution<'a, 
         };
         let mut sums = [[0; int8::TILE_CHANNELS]; int8::TILE_ROWS];
         if !int8::block(&tile, &mut sums) {
-            return false;
+            return None;
         }
+        let mut block = [[T::ZERO; CC]; R];
         for (row, sums) in block.iter_mut().zip(sums) {
             for (value, sum) in row.iter_mut().zip(sums) {
                 *value = T::from_int_literal(i128::from(sum));
             }
         }
-        true
+        Some(block)
     }
 
     /// Whether tiles take their rows along a 2-D output's channels (each

@@ -88,6 +88,7 @@ fn substitute(expr: &mut Expr, call: &OpCall) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use tensor_expr_catalog::operation::Dims;
     use tensor_expr_catalog::OPERATIONS;
 
     /// Every definition in the table parses, validates and expands to
@@ -99,7 +100,10 @@ mod tests {
                 continue;
             }
             let inputs = ["a", "b", "c"][..op.signature.inputs].join(", ");
-            let input = format!("{}({inputs}, [1])", op.name);
+            let input = match op.signature.dims {
+                Dims::None => format!("{}({inputs})", op.name),
+                _ => format!("{}({inputs}, [1])", op.name),
+            };
             let statement: Statement = syn::parse_str(&input).expect("parses");
             crate::validate::validate(&statement).expect("validates");
             let statement = expand(statement).expect("expands");

@@ -336,6 +336,61 @@ fn pools_match_onnx_runtime() {
 }
 
 #[test]
+fn averages_over_the_taps_inside_match_onnx_runtime() {
+    check_pool!("avg_pool2d_exclude_pad", Shape![1, 2, 7, 7], |x| {
+        tensor_expr!(avg_pool2d(
+            x,
+            [3],
+            stride = 2,
+            padding = 1,
+            count_include_pad = false
+        ))
+    });
+    check_pool!("avg_pool2d_exclude_pad_sides", Shape![1, 2, 6, 7], |x| {
+        tensor_expr!(avg_pool2d(
+            x,
+            [3, 2],
+            stride = [1, 2],
+            padding = [[1, 1], [0, 1]],
+            count_include_pad = false
+        ))
+    });
+    check_pool!(
+        "avg_pool2d_exclude_pad_channels_last",
+        Shape![1, 5, 5, 3],
+        |x| {
+            tensor_expr!(avg_pool2d(
+                x,
+                [3, 3],
+                stride = 1,
+                padding = 1,
+                layout = nhwc,
+                count_include_pad = false
+            ))
+        }
+    );
+    check_pool!("avg_pool1d_exclude_pad", Shape![2, 3, 11], |x| {
+        tensor_expr!(avg_pool1d(
+            x,
+            [4],
+            stride = 3,
+            padding = 2,
+            count_include_pad = false
+        ))
+    });
+    // `true` is the default.
+    check_pool!("avg_pool2d_padded", Shape![1, 2, 7, 7], |x| {
+        tensor_expr!(avg_pool2d(
+            x,
+            [3],
+            stride = 2,
+            padding = 1,
+            count_include_pad = true
+        ))
+    });
+}
+
+#[test]
 fn a_pool_fuses_and_propagates_nan_as_pytorch() {
     let [x, w, _] = case("conv2d_wide");
     let x = Tensor::<f32, Shape![1, 3, 12, 70]>::try_from_slice(&x).unwrap();

@@ -85,6 +85,17 @@ pub struct NamedOption {
     pub sides: bool,
 }
 
+/// The name of the type (in the runtime's `ops::keyword`) that stands for
+/// an option's keyword: the keyword itself, but `True` and `False` for the
+/// Rust literals `true` and `false`, which cannot name a type.
+pub fn keyword_type(word: &str) -> &str {
+    match word {
+        "true" => "True",
+        "false" => "False",
+        word => word,
+    }
+}
+
 impl NamedOption {
     /// An option of one value, or one per spatial dim of two.
     pub const fn sizes(name: &'static str, zero: bool) -> NamedOption {
@@ -121,6 +132,13 @@ impl NamedOption {
             keywords,
             sides: false,
         }
+    }
+
+    /// An option of `true` or `false` (PyTorch's boolean arguments,
+    /// `count_include_pad = false`): keywords whose types are
+    /// [`keyword_type`]'s.
+    pub const fn boolean(name: &'static str) -> NamedOption {
+        NamedOption::keywords(name, &["true", "false"])
     }
 
     /// The same option taking a pair of values per dim too (`[[1, 2], [0,

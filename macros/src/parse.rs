@@ -658,8 +658,15 @@ fn parse_option(content: ParseStream, call: &OpCall) -> Result<OptionArg> {
     }
     content.parse::<Token![=]>()?;
     let expected = option_values(option);
-    if content.peek(syn::Ident) {
-        let keyword: syn::Ident = content.parse()?;
+    // `true` and `false` are literals, not identifiers, to syn.
+    let boolean = content.peek(syn::LitBool);
+    if content.peek(syn::Ident) || boolean {
+        let keyword = if boolean {
+            let value: syn::LitBool = content.parse()?;
+            syn::Ident::new(if value.value { "true" } else { "false" }, value.span)
+        } else {
+            content.parse::<syn::Ident>()?
+        };
         if !option.keywords.iter().any(|k| keyword == k) {
             return Err(Error::new(
                 keyword.span(),
@@ -706,9 +713,13 @@ fn parse_option(content: ParseStream, call: &OpCall) -> Result<OptionArg> {
         parse_dim_list(content, "option values", "[2, 2]")?
     };
     if !option.lengths.contains(&dims.len()) {
+        let found = match &dims[..] {
+            [one] => format!("`{}`", one.value),
+            many => format!("{} values", many.len()),
+        };
         return Err(Error::new(
             span,
-            format!("`{name}` takes {expected}, not {} values", dims.len()),
+            format!("`{name}` takes {expected}, not {found}"),
         ));
     }
     for dim in &dims {

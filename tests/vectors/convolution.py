@@ -88,9 +88,9 @@ def conv_transpose(x, w, stride=None, pads=None, dilation=None, group=1, output_
     return run("ConvTranspose", {"x": x, "w": w}, 17, **attrs)
 
 
-def pool(op, x, kernel, stride=None, pads=None, dilation=None, sides=None):
-    """ONNX Runtime's MaxPool or AveragePool (counting the padding, as
-    PyTorch's avg_pool does by default) of NCHW (or NCL) x."""
+def pool(op, x, kernel, stride=None, pads=None, dilation=None, sides=None, count_include_pad=1):
+    """ONNX Runtime's MaxPool or AveragePool (counting the padding unless
+    `count_include_pad` is 0, as PyTorch's avg_pool) of NCHW (or NCL) x."""
     attrs = {"kernel_shape": kernel, "strides": stride if stride is not None else kernel}
     if pads is not None:
         attrs["pads"] = list(pads) + list(pads)
@@ -99,7 +99,7 @@ def pool(op, x, kernel, stride=None, pads=None, dilation=None, sides=None):
     if dilation is not None:
         attrs["dilations"] = dilation
     if op == "AveragePool":
-        attrs["count_include_pad"] = 1
+        attrs["count_include_pad"] = count_include_pad
     return run(op, {"x": x}, 19, **attrs)
 
 
@@ -202,3 +202,11 @@ case("conv_transpose1d_stride_padding", (2, 3, 10), (3, 4, 4), op=conv_transpose
 case("conv_transpose1d_groups_dilation", (1, 6, 12), (6, 2, 3), op=conv_transpose, group=3, dilation=[2], stride=[2], output_padding=[1])
 case("conv_transpose1d_unbatched", (4, 9), (4, 5, 2), batched=False, op=conv_transpose, stride=[2])
 case("conv_transpose1d_wide", (2, 8, 70), (8, 8, 5), op=conv_transpose, stride=[1], pads=[2])
+
+# Averages over the taps inside the input only (count_include_pad = 0,
+# TFLite's SAME average pool): symmetric and per-side padding, channels
+# first and last, 1-D.
+pool_case("avg_pool2d_exclude_pad", "AveragePool", (1, 2, 7, 7), [3, 3], stride=[2, 2], pads=[1, 1], count_include_pad=0)
+pool_case("avg_pool2d_exclude_pad_sides", "AveragePool", (1, 2, 6, 7), [3, 2], stride=[1, 2], sides=[1, 0, 1, 1], count_include_pad=0)
+pool_case("avg_pool2d_exclude_pad_channels_last", "AveragePool", (1, 5, 5, 3), [3, 3], layout="last", stride=[1, 1], pads=[1, 1], count_include_pad=0)
+pool_case("avg_pool1d_exclude_pad", "AveragePool", (2, 3, 11), [4], stride=[3], pads=[2], count_include_pad=0)

@@ -180,15 +180,11 @@ struct Window {
 }
 
 impl Window {
-    /// `stride = [..], dilation = [..], padding = same, ` (each only where
-    /// not the default).
-    fn options(&self) -> String {
-        self.options_for(None)
-    }
-
-    /// The options, `padding = same` left out where it adds nothing to an
-    /// input of `input` rows and columns and a kernel of `kernel`.
-    fn options_for(&self, sizes: Option<(&[usize], [usize; 2])>) -> String {
+    /// A convolution's options, `, stride = [..], dilation = [..], padding =
+    /// same` (each only where not the default; `padding = same` left out
+    /// where it adds nothing to an input of `input` rows and columns and a
+    /// kernel of `kernel`).
+    fn options_for(&self, input: &[usize], kernel: [usize; 2]) -> String {
         let mut out = String::new();
         if self.stride != [1, 1] {
             let _ = write!(out, ", stride = {}", list(self.stride));
@@ -196,8 +192,7 @@ impl Window {
         if self.dilation != [1, 1] {
             let _ = write!(out, ", dilation = {}", list(self.dilation));
         }
-        let pads = sizes.is_none_or(|(input, kernel)| !self.pads_nothing(input, kernel));
-        if self.padding == schema::SAME && pads {
+        if self.padding == schema::SAME && !self.pads_nothing(input, kernel) {
             out.push_str(", padding = same");
         }
         out
@@ -230,6 +225,23 @@ impl Window {
         } else {
             (size + stride).saturating_sub(effective) / stride
         }
+    }
+
+    /// TensorFlow's padding per side, `[[top, bottom], [left, right]]`, of
+    /// an input of `input` rows and columns and a kernel of `kernel`: for
+    /// SAME, what `ceil(input / stride)` outputs need, the smaller half
+    /// first; none for VALID.
+    fn sides(&self, input: &[usize], kernel: [usize; 2]) -> [[usize; 2]; 2] {
+        core::array::from_fn(|axis| {
+            if self.padding != schema::SAME {
+                return [0, 0];
+            }
+            let out = self.out_size(axis, input[axis], kernel[axis]);
+            let stride = self.stride[axis].max(1) as usize;
+            let effective = (kernel[axis] - 1) * self.dilation[axis].max(1) as usize + 1;
+            let total = ((out - 1) * stride + effective).saturating_sub(input[axis]);
+            [total / 2, total - total / 2]
+        })
     }
 
     /// Whether padding SAME adds no row or column here.
@@ -598,7 +610,7 @@ impl<'g, 'a> Writer<'g, 'a> {
         let sum = format!(
             "conv2d({}, cast::<i32>({module}::WEIGHTS){}{groups_option}, layout = nhwc){}",
             offset(&format!("cast::<i32>({input})"), x_quant.1),
-            window.options_for(Some((&x_shape[1..3], kernel))),
+            window.options_for(&x_shape[1..3], kernel),
             parts.bias
         );
         self.statement(index, output, parts.to_int8(&sum, y_quant.1, range), doc);
@@ -745,22 +757,30 @@ impl<'g, 'a> Writer<'g, 'a> {
                 ),
             ));
         }
-        // TFLite's padded average counts only the taps inside the input, and
-        // its max pool skips the padding: both differ from a pool over
-        // padded values, so only windows that need no padding are written.
-        if !window.pads_nothing(&x.shape[1..3], kernel) {
+        // SAME padding per side, as TensorFlow pads; TFLite's average
+        // counts only the taps inside the input, and its max pool skips the
+        // padding, as `max_pool2d` does.
+        let sides = window.sides(&x.shape[1..3], kernel);
+        if (0..2).any(|axis| sides[axis].iter().any(|&side| side > kernel[axis] / 2)) {
             return Err(unsupported(
                 place,
-                "SAME padding that adds rows or columns is not supported for pools yet".into(),
+                format!("SAME padding {sides:?} is more than half the kernel {kernel:?} on a side"),
             ));
         }
         let range = activation_range(window.activation, y_quant, place)?;
         let input = self.value(place, operator, 0)?;
-        let options = Window {
-            padding: schema::VALID,
-            ..window
+        // A pool's stride defaults to its kernel (PyTorch's rule), so it is
+        // always written.
+        let mut options = format!(", stride = {}", list(window.stride));
+        if sides != [[0, 0]; 2] {
+            options.push_str(&format!(
+                ", padding = [[{}, {}], [{}, {}]]",
+                sides[0][0], sides[0][1], sides[1][0], sides[1][1]
+            ));
+            if average {
+                options.push_str(", count_include_pad = false");
+            }
         }
-        .options();
         let doc = format!(
             "{} (operator {index}): {}, {:?} -> {:?}.",
             operator_name(operator.code),
@@ -1012,15 +1032,21 @@ impl<'g, 'a> Writer<'g, 'a> {
              pub const OUTPUT_SCALE: f32 = {output_scale:?};\n\
              /// The output's zero point.\npub const OUTPUT_ZERO_POINT: i32 = {output_zero};\n\n\
              /// The arena `invoke_in` takes: every intermediate tensor, placed by lifetime.\n\
-             pub const ARENA_BYTES: usize = INVOKE_ARENA_BYTES;\n\n\
-             /// The weights of every layer ({} bytes), in the layouts the statements read.\n\
-             static WEIGHT_BYTES: [u8; {}] = *include_bytes!(\"{weights_file}\");\n\n",
+             pub const ARENA_BYTES: usize = INVOKE_ARENA_BYTES;\n\n",
             graph.operators.len(),
             shape_type(&input.shape),
             shape_type(&output.shape),
-            self.weights.len(),
-            self.weights.len(),
         );
+        // A model of no weights (pools, activations) reads none.
+        if !self.weights.is_empty() {
+            let _ = write!(
+                out,
+                "/// The weights of every layer ({} bytes), in the layouts the statements read.\n\
+                 static WEIGHT_BYTES: [u8; {}] = *include_bytes!(\"{weights_file}\");\n\n",
+                self.weights.len(),
+                self.weights.len(),
+            );
+        }
         out.push_str(&self.constants);
         let _ = write!(
             out,

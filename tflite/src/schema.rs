@@ -341,10 +341,8 @@ pub fn type_name(element_type: i8) -> &'static str {
         .unwrap_or("an unknown type")
 }
 
-/// `Padding` values.
+/// `Padding::SAME` (the other value is `VALID`).
 pub const SAME: i8 = 0;
-/// `Padding::VALID`.
-pub const VALID: i8 = 1;
 
 /// `ActivationFunctionType` values.
 pub const NO_ACTIVATION: i8 = 0;

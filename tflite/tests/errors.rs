@@ -38,16 +38,6 @@ fn a_float_model_is_refused_naming_the_tensor_and_its_type() {
 }
 
 #[test]
-fn an_average_pool_over_padding_is_refused() {
-    let message = error(include_bytes!("models/padded_average.tflite"));
-    assert_eq!(
-        message,
-        "operator 0 (AVERAGE_POOL_2D): SAME padding that adds rows or columns is not supported \
-         for pools yet"
-    );
-}
-
-#[test]
 fn a_file_that_is_not_a_model_is_malformed() {
     for bytes in [&b""[..], b"TFL3", b"not a model at all, just text"] {
         let message = error(bytes);

@@ -2,10 +2,11 @@
 //! `torch.nn.functional` defines them: a kernel given as a list
 //! (`max_pool2d(x, [2, 2])`), the stride the kernel unless given, zero
 //! padding at most half the kernel, dilation for the max pools; the
-//! average counts the padding (PyTorch's `count_include_pad=True`), so it
-//! always divides by the kernel's size; over integers it rounds half away
-//! from zero, as TFLite's int8 `AVERAGE_POOL_2D` does (whose VALID windows
-//! hold no padding). Channels first by default, or
+//! average counts the padding unless `count_include_pad = false` (PyTorch's
+//! default and argument): it divides by the kernel's size, or by the taps
+//! inside the input (TFLite's `AVERAGE_POOL_2D`, whose SAME windows count
+//! only those); over integers it rounds half away from zero, as TFLite's
+//! int8 average pool does. Channels first by default, or
 //! channels last (`layout = nhwc` / `nwc`). The shape rule is the
 //! convolution's ([`crate::rules::conv`]) with the kernel for a weight and
 //! every channel its own group; global pooling stays `mean(x, [2, 3])`.
@@ -16,7 +17,7 @@
 //! (`relu(max_pool2d(x, [2, 2]))` has no temporary). Its input is borrowed
 //! where it is stored (an expression input is evaluated first).
 
-use super::{Build, Dims, Operation, Reads, Signature};
+use super::{keyword, Build, Dims, NamedOption, Operation, Reads, Signature};
 use crate::element::Element;
 use crate::expr::function::{impl_domain, Domain};
 use crate::expr::{Context, Expr, Flat, Reading, Row, Shaped};
@@ -85,18 +86,42 @@ pools! {
     max_pool2d (MAX_POOL2D): Element, pool2d, Max, "pool::pool",
         options &[STRIDE, PADDING_SIZES, DILATION, LAYOUT_2D],
         forms ["max_pool2d(x, [kh, kw])", "max_pool2d(x, [kh, kw], stride = [sh, sw], padding = [ph, pw], dilation = [dh, dw], layout = nhwc)"];
-    /// The mean of each window, padding counted, as
-    /// `torch.nn.functional.avg_pool1d` (over integers rounded half away
-    /// from zero, as TFLite's int8 average pool).
+    /// The mean of each window, padding counted unless
+    /// `count_include_pad = false`, as `torch.nn.functional.avg_pool1d`
+    /// (over integers rounded half away from zero, as TFLite's int8
+    /// average pool).
     avg_pool1d (AVG_POOL1D): Element, pool1d, Mean, "pool::average",
-        options &[STRIDE.one(), PADDING_SIZES.one(), LAYOUT_1D],
-        forms ["avg_pool1d(x, [k])", "avg_pool1d(x, [k], stride = s, padding = p, layout = nwc)"];
-    /// The mean of each window, padding counted, as
-    /// `torch.nn.functional.avg_pool2d` (over integers rounded half away
-    /// from zero, as TFLite's int8 average pool).
+        options &[STRIDE.one(), PADDING_SIZES.one(), LAYOUT_1D, COUNT_INCLUDE_PAD],
+        forms ["avg_pool1d(x, [k])", "avg_pool1d(x, [k], stride = s, padding = p, layout = nwc, count_include_pad = false)"];
+    /// The mean of each window, padding counted unless
+    /// `count_include_pad = false`, as `torch.nn.functional.avg_pool2d`
+    /// (over integers rounded half away from zero, as TFLite's int8
+    /// average pool).
     avg_pool2d (AVG_POOL2D): Element, pool2d, Mean, "pool::average",
-        options &[STRIDE, PADDING_SIZES, LAYOUT_2D],
-        forms ["avg_pool2d(x, [kh, kw])", "avg_pool2d(x, [kh, kw], stride = [sh, sw], padding = [ph, pw], layout = nhwc)"];
+        options &[STRIDE, PADDING_SIZES, LAYOUT_2D, COUNT_INCLUDE_PAD],
+        forms ["avg_pool2d(x, [kh, kw])", "avg_pool2d(x, [kh, kw], stride = [sh, sw], padding = [ph, pw], layout = nhwc, count_include_pad = false)"];
+}
+
+/// `count_include_pad = true | false`: whether an average divides by the
+/// kernel's size (the default) or by its taps inside the input.
+pub const COUNT_INCLUDE_PAD: NamedOption = NamedOption::boolean("count_include_pad");
+
+/// What `count_include_pad` says, as its witness type: `()` where left out.
+pub trait CountsPadding {
+    /// Whether the padding's taps count in an average's divisor.
+    const COUNTS_PADDING: bool;
+}
+
+impl CountsPadding for () {
+    const COUNTS_PADDING: bool = true;
+}
+
+impl CountsPadding for keyword::True {
+    const COUNTS_PADDING: bool = true;
+}
+
+impl CountsPadding for keyword::False {
+    const COUNTS_PADDING: bool = false;
 }
 
 /// How a pool folds its window.
@@ -127,18 +152,22 @@ pub trait PoolSpec {
     const GEOMETRY: Geometry;
     /// The fold.
     const FOLD: Fold;
+    /// Whether a mean divides by the kernel's size, padding included.
+    const COUNTS_PADDING: bool;
     /// The result shape.
     type Output: Shape;
 }
 
-impl<O: Shape, X, K, F, S, P, Dl, L> PoolSpec for Spec<O, X, K, F, (S, P, Dl, L)>
+impl<O: Shape, X, K, F, S, P, Dl, L, Cp> PoolSpec for Spec<O, X, K, F, (S, P, Dl, L, Cp)>
 where
     F: Pooling,
     S: StrideOrKernel<K>,
     X: ConvRule<K, F::Kind, S::Stride, P, Dl, (), L>,
+    Cp: CountsPadding,
 {
     const GEOMETRY: Geometry = X::GEOMETRY;
     const FOLD: Fold = F::FOLD;
+    const COUNTS_PADDING: bool = Cp::COUNTS_PADDING;
     type Output = O;
 }
 
@@ -179,7 +208,7 @@ pub fn pool<'a, T, M, F, K, S, P, Dl, L, I>(
     _dilation: PhantomData<Dl>,
     _layout: PhantomData<L>,
     input: I,
-) -> Pool<'a, T, Spec<PoolOutput<I::Shape, K, <F as Domain<T>>::Function, S, P, Dl, L>, I::Shape, K, <F as Domain<T>>::Function, (S, P, Dl, L)>, I::Reader>
+) -> Pool<'a, T, Spec<PoolOutput<I::Shape, K, <F as Domain<T>>::Function, S, P, Dl, L>, I::Shape, K, <F as Domain<T>>::Function, (S, P, Dl, L, ())>, I::Reader>
 where
     I: ConvInput<'a, T>,
     F: Domain<T>,
@@ -192,27 +221,30 @@ where
 }
 
 /// Builds an average pool: [`pool`] without `dilation`, which PyTorch's
-/// average pools do not take.
+/// average pools do not take, and with `count_include_pad`.
 #[inline(always)]
-#[allow(clippy::type_complexity)]
+#[allow(clippy::too_many_arguments, clippy::type_complexity)]
 #[rustfmt::skip]
-pub fn average<'a, T, M, F, K, S, P, L, I>(
-    context: Context<T, M>,
-    f: F,
-    kernel: PhantomData<K>,
-    stride: PhantomData<S>,
-    padding: PhantomData<P>,
-    layout: PhantomData<L>,
+pub fn average<'a, T, M, F, K, S, P, L, Cp, I>(
+    _context: Context<T, M>,
+    _f: F,
+    _kernel: PhantomData<K>,
+    _stride: PhantomData<S>,
+    _padding: PhantomData<P>,
+    _layout: PhantomData<L>,
+    _count_include_pad: PhantomData<Cp>,
     input: I,
-) -> Pool<'a, T, Spec<PoolOutput<I::Shape, K, <F as Domain<T>>::Function, S, P, (), L>, I::Shape, K, <F as Domain<T>>::Function, (S, P, (), L)>, I::Reader>
+) -> Pool<'a, T, Spec<PoolOutput<I::Shape, K, <F as Domain<T>>::Function, S, P, (), L>, I::Shape, K, <F as Domain<T>>::Function, (S, P, (), L, Cp)>, I::Reader>
 where
     I: ConvInput<'a, T>,
     F: Domain<T>,
     <F as Domain<T>>::Function: Pooling,
     S: StrideOrKernel<K>,
     I::Shape: ConvRule<K, <<F as Domain<T>>::Function as Pooling>::Kind, S::Stride, P, (), (), L>,
+    Cp: CountsPadding,
 {
-    pool(context, f, kernel, stride, padding, PhantomData::<()>, layout, input)
+    let (x, reader) = input.parts();
+    Pool { x, reader, spec: PhantomData }
 }
 
 impl<T, C: PoolSpec, R: Reader<T>> Shaped for Pool<'_, T, C, R> {
@@ -237,13 +269,18 @@ impl<T: Element, C: PoolSpec, R: Reader<T>> Pool<'_, T, C, R> {
         }
     }
 
-    /// The folded value as the result.
+    /// The folded value of the window at `(oh, ow)` as the result.
     #[inline(always)]
-    fn finish(acc: T) -> T {
+    fn finish(acc: T, oh: usize, ow: usize) -> T {
         let g = C::GEOMETRY;
         match C::FOLD {
             Fold::Max => acc,
-            Fold::Mean => crate::element::mean_of(acc, g.kernel[0] * g.kernel[1]),
+            Fold::Mean if C::COUNTS_PADDING => {
+                crate::element::mean_of(acc, g.kernel[0] * g.kernel[1])
+            }
+            Fold::Mean => {
+                crate::element::mean_of(acc, taps_inside(&g, oh, 0) * taps_inside(&g, ow, 1))
+            }
         }
     }
 
@@ -303,8 +340,11 @@ impl<T: Element, C: PoolSpec, R: Reader<T>> Pool<'_, T, C, R> {
                 }
             }
         }
-        for a in values.iter_mut() {
-            *a = Self::finish(*a);
+        // Channels last, the row is one position's channels; else one
+        // output row's positions.
+        for (j, a) in values.iter_mut().enumerate() {
+            let ow = if g.channels_last { p.ow } else { j };
+            *a = Self::finish(*a, p.oh, ow);
         }
         acc
     }
@@ -325,6 +365,15 @@ unsafe impl<T: Element, C: PoolSpec, R: Reader<T>> Expr<T> for Pool<'_, T, C, R>
             values: self.row_values(first),
         }
     }
+}
+
+/// How many taps of the window at output index `at` along spatial dim
+/// `dim` fall inside the input (not in the padding).
+#[inline(always)]
+fn taps_inside(g: &Geometry, at: usize, dim: usize) -> usize {
+    (0..g.kernel[dim])
+        .filter(|&k| input_at(at, k, dim, g).is_some())
+        .count()
 }
 
 /// One output row of a pool, computed whole.

@@ -65,6 +65,10 @@ keywords! {
     nhwc
     /// `layout = nwc`: channels last, one spatial dim.
     nwc
+    /// `true` as an option's value (`count_include_pad = true`).
+    True
+    /// `false` as an option's value (`count_include_pad = false`).
+    False
 }
 
 /// The operations, as markers: which rule and how many spatial dims.

@@ -47,6 +47,12 @@ pub mod activations {
     include!(concat!(env!("OUT_DIR"), "/activations.rs"));
 }
 
+/// Not MLPerf Tiny's: int8 average and max pools with SAME padding that
+/// adds rows and columns (`tflite/tests/models/make_models.py`).
+pub mod padded_pools {
+    include!(concat!(env!("OUT_DIR"), "/padded_pools.rs"));
+}
+
 use tensor_expr::prelude::*;
 
 /// Input `k` of the reference vectors (`vectors/reference.py` draws them

@@ -6,7 +6,8 @@
 
 use tensor_expr::prelude::*;
 use tensor_expr_tflite_models::{
-    activations, anomaly, kws, kws_logits, reference_input, resnet, resnet_logits, vww, vww_logits,
+    activations, anomaly, kws, kws_logits, padded_pools, reference_input, resnet, resnet_logits,
+    vww, vww_logits,
 };
 
 const COUNT: usize = 100;
@@ -100,6 +101,16 @@ fn dense_layers_through_tanh_and_logistic_match_tflite_micro() {
         activations::INPUT_ZERO_POINT,
         include_bytes!("../vectors/activations.out"),
         activations::invoke,
+    );
+}
+
+#[test]
+fn pools_padded_same_match_tflite_micro() {
+    check(
+        "padded_pools",
+        padded_pools::INPUT_ZERO_POINT,
+        include_bytes!("../vectors/padded_pools.out"),
+        padded_pools::invoke,
     );
 }
 

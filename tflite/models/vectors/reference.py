@@ -1,6 +1,6 @@
 """Writes the reference outputs of tests/models.rs: TFLite Micro's outputs
 for MLPerf Tiny's four int8 models (the .tflite files in ../tflite, from
-mlcommons/tiny) and the small `activations` model
+mlcommons/tiny) and the small `activations` and `padded_pools` models
 (tflite/tests/models/make_models.py), over COUNT inputs each.
 
     python3 tflite/models/vectors/reference.py [NAME ...]
@@ -24,7 +24,7 @@ sys.path.insert(0, os.path.join(HERE, "..", "..", "..", "tests", "vectors"))
 from tflite_common import run_micro  # noqa: E402
 
 COUNT = 100
-MODELS = ["kws", "resnet", "vww", "anomaly", "activations"]
+MODELS = ["kws", "resnet", "vww", "anomaly", "activations", "padded_pools"]
 MASK = (1 << 64) - 1
 
 

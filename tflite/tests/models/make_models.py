@@ -6,8 +6,9 @@ imports, run against TFLite Micro in tflite/models.
 
 - concatenation.tflite: int8 CONCATENATION of two halves (unsupported).
 - float.tflite: a float32 dense layer (not int8).
-- padded_average.tflite: int8 AVERAGE_POOL_2D 3x3 SAME, whose edge windows
-  count only the taps inside the input (not generated).
+- ../../models/tflite/padded_pools.tflite: int8 AVERAGE_POOL_2D and
+  MAX_POOL_2D, 3x3 SAME at stride 1 and 2x3 SAME at stride 2, whose edge
+  windows count only the taps inside the input.
 - ../../models/tflite/activations.tflite: int8 dense layers through TANH
   and LOGISTIC (the converter writes each as an operator of its own).
 """
@@ -46,9 +47,11 @@ x = tf.keras.Input((8,), batch_size=1)
 save("float.tflite", tf.lite.TFLiteConverter.from_keras_model(
     tf.keras.Model(x, tf.keras.layers.Dense(4)(x))).convert())
 
-x = tf.keras.Input((5, 5, 2), batch_size=1)
+x = tf.keras.Input((5, 7, 3), batch_size=1)
 y = tf.keras.layers.AveragePooling2D(3, strides=1, padding="same")(x)
-save("padded_average.tflite", int8(tf.keras.Model(x, y), (5, 5, 2)))
+y = tf.keras.layers.MaxPooling2D((2, 3), strides=2, padding="same")(y)
+y = tf.keras.layers.AveragePooling2D((2, 3), strides=2, padding="same")(y)
+save(os.path.join("..", "..", "models", "tflite", "padded_pools.tflite"), int8(tf.keras.Model(x, y), (5, 7, 3)))
 
 x = tf.keras.Input((16,), batch_size=1)
 y = tf.keras.layers.Dense(12, activation="tanh")(x)

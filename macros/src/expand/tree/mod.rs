@@ -15,7 +15,7 @@ use crate::stage;
 use proc_macro2::{Delimiter, Ident, Literal, Span, TokenStream, TokenTree};
 use quote::{quote, quote_spanned, ToTokens};
 use std::collections::HashMap;
-use tensor_expr_catalog::operation::{Build, Dims};
+use tensor_expr_catalog::operation::{keyword_type, Build, Dims};
 
 mod fold;
 mod operation;

@@ -241,8 +241,10 @@ impl TreeBuilder {
                         keyword: Some(keyword),
                         ..
                     }) => {
-                        let rt = runtime(keyword.span());
-                        quote_spanned!(keyword.span()=> #rt::ops::witness::<#rt::ops::keyword::#keyword>())
+                        let span = keyword.span();
+                        let rt = runtime(span);
+                        let ty = Ident::new(keyword_type(&keyword.to_string()), span);
+                        quote_spanned!(span=> #rt::ops::witness::<#rt::ops::keyword::#ty>())
                     }
                     Some(given) if option.negative => offset_witness(&given.list),
                     Some(given) if given.sides => sides_witness(&given.list),

@@ -168,8 +168,8 @@ fn exp_on_negative_quarter(a: i32) -> i32 {
 }
 
 /// gemmlowp's `exp_on_negative_values` for a Q5.26 `a` in `[-32, 0]` (the
-/// format of TFLite's int8 softmax): `e^a` in Q0.31 ([`exp_on_negative`]
-/// with 5 integer bits).
+/// format of TFLite's int8 softmax): `e^a` in Q0.31 (gemmlowp's instance
+/// for 5 integer bits).
 ///
 /// ```
 /// use tensor_expr_runtime::fixed_point::exp_on_negative_values;

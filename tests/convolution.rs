@@ -378,6 +378,30 @@ fn averages_over_the_taps_inside_match_onnx_runtime() {
             count_include_pad = false
         ))
     });
+    // TensorFlow's SAME with a stride, the odd padding row and column
+    // last, as TFLite's pools take it.
+    check_pool!("avg_pool2d_same_stride2", Shape![1, 2, 9, 8], |x| {
+        tensor_expr!(avg_pool2d(
+            x,
+            [2, 3],
+            stride = 2,
+            padding = same,
+            count_include_pad = false
+        ))
+    });
+    check_pool!(
+        "max_pool2d_same_stride2_channels_last",
+        Shape![1, 7, 9, 3],
+        |x| {
+            tensor_expr!(max_pool2d(
+                x,
+                [3, 2],
+                stride = 2,
+                padding = same,
+                layout = nhwc
+            ))
+        }
+    );
     // `true` is the default.
     check_pool!("avg_pool2d_padded", Shape![1, 2, 7, 7], |x| {
         tensor_expr!(avg_pool2d(

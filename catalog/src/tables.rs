@@ -748,7 +748,7 @@ pub const OPERATIONS: &[&Operation] = &[
                     lengths: &[1],
                     zero: true,
                     negative: false,
-                    keywords: &[],
+                    keywords: &["same", "valid"],
                     sides: true,
                 },
                 NamedOption {
@@ -803,7 +803,7 @@ pub const OPERATIONS: &[&Operation] = &[
                     lengths: &[1, 2],
                     zero: true,
                     negative: false,
-                    keywords: &[],
+                    keywords: &["same", "valid"],
                     sides: true,
                 },
                 NamedOption {
@@ -858,7 +858,7 @@ pub const OPERATIONS: &[&Operation] = &[
                     lengths: &[1],
                     zero: true,
                     negative: false,
-                    keywords: &[],
+                    keywords: &["same", "valid"],
                     sides: true,
                 },
                 NamedOption {
@@ -913,7 +913,7 @@ pub const OPERATIONS: &[&Operation] = &[
                     lengths: &[1, 2],
                     zero: true,
                     negative: false,
-                    keywords: &[],
+                    keywords: &["same", "valid"],
                     sides: true,
                 },
                 NamedOption {

@@ -88,7 +88,7 @@ def conv_transpose(x, w, stride=None, pads=None, dilation=None, group=1, output_
     return run("ConvTranspose", {"x": x, "w": w}, 17, **attrs)
 
 
-def pool(op, x, kernel, stride=None, pads=None, dilation=None, sides=None, count_include_pad=1):
+def pool(op, x, kernel, stride=None, pads=None, dilation=None, sides=None, count_include_pad=1, same=False):
     """ONNX Runtime's MaxPool or AveragePool (counting the padding unless
     `count_include_pad` is 0, as PyTorch's avg_pool) of NCHW (or NCL) x."""
     attrs = {"kernel_shape": kernel, "strides": stride if stride is not None else kernel}
@@ -98,6 +98,8 @@ def pool(op, x, kernel, stride=None, pads=None, dilation=None, sides=None, count
         attrs["pads"] = sides
     if dilation is not None:
         attrs["dilations"] = dilation
+    if same:
+        attrs["auto_pad"] = "SAME_UPPER"
     if op == "AveragePool":
         attrs["count_include_pad"] = count_include_pad
     return run(op, {"x": x}, 19, **attrs)
@@ -210,3 +212,5 @@ pool_case("avg_pool2d_exclude_pad", "AveragePool", (1, 2, 7, 7), [3, 3], stride=
 pool_case("avg_pool2d_exclude_pad_sides", "AveragePool", (1, 2, 6, 7), [3, 2], stride=[1, 2], sides=[1, 0, 1, 1], count_include_pad=0)
 pool_case("avg_pool2d_exclude_pad_channels_last", "AveragePool", (1, 5, 5, 3), [3, 3], layout="last", stride=[1, 1], pads=[1, 1], count_include_pad=0)
 pool_case("avg_pool1d_exclude_pad", "AveragePool", (2, 3, 11), [4], stride=[3], pads=[2], count_include_pad=0)
+pool_case("avg_pool2d_same_stride2", "AveragePool", (1, 2, 9, 8), [2, 3], stride=[2, 2], same=True, count_include_pad=0)
+pool_case("max_pool2d_same_stride2_channels_last", "MaxPool", (1, 7, 9, 3), [3, 2], layout="last", stride=[2, 2], same=True)

@@ -1,7 +1,8 @@
 //! `max_pool1d`, `max_pool2d`, `avg_pool1d` and `avg_pool2d`, as
 //! `torch.nn.functional` defines them: a kernel given as a list
 //! (`max_pool2d(x, [2, 2])`), the stride the kernel unless given, zero
-//! padding at most half the kernel, dilation for the max pools; the
+//! padding at most half the kernel (or TensorFlow's `padding = same`, which
+//! never pads more), dilation for the max pools; the
 //! average counts the padding unless `count_include_pad = false` (PyTorch's
 //! default and argument): it divides by the kernel's size, or by the taps
 //! inside the input (TFLite's `AVERAGE_POOL_2D`, whose SAME windows count
@@ -23,8 +24,8 @@ use crate::expr::function::{impl_domain, Domain};
 use crate::expr::{Context, Expr, Flat, Reading, Row, Shaped};
 use crate::ops::conv::inputs::{ConvInput, Reader};
 use crate::ops::conv::{
-    input_at, input_index, output_position, Position, DILATION, LAYOUT_1D, LAYOUT_2D,
-    PADDING_SIZES, STRIDE,
+    input_at, input_index, output_position, Position, DILATION, LAYOUT_1D, LAYOUT_2D, PADDING,
+    STRIDE,
 };
 use crate::rules::conv::{kind, ConvRule, Geometry, OpKind, StrideOrKernel};
 use crate::shape::{Shape, MAX_RANK};
@@ -79,26 +80,26 @@ pools! {
     /// The largest element of each window (NaN if any is), as
     /// `torch.nn.functional.max_pool1d`.
     max_pool1d (MAX_POOL1D): Element, pool1d, Max, "pool::pool",
-        options &[STRIDE.one(), PADDING_SIZES.one(), DILATION.one(), LAYOUT_1D],
+        options &[STRIDE.one(), PADDING.one(), DILATION.one(), LAYOUT_1D],
         forms ["max_pool1d(x, [k])", "max_pool1d(x, [k], stride = s, padding = p, dilation = d, layout = nwc)"];
     /// The largest element of each window (NaN if any is), as
     /// `torch.nn.functional.max_pool2d`.
     max_pool2d (MAX_POOL2D): Element, pool2d, Max, "pool::pool",
-        options &[STRIDE, PADDING_SIZES, DILATION, LAYOUT_2D],
+        options &[STRIDE, PADDING, DILATION, LAYOUT_2D],
         forms ["max_pool2d(x, [kh, kw])", "max_pool2d(x, [kh, kw], stride = [sh, sw], padding = [ph, pw], dilation = [dh, dw], layout = nhwc)"];
     /// The mean of each window, padding counted unless
     /// `count_include_pad = false`, as `torch.nn.functional.avg_pool1d`
     /// (over integers rounded half away from zero, as TFLite's int8
     /// average pool).
     avg_pool1d (AVG_POOL1D): Element, pool1d, Mean, "pool::average",
-        options &[STRIDE.one(), PADDING_SIZES.one(), LAYOUT_1D, COUNT_INCLUDE_PAD],
+        options &[STRIDE.one(), PADDING.one(), LAYOUT_1D, COUNT_INCLUDE_PAD],
         forms ["avg_pool1d(x, [k])", "avg_pool1d(x, [k], stride = s, padding = p, layout = nwc, count_include_pad = false)"];
     /// The mean of each window, padding counted unless
     /// `count_include_pad = false`, as `torch.nn.functional.avg_pool2d`
     /// (over integers rounded half away from zero, as TFLite's int8
     /// average pool).
     avg_pool2d (AVG_POOL2D): Element, pool2d, Mean, "pool::average",
-        options &[STRIDE, PADDING_SIZES, LAYOUT_2D, COUNT_INCLUDE_PAD],
+        options &[STRIDE, PADDING, LAYOUT_2D, COUNT_INCLUDE_PAD],
         forms ["avg_pool2d(x, [kh, kw])", "avg_pool2d(x, [kh, kw], stride = [sh, sw], padding = [ph, pw], layout = nhwc, count_include_pad = false)"];
 }
 

@@ -49,7 +49,7 @@ pub const PADDING: NamedOption = NamedOption {
     ..PADDING_SIZES
 };
 /// `padding = p`, `[ph, pw]` or `[[top, bottom], [left, right]]`: default 0
-/// (a pool's, which has no `same`).
+/// ([`PADDING`]'s values, without its keywords).
 pub const PADDING_SIZES: NamedOption = NamedOption::sizes("padding", true).sides();
 /// `dilation = d` or `[dh, dw]`: positive, default 1.
 pub const DILATION: NamedOption = NamedOption::sizes("dilation", false);

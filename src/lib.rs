@@ -332,6 +332,7 @@ macro_rules! catalogue_entry {
 #[doc = catalogue_entry!("conv_unknown_padding_keyword", "`padding` takes sizes, `same` or `valid`; the error lists them on the value.")]
 #[doc = catalogue_entry!("pool_padding_over_half_the_kernel", "A pool pads each side by at most half its kernel (as PyTorch requires), so that no window lies wholly in the padding; the macro reports it on the padding.")]
 #[doc = catalogue_entry!("pool_count_include_pad_not_a_boolean", "`count_include_pad` is `true` (the default, as PyTorch's) or `false`, written as those words.")]
+#[doc = catalogue_entry!("requantize_multipliers_of_the_wrong_length", "Per-channel multipliers and shifts broadcast along the accumulator's last dim: give one per output channel.")]
 #[doc = catalogue_entry!("pool_kernel_larger_than_input", "A pool's kernel must fit the (padded) input, as a convolution's: the same message names the sizes.")]
 #[doc = catalogue_entry!("windows_longer_than_the_axis", "`windows::<AXIS, SIZE, STEP>()` needs SIZE at most the axis's size; the error names both.")]
 #[doc = catalogue_entry!("windows_step_zero", "Windows start every STEP positions, so STEP is at least 1.")]

@@ -571,6 +571,28 @@ mod vnni {
                 (1 << valid) - 1
             };
             let first = block * CHANNEL_BLOCK * per_channel;
+            if valid == CHANNEL_BLOCK && row_len.is_multiple_of(64) {
+                // Whole blocks of 16 quads: one 16 x 16 transpose of the
+                // channels' 64-byte runs each, where 16 gathers would wait
+                // on memory.
+                for row in 0..rows {
+                    for group in 0..row_len / 64 {
+                        let at = first + row * row_len + 64 * group;
+                        let runs: [__m512i; CHANNEL_BLOCK] =
+                            core::array::from_fn(|l| load_64(w, at + l * per_channel));
+                        let quads = transpose_16(runs);
+                        let chunk = (row * (row_len / 4) + 16 * group) * 64;
+                        for (k, quad) in quads.into_iter().enumerate() {
+                            let lane_bytes: &mut [i8; 64] = (&mut out[chunk + 64 * k..][..64])
+                                .try_into()
+                                .unwrap_or_else(|_| unreachable!());
+                            // SAFETY: 64 writable bytes; the store is unaligned.
+                            unsafe { _mm512_storeu_si512(lane_bytes.as_mut_ptr().cast(), quad) };
+                        }
+                    }
+                }
+                continue;
+            }
             for (at, lane_bytes) in out.chunks_exact_mut(64).enumerate() {
                 let (row, quad) = (at / quads, at % quads);
                 let offset = first + row * row_len + 4 * quad;
@@ -599,6 +621,47 @@ mod vnni {
             }
         }
         bytes
+    }
+
+    /// The 16 x 16 transpose of `rows`' 32-bit lanes: lane `l` of result
+    /// `k` is lane `k` of row `l`. Pairs of rows interleave by 32 bits, then
+    /// by 64 (lane `4L + k` of rows `4g..4g + 4` in 128-bit lane `L` of
+    /// `u[4g + k]`), then 128-bit lanes are gathered across the four groups.
+    #[inline]
+    #[target_feature(enable = "avx512f,avx512bw,avx512vnni,avx2")]
+    fn transpose_16(rows: [__m512i; 16]) -> [__m512i; 16] {
+        let t: [__m512i; 16] = core::array::from_fn(|i| {
+            let (a, b) = (rows[i & !1], rows[i | 1]);
+            if i % 2 == 0 {
+                _mm512_unpacklo_epi32(a, b)
+            } else {
+                _mm512_unpackhi_epi32(a, b)
+            }
+        });
+        // u[4g + k], k = 0..4: from t[4g], t[4g + 2] (k = 0, 1) and t[4g + 1],
+        // t[4g + 3] (k = 2, 3).
+        let u: [__m512i; 16] = core::array::from_fn(|i| {
+            let (g, k) = (i / 4, i % 4);
+            let (a, b) = (t[4 * g + k / 2], t[4 * g + k / 2 + 2]);
+            if k % 2 == 0 {
+                _mm512_unpacklo_epi64(a, b)
+            } else {
+                _mm512_unpackhi_epi64(a, b)
+            }
+        });
+        let mut out = [_mm512_setzero_si512(); 16];
+        for k in 0..4 {
+            let (v0, v1, v2, v3) = (u[k], u[4 + k], u[8 + k], u[12 + k]);
+            let low01 = _mm512_shuffle_i32x4::<0x44>(v0, v1);
+            let high01 = _mm512_shuffle_i32x4::<0xEE>(v0, v1);
+            let low23 = _mm512_shuffle_i32x4::<0x44>(v2, v3);
+            let high23 = _mm512_shuffle_i32x4::<0xEE>(v2, v3);
+            out[k] = _mm512_shuffle_i32x4::<0x88>(low01, low23);
+            out[4 + k] = _mm512_shuffle_i32x4::<0xDD>(low01, low23);
+            out[8 + k] = _mm512_shuffle_i32x4::<0x88>(high01, high23);
+            out[12 + k] = _mm512_shuffle_i32x4::<0xDD>(high01, high23);
+        }
+        out
     }
 
     /// The 64 bytes of `bytes` from `at`.

@@ -41,13 +41,21 @@ from tflite_common import line, quantize_multiplier, run_micro
 rng = np.random.default_rng(20261126)
 
 
-def convert(function, input_shape):
-    """The function as a full-integer int8 TFLite model."""
+def normal_inputs(*shapes_and_spreads):
+    """The converter's representative data: 200 draws of normal inputs, one
+    per `(shape, mean, deviation)`."""
 
     def representative():
         for _ in range(200):
-            yield [rng.normal(size=input_shape).astype(np.float32)]
+            yield [rng.normal(mean, deviation, size=shape).astype(np.float32)
+                   for shape, mean, deviation in shapes_and_spreads]
 
+    return representative
+
+
+def convert(function, representative):
+    """The function as a full-integer int8 TFLite model, quantised on the
+    `representative` data."""
     converter = tf.lite.TFLiteConverter.from_concrete_functions(
         [function.get_concrete_function()], function
     )
@@ -103,7 +111,7 @@ def near_ties(model, input_shape, candidates=2000, most=8):
 
 
 def case(name, function, input_shape, weights_for_test=None, count=4, litert=False):
-    model = convert(function, input_shape)
+    model = convert(function, normal_inputs((input_shape, 0.0, 1.0)))
     ins, (sy, zy, _) = tensors(model)
     (sx, zx, _) = ins[0]
     inputs = [rng.integers(-128, 128, size=input_shape, dtype=np.int8) for _ in range(count)]
@@ -224,20 +232,7 @@ def binary(name, operation):
     def layer(a, b):
         return operation(a, b)
 
-    def representative():
-        for _ in range(200):
-            yield [
-                rng.normal(0.3, 1.0, size=(1, 6, 5, 8)).astype(np.float32),
-                rng.normal(-0.5, 2.5, size=(1, 6, 5, 8)).astype(np.float32),
-            ]
-
-    converter = tf.lite.TFLiteConverter.from_concrete_functions([layer.get_concrete_function()], layer)
-    converter.optimizations = [tf.lite.Optimize.DEFAULT]
-    converter.representative_dataset = representative
-    converter.target_spec.supported_ops = [tf.lite.OpsSet.TFLITE_BUILTINS_INT8]
-    converter.inference_input_type = tf.int8
-    converter.inference_output_type = tf.int8
-    model = converter.convert()
+    model = convert(layer, normal_inputs(((1, 6, 5, 8), 0.3, 1.0), ((1, 6, 5, 8), -0.5, 2.5)))
     (sa, za, _), (sb, zb, _) = tensors(model)[0]
     (sy, zy, _) = tensors(model)[1]
     micro = runtime.Interpreter.from_bytes(model)
@@ -289,17 +284,7 @@ def softmax(name, shape, spread):
     def layer(x):
         return tf.nn.softmax(x)
 
-    def representative():
-        for _ in range(200):
-            yield [rng.normal(0.0, spread, size=shape).astype(np.float32)]
-
-    converter = tf.lite.TFLiteConverter.from_concrete_functions([layer.get_concrete_function()], layer)
-    converter.optimizations = [tf.lite.Optimize.DEFAULT]
-    converter.representative_dataset = representative
-    converter.target_spec.supported_ops = [tf.lite.OpsSet.TFLITE_BUILTINS_INT8]
-    converter.inference_input_type = tf.int8
-    converter.inference_output_type = tf.int8
-    model = converter.convert()
+    model = convert(layer, normal_inputs((shape, 0.0, spread)))
     ([(sx, zx, _)], (sy, zy, _)) = tensors(model)
     assert float(sy[0]) == 1.0 / 256 and zy[0] == -128
     inputs = [rng.integers(-128, 128, size=shape, dtype=np.int8) for _ in range(6)]
@@ -329,17 +314,7 @@ def activation(name, function, spread, offset):
     def layer(x):
         return function(x)
 
-    def representative():
-        for _ in range(200):
-            yield [rng.normal(offset, spread, size=shape).astype(np.float32)]
-
-    converter = tf.lite.TFLiteConverter.from_concrete_functions([layer.get_concrete_function()], layer)
-    converter.optimizations = [tf.lite.Optimize.DEFAULT]
-    converter.representative_dataset = representative
-    converter.target_spec.supported_ops = [tf.lite.OpsSet.TFLITE_BUILTINS_INT8]
-    converter.inference_input_type = tf.int8
-    converter.inference_output_type = tf.int8
-    model = converter.convert()
+    model = convert(layer, normal_inputs((shape, offset, spread)))
     ([(sx, zx, _)], (sy, zy, _)) = tensors(model)
     x = np.arange(-128, 128, dtype=np.int8).reshape(shape)
     y = run_micro(model, [x])

@@ -87,6 +87,14 @@ pub fn expand_into(statement: &Statement, slot: Option<&TokenStream>) -> TokenSt
     }
     let mut builder = TreeBuilder::new(strict, &value, target, &stages);
     let main = match &statement.form {
+        // The value is one operation computed whole (`cumsum(x, [1])`,
+        // `inv(a)`): its stage is a new `Tensor`, placed as the value's
+        // (a stage votes for the stack), so it is the result, not copied
+        // into another.
+        Form::Evaluate(_) if slot.is_none() && is_whole_stage(&value, &stages) => {
+            let name = stages.last().map(|stage| &stage.name);
+            quote!(#name)
+        }
         Form::Evaluate(_) => {
             let (span, root, placement) = builder.evaluation(&value);
             let rt = runtime(span);
@@ -132,6 +140,17 @@ pub fn expand_into(statement: &Statement, slot: Option<&TokenStream>) -> TokenSt
             #(#stage_lets)*
             #main
         })
+    }
+}
+
+/// Whether `value` (after staging) is exactly the last stage, an operation
+/// computed whole by its own function.
+fn is_whole_stage(value: &Expr, stages: &[stage::Stage]) -> bool {
+    match (value, stages.last()) {
+        (Expr::Operand(operand), Some(last)) => {
+            last.name == operand.tokens.to_string() && stage::is_matrix_operation(&last.expr)
+        }
+        _ => false,
     }
 }
 

@@ -54,23 +54,21 @@ pub fn expand_into(statement: &Statement, slot: Option<&TokenStream>) -> TokenSt
         Form::Assign { target, value, .. } => (value, Some(target)),
     };
     let (value, stages) = stage::split(value, target.map(ToString::to_string).as_deref());
-    // `out = op(..)` where the value is its last stage, one computed
-    // straight into the target: that stage writes `out` itself (`None`), or
-    // gives the tensor assigned as any stage is.
-    let into = match (&statement.form, &value, stages.last()) {
+    // The value is one operation computed whole (`cumsum(x, [1])`,
+    // `inv(a)`): its last stage.
+    let whole = whole_stage(&value, &stages);
+    // `out = op(..)` with that stage one computed straight into the target:
+    // it writes `out` itself (`None`), or gives the tensor assigned as any
+    // stage is.
+    let into = match (&statement.form, whole) {
         (
             Form::Assign {
                 op: AssignOp::Set,
                 target,
                 ..
             },
-            Expr::Operand(operand),
             Some(last),
-        ) if last.name == operand.tokens.to_string()
-            && stage::computed_into(&last.expr, &target.to_string()) =>
-        {
-            Some((&last.name, target))
-        }
+        ) if stage::computed_into(&last.expr, &target.to_string()) => Some((&last.name, target)),
         _ => None,
     };
     let mut stage_lets: Vec<TokenStream> = stages
@@ -87,12 +85,11 @@ pub fn expand_into(statement: &Statement, slot: Option<&TokenStream>) -> TokenSt
     }
     let mut builder = TreeBuilder::new(strict, &value, target, &stages);
     let main = match &statement.form {
-        // The value is one operation computed whole (`cumsum(x, [1])`,
-        // `inv(a)`): its stage is a new `Tensor`, placed as the value's
-        // (a stage votes for the stack), so it is the result, not copied
-        // into another.
-        Form::Evaluate(_) if slot.is_none() && is_whole_stage(&value, &stages) => {
-            let name = stages.last().map(|stage| &stage.name);
+        // A whole stage is a new `Tensor`, placed as the value's (a stage
+        // votes for the stack), so it is the result, not copied into
+        // another.
+        Form::Evaluate(_) if slot.is_none() && whole.is_some() => {
+            let name = whole.map(|stage| &stage.name);
             quote!(#name)
         }
         Form::Evaluate(_) => {
@@ -143,14 +140,17 @@ pub fn expand_into(statement: &Statement, slot: Option<&TokenStream>) -> TokenSt
     }
 }
 
-/// Whether `value` (after staging) is exactly the last stage, an operation
-/// computed whole by its own function.
-fn is_whole_stage(value: &Expr, stages: &[stage::Stage]) -> bool {
+/// The last stage, where `value` (after staging) is exactly it and it is an
+/// operation computed whole by its own function.
+fn whole_stage<'a>(value: &Expr, stages: &'a [stage::Stage]) -> Option<&'a stage::Stage> {
     match (value, stages.last()) {
-        (Expr::Operand(operand), Some(last)) => {
-            last.name == operand.tokens.to_string() && stage::is_matrix_operation(&last.expr)
+        (Expr::Operand(operand), Some(last))
+            if last.name == operand.tokens.to_string()
+                && stage::is_matrix_operation(&last.expr) =>
+        {
+            Some(last)
         }
-        _ => false,
+        _ => None,
     }
 }
 

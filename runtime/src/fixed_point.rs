@@ -318,6 +318,15 @@ pub fn tanh(a: i32) -> i32 {
     }
 }
 
+/// TFLite's `CalculateInputRadius`: the largest input whose value scaled
+/// left by `shift` (to a format of `integer_bits` integer bits) fits that
+/// format, `floor((2^integer_bits - 1) 2^(31 - integer_bits) / 2^shift)`.
+#[inline(always)]
+fn input_radius(integer_bits: i32, shift: i32) -> i32 {
+    let max_magnitude = ((1i64 << integer_bits) - 1) << (31 - integer_bits);
+    (max_magnitude >> shift.clamp(0, 63)).min(i64::from(i32::MAX)) as i32
+}
+
 /// The integer bits of the input of TFLite's int8 `LOGISTIC` and `TANH`,
 /// Q4.27.
 const ACTIVATION_INPUT_INTEGER_BITS: i32 = 4;
@@ -366,11 +375,7 @@ fn activation_int8(
     output_bits: i32,
     zero_point: i32,
 ) -> i32 {
-    // floor(15 * 2^27 / 2^shift): the largest input whose scaled value
-    // fits Q4.27.
-    let max_magnitude =
-        ((1i64 << ACTIVATION_INPUT_INTEGER_BITS) - 1) << (31 - ACTIVATION_INPUT_INTEGER_BITS);
-    let radius = (max_magnitude >> shift.clamp(0, 63)).min(i64::from(i32::MAX)) as i32;
+    let radius = input_radius(ACTIVATION_INPUT_INTEGER_BITS, shift);
     let scaled = multiply_by_quantized_multiplier(input, multiplier, shift);
     let output = rounding_divide_by_pot(function(scaled), 31 - output_bits) + zero_point;
     if input <= -radius {
@@ -458,11 +463,7 @@ pub fn softmax_multiplier(input_scale: f32, beta: f32) -> (i32, i32) {
 /// element it skips.
 #[inline(always)]
 pub fn softmax_exp(diff: i32, multiplier: i32, shift: i32) -> i32 {
-    // TFLite's `CalculateInputRadius`: the largest difference whose
-    // scaled value fits Q5.26, floor(31 * 2^26 / 2^shift).
-    let unit_shift = 31 - SOFTMAX_INPUT_INTEGER_BITS;
-    let max_magnitude = ((1i64 << SOFTMAX_INPUT_INTEGER_BITS) - 1) << unit_shift;
-    let radius = (max_magnitude >> shift.clamp(0, 63)) as i32;
+    let radius = input_radius(SOFTMAX_INPUT_INTEGER_BITS, shift);
     // TFLite's `MultiplyByQuantizedMultiplierGreaterThanOne`.
     let scaled = doubling_high_mul(diff.wrapping_shl(shift as u32), multiplier);
     let exp = exp_on_negative_values(scaled);

@@ -25,39 +25,44 @@
 
 use super::{Build, Dims, Operation, Reads, Signature};
 
-/// The signature of both: three inputs, no list.
-const SIGNATURE: Signature = Signature {
-    inputs: 3,
-    dims: Dims::None,
-    dims_optional: false,
-    keepdim: false,
-    type_arg: false,
-    options: &[],
-};
+/// The table entry of `name(x, multiplier, shift)`: three inputs, no list,
+/// defined as `definition`.
+const fn entry(
+    name: &'static str,
+    definition: &'static str,
+    summary: &'static str,
+    forms: &'static [&'static str],
+) -> Operation {
+    Operation {
+        name,
+        signature: Signature {
+            inputs: 3,
+            dims: Dims::None,
+            dims_optional: false,
+            keepdim: false,
+            type_arg: false,
+            options: &[],
+        },
+        reads: Reads::AsDefined,
+        build: Build::Composite(definition),
+        elements: "Integer",
+        summary,
+        forms,
+    }
+}
 
 /// The table entry of `quantized_sigmoid(x, multiplier, shift)`.
-pub const SIGMOID: Operation = Operation {
-    name: "quantized_sigmoid",
-    signature: SIGNATURE,
-    reads: Reads::AsDefined,
-    build: Build::Composite(
-        "saturating_cast::<i8>(sigmoid_int8(cast::<i32>(x), cast::<i32>(y), cast::<i32>(z)))",
-    ),
-    elements: "Integer",
-    summary:
-        "TFLite's int8 logistic of `x` less its zero point: int8 of scale 1/256, zero point -128.",
-    forms: &["quantized_sigmoid(x, multiplier, shift)"],
-};
+pub const SIGMOID: Operation = entry(
+    "quantized_sigmoid",
+    "saturating_cast::<i8>(sigmoid_int8(cast::<i32>(x), cast::<i32>(y), cast::<i32>(z)))",
+    "TFLite's int8 logistic of `x` less its zero point: int8 of scale 1/256, zero point -128.",
+    &["quantized_sigmoid(x, multiplier, shift)"],
+);
 
 /// The table entry of `quantized_tanh(x, multiplier, shift)`.
-pub const TANH: Operation = Operation {
-    name: "quantized_tanh",
-    signature: SIGNATURE,
-    reads: Reads::AsDefined,
-    build: Build::Composite(
-        "saturating_cast::<i8>(tanh_int8(cast::<i32>(x), cast::<i32>(y), cast::<i32>(z)))",
-    ),
-    elements: "Integer",
-    summary: "TFLite's int8 tanh of `x` less its zero point: int8 of scale 1/128, zero point 0.",
-    forms: &["quantized_tanh(x, multiplier, shift)"],
-};
+pub const TANH: Operation = entry(
+    "quantized_tanh",
+    "saturating_cast::<i8>(tanh_int8(cast::<i32>(x), cast::<i32>(y), cast::<i32>(z)))",
+    "TFLite's int8 tanh of `x` less its zero point: int8 of scale 1/128, zero point 0.",
+    &["quantized_tanh(x, multiplier, shift)"],
+);

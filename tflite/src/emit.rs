@@ -912,16 +912,7 @@ impl<'g, 'a> Writer<'g, 'a> {
         let output = self.output(place, operator)?;
         let y = &self.graph.tensors[output];
         let (scale, _) = x.quantization(place)?;
-        let y_quant = y.quantization(place)?;
-        if y_quant != (1.0 / 256.0, -128) {
-            return Err(unsupported(
-                place,
-                format!(
-                    "TFLite's int8 softmax writes a scale of 1/256 and zero point -128; the \
-                     output has {y_quant:?}"
-                ),
-            ));
-        }
+        fixed_output(place, "softmax", y, (1.0 / 256.0, -128, "1/256"))?;
         let scaled = f64::from(scale) * f64::from(beta);
         if scaled.is_nan() || scaled <= 2f64.powi(-26) || x.shape.is_empty() {
             return Err(unsupported(
@@ -956,24 +947,16 @@ impl<'g, 'a> Writer<'g, 'a> {
         let x = self.input(place, operator, 0, schema::INT8)?;
         let output = self.output(place, operator)?;
         let (scale, zero_point) = x.quantization(place)?;
-        let y_quant = self.graph.tensors[output].quantization(place)?;
-        let (function, written) = if logistic {
-            ("quantized_sigmoid", (1.0 / 256.0, -128))
+        let (function, kernel, written) = if logistic {
+            (
+                "quantized_sigmoid",
+                "LOGISTIC",
+                (1.0 / 256.0, -128, "1/256"),
+            )
         } else {
-            ("quantized_tanh", (1.0 / 128.0, 0))
+            ("quantized_tanh", "TANH", (1.0 / 128.0, 0, "1/128"))
         };
-        if y_quant != written {
-            return Err(unsupported(
-                place,
-                format!(
-                    "TFLite's int8 {} writes a scale of {} and zero point {}; the output \
-                     has {y_quant:?}",
-                    operator_name(operator.code),
-                    written.0,
-                    written.1
-                ),
-            ));
-        }
+        fixed_output(place, kernel, &self.graph.tensors[output], written)?;
         if scale.is_nan() || scale <= 0.0 {
             return Err(unsupported(
                 place,
@@ -1064,6 +1047,28 @@ impl<'g, 'a> Writer<'g, 'a> {
             weights: self.weights,
         })
     }
+}
+
+/// The output quantisation `(scale, zero point, the scale as written)` that
+/// TFLite's int8 `kernel` always writes (softmax, logistic, tanh), required
+/// of `y`.
+fn fixed_output(
+    place: &str,
+    kernel: &str,
+    y: &TensorInfo<'_>,
+    (scale, zero_point, written): (f32, i32, &str),
+) -> Result<(), Error> {
+    let found = y.quantization(place)?;
+    if found != (scale, zero_point) {
+        return Err(unsupported(
+            place,
+            format!(
+                "TFLite's int8 {kernel} writes a scale of {written} and zero point {zero_point}; \
+                 the output has {found:?}"
+            ),
+        ));
+    }
+    Ok(())
 }
 
 /// The parts of a layer's expression its constants give.

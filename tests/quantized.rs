@@ -798,6 +798,74 @@ fn int8_convolutions_channels_last_match_their_definition() {
         layout = nhwc
     ));
     assert_conv_nhwc(&y, &x, &w, same, (200, 0), "input constant 200");
+
+    // 140 channels: a single position's tile is 128 wide with AVX-512 (the
+    // kernel sums it 32 channels at a time), the last 12 are tiles of 8
+    // and 4; 15 positions are tiles of 8, 4 and 1.
+    let (x, w) = (
+        bytes::<Shape![1, 5, 3, 24]>(29),
+        bytes::<Shape![140, 3, 3, 24]>(30),
+    );
+    let y = tensor_expr!(conv2d(
+        cast::<i32>(x) - 3,
+        cast::<i32>(w),
+        padding = 1,
+        layout = nhwc
+    ));
+    let slide = Slide {
+        pad: [1, 1],
+        ..PLAIN
+    };
+    assert_conv_nhwc(&y, &x, &w, slide, (-3, 0), "140 channels");
+    let y = tensor_expr!(conv2d(
+        cast::<i32>(x) - 3,
+        cast::<i32>(w) + 2,
+        padding = 1,
+        layout = nhwc
+    ));
+    assert_conv_nhwc(&y, &x, &w, slide, (-3, 2), "140 channels, weights offset");
+    let (x, w) = (
+        bytes::<Shape![1, 5, 3, 6]>(31),
+        bytes::<Shape![140, 3, 3, 6]>(32),
+    );
+    let y = tensor_expr!(conv2d(
+        cast::<i32>(x) + 9,
+        cast::<i32>(w),
+        padding = 1,
+        layout = nhwc
+    ));
+    assert_conv_nhwc(&y, &x, &w, slide, (9, 0), "140 channels, six inputs");
+
+    // At most 8 output channels, whose weights the kernel without VNNI
+    // packs 8 channels a block.
+    let (x, w) = (
+        bytes::<Shape![1, 6, 7, 3]>(33),
+        bytes::<Shape![5, 3, 3, 3]>(34),
+    );
+    let y = tensor_expr!(conv2d(
+        cast::<i32>(x) - 11,
+        cast::<i32>(w),
+        padding = 1,
+        layout = nhwc
+    ));
+    assert_conv_nhwc(&y, &x, &w, slide, (-11, 0), "five channels out");
+    let (x, w) = (
+        bytes::<Shape![1, 4, 5, 8]>(35),
+        bytes::<Shape![8, 1, 1, 8]>(36),
+    );
+    let y = tensor_expr!(conv2d(
+        cast::<i32>(x) + 1,
+        cast::<i32>(w) - 4,
+        layout = nhwc
+    ));
+    assert_conv_nhwc(
+        &y,
+        &x,
+        &w,
+        PLAIN,
+        (1, -4),
+        "eight channels out, weights offset",
+    );
 }
 
 /// `quantized_softmax` over the last dim, TFLite Micro's outputs byte for

@@ -34,7 +34,7 @@ use core::marker::PhantomData;
 /// nest: as a function's arguments LLVM knows that the output aliases
 /// nothing and that the tree does not change (`noalias`), which the walks
 /// over `[N, 3]` points need to vectorise across rows without checks.
-pub(super) trait Nest<X, E>: Sized {
+pub(crate) trait Nest<X, E>: Sized {
     /// The nest for vectors of `LANES` `f32`, product tiles of `ROWS` rows
     /// by `WIDE` columns (a single row by `ROW_WIDE`), and fused
     /// multiply-adds in the product where `FUSE`.
@@ -49,7 +49,7 @@ pub(super) trait Nest<X, E>: Sized {
 /// AVX2 function where the level has them and the compile-time target does
 /// not, else the target's nest.
 #[inline(always)]
-pub(super) fn at_selected_level<X, E, N: Nest<X, E>>(nest: N, out: &mut [X], e: &E, first: usize) {
+pub(crate) fn at_selected_level<X, E, N: Nest<X, E>>(nest: N, out: &mut [X], e: &E, first: usize) {
     #[cfg(all(feature = "std", target_arch = "x86_64"))]
     {
         use crate::isa::{selected, Level};

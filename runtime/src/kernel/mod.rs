@@ -31,6 +31,8 @@ mod run_time;
 mod tiles;
 
 pub use assign::{assign, update, Write};
+#[cfg(feature = "alloc")]
+pub(crate) use dispatch::{at_selected_level, Nest};
 pub(crate) use run_time::drive_rows;
 
 use crate::element::Element;

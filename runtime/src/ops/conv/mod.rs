@@ -380,15 +380,32 @@ unsafe impl<T: Element, C: ConvSpec, Xr: Reader<T>, Wr: Reader<T>> Expr<T>
         for (r, p) in rows.iter_mut().enumerate() {
             *p = Self::position::<O>(at.row::<O>(r), j0);
         }
-        let own = Self::columns_are_own::<O>();
-        // First, before anything else is set up for the tile: the int8
-        // kernel's sums are the block.
-        if Self::INT8_TILES && own && int8::takes_channels(CC) {
-            if let Some(block) = self.int8_block(&rows) {
-                return Block(block);
-            }
+        // An int8 convolution's tiles are the runtime's int8 kernels' sums
+        // (compiled once, whatever the expression; their weights are
+        // packed on the heap); only the other convolutions, and any
+        // without an allocator, compile the general path below.
+        if const { Self::INT8_TILES && Self::columns_are_own::<O>() && cfg!(feature = "alloc") } {
+            return Block(self.int8_tile(&rows));
         }
         let mut block = [[T::ZERO; CC]; R];
+        self.general_tile::<O, R, CC, FUSE>(at, j0, &rows, &mut block);
+        Block(block)
+    }
+}
+
+impl<'a, T: Element, C: ConvSpec, Xr: Reader<T>, Wr: Reader<T>> Convolution<'a, T, C, Xr, Wr> {
+    /// A tile of the positions `rows` (each at its first column `j0` of
+    /// `at`) by `CC` columns, by the loop that suits the layout and the
+    /// groups.
+    #[inline(always)]
+    fn general_tile<O: Shape, const R: usize, const CC: usize, const FUSE: bool>(
+        &self,
+        at: TileOrigin,
+        j0: usize,
+        rows: &[Position; R],
+        block: &mut [[T; CC]; R],
+    ) {
+        let own = Self::columns_are_own::<O>();
         let first = rows[0];
         let fast = own && !Self::G.channels_last;
         let channels = rows.iter().enumerate().all(|(r, p)| {
@@ -412,7 +429,7 @@ unsafe impl<T: Element, C: ConvSpec, Xr: Reader<T>, Wr: Reader<T>> Expr<T>
             } == *p
         });
         if own && Self::G.channels_last && positions {
-            self.pixels::<R, CC, FUSE>(&rows, &mut block);
+            self.pixels::<R, CC, FUSE>(rows, block);
         } else if own && Self::G.channels_last {
             // A tile of merged rows (`TileRows::Positions`) that crosses
             // an image row: each position a tile of its own.
@@ -423,15 +440,15 @@ unsafe impl<T: Element, C: ConvSpec, Xr: Reader<T>, Wr: Reader<T>> Expr<T>
             }
         } else if fast && channels {
             if Self::interior::<CC>(first.ow) {
-                self.channel_rows::<R, CC, FUSE, true>(&rows, &mut block);
+                self.channel_rows::<R, CC, FUSE, true>(rows, block);
             } else {
-                self.channel_rows::<R, CC, FUSE, false>(&rows, &mut block);
+                self.channel_rows::<R, CC, FUSE, false>(rows, block);
             }
         } else if fast && spatial {
             if Self::interior::<CC>(first.ow) {
-                self.spatial_rows::<R, CC, FUSE, true>(&rows, &mut block);
+                self.spatial_rows::<R, CC, FUSE, true>(rows, block);
             } else {
-                self.spatial_rows::<R, CC, FUSE, false>(&rows, &mut block);
+                self.spatial_rows::<R, CC, FUSE, false>(rows, block);
             }
         } else {
             for (r, sums) in block.iter_mut().enumerate() {
@@ -440,11 +457,8 @@ unsafe impl<T: Element, C: ConvSpec, Xr: Reader<T>, Wr: Reader<T>> Expr<T>
                 }
             }
         }
-        Block(block)
     }
-}
 
-impl<'a, T: Element, C: ConvSpec, Xr: Reader<T>, Wr: Reader<T>> Convolution<'a, T, C, Xr, Wr> {
     /// A channels-last tile of `R` consecutive positions of one image row
     /// by `CC` channels, by the loop that suits the groups.
     #[inline(always)]
@@ -471,15 +485,52 @@ impl<'a, T: Element, C: ConvSpec, Xr: Reader<T>, Wr: Reader<T>> Convolution<'a, 
     const INT8_TILES: bool = Xr::INT8 && Wr::INT8 && int8::form(&Self::G).is_some();
 
     /// A channels-last tile of the `R` positions `rows` (of one channel)
-    /// by `CC` (8, 16 or 32) channels, summed by the int8 kernel; `None`
-    /// where the kernel cannot run: the weights have an offset, the tile is
-    /// not of the kernel's form, or the CPU lacks the instructions.
+    /// by `CC` channels, summed by the int8 kernels ([`int8::block`]):
+    /// in one call, or, for a tile wider than [`int8::TILE_CHANNELS`] (a
+    /// single position's), in one call per that many channels.
     #[inline(always)]
-    fn int8_block<const R: usize, const CC: usize>(
+    fn int8_tile<const R: usize, const CC: usize>(&self, rows: &[Position; R]) -> [[T; CC]; R] {
+        if const { CC <= int8::TILE_CHANNELS } {
+            if let Some(block) = self.int8_columns(rows, CC) {
+                return block;
+            }
+        }
+        let mut block = [[T::ZERO; CC]; R];
+        if const { CC <= int8::TILE_CHANNELS } {
+            self.element_rows(rows, &mut block);
+            return block;
+        }
+        for start in (0..CC).step_by(int8::TILE_CHANNELS) {
+            let mut positions = *rows;
+            for p in &mut positions {
+                p.channel += start;
+            }
+            let channels = (CC - start).min(int8::TILE_CHANNELS);
+            let Some(part) = self.int8_columns::<R, { int8::TILE_CHANNELS }>(&positions, channels)
+            else {
+                self.element_rows(rows, &mut block);
+                return block;
+            };
+            for (row, part) in block.iter_mut().zip(&part) {
+                row[start..start + channels].copy_from_slice(&part[..channels]);
+            }
+        }
+        block
+    }
+
+    /// The sums of the `positions` by `channels` channels from theirs (the
+    /// block's first columns, the rest zero), summed by [`int8::block`];
+    /// `None` where the inputs or the tile are not the kernel's (never for
+    /// inputs of `INT8_TILES` and a tile of the walk). (Returned, not
+    /// written through a reference: LLVM then keeps the block in registers
+    /// for the epilogue, where through a reference it copied it twice.)
+    #[inline(always)]
+    fn int8_columns<const R: usize, const CC: usize>(
         &self,
-        rows: &[Position; R],
+        positions: &[Position; R],
+        channels: usize,
     ) -> Option<[[T; CC]; R]> {
-        let (Some((x, x_offset)), Some((w, 0)), Some(packed)) = (
+        let (Some((x, x_offset)), Some((w, w_offset)), Some(packed)) = (
             self.x_reader.int8(self.x),
             self.w_reader.int8(self.w),
             Wr::packed(&self.packed),
@@ -491,9 +542,10 @@ impl<'a, T: Element, C: ConvSpec, Xr: Reader<T>, Wr: Reader<T>> Convolution<'a, 
             w,
             packed,
             x_offset,
+            w_offset,
             geometry: &Self::G,
-            positions: rows,
-            channels: CC,
+            positions,
+            channels,
         };
         let mut sums = [[0; int8::TILE_CHANNELS]; int8::TILE_ROWS];
         if !int8::block(&tile, &mut sums) {

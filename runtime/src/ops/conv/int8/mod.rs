@@ -1,26 +1,32 @@
-//! The int8 convolution's kernel channels last: `conv2d(cast::<i32>(x) -
+//! The int8 convolution's kernels channels last: `conv2d(cast::<i32>(x) -
 //! zx, cast::<i32>(w), layout = nhwc)` over stored `i8` data, summed from
-//! the bytes themselves, as TFLite's int8 kernels compute. It takes three
-//! forms ([`Form`]), by the convolution's groups and input channels:
+//! the bytes themselves, as TFLite's int8 kernels compute. A convolution of
+//! one group and either form ([`Form`]) has its every tile summed here,
+//! compiled once in the runtime whatever the expression: the expression's
+//! nodes give the kernels slices and the geometry, and apply their
+//! epilogue (bias, requantisation, clamp) to the sums. Only without an
+//! allocator (the weights are packed on the heap) does such a convolution
+//! compile the general path of `conv` into its expression.
 //!
-//! - **Pixels** (one group, input channels a multiple of 4, as every layer
-//!   past a network's first): each tap reads the position's input pixel
-//!   where it is stored.
-//! - **Rows** (one group, other input channels: an image's 1 or 3, a
-//!   keyword spotter's one MFCC plane; no dilation along the row): each
-//!   row of the window (its taps' pixels side by side, at most [`MAX_ROW`]
-//!   bytes) is one masked load into a vector, the zero point's bytes where
-//!   a tap falls in the padding, and is summed as one long tap, its last
-//!   four bytes padded with weights of zero.
+//! - **Pixels** (input channels a multiple of 4, as every layer past a
+//!   network's first): each tap reads the position's input pixel where it
+//!   is stored.
+//! - **Rows** (other input channels: an image's 1 or 3, a keyword
+//!   spotter's one MFCC plane; no dilation along the row): each row of the
+//!   window (its taps' pixels side by side, at most [`MAX_ROW`] bytes) is
+//!   read as one long tap.
 //!
-//! With AVX-512 VNNI (selected at run time, `std` on x86-64; or the
-//! compile-time target's, with an allocator), the weights are first copied
-//! once per evaluation into the kernel's layout ([`PackedWeights`]), which
-//! also sums each channel's weights. A tile of up to 8 output positions
-//! (any: each its own) by 8, 16 or 32 output channels then keeps one vector of
-//! 16 `i32` sums per position and 16 channels.
+//! The weights are copied once per evaluation into the layout of the kernel
+//! that sums the tiles ([`PackedWeights`]): with AVX-512 VNNI (selected at
+//! run time, `std` on x86-64; or the compile-time target's), weights
+//! without a constant and an input whose zero point is a byte, the VNNI
+//! kernel below; otherwise the [`portable`] one, at the selected
+//! instruction-set level. A tile of up to 8 output positions (any: each
+//! its own) by up to 32 channels is summed as one or two whole blocks of 16
+//! channels ([`by_blocks`]).
 //!
-//! The weights are stored, for each 16 output channels
+//! The VNNI kernel keeps one vector of 16 `i32` sums per position and 16
+//! channels. The weights are stored, for each 16 output channels
 //! and each four bytes of a window's row (tap by tap, input channels
 //! innermost, each row rounded up to four bytes), as 64 bytes holding every
 //! channel's four weights side by side, so that one load gives the vector
@@ -32,21 +38,21 @@
 //! where `c` is the constant added to the input (`-zx`). A tap in the
 //! padding reads bytes equal to `-c` (the zero point), whose term the same
 //! correction cancels, so the padding contributes zero as TFLite's does.
+//! In the rows form, a row is one masked load into a vector, the zero
+//! point's bytes where a tap falls in the padding, its last four bytes
+//! padded with weights of zero.
 //!
 //! A depthwise convolution is not among the forms: each output takes one
 //! input channel's taps, too few multiply-adds per tile for the kernel's
 //! fixed costs (the copy of its sums, the epilogue's block) to pay; the
 //! general path's multiply-adds over the channels were as fast or faster.
-//!
-//! The copy and the kernel are functions of the runtime, compiled once
-//! whatever the expression: the expression's nodes give them slices and
-//! the geometry, and apply their epilogue (bias, requantisation, clamp) to
-//! the sums. Where the kernel cannot run, [`block`] gives `None` and the
-//! convolution takes its general path.
+
+#[cfg(feature = "alloc")]
+mod portable;
 
 use super::Position;
 use crate::rules::conv::Geometry;
-#[cfg(all(feature = "alloc", vnni_kernel))]
+#[cfg(feature = "alloc")]
 use alloc::vec::Vec;
 
 /// The most output positions of one tile.
@@ -56,6 +62,7 @@ pub(crate) const TILE_ROWS: usize = 8;
 pub(crate) const TILE_CHANNELS: usize = 32;
 
 /// The output channels of one block of the packed weights.
+#[cfg(feature = "alloc")]
 const CHANNEL_BLOCK: usize = 16;
 
 /// The sums of a tile: a row per position, a column per channel.
@@ -63,20 +70,18 @@ pub(crate) type Sums = [[i32; TILE_CHANNELS]; TILE_ROWS];
 
 /// A once-set cell: shared by the threads of a split walk with `std`
 /// (`rayon` implies it), a plain cell without.
-#[cfg(all(feature = "std", vnni_kernel))]
+#[cfg(feature = "std")]
 type Once<T> = std::sync::OnceLock<T>;
-#[cfg(all(feature = "alloc", not(feature = "std"), vnni_kernel))]
+#[cfg(all(feature = "alloc", not(feature = "std")))]
 type Once<T> = core::cell::OnceCell<T>;
 
-/// A convolution's weights in the kernel's layout, made on the first tile
-/// that asks for them (none where the kernel cannot run) and kept for the
-/// rest of the evaluation. Without an allocator, or where the kernel is
-/// not compiled (not x86-64; without `std`, a target without VNNI), it
-/// holds nothing and the kernel does not run.
+/// A convolution's weights in a kernel's layout, made on the first tile
+/// and kept for the rest of the evaluation. Without an allocator it holds
+/// nothing, and the convolution takes its general path.
 #[derive(Default)]
 pub struct PackedWeights {
-    #[cfg(all(feature = "alloc", vnni_kernel))]
-    once: Once<Option<Packed>>,
+    #[cfg(feature = "alloc")]
+    once: Once<Packed>,
 }
 
 impl core::fmt::Debug for PackedWeights {
@@ -85,9 +90,22 @@ impl core::fmt::Debug for PackedWeights {
     }
 }
 
-/// The weights in the kernel's layout and each channel's sum.
+/// The weights in one kernel's layout.
+#[cfg(feature = "alloc")]
+enum Packed {
+    /// The VNNI kernel's ([`VnniWeights`]).
+    #[cfg(vnni_kernel)]
+    Vnni(VnniWeights),
+    /// The [`portable`] kernel's: for each block of 16 output channels and
+    /// each weight of a window (tap by tap, input channels innermost), the
+    /// 16 channels' weights plus the weights' constant, as `i32`
+    /// (channels past `C_out` zero).
+    Wide(Vec<i32>),
+}
+
+/// The weights in the VNNI kernel's layout and each channel's sum.
 #[cfg(all(feature = "alloc", vnni_kernel))]
-struct Packed {
+struct VnniWeights {
     /// For each block of 16 output channels and each four bytes of a row
     /// of the window, 16 times the channel's four bytes (bytes past the
     /// row and channels past `C_out` zero).
@@ -97,34 +115,43 @@ struct Packed {
     sums: Vec<i32>,
 }
 
+#[cfg(feature = "alloc")]
 impl PackedWeights {
-    /// The weights `w` of a convolution of `g` in the kernel's layout,
-    /// where the kernel can run on this CPU; `None` otherwise.
-    #[cfg(all(feature = "alloc", vnni_kernel))]
-    fn get(&self, w: &[i8], g: &Geometry) -> Option<&Packed> {
-        self.once
-            .get_or_init(|| {
-                // SAFETY: `runs` holds only where the CPU has AVX-512 F, BW
-                // and VNNI (the selected level is at most the CPU's).
-                runs(g).then(|| unsafe { vnni::pack(w, g) })
-            })
-            .as_ref()
+    /// The weights of `tile`'s convolution in the layout of the kernel
+    /// that sums it: the VNNI kernel's where it runs ([`vnni_runs`]), the
+    /// portable one's otherwise. Every tile of an evaluation has the same
+    /// weights, geometry and constants.
+    fn get(&self, tile: &Int8Tile) -> &Packed {
+        self.once.get_or_init(|| {
+            #[cfg(vnni_kernel)]
+            if vnni_runs(tile) {
+                // SAFETY: `vnni_runs` holds only where the CPU has AVX-512
+                // F, BW and VNNI (the selected level is at most the CPU's).
+                return Packed::Vnni(unsafe { vnni::pack(tile.w, tile.geometry) });
+            }
+            Packed::Wide(portable::pack(tile.w, tile.geometry, tile.w_offset))
+        })
     }
 }
 
-/// Whether the kernel runs for a convolution of `g` on this CPU: it has a
-/// [`Form`] and the selected level (without `std`, the compile-time
-/// target's) has VNNI.
+/// Whether the VNNI kernel sums the tiles of `tile`'s convolution: it has
+/// a [`Form`], the selected level (without `std`, the compile-time
+/// target's) has VNNI, the weights have no constant added, and the input's
+/// constant `c` leaves padding bytes `-c` that are bytes.
 #[cfg(all(feature = "alloc", vnni_kernel))]
-fn runs(g: &Geometry) -> bool {
-    form(g).is_some() && crate::isa::selected() >= crate::isa::Level::Avx512Vnni
+fn vnni_runs(tile: &Int8Tile) -> bool {
+    form(tile.geometry).is_some()
+        && tile.w_offset == 0
+        && (-127..=128).contains(&tile.x_offset)
+        && crate::isa::selected() >= crate::isa::Level::Avx512Vnni
 }
 
 /// The most bytes of one row of a window the rows form reads: one vector.
 /// A row of 7 taps over 3 channels (21 bytes) fits.
 pub(crate) const MAX_ROW: usize = 64;
 
-/// How the kernel reads a convolution's input (the module's header).
+/// How the VNNI kernel reads a convolution's input (the module's header);
+/// a convolution with a form has int8 tiles.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Form {
     /// One group, input channels a multiple of 4: taps read in place.
@@ -135,7 +162,7 @@ pub(crate) enum Form {
 }
 
 /// The kernel's form for a convolution of `g` (channels last), if it has
-/// one; whether the CPU can run it is [`block`]'s question.
+/// one.
 pub(crate) const fn form(g: &Geometry) -> Option<Form> {
     let row = g.kernel[1] * g.in_channels;
     if !g.channels_last {
@@ -149,78 +176,130 @@ pub(crate) const fn form(g: &Geometry) -> Option<Form> {
     }
 }
 
-/// Whether the kernel sums tiles of `channels` output channels: 16 or 32
-/// (one or two vectors), or 8 (summed as 16, the last 8 not read).
-pub(crate) const fn takes_channels(channels: usize) -> bool {
-    matches!(channels, 8 | 16 | 32)
-}
-
 /// One tile of an int8 convolution channels last: its inputs and where it is.
+/// (Without an allocator no kernel reads it: [`block`] declines.)
+#[cfg_attr(not(feature = "alloc"), allow(dead_code))]
 pub(crate) struct Int8Tile<'a> {
     /// The input, `[N, H, W, C_in]` bytes.
     pub(crate) x: &'a [i8],
     /// The weights, `[C_out, kH, kW, C_in]` bytes.
     pub(crate) w: &'a [i8],
-    /// The weights in the kernel's layout, made on first use (read only
-    /// where the kernel is compiled).
-    #[cfg_attr(not(all(feature = "alloc", vnni_kernel)), allow(dead_code))]
+    /// The weights in a kernel's layout, made on first use.
     pub(crate) packed: &'a PackedWeights,
     /// The constant added to each input byte (`-zx`).
     pub(crate) x_offset: i32,
+    /// The constant added to each weight byte (0 without one).
+    pub(crate) w_offset: i32,
     /// The sizes.
     pub(crate) geometry: &'a Geometry,
-    /// The tile's output positions (1, 2, 4 or 8), each of the same first
-    /// channel, a multiple of 16.
+    /// The tile's output positions (1 to [`TILE_ROWS`]), each of the same
+    /// first channel.
     pub(crate) positions: &'a [Position],
-    /// The tile's output channels from that one: 8, 16 or 32 (a tile of
-    /// 8 is summed as one of 16 whose last 8 are not read).
+    /// The tile's output channels from that one: 1 to [`TILE_CHANNELS`].
     pub(crate) channels: usize,
 }
 
 /// Writes the sums of the tile's positions by its channels into the first
 /// rows and columns of `out` (written in place, not returned: a returned
-/// 1 KiB block was copied once more); false, `out` untouched, where the
-/// CPU lacks the instructions, there is no allocator, or the tile is not
-/// of the kernel's form.
+/// 1 KiB block was copied once more), by the VNNI kernel where it runs,
+/// else by the [`portable`] one. False, `out` untouched, without an
+/// allocator (for the packed weights), or where the tile does not fit its
+/// convolution (positions outside the output, inputs shorter than the
+/// geometry): never for a tile of the walk, with an allocator.
 pub(crate) fn block(tile: &Int8Tile, out: &mut Sums) -> bool {
-    let (g, positions) = (tile.geometry, tile.positions);
-    let Some(channel) = positions.first().map(|p| p.channel) else {
+    let g = tile.geometry;
+    let Some(channel) = tile.positions.first().map(|p| p.channel) else {
         return false;
     };
-    let fits = matches!(positions.len(), 1 | 2 | 4 | 8)
-        && takes_channels(tile.channels)
-        && channel.is_multiple_of(CHANNEL_BLOCK)
+    let fits = (1..=TILE_ROWS).contains(&tile.positions.len())
+        && (1..=TILE_CHANNELS).contains(&tile.channels)
         && channel + tile.channels <= g.out_channels
-        && positions.iter().all(|p| {
+        && tile.positions.iter().all(|p| {
             p.channel == channel && p.n < g.batch && p.oh < g.output[0] && p.ow < g.output[1]
         })
-        && (-127..=128).contains(&tile.x_offset)
+        && form(g).is_some()
         && tile.x.len() >= g.batch * g.input[0] * g.input[1] * g.in_channels
         && tile.w.len() >= g.out_channels * g.kernel[0] * g.kernel[1] * g.in_channels;
     if !fits {
         return false;
     }
-    #[cfg(all(feature = "alloc", vnni_kernel))]
+    #[cfg(feature = "alloc")]
     {
-        let Some(packed) = tile.packed.get(tile.w, g) else {
-            return false;
-        };
-        // SAFETY: `packed` exists only where the CPU has AVX-512 F, BW and
-        // VNNI (`runs`: the selected level is at most the CPU's); it was
-        // made for this geometry, and `fits` holds.
-        unsafe { vnni::block(tile, packed, out) };
-        return true;
+        by_blocks(tile, out, |aligned, blocks, out| {
+            match tile.packed.get(tile) {
+                // SAFETY: VNNI weights exist only where the CPU has AVX-512 F,
+                // BW and VNNI (`vnni_runs`); they were made for this geometry,
+                // and the tile fits it.
+                #[cfg(vnni_kernel)]
+                Packed::Vnni(weights) => unsafe { vnni::block(aligned, blocks, weights, out) },
+                Packed::Wide(weights) => portable::block(aligned, blocks, weights, out),
+            }
+        });
+        true
     }
-    #[allow(unreachable_code)]
+    #[cfg(not(feature = "alloc"))]
     {
         let _ = out;
         false
     }
 }
 
+/// Calls `sum` for the tile's whole blocks of 16 channels, one or two at a
+/// time (`aligned`: the tile's positions at the first block's first
+/// channel; `blocks`: 1 or 2), each writing `16 blocks` columns of its
+/// sums. A tile that starts at a block's first channel is summed into
+/// `out` directly (columns past its own are scratch); one that starts
+/// inside a block (a narrow tile after wider ones) is summed aside and its
+/// columns copied.
+#[cfg(feature = "alloc")]
+#[inline(always)]
+fn by_blocks(tile: &Int8Tile, out: &mut Sums, sum: impl Fn(&Int8Tile, usize, &mut Sums)) {
+    let channel = tile.positions[0].channel;
+    let (lane, first_block) = (channel % CHANNEL_BLOCK, channel / CHANNEL_BLOCK);
+    let blocks = (lane + tile.channels).div_ceil(CHANNEL_BLOCK);
+    if lane == 0 && blocks <= 2 {
+        sum(tile, blocks, out);
+        return;
+    }
+    let mut positions = [Position {
+        n: 0,
+        channel: 0,
+        oh: 0,
+        ow: 0,
+    }; TILE_ROWS];
+    for (aligned, p) in positions.iter_mut().zip(tile.positions) {
+        *aligned = *p;
+    }
+    let mut done = 0;
+    let mut block = first_block;
+    while done < tile.channels {
+        let count = (blocks - (block - first_block)).min(2);
+        let start = block * CHANNEL_BLOCK;
+        for p in &mut positions {
+            p.channel = start;
+        }
+        let aligned = Int8Tile {
+            positions: &positions[..tile.positions.len()],
+            channels: count * CHANNEL_BLOCK,
+            ..*tile
+        };
+        let mut sums = [[0; TILE_CHANNELS]; TILE_ROWS];
+        sum(&aligned, count, &mut sums);
+        // Columns `channel + done ..` of the tile are columns
+        // `channel + done - start ..` of these sums.
+        let from = channel + done - start;
+        let len = (count * CHANNEL_BLOCK - from).min(tile.channels - done);
+        for (out, sums) in out.iter_mut().zip(&sums).take(tile.positions.len()) {
+            out[done..done + len].copy_from_slice(&sums[from..from + len]);
+        }
+        done += len;
+        block += count;
+    }
+}
+
 #[cfg(all(feature = "alloc", vnni_kernel))]
 mod vnni {
-    use super::{form, Form, Int8Tile, Packed, Sums, CHANNEL_BLOCK};
+    use super::{form, Form, Int8Tile, Sums, VnniWeights, CHANNEL_BLOCK};
     use crate::ops::conv::{input_at, Position};
     use crate::rules::conv::Geometry;
     use core::arch::x86_64::*;
@@ -240,28 +319,41 @@ mod vnni {
         };
     }
 
-    /// [`super::block`] with AVX-512 VNNI, for a tile of the form it
-    /// checked (`fits`) and the weights packed for its geometry.
+    /// [`super::block`] with AVX-512 VNNI: `blocks` (1 or 2) blocks of 16
+    /// channels from the tile's first, a multiple of 16, for a tile that
+    /// fits its convolution and the weights packed for its geometry.
     #[target_feature(enable = "avx512f,avx512bw,avx512vnni,avx2")]
-    pub(super) fn block(tile: &Int8Tile, packed: &Packed, out: &mut Sums) {
+    pub(super) fn block(tile: &Int8Tile, blocks: usize, packed: &VnniWeights, out: &mut Sums) {
         macro_rules! by_size {
             ($kernel:ident) => {
-                match (tile.positions.len(), tile.channels) {
-                    (8, 32) => $kernel::<8, 2>(tile, packed, out),
-                    (4, 32) => $kernel::<4, 2>(tile, packed, out),
-                    (2, 32) => $kernel::<2, 2>(tile, packed, out),
-                    (1, 32) => $kernel::<1, 2>(tile, packed, out),
+                match (tile.positions.len(), blocks) {
+                    (8, 2) => $kernel::<8, 2>(tile, packed, out),
+                    (4, 2) => $kernel::<4, 2>(tile, packed, out),
+                    (2, 2) => $kernel::<2, 2>(tile, packed, out),
+                    (1, 2) => $kernel::<1, 2>(tile, packed, out),
                     (8, _) => $kernel::<8, 1>(tile, packed, out),
                     (4, _) => $kernel::<4, 1>(tile, packed, out),
                     (2, _) => $kernel::<2, 1>(tile, packed, out),
-                    _ => $kernel::<1, 1>(tile, packed, out),
+                    (1, _) => $kernel::<1, 1>(tile, packed, out),
+                    // Other counts, a position at a time.
+                    (_, blocks) => {
+                        for (p, out) in tile.positions.iter().zip(out.iter_mut()) {
+                            let one = Int8Tile {
+                                positions: core::slice::from_ref(p),
+                                ..*tile
+                            };
+                            let mut sums = [[0; super::TILE_CHANNELS]; super::TILE_ROWS];
+                            block(&one, blocks, packed, &mut sums);
+                            *out = sums[0];
+                        }
+                    }
                 }
             };
         }
         match form(tile.geometry) {
             Some(Form::Pixels) => by_size!(stored_pixels),
             Some(Form::Rows) => by_size!(rows),
-            None => unreachable!("packed weights exist only for a form"),
+            None => unreachable!("VNNI weights exist only for a form"),
         }
     }
 
@@ -291,7 +383,7 @@ mod vnni {
     #[target_feature(enable = "avx512f,avx512bw,avx512vnni,avx2")]
     fn stored_pixels<const R: usize, const V: usize>(
         tile: &Int8Tile,
-        packed: &Packed,
+        packed: &VnniWeights,
         out: &mut Sums,
     ) {
         let g = tile.geometry;
@@ -333,7 +425,7 @@ mod vnni {
     /// bytes (copies of the zero point) where its taps fall outside.
     #[inline]
     #[target_feature(enable = "avx512f,avx512bw,avx512vnni,avx2")]
-    fn rows<const R: usize, const V: usize>(tile: &Int8Tile, packed: &Packed, out: &mut Sums) {
+    fn rows<const R: usize, const V: usize>(tile: &Int8Tile, packed: &VnniWeights, out: &mut Sums) {
         let g = tile.geometry;
         let positions: &[_; R] = tile.positions.try_into().unwrap_or_else(|_| unreachable!());
         let ([kh_len, kw_len], c_in) = (g.kernel, g.in_channels);
@@ -393,7 +485,10 @@ mod vnni {
     /// The packed weights of the tile's `V` blocks of 16 channels, each the
     /// whole window's quads (64 bytes a quad).
     #[inline(always)]
-    fn weight_blocks<'p, const V: usize>(tile: &Int8Tile, packed: &'p Packed) -> [&'p [i8]; V] {
+    fn weight_blocks<'p, const V: usize>(
+        tile: &Int8Tile,
+        packed: &'p VnniWeights,
+    ) -> [&'p [i8]; V] {
         let g = tile.geometry;
         let block_len = window_quads(g) * 64;
         let first_block = tile.positions[0].channel / CHANNEL_BLOCK;
@@ -468,7 +563,7 @@ mod vnni {
     fn store_corrected<const R: usize, const V: usize>(
         sums: &[[__m512i; V]; R],
         tile: &Int8Tile,
-        packed: &Packed,
+        packed: &VnniWeights,
         factor: i32,
         out: &mut Sums,
     ) {
@@ -532,7 +627,7 @@ mod vnni {
     /// # Panics
     /// If `w` is shorter than the geometry's weights.
     #[target_feature(enable = "avx512f,avx512bw,avx512vnni,avx2")]
-    pub(super) fn pack(w: &[i8], g: &Geometry) -> Packed {
+    pub(super) fn pack(w: &[i8], g: &Geometry) -> VnniWeights {
         let c_out = g.out_channels;
         let per_channel = g.kernel[0] * g.kernel[1] * g.in_channels;
         assert!(
@@ -545,7 +640,7 @@ mod vnni {
             *sum = weights.iter().map(|&b| i32::from(b)).sum();
         }
         let bytes = pack_quads(w, c_out, g.kernel[0], g.kernel[1] * g.in_channels);
-        Packed { bytes, sums }
+        VnniWeights { bytes, sums }
     }
 
     /// The pixels' and rows' layout of `w` (`c_out` channels of `rows`

@@ -1,0 +1,261 @@
+//! The int8 convolution's kernel without VNNI: the sums of a tile of
+//! output positions by one or two blocks of 16 channels, from weights
+//! copied once per evaluation into `i32`s, 16 channels side by side
+//! ([`pack`]), so that each weight of the window is one load of a vector
+//! per block, multiplied by each position's input (widened, plus its
+//! constant, broadcast) and added to that position's sums. A tap in the
+//! padding adds nothing, as the convolution's definition reads it.
+//!
+//! It is compiled once in the runtime for each instruction-set level
+//! (through the kernels' one ladder, [`at_selected_level`]), not once per
+//! expression: the expression's tile only applies its epilogue to the
+//! sums. It sums every int8 tile the VNNI kernel does not: on a CPU
+//! without VNNI, for weights with a constant added, for an input constant
+//! whose zero point is not a byte.
+//!
+//! The arithmetic wraps, as `i32` arithmetic does in a release build.
+
+use super::{Int8Tile, Sums, CHANNEL_BLOCK, TILE_ROWS};
+use crate::kernel::{at_selected_level, Nest};
+use crate::ops::conv::{input_at, Position};
+use crate::rules::conv::Geometry;
+use alloc::vec::Vec;
+
+/// The lanes of the weights of a convolution of at most 8 output
+/// channels: a block of 16 would multiply as many zeros as weights.
+const NARROW: usize = 8;
+
+/// The lanes the packed weights of a convolution of `g` have side by
+/// side: [`NARROW`] for at most that many output channels, else 16 (a
+/// block of the VNNI kernel's).
+pub(super) const fn lanes(g: &Geometry) -> usize {
+    if g.out_channels <= NARROW {
+        NARROW
+    } else {
+        CHANNEL_BLOCK
+    }
+}
+
+/// The kernel's layout of `w` (`[C_out, kH, kW, C_in]` bytes) plus the
+/// constant `w_offset`: for each block of [`lanes`] output channels and
+/// each weight of a window, the block's weights (zero past `C_out`).
+///
+/// # Panics
+/// If `w` is shorter than the geometry's weights.
+pub(super) fn pack(w: &[i8], g: &Geometry, w_offset: i32) -> Vec<i32> {
+    let per_channel = g.kernel[0] * g.kernel[1] * g.in_channels;
+    assert!(
+        w.len() >= g.out_channels * per_channel,
+        "int8 weights shorter than their geometry"
+    );
+    let lanes = lanes(g);
+    let blocks = g.out_channels.div_ceil(lanes);
+    let mut packed = alloc::vec![0; blocks * per_channel * lanes];
+    for (channel, weights) in w.chunks_exact(per_channel).take(g.out_channels).enumerate() {
+        let (block, lane) = (channel / lanes, channel % lanes);
+        let block = &mut packed[block * per_channel * lanes..][..per_channel * lanes];
+        for (k, &weight) in weights.iter().enumerate() {
+            block[k * lanes + lane] = i32::from(weight).wrapping_add(w_offset);
+        }
+    }
+    packed
+}
+
+/// Writes the sums of `blocks` (1 or 2) blocks of 16 channels from the
+/// tile's first (a multiple of 16) into the first `16 blocks` columns of
+/// `out`, at the selected instruction-set level. The tile fits its
+/// convolution ([`super::block`] checked it) and `weights` were packed
+/// for its geometry.
+pub(super) fn block(tile: &Int8Tile, blocks: usize, weights: &[i32], out: &mut Sums) {
+    let kernel = Kernel { blocks, weights };
+    at_selected_level(kernel, out.as_flattened_mut(), tile, 0);
+}
+
+/// The kernel as a nest of the ladder: `out` is the [`Sums`] flattened.
+struct Kernel<'w> {
+    blocks: usize,
+    weights: &'w [i32],
+}
+
+impl Nest<i32, Int8Tile<'_>> for Kernel<'_> {
+    #[inline(always)]
+    #[rustfmt::skip]
+    fn run<const L: usize, const ROWS: usize, const WIDE: usize, const ROW_WIDE: usize, const FUSE: bool>(self, out: &mut [i32], tile: &Int8Tile, _first: usize) {
+        self.run_target(out, tile, 0);
+    }
+
+    #[inline(always)]
+    fn run_target(self, out: &mut [i32], tile: &Int8Tile, _first: usize) {
+        let (rows, []) = out.as_chunks_mut::<{ super::TILE_CHANNELS }>() else {
+            unreachable!("whole rows of sums")
+        };
+        macro_rules! by_positions {
+            ($($r:literal)*) => {
+                match tile.positions.len() {
+                    $($r => {
+                        let Ok(positions) = <&[Position; $r]>::try_from(tile.positions) else {
+                            unreachable!("{} positions", $r)
+                        };
+                        for block in 0..self.blocks {
+                            by_lanes(tile, positions, block, self.weights, rows);
+                        }
+                    })*
+                    // Other counts (not the walk's), a position at a time.
+                    _ => {
+                        for (p, row) in tile.positions.iter().zip(rows.iter_mut()) {
+                            for block in 0..self.blocks {
+                                by_lanes(tile, &[*p], block, self.weights, core::slice::from_mut(row));
+                            }
+                        }
+                    }
+                }
+            };
+        }
+        debug_assert!(tile.positions.len() <= TILE_ROWS);
+        by_positions!(8 4 1);
+    }
+}
+
+/// [`sums`] with the packed weights' lanes: 8 (the convolution's every
+/// channel) or 16.
+#[inline(always)]
+fn by_lanes<const R: usize>(
+    tile: &Int8Tile,
+    positions: &[Position; R],
+    block: usize,
+    weights: &[i32],
+    out: &mut [[i32; super::TILE_CHANNELS]],
+) {
+    if lanes(tile.geometry) == NARROW {
+        sums::<R, NARROW>(tile, positions, 0, weights, out);
+    } else {
+        sums::<R, CHANNEL_BLOCK>(tile, positions, block, weights, out);
+    }
+}
+
+/// The sums of `R` positions by block `block` (0 or 1) of 16 channels
+/// from the tile's first, into columns `16 block ..` of `out`, from
+/// weights packed `B` channels side by side: 16, or [`NARROW`] where
+/// that is every channel (the block is then the convolution's only one,
+/// and its first `B` columns are written).
+#[inline(always)]
+fn sums<const R: usize, const B: usize>(
+    tile: &Int8Tile,
+    positions: &[Position; R],
+    block: usize,
+    weights: &[i32],
+    out: &mut [[i32; super::TILE_CHANNELS]],
+) {
+    let g = tile.geometry;
+    let [kh_len, kw_len] = g.kernel;
+    let c_in = g.in_channels;
+    let per_channel = kh_len * kw_len * c_in;
+    let block_len = per_channel * B;
+    let first = positions[0].channel / B + block;
+    let weights = &weights[first * block_len..][..block_len];
+    let cx = tile.x_offset;
+    let mut sums = [[0i32; B]; R];
+    // A row of the window read as one pixel of `kW c_in` bytes where every
+    // position has the whole row inside the input (with few input
+    // channels, a tap at a time is mostly overhead).
+    let row_len = kw_len * c_in;
+    let whole_rows = kw_len > 1 && (g.dilation[1] == 1) && c_in < CHANNEL_BLOCK;
+    for kh in 0..kh_len {
+        if whole_rows {
+            let mut rows: [&[i8]; R] = [&[]; R];
+            let mut inside = true;
+            for (row, p) in rows.iter_mut().zip(positions) {
+                match tap_row(tile.x, g, p, kh) {
+                    Row::Inside(bytes) => *row = bytes,
+                    Row::Padding => {}
+                    Row::Partly => inside = false,
+                }
+            }
+            if inside {
+                let taps = &weights[kh * row_len * B..][..row_len * B];
+                add_taps(&mut sums, &rows, taps, cx);
+                continue;
+            }
+        }
+        for kw in 0..kw_len {
+            let mut pixels: [&[i8]; R] = [&[]; R];
+            for (pixel, p) in pixels.iter_mut().zip(positions) {
+                *pixel = tap_pixel(tile.x, g, p, kh, kw).unwrap_or(&[]);
+            }
+            let taps = &weights[(kh * kw_len + kw) * c_in * B..][..c_in * B];
+            add_taps(&mut sums, &pixels, taps, cx);
+        }
+    }
+    for (out, sums) in out.iter_mut().zip(&sums) {
+        out[block * B..][..B].copy_from_slice(sums);
+    }
+}
+
+/// Adds to each position's sums its `pixels` bytes (an empty one in the
+/// padding: nothing added), each plus `cx`, times the weights of `taps`
+/// (`B` channels' a byte). Byte by byte, each position's sums a vector:
+/// one load of the byte's weights serves every position.
+#[inline(always)]
+fn add_taps<const R: usize, const B: usize>(
+    sums: &mut [[i32; B]; R],
+    pixels: &[&[i8]; R],
+    taps: &[i32],
+    cx: i32,
+) {
+    let (taps, []) = taps.as_chunks::<B>() else {
+        unreachable!("whole blocks of weights")
+    };
+    let mut acc = *sums;
+    for (k, w) in taps.iter().enumerate() {
+        for (acc, pixel) in acc.iter_mut().zip(pixels) {
+            let x = pixel.get(k).map_or(0, |&x| i32::from(x).wrapping_add(cx));
+            for (sum, &w) in acc.iter_mut().zip(w) {
+                *sum = sum.wrapping_add(x.wrapping_mul(w));
+            }
+        }
+    }
+    *sums = acc;
+}
+
+/// How a row of a position's window lies in the input.
+enum Row<'x> {
+    /// Every tap inside: the row's `kW c_in` bytes.
+    Inside(&'x [i8]),
+    /// The whole row in the vertical padding.
+    Padding,
+    /// Some taps in the horizontal padding.
+    Partly,
+}
+
+/// Row `kh` of `p`'s window (dilation 1 along it).
+#[inline(always)]
+fn tap_row<'x>(x: &'x [i8], g: &Geometry, p: &Position, kh: usize) -> Row<'x> {
+    let Some(ih) = input_at(p.oh, kh, 0, g) else {
+        return Row::Padding;
+    };
+    let first = (p.ow * g.stride[1]).wrapping_sub(g.pad[1]);
+    let len = g.kernel[1] * g.in_channels;
+    if first >= g.input[1] || first + g.kernel[1] > g.input[1] {
+        return Row::Partly;
+    }
+    let start = ((p.n * g.input[0] + ih) * g.input[1] + first) * g.in_channels;
+    match x.get(start..start + len) {
+        Some(bytes) => Row::Inside(bytes),
+        None => Row::Partly,
+    }
+}
+
+/// The `c_in` input bytes tap `(kh, kw)` of `p` reads, or `None` in the
+/// padding.
+#[inline(always)]
+fn tap_pixel<'x>(
+    x: &'x [i8],
+    g: &Geometry,
+    p: &Position,
+    kh: usize,
+    kw: usize,
+) -> Option<&'x [i8]> {
+    let (ih, iw) = (input_at(p.oh, kh, 0, g)?, input_at(p.ow, kw, 1, g)?);
+    let start = ((p.n * g.input[0] + ih) * g.input[1] + iw) * g.in_channels;
+    x.get(start..start + g.in_channels)
+}

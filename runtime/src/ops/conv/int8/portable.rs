@@ -89,59 +89,39 @@ impl Nest<i32, Int8Tile<'_>> for Kernel<'_> {
         let (rows, []) = out.as_chunks_mut::<{ super::TILE_CHANNELS }>() else {
             unreachable!("whole rows of sums")
         };
-        macro_rules! by_positions {
-            ($($r:literal)*) => {
-                match tile.positions.len() {
-                    $($r => {
-                        let Ok(positions) = <&[Position; $r]>::try_from(tile.positions) else {
-                            unreachable!("{} positions", $r)
-                        };
-                        for block in 0..self.blocks {
-                            by_lanes(tile, positions, block, self.weights, rows);
-                        }
-                    })*
-                    // Other counts (not the walk's), a position at a time.
-                    _ => {
-                        for (p, row) in tile.positions.iter().zip(rows.iter_mut()) {
-                            for block in 0..self.blocks {
-                                by_lanes(tile, &[*p], block, self.weights, core::slice::from_mut(row));
-                            }
-                        }
-                    }
-                }
-            };
-        }
         debug_assert!(tile.positions.len() <= TILE_ROWS);
-        by_positions!(8 4 1);
+        let narrow = lanes(tile.geometry) == NARROW;
+        for (positions, rows) in tile
+            .positions
+            .chunks(POSITIONS)
+            .zip(rows.chunks_mut(POSITIONS))
+        {
+            for block in 0..self.blocks {
+                if narrow {
+                    sums::<NARROW>(tile, positions, 0, self.weights, rows);
+                } else {
+                    sums::<CHANNEL_BLOCK>(tile, positions, block, self.weights, rows);
+                }
+            }
+        }
     }
 }
 
-/// [`sums`] with the packed weights' lanes: 8 (the convolution's every
-/// channel) or 16.
-#[inline(always)]
-fn by_lanes<const R: usize>(
-    tile: &Int8Tile,
-    positions: &[Position; R],
-    block: usize,
-    weights: &[i32],
-    out: &mut [[i32; super::TILE_CHANNELS]],
-) {
-    if lanes(tile.geometry) == NARROW {
-        sums::<R, NARROW>(tile, positions, 0, weights, out);
-    } else {
-        sums::<R, CHANNEL_BLOCK>(tile, positions, block, weights, out);
-    }
-}
+/// The positions summed together, each's sums in registers: a tile of 8
+/// is two passes over the weights (which stay in the first level of
+/// cache), one of fewer than 4 a pass with the others' pixels empty.
+/// One count, so that the kernel is compiled once per level and lanes.
+const POSITIONS: usize = 4;
 
-/// The sums of `R` positions by block `block` (0 or 1) of 16 channels
-/// from the tile's first, into columns `16 block ..` of `out`, from
-/// weights packed `B` channels side by side: 16, or [`NARROW`] where
-/// that is every channel (the block is then the convolution's only one,
-/// and its first `B` columns are written).
+/// The sums of up to [`POSITIONS`] positions by block `block` (0 or 1) of
+/// 16 channels from the tile's first, into columns `16 block ..` of
+/// `out`, from weights packed `B` channels side by side: 16, or
+/// [`NARROW`] where that is every channel (the block is then the
+/// convolution's only one, and its first `B` columns are written).
 #[inline(always)]
-fn sums<const R: usize, const B: usize>(
+fn sums<const B: usize>(
     tile: &Int8Tile,
-    positions: &[Position; R],
+    positions: &[Position],
     block: usize,
     weights: &[i32],
     out: &mut [[i32; super::TILE_CHANNELS]],
@@ -153,37 +133,36 @@ fn sums<const R: usize, const B: usize>(
     let block_len = per_channel * B;
     let first = positions[0].channel / B + block;
     let weights = &weights[first * block_len..][..block_len];
-    let cx = tile.x_offset;
-    let mut sums = [[0i32; B]; R];
-    // A row of the window read as one pixel of `kW c_in` bytes where every
-    // position has the whole row inside the input (with few input
-    // channels, a tap at a time is mostly overhead).
-    let row_len = kw_len * c_in;
-    let whole_rows = kw_len > 1 && (g.dilation[1] == 1) && c_in < CHANNEL_BLOCK;
+    let mut sums = [[0i32; B]; POSITIONS];
+    // A row of the window is read as one pixel of `kW c_in` bytes where
+    // every position has the whole row inside the input (with few input
+    // channels, a tap at a time is mostly overhead), else tap by tap.
+    let by_rows = kw_len > 1 && g.dilation[1] == 1 && c_in < CHANNEL_BLOCK;
     for kh in 0..kh_len {
-        if whole_rows {
-            let mut rows: [&[i8]; R] = [&[]; R];
-            let mut inside = true;
-            for (row, p) in rows.iter_mut().zip(positions) {
+        let mut pixels: [&[i8]; POSITIONS] = [&[]; POSITIONS];
+        let mut whole = by_rows;
+        if by_rows {
+            for (row, p) in pixels.iter_mut().zip(positions) {
                 match tap_row(tile.x, g, p, kh) {
                     Row::Inside(bytes) => *row = bytes,
                     Row::Padding => {}
-                    Row::Partly => inside = false,
+                    Row::Partly => whole = false,
                 }
             }
-            if inside {
-                let taps = &weights[kh * row_len * B..][..row_len * B];
-                add_taps(&mut sums, &rows, taps, cx);
-                continue;
-            }
         }
-        for kw in 0..kw_len {
-            let mut pixels: [&[i8]; R] = [&[]; R];
-            for (pixel, p) in pixels.iter_mut().zip(positions) {
-                *pixel = tap_pixel(tile.x, g, p, kh, kw).unwrap_or(&[]);
+        let (pieces, piece_len) = if whole {
+            (1, kw_len * c_in)
+        } else {
+            (kw_len, c_in)
+        };
+        for kw in 0..pieces {
+            if !whole {
+                for (pixel, p) in pixels.iter_mut().zip(positions) {
+                    *pixel = tap_pixel(tile.x, g, p, kh, kw).unwrap_or(&[]);
+                }
             }
-            let taps = &weights[(kh * kw_len + kw) * c_in * B..][..c_in * B];
-            add_taps(&mut sums, &pixels, taps, cx);
+            let taps = &weights[(kh * kw_len + kw) * c_in * B..][..piece_len * B];
+            add_taps(&mut sums, &pixels, taps, tile.x_offset);
         }
     }
     for (out, sums) in out.iter_mut().zip(&sums) {
@@ -196,9 +175,9 @@ fn sums<const R: usize, const B: usize>(
 /// (`B` channels' a byte). Byte by byte, each position's sums a vector:
 /// one load of the byte's weights serves every position.
 #[inline(always)]
-fn add_taps<const R: usize, const B: usize>(
-    sums: &mut [[i32; B]; R],
-    pixels: &[&[i8]; R],
+fn add_taps<const B: usize>(
+    sums: &mut [[i32; B]; POSITIONS],
+    pixels: &[&[i8]; POSITIONS],
     taps: &[i32],
     cx: i32,
 ) {

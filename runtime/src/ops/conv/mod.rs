@@ -520,8 +520,9 @@ impl<'a, T: Element, C: ConvSpec, Xr: Reader<T>, Wr: Reader<T>> Convolution<'a, 
 
     /// The sums of the `positions` by `channels` channels from theirs (the
     /// block's first columns, the rest zero), summed by [`int8::block`];
-    /// `None` where the inputs or the tile are not the kernel's (never for
-    /// inputs of `INT8_TILES` and a tile of the walk). (Returned, not
+    /// `None` where the inputs or the tile are not the kernel's: never for
+    /// a tile of the walk over inputs of `INT8_TILES`, but for a constant
+    /// `c` in `cast::<i32>(x) - c` whose negation overflows. (Returned, not
     /// written through a reference: LLVM then keeps the block in registers
     /// for the epilogue, where through a reference it copied it twice.)
     #[inline(always)]

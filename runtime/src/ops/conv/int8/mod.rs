@@ -50,6 +50,8 @@
 #[cfg(feature = "alloc")]
 mod portable;
 
+#[cfg(feature = "alloc")]
+use super::input_at;
 use super::Position;
 use crate::rules::conv::Geometry;
 #[cfg(feature = "alloc")]
@@ -244,6 +246,23 @@ pub(crate) fn block(tile: &Int8Tile, out: &mut Sums) -> bool {
     }
 }
 
+/// The `c_in` input bytes tap `(kh, kw)` of position `p` reads (from
+/// channel 0), or `None` in the padding (or past `x`, which a tile that
+/// fits its convolution never reads).
+#[cfg(feature = "alloc")]
+#[inline(always)]
+fn tap_pixel<'x>(
+    x: &'x [i8],
+    g: &Geometry,
+    p: &Position,
+    kh: usize,
+    kw: usize,
+) -> Option<&'x [i8]> {
+    let (ih, iw) = (input_at(p.oh, kh, 0, g)?, input_at(p.ow, kw, 1, g)?);
+    let start = ((p.n * g.input[0] + ih) * g.input[1] + iw) * g.in_channels;
+    x.get(start..start + g.in_channels)
+}
+
 /// Calls `sum` for the tile's whole blocks of 16 channels, one or two at a
 /// time (`aligned`: the tile's positions at the first block's first
 /// channel; `blocks`: 1 or 2), each writing `16 blocks` columns of its
@@ -299,8 +318,8 @@ fn by_blocks(tile: &Int8Tile, out: &mut Sums, sum: impl Fn(&Int8Tile, usize, &mu
 
 #[cfg(all(feature = "alloc", vnni_kernel))]
 mod vnni {
-    use super::{form, Form, Int8Tile, Sums, VnniWeights, CHANNEL_BLOCK};
-    use crate::ops::conv::{input_at, Position};
+    use super::{form, tap_pixel, Form, Int8Tile, Sums, VnniWeights, CHANNEL_BLOCK};
+    use crate::ops::conv::input_at;
     use crate::rules::conv::Geometry;
     use core::arch::x86_64::*;
 
@@ -361,21 +380,6 @@ mod vnni {
     /// step its bytes are read at (1 where stored, 0 for the padding's 16
     /// bytes, read again for every block).
     type Pixels<const R: usize> = [(*const i8, usize); R];
-
-    /// The pixel tap `(kh, kw)` of position `p` reads: its `c_in` bytes from
-    /// channel 0, or `None` in the padding.
-    #[inline(always)]
-    fn tap_pixel<'x>(
-        x: &'x [i8],
-        g: &Geometry,
-        p: &Position,
-        kh: usize,
-        kw: usize,
-    ) -> Option<&'x [i8]> {
-        let (ih, iw) = (input_at(p.oh, kh, 0, g)?, input_at(p.ow, kw, 1, g)?);
-        let start = ((p.n * g.input[0] + ih) * g.input[1] + iw) * g.in_channels;
-        Some(&x[start..start + g.in_channels])
-    }
 
     /// The sums of `R` positions by `16 V` channels, each tap's pixel read
     /// where it is stored (input channels a multiple of 4).

@@ -15,7 +15,7 @@
 //!
 //! The arithmetic wraps, as `i32` arithmetic does in a release build.
 
-use super::{Int8Tile, Sums, CHANNEL_BLOCK, TILE_ROWS};
+use super::{tap_pixel, Int8Tile, Sums, CHANNEL_BLOCK, TILE_ROWS};
 use crate::kernel::{at_selected_level, Nest};
 use crate::ops::conv::{input_at, Position};
 use crate::rules::conv::Geometry;
@@ -222,19 +222,4 @@ fn tap_row<'x>(x: &'x [i8], g: &Geometry, p: &Position, kh: usize) -> Row<'x> {
         Some(bytes) => Row::Inside(bytes),
         None => Row::Partly,
     }
-}
-
-/// The `c_in` input bytes tap `(kh, kw)` of `p` reads, or `None` in the
-/// padding.
-#[inline(always)]
-fn tap_pixel<'x>(
-    x: &'x [i8],
-    g: &Geometry,
-    p: &Position,
-    kh: usize,
-    kw: usize,
-) -> Option<&'x [i8]> {
-    let (ih, iw) = (input_at(p.oh, kh, 0, g)?, input_at(p.ow, kw, 1, g)?);
-    let start = ((p.n * g.input[0] + ih) * g.input[1] + iw) * g.in_channels;
-    x.get(start..start + g.in_channels)
 }

@@ -9,13 +9,14 @@ use std::path::Path;
 use tensor_expr_tflite::{generate_with, Options};
 
 /// Each model, and the operator before its SOFTMAX (the dense layer).
-const MODELS: [(&str, Option<usize>); 6] = [
+const MODELS: [(&str, Option<usize>); 7] = [
     ("kws", Some(11)),
     ("resnet", Some(14)),
     ("vww", Some(29)),
     ("anomaly", None),
     ("activations", None),
     ("padded_pools", None),
+    ("float_edges", None),
 ];
 
 fn main() {

@@ -363,6 +363,8 @@ impl<'g, 'a> Writer<'g, 'a> {
             op::RESHAPE => self.reshape(&place, operator),
             op::SOFTMAX => self.softmax(index, &place, operator),
             op::LOGISTIC | op::TANH => self.activation(index, &place, operator),
+            op::QUANTIZE => self.quantize(index, &place, operator),
+            op::DEQUANTIZE => self.dequantize(index, &place, operator),
             code => Err(Error::UnsupportedOperator {
                 index,
                 operator: operator_name(code),
@@ -978,13 +980,77 @@ impl<'g, 'a> Writer<'g, 'a> {
         Ok(())
     }
 
+    /// A QUANTIZE of a float tensor (a converted model's float input) into
+    /// int8, as TFLite Micro's `AffineQuantize`: `x / scale` in `f32`,
+    /// rounded half away from zero, plus the zero point, saturated.
+    fn quantize(
+        &mut self,
+        index: usize,
+        place: &str,
+        operator: &OperatorInfo<'a>,
+    ) -> Result<(), Error> {
+        self.input(place, operator, 0, schema::FLOAT32)?;
+        let output = self.output(place, operator)?;
+        let (scale, zero_point) = self.graph.tensors[output].quantization(place)?;
+        positive_scale(place, "output", scale)?;
+        let rounded = format!(
+            "cast::<i32>(round({} / {scale:?}f32))",
+            self.value(place, operator, 0)?
+        );
+        let doc = format!("QUANTIZE (operator {index}): scale {scale:?}, zero point {zero_point}.");
+        self.statement(
+            index,
+            output,
+            format!("saturating_cast::<i8>({})", offset(&rounded, -zero_point)),
+            doc,
+        );
+        Ok(())
+    }
+
+    /// A DEQUANTIZE of an int8 tensor (a converted model's float output):
+    /// `(q - zero point) * scale` in `f32`, which is TFLite Micro's
+    /// product in `f64` rounded to `f32` (that product is exact).
+    fn dequantize(
+        &mut self,
+        index: usize,
+        place: &str,
+        operator: &OperatorInfo<'a>,
+    ) -> Result<(), Error> {
+        let x = self.input(place, operator, 0, schema::INT8)?;
+        let output = match operator.outputs[..] {
+            [index] => {
+                check_type(place, &self.graph.tensors[index], schema::FLOAT32)?;
+                index
+            }
+            _ => {
+                return Err(unsupported(
+                    place,
+                    format!("expected one output, found {}", operator.outputs.len()),
+                ))
+            }
+        };
+        let (scale, zero_point) = x.quantization(place)?;
+        positive_scale(place, "input", scale)?;
+        let centred = offset(
+            &format!("cast::<i32>({})", self.value(place, operator, 0)?),
+            zero_point,
+        );
+        let doc =
+            format!("DEQUANTIZE (operator {index}): scale {scale:?}, zero point {zero_point}.");
+        self.statement(
+            index,
+            output,
+            format!("cast::<f32>({centred}) * {scale:?}f32"),
+            doc,
+        );
+        Ok(())
+    }
+
     /// The module's text.
     fn finish(mut self, source_name: &str, weights_file: &str) -> Result<Module, Error> {
         let graph = self.graph;
         let (input, output) = (&graph.tensors[graph.input], &graph.tensors[self.output]);
         let place = "the model";
-        let (input_scale, input_zero) = input.quantization(place)?;
-        let (output_scale, output_zero) = output.quantization(place)?;
         let Some(last) = self.statements.pop() else {
             return Err(unsupported(
                 place,
@@ -1007,18 +1073,28 @@ impl<'g, 'a> Writer<'g, 'a> {
              #[allow(unused_imports)]\n\
              use tensor_expr::prelude::*;\n\n\
              /// The model's input.\npub type Input = {};\n\
-             /// The model's output.\npub type Output = {};\n\n\
-             /// The input's quantisation: `real = INPUT_SCALE * (q - INPUT_ZERO_POINT)`.\n\
-             pub const INPUT_SCALE: f32 = {input_scale:?};\n\
-             /// The input's zero point.\npub const INPUT_ZERO_POINT: i32 = {input_zero};\n\
-             /// The output's quantisation: `real = OUTPUT_SCALE * (q - OUTPUT_ZERO_POINT)`.\n\
-             pub const OUTPUT_SCALE: f32 = {output_scale:?};\n\
-             /// The output's zero point.\npub const OUTPUT_ZERO_POINT: i32 = {output_zero};\n\n\
-             /// The arena `invoke_in` takes: every intermediate tensor, placed by lifetime.\n\
-             pub const ARENA_BYTES: usize = INVOKE_ARENA_BYTES;\n\n",
+             /// The model's output.\npub type Output = {};\n\n",
             graph.operators.len(),
             shape_type(&input.shape),
             shape_type(&output.shape),
+        );
+        // An int8 end's quantisation, as constants; a float end is
+        // quantised or dequantised by the program itself.
+        for (tensor, end, upper) in [(input, "input", "INPUT"), (output, "output", "OUTPUT")] {
+            if tensor.element_type == schema::INT8 {
+                let (scale, zero) = tensor.quantization(place)?;
+                let _ = write!(
+                    out,
+                    "/// The {end}'s quantisation: `real = {upper}_SCALE * (q - {upper}_ZERO_POINT)`.\n\
+                     pub const {upper}_SCALE: f32 = {scale:?};\n\
+                     /// The {end}'s zero point.\npub const {upper}_ZERO_POINT: i32 = {zero};\n"
+                );
+            }
+        }
+        let _ = write!(
+            out,
+            "\n/// The arena `invoke_in` takes: every intermediate tensor, placed by lifetime.\n\
+             pub const ARENA_BYTES: usize = INVOKE_ARENA_BYTES;\n\n"
         );
         // A model of no weights (pools, activations) reads none.
         if !self.weights.is_empty() {
@@ -1036,7 +1112,9 @@ impl<'g, 'a> Writer<'g, 'a> {
             "/// Runs the model on one input, its tensors in an arena on this call's\n\
              /// stack; `invoke_in` takes the caller's.\n\
              #[tensor_expr::program]\n\
-             pub fn invoke(input: &Tensor<i8, Input>) -> Tensor<i8, Output> {{\n"
+             pub fn invoke(input: &Tensor<{}, Input>) -> Tensor<{}, Output> {{\n",
+            element(input),
+            element(output),
         );
         for statement in &self.statements {
             out.push_str(statement);
@@ -1046,6 +1124,27 @@ impl<'g, 'a> Writer<'g, 'a> {
             source: out,
             weights: self.weights,
         })
+    }
+}
+
+/// The Rust element type of a model's end: `i8`, or `f32` for a float end.
+fn element(tensor: &TensorInfo<'_>) -> &'static str {
+    if tensor.element_type == schema::FLOAT32 {
+        "f32"
+    } else {
+        "i8"
+    }
+}
+
+/// Requires a quantisation's scale to be positive.
+fn positive_scale(place: &str, which: &str, scale: f32) -> Result<(), Error> {
+    if scale > 0.0 {
+        Ok(())
+    } else {
+        Err(unsupported(
+            place,
+            format!("the {which} scale must be positive; found {scale}"),
+        ))
     }
 }
 

@@ -37,15 +37,17 @@ pub enum Error {
 }
 
 /// The operators the importer supports, as TFLite's schema names them.
-pub const SUPPORTED: [&str; 11] = [
+pub const SUPPORTED: [&str; 13] = [
     "ADD",
     "AVERAGE_POOL_2D",
     "CONV_2D",
     "DEPTHWISE_CONV_2D",
+    "DEQUANTIZE",
     "FULLY_CONNECTED",
     "LOGISTIC",
     "MAX_POOL_2D",
     "MUL",
+    "QUANTIZE",
     "RESHAPE",
     "SOFTMAX",
     "TANH",

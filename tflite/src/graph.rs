@@ -261,13 +261,28 @@ impl<'a> Graph<'a> {
         };
         let input = one(graph.inputs(), "input")?;
         let output = one(graph.outputs(), "output")?;
-        for (index, end) in [(input, "input"), (output, "output")] {
+        // A float end is quantised by the first operator (QUANTIZE) or
+        // dequantised by the last (DEQUANTIZE), as the converter writes a
+        // model whose input and output types it was not asked to change.
+        let quantized_in = operators
+            .iter()
+            .filter(|o| o.inputs.iter().any(|&i| i as usize == input && i >= 0))
+            .all(|o| o.code == schema::op::QUANTIZE);
+        let dequantized_out = operators
+            .iter()
+            .filter(|o| o.outputs.contains(&output))
+            .all(|o| o.code == schema::op::DEQUANTIZE);
+        for (index, end, float_end, edge) in [
+            (input, "input", quantized_in, "read only by a QUANTIZE"),
+            (output, "output", dequantized_out, "written by a DEQUANTIZE"),
+        ] {
             let t = &tensors[index];
-            if t.element_type != schema::INT8 {
+            let float_ok = t.element_type == schema::FLOAT32 && float_end;
+            if t.element_type != schema::INT8 && !float_ok {
                 return Err(unsupported(
                     place,
                     format!(
-                        "the graph's {end} `{}` must be INT8; it is {}",
+                        "the graph's {end} `{}` must be INT8, or FLOAT32 {edge}; it is {}",
                         t.name,
                         schema::type_name(t.element_type)
                     ),

@@ -8,8 +8,8 @@
 //!   `invoke_in(input, arena)` for a caller's arena;
 //! - `pub const ARENA_BYTES: usize`, the arena `invoke_in` takes
 //!   (`tensor_expr::Arena<ARENA_BYTES>`);
-//! - `Input`, `Output` (the shapes) and the input's and output's scale and
-//!   zero point;
+//! - `Input`, `Output` (the shapes) and an int8 input's and output's scale
+//!   and zero point (a float end is quantised or dequantised inside);
 //! - a module of constants per layer: the weights as `TensorView`s of the
 //!   sidecar file (`include_bytes!`, so they stay in flash), biases and
 //!   per-channel requantisation as `static` tensors.
@@ -18,7 +18,9 @@
 //! `CONV_2D`, `DEPTHWISE_CONV_2D`, `FULLY_CONNECTED`, `AVERAGE_POOL_2D`,
 //! `MAX_POOL_2D`, `ADD`, `MUL`, `RESHAPE`, `SOFTMAX`, `LOGISTIC` and `TANH`
 //! over int8 tensors
-//! (per-channel weights, fused RELU, RELU6 and RELU_N1_TO_1), computed as
+//! (per-channel weights, fused RELU, RELU6 and RELU_N1_TO_1), and
+//! `QUANTIZE` and `DEQUANTIZE` where the model keeps a float input or
+//! output (the converter's default), computed as
 //! TFLite Micro's kernels compute them; anything else is an [`Error`]
 //! naming the operator, its index and what was expected.
 //!

@@ -304,6 +304,8 @@ verifiable!(
     Buffer
 );
 
+/// `TensorType::FLOAT32`.
+pub const FLOAT32: i8 = 0;
 /// `TensorType::INT32`.
 pub const INT32: i8 = 2;
 /// `TensorType::INT8`.
@@ -359,6 +361,7 @@ pub mod op {
     pub const AVERAGE_POOL_2D: i32 = 1;
     pub const CONV_2D: i32 = 3;
     pub const DEPTHWISE_CONV_2D: i32 = 4;
+    pub const DEQUANTIZE: i32 = 6;
     pub const FULLY_CONNECTED: i32 = 9;
     pub const LOGISTIC: i32 = 14;
     pub const MAX_POOL_2D: i32 = 17;
@@ -366,4 +369,5 @@ pub mod op {
     pub const RESHAPE: i32 = 22;
     pub const SOFTMAX: i32 = 25;
     pub const TANH: i32 = 28;
+    pub const QUANTIZE: i32 = 114;
 }

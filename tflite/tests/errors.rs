@@ -19,8 +19,8 @@ fn an_unsupported_operator_is_named_with_its_index_and_the_supported_set() {
     assert_eq!(
         message,
         "operator 2 is CONCATENATION, which tensor-expr-tflite does not support; supported: ADD, \
-         AVERAGE_POOL_2D, CONV_2D, DEPTHWISE_CONV_2D, FULLY_CONNECTED, LOGISTIC, MAX_POOL_2D, \
-         MUL, RESHAPE, SOFTMAX, TANH"
+         AVERAGE_POOL_2D, CONV_2D, DEPTHWISE_CONV_2D, DEQUANTIZE, FULLY_CONNECTED, LOGISTIC, \
+         MAX_POOL_2D, MUL, QUANTIZE, RESHAPE, SOFTMAX, TANH"
     );
 }
 
@@ -32,7 +32,7 @@ fn a_float_model_is_refused_naming_the_tensor_and_its_type() {
         "{message}"
     );
     assert!(
-        message.ends_with("` must be INT8; it is FLOAT32"),
+        message.ends_with("` must be INT8, or FLOAT32 read only by a QUANTIZE; it is FLOAT32"),
         "{message}"
     );
 }

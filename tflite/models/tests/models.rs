@@ -6,8 +6,8 @@
 
 use tensor_expr::prelude::*;
 use tensor_expr_tflite_models::{
-    activations, anomaly, kws, kws_logits, padded_pools, reference_input, resnet, resnet_logits,
-    vww, vww_logits,
+    activations, anomaly, float_edges, kws, kws_logits, padded_pools, reference_float_input,
+    reference_input, resnet, resnet_logits, vww, vww_logits,
 };
 
 const COUNT: usize = 100;
@@ -112,6 +112,28 @@ fn pools_padded_same_match_tflite_micro() {
         include_bytes!("../vectors/padded_pools.out"),
         padded_pools::invoke,
     );
+}
+
+/// A model that keeps float input and output: QUANTIZE, an int8 dense
+/// layer, DEQUANTIZE; every output's bits against TFLite Micro's.
+#[test]
+fn float_ends_quantized_and_dequantized_match_tflite_micro() {
+    let reference = include_bytes!("../vectors/float_edges.out");
+    let len = <float_edges::Output as Shape>::LEN;
+    assert_eq!(reference.len(), COUNT * len * 4, "the reference's length");
+    for k in 0..COUNT {
+        let x = reference_float_input::<float_edges::Input>(k as u64);
+        let found: Vec<u32> = float_edges::invoke(&x)
+            .as_slice()
+            .iter()
+            .map(|v| v.to_bits())
+            .collect();
+        let expected: Vec<u32> = reference[k * len * 4..][..len * 4]
+            .chunks_exact(4)
+            .map(|b| u32::from_le_bytes([b[0], b[1], b[2], b[3]]))
+            .collect();
+        assert_eq!(found, expected, "input {k}");
+    }
 }
 
 /// The arenas against TFLite Micro's activation arenas for the same models

@@ -8,8 +8,9 @@ mlcommons/tiny) and the small `activations` and `padded_pools` models
 Inputs are not stored: input 0 is the model's input zero point everywhere,
 the others are pseudo-random int8 from `inputs()` below, which
 tests/models.rs computes the same way (splitmix64, the top byte of each
-draw). For each model NAME it writes `NAME.out` (COUNT outputs, int8 as
-bytes) and, for a model whose last operator is SOFTMAX, `NAME.logits`
+draw); a model with a float input takes `float_inputs()` instead. For
+each model NAME it writes `NAME.out` (COUNT outputs, int8 as bytes,
+float32 little-endian) and, for a model whose last operator is SOFTMAX, `NAME.logits`
 (the softmax's input, from the same model cut before it: the
 interpreter's intermediate tensors are not kept).
 """
@@ -24,7 +25,7 @@ sys.path.insert(0, os.path.join(HERE, "..", "..", "..", "tests", "vectors"))
 from tflite_common import run_micro  # noqa: E402
 
 COUNT = 100
-MODELS = ["kws", "resnet", "vww", "anomaly", "activations", "padded_pools"]
+MODELS = ["kws", "resnet", "vww", "anomaly", "activations", "padded_pools", "float_edges"]
 MASK = (1 << 64) - 1
 
 
@@ -51,6 +52,20 @@ def inputs(shape, zero_point, count):
     return out
 
 
+def float_inputs(shape, count):
+    """Input 0 all zero; input k the top 24 bits of splitmix64's draws from
+    the seed k as a fraction, scaled to [-4, 4) (exact in float32)."""
+    size = int(np.prod(shape))
+    out = [np.zeros(shape, np.float32)]
+    for k in range(1, count):
+        state, values = k, []
+        for _ in range(size):
+            state, draw = splitmix64(state)
+            values.append((draw >> 40) / 2**24 * 8 - 4)
+        out.append(np.array(values, np.float32).reshape(shape))
+    return out
+
+
 def cut_before_last(model):
     """The model with its last operator removed: its input is the output."""
     flat = schema.ModelT.InitFromObj(schema.Model.GetRootAsModel(model, 0))
@@ -74,7 +89,10 @@ def main():
         flat = schema.ModelT.InitFromObj(schema.Model.GetRootAsModel(model, 0))
         graph = flat.subgraphs[0]
         x = graph.tensors[graph.inputs[0]]
-        xs = inputs(tuple(x.shape), int(x.quantization.zeroPoint[0]), COUNT)
+        if x.type == schema.TensorType.FLOAT32:
+            xs = float_inputs(tuple(x.shape), COUNT)
+        else:
+            xs = inputs(tuple(x.shape), int(x.quantization.zeroPoint[0]), COUNT)
         outputs = [run_micro(model, xs)]
         suffixes = ["out"]
         if last_operator(model) == schema.BuiltinOperator.SOFTMAX:
@@ -82,7 +100,9 @@ def main():
             suffixes.append("logits")
         for values, suffix in zip(outputs, suffixes):
             with open(os.path.join(HERE, f"{name}.{suffix}"), "wb") as f:
-                f.write(values.astype(np.int8).tobytes())
+                # int8 outputs as bytes, float outputs as little-endian f32.
+                kind = "<f4" if values.dtype == np.float32 else np.int8
+                f.write(values.astype(kind).tobytes())
         print(name, [v.shape for v in outputs])
 
 

@@ -11,6 +11,9 @@ imports, run against TFLite Micro in tflite/models.
   windows count only the taps inside the input.
 - ../../models/tflite/activations.tflite: int8 dense layers through TANH
   and LOGISTIC (the converter writes each as an operator of its own).
+- ../../models/tflite/float_edges.tflite: an int8 dense layer whose model
+  keeps float input and output (the converter's default), so QUANTIZE and
+  DEQUANTIZE at its ends.
 """
 import os
 
@@ -22,15 +25,16 @@ rng = np.random.default_rng(55)
 tf.keras.utils.set_random_seed(55)
 
 
-def int8(model, shape):
+def int8(model, shape, float_edges=False):
     converter = tf.lite.TFLiteConverter.from_keras_model(model)
     converter.optimizations = [tf.lite.Optimize.DEFAULT]
     converter.representative_dataset = lambda: (
         [rng.normal(size=(1,) + shape).astype(np.float32)] for _ in range(32)
     )
     converter.target_spec.supported_ops = [tf.lite.OpsSet.TFLITE_BUILTINS_INT8]
-    converter.inference_input_type = tf.int8
-    converter.inference_output_type = tf.int8
+    if not float_edges:
+        converter.inference_input_type = tf.int8
+        converter.inference_output_type = tf.int8
     return converter.convert()
 
 
@@ -57,3 +61,8 @@ x = tf.keras.Input((16,), batch_size=1)
 y = tf.keras.layers.Dense(12, activation="tanh")(x)
 y = tf.keras.layers.Dense(6, activation="sigmoid")(y)
 save(os.path.join("..", "..", "models", "tflite", "activations.tflite"), int8(tf.keras.Model(x, y), (16,)))
+
+x = tf.keras.Input((16,), batch_size=1)
+y = tf.keras.layers.Dense(6, activation="relu")(x)
+save(os.path.join("..", "..", "models", "tflite", "float_edges.tflite"),
+     int8(tf.keras.Model(x, y), (16,), float_edges=True))

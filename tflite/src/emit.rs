@@ -993,6 +993,12 @@ impl<'g, 'a> Writer<'g, 'a> {
         let output = self.output(place, operator)?;
         let (scale, zero_point) = self.graph.tensors[output].quantization(place)?;
         positive_scale(place, "output", scale)?;
+        if !(-128..=127).contains(&zero_point) {
+            return Err(unsupported(
+                place,
+                format!("the output zero point must be an int8; found {zero_point}"),
+            ));
+        }
         let rounded = format!(
             "cast::<i32>(round({} / {scale:?}f32))",
             self.value(place, operator, 0)?

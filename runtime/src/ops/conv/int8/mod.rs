@@ -280,12 +280,7 @@ fn by_blocks(tile: &Int8Tile, out: &mut Sums, sum: impl Fn(&Int8Tile, usize, &mu
         sum(tile, blocks, out);
         return;
     }
-    let mut positions = [Position {
-        n: 0,
-        channel: 0,
-        oh: 0,
-        ow: 0,
-    }; TILE_ROWS];
+    let mut positions = [Position::ORIGIN; TILE_ROWS];
     for (aligned, p) in positions.iter_mut().zip(tile.positions) {
         *aligned = *p;
     }

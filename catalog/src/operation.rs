@@ -62,6 +62,22 @@ pub struct Signature {
     pub options: &'static [NamedOption],
 }
 
+impl Signature {
+    /// `inputs` expressions and nothing more: no dim list, `keepdim`, type
+    /// argument or option. An entry writes its other fields over it
+    /// (`Signature { options: &[STRIDE], ..Signature::of(2) }`).
+    pub const fn of(inputs: usize) -> Signature {
+        Signature {
+            inputs,
+            dims: Dims::None,
+            dims_optional: false,
+            keepdim: false,
+            type_arg: false,
+            options: &[],
+        }
+    }
+}
+
 /// A named option of an operation: `stride = [2, 2]`, `groups = 4`,
 /// `padding = same`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -11,7 +11,7 @@
 //! quantised kernels narrow their accumulators.
 //! (Examples: the `tensor-expr` crate's documentation of `element`.)
 
-use super::{Build, Dims, Operation, Reads, Signature};
+use super::{Build, Operation, Reads, Signature};
 use crate::access::ElementSource;
 use crate::element::{Cast, Element, SaturatingCast};
 use crate::expr::{Children, Context, Expr, Int8Row, Reading, Row, Shaped, Tile, TileOrigin};
@@ -21,12 +21,9 @@ use core::marker::PhantomData;
 
 /// How both are written.
 const SIGNATURE: Signature = Signature {
-    inputs: 1,
-    dims: Dims::None,
     dims_optional: true,
-    keepdim: false,
     type_arg: true,
-    options: &[],
+    ..Signature::of(1)
 };
 
 /// The table entry of `cast::<U>(e)`.

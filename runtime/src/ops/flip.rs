@@ -26,12 +26,9 @@ use core::marker::PhantomData;
 pub const OPERATION: Operation = Operation {
     name: "flip",
     signature: Signature {
-        inputs: 1,
         dims: Dims::AxisList,
         dims_optional: true,
-        keepdim: false,
-        type_arg: false,
-        options: &[],
+        ..Signature::of(1)
     },
     reads: Reads::Windows,
     build: Build::Node {

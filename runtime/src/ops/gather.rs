@@ -50,12 +50,9 @@ const fn entry(
     Operation {
         name,
         signature: Signature {
-            inputs: 2,
             dims,
             dims_optional: matches!(dims, Dims::None),
-            keepdim: false,
-            type_arg: false,
-            options: &[],
+            ..Signature::of(2)
         },
         reads: Reads::Gathers { positions },
         build: Build::Node {

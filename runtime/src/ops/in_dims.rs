@@ -12,12 +12,8 @@ use super::{Build, Dims, Operation, Reads, Signature};
 pub const OPERATION: Operation = Operation {
     name: "in_dims",
     signature: Signature {
-        inputs: 1,
         dims: Dims::Positions,
-        dims_optional: false,
-        keepdim: false,
-        type_arg: false,
-        options: &[],
+        ..Signature::of(1)
     },
     reads: Reads::Placed,
     build: Build::ByDimsRule,

@@ -10,12 +10,9 @@ use super::{Build, Dims, Operation, Reads, Signature};
 
 /// How both are written.
 const SIGNATURE: Signature = Signature {
-    inputs: 1,
     dims: Dims::SingleAxis,
-    dims_optional: false,
     keepdim: true,
-    type_arg: false,
-    options: &[],
+    ..Signature::of(1)
 };
 
 /// The table entry of `argmax(e, [axis])`.

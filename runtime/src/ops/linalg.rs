@@ -14,17 +14,13 @@
 //! `Tensor`s, live with the methods they call, in `linalg::operations` (a
 //! layer above the expression nodes).
 
-use super::{Build, Dims, Operation, Reads, Signature};
+use super::{Build, Operation, Reads, Signature};
 
 /// How each is written: its inputs, nothing else.
 const fn signature(inputs: usize) -> Signature {
     Signature {
-        inputs,
-        dims: Dims::None,
         dims_optional: true,
-        keepdim: false,
-        type_arg: false,
-        options: &[],
+        ..Signature::of(inputs)
     }
 }
 

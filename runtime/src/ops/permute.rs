@@ -22,12 +22,8 @@ use core::marker::PhantomData;
 pub const TRANSPOSE: Operation = Operation {
     name: "transpose",
     signature: Signature {
-        inputs: 1,
-        dims: Dims::None,
         dims_optional: true,
-        keepdim: false,
-        type_arg: false,
-        options: &[],
+        ..Signature::of(1)
     },
     reads: Reads::InPlace(RowOrder::Swapped),
     build: Build::Node {
@@ -43,12 +39,8 @@ pub const TRANSPOSE: Operation = Operation {
 pub const PERMUTE: Operation = Operation {
     name: "permute",
     signature: Signature {
-        inputs: 1,
         dims: Dims::Permutation,
-        dims_optional: false,
-        keepdim: false,
-        type_arg: false,
-        options: &[],
+        ..Signature::of(1)
     },
     reads: Reads::InPlace(RowOrder::Listed),
     build: Build::ByDimsRule,

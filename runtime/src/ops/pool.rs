@@ -56,12 +56,9 @@ macro_rules! pools {
             pub const $entry: Operation = Operation {
                 name: stringify!($name),
                 signature: Signature {
-                    inputs: 1,
                     dims: Dims::Sizes(if <kind::$kind as OpKind>::SPATIAL == 1 { &[1] } else { &[1, 2] }),
-                    dims_optional: false,
-                    keepdim: false,
-                    type_arg: false,
                     options: $options,
+                    ..Signature::of(1)
                 },
                 reads: Reads::Pooled,
                 build: Build::Node {

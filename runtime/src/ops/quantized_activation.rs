@@ -23,7 +23,7 @@
 //! assert_eq!(16.sigmoid_int8(m, s), 59);
 //! ```
 
-use super::{Build, Dims, Operation, Reads, Signature};
+use super::{Build, Operation, Reads, Signature};
 
 /// The table entry of `name(x, multiplier, shift)`: three inputs, no list,
 /// defined as `definition`.
@@ -35,14 +35,7 @@ const fn entry(
 ) -> Operation {
     Operation {
         name,
-        signature: Signature {
-            inputs: 3,
-            dims: Dims::None,
-            dims_optional: false,
-            keepdim: false,
-            type_arg: false,
-            options: &[],
-        },
+        signature: Signature::of(3),
         reads: Reads::AsDefined,
         build: Build::Composite(definition),
         elements: "Integer",

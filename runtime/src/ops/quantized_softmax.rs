@@ -38,12 +38,8 @@ use super::{Build, Dims, Operation, Reads, Signature};
 pub const OPERATION: Operation = Operation {
     name: "quantized_softmax",
     signature: Signature {
-        inputs: 3,
         dims: Dims::AxisList,
-        dims_optional: false,
-        keepdim: false,
-        type_arg: false,
-        options: &[],
+        ..Signature::of(3)
     },
     reads: Reads::AsDefined,
     build: Build::Composite(

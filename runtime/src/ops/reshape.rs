@@ -3,7 +3,7 @@
 //! (`rules::reshape`, whose error names both counts). An expression argument
 //! is evaluated first, into a tensor of its own.
 
-use super::{Build, Dims, Operation, Reads, RowOrder, Signature};
+use super::{Build, Operation, Reads, RowOrder, Signature};
 use crate::access::{Contiguous, Operand};
 use crate::expr::{Context, TensorLeaf};
 use crate::rules::reshape::{CountedShape, Reshape};
@@ -14,12 +14,9 @@ use core::marker::PhantomData;
 pub const OPERATION: Operation = Operation {
     name: "reshape",
     signature: Signature {
-        inputs: 1,
-        dims: Dims::None,
         dims_optional: true,
-        keepdim: false,
         type_arg: true,
-        options: &[],
+        ..Signature::of(1)
     },
     reads: Reads::InPlace(RowOrder::Kept),
     build: Build::Node {

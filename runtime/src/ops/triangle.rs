@@ -12,7 +12,7 @@
 //! (`tril(a) * b` has no temporary); an expression argument is evaluated
 //! first, into a tensor of its own.
 
-use super::{Build, Dims, NamedOption, OffsetValue, Operation, Reads, Signature};
+use super::{Build, NamedOption, OffsetValue, Operation, Reads, Signature};
 use crate::access::{Contiguous, Operand};
 use crate::element::Element;
 use crate::expr::{Context, Expr, Flat, Reading, Row, Shaped};
@@ -34,12 +34,9 @@ const fn entry(
     Operation {
         name,
         signature: Signature {
-            inputs: 1,
-            dims: Dims::None,
             dims_optional: true,
-            keepdim: false,
-            type_arg: false,
             options: &[DIAGONAL],
+            ..Signature::of(1)
         },
         reads: Reads::Windows,
         build: Build::Node {

@@ -31,7 +31,7 @@ pub mod inputs;
 mod int8;
 pub mod transpose;
 
-use super::{Build, Dims, NamedOption, Operation, Reads, Signature};
+use super::{Build, NamedOption, Operation, Reads, Signature};
 use crate::element::Element;
 use crate::expr::block::{multiply_add, with_named_rows, Block};
 use crate::expr::{Context, Expr, Reading, Row, Shaped, Tile, TileOrigin, TileRows};
@@ -94,12 +94,9 @@ const fn convolution_entry(
     Operation {
         name,
         signature: Signature {
-            inputs: 2,
-            dims: Dims::None,
             dims_optional: true,
-            keepdim: false,
-            type_arg: false,
             options,
+            ..Signature::of(2)
         },
         reads: Reads::Tiled,
         build: Build::Node {

@@ -21,7 +21,7 @@ use super::{output_position, ConvSpec, Position, PADDING_SIZES, STRIDE};
 use crate::element::Element;
 use crate::expr::block::{multiply_add, with_named_rows, Block};
 use crate::expr::{Context, Expr, Reading, Row, Shaped, Tile, TileOrigin, TileRows};
-use crate::ops::{Build, Dims, NamedOption, Operation, Reads, Signature};
+use crate::ops::{Build, NamedOption, Operation, Reads, Signature};
 use crate::rules::conv::Geometry;
 use crate::rules::conv_transpose::TransposedRule;
 use crate::shape::{Shape, MAX_RANK};
@@ -80,12 +80,9 @@ const fn entry(
     Operation {
         name,
         signature: Signature {
-            inputs: 2,
-            dims: Dims::None,
             dims_optional: true,
-            keepdim: false,
-            type_arg: false,
             options,
+            ..Signature::of(2)
         },
         reads: Reads::Tiled,
         build: Build::Node {

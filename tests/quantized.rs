@@ -509,12 +509,15 @@ fn assert_conv_nhwc<X: Shape, W: Shape, Y: Shape>(
                             }
                             for ci in 0..per_group {
                                 let channel = co / out_per_group * per_group + ci;
-                                let xv =
-                                    i32::from(x[((b * h + ih) * w_len + iw) * c_in + channel]) + c;
+                                // Wrapping, as `i32` arithmetic does in
+                                // a release build.
+                                let xv = i32::from(x[((b * h + ih) * w_len + iw) * c_in + channel])
+                                    .wrapping_add(c);
                                 let wv = i32::from(
                                     w[((co * kh_len + kh) * kw_len + kw) * per_group + ci],
-                                ) + d;
-                                sum += xv * wv;
+                                )
+                                .wrapping_add(d);
+                                sum = sum.wrapping_add(xv.wrapping_mul(wv));
                             }
                         }
                     }
@@ -592,6 +595,10 @@ fn int8_convolutions_channels_last_match_their_definition() {
     let zx = 127;
     let y = tensor_expr!(conv2d(cast::<i32>(x) - zx, cast::<i32>(w), layout = nhwc));
     assert_conv_nhwc(&y, &x, &w, PLAIN, (-127, 0), "pointwise, zx = 127");
+    // A zero point whose negation wraps: `x - i32::MIN` is `x + i32::MIN`.
+    let zx = i32::MIN;
+    let y = tensor_expr!(conv2d(cast::<i32>(x) - zx, cast::<i32>(w), layout = nhwc));
+    assert_conv_nhwc(&y, &x, &w, PLAIN, (i32::MIN, 0), "pointwise, zx = i32::MIN");
 
     let (x, w) = (
         bytes::<Shape![1, 9, 10, 16]>(7),

@@ -56,5 +56,5 @@ pub(super) fn drive_blocks<T: Element, O: Shape, E: Expr<T>, X: Slot<T>, const R
 fn drive_rows_at<T: Element, O: Shape, E: Expr<T>, X: Slot<T>, const R: usize, const WIDE: usize, const LANES: usize, const FUSE: bool>(rows: &mut [X], e: &E, at: TileOrigin, (i, start): (usize, usize), columns: Range<usize>) {
     let width = O::ROW_LEN;
     let block = &mut rows[(i - start) * width..][..R * width];
-    drive_row_block::<T, O, E, X, R, WIDE, WIDE, LANES, FUSE, false>(block, width, e, at.shifted::<O>(i), columns);
+    drive_row_block::<T, O, E, X, R, WIDE, WIDE, LANES, FUSE, false>(block, width, e, at.shifted::<O>(i), columns, 0);
 }

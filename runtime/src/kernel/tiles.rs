@@ -89,7 +89,9 @@ fn drive_part_of_matrix<T: Element, O: Shape, E: Expr<T>, X: Slot<T>, const ROWS
 ///
 /// Where the range is the `WHOLE` matrix, its row count is a constant,
 /// and only the block heights it needs are compiled ([`cuts`]); a part of
-/// a split walk may need any.
+/// a split walk may need any. A whole walk of merged rows ends instead
+/// with one more block of `ROWS` that overlaps the last one
+/// ([`overlaps_its_tail`]).
 #[inline(always)]
 #[rustfmt::skip]
 fn drive_matrix_rows<T: Element, O: Shape, E: Expr<T>, X: Slot<T>, const ROWS: usize, const ROW_WIDE: usize, const WIDE: usize, const LANES: usize, const FUSE: bool, const WHOLE: bool>(rows: &mut [X], e: &E, mut outer: [usize; MAX_RANK], range: Range<usize>) {
@@ -97,22 +99,47 @@ fn drive_matrix_rows<T: Element, O: Shape, E: Expr<T>, X: Slot<T>, const ROWS: u
     let axis = super::Plan::<T, O, E>::TILE_AXIS;
     let (start, end) = (range.start, range.end);
     let mut i = start;
+    if const { WHOLE && overlaps_its_tail::<T, O, E>(ROWS) } {
+        // One call of the block (each call inlines the whole tile): the
+        // last block starts at `end - ROWS`, its rows before `i` computed
+        // again and not stored.
+        while i < end {
+            let from = i.min(end - ROWS);
+            drive_blocks_at::<T, O, E, X, ROWS, WIDE, WIDE, LANES, FUSE>(&mut rows[(from - start) * row_stride..], row_stride, e, &mut outer, axis, from, i - from);
+            i = from + ROWS;
+        }
+        return;
+    }
     if const { !WHOLE || cuts(super::Plan::<T, O, E>::MATRIX_ROWS, &[ROWS, 4, 1])[0] } {
         while i + ROWS <= end {
-            drive_blocks_at::<T, O, E, X, ROWS, WIDE, WIDE, LANES, FUSE>(&mut rows[(i - start) * row_stride..], row_stride, e, &mut outer, axis, i);
+            drive_blocks_at::<T, O, E, X, ROWS, WIDE, WIDE, LANES, FUSE>(&mut rows[(i - start) * row_stride..], row_stride, e, &mut outer, axis, i, 0);
             i += ROWS;
         }
     }
-    if const { ROWS > 4 && (!WHOLE || cuts(super::Plan::<T, O, E>::MATRIX_ROWS, &[ROWS, 4, 1])[1]) } && i + 4 <= end {
-        drive_blocks_at::<T, O, E, X, 4, WIDE, WIDE, LANES, FUSE>(&mut rows[(i - start) * row_stride..], row_stride, e, &mut outer, axis, i);
+    if const { ROWS > 4 && !(WHOLE && overlaps_its_tail::<T, O, E>(ROWS)) && (!WHOLE || cuts(super::Plan::<T, O, E>::MATRIX_ROWS, &[ROWS, 4, 1])[1]) } && i + 4 <= end {
+        drive_blocks_at::<T, O, E, X, 4, WIDE, WIDE, LANES, FUSE>(&mut rows[(i - start) * row_stride..], row_stride, e, &mut outer, axis, i, 0);
         i += 4;
     }
-    if const { !WHOLE || cuts(super::Plan::<T, O, E>::MATRIX_ROWS, &[ROWS, 4, 1])[2] } {
+    if const { !(WHOLE && overlaps_its_tail::<T, O, E>(ROWS)) && (!WHOLE || cuts(super::Plan::<T, O, E>::MATRIX_ROWS, &[ROWS, 4, 1])[2]) } {
         while i < end {
-            drive_blocks_at::<T, O, E, X, 1, ROW_WIDE, WIDE, LANES, FUSE>(&mut rows[(i - start) * row_stride..], row_stride, e, &mut outer, axis, i);
+            drive_blocks_at::<T, O, E, X, 1, ROW_WIDE, WIDE, LANES, FUSE>(&mut rows[(i - start) * row_stride..], row_stride, e, &mut outer, axis, i, 0);
             i += 1;
         }
     }
+}
+
+/// Whether a whole walk of `E` over `O` in blocks of `block` rows ends
+/// with one more block of `block` rows ending at the last row, which
+/// recomputes the rows before it that the blocks already stored and stores
+/// the rest, rather than blocks of 4 and of single rows: where the rows
+/// are merged (the positions of a channels-last int8 convolution, each
+/// computed on its own, so a row computed again is the same values) and
+/// more than one block but not a multiple. Each tile height is a variant
+/// of the whole tile, with its code and, where LLVM does not share stack
+/// slots between them (opt-level "s"), its own stack.
+const fn overlaps_its_tail<T: Element, O: Shape, E: Expr<T>>(block: usize) -> bool {
+    let rows = super::Plan::<T, O, E>::MATRIX_ROWS;
+    super::Plan::<T, O, E>::MERGED && rows > block && !rows.is_multiple_of(block)
 }
 
 /// Which of the widths `sizes` (widest first) a length of `len` is cut
@@ -196,15 +223,15 @@ impl<'a, X, O: Shape> Iterator for MatrixRows<'a, X, O> {
 /// The blocks of `R` rows from index `i` of `axis` in one matrix, `rows`
 /// holding them from row `i` on: one block at each index of the axes
 /// between `axis` and the last, each block's rows `row_stride` elements
-/// apart.
+/// apart, the first `skip` rows of each computed and not stored.
 #[inline(always)]
 #[rustfmt::skip]
-fn drive_blocks_at<T: Element, O: Shape, E: Expr<T>, X: Slot<T>, const R: usize, const ROW_WIDE: usize, const WIDE: usize, const LANES: usize, const FUSE: bool>(rows: &mut [X], row_stride: usize, e: &E, outer: &mut [usize; MAX_RANK], axis: usize, i: usize) {
+fn drive_blocks_at<T: Element, O: Shape, E: Expr<T>, X: Slot<T>, const R: usize, const ROW_WIDE: usize, const WIDE: usize, const LANES: usize, const FUSE: bool>(rows: &mut [X], row_stride: usize, e: &E, outer: &mut [usize; MAX_RANK], axis: usize, i: usize, skip: usize) {
     let columns = O::ROW_LEN;
     if const { super::Plan::<T, O, E>::MERGED } {
         // One block: row `i` counted across every axis but the last.
         let block = &mut rows[..(R - 1) * row_stride + columns];
-        drive_row_block::<T, O, E, X, R, ROW_WIDE, WIDE, LANES, FUSE, true>(block, row_stride, e, TileOrigin::merged(i), 0..columns);
+        drive_row_block::<T, O, E, X, R, ROW_WIDE, WIDE, LANES, FUSE, true>(block, row_stride, e, TileOrigin::merged(i), 0..columns, skip);
         return;
     }
     let last = O::RANK.saturating_sub(1);
@@ -213,7 +240,7 @@ fn drive_blocks_at<T: Element, O: Shape, E: Expr<T>, X: Slot<T>, const R: usize,
     let mut first = 0;
     loop {
         let block = &mut rows[first..first + (R - 1) * row_stride + columns];
-        drive_row_block::<T, O, E, X, R, ROW_WIDE, WIDE, LANES, FUSE, true>(block, row_stride, e, TileOrigin::new(*outer, axis), 0..columns);
+        drive_row_block::<T, O, E, X, R, ROW_WIDE, WIDE, LANES, FUSE, true>(block, row_stride, e, TileOrigin::new(*outer, axis), 0..columns, skip);
         first += columns;
         if !crate::shape::advance_odometer(&mut outer[between.clone()], &O::DIMS[between.clone()]) {
             break;
@@ -225,40 +252,41 @@ fn drive_blocks_at<T: Element, O: Shape, E: Expr<T>, X: Slot<T>, const R: usize,
 /// apart, over `columns`: tiles of `FIRST` columns (where wider than
 /// `WIDE`), of `WIDE`, then `LANES`, then 8 and 4 (small matrices on wide
 /// vectors), then single columns. Where `columns` is the `WHOLE` row, only
-/// the widths its constant length needs are compiled ([`cuts`]).
+/// the widths its constant length needs are compiled ([`cuts`]). The
+/// first `skip` rows are computed and not stored.
 #[inline(always)]
 #[rustfmt::skip]
-pub(super) fn drive_row_block<T: Element, O: Shape, E: Expr<T>, X: Slot<T>, const R: usize, const FIRST: usize, const WIDE: usize, const LANES: usize, const FUSE: bool, const WHOLE: bool>(block: &mut [X], row_stride: usize, e: &E, at: TileOrigin, columns: Range<usize>) {
+pub(super) fn drive_row_block<T: Element, O: Shape, E: Expr<T>, X: Slot<T>, const R: usize, const FIRST: usize, const WIDE: usize, const LANES: usize, const FUSE: bool, const WHOLE: bool>(block: &mut [X], row_stride: usize, e: &E, at: TileOrigin, columns: Range<usize>, skip: usize) {
     let (mut j, end) = (columns.start, columns.end);
     if const { FIRST > WIDE && (!WHOLE || column_cuts(O::ROW_LEN, FIRST, WIDE, LANES)[0]) } {
         while j + FIRST <= end {
-            store_tile::<T, O, X, R, FIRST>(block, row_stride, e.tile::<O, R, FIRST, FUSE>(at, j), j);
+            store_tile::<T, O, X, R, FIRST>(block, row_stride, e.tile::<O, R, FIRST, FUSE>(at, j), j, skip);
             j += FIRST;
         }
     }
     if const { !WHOLE || column_cuts(O::ROW_LEN, FIRST, WIDE, LANES)[1] } {
         while j + WIDE <= end {
-            store_tile::<T, O, X, R, WIDE>(block, row_stride, e.tile::<O, R, WIDE, FUSE>(at, j), j);
+            store_tile::<T, O, X, R, WIDE>(block, row_stride, e.tile::<O, R, WIDE, FUSE>(at, j), j, skip);
             j += WIDE;
         }
     }
     if const { LANES < WIDE && (!WHOLE || column_cuts(O::ROW_LEN, FIRST, WIDE, LANES)[2]) } {
         while j + LANES <= end {
-            store_tile::<T, O, X, R, LANES>(block, row_stride, e.tile::<O, R, LANES, FUSE>(at, j), j);
+            store_tile::<T, O, X, R, LANES>(block, row_stride, e.tile::<O, R, LANES, FUSE>(at, j), j, skip);
             j += LANES;
         }
     }
     if const { LANES > 8 && (!WHOLE || column_cuts(O::ROW_LEN, FIRST, WIDE, LANES)[3]) } && j + 8 <= end {
-        store_tile::<T, O, X, R, 8>(block, row_stride, e.tile::<O, R, 8, FUSE>(at, j), j);
+        store_tile::<T, O, X, R, 8>(block, row_stride, e.tile::<O, R, 8, FUSE>(at, j), j, skip);
         j += 8;
     }
     if const { LANES > 4 && (!WHOLE || column_cuts(O::ROW_LEN, FIRST, WIDE, LANES)[4]) } && j + 4 <= end {
-        store_tile::<T, O, X, R, 4>(block, row_stride, e.tile::<O, R, 4, FUSE>(at, j), j);
+        store_tile::<T, O, X, R, 4>(block, row_stride, e.tile::<O, R, 4, FUSE>(at, j), j, skip);
         j += 4;
     }
     if const { !WHOLE || column_cuts(O::ROW_LEN, FIRST, WIDE, LANES)[5] } {
         while j < end {
-            store_tile::<T, O, X, R, 1>(block, row_stride, e.tile::<O, R, 1, FUSE>(at, j), j);
+            store_tile::<T, O, X, R, 1>(block, row_stride, e.tile::<O, R, 1, FUSE>(at, j), j, skip);
             j += 1;
         }
     }
@@ -272,7 +300,8 @@ const fn column_cuts(len: usize, first: usize, wide: usize, lanes: usize) -> [bo
 }
 
 /// Writes an `R x C` tile at column `j0` of a block of rows `row_stride`
-/// elements apart: each row of the tile computed into an array, then stored.
+/// elements apart, but for its first `skip` rows: each row of the tile
+/// computed into an array, then stored.
 /// (Stored element by element from the tile, a product whose result a
 /// tensor is added to, `x @ w + b`, has its whole `k` loop scalarised by
 /// LLVM, some 20x slower.)
@@ -282,8 +311,9 @@ fn store_tile<T: Element, O: Shape, X: Slot<T>, const R: usize, const C: usize>(
     row_stride: usize,
     tile: impl Tile<T>,
     j0: usize,
+    skip: usize,
 ) {
-    for r in 0..R {
+    for r in skip..R {
         let row = &mut block[r * row_stride..][..O::ROW_LEN];
         let Ok(slots) = <&mut [X; C]>::try_from(&mut row[j0..j0 + C]) else {
             unreachable!("a slice of `C` elements")

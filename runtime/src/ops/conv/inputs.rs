@@ -134,9 +134,12 @@ impl<T: Element> Offset<T> for Minus<T> {
     fn apply(self, value: T) -> T {
         value - self.0
     }
+    /// `-c`, wrapping where `c` is `i32::MIN`: the kernels' sums wrap
+    /// as `i32` arithmetic does in a release build, and `x + (-c)` then
+    /// equals `x - c`.
     #[inline(always)]
     fn constant(self) -> Option<i32> {
-        self.0.to_i32()?.checked_neg()
+        Some(self.0.to_i32()?.wrapping_neg())
     }
 }
 

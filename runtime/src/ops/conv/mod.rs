@@ -484,30 +484,27 @@ impl<'a, T: Element, C: ConvSpec, Xr: Reader<T>, Wr: Reader<T>> Convolution<'a, 
     /// A channels-last tile of the `R` positions `rows` (of one channel)
     /// by `CC` channels, summed by the int8 kernels ([`int8::block`]):
     /// in one call, or, for a tile wider than [`int8::TILE_CHANNELS`] (a
-    /// single position's), in one call per that many channels.
+    /// single position's), in one call per that many channels. The kernels
+    /// sum every tile of the walk over inputs of `INT8_TILES`, so the
+    /// general path is not compiled into the expression (its code, and at
+    /// opt-level "s" its stack).
     #[inline(always)]
     fn int8_tile<const R: usize, const CC: usize>(&self, rows: &[Position; R]) -> [[T; CC]; R] {
         if const { CC <= int8::TILE_CHANNELS } {
-            if let Some(block) = self.int8_columns(rows, CC) {
-                return block;
-            }
+            return self
+                .int8_columns(rows, CC)
+                .unwrap_or_else(|| int8::tile_declined());
         }
         let mut block = [[T::ZERO; CC]; R];
-        if const { CC <= int8::TILE_CHANNELS } {
-            self.element_rows(rows, &mut block);
-            return block;
-        }
         for start in (0..CC).step_by(int8::TILE_CHANNELS) {
             let mut positions = *rows;
             for p in &mut positions {
                 p.channel += start;
             }
             let channels = (CC - start).min(int8::TILE_CHANNELS);
-            let Some(part) = self.int8_columns::<R, { int8::TILE_CHANNELS }>(&positions, channels)
-            else {
-                self.element_rows(rows, &mut block);
-                return block;
-            };
+            let part = self
+                .int8_columns::<R, { int8::TILE_CHANNELS }>(&positions, channels)
+                .unwrap_or_else(|| int8::tile_declined());
             for (row, part) in block.iter_mut().zip(&part) {
                 row[start..start + channels].copy_from_slice(&part[..channels]);
             }
@@ -518,8 +515,7 @@ impl<'a, T: Element, C: ConvSpec, Xr: Reader<T>, Wr: Reader<T>> Convolution<'a, 
     /// The sums of the `positions` by `channels` channels from theirs (the
     /// block's first columns, the rest zero), summed by [`int8::block`];
     /// `None` where the inputs or the tile are not the kernel's: never for
-    /// a tile of the walk over inputs of `INT8_TILES`, but for a constant
-    /// `c` in `cast::<i32>(x) - c` whose negation overflows. (Returned, not
+    /// a tile of the walk over inputs of `INT8_TILES`. (Returned, not
     /// written through a reference: LLVM then keeps the block in registers
     /// for the epilogue, where through a reference it copied it twice.)
     #[inline(always)]
@@ -545,8 +541,14 @@ impl<'a, T: Element, C: ConvSpec, Xr: Reader<T>, Wr: Reader<T>> Convolution<'a, 
             positions,
             channels,
         };
-        let mut sums = [[0; int8::TILE_CHANNELS]; int8::TILE_ROWS];
-        if !int8::block(&tile, &mut sums) {
+        // The tile's rows only: each tile height's buffer is its own
+        // where LLVM does not share stack slots (at opt-level "s").
+        let mut sums = [[0; int8::TILE_CHANNELS]; R];
+        let mut out = int8::SumsOut {
+            data: sums.as_flattened_mut(),
+            stride: int8::TILE_CHANNELS,
+        };
+        if !int8::block(&tile, &mut out) {
             return None;
         }
         let mut block = [[T::ZERO; CC]; R];

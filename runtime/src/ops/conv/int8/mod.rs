@@ -67,9 +67,6 @@ pub(crate) const TILE_CHANNELS: usize = 32;
 #[cfg(feature = "alloc")]
 const CHANNEL_BLOCK: usize = 16;
 
-/// The sums of a tile: a row per position, a column per channel.
-pub(crate) type Sums = [[i32; TILE_CHANNELS]; TILE_ROWS];
-
 /// A once-set cell: shared by the threads of a split walk with `std`
 /// (`rayon` implies it), a plain cell without.
 #[cfg(feature = "std")]
@@ -201,19 +198,39 @@ pub(crate) struct Int8Tile<'a> {
     pub(crate) channels: usize,
 }
 
-/// Writes the sums of the tile's positions by its channels into the first
-/// rows and columns of `out` (written in place, not returned: a returned
-/// 1 KiB block was copied once more), by the VNNI kernel where it runs,
-/// else by the [`portable`] one. False, `out` untouched, without an
-/// allocator (for the packed weights), or where the tile does not fit its
-/// convolution (positions outside the output, inputs shorter than the
-/// geometry): never for a tile of the walk, with an allocator.
-pub(crate) fn block(tile: &Int8Tile, out: &mut Sums) -> bool {
+/// Where a kernel writes a tile's sums: position `r`'s sums of the tile's
+/// channels at `data[r * stride..][..channels]`, nothing else. The
+/// expression's own block of `i32`s (`stride` its width) is written in
+/// place, so a tile's sums exist once on the stack.
+pub(crate) struct SumsOut<'o> {
+    /// The rows, `stride` apart.
+    pub(crate) data: &'o mut [i32],
+    /// The elements from one position's sums to the next's.
+    pub(crate) stride: usize,
+}
+
+impl SumsOut<'_> {
+    /// The `len` sums of position `r` from column `column`.
+    #[cfg(feature = "alloc")]
+    #[inline(always)]
+    fn row(&mut self, r: usize, column: usize, len: usize) -> &mut [i32] {
+        &mut self.data[r * self.stride + column..][..len]
+    }
+}
+
+/// Writes the sums of the tile's positions by its channels into `out`, by
+/// the VNNI kernel where it runs, else by the [`portable`] one. False,
+/// `out` untouched, without an allocator (for the packed weights), or
+/// where the tile does not fit its convolution (positions outside the
+/// output, inputs shorter than the geometry) or `out` (rows narrower than
+/// the tile or too few): never for a tile of the walk, with an allocator.
+pub(crate) fn block(tile: &Int8Tile, out: &mut SumsOut) -> bool {
     let g = tile.geometry;
     let Some(channel) = tile.positions.first().map(|p| p.channel) else {
         return false;
     };
-    let fits = (1..=TILE_ROWS).contains(&tile.positions.len())
+    let rows = tile.positions.len();
+    let fits = (1..=TILE_ROWS).contains(&rows)
         && (1..=TILE_CHANNELS).contains(&tile.channels)
         && channel + tile.channels <= g.out_channels
         && tile.positions.iter().all(|p| {
@@ -221,7 +238,9 @@ pub(crate) fn block(tile: &Int8Tile, out: &mut Sums) -> bool {
         })
         && form(g).is_some()
         && tile.x.len() >= g.batch * g.input[0] * g.input[1] * g.in_channels
-        && tile.w.len() >= g.out_channels * g.kernel[0] * g.kernel[1] * g.in_channels;
+        && tile.w.len() >= g.out_channels * g.kernel[0] * g.kernel[1] * g.in_channels
+        && out.stride >= tile.channels
+        && out.data.len() >= (rows - 1) * out.stride + tile.channels;
     if !fits {
         return false;
     }
@@ -231,7 +250,7 @@ pub(crate) fn block(tile: &Int8Tile, out: &mut Sums) -> bool {
             match tile.packed.get(tile) {
                 // SAFETY: VNNI weights exist only where the CPU has AVX-512 F,
                 // BW and VNNI (`vnni_runs`); they were made for this geometry,
-                // and the tile fits it.
+                // and the tile fits it and `out`.
                 #[cfg(vnni_kernel)]
                 Packed::Vnni(weights) => unsafe { vnni::block(aligned, blocks, weights, out) },
                 Packed::Wide(weights) => portable::block(aligned, blocks, weights, out),
@@ -244,6 +263,15 @@ pub(crate) fn block(tile: &Int8Tile, out: &mut Sums) -> bool {
         let _ = out;
         false
     }
+}
+
+/// Stops the walk where [`block`] declined a tile of it, which the walk's
+/// tiles never give it: out of line, so that an expression holds one call
+/// here and not the general convolution path.
+#[cold]
+#[inline(never)]
+pub(crate) fn tile_declined() -> ! {
+    panic!("an int8 convolution's tile that its kernels cannot sum")
 }
 
 /// The `c_in` input bytes tap `(kh, kw)` of position `p` reads (from
@@ -265,25 +293,42 @@ fn tap_pixel<'x>(
 
 /// Calls `sum` for the tile's whole blocks of 16 channels, one or two at a
 /// time (`aligned`: the tile's positions at the first block's first
-/// channel; `blocks`: 1 or 2), each writing `16 blocks` columns of its
-/// sums. A tile that starts at a block's first channel is summed into
-/// `out` directly (columns past its own are scratch); one that starts
-/// inside a block (a narrow tile after wider ones) is summed aside and its
-/// columns copied.
+/// channel, and how many of its channels to write; `blocks`: 1 or 2). A
+/// tile that starts at a block's first channel and spans at most two
+/// blocks (every tile of a convolution of up to 32 channels, and the
+/// wider ones' but a last narrow one) is summed into `out` directly.
 #[cfg(feature = "alloc")]
 #[inline(always)]
-fn by_blocks(tile: &Int8Tile, out: &mut Sums, sum: impl Fn(&Int8Tile, usize, &mut Sums)) {
-    let channel = tile.positions[0].channel;
-    let (lane, first_block) = (channel % CHANNEL_BLOCK, channel / CHANNEL_BLOCK);
+fn by_blocks(tile: &Int8Tile, out: &mut SumsOut, sum: impl Fn(&Int8Tile, usize, &mut SumsOut)) {
+    let lane = tile.positions[0].channel % CHANNEL_BLOCK;
     let blocks = (lane + tile.channels).div_ceil(CHANNEL_BLOCK);
     if lane == 0 && blocks <= 2 {
         sum(tile, blocks, out);
-        return;
+    } else {
+        by_blocks_aside(tile, out, sum);
     }
+}
+
+/// [`by_blocks`] for a tile that starts inside a block or spans more than
+/// two: each one or two blocks summed aside, whole, and the tile's
+/// columns copied. Out of line, so that its buffer is on the stack only
+/// while it runs.
+#[cfg(feature = "alloc")]
+#[cold]
+#[inline(never)]
+fn by_blocks_aside(
+    tile: &Int8Tile,
+    out: &mut SumsOut,
+    sum: impl Fn(&Int8Tile, usize, &mut SumsOut),
+) {
+    let channel = tile.positions[0].channel;
+    let (lane, first_block) = (channel % CHANNEL_BLOCK, channel / CHANNEL_BLOCK);
+    let blocks = (lane + tile.channels).div_ceil(CHANNEL_BLOCK);
     let mut positions = [Position::ORIGIN; TILE_ROWS];
     for (aligned, p) in positions.iter_mut().zip(tile.positions) {
         *aligned = *p;
     }
+    let rows = tile.positions.len();
     let mut done = 0;
     let mut block = first_block;
     while done < tile.channels {
@@ -293,18 +338,23 @@ fn by_blocks(tile: &Int8Tile, out: &mut Sums, sum: impl Fn(&Int8Tile, usize, &mu
             p.channel = start;
         }
         let aligned = Int8Tile {
-            positions: &positions[..tile.positions.len()],
-            channels: count * CHANNEL_BLOCK,
+            positions: &positions[..rows],
+            channels: (count * CHANNEL_BLOCK).min(tile.geometry.out_channels - start),
             ..*tile
         };
         let mut sums = [[0; TILE_CHANNELS]; TILE_ROWS];
-        sum(&aligned, count, &mut sums);
+        let mut aside = SumsOut {
+            data: sums.as_flattened_mut(),
+            stride: TILE_CHANNELS,
+        };
+        sum(&aligned, count, &mut aside);
         // Columns `channel + done ..` of the tile are columns
         // `channel + done - start ..` of these sums.
         let from = channel + done - start;
-        let len = (count * CHANNEL_BLOCK - from).min(tile.channels - done);
-        for (out, sums) in out.iter_mut().zip(&sums).take(tile.positions.len()) {
-            out[done..done + len].copy_from_slice(&sums[from..from + len]);
+        let len = (aligned.channels - from).min(tile.channels - done);
+        for (r, sums) in sums.iter().enumerate().take(rows) {
+            out.row(r, done, len)
+                .copy_from_slice(&sums[from..from + len]);
         }
         done += len;
         block += count;
@@ -313,7 +363,7 @@ fn by_blocks(tile: &Int8Tile, out: &mut Sums, sum: impl Fn(&Int8Tile, usize, &mu
 
 #[cfg(all(feature = "alloc", vnni_kernel))]
 mod vnni {
-    use super::{form, tap_pixel, Form, Int8Tile, Sums, VnniWeights, CHANNEL_BLOCK};
+    use super::{form, tap_pixel, Form, Int8Tile, SumsOut, VnniWeights, CHANNEL_BLOCK};
     use crate::ops::conv::input_at;
     use crate::rules::conv::Geometry;
     use core::arch::x86_64::*;
@@ -333,11 +383,12 @@ mod vnni {
         };
     }
 
-    /// [`super::block`] with AVX-512 VNNI: `blocks` (1 or 2) blocks of 16
-    /// channels from the tile's first, a multiple of 16, for a tile that
-    /// fits its convolution and the weights packed for its geometry.
+    /// [`super::block`] with AVX-512 VNNI: the tile's channels (at most
+    /// `blocks`, 1 or 2, blocks of 16 from its first, a multiple of 16),
+    /// for a tile that fits its convolution and `out`, and the weights
+    /// packed for its geometry.
     #[target_feature(enable = "avx512f,avx512bw,avx512vnni,avx2")]
-    pub(super) fn block(tile: &Int8Tile, blocks: usize, packed: &VnniWeights, out: &mut Sums) {
+    pub(super) fn block(tile: &Int8Tile, blocks: usize, packed: &VnniWeights, out: &mut SumsOut) {
         macro_rules! by_size {
             ($kernel:ident) => {
                 match (tile.positions.len(), blocks) {
@@ -351,14 +402,16 @@ mod vnni {
                     (1, _) => $kernel::<1, 1>(tile, packed, out),
                     // Other counts, a position at a time.
                     (_, blocks) => {
-                        for (p, out) in tile.positions.iter().zip(out.iter_mut()) {
+                        for (r, p) in tile.positions.iter().enumerate() {
                             let one = Int8Tile {
                                 positions: core::slice::from_ref(p),
                                 ..*tile
                             };
-                            let mut sums = [[0; super::TILE_CHANNELS]; super::TILE_ROWS];
-                            block(&one, blocks, packed, &mut sums);
-                            *out = sums[0];
+                            let mut row = SumsOut {
+                                data: &mut out.data[r * out.stride..],
+                                stride: out.stride,
+                            };
+                            block(&one, blocks, packed, &mut row);
                         }
                     }
                 }
@@ -383,7 +436,7 @@ mod vnni {
     fn stored_pixels<const R: usize, const V: usize>(
         tile: &Int8Tile,
         packed: &VnniWeights,
-        out: &mut Sums,
+        out: &mut SumsOut,
     ) {
         let g = tile.geometry;
         let positions: &[_; R] = tile.positions.try_into().unwrap_or_else(|_| unreachable!());
@@ -424,7 +477,11 @@ mod vnni {
     /// bytes (copies of the zero point) where its taps fall outside.
     #[inline]
     #[target_feature(enable = "avx512f,avx512bw,avx512vnni,avx2")]
-    fn rows<const R: usize, const V: usize>(tile: &Int8Tile, packed: &VnniWeights, out: &mut Sums) {
+    fn rows<const R: usize, const V: usize>(
+        tile: &Int8Tile,
+        packed: &VnniWeights,
+        out: &mut SumsOut,
+    ) {
         let g = tile.geometry;
         let positions: &[_; R] = tile.positions.try_into().unwrap_or_else(|_| unreachable!());
         let ([kh_len, kw_len], c_in) = (g.kernel, g.in_channels);
@@ -557,14 +614,15 @@ mod vnni {
     }
 
     /// Writes the sums plus `factor` (`c - 128`: `vpdpbusd` read each input
-    /// byte as `x + 128`) times each channel's weight sum into `out`.
+    /// byte as `x + 128`) times each channel's weight sum into `out`: the
+    /// tile's channels of each position, the last 16 masked.
     #[inline(always)]
     fn store_corrected<const R: usize, const V: usize>(
         sums: &[[__m512i; V]; R],
         tile: &Int8Tile,
         packed: &VnniWeights,
         factor: i32,
-        out: &mut Sums,
+        out: &mut SumsOut,
     ) {
         // SAFETY (every block): the kernels that inline this have AVX-512 F.
         let factor = unsafe { _mm512_set1_epi32(factor) };
@@ -574,14 +632,20 @@ mod vnni {
             let weight_sums = unsafe { load_16_i32(&packed.sums[channel..channel + 16]) };
             *correction = unsafe { _mm512_mullo_epi32(weight_sums, factor) };
         }
-        for (out, sums) in out.iter_mut().zip(sums) {
-            for ((out, &sum), &correction) in out.chunks_exact_mut(16).zip(sums).zip(&corrections) {
-                let out: &mut [i32; 16] = out.try_into().unwrap_or_else(|_| unreachable!());
-                // The store is unaligned, of 16 writable `i32`s.
-                unsafe {
-                    let sum = _mm512_add_epi32(sum, correction);
-                    _mm512_storeu_si512(out.as_mut_ptr().cast(), sum)
-                };
+        let channels = tile.channels;
+        for (r, sums) in sums.iter().enumerate() {
+            let row = out.row(r, 0, channels);
+            for (v, (&sum, &correction)) in sums.iter().zip(&corrections).enumerate() {
+                let sum = unsafe { _mm512_add_epi32(sum, correction) };
+                if let Some(whole) = row.get_mut(CHANNEL_BLOCK * v..CHANNEL_BLOCK * (v + 1)) {
+                    // The store writes the 16 `i32`s of `whole`, unaligned.
+                    unsafe { _mm512_storeu_si512(whole.as_mut_ptr().cast(), sum) };
+                } else if let Some(part) = row.get_mut(CHANNEL_BLOCK * v..) {
+                    let mask: __mmask16 = (1 << part.len()) - 1;
+                    // The store writes the `i32`s of `part` (fewer than
+                    // 16), unaligned; the masked lanes touch no memory.
+                    unsafe { _mm512_mask_storeu_epi32(part.as_mut_ptr().cast(), mask, sum) };
+                }
             }
         }
     }

@@ -15,7 +15,7 @@
 //!
 //! The arithmetic wraps, as `i32` arithmetic does in a release build.
 
-use super::{tap_pixel, Int8Tile, Sums, CHANNEL_BLOCK, TILE_ROWS};
+use super::{tap_pixel, Int8Tile, SumsOut, CHANNEL_BLOCK, TILE_ROWS};
 use crate::kernel::{at_selected_level, Nest};
 use crate::ops::conv::{input_at, Position};
 use crate::rules::conv::Geometry;
@@ -61,20 +61,26 @@ pub(super) fn pack(w: &[i8], g: &Geometry, w_offset: i32) -> Vec<i32> {
     packed
 }
 
-/// Writes the sums of `blocks` (1 or 2) blocks of 16 channels from the
-/// tile's first (a multiple of 16) into the first `16 blocks` columns of
-/// `out`, at the selected instruction-set level. The tile fits its
-/// convolution ([`super::block`] checked it) and `weights` were packed
-/// for its geometry.
-pub(super) fn block(tile: &Int8Tile, blocks: usize, weights: &[i32], out: &mut Sums) {
-    let kernel = Kernel { blocks, weights };
-    at_selected_level(kernel, out.as_flattened_mut(), tile, 0);
+/// Writes the tile's sums (its channels: at most `blocks`, 1 or 2, blocks
+/// of 16 from its first, a multiple of 16) into `out`, at the selected
+/// instruction-set level. The tile fits its convolution and `out`
+/// ([`super::block`] checked it) and `weights` were packed for its
+/// geometry.
+pub(super) fn block(tile: &Int8Tile, blocks: usize, weights: &[i32], out: &mut SumsOut) {
+    let kernel = Kernel {
+        blocks,
+        weights,
+        stride: out.stride,
+    };
+    at_selected_level(kernel, out.data, tile, 0);
 }
 
-/// The kernel as a nest of the ladder: `out` is the [`Sums`] flattened.
+/// The kernel as a nest of the ladder: `out` holds the tile's rows of
+/// sums, `stride` apart ([`SumsOut`]).
 struct Kernel<'w> {
     blocks: usize,
     weights: &'w [i32],
+    stride: usize,
 }
 
 impl Nest<i32, Int8Tile<'_>> for Kernel<'_> {
@@ -86,21 +92,26 @@ impl Nest<i32, Int8Tile<'_>> for Kernel<'_> {
 
     #[inline(always)]
     fn run_target(self, out: &mut [i32], tile: &Int8Tile, _first: usize) {
-        let (rows, []) = out.as_chunks_mut::<{ super::TILE_CHANNELS }>() else {
-            unreachable!("whole rows of sums")
-        };
         debug_assert!(tile.positions.len() <= TILE_ROWS);
         let narrow = lanes(tile.geometry) == NARROW;
-        for (positions, rows) in tile
-            .positions
-            .chunks(POSITIONS)
-            .zip(rows.chunks_mut(POSITIONS))
-        {
+        let mut out = SumsOut {
+            data: out,
+            stride: self.stride,
+        };
+        for (chunk, positions) in tile.positions.chunks(POSITIONS).enumerate() {
             for block in 0..self.blocks {
+                let first_row = chunk * POSITIONS;
                 if narrow {
-                    sums::<NARROW>(tile, positions, 0, self.weights, rows);
+                    sums::<NARROW>(tile, positions, 0, self.weights, &mut out, first_row);
                 } else {
-                    sums::<CHANNEL_BLOCK>(tile, positions, block, self.weights, rows);
+                    sums::<CHANNEL_BLOCK>(
+                        tile,
+                        positions,
+                        block,
+                        self.weights,
+                        &mut out,
+                        first_row,
+                    );
                 }
             }
         }
@@ -114,17 +125,18 @@ impl Nest<i32, Int8Tile<'_>> for Kernel<'_> {
 const POSITIONS: usize = 4;
 
 /// The sums of up to [`POSITIONS`] positions by block `block` (0 or 1) of
-/// 16 channels from the tile's first, into columns `16 block ..` of
-/// `out`, from weights packed `B` channels side by side: 16, or
-/// [`NARROW`] where that is every channel (the block is then the
-/// convolution's only one, and its first `B` columns are written).
+/// 16 channels from the tile's first, into `out`'s rows from `first_row`
+/// (the tile's channels in that block), from weights packed `B` channels
+/// side by side: 16, or [`NARROW`] where that is every channel (the block
+/// is then the convolution's only one).
 #[inline(always)]
 fn sums<const B: usize>(
     tile: &Int8Tile,
     positions: &[Position],
     block: usize,
     weights: &[i32],
-    out: &mut [[i32; super::TILE_CHANNELS]],
+    out: &mut SumsOut,
+    first_row: usize,
 ) {
     let g = tile.geometry;
     let [kh_len, kw_len] = g.kernel;
@@ -165,8 +177,10 @@ fn sums<const B: usize>(
             add_taps(&mut sums, &pixels, taps, tile.x_offset);
         }
     }
-    for (out, sums) in out.iter_mut().zip(&sums) {
-        out[block * B..][..B].copy_from_slice(sums);
+    let len = tile.channels.saturating_sub(block * B).min(B);
+    for (r, sums) in sums.iter().enumerate().take(positions.len()) {
+        out.row(first_row + r, block * B, len)
+            .copy_from_slice(&sums[..len]);
     }
 }
 

@@ -79,6 +79,38 @@ fn dense_layer_matches_tflite_micro() {
     assert_eq!(y.as_slice(), &i8s("dense", "y")[..]);
 }
 
+/// `(x - zx) @ w` by its definition, `i32` sums wrapping.
+fn int8_product_by_definition(x: &[i8], w: &[i8], zx: i32, k: usize, n: usize) -> Vec<i32> {
+    x.chunks_exact(k)
+        .flat_map(|row| {
+            (0..n).map(move |j| {
+                row.iter().enumerate().fold(0i32, |sum, (kk, &xv)| {
+                    let term = (i32::from(xv) - zx).wrapping_mul(i32::from(w[kk * n + j]));
+                    sum.wrapping_add(term)
+                })
+            })
+        })
+        .collect()
+}
+
+/// Products of one and of few rows: their tiles are one row wide (128
+/// columns with AVX-512, 64 with AVX2), summed in the kernel's tiles of
+/// 32 columns, with columns left over for narrower tiles.
+#[test]
+fn int8_products_of_few_rows_match_their_definition() {
+    let (x, w) = (bytes::<Shape![1, 64]>(21), bytes::<Shape![64, 128]>(22));
+    let zx = -3;
+    let y = tensor_expr!((cast::<i32>(x) - zx) @ cast::<i32>(w));
+    let expected = int8_product_by_definition(x.as_slice(), w.as_slice(), zx, 64, 128);
+    assert_eq!(y.as_slice(), &expected[..], "[1, 64] @ [64, 128]");
+
+    let (x, w) = (bytes::<Shape![3, 96]>(23), bytes::<Shape![96, 200]>(24));
+    let zx = 128;
+    let y = tensor_expr!((cast::<i32>(x) - zx) @ cast::<i32>(w));
+    let expected = int8_product_by_definition(x.as_slice(), w.as_slice(), zx, 96, 200);
+    assert_eq!(y.as_slice(), &expected[..], "[3, 96] @ [96, 200]");
+}
+
 /// The float form of the requantisation, `round(acc * scale)` in `f64`
 /// (ties away from zero), is what LiteRT's reference kernels compute.
 #[test]

@@ -211,6 +211,29 @@ where
         int8::block(&rows, &offsets, Self::K, &right)
     }
 
+    /// Fills `block` (`C` a multiple of 32) by [`Self::int8_block`]'s
+    /// tiles of 32 columns; false, `block` partly written, where one is
+    /// not summed so.
+    #[inline(always)]
+    fn int8_columns<O: Shape, const R: usize, const C: usize>(
+        &self,
+        at: TileOrigin,
+        j0: usize,
+        block: &mut [[T; C]; R],
+    ) -> bool {
+        for start in (0..C).step_by(32) {
+            let Some(sums) = self.int8_block::<O, R, 32>(at, j0 + start) else {
+                return false;
+            };
+            for (row, sums) in block.iter_mut().zip(sums) {
+                for (value, sum) in row[start..start + 32].iter_mut().zip(sums) {
+                    *value = T::from_int_literal(i128::from(sum));
+                }
+            }
+        }
+        true
+    }
+
     /// One element by a plain dot product: the general path (right vectors and
     /// operands that are themselves products).
     #[inline(always)]
@@ -320,6 +343,15 @@ where
                 }
                 return Block(block);
             }
+        }
+        // A single row's wider tile (a matrix-vector product's, 128
+        // columns with AVX-512) in the kernel's widest tiles.
+        if Self::INT8_TILES
+            && C > 32
+            && C.is_multiple_of(32)
+            && self.int8_columns::<O, R, C>(at, j0, &mut block)
+        {
+            return Block(block);
         }
         if Self::RHS_VECTOR || A::READING.holds.products > 0 || B::READING.holds.products > 0 {
             for (r, sums) in block.iter_mut().enumerate() {

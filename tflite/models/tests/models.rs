@@ -2,7 +2,8 @@
 //! against TFLite Micro: every output byte (and every logit before a
 //! softmax) over 100 inputs per model (`vectors/reference.py` wrote the
 //! references; the inputs are `reference_input`'s, computed as it computes
-//! them).
+//! them), and over the sample inputs of mlcommons/tiny's reference
+//! submissions (`vectors/samples.py` wrote them and the references).
 
 use tensor_expr::prelude::*;
 use tensor_expr_tflite_models::{
@@ -12,28 +13,88 @@ use tensor_expr_tflite_models::{
 
 const COUNT: usize = 100;
 
-/// Runs `invoke` on each input and compares its outputs with the reference
-/// file's, input by input.
+/// Runs `invoke` on each of the `COUNT` reference inputs and compares its
+/// outputs with the reference file's.
 fn check<I: Shape, O: Shape>(
     name: &str,
     zero_point: i32,
     reference: &[u8],
     invoke: impl Fn(&Tensor<i8, I>) -> Tensor<i8, O>,
 ) {
+    let inputs = (0..COUNT).map(|k| reference_input::<I>(k as u64, zero_point));
+    compare(name, inputs, COUNT, reference, invoke);
+}
+
+/// Runs `invoke` on each of the `count` `inputs` and compares its outputs
+/// with the reference file's, input by input.
+fn compare<I: Shape, O: Shape>(
+    name: &str,
+    inputs: impl Iterator<Item = Tensor<i8, I>>,
+    count: usize,
+    reference: &[u8],
+    invoke: impl Fn(&Tensor<i8, I>) -> Tensor<i8, O>,
+) {
     assert_eq!(
         reference.len(),
-        COUNT * O::LEN,
+        count * O::LEN,
         "{name}: the reference's length"
     );
-    for k in 0..COUNT {
-        let x = reference_input::<I>(k as u64, zero_point);
+    let mut compared = 0;
+    for (k, (x, expected)) in inputs.zip(reference.chunks_exact(O::LEN)).enumerate() {
         let found = invoke(&x);
-        let expected: Vec<i8> = reference[k * O::LEN..][..O::LEN]
-            .iter()
-            .map(|&b| b as i8)
-            .collect();
+        let expected: Vec<i8> = expected.iter().map(|&b| b as i8).collect();
         assert_eq!(found.as_slice(), &expected[..], "{name}: input {k}");
+        compared += 1;
     }
+    assert_eq!(compared, count, "{name}: inputs compared");
+}
+
+/// Runs `invoke` on each sample input of `samples` (int8 bytes, one input
+/// after another) and compares its outputs with the reference file's.
+fn check_samples<I: Shape, O: Shape>(
+    name: &str,
+    samples: &[u8],
+    reference: &[u8],
+    invoke: impl Fn(&Tensor<i8, I>) -> Tensor<i8, O>,
+) {
+    assert!(
+        !samples.is_empty() && samples.len().is_multiple_of(I::LEN),
+        "{name}: {} bytes of inputs of {}",
+        samples.len(),
+        I::LEN
+    );
+    let count = samples.len() / I::LEN;
+    let inputs = samples
+        .chunks_exact(I::LEN)
+        .map(|x| Tensor::<i8, I>::from_flat_fn(|i| x[i] as i8));
+    compare(name, inputs, count, reference, invoke);
+}
+
+/// mlcommons/tiny's own sample inputs, as its reference submissions feed
+/// them (`vectors/samples.py`): the keyword spotter's MFCC features, the
+/// image classifier's image, windows of the anomaly detector's spectrogram.
+/// (Its visual wake words samples are one-channel images in the RGB
+/// model's arrays: not used.)
+#[test]
+fn mlcommons_sample_inputs_match_tflite_micro() {
+    check_samples(
+        "kws samples",
+        include_bytes!("../vectors/kws.samples"),
+        include_bytes!("../vectors/kws.samples.out"),
+        kws::invoke,
+    );
+    check_samples(
+        "resnet samples",
+        include_bytes!("../vectors/resnet.samples"),
+        include_bytes!("../vectors/resnet.samples.out"),
+        resnet::invoke,
+    );
+    check_samples(
+        "anomaly samples",
+        include_bytes!("../vectors/anomaly.samples"),
+        include_bytes!("../vectors/anomaly.samples.out"),
+        anomaly::invoke,
+    );
 }
 
 #[test]

@@ -199,9 +199,10 @@ pub(crate) struct Int8Tile<'a> {
 }
 
 /// Where a kernel writes a tile's sums: position `r`'s sums of the tile's
-/// channels at `data[r * stride..][..channels]`, nothing else. The
-/// expression's own block of `i32`s (`stride` its width) is written in
-/// place, so a tile's sums exist once on the stack.
+/// channels at `data[r * stride..][..channels]`, nothing else. A stride,
+/// not a fixed block, so that the caller's buffer holds only the tile's
+/// rows and a kernel can write one position's row of a larger tile in
+/// place (no buffer of sums of its own on the stack).
 pub(crate) struct SumsOut<'o> {
     /// The rows, `stride` apart.
     pub(crate) data: &'o mut [i32],
@@ -638,12 +639,14 @@ mod vnni {
             for (v, (&sum, &correction)) in sums.iter().zip(&corrections).enumerate() {
                 let sum = unsafe { _mm512_add_epi32(sum, correction) };
                 if let Some(whole) = row.get_mut(CHANNEL_BLOCK * v..CHANNEL_BLOCK * (v + 1)) {
-                    // The store writes the 16 `i32`s of `whole`, unaligned.
+                    // SAFETY: `whole` is 16 writable `i32`s; the store is
+                    // unaligned.
                     unsafe { _mm512_storeu_si512(whole.as_mut_ptr().cast(), sum) };
                 } else if let Some(part) = row.get_mut(CHANNEL_BLOCK * v..) {
                     let mask: __mmask16 = (1 << part.len()) - 1;
-                    // The store writes the `i32`s of `part` (fewer than
-                    // 16), unaligned; the masked lanes touch no memory.
+                    // SAFETY: the mask's lanes are `part`'s writable `i32`s
+                    // (fewer than 16); masked lanes touch no memory; the
+                    // store is unaligned.
                     unsafe { _mm512_mask_storeu_epi32(part.as_mut_ptr().cast(), mask, sum) };
                 }
             }

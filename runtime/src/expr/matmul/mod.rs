@@ -75,6 +75,21 @@ const PACKED_RIGHT_BYTES: usize = 4 << 20;
 /// multiply-adds to pay for its copy.
 const PACKED_ROWS: usize = 32;
 
+/// Writes the `i32` sums `sums` into columns `start ..` of `block`, as
+/// the product's elements.
+#[inline(always)]
+fn widen_into<T: Element, const R: usize, const C: usize, const W: usize>(
+    block: &mut [[T; C]; R],
+    start: usize,
+    sums: &[[i32; W]; R],
+) {
+    for (row, sums) in block.iter_mut().zip(sums) {
+        for (value, &sum) in row[start..start + W].iter_mut().zip(sums) {
+            *value = T::from_int_literal(i128::from(sum));
+        }
+    }
+}
+
 /// The shape of the node [`matmul`] builds.
 type ProductOf<A, B> = <<A as Shaped>::Shape as MatmulRule<<B as Shaped>::Shape>>::Output;
 
@@ -211,9 +226,10 @@ where
         int8::block(&rows, &offsets, Self::K, &right)
     }
 
-    /// Fills `block` (`C` a multiple of 32) by [`Self::int8_block`]'s
-    /// tiles of 32 columns; false, `block` partly written, where one is
-    /// not summed so.
+    /// Fills `block` from [`Self::int8_block`]'s tiles: one of 16 columns,
+    /// or tiles of 32 for any multiple of 32 (a single row's wide tile, a
+    /// matrix-vector product's: 128 columns with AVX-512); false, `block`
+    /// partly written, for other widths or where a tile is not summed so.
     #[inline(always)]
     fn int8_columns<O: Shape, const R: usize, const C: usize>(
         &self,
@@ -221,15 +237,20 @@ where
         j0: usize,
         block: &mut [[T; C]; R],
     ) -> bool {
+        if C == 16 {
+            return self
+                .int8_block::<O, R, 16>(at, j0)
+                .map(|sums| widen_into(block, 0, &sums))
+                .is_some();
+        }
+        if !C.is_multiple_of(32) {
+            return false;
+        }
         for start in (0..C).step_by(32) {
             let Some(sums) = self.int8_block::<O, R, 32>(at, j0 + start) else {
                 return false;
             };
-            for (row, sums) in block.iter_mut().zip(sums) {
-                for (value, sum) in row[start..start + 32].iter_mut().zip(sums) {
-                    *value = T::from_int_literal(i128::from(sum));
-                }
-            }
+            widen_into(block, start, &sums);
         }
         true
     }
@@ -334,23 +355,7 @@ where
             }
         }
         let mut block = [[T::ZERO; C]; R];
-        if Self::INT8_TILES && (C == 16 || C == 32) {
-            if let Some(sums) = self.int8_block::<O, R, C>(at, j0) {
-                for (row, sums) in block.iter_mut().zip(sums) {
-                    for (value, sum) in row.iter_mut().zip(sums) {
-                        *value = T::from_int_literal(i128::from(sum));
-                    }
-                }
-                return Block(block);
-            }
-        }
-        // A single row's wider tile (a matrix-vector product's, 128
-        // columns with AVX-512) in the kernel's widest tiles.
-        if Self::INT8_TILES
-            && C > 32
-            && C.is_multiple_of(32)
-            && self.int8_columns::<O, R, C>(at, j0, &mut block)
-        {
+        if Self::INT8_TILES && self.int8_columns::<O, R, C>(at, j0, &mut block) {
             return Block(block);
         }
         if Self::RHS_VECTOR || A::READING.holds.products > 0 || B::READING.holds.products > 0 {

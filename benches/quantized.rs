@@ -324,6 +324,93 @@ fn pointwise_conv() {
     );
 }
 
+/// The keyword spotter's depthwise layer in int8, channels last: `[1, 25,
+/// 5, 64]`, one 3x3 filter per channel, padding `same`, requantised per
+/// channel, against a hand loop (channels innermost, the padding's taps
+/// skipped).
+fn depthwise_conv() {
+    let x = int8::<Shape![1, 25, 5, 64]>(11);
+    let w = int8::<Shape![64, 3, 3, 1]>(12);
+    let bias = Tensor::<i32, Shape![64]>::from_fn(|[c]| (c as i32 - 32) * 41);
+    let m = Tensor::<i32, Shape![64]>::from_fn(|[c]| 1_150_000_000 + c as i32 * 6_000_000);
+    let s = Tensor::<i32, Shape![64]>::full(-7);
+    let (zx, zy) = (-128i32, -2i32);
+    let mut out = Tensor::<i8, Shape![1, 25, 5, 64]>::zeros();
+    let mut hand = vec![0i8; 25 * 5 * 64];
+    let times = compare(
+        1,
+        5_000,
+        &mut [
+            &mut || {
+                let (x, w, bias, m, s) = (
+                    black_box(&*x),
+                    black_box(&*w),
+                    black_box(&bias),
+                    black_box(&m),
+                    black_box(&s),
+                );
+                tensor_expr!(
+                    out = saturating_cast::<i8>(
+                        requantize(
+                            conv2d(
+                                cast::<i32>(x) - zx,
+                                cast::<i32>(w),
+                                padding = same,
+                                groups = 64,
+                                layout = nhwc
+                            ) + bias,
+                            m,
+                            s
+                        ) + zy
+                    )
+                );
+                black_box(&out);
+            },
+            &mut || {
+                let (x, w, bias, m, s) = (
+                    black_box(x.as_slice()),
+                    black_box(w.as_slice()),
+                    black_box(bias.as_slice()),
+                    black_box(m.as_slice()),
+                    black_box(s.as_slice()),
+                );
+                for oh in 0..25usize {
+                    for ow in 0..5usize {
+                        let mut acc = [0i32; 64];
+                        acc.copy_from_slice(bias);
+                        for kh in 0..3 {
+                            let Some(ih) = (oh + kh).checked_sub(1).filter(|&ih| ih < 25) else {
+                                continue;
+                            };
+                            for kw in 0..3 {
+                                let Some(iw) = (ow + kw).checked_sub(1).filter(|&iw| iw < 5) else {
+                                    continue;
+                                };
+                                let pixel = &x[(ih * 5 + iw) * 64..][..64];
+                                for (c, acc) in acc.iter_mut().enumerate() {
+                                    *acc += (i32::from(pixel[c]) - zx)
+                                        * i32::from(w[c * 9 + kh * 3 + kw]);
+                                }
+                            }
+                        }
+                        let y = &mut hand[(oh * 5 + ow) * 64..][..64];
+                        for (c, y) in y.iter_mut().enumerate() {
+                            *y = requantize_one(acc[c], m[c], s[c], zy);
+                        }
+                    }
+                }
+                black_box(&hand);
+            },
+        ],
+    );
+    assert_eq!(out.as_slice(), &hand[..], "the hand loop disagrees");
+    print(
+        "int8 depthwise conv2d 64 3x3 25x5 nhwc",
+        &times,
+        &["", "hand"],
+    );
+}
+
 /// A ResNet-8 block's convolution in int8, channels last: `[1, 16, 16,
 /// 32]` by 32 filters of 3x3, padding `same`, requantised per channel,
 /// against a hand loop.
@@ -465,6 +552,7 @@ fn main() {
     dense_layer();
     kws_conv();
     pointwise_conv();
+    depthwise_conv();
     resnet_conv();
     product_256();
     softmax();

@@ -572,13 +572,13 @@ fn bytes<S: Shape>(seed: u32) -> Tensor<i8, S> {
     })
 }
 
-/// Int8 convolutions channels last of every form the int8 kernel takes
+/// Int8 convolutions channels last of every form the int8 kernels take
 /// (pixels: 16, 32 and 48 output channels, input channels 4 to 64; rows:
-/// 1, 3 and 5 input channels, 24 output channels; with strides, padding, dilation,
-/// a batch, 1-D, zero points at both ends of the range), and of forms it
-/// leaves to the general path (an input constant outside it, weights with
-/// an offset, dilation along a row of few channels, depthwise), against the
-/// definition. CI runs
+/// 1, 3 and 5 input channels, 24 output channels; with strides, padding,
+/// dilation, a batch, 1-D, zero points at both ends of the range, weights
+/// with an offset), and of forms they leave to the general path (dilation
+/// along a row of few channels; depthwise, 8 to 48 channels, and with a
+/// depth multiplier), against the definition. CI runs
 /// this at every instruction-set level, so the kernel and the general path
 /// are each checked.
 #[test]
@@ -909,6 +909,64 @@ fn int8_convolutions_channels_last_match_their_definition() {
         (1, -4),
         "eight channels out, weights offset",
     );
+
+    // Depthwise, past the cases above: 20 channels with weights offset
+    // and an input constant past a byte; 8 channels with a stride and a
+    // window of 3 by 2; 2 channels out per input channel (a depth
+    // multiplier).
+    let (x, w) = (
+        bytes::<Shape![2, 5, 7, 20]>(37),
+        bytes::<Shape![20, 3, 3, 1]>(38),
+    );
+    let y = tensor_expr!(conv2d(
+        cast::<i32>(x) + 300,
+        cast::<i32>(w) - 7,
+        padding = 1,
+        groups = 20,
+        layout = nhwc
+    ));
+    assert_conv_nhwc(
+        &y,
+        &x,
+        &w,
+        slide,
+        (300, -7),
+        "depthwise, 20 channels, weights offset",
+    );
+    let (x, w) = (
+        bytes::<Shape![1, 9, 8, 8]>(39),
+        bytes::<Shape![8, 3, 2, 1]>(40),
+    );
+    let y = tensor_expr!(conv2d(
+        cast::<i32>(x) - 2,
+        cast::<i32>(w),
+        stride = 2,
+        padding = 1,
+        groups = 8,
+        layout = nhwc
+    ));
+    let slide = Slide {
+        stride: [2, 2],
+        pad: [1, 1],
+        ..PLAIN
+    };
+    assert_conv_nhwc(&y, &x, &w, slide, (-2, 0), "depthwise, 8 channels, stride");
+    let (x, w) = (
+        bytes::<Shape![1, 6, 5, 16]>(41),
+        bytes::<Shape![32, 3, 3, 1]>(42),
+    );
+    let y = tensor_expr!(conv2d(
+        cast::<i32>(x) + 4,
+        cast::<i32>(w),
+        padding = 1,
+        groups = 16,
+        layout = nhwc
+    ));
+    let slide = Slide {
+        pad: [1, 1],
+        ..PLAIN
+    };
+    assert_conv_nhwc(&y, &x, &w, slide, (4, 0), "depth multiplier 2");
 }
 
 /// `quantized_softmax` over the last dim, TFLite Micro's outputs byte for

@@ -47,11 +47,9 @@
 //! than its multiply-adds, and the general path, compiled per expression,
 //! has the geometry as constants (its loops unrolled, its offsets
 //! folded), which a kernel compiled once cannot. A kernel of 16 channels
-//! a tap, compiled once, measured 1.4-2x slower than it (PERFORMANCE.md,
-//! "Int8 depthwise convolutions").
+//! a tap, compiled once, measured no faster than it (PERFORMANCE.md, "Int8
+//! depthwise convolutions").
 
-#[cfg(feature = "alloc")]
-mod depthwise;
 #[cfg(feature = "alloc")]
 mod portable;
 
@@ -105,9 +103,6 @@ enum Packed {
     /// 16 channels' weights plus the weights' constant, as `i32`
     /// (channels past `C_out` zero).
     Wide(Vec<i32>),
-    /// The [`depthwise`] kernel's: for each block of 16 channels and each
-    /// tap, the 16 channels' weights plus the weights' constant, as `i32`.
-    Depthwise(Vec<i32>),
 }
 
 /// The weights in the VNNI kernel's layout and each channel's sum.
@@ -136,9 +131,6 @@ impl PackedWeights {
                 // F, BW and VNNI (the selected level is at most the CPU's).
                 return Packed::Vnni(unsafe { vnni::pack(tile.w, tile.geometry) });
             }
-            if form(tile.geometry) == Some(Form::Depthwise) {
-                return Packed::Depthwise(depthwise::pack(tile.w, tile.geometry, tile.w_offset));
-            }
             Packed::Wide(portable::pack(tile.w, tile.geometry, tile.w_offset))
         })
     }
@@ -150,7 +142,7 @@ impl PackedWeights {
 /// constant `c` leaves padding bytes `-c` that are bytes.
 #[cfg(all(feature = "alloc", vnni_kernel))]
 fn vnni_runs(tile: &Int8Tile) -> bool {
-    matches!(form(tile.geometry), Some(Form::Pixels | Form::Rows))
+    form(tile.geometry).is_some()
         && tile.w_offset == 0
         && (-127..=128).contains(&tile.x_offset)
         && crate::isa::selected() >= crate::isa::Level::Avx512Vnni
@@ -169,9 +161,6 @@ pub(crate) enum Form {
     /// One group, rows of at most [`MAX_ROW`] bytes, no dilation along
     /// them: each row read as one tap.
     Rows,
-    /// Depthwise, one output channel per input channel: summed by the
-    /// [`depthwise`] kernel, 16 channels of a tap at a time.
-    Depthwise,
 }
 
 /// The kernel's form for a convolution of `g` (channels last), if it has
@@ -184,8 +173,6 @@ pub(crate) const fn form(g: &Geometry) -> Option<Form> {
         Some(Form::Pixels)
     } else if g.groups == 1 && row <= MAX_ROW && (g.kernel[1] == 1 || g.dilation[1] == 1) {
         Some(Form::Rows)
-    } else if g.groups == g.in_channels && g.out_channels == g.in_channels {
-        Some(Form::Depthwise)
     } else {
         None
     }
@@ -255,7 +242,7 @@ pub(crate) fn block(tile: &Int8Tile, out: &mut SumsOut) -> bool {
         })
         && form(g).is_some()
         && tile.x.len() >= g.batch * g.input[0] * g.input[1] * g.in_channels
-        && tile.w.len() >= g.out_channels * g.kernel[0] * g.kernel[1] * (g.in_channels / g.groups)
+        && tile.w.len() >= g.out_channels * g.kernel[0] * g.kernel[1] * g.in_channels
         && out.stride >= tile.channels
         && out.data.len() >= (rows - 1) * out.stride + tile.channels;
     if !fits {
@@ -271,7 +258,6 @@ pub(crate) fn block(tile: &Int8Tile, out: &mut SumsOut) -> bool {
                 #[cfg(vnni_kernel)]
                 Packed::Vnni(weights) => unsafe { vnni::block(aligned, blocks, weights, out) },
                 Packed::Wide(weights) => portable::block(aligned, blocks, weights, out),
-                Packed::Depthwise(weights) => depthwise::block(aligned, blocks, weights, out),
             }
         });
         true
@@ -438,9 +424,7 @@ mod vnni {
         match form(tile.geometry) {
             Some(Form::Pixels) => by_size!(stored_pixels),
             Some(Form::Rows) => by_size!(rows),
-            Some(Form::Depthwise) | None => {
-                unreachable!("VNNI weights exist only for the forms of one group")
-            }
+            None => unreachable!("VNNI weights exist only for a form"),
         }
     }
 

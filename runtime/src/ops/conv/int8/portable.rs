@@ -23,7 +23,7 @@ use alloc::vec::Vec;
 
 /// The lanes of the weights of a convolution of at most 8 output
 /// channels: a block of 16 would multiply as many zeros as weights.
-pub(super) const NARROW: usize = 8;
+const NARROW: usize = 8;
 
 /// The lanes the packed weights of a convolution of `g` have side by
 /// side: [`NARROW`] for at most that many output channels, else 16 (a

@@ -147,6 +147,50 @@ impl<T: Element, C: ConvSpec, Xr: Reader<T>, Wr: Reader<T>> Convolution<'_, T, C
         }
         with_named_rows!(R, named_rows, self.element_rows(rows, block))
     }
+    /// A depthwise tile channels last of any `R` positions of one first
+    /// channel (a tile of merged positions that crosses an image row):
+    /// as [`Self::depthwise_pixels`], each tap's `CC` weights read once
+    /// for the whole tile, each position's taps checked against the
+    /// padding on their own. The weights of a tap are `kH * kW` apart, so
+    /// reading them once for all `R` positions, not once per position,
+    /// is most of what a narrow image's tile saves.
+    #[inline(always)]
+    pub(super) fn depthwise_positions<const R: usize, const CC: usize, const FUSE: bool>(
+        &self,
+        rows: &[Position; R],
+        block: &mut [[T; CC]; R],
+    ) {
+        let g = Self::G;
+        let [kh_len, kw_len] = g.kernel;
+        let taps = Self::TAPS;
+        let channel = rows[0].channel;
+        let w_tile = &self.w[channel * taps..][..CC * taps];
+        macro_rules! named_rows {
+            ($($acc:ident $r:literal)+) => {{
+                $(let mut $acc = [T::ZERO; CC];)+
+                for kh in 0..kh_len {
+                    for kw in 0..kw_len {
+                        let mut weights = [T::ZERO; CC];
+                        for (j, weight) in weights.iter_mut().enumerate() {
+                            *weight = self.w_reader.read(w_tile[j * taps + kh * kw_len + kw]);
+                        }
+                        $(
+                            let p = rows[$r];
+                            if let (Some(ih), Some(iw)) = (input_at(p.oh, kh, 0, &g), input_at(p.ow, kw, 1, &g)) {
+                                let x_pixel = &self.x[input_index(&g, p.n, channel, ih, iw)..][..CC];
+                                for j in 0..CC {
+                                    let xv = self.x_reader.read(x_pixel[j]);
+                                    $acc[j] = multiply_add::<T, FUSE>(weights[j], xv, $acc[j]);
+                                }
+                            }
+                        )+
+                    }
+                }
+                $(block[$r] = $acc;)+
+            }};
+        }
+        with_named_rows!(R, named_rows, self.element_rows(rows, block))
+    }
 }
 
 /// The lanes of the partial sums of a channels-last dot product: a

@@ -349,7 +349,7 @@ unsafe impl<T: Element, C: ConvSpec, Xr: Reader<T>, Wr: Reader<T>> Expr<T>
 
     const READING: Reading = Reading::product_along(if Self::CHANNEL_TILES {
         TileRows::Channels
-    } else if Self::INT8_TILES {
+    } else if Self::INT8_TILES || Self::NARROW_DEPTHWISE {
         TileRows::Positions
     } else {
         TileRows::Matrix
@@ -427,6 +427,10 @@ impl<'a, T: Element, C: ConvSpec, Xr: Reader<T>, Wr: Reader<T>> Convolution<'a, 
         });
         if own && Self::G.channels_last && positions {
             self.pixels::<R, CC, FUSE>(rows, block);
+        } else if own && Self::G.channels_last && Self::DEPTHWISE {
+            // A tile of merged rows (`TileRows::Positions`) that crosses
+            // an image row.
+            self.depthwise_positions::<R, CC, FUSE>(rows, block);
         } else if own && Self::G.channels_last {
             // A tile of merged rows (`TileRows::Positions`) that crosses
             // an image row: each position a tile of its own.
@@ -467,7 +471,7 @@ impl<'a, T: Element, C: ConvSpec, Xr: Reader<T>, Wr: Reader<T>> Convolution<'a, 
         let first = rows[0];
         let one_group =
             first.channel / Self::OUT_PER_GROUP == (first.channel + CC - 1) / Self::OUT_PER_GROUP;
-        if Self::PER_GROUP == 1 && Self::OUT_PER_GROUP == 1 {
+        if Self::DEPTHWISE {
             self.depthwise_pixels::<R, CC, FUSE>(rows, block);
         } else if Self::PER_GROUP < channels_last::DOT_LANES && one_group {
             self.pixel_taps::<R, CC, FUSE>(rows, block);
@@ -475,6 +479,19 @@ impl<'a, T: Element, C: ConvSpec, Xr: Reader<T>, Wr: Reader<T>> Convolution<'a, 
             self.pixel_dots::<R, CC, FUSE>(rows, block);
         }
     }
+
+    /// Whether each output channel reads its one input channel (a
+    /// depthwise convolution of depth multiplier 1).
+    const DEPTHWISE: bool = Self::PER_GROUP == 1 && Self::OUT_PER_GROUP == 1;
+
+    /// Whether tiles merge the positions of a depthwise convolution
+    /// channels last (`TileRows::Positions`): where its output rows are
+    /// narrower than a tile of 8 positions, which a walk row by row cuts
+    /// into smaller tiles, each reading the tap's weights (`kH * kW`
+    /// apart) again ([`Self::depthwise_positions`]). Wider rows keep
+    /// tiles within a row, which measured faster.
+    const NARROW_DEPTHWISE: bool =
+        Self::DEPTHWISE && Self::G.channels_last && Self::G.output[1] < 8;
 
     /// Whether tiles channels last may be summed from stored bytes by the
     /// int8 kernel ([`int8`]): both inputs `i8` data read as `i32`, and

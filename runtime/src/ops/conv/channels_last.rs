@@ -147,13 +147,17 @@ impl<T: Element, C: ConvSpec, Xr: Reader<T>, Wr: Reader<T>> Convolution<'_, T, C
         }
         with_named_rows!(R, named_rows, self.element_rows(rows, block))
     }
+
     /// A depthwise tile channels last of any `R` positions of one first
     /// channel (a tile of merged positions that crosses an image row):
     /// as [`Self::depthwise_pixels`], each tap's `CC` weights read once
     /// for the whole tile, each position's taps checked against the
     /// padding on their own. The weights of a tap are `kH * kW` apart, so
     /// reading them once for all `R` positions, not once per position,
-    /// is most of what a narrow image's tile saves.
+    /// is most of what a narrow image's tile saves. Positions of one row
+    /// keep `depthwise_pixels`, whose one row check per tap for the
+    /// whole tile this per-position check is slower than (PERFORMANCE.md,
+    /// "Int8 depthwise convolutions").
     #[inline(always)]
     pub(super) fn depthwise_positions<const R: usize, const CC: usize, const FUSE: bool>(
         &self,

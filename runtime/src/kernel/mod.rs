@@ -34,6 +34,7 @@ pub use assign::{assign, update, Write};
 #[cfg(feature = "alloc")]
 pub(crate) use dispatch::{at_selected_level, Nest};
 pub(crate) use run_time::drive_rows;
+pub(crate) use tiles::MOST_TILE_ROWS;
 
 use crate::element::Element;
 use crate::expr::{Expr, Walk};

@@ -36,6 +36,9 @@ pub(super) const fn tile_rows(lanes: usize) -> usize {
     }
 }
 
+/// The most output rows of a tile, at any level (AVX-512's).
+pub(crate) const MOST_TILE_ROWS: usize = tile_rows(16);
+
 /// The tiled nest for vectors of `LANES` `f32`: for each matrix of the output
 /// (every index before the axis the tiles' rows step along, which
 /// [`Reading::tile_rows`](crate::expr::Reading::tile_rows) picks), blocks of

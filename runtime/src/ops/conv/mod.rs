@@ -486,12 +486,13 @@ impl<'a, T: Element, C: ConvSpec, Xr: Reader<T>, Wr: Reader<T>> Convolution<'a, 
 
     /// Whether tiles merge the positions of a depthwise convolution
     /// channels last (`TileRows::Positions`): where its output rows are
-    /// narrower than a tile of 8 positions, which a walk row by row cuts
-    /// into smaller tiles, each reading the tap's weights (`kH * kW`
-    /// apart) again ([`Self::depthwise_positions`]). Wider rows keep
-    /// tiles within a row, which measured faster.
-    const NARROW_DEPTHWISE: bool =
-        Self::DEPTHWISE && Self::G.channels_last && Self::G.output[1] < 8;
+    /// narrower than the tallest tile, which a walk row by row cuts into
+    /// smaller tiles, each reading the tap's weights (`kH * kW` apart)
+    /// again ([`Self::depthwise_positions`]). Wider rows keep tiles
+    /// within a row, which measured faster.
+    const NARROW_DEPTHWISE: bool = Self::DEPTHWISE
+        && Self::G.channels_last
+        && Self::G.output[1] < crate::kernel::MOST_TILE_ROWS;
 
     /// Whether tiles channels last may be summed from stored bytes by the
     /// int8 kernel ([`int8`]): both inputs `i8` data read as `i32`, and

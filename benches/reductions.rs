@@ -143,6 +143,43 @@ fn main() {
         );
         print_row(&format!("cumsum [64, 1024], axis {axis}"), &times);
     }
+    // The same as a new tensor, `let y = tensor_expr!(cumsum(x, [axis]))`:
+    // the scan writes its tensor's slots once; the loop one writes fills a
+    // new zeroed tensor, and ndarray scans a copy.
+    type Stacked = Tensor<f32, Shape![64, 1024]>;
+    for axis in [1, 0] {
+        let scan = |check: Option<&Matrix>| {
+            let y: Stacked = if axis == 1 {
+                tensor_expr!(scratch <= 262144: cumsum(x, [1]))
+            } else {
+                tensor_expr!(scratch <= 262144: cumsum(x, [0]))
+            };
+            if let Some(expected) = check {
+                assert_eq!(y.as_slice(), expected.as_slice());
+            }
+            black_box(&y);
+        };
+        cumsum_hand(x.as_slice(), axis, hand.as_mut_slice());
+        scan(Some(&hand));
+        let times = compare(
+            ROWS * COLS,
+            20,
+            &mut [
+                &mut || scan(None),
+                &mut || {
+                    let mut y = Stacked::zeros();
+                    cumsum_hand(black_box(x.as_slice()), axis, y.as_mut_slice());
+                    black_box(&y);
+                },
+                &mut || {
+                    let mut nd = black_box(&x_nd).clone();
+                    nd.accumulate_axis_inplace(Axis(axis), |&previous, value| *value += previous);
+                    black_box(&nd);
+                },
+            ],
+        );
+        print_row(&format!("let y = cumsum, axis {axis}"), &times);
+    }
 }
 
 /// The running sum along `axis` as one writes it: along the rows, one

@@ -9,10 +9,11 @@
 use crate::access::{Contiguous, Operand, Target};
 use crate::element::Element;
 use crate::expr::Context;
-use crate::ops::scan::scan_axis;
+use crate::ops::scan::{as_slots, scan_axis_in_place, scan_axis_into};
 use crate::shape::Shape;
 use crate::tensor::Tensor;
 use core::marker::PhantomData;
+use core::mem::MaybeUninit;
 
 /// The running sum of `x` along the axes where `K` has 1 and `x` more;
 /// `shapes` is the axes rule's witness, `(K, R)`. (Always inlined, as
@@ -51,20 +52,17 @@ pub fn cumprod_into<T, M, K: Shape, R, X: Operand<T> + ?Sized, O: Target<Element
 }
 
 /// `x`'s elements (shape `S`) scanned with `combine` along each axis where
-/// `K` differs from `S`. (One tensor, never reassigned, so it is built
-/// where the caller keeps it.)
+/// `K` differs from `S`, into a new tensor whose slots the first scan
+/// writes (never zeroed first). (One tensor, never reassigned, so it is
+/// built where the caller keeps it.)
 #[inline(always)]
 fn scanned<S: Shape, K: Shape, T: Element>(
     x: &[T],
     combine: impl Fn(T, T) -> T + Copy,
 ) -> Tensor<T, S> {
     let data = &x[..S::LEN];
-    if scanned_axes::<S, K>().next().is_none() {
-        return Tensor::from_flat_fn(|i| data[i]);
-    }
-    let mut out = Tensor::<T, S>::zeros();
-    scan::<S, K, T>(data, out.as_mut_slice(), combine);
-    out
+    // SAFETY: `scan` writes every slot.
+    unsafe { Tensor::from_uninit(|slots| scan::<S, K, T>(data, slots, combine)) }
 }
 
 /// [`scanned`] into `target` where its shape is `S` (so its elements are
@@ -78,7 +76,9 @@ fn scanned_into<S: Shape, K: Shape, T: Element, O: Target<Element = T> + ?Sized>
     if !const { same_dims(O::Shape::DIMS, S::DIMS) } {
         return Some(scanned::<S, K, T>(x, combine));
     }
-    scan::<S, K, T>(&x[..S::LEN], target.target_slice(), combine);
+    // SAFETY: `scan` writes only values of `T`.
+    let slots = unsafe { as_slots(target.target_slice()) };
+    scan::<S, K, T>(&x[..S::LEN], slots, combine);
     None
 }
 
@@ -87,23 +87,27 @@ fn scanned_axes<S: Shape, K: Shape>() -> impl Iterator<Item = usize> {
     (0..S::RANK).filter(|&axis| K::DIMS[axis] != S::DIMS[axis])
 }
 
-/// Writes `data` (shape `S`) scanned along [`scanned_axes`] into `out`:
-/// the first axis read from `data` as it is written (one pass), the others
-/// in place.
+/// Writes `data` (shape `S`) scanned along [`scanned_axes`] into every
+/// slot of `out` (`S::LEN` of them): the first axis read from `data` as it
+/// is written (one pass), the others in place.
 #[inline(always)]
 fn scan<S: Shape, K: Shape, T: Copy>(
     data: &[T],
-    out: &mut [T],
+    out: &mut [MaybeUninit<T>],
     combine: impl Fn(T, T) -> T + Copy,
 ) {
     let mut axes = scanned_axes::<S, K>();
     let Some(first) = axes.next() else {
-        out.copy_from_slice(data);
+        for (slot, &x) in out.iter_mut().zip(data) {
+            slot.write(x);
+        }
         return;
     };
-    scan_axis(Some(data), out, S::DIMS, first, combine);
+    scan_axis_into(data, out, S::DIMS, first, combine);
+    // SAFETY: the scan along `first` wrote every slot.
+    let out = unsafe { core::slice::from_raw_parts_mut(out.as_mut_ptr().cast::<T>(), out.len()) };
     for axis in axes {
-        scan_axis(None, out, S::DIMS, axis, combine);
+        scan_axis_in_place(out, S::DIMS, axis, combine);
     }
 }
 

@@ -28,6 +28,7 @@
 //! `+` does.
 
 use super::{axes_signature, Build, Operation, Reads};
+use core::mem::MaybeUninit;
 
 /// The table entry of an operation built by `constructor`.
 const fn entry(
@@ -69,16 +70,60 @@ pub const CUMPROD: Operation = entry(
     &["cumprod(x, [axis])"],
 );
 
-/// Writes the scan along `axis` of row-major `source` (shape `dims`), or of
-/// `out` itself where `source` is `None`, into `out`: each slice at index
-/// `i` along the axis becomes `combine(out's slice i - 1, the source's
-/// slice i)`, the slices of `inner` contiguous elements (the dims after the
-/// axis), so along an inner axis each step is a loop over a row that
-/// vectorises. Along the last axis each row is one dependency chain;
-/// [`CHAINS`] rows are scanned together, so their chains overlap.
-pub(crate) fn scan_axis<T: Copy>(
-    source: Option<&[T]>,
+/// Writes the scan along `axis` of row-major `source` (shape `dims`) into
+/// `out`, whose slots may be uninitialised: every slot is written, and only
+/// slots already written are read, so a new tensor is scanned without being
+/// zeroed first. Each slice at index `i` along the axis becomes
+/// `combine(out's slice i - 1, the source's slice i)`, the slices of `inner`
+/// contiguous elements (the dims after the axis), so along an inner axis
+/// each step is a loop over a row that vectorises. Along the last axis each
+/// row is one dependency chain; [`CHAINS`] rows are scanned together, so
+/// their chains overlap.
+pub(crate) fn scan_axis_into<T: Copy>(
+    source: &[T],
+    out: &mut [MaybeUninit<T>],
+    dims: &[usize],
+    axis: usize,
+    combine: impl Fn(T, T) -> T + Copy,
+) {
+    // SAFETY: with a source, `scan_slots` reads only slots it wrote.
+    unsafe { scan_slots(Some(source), out, dims, axis, combine) }
+}
+
+/// [`scan_axis_into`] with `out` its own source: the scan of `out` along
+/// `axis`, in place.
+pub(crate) fn scan_axis_in_place<T: Copy>(
     out: &mut [T],
+    dims: &[usize],
+    axis: usize,
+    combine: impl Fn(T, T) -> T + Copy,
+) {
+    // SAFETY: `scan_slots` writes only values of `T`, and every slot of
+    // `out` is initialised.
+    unsafe { scan_slots(None, as_slots(out), dims, axis, combine) }
+}
+
+/// `out` seen as slots, for a scan to write.
+///
+/// # Safety
+/// Only initialised values are written through the result (as the scans
+/// here write), so `out` stays initialised.
+pub(crate) unsafe fn as_slots<T>(out: &mut [T]) -> &mut [MaybeUninit<T>] {
+    // SAFETY: `MaybeUninit<T>` has `T`'s layout; the caller keeps the
+    // slots initialised.
+    unsafe { core::slice::from_raw_parts_mut(out.as_mut_ptr().cast::<MaybeUninit<T>>(), out.len()) }
+}
+
+/// The scan of [`scan_axis_into`], from `source` or, where it is `None`,
+/// from `out` itself.
+///
+/// # Safety
+/// Where `source` is `None`, every slot of `out` is initialised. (With a
+/// source, each slot is written before it is read.)
+#[inline(always)]
+unsafe fn scan_slots<T: Copy>(
+    source: Option<&[T]>,
+    out: &mut [MaybeUninit<T>],
     dims: &[usize],
     axis: usize,
     combine: impl Fn(T, T) -> T + Copy,
@@ -94,34 +139,41 @@ pub(crate) fn scan_axis<T: Copy>(
         let whole = out.len() / group * group;
         let (grouped, rest) = out.split_at_mut(whole);
         for (g, out) in grouped.chunks_exact_mut(group).enumerate() {
-            scan_rows::<T, CHAINS>(source.map(|s| &s[g * group..][..group]), out, combine);
+            let source = source.map(|s| &s[g * group..][..group]);
+            // SAFETY: the caller's promise, for this part of `out`.
+            unsafe { scan_rows::<T, CHAINS>(source, out, combine) };
         }
         for (b, out) in rest.chunks_exact_mut(len).enumerate() {
-            scan_rows::<T, 1>(source.map(|s| &s[whole + b * len..][..len]), out, combine);
+            let source = source.map(|s| &s[whole + b * len..][..len]);
+            // SAFETY: as above.
+            unsafe { scan_rows::<T, 1>(source, out, combine) };
         }
         return;
     }
     for (b, out) in out.chunks_exact_mut(block).enumerate() {
         let source = source.map(|s| &s[b * block..][..block]);
         if let Some(source) = source {
-            out[..inner].copy_from_slice(&source[..inner]);
+            for (slot, &x) in out[..inner].iter_mut().zip(source) {
+                slot.write(x);
+            }
         }
         for i in 1..len {
             let (before, rest) = out.split_at_mut(i * inner);
             let previous = &before[(i - 1) * inner..];
             let row = &mut rest[..inner];
-            match source {
-                Some(source) => {
-                    let own = &source[i * inner..][..inner];
-                    for ((value, &p), &x) in row.iter_mut().zip(previous).zip(own) {
-                        *value = combine(p, x);
-                    }
-                }
-                None => {
-                    for (value, &p) in row.iter_mut().zip(previous) {
-                        *value = combine(p, *value);
-                    }
-                }
+            for (k, (slot, p)) in row.iter_mut().zip(previous).enumerate() {
+                // SAFETY: slice `i - 1` is written (the first from the
+                // source or by the caller, each later one by this loop), and
+                // without a source slice `i` is initialised (the caller's
+                // promise).
+                let (p, x) = unsafe {
+                    let x = match source {
+                        Some(source) => source[i * inner + k],
+                        None => slot.assume_init(),
+                    };
+                    (p.assume_init(), x)
+                };
+                slot.write(combine(p, x));
             }
         }
     }
@@ -134,32 +186,37 @@ const CHAINS: usize = 4;
 
 /// Scans each of the `R` rows of `out` (of `source`, where given) along
 /// itself, the rows' chains interleaved step by step.
+///
+/// # Safety
+/// As [`scan_slots`]: without a source, every slot of `out` is initialised.
 #[inline(always)]
-fn scan_rows<T: Copy, const R: usize>(
+unsafe fn scan_rows<T: Copy, const R: usize>(
     source: Option<&[T]>,
-    out: &mut [T],
+    out: &mut [MaybeUninit<T>],
     combine: impl Fn(T, T) -> T,
 ) {
     let len = out.len() / R;
     let mut chunks = out.chunks_exact_mut(len);
-    let rows: [&mut [T]; R] = core::array::from_fn(|_| chunks.next().unwrap_or_default());
+    let rows: [&mut [MaybeUninit<T>]; R] =
+        core::array::from_fn(|_| chunks.next().unwrap_or_default());
     let sources: [&[T]; R] = match source {
         Some(source) => core::array::from_fn(|r| &source[r * len..][..len]),
         None => core::array::from_fn(|_| &[][..]),
     };
-    let mut acc: [T; R] =
-        core::array::from_fn(|r| sources[r].first().copied().unwrap_or(rows[r][0]));
+    // SAFETY (each `assume_init` below): without a source, the caller's
+    // promise; with one, the slot is not read.
+    let own = |rows: &[&mut [MaybeUninit<T>]; R], r: usize, j: usize| match source {
+        Some(_) => sources[r][j],
+        None => unsafe { rows[r][j].assume_init() },
+    };
+    let mut acc: [T; R] = core::array::from_fn(|r| own(&rows, r, 0));
     for r in 0..R {
-        rows[r][0] = acc[r];
+        rows[r][0].write(acc[r]);
     }
     for j in 1..len {
         for r in 0..R {
-            let x = match source {
-                Some(_) => sources[r][j],
-                None => rows[r][j],
-            };
-            acc[r] = combine(acc[r], x);
-            rows[r][j] = acc[r];
+            acc[r] = combine(acc[r], own(&rows, r, j));
+            rows[r][j].write(acc[r]);
         }
     }
 }
@@ -171,14 +228,18 @@ mod tests {
     #[test]
     fn each_axis_is_scanned() {
         let x = [1, 2, 3, 4, 5, 6];
-        let mut out = [0; 6];
-        scan_axis(Some(&x), &mut out, &[2, 3], 1, |a, b| a + b);
-        assert_eq!(out, [1, 3, 6, 4, 9, 15]);
-        scan_axis(Some(&x), &mut out, &[2, 3], 0, |a, b| a + b);
+        let scanned = |dims: &[usize], axis| {
+            let mut slots = [MaybeUninit::uninit(); 6];
+            scan_axis_into(&x, &mut slots, dims, axis, |a, b| a + b);
+            slots.map(|slot| unsafe { slot.assume_init() })
+        };
+        assert_eq!(scanned(&[2, 3], 1), [1, 3, 6, 4, 9, 15]);
+        assert_eq!(scanned(&[6, 1], 0), [1, 3, 6, 10, 15, 21]);
+        let mut out = scanned(&[2, 3], 0);
         assert_eq!(out, [1, 2, 3, 5, 7, 9]);
         // In place: the summed-area table of `x`.
-        scan_axis(None, &mut out, &[2, 3], 1, |a, b| a + b);
+        scan_axis_in_place(&mut out, &[2, 3], 1, |a, b| a + b);
         assert_eq!(out, [1, 3, 6, 5, 12, 21]);
-        scan_axis(None, &mut [0; 0], &[0, 3], 1, |a: i32, b| a + b);
+        scan_axis_in_place(&mut [0; 0], &[0, 3], 1, |a: i32, b| a + b);
     }
 }

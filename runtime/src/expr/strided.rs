@@ -10,7 +10,7 @@
 //! vectorise the way a contiguous one does.
 
 use super::context::Context;
-use super::{Expr, Flat, Reading, Row, Shaped};
+use super::{Expr, Flat, Reading, Row, Shaped, Tile, TileOrigin};
 use crate::access::{Layout, Operand, RowMajor};
 use crate::element::Element;
 use crate::rules::broadcast::aligned_strides;
@@ -93,6 +93,17 @@ impl<L: Layout, O: Shape> ReadStrides<L, O> {
         0
     } else {
         Self::STRIDES[O::RANK - 1]
+    };
+    /// Whether every row of `O` reads the same elements, all of them
+    /// static: the leaf is broadcast along every dim but the last (a bias,
+    /// or a per-channel multiplier, against a product's rows), and the row
+    /// is not as long as rows counted at run time.
+    const ONE_ROW: bool = {
+        let mut k = 0;
+        while k + 1 < O::RANK && Self::STRIDES[k] == 0 {
+            k += 1;
+        }
+        k + 1 >= O::RANK && !O::RUN_TIME_ROW
     };
     /// Whether each row read within `O` lies inside the item (the element
     /// of the layout's first dim) that `outer[0]` names, given `outer[k] <
@@ -196,6 +207,39 @@ unsafe impl<T: Element, L: Layout> Expr<T> for StridedLeaf<'_, T, L> {
 
     #[inline(always)]
     fn row<O: Shape>(&self, outer: [usize; MAX_RANK]) -> impl Row<T> + '_ {
+        self.strided_row::<O>(outer)
+    }
+
+    /// A tile of `R` rows of windows of `C` columns; where every row reads
+    /// the same elements ([`ReadStrides::ONE_ROW`]), the one window's
+    /// values, read once for the tile.
+    #[inline(always)]
+    fn tile<O: Shape, const R: usize, const C: usize, const FUSE: bool>(
+        &self,
+        at: TileOrigin,
+        j0: usize,
+    ) -> impl Tile<T> + '_ {
+        if ReadStrides::<L, O>::ONE_ROW {
+            let window = self.strided_row::<O>(at.row::<O>(0)).columns::<C>(j0);
+            LeafTile {
+                values: core::array::from_fn(|j| window.get(j, T::ZERO)),
+                rows: [window; R],
+            }
+        } else {
+            LeafTile {
+                values: [T::ZERO; C],
+                rows: core::array::from_fn(|r| {
+                    self.strided_row::<O>(at.row::<O>(r)).columns::<C>(j0)
+                }),
+            }
+        }
+    }
+}
+
+impl<'a, T: Element, L: Layout> StridedLeaf<'a, T, L> {
+    /// Row `outer` of `O` ([`Expr::row`]).
+    #[inline(always)]
+    fn strided_row<O: Shape>(&self, outer: [usize; MAX_RANK]) -> StridedRow<'_, T, L, O> {
         let offset = row_offset::<O>(&ReadStrides::<L, O>::STRIDES, outer);
         // Re-slicing to exactly the elements the row touches lets LLVM drop the
         // bounds checks of the inner loop: j < ROW_LEN implies j * INNER < span.
@@ -291,10 +335,41 @@ impl<T: Element, L: Layout, O: Shape> Row<T> for StridedRow<'_, T, L, O> {
     where
         Self: 'w,
     {
-        let start = j0 * ReadStrides::<L, O>::INNER;
-        StridedWindow::<T, L, O, C> {
-            start: &self.row[start..],
+        self.columns::<C>(j0)
+    }
+}
+
+impl<'a, T, L: Layout, O: Shape> StridedRow<'a, T, L, O> {
+    /// Columns `j0..j0 + C` ([`Row::window`]).
+    #[inline(always)]
+    fn columns<const C: usize>(self, j0: usize) -> StridedWindow<'a, T, L, O, C> {
+        StridedWindow {
+            start: &self.row[j0 * ReadStrides::<L, O>::INNER..],
             layout: PhantomData,
+        }
+    }
+}
+
+/// A [`StridedLeaf`]'s tile ([`Expr::tile`]): each row's window, or,
+/// where every row reads the same elements, their values read once. Read
+/// once, they are values LLVM keeps out of the loop over the tile's rows,
+/// with whatever the epilogue computes from them alone (a requantisation's
+/// shifts from its per-channel shift): through one window per row, it
+/// reloads them for each row, since the tile's stores may alias them.
+struct LeafTile<'a, T, L, O, const R: usize, const C: usize> {
+    rows: [StridedWindow<'a, T, L, O, C>; R],
+    values: [T; C],
+}
+
+impl<T: Element, L: Layout, O: Shape, const R: usize, const C: usize> Tile<T>
+    for LeafTile<'_, T, L, O, R, C>
+{
+    #[inline(always)]
+    fn get(&self, r: usize, j: usize, current: T) -> T {
+        if ReadStrides::<L, O>::ONE_ROW {
+            self.values[j]
+        } else {
+            self.rows[r].get(j, current)
         }
     }
 }
@@ -317,6 +392,14 @@ struct StridedWindow<'a, T, L, O, const C: usize> {
     start: &'a [T],
     layout: PhantomData<(L, O)>,
 }
+
+impl<T, L, O, const C: usize> Clone for StridedWindow<'_, T, L, O, C> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+
+impl<T, L, O, const C: usize> Copy for StridedWindow<'_, T, L, O, C> {}
 
 impl<T, L: Layout, O: Shape, const C: usize> StridedWindow<'_, T, L, O, C> {
     /// The elements the window touches: a constant, so a read at a column
@@ -358,6 +441,29 @@ mod tests {
         let leaf = operand(crate::expr::context_of(crate::rules::rank::Numpy, &m), &m);
         let row = leaf.row::<(D<2>, D<3>)>([1, 0, 0, 0, 0, 0]);
         assert_eq!([row.get(0, 0.0), row.get(2, 0.0)], [10.0, 12.0]);
+    }
+
+    /// A tile reads each row's own window, and a leaf broadcast along
+    /// every dim but the last reads its one row for every row of the tile.
+    #[test]
+    fn a_tile_reads_each_row_or_the_one_row() {
+        type Out = (D<2>, D<3>);
+        let m = M::from_fn(|[i, j]| (10 * i + j) as f32);
+        let v = Tensor::<f32, (D<3>,)>::from_fn(|[j]| j as f32 + 0.5);
+        let context = crate::expr::context_of(crate::rules::rank::Numpy, &m);
+        let (m_leaf, v_leaf) = (operand(context, &m), operand(context, &v));
+        assert!(!ReadStrides::<RowMajor<(D<2>, D<3>)>, Out>::ONE_ROW);
+        assert!(ReadStrides::<RowMajor<(D<3>,)>, Out>::ONE_ROW);
+        assert!(ReadStrides::<RowMajor<(D<1>, D<3>)>, Out>::ONE_ROW);
+        let at = TileOrigin::new([0; MAX_RANK], 0);
+        let (m_tile, v_tile) = (
+            m_leaf.tile::<Out, 2, 2, false>(at, 1),
+            v_leaf.tile::<Out, 2, 2, false>(at, 1),
+        );
+        // Rows 0 and 1 from column 1: (0, 0), (1, 0), (1, 1).
+        let read = |tile: &dyn Tile<f32>| [[0, 0], [1, 0], [1, 1]].map(|[r, j]| tile.get(r, j, 0.0));
+        assert_eq!(read(&m_tile), [1.0, 11.0, 12.0]);
+        assert_eq!(read(&v_tile), [1.5, 1.5, 2.5]);
     }
 
     /// `row` is safe to call with any index: one past the last row panics

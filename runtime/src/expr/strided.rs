@@ -452,9 +452,11 @@ mod tests {
         let v = Tensor::<f32, (D<3>,)>::from_fn(|[j]| j as f32 + 0.5);
         let context = crate::expr::context_of(crate::rules::rank::Numpy, &m);
         let (m_leaf, v_leaf) = (operand(context, &m), operand(context, &v));
-        assert!(!ReadStrides::<RowMajor<(D<2>, D<3>)>, Out>::ONE_ROW);
-        assert!(ReadStrides::<RowMajor<(D<3>,)>, Out>::ONE_ROW);
-        assert!(ReadStrides::<RowMajor<(D<1>, D<3>)>, Out>::ONE_ROW);
+        const {
+            assert!(!ReadStrides::<RowMajor<(D<2>, D<3>)>, Out>::ONE_ROW);
+            assert!(ReadStrides::<RowMajor<(D<3>,)>, Out>::ONE_ROW);
+            assert!(ReadStrides::<RowMajor<(D<1>, D<3>)>, Out>::ONE_ROW);
+        }
         let at = TileOrigin::new([0; MAX_RANK], 0);
         let (m_tile, v_tile) = (
             m_leaf.tile::<Out, 2, 2, false>(at, 1),

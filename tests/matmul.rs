@@ -139,6 +139,26 @@ fn product_broadcasts_into_a_larger_output() {
     }
 }
 
+/// An integer product's tiled epilogue reads each row of a full matrix and
+/// the one row of a broadcast vector (which its tile reads once), at
+/// every tile height and width the walk cuts 19 x 37 into.
+#[test]
+fn integer_epilogues_read_each_row_and_the_broadcast_row() {
+    let a: Tensor<i32, Shape![19, 23]> = flat(|p| (p as i32 * 7919) % 201 - 100);
+    let b: Tensor<i32, Shape![23, 37]> = flat(|p| (p as i32 * 104_729) % 101 - 50);
+    let c: Tensor<i32, Shape![19, 37]> = flat(|p| p as i32 * 3 - 1000);
+    let bias: Tensor<i32, Shape![37]> = flat(|p| p as i32 * 11 - 200);
+    let shift: Tensor<i32, Shape![1, 37]> = flat(|p| (p % 5) as i32);
+    let out = tensor_expr!((a @ b + c) * bias - shift);
+    for i in 0..19 {
+        for j in 0..37 {
+            let dot: i32 = (0..23).map(|k| a[[i, k]] * b[[k, j]]).sum();
+            let expected = (dot + c[[i, j]]) * bias[[j]] - shift[[0, j]];
+            assert_eq!(out[[i, j]], expected, "at [{i}, {j}]");
+        }
+    }
+}
+
 /// Operands that are expressions are recomputed in place; nested products too.
 #[test]
 fn expression_operands() {

@@ -211,15 +211,15 @@ unsafe impl<T: Element, L: Layout> Expr<T> for StridedLeaf<'_, T, L> {
     }
 
     /// A tile of `R` rows of windows of `C` columns; where every row reads
-    /// the same elements ([`ReadStrides::ONE_ROW`]), the one window's
-    /// values, read once for the tile.
+    /// the same integers ([`ReadStrides::ONE_ROW`]), the one window's
+    /// values, read once for the tile ([`LeafTile`] says why integers).
     #[inline(always)]
     fn tile<O: Shape, const R: usize, const C: usize, const FUSE: bool>(
         &self,
         at: TileOrigin,
         j0: usize,
     ) -> impl Tile<T> + '_ {
-        if ReadStrides::<L, O>::ONE_ROW {
+        if LeafTile::<T, L, O, R, C>::READ_ONCE {
             let window = self.strided_row::<O>(at.row::<O>(0)).columns::<C>(j0);
             LeafTile {
                 values: core::array::from_fn(|j| window.get(j, T::ZERO)),
@@ -351,14 +351,23 @@ impl<'a, T, L: Layout, O: Shape> StridedRow<'a, T, L, O> {
 }
 
 /// A [`StridedLeaf`]'s tile ([`Expr::tile`]): each row's window, or,
-/// where every row reads the same elements, their values read once. Read
+/// where every row reads the same integers, their values read once. Read
 /// once, they are values LLVM keeps out of the loop over the tile's rows,
-/// with whatever the epilogue computes from them alone (a requantisation's
-/// shifts from its per-channel shift): through one window per row, it
-/// reloads them for each row, since the tile's stores may alias them.
+/// with whatever the epilogue computes from them alone (an int8
+/// requantisation's shifts from its per-channel shift): through one window
+/// per row, it reloads them and recomputes that for each row, since the
+/// tile's stores may alias them. Floats keep the windows: their epilogue
+/// (a bias) reads them as memory operands, so there is nothing to save,
+/// and values held across a product's `k` loop measured slower
+/// (PERFORMANCE.md, "Int8 inference").
 struct LeafTile<'a, T, L, O, const R: usize, const C: usize> {
     rows: [StridedWindow<'a, T, L, O, C>; R],
     values: [T; C],
+}
+
+impl<T: Element, L: Layout, O: Shape, const R: usize, const C: usize> LeafTile<'_, T, L, O, R, C> {
+    /// Whether the tile holds the one row's values.
+    const READ_ONCE: bool = ReadStrides::<L, O>::ONE_ROW && !T::IS_FLOAT;
 }
 
 impl<T: Element, L: Layout, O: Shape, const R: usize, const C: usize> Tile<T>
@@ -366,7 +375,7 @@ impl<T: Element, L: Layout, O: Shape, const R: usize, const C: usize> Tile<T>
 {
     #[inline(always)]
     fn get(&self, r: usize, j: usize, current: T) -> T {
-        if ReadStrides::<L, O>::ONE_ROW {
+        if Self::READ_ONCE {
             self.values[j]
         } else {
             self.rows[r].get(j, current)
@@ -444,12 +453,13 @@ mod tests {
     }
 
     /// A tile reads each row's own window, and a leaf broadcast along
-    /// every dim but the last reads its one row for every row of the tile.
+    /// every dim but the last reads its one row for every row of the tile
+    /// (read once, for integers).
     #[test]
     fn a_tile_reads_each_row_or_the_one_row() {
         type Out = (D<2>, D<3>);
-        let m = M::from_fn(|[i, j]| (10 * i + j) as f32);
-        let v = Tensor::<f32, (D<3>,)>::from_fn(|[j]| j as f32 + 0.5);
+        let m = Tensor::<i32, Out>::from_fn(|[i, j]| (10 * i + j) as i32);
+        let v = Tensor::<i32, (D<3>,)>::from_fn(|[j]| 100 + j as i32);
         let context = crate::expr::context_of(crate::rules::rank::Numpy, &m);
         let (m_leaf, v_leaf) = (operand(context, &m), operand(context, &v));
         const {
@@ -463,9 +473,9 @@ mod tests {
             v_leaf.tile::<Out, 2, 2, false>(at, 1),
         );
         // Rows 0 and 1 from column 1: (0, 0), (1, 0), (1, 1).
-        let read = |tile: &dyn Tile<f32>| [[0, 0], [1, 0], [1, 1]].map(|[r, j]| tile.get(r, j, 0.0));
-        assert_eq!(read(&m_tile), [1.0, 11.0, 12.0]);
-        assert_eq!(read(&v_tile), [1.5, 1.5, 2.5]);
+        let read = |tile: &dyn Tile<i32>| [[0, 0], [1, 0], [1, 1]].map(|[r, j]| tile.get(r, j, 0));
+        assert_eq!(read(&m_tile), [1, 11, 12]);
+        assert_eq!(read(&v_tile), [101, 101, 102]);
     }
 
     /// `row` is safe to call with any index: one past the last row panics

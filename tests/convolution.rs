@@ -633,6 +633,21 @@ proptest::proptest! {
         let expected = channels_last(&naive_conv(&x, [2, 20, 5, 11], &w[..180], [20, 3, 3], o), [2, 20, 5, 11]);
         proptest::prop_assert_eq!(y.as_slice(), &expected[..]);
 
+        // Depthwise over rows narrower than a tile (merged positions):
+        // with a stride and a dilation, and in one dim with a kernel of
+        // more than 64 taps.
+        let y = tensor_expr!(conv2d(xt, wt, groups = 20, padding = 1, stride = [1, 3], dilation = [2, 1], layout = nhwc));
+        let o = Options { padding: [1, 1], stride: [1, 3], dilation: [2, 1], groups: 20 };
+        let expected = channels_last(&naive_conv(&x, [2, 20, 5, 11], &w[..180], [20, 3, 3], o), [2, 20, 3, 4]);
+        proptest::prop_assert_eq!(y.as_slice(), &expected[..]);
+        let (xd, wd) = (take(2 * 4 * 72, 0), take(4 * 70, 2000));
+        let xdt = Tensor::<f64, Shape![2, 72, 4]>::try_from_slice(&channels_last(&xd, [2, 4, 1, 72])).unwrap();
+        let wdt = Tensor::<f64, Shape![4, 70, 1]>::try_from_slice(&wd).unwrap();
+        let y = tensor_expr!(conv1d(xdt, wdt, groups = 4, padding = 1, layout = nwc));
+        let o = Options { padding: [0, 1], groups: 4, ..plain };
+        let expected = channels_last(&naive_conv(&xd, [2, 4, 1, 72], &wd, [4, 1, 70], o), [2, 4, 1, 5]);
+        proptest::prop_assert_eq!(y.as_slice(), &expected[..]);
+
         // One spatial dim.
         let (x, w) = (take(3 * 18 * 30, 0), take(8 * 18 * 5, 1000));
         let xt = Tensor::<f64, Shape![3, 30, 18]>::try_from_slice(&channels_last(&x, [3, 18, 1, 30])).unwrap();

@@ -10,7 +10,6 @@ use super::inputs::Reader;
 use super::{input_at, input_index, ConvSpec, Convolution, Position};
 use crate::element::Element;
 use crate::expr::block::{multiply_add, with_named_rows};
-use crate::rules::conv::Geometry;
 
 impl<T: Element, C: ConvSpec, Xr: Reader<T>, Wr: Reader<T>> Convolution<'_, T, C, Xr, Wr> {
     /// A tile channels last: `R` consecutive output positions of one row
@@ -155,13 +154,10 @@ impl<T: Element, C: ConvSpec, Xr: Reader<T>, Wr: Reader<T>> Convolution<'_, T, C
     /// for the whole tile, each position's taps checked against the
     /// padding on their own. The weights of a tap are `kH * kW` apart, so
     /// reading them once for all `R` positions, not once per position,
-    /// is most of what a narrow image's tile saves. Each position's
-    /// window is found once ([`TapWindow`]): a tap is then a bit test and
-    /// a constant offset, where finding its pixel anew (two range checks
-    /// and an index of four terms) was most of a 3 x 3 tile's work.
-    /// Positions of one row keep `depthwise_pixels`, whose one row check
-    /// per tap for the whole tile this per-position check is slower than
-    /// (PERFORMANCE.md, "Int8 depthwise convolutions").
+    /// is most of what a narrow image's tile saves. Positions of one row
+    /// keep `depthwise_pixels`, whose one row check per tap for the
+    /// whole tile this per-position check is slower than (PERFORMANCE.md,
+    /// "Int8 depthwise convolutions").
     #[inline(always)]
     pub(super) fn depthwise_positions<const R: usize, const CC: usize, const FUSE: bool>(
         &self,
@@ -173,7 +169,6 @@ impl<T: Element, C: ConvSpec, Xr: Reader<T>, Wr: Reader<T>> Convolution<'_, T, C
         let taps = Self::TAPS;
         let channel = rows[0].channel;
         let w_tile = &self.w[channel * taps..][..CC * taps];
-        let windows: [TapWindow; R] = core::array::from_fn(|r| TapWindow::of(&g, rows[r]));
         macro_rules! named_rows {
             ($($acc:ident $r:literal)+) => {{
                 $(let mut $acc = [T::ZERO; CC];)+
@@ -183,11 +178,10 @@ impl<T: Element, C: ConvSpec, Xr: Reader<T>, Wr: Reader<T>> Convolution<'_, T, C
                         for (j, weight) in weights.iter_mut().enumerate() {
                             *weight = self.w_reader.read(w_tile[j * taps + kh * kw_len + kw]);
                         }
-                        let offset = TapWindow::offset(&g, kh, kw);
                         $(
-                            let window = windows[$r];
-                            if window.holds(&g, kh, kw) {
-                                let x_pixel = &self.x[window.first.wrapping_add(offset)..][..CC];
+                            let p = rows[$r];
+                            if let (Some(ih), Some(iw)) = (input_at(p.oh, kh, 0, &g), input_at(p.ow, kw, 1, &g)) {
+                                let x_pixel = &self.x[input_index(&g, p.n, channel, ih, iw)..][..CC];
                                 for j in 0..CC {
                                     let xv = self.x_reader.read(x_pixel[j]);
                                     $acc[j] = multiply_add::<T, FUSE>(weights[j], xv, $acc[j]);
@@ -200,69 +194,6 @@ impl<T: Element, C: ConvSpec, Xr: Reader<T>, Wr: Reader<T>> Convolution<'_, T, C
             }};
         }
         with_named_rows!(R, named_rows, self.element_rows(rows, block))
-    }
-}
-
-/// One output position's window over a channels-last input: the index of
-/// its first tap's pixel (where the window's top left lies, wrapped where
-/// that is in the padding) and which of its rows and columns lie inside
-/// the input, as bits; a tap `(kh, kw)` is inside where both bits are,
-/// its pixel [`TapWindow::offset`] after the first.
-#[derive(Clone, Copy)]
-struct TapWindow {
-    first: usize,
-    rows: u64,
-    columns: u64,
-    /// The position, for a kernel dim over 64 taps.
-    oh: usize,
-    ow: usize,
-}
-
-impl TapWindow {
-    /// The window of `p` (its channel included in `first`). The bits
-    /// hold a kernel's first 64 rows and columns; past those,
-    /// [`TapWindow::holds`] checks the tap itself.
-    #[inline(always)]
-    fn of(g: &Geometry, p: Position) -> TapWindow {
-        let inside = |o: usize, axis: usize| -> u64 {
-            let mut bits = 0;
-            for k in 0..g.kernel[axis].min(64) {
-                bits |= u64::from(input_at(o, k, axis, g).is_some()) << k;
-            }
-            bits
-        };
-        let top = (p.oh * g.stride[0]).wrapping_sub(g.pad[0]);
-        let left = (p.ow * g.stride[1]).wrapping_sub(g.pad[1]);
-        let [h, w] = g.input;
-        let first = ((p.n * h)
-            .wrapping_add(top)
-            .wrapping_mul(w)
-            .wrapping_add(left))
-        .wrapping_mul(g.in_channels)
-        .wrapping_add(p.channel);
-        TapWindow {
-            first,
-            rows: inside(p.oh, 0),
-            columns: inside(p.ow, 1),
-            oh: p.oh,
-            ow: p.ow,
-        }
-    }
-
-    /// How far tap `(kh, kw)`'s pixel lies after the window's first.
-    #[inline(always)]
-    const fn offset(g: &Geometry, kh: usize, kw: usize) -> usize {
-        (kh * g.dilation[0] * g.input[1] + kw * g.dilation[1]) * g.in_channels
-    }
-
-    /// Whether tap `(kh, kw)` lies inside the input.
-    #[inline(always)]
-    fn holds(self, g: &Geometry, kh: usize, kw: usize) -> bool {
-        if kh < 64 && kw < 64 {
-            (self.rows >> kh) & (self.columns >> kw) & 1 != 0
-        } else {
-            input_at(self.oh, kh, 0, g).is_some() && input_at(self.ow, kw, 1, g).is_some()
-        }
     }
 }
 

@@ -43,6 +43,12 @@ unsafe impl<T: Element, const V: i128> Expr<T> for IntLiteral<V> {
     #[inline(always)]
     fn visit_run_time_rows(&self, _visit: &mut impl FnMut(usize)) {}
 
+    /// Reads no node's rows (stored data or a constant) and keeps no cache: its fresh rows are its rows.
+    #[inline(always)]
+    fn row_fresh<O: Shape>(&self, outer: [usize; MAX_RANK]) -> impl Row<T> + '_ {
+        self.row::<O>(outer)
+    }
+
     #[inline(always)]
     fn row<O: Shape>(&self, _outer: [usize; MAX_RANK]) -> impl Row<T> + '_ {
         #[allow(clippy::let_unit_value)]
@@ -76,6 +82,12 @@ unsafe impl<T: Element> Expr<T> for FloatLiteral {
     #[inline(always)]
     fn visit_run_time_rows(&self, _visit: &mut impl FnMut(usize)) {}
 
+    /// Reads no node's rows (stored data or a constant) and keeps no cache: its fresh rows are its rows.
+    #[inline(always)]
+    fn row_fresh<O: Shape>(&self, outer: [usize; MAX_RANK]) -> impl Row<T> + '_ {
+        self.row::<O>(outer)
+    }
+
     #[inline(always)]
     fn row<O: Shape>(&self, _outer: [usize; MAX_RANK]) -> impl Row<T> + '_ {
         Splat(T::from_float_literal(self.0))
@@ -107,6 +119,12 @@ unsafe impl<T: Element, S: Shape> Expr<T> for TargetLeaf<S> {
     /// The target is the output, whose rows the walk counts itself.
     #[inline(always)]
     fn visit_run_time_rows(&self, _visit: &mut impl FnMut(usize)) {}
+
+    /// Reads no node's rows (stored data or a constant) and keeps no cache: its fresh rows are its rows.
+    #[inline(always)]
+    fn row_fresh<O: Shape>(&self, outer: [usize; MAX_RANK]) -> impl Row<T> + '_ {
+        self.row::<O>(outer)
+    }
 
     #[inline(always)]
     fn row<O: Shape>(&self, _outer: [usize; MAX_RANK]) -> impl Row<T> + '_ {

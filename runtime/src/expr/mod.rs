@@ -96,11 +96,11 @@ pub unsafe trait Expr<T>: Shaped {
     /// readers hold one (a reduction, a matrix product reading its operands)
     /// holds that child as a `Fresh` (module `fresh`), whose reads come
     /// here, so no cache is refilled under a reader that borrows it (see
-    /// `buffered`). Leaves have no cache: the default is `row`.
-    #[inline(always)]
-    fn row_fresh<O: Shape>(&self, outer: [usize; MAX_RANK]) -> impl Row<T> + '_ {
-        self.row::<O>(outer)
-    }
+    /// `buffered`). No default: a node with children forwards to their
+    /// `row_fresh` (one that read them through `row` would refill their
+    /// caches under such a reader, silently); a node that reads only
+    /// stored data, with no cache, gives its `row`.
+    fn row_fresh<O: Shape>(&self, outer: [usize; MAX_RANK]) -> impl Row<T> + '_;
 
     /// How the tree reads, which picks the kernel's walk ([`Reading::walk`])
     /// and, under `rayon`, whether it may be read from several threads (see

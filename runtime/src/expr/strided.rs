@@ -205,6 +205,12 @@ unsafe impl<T: Element, L: Layout> Expr<T> for StridedLeaf<'_, T, L> {
         }
     }
 
+    /// Reads no node's rows (stored data or a constant) and keeps no cache: its fresh rows are its rows.
+    #[inline(always)]
+    fn row_fresh<O: Shape>(&self, outer: [usize; MAX_RANK]) -> impl Row<T> + '_ {
+        self.row::<O>(outer)
+    }
+
     #[inline(always)]
     fn row<O: Shape>(&self, outer: [usize; MAX_RANK]) -> impl Row<T> + '_ {
         self.strided_row::<O>(outer)

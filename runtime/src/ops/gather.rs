@@ -223,6 +223,12 @@ where
     /// Reads stored data at positions of its own, keeping no row cache: read as a leaf with strides.
     const READING: Reading = Reading::leaf(Flat::No);
 
+    /// Reads no node's rows (stored data or a constant) and keeps no cache: its fresh rows are its rows.
+    #[inline(always)]
+    fn row_fresh<O: Shape>(&self, outer: [usize; MAX_RANK]) -> impl Row<T> + '_ {
+        self.row::<O>(outer)
+    }
+
     #[inline(always)]
     fn row<O: Shape>(&self, outer: [usize; MAX_RANK]) -> impl Row<T> + '_ {
         let strides = &EmbeddingRead::<I, <I as Embedded<W::Width>>::Output, O>::STRIDES;
@@ -325,6 +331,12 @@ unsafe impl<T: Element, P: Id, X: Shape, Y: Shape, const A: usize> Expr<T>
 
     /// Reads stored data at positions of its own, keeping no row cache: read as a leaf with strides.
     const READING: Reading = Reading::leaf(Flat::No);
+
+    /// Reads no node's rows (stored data or a constant) and keeps no cache: its fresh rows are its rows.
+    #[inline(always)]
+    fn row_fresh<O: Shape>(&self, outer: [usize; MAX_RANK]) -> impl Row<T> + '_ {
+        self.row::<O>(outer)
+    }
 
     #[inline(always)]
     fn row<O: Shape>(&self, outer: [usize; MAX_RANK]) -> impl Row<T> + '_ {
@@ -463,6 +475,12 @@ unsafe impl<T: Element, P: Id, X: Shape, I: GatherIndex<X>, const A: usize> Expr
 
     /// Reads stored data at positions of its own, keeping no row cache: read as a leaf with strides.
     const READING: Reading = Reading::leaf(Flat::No);
+
+    /// Reads no node's rows (stored data or a constant) and keeps no cache: its fresh rows are its rows.
+    #[inline(always)]
+    fn row_fresh<O: Shape>(&self, outer: [usize; MAX_RANK]) -> impl Row<T> + '_ {
+        self.row::<O>(outer)
+    }
 
     #[inline(always)]
     fn row<O: Shape>(&self, outer: [usize; MAX_RANK]) -> impl Row<T> + '_ {

@@ -43,7 +43,8 @@ unsafe impl<T: Element, const V: i128> Expr<T> for IntLiteral<V> {
     #[inline(always)]
     fn visit_run_time_rows(&self, _visit: &mut impl FnMut(usize)) {}
 
-    /// Reads no node's rows (stored data or a constant) and keeps no cache: its fresh rows are its rows.
+    /// Reads no node's rows (stored data or a constant) and keeps no
+    /// cache: its fresh rows are its rows.
     #[inline(always)]
     fn row_fresh<O: Shape>(&self, outer: [usize; MAX_RANK]) -> impl Row<T> + '_ {
         self.row::<O>(outer)
@@ -82,7 +83,8 @@ unsafe impl<T: Element> Expr<T> for FloatLiteral {
     #[inline(always)]
     fn visit_run_time_rows(&self, _visit: &mut impl FnMut(usize)) {}
 
-    /// Reads no node's rows (stored data or a constant) and keeps no cache: its fresh rows are its rows.
+    /// Reads no node's rows (stored data or a constant) and keeps no
+    /// cache: its fresh rows are its rows.
     #[inline(always)]
     fn row_fresh<O: Shape>(&self, outer: [usize; MAX_RANK]) -> impl Row<T> + '_ {
         self.row::<O>(outer)
@@ -120,7 +122,8 @@ unsafe impl<T: Element, S: Shape> Expr<T> for TargetLeaf<S> {
     #[inline(always)]
     fn visit_run_time_rows(&self, _visit: &mut impl FnMut(usize)) {}
 
-    /// Reads no node's rows (stored data or a constant) and keeps no cache: its fresh rows are its rows.
+    /// Reads no node's rows (stored data or a constant) and keeps no
+    /// cache: its fresh rows are its rows.
     #[inline(always)]
     fn row_fresh<O: Shape>(&self, outer: [usize; MAX_RANK]) -> impl Row<T> + '_ {
         self.row::<O>(outer)

@@ -205,7 +205,8 @@ unsafe impl<T: Element, L: Layout> Expr<T> for StridedLeaf<'_, T, L> {
         }
     }
 
-    /// Reads no node's rows (stored data or a constant) and keeps no cache: its fresh rows are its rows.
+    /// Reads no node's rows (stored data or a constant) and keeps no
+    /// cache: its fresh rows are its rows.
     #[inline(always)]
     fn row_fresh<O: Shape>(&self, outer: [usize; MAX_RANK]) -> impl Row<T> + '_ {
         self.row::<O>(outer)
@@ -365,9 +366,12 @@ impl<'a, T, L: Layout, O: Shape> StridedRow<'a, T, L, O> {
 /// tile's stores may alias them. Floats keep the windows: their epilogue
 /// (a bias) reads them as memory operands, so there is nothing to save,
 /// and values held across a product's `k` loop measured slower
-/// (PERFORMANCE.md, "Int8 inference").
+/// (PERFORMANCE.md, "Per-channel parameters read once per tile").
 struct LeafTile<'a, T, L, O, const R: usize, const C: usize> {
+    /// Each row's window (where [`Self::READ_ONCE`], the one window,
+    /// unread).
     rows: [StridedWindow<'a, T, L, O, C>; R],
+    /// The one row's values, where [`Self::READ_ONCE`] (else unread).
     values: [T; C],
 }
 

@@ -103,7 +103,8 @@ unsafe impl<T: Element, X: Shape, K: Shape> Expr<T> for Flip<'_, T, X, K> {
     /// Reads stored data at positions of its own, keeping no row cache: read as a leaf with strides.
     const READING: Reading = Reading::leaf(Flat::No);
 
-    /// Reads no node's rows (stored data or a constant) and keeps no cache: its fresh rows are its rows.
+    /// Reads no node's rows (stored data or a constant) and keeps no
+    /// cache: its fresh rows are its rows.
     #[inline(always)]
     fn row_fresh<O: Shape>(&self, outer: [usize; MAX_RANK]) -> impl Row<T> + '_ {
         self.row::<O>(outer)

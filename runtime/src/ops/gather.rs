@@ -223,7 +223,8 @@ where
     /// Reads stored data at positions of its own, keeping no row cache: read as a leaf with strides.
     const READING: Reading = Reading::leaf(Flat::No);
 
-    /// Reads no node's rows (stored data or a constant) and keeps no cache: its fresh rows are its rows.
+    /// Reads no node's rows (stored data or a constant) and keeps no
+    /// cache: its fresh rows are its rows.
     #[inline(always)]
     fn row_fresh<O: Shape>(&self, outer: [usize; MAX_RANK]) -> impl Row<T> + '_ {
         self.row::<O>(outer)
@@ -332,7 +333,8 @@ unsafe impl<T: Element, P: Id, X: Shape, Y: Shape, const A: usize> Expr<T>
     /// Reads stored data at positions of its own, keeping no row cache: read as a leaf with strides.
     const READING: Reading = Reading::leaf(Flat::No);
 
-    /// Reads no node's rows (stored data or a constant) and keeps no cache: its fresh rows are its rows.
+    /// Reads no node's rows (stored data or a constant) and keeps no
+    /// cache: its fresh rows are its rows.
     #[inline(always)]
     fn row_fresh<O: Shape>(&self, outer: [usize; MAX_RANK]) -> impl Row<T> + '_ {
         self.row::<O>(outer)
@@ -476,7 +478,8 @@ unsafe impl<T: Element, P: Id, X: Shape, I: GatherIndex<X>, const A: usize> Expr
     /// Reads stored data at positions of its own, keeping no row cache: read as a leaf with strides.
     const READING: Reading = Reading::leaf(Flat::No);
 
-    /// Reads no node's rows (stored data or a constant) and keeps no cache: its fresh rows are its rows.
+    /// Reads no node's rows (stored data or a constant) and keeps no
+    /// cache: its fresh rows are its rows.
     #[inline(always)]
     fn row_fresh<O: Shape>(&self, outer: [usize; MAX_RANK]) -> impl Row<T> + '_ {
         self.row::<O>(outer)

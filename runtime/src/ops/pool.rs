@@ -356,7 +356,8 @@ unsafe impl<T: Element, C: PoolSpec, R: Reader<T>> Expr<T> for Pool<'_, T, C, R>
     /// Reads its stored input (through a reader that keeps no row cache) at the windows of its own positions: read as a leaf with strides.
     const READING: Reading = Reading::leaf(Flat::No);
 
-    /// Reads no node's rows (stored data or a constant) and keeps no cache: its fresh rows are its rows.
+    /// Reads no node's rows (stored data or a constant) and keeps no
+    /// cache: its fresh rows are its rows.
     #[inline(always)]
     fn row_fresh<O: Shape>(&self, outer: [usize; MAX_RANK]) -> impl Row<T> + '_ {
         self.row::<O>(outer)

@@ -332,7 +332,8 @@ where
             0
         });
 
-    /// Reads its operands fresh (`Fresh`) however it is read: its fresh rows are its rows.
+    /// Reads its operands fresh (`Fresh`) however it is read: its fresh
+    /// rows are its rows.
     #[inline(always)]
     fn row_fresh<O: Shape>(&self, outer: [usize; MAX_RANK]) -> impl Row<T> + '_ {
         self.row::<O>(outer)

@@ -356,7 +356,8 @@ unsafe impl<T: Element, C: ConvSpec, Xr: Reader<T>, Wr: Reader<T>> Expr<T>
     })
     .contracting(Self::TAPS * Self::PER_GROUP);
 
-    /// Reads no node's rows (stored data or a constant) and keeps no cache: its fresh rows are its rows.
+    /// Reads no node's rows (stored data or a constant) and keeps no
+    /// cache: its fresh rows are its rows.
     #[inline(always)]
     fn row_fresh<O: Shape>(&self, outer: [usize; MAX_RANK]) -> impl Row<T> + '_ {
         self.row::<O>(outer)

@@ -218,8 +218,8 @@ unsafe impl<T: Element, L: Layout> Expr<T> for StridedLeaf<'_, T, L> {
     }
 
     /// A tile of `R` rows of windows of `C` columns; where every row reads
-    /// the same integers ([`ReadStrides::ONE_ROW`]), the one window's
-    /// values, read once for the tile ([`LeafTile`] says why integers).
+    /// the same integers (`ReadStrides::ONE_ROW`), the one window's
+    /// values, read once for the tile (`LeafTile` says why integers).
     #[inline(always)]
     fn tile<O: Shape, const R: usize, const C: usize, const FUSE: bool>(
         &self,

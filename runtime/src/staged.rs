@@ -96,6 +96,7 @@ fn scan<S: Shape, K: Shape, T: Copy>(
     out: &mut [MaybeUninit<T>],
     combine: impl Fn(T, T) -> T + Copy,
 ) {
+    assert_eq!(out.len(), data.len(), "a slot for each element");
     let mut axes = scanned_axes::<S, K>();
     let Some(first) = axes.next() else {
         for (slot, &x) in out.iter_mut().zip(data) {

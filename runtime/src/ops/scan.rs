@@ -71,8 +71,8 @@ pub const CUMPROD: Operation = entry(
 );
 
 /// Writes the scan along `axis` of row-major `source` (shape `dims`) into
-/// `out`, whose slots may be uninitialised: every slot is written, and only
-/// slots already written are read, so a new tensor is scanned without being
+/// `out`, whose slots may be uninitialised (as many as `dims` holds): every
+/// slot is written, and only slots already written are read, so a new tensor is scanned without being
 /// zeroed first. Each slice at index `i` along the axis becomes
 /// `combine(out's slice i - 1, the source's slice i)`, the slices of `inner`
 /// contiguous elements (the dims after the axis), so along an inner axis
@@ -86,6 +86,12 @@ pub(crate) fn scan_axis_into<T: Copy>(
     axis: usize,
     combine: impl Fn(T, T) -> T + Copy,
 ) {
+    // Every slot is then in one of the slices the scan writes.
+    assert_eq!(
+        out.len(),
+        dims.iter().product::<usize>(),
+        "slots for the dims"
+    );
     // SAFETY: with a source, `scan_slots` reads only slots it wrote.
     unsafe { scan_slots(Some(source), out, dims, axis, combine) }
 }

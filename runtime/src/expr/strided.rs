@@ -228,17 +228,11 @@ unsafe impl<T: Element, L: Layout> Expr<T> for StridedLeaf<'_, T, L> {
     ) -> impl Tile<T> + '_ {
         if LeafTile::<T, L, O, R, C>::READ_ONCE {
             let window = self.strided_row::<O>(at.row::<O>(0)).columns::<C>(j0);
-            LeafTile {
-                values: core::array::from_fn(|j| window.get(j, T::ZERO)),
-                rows: [window; R],
-            }
+            LeafTile::<T, L, O, R, C>::Values(core::array::from_fn(|j| window.get(j, T::ZERO)))
         } else {
-            LeafTile {
-                values: [T::ZERO; C],
-                rows: core::array::from_fn(|r| {
-                    self.strided_row::<O>(at.row::<O>(r)).columns::<C>(j0)
-                }),
-            }
+            LeafTile::Rows(core::array::from_fn(|r| {
+                self.strided_row::<O>(at.row::<O>(r)).columns::<C>(j0)
+            }))
         }
     }
 }
@@ -367,12 +361,14 @@ impl<'a, T, L: Layout, O: Shape> StridedRow<'a, T, L, O> {
 /// (a bias) reads them as memory operands, so there is nothing to save,
 /// and values held across a product's `k` loop measured slower
 /// (PERFORMANCE.md, "Per-channel parameters read once per tile").
-struct LeafTile<'a, T, L, O, const R: usize, const C: usize> {
-    /// Each row's window (where [`Self::READ_ONCE`], the one window,
-    /// unread).
-    rows: [StridedWindow<'a, T, L, O, C>; R],
-    /// The one row's values, where [`Self::READ_ONCE`] (else unread).
-    values: [T; C],
+enum LeafTile<'a, T, L, O, const R: usize, const C: usize> {
+    /// Each row's window.
+    Rows([StridedWindow<'a, T, L, O, C>; R]),
+    /// The one row's values, where [`Self::READ_ONCE`]. (One or the
+    /// other, not both: a tile's leaves sit in the frame of a walk that
+    /// is not always inlined, where both took stack the int8 programs'
+    /// budget counts.)
+    Values([T; C]),
 }
 
 impl<T: Element, L: Layout, O: Shape, const R: usize, const C: usize> LeafTile<'_, T, L, O, R, C> {
@@ -385,10 +381,9 @@ impl<T: Element, L: Layout, O: Shape, const R: usize, const C: usize> Tile<T>
 {
     #[inline(always)]
     fn get(&self, r: usize, j: usize, current: T) -> T {
-        if Self::READ_ONCE {
-            self.values[j]
-        } else {
-            self.rows[r].get(j, current)
+        match self {
+            LeafTile::Values(values) => values[j],
+            LeafTile::Rows(rows) => rows[r].get(j, current),
         }
     }
 }

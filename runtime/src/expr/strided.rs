@@ -366,8 +366,7 @@ enum LeafTile<'a, T, L, O, const R: usize, const C: usize> {
     Rows([StridedWindow<'a, T, L, O, C>; R]),
     /// The one row's values, where [`Self::READ_ONCE`]. (One or the
     /// other, not both: a tile's leaves sit in the frame of a walk that
-    /// is not always inlined, where both took stack the int8 programs'
-    /// budget counts.)
+    /// is not always inlined, where both fields took more stack.)
     Values([T; C]),
 }
 
@@ -406,14 +405,6 @@ struct StridedWindow<'a, T, L, O, const C: usize> {
     start: &'a [T],
     layout: PhantomData<(L, O)>,
 }
-
-impl<T, L, O, const C: usize> Clone for StridedWindow<'_, T, L, O, C> {
-    fn clone(&self) -> Self {
-        *self
-    }
-}
-
-impl<T, L, O, const C: usize> Copy for StridedWindow<'_, T, L, O, C> {}
 
 impl<T, L: Layout, O: Shape, const C: usize> StridedWindow<'_, T, L, O, C> {
     /// The elements the window touches: a constant, so a read at a column

@@ -9,11 +9,10 @@
 use crate::access::{Contiguous, Operand, Target};
 use crate::element::Element;
 use crate::expr::Context;
-use crate::ops::scan::{as_slots, scan_axis_in_place, scan_axis_into};
+use crate::ops::scan::{scan_into, scan_over};
 use crate::shape::Shape;
 use crate::tensor::Tensor;
 use core::marker::PhantomData;
-use core::mem::MaybeUninit;
 
 /// The running sum of `x` along the axes where `K` has 1 and `x` more;
 /// `shapes` is the axes rule's witness, `(K, R)`. (Always inlined, as
@@ -60,9 +59,9 @@ fn scanned<S: Shape, K: Shape, T: Element>(
     x: &[T],
     combine: impl Fn(T, T) -> T + Copy,
 ) -> Tensor<T, S> {
-    let data = &x[..S::LEN];
-    // SAFETY: `scan` writes every slot.
-    unsafe { Tensor::from_uninit(|slots| scan::<S, K, T>(data, slots, combine)) }
+    let (data, axes) = (&x[..S::LEN], scanned_axes::<S, K>());
+    // SAFETY: `scan_into` writes every slot.
+    unsafe { Tensor::from_uninit(|slots| scan_into(data, slots, S::DIMS, axes, combine)) }
 }
 
 /// [`scanned`] into `target` where its shape is `S` (so its elements are
@@ -76,40 +75,14 @@ fn scanned_into<S: Shape, K: Shape, T: Element, O: Target<Element = T> + ?Sized>
     if !const { same_dims(O::Shape::DIMS, S::DIMS) } {
         return Some(scanned::<S, K, T>(x, combine));
     }
-    // SAFETY: `scan` writes only values of `T`.
-    let slots = unsafe { as_slots(target.target_slice()) };
-    scan::<S, K, T>(&x[..S::LEN], slots, combine);
+    let axes = scanned_axes::<S, K>();
+    scan_over(&x[..S::LEN], target.target_slice(), S::DIMS, axes, combine);
     None
 }
 
 /// The axes scanned: those where `K` differs from `S`.
 fn scanned_axes<S: Shape, K: Shape>() -> impl Iterator<Item = usize> {
     (0..S::RANK).filter(|&axis| K::DIMS[axis] != S::DIMS[axis])
-}
-
-/// Writes `data` (shape `S`) scanned along [`scanned_axes`] into every
-/// slot of `out` (`S::LEN` of them): the first axis read from `data` as it
-/// is written (one pass), the others in place.
-#[inline(always)]
-fn scan<S: Shape, K: Shape, T: Copy>(
-    data: &[T],
-    out: &mut [MaybeUninit<T>],
-    combine: impl Fn(T, T) -> T + Copy,
-) {
-    assert_eq!(out.len(), data.len(), "a slot for each element");
-    let mut axes = scanned_axes::<S, K>();
-    let Some(first) = axes.next() else {
-        for (slot, &x) in out.iter_mut().zip(data) {
-            slot.write(x);
-        }
-        return;
-    };
-    scan_axis_into(data, out, S::DIMS, first, combine);
-    // SAFETY: the scan along `first` wrote every slot.
-    let out = unsafe { core::slice::from_raw_parts_mut(out.as_mut_ptr().cast::<T>(), out.len()) };
-    for axis in axes {
-        scan_axis_in_place(out, S::DIMS, axis, combine);
-    }
 }
 
 /// Whether two shapes' dims are equal (a static shape's are sizes; a

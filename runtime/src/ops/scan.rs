@@ -70,58 +70,62 @@ pub const CUMPROD: Operation = entry(
     &["cumprod(x, [axis])"],
 );
 
-/// Writes the scan along `axis` of row-major `source` (shape `dims`) into
-/// `out`, whose slots may be uninitialised (as many as `dims` holds): every
-/// slot is written, and only slots already written are read, so a new tensor is scanned without being
-/// zeroed first. Each slice at index `i` along the axis becomes
-/// `combine(out's slice i - 1, the source's slice i)`, the slices of `inner`
-/// contiguous elements (the dims after the axis), so along an inner axis
-/// each step is a loop over a row that vectorises. Along the last axis each
-/// row is one dependency chain; [`CHAINS`] rows are scanned together, so
-/// their chains overlap.
-pub(crate) fn scan_axis_into<T: Copy>(
+/// Writes row-major `source` (shape `dims`) scanned along each of `axes`
+/// in turn into `out`, whose slots may be uninitialised (one per element):
+/// every slot is written, and only slots already written are read, so a
+/// new tensor is scanned without being zeroed first. The first axis reads
+/// `source` as it writes (one pass); the others scan `out` in place.
+///
+/// Along an axis, each slice at index `i` becomes `combine(out's slice i -
+/// 1, the source's slice i)`, the slices of `inner` contiguous elements
+/// (the dims after the axis), so along an inner axis each step is a loop
+/// over a row that vectorises. Along the last axis each row is one
+/// dependency chain; [`CHAINS`] rows are scanned together, so their chains
+/// overlap.
+pub(crate) fn scan_into<T: Copy>(
     source: &[T],
     out: &mut [MaybeUninit<T>],
     dims: &[usize],
-    axis: usize,
+    mut axes: impl Iterator<Item = usize>,
     combine: impl Fn(T, T) -> T + Copy,
 ) {
-    // Every slot is then in one of the slices the scan writes.
-    assert_eq!(
-        out.len(),
-        dims.iter().product::<usize>(),
-        "slots for the dims"
+    // Every slot is then in one of the slices the first scan writes.
+    assert!(
+        out.len() == source.len() && out.len() == dims.iter().product::<usize>(),
+        "a slot for each element of the dims"
     );
+    let Some(first) = axes.next() else {
+        for (slot, &x) in out.iter_mut().zip(source) {
+            slot.write(x);
+        }
+        return;
+    };
     // SAFETY: with a source, `scan_slots` reads only slots it wrote.
-    unsafe { scan_slots(Some(source), out, dims, axis, combine) }
+    unsafe { scan_slots(Some(source), out, dims, first, combine) };
+    for axis in axes {
+        // SAFETY: the first scan wrote every slot.
+        unsafe { scan_slots(None, out, dims, axis, combine) };
+    }
 }
 
-/// [`scan_axis_into`] with `out` its own source: the scan of `out` along
-/// `axis`, in place.
-pub(crate) fn scan_axis_in_place<T: Copy>(
+/// [`scan_into`] over initialised elements (an assignment's target).
+pub(crate) fn scan_over<T: Copy>(
+    source: &[T],
     out: &mut [T],
     dims: &[usize],
-    axis: usize,
+    axes: impl Iterator<Item = usize>,
     combine: impl Fn(T, T) -> T + Copy,
 ) {
-    // SAFETY: `scan_slots` writes only values of `T`, and every slot of
-    // `out` is initialised.
-    unsafe { scan_slots(None, as_slots(out), dims, axis, combine) }
+    // SAFETY: `MaybeUninit<T>` has `T`'s layout, and `scan_into` writes
+    // only values of `T`, so `out` stays initialised.
+    let slots = unsafe {
+        core::slice::from_raw_parts_mut(out.as_mut_ptr().cast::<MaybeUninit<T>>(), out.len())
+    };
+    scan_into(source, slots, dims, axes, combine);
 }
 
-/// `out` seen as slots, for a scan to write.
-///
-/// # Safety
-/// Only initialised values are written through the result (as the scans
-/// here write), so `out` stays initialised.
-pub(crate) unsafe fn as_slots<T>(out: &mut [T]) -> &mut [MaybeUninit<T>] {
-    // SAFETY: `MaybeUninit<T>` has `T`'s layout; the caller keeps the
-    // slots initialised.
-    unsafe { core::slice::from_raw_parts_mut(out.as_mut_ptr().cast::<MaybeUninit<T>>(), out.len()) }
-}
-
-/// The scan of [`scan_axis_into`], from `source` or, where it is `None`,
-/// from `out` itself.
+/// The scan along `axis` of [`scan_into`], from `source` or, where it is
+/// `None`, from `out` itself.
 ///
 /// # Safety
 /// Where `source` is `None`, every slot of `out` is initialised. (With a
@@ -234,18 +238,23 @@ mod tests {
     #[test]
     fn each_axis_is_scanned() {
         let x = [1, 2, 3, 4, 5, 6];
-        let scanned = |dims: &[usize], axis| {
+        let scanned = |dims: &[usize], axes: &[usize]| {
             let mut slots = [MaybeUninit::uninit(); 6];
-            scan_axis_into(&x, &mut slots, dims, axis, |a, b| a + b);
+            scan_into(&x, &mut slots, dims, axes.iter().copied(), |a, b| a + b);
+            // SAFETY: `scan_into` wrote every slot.
             slots.map(|slot| unsafe { slot.assume_init() })
         };
-        assert_eq!(scanned(&[2, 3], 1), [1, 3, 6, 4, 9, 15]);
-        assert_eq!(scanned(&[6, 1], 0), [1, 3, 6, 10, 15, 21]);
-        let mut out = scanned(&[2, 3], 0);
-        assert_eq!(out, [1, 2, 3, 5, 7, 9]);
-        // In place: the summed-area table of `x`.
-        scan_axis_in_place(&mut out, &[2, 3], 1, |a, b| a + b);
+        assert_eq!(scanned(&[2, 3], &[1]), [1, 3, 6, 4, 9, 15]);
+        assert_eq!(scanned(&[6, 1], &[0]), [1, 3, 6, 10, 15, 21]);
+        assert_eq!(scanned(&[2, 3], &[0]), [1, 2, 3, 5, 7, 9]);
+        assert_eq!(scanned(&[2, 3], &[]), x);
+        // Both axes, the second in place: the summed-area table of `x`.
+        assert_eq!(scanned(&[2, 3], &[0, 1]), [1, 3, 6, 5, 12, 21]);
+        let mut out = [0; 6];
+        scan_over(&x, &mut out, &[2, 3], [1, 0].into_iter(), |a, b| a + b);
         assert_eq!(out, [1, 3, 6, 5, 12, 21]);
-        scan_axis_in_place(&mut [0; 0], &[0, 3], 1, |a: i32, b| a + b);
+        scan_over(&[], &mut [0; 0], &[0, 3], [1].into_iter(), |a: i32, b| {
+            a + b
+        });
     }
 }

@@ -82,6 +82,11 @@ pub const CUMPROD: Operation = entry(
 /// over a row that vectorises. Along the last axis each row is one
 /// dependency chain; [`CHAINS`] rows are scanned together, so their chains
 /// overlap.
+///
+/// Always inlined, so that the axes are constants of the caller's shapes:
+/// out of line, the value form down the columns measured 0.88-0.93x of a
+/// loop against 1.02-1.09x (`benches/reductions.rs`).
+#[inline(always)]
 pub(crate) fn scan_into<T: Copy>(
     source: &[T],
     out: &mut [MaybeUninit<T>],
@@ -109,6 +114,7 @@ pub(crate) fn scan_into<T: Copy>(
 }
 
 /// [`scan_into`] over initialised elements (an assignment's target).
+#[inline(always)]
 pub(crate) fn scan_over<T: Copy>(
     source: &[T],
     out: &mut [T],

@@ -351,7 +351,10 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
 
     section("16. A shape mistake is a compile error");
     println!("tensor_expr!(x + w) with x: [2, 3] and w: [4] does not compile; cargo check says:\n");
-    println!("{}", include_str!("../tests/ui/broadcast_mismatch.stderr"));
+    println!(
+        "{}",
+        include_str!("../tests/compile_errors/tests/ui/broadcast_mismatch.stderr")
+    );
     Ok(())
 }
 

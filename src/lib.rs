@@ -241,9 +241,13 @@ macro_rules! catalogue_entry {
             "`\n\n",
             $fix,
             "\n\n```text\n",
-            include_str!(concat!("../tests/ui/", $name, ".rs")),
+            include_str!(concat!("../tests/compile_errors/tests/ui/", $name, ".rs")),
             "```\n\n```text\n",
-            include_str!(concat!("../tests/ui/", $name, ".stderr")),
+            include_str!(concat!(
+                "../tests/compile_errors/tests/ui/",
+                $name,
+                ".stderr"
+            )),
             "```\n"
         )
     };
@@ -253,8 +257,9 @@ macro_rules! catalogue_entry {
 /// triggers it, the exact message (`cargo check` prints it, spanned on your
 /// operator, operand or `in_dims` tuple), and what to write instead.
 ///
-/// Each entry includes a file of the ui test suite (`tests/ui/NAME.rs` and its
-/// `NAME.stderr`), which `cargo test --test ui` compiles and compares, so this
+/// Each entry includes a file of the ui test suite
+/// (`tests/compile_errors/tests/ui/NAME.rs` and its `NAME.stderr`), which
+/// `cargo test -p tensor-expr-compile-errors` compiles and compares, so this
 /// page cannot drift from the real messages; a test checks that every ui case
 /// is listed here. (Messages show the paths of this repository's checkout.)
 #[doc = "\n## Broadcasting\n"]

@@ -3,7 +3,7 @@
 //! XLA's broadcasting semantics), with its values; the file and test names
 //! keep the numbers of the five documents the examples were collected in
 //! (000 XLA, 001 XLA with InDim, 002 PyTorch, 003 and 004 NumPy). The invalid
-//! ones are ui tests (`tests/ui/seed_*.rs`); the InDim and matmul examples
+//! ones are ui tests (`tests/compile_errors/tests/ui/seed_*.rs`); the InDim and matmul examples
 //! belong to their features.
 
 mod common;

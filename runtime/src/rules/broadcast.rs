@@ -352,7 +352,7 @@ mod tests {
         let clash = broadcast_dims(&[2, 1], &[8, 4, 3]).unwrap_err();
         assert_eq!((clash.axis, clash.lhs, clash.rhs), (1, 2, 4));
         // Clashes at several dims: the rightmost is reported, as the
-        // type-level rule reports it (`tests/ui/broadcast_every_dim_clashes`
+        // type-level rule reports it (`tests/compile_errors/tests/ui/broadcast_every_dim_clashes`
         // names dim -1 of (2, 3, 4) against (5, 6, 7)).
         let clash = broadcast_dims(&[2, 3], &[3, 2]).unwrap_err();
         assert_eq!((clash.axis, clash.lhs, clash.rhs), (1, 3, 2));

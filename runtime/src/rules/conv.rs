@@ -399,7 +399,7 @@ pub trait ConvRule<W, Op, Stride, Pad, Dilation, G, Layout>: Shape {
 /// constructor's bound, no sizes). Behind this trait, whose impls are not
 /// so marked, each carrier is reported by its own message, then one line
 /// naming the input and weight shapes (`required for () to implement
-/// ConvParts<..>`): 8 lines (`tests/ui/conv_*`). Its impls are for any
+/// ConvParts<..>`): 8 lines (`tests/compile_errors/tests/ui/conv_*`). Its impls are for any
 /// `Self` (the shapes are parameters), because rustc lists the impls of
 /// this trait after such an error unless their `Self` is a type
 /// parameter, and that list was 10 lines more. A carrier whose `Self` is a

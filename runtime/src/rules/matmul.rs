@@ -549,7 +549,7 @@ mod tests {
     #[test]
     fn the_reference_rule_names_the_rightmost_batch_clash() {
         // Batch dims (2, 3) against (3, 2): both clash; the type-level rule
-        // names batch dim -1 (tests/ui/matmul_batch_error_in_context), so the
+        // names batch dim -1 (tests/compile_errors/tests/ui/matmul_batch_error_in_context), so the
         // reference names that dim too.
         let clash = matmul_dims(&[2, 3, 4, 5], &[3, 2, 5, 6]);
         assert_eq!(

@@ -323,6 +323,7 @@ macro_rules! catalogue_entry {
 #[doc = catalogue_entry!("syntax_as_cast", "`as` is Rust's, not the macro's: inside an expression write `cast::<U>(x)` (`as` per element) or `saturating_cast::<U>(x)`.")]
 #[doc = catalogue_entry!("shift_of_floats", "`>>` and `<<` shift integers (as Rust's); scale a float by a power of two with `*` instead.")]
 #[doc = catalogue_entry!("conv_channels_mismatch", "The weight of `conv2d` is `[C_out, C_in / groups, kH, kW]`: its second dim must be the input's channels divided by `groups`. The message names the three counts.")]
+#[doc = catalogue_entry!("conv_zero_point_not_a_scalar", "A convolution or pool reads its input in place: a contiguous operand, `cast::<U>(x)` of one, or that plus or minus one value (a zero point: a literal or a scalar operand). Copy a strided view first (`.to_tensor()`); evaluate a per-channel offset into the input first.")]
 #[doc = catalogue_entry!("conv_groups_do_not_divide", "`groups` must divide the output channels (the weight's first dim) as well as the input's.")]
 #[doc = catalogue_entry!("conv_in_channels_not_divisible_by_groups", "`groups` must divide the input's channels: 3 channels in 2 groups is reported as the weight's per-group count (1) times the groups (2) not matching them (3).")]
 #[doc = catalogue_entry!("conv_kernel_larger_than_input", "A kernel spans `dilation * (k - 1) + 1` elements, at most the input's size plus the padding on both sides.")]

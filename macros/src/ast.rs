@@ -289,27 +289,20 @@ impl Expr {
     /// The parts of a convolution input read converted in place:
     /// `cast::<U>(x)`, `cast::<U>(x) + c` or `cast::<U>(x) - c` with `x` an
     /// operand and `c` an operand or a literal (a scalar, which the runtime
-    /// checks): the cast, `x`, and the operator and constant if any.
+    /// checks): the cast and the operator and constant if any.
     pub fn widened_operand(&self) -> Option<WidenedOperand<'_>> {
-        fn cast_of_operand(expr: &Expr) -> Option<(&OpCall, &Operand)> {
+        fn cast_of_operand(expr: &Expr) -> Option<&OpCall> {
             match expr {
                 Expr::Op(call)
                     if call.op.reads.scopes_input_element_type() && call.type_arg.is_some() =>
                 {
-                    match &call.inputs[..] {
-                        [Expr::Operand(operand)] => Some((call, operand)),
-                        _ => None,
-                    }
+                    matches!(&call.inputs[..], [Expr::Operand(_)]).then_some(call)
                 }
                 _ => None,
             }
         }
-        if let Some((cast, operand)) = cast_of_operand(self) {
-            return Some(WidenedOperand {
-                cast,
-                operand,
-                offset: None,
-            });
+        if let Some(cast) = cast_of_operand(self) {
+            return Some(WidenedOperand { cast, offset: None });
         }
         let Expr::Binary {
             op: op @ (BinaryOp::Add | BinaryOp::Sub),
@@ -324,10 +317,9 @@ impl Expr {
             **rhs,
             Expr::Operand(_) | Expr::IntLiteral { .. } | Expr::FloatLiteral { .. }
         );
-        let (cast, operand) = cast_of_operand(lhs).filter(|_| constant)?;
+        let cast = cast_of_operand(lhs).filter(|_| constant)?;
         Some(WidenedOperand {
             cast,
-            operand,
             offset: Some((*op, rhs)),
         })
     }
@@ -400,10 +392,8 @@ impl Expr {
 
 /// A convolution input read converted in place ([`Expr::widened_operand`]).
 pub struct WidenedOperand<'a> {
-    /// The `cast::<U>(..)` call.
+    /// The `cast::<U>(..)` call, of a stored operand.
     pub cast: &'a OpCall,
-    /// The stored operand it converts.
-    pub operand: &'a Operand,
     /// `+ c` or `- c`, if written.
     pub offset: Option<(BinaryOp, &'a Expr)>,
 }

@@ -48,6 +48,15 @@ pub struct Map2<T, F, A, B, S> {
     types: PhantomData<(T, F, S)>,
 }
 
+impl<T, F, A, B, S> Map2<T, F, A, B, S> {
+    /// The two operands (what a convolution reads in place of
+    /// `cast::<U>(x) - c`).
+    #[inline(always)]
+    pub(crate) fn into_operands(self) -> (A, B) {
+        (self.a, self.b)
+    }
+}
+
 /// `F(a, b, c)` over elements `T`, elementwise with broadcasting, of shape `S`.
 #[derive(Clone, Copy, Debug)]
 pub struct Map3<T, F, A, B, C, S> {

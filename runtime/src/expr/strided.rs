@@ -60,6 +60,12 @@ impl<'a, T, L: Layout> StridedLeaf<'a, T, L> {
         }
     }
 
+    /// The operand's elements (what a convolution reads in place).
+    #[inline(always)]
+    pub(crate) fn data(self) -> &'a [T] {
+        self.data
+    }
+
     /// Whether the layout's first dim is [`RunTime`](crate::RunTime): its data is
     /// as long as its rows, all of them read.
     const RUN_TIME_ROWS: bool = <L::Shape as Shape>::RUN_TIME_ROWS;

@@ -144,6 +144,14 @@ pub fn convert<T, U, F, M, K: Conversion<F, U>, E: Shaped>(_outer: Context<T, M>
     Convert { input, types: PhantomData }
 }
 
+impl<U, F, K, E> Convert<U, F, K, E> {
+    /// The converted node (what a convolution reads in place).
+    #[inline(always)]
+    pub(crate) fn into_input(self) -> E {
+        self.input
+    }
+}
+
 impl<U, F, K, E: Shaped> Shaped for Convert<U, F, K, E> {
     type Shape = E::Shape;
 }

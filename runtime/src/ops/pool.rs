@@ -191,7 +191,7 @@ type PoolOutput<X, K, F, S, P, Dl, L> = <X as ConvRule<
 
 /// Builds a pool (`f` says which): `kernel` is the list as a shape, the
 /// options the witnesses the macro writes, `()` where left out; the input
-/// as a convolution's (`conv::inputs::stored` or `widened`).
+/// as a convolution's ([`ConvInput`]).
 // Its arguments and return type carry what a pool is: the operand, the
 // kernel and four options.
 #[inline(always)]

@@ -158,34 +158,30 @@ impl TreeBuilder {
         }
     }
 
-    /// An input of a convolution or pool: a stored operand read as it is, or
-    /// `cast::<U>(x)` (`+ c`, `- c`) read from `x`'s own elements, each
-    /// checked at `check_span`.
+    /// An input of a convolution or pool, as the node the convolution reads
+    /// in place (`ops::conv::inputs::ConvInput`): a stored operand's leaf,
+    /// checked at `check_span`; or `cast::<U>(x)` (`+ c`, `- c`), built as
+    /// the same conversion and elementwise nodes as anywhere else (never
+    /// shared with another subexpression, which would read them through a
+    /// row cache).
     pub(super) fn tiled_input(&mut self, input: &Expr, check_span: Span) -> Option<Ident> {
-        let rt = runtime(check_span);
-        let inputs = quote_spanned!(check_span=> #rt::ops::conv::inputs);
         if let Expr::Operand(operand) = input {
+            let rt = runtime(check_span);
             let name = self.borrow_operand(&operand.tokens, operand.span, check_span);
             let (context, name) = (at(self.context(), check_span), at(&name, check_span));
-            let node = quote_spanned!(check_span=> #inputs::stored(#context, #name));
+            let node = quote_spanned!(check_span=> #rt::expr::operand(#context, #name));
             return Some(self.push_node(check_span, node));
         }
         let widened = input.widened_operand()?;
-        let inner = self.enter_scope(widened.cast);
-        let operand = widened.operand;
-        let name = self.borrow_operand(&operand.tokens, operand.span, check_span);
-        self.leave_scope();
-        let span = widened.cast.name.span();
-        let to = widened.cast.type_arg.as_ref()?;
-        let (context, inner, name) = (at(self.context(), span), at(&inner, span), at(&name, span));
-        let node = quote_spanned!(span=> #inputs::widened(#context, #inner, #rt::ops::witness::<#to>(), #name));
-        let mut node = self.push_node(span, node);
+        let (span, conversion) = self.op(widened.cast, None);
+        let mut node = self.push_node(span, conversion);
         if let Some((op, constant)) = widened.offset {
             let constant = at(&self.node(constant, None), span);
-            let context = at(self.context(), span);
-            let offset = Ident::new(if op == BinaryOp::Add { "plus" } else { "minus" }, span);
-            let value = quote_spanned!(span=> #inputs::scalar_value(#context, #constant));
-            node = self.push_node(span, quote_spanned!(span=> #inputs::#offset(#node, #value)));
+            let (rt, context) = self.located(span);
+            let marker = Ident::new(op.marker(), span);
+            let converted = at(&node, span);
+            let value = quote_spanned!(span=> #rt::expr::map2(#context, #rt::expr::operators::#marker, #converted, #constant));
+            node = self.push_node(span, value);
         }
         Some(node)
     }

@@ -1,16 +1,21 @@
-//! How a convolution reads its two inputs: stored elements as they are, or
-//! narrow stored integers converted as they are read, with a constant
-//! added (`conv2d(cast::<i32>(x) - zx, cast::<i32>(w), ..)` over `i8` data,
-//! as TFLite's int8 kernels compute). The macro passes each input through
-//! [`stored`] or [`widened`] (then [`plus`] or [`minus`] for the constant),
-//! so an int8 convolution reads the bytes in place: no widened copy. A tap
-//! in the padding contributes zero, as the padded value of the converted
-//! input is zero, which is TFLite's behaviour for the input zero point.
+//! How a convolution or pool reads its inputs: the expression's own nodes
+//! for a stored operand (a leaf), `cast::<U>(x)` of one (a conversion) and
+//! `cast::<U>(x) + c` or `- c` (an elementwise node over the conversion and
+//! a scalar), each read in place through its stored elements. So an int8
+//! convolution (`conv2d(cast::<i32>(x) - zx, cast::<i32>(w), ..)` over `i8`
+//! data, as TFLite's int8 kernels compute) reads the bytes: no widened copy.
+//! The same nodes are what a matrix product reads as bytes
+//! ([`Expr::int8_row`]), so the two kinds of operation recognise a widened
+//! operand by the same types; the macro builds these nodes, unstaged, where
+//! a convolution's input is written in one of these forms
+//! (`ast::Expr::widened_operand`). A tap in the padding
+//! contributes zero, as the padded value of the converted input is zero,
+//! which is TFLite's behaviour for the input zero point.
 
-use crate::access::{Contiguous, Operand};
-use crate::element::{Cast, Element};
-use crate::expr::{Context, Expr, Row, Shaped};
-use crate::rules::elements::SameElement;
+use crate::access::{Contiguous, Layout};
+use crate::element::Element;
+use crate::expr::{BinaryFunction, Expr, Map2, Row, Shaped, StridedLeaf};
+use crate::ops::convert::{Conversion, Convert};
 use crate::shape::{Shape, MAX_RANK};
 use core::marker::PhantomData;
 
@@ -62,19 +67,30 @@ impl<T: Copy> Reader<T> for Plain<T> {
     }
 }
 
-/// Stored elements `N` converted with `as`, then offset as `O` says.
-#[derive(Clone, Copy, Debug)]
-pub struct Widen<N, O> {
+/// Stored elements `N` converted to `T` as the conversion `K` does
+/// (`cast` or `saturating_cast`), then offset as `O` says.
+pub struct Widen<N, K, O> {
     offset: O,
-    narrow: PhantomData<N>,
+    types: PhantomData<(N, K)>,
 }
 
-impl<N: Element + Cast<T>, T: Element, O: Offset<T>> Reader<T> for Widen<N, O> {
+impl<N, K, O: Clone> Clone for Widen<N, K, O> {
+    fn clone(&self) -> Self {
+        Widen {
+            offset: self.offset.clone(),
+            types: PhantomData,
+        }
+    }
+}
+
+impl<N, K, O: Copy> Copy for Widen<N, K, O> {}
+
+impl<N: Element, T: Element, K: Conversion<N, T>, O: Offset<T>> Reader<T> for Widen<N, K, O> {
     type Stored = N;
     type Packed = super::int8::PackedWeights;
     #[inline(always)]
     fn read(self, stored: N) -> T {
-        self.offset.apply(stored.cast())
+        self.offset.apply(K::convert(stored))
     }
     const INT8: bool = N::IS_INT8 && T::IS_I32;
     #[inline(always)]
@@ -110,41 +126,42 @@ impl<T> Offset<T> for NoOffset {
     }
 }
 
-/// `value + c`.
-#[derive(Clone, Copy, Debug)]
-pub struct Plus<T>(T);
+/// `value + c` or `value - c`, as the elementwise node's function `F`
+/// computes it ([`BinaryFunction::OFFSET_SIGN`] says which).
+pub struct Constant<T, F> {
+    value: T,
+    function: PhantomData<F>,
+}
 
-impl<T: Element> Offset<T> for Plus<T> {
-    #[inline(always)]
-    fn apply(self, value: T) -> T {
-        value + self.0
-    }
-    #[inline(always)]
-    fn constant(self) -> Option<i32> {
-        self.0.to_i32()
+impl<T: Copy, F> Clone for Constant<T, F> {
+    fn clone(&self) -> Self {
+        *self
     }
 }
 
-/// `value - c` (a zero point).
-#[derive(Clone, Copy, Debug)]
-pub struct Minus<T>(T);
+impl<T: Copy, F> Copy for Constant<T, F> {}
 
-impl<T: Element> Offset<T> for Minus<T> {
+impl<T: Element, F: BinaryFunction<T>> Offset<T> for Constant<T, F> {
     #[inline(always)]
     fn apply(self, value: T) -> T {
-        value - self.0
+        F::apply(value, self.value)
     }
-    /// `-c`, wrapping where `c` is `i32::MIN`: the kernels' sums wrap
-    /// as `i32` arithmetic does in a release build, and `x + (-c)` then
-    /// equals `x - c`.
+    /// `c` or `-c`, wrapping where `c` is `i32::MIN`: the kernels' sums
+    /// wrap as `i32` arithmetic does in a release build, and `x + (-c)`
+    /// then equals `x - c`.
     #[inline(always)]
     fn constant(self) -> Option<i32> {
-        Some(self.0.to_i32()?.wrapping_neg())
+        Some(F::OFFSET_SIGN.wrapping_mul(self.value.to_i32()?))
     }
 }
 
-/// One input of a convolution over elements `T`: its shape, its stored
-/// data and how to read it.
+/// One input of a convolution or pool over elements `T`, read in place:
+/// its shape, its stored data and how to read it.
+#[diagnostic::on_unimplemented(
+    message = "a convolution or pool reads its input in place: a contiguous operand `x`, `cast::<U>(x)`, or that plus or minus a scalar",
+    label = "read in place here",
+    note = "copy a strided view first (`.to_tensor()`); a zero point `c` is one value (a literal, or an operand of shape `()`)"
+)]
 pub trait ConvInput<'a, T> {
     /// The input's shape.
     type Shape: Shape;
@@ -154,103 +171,71 @@ pub trait ConvInput<'a, T> {
     fn parts(self) -> (&'a [<Self::Reader as Reader<T>>::Stored], Self::Reader);
 }
 
-/// An input read as stored (`conv2d(x, w)`).
-pub struct Stored<'a, E, S> {
-    data: &'a [E],
-    shape: PhantomData<S>,
-}
-
-impl<'a, T: Copy, S: Shape> ConvInput<'a, T> for Stored<'a, T, S> {
-    type Shape = S;
+/// A stored operand read as it is (`conv2d(x, w)`).
+#[diagnostic::do_not_recommend]
+impl<'a, T: Copy, L: Layout + Contiguous> ConvInput<'a, T> for StridedLeaf<'a, T, L> {
+    type Shape = L::Shape;
     type Reader = Plain<T>;
     #[inline(always)]
     fn parts(self) -> (&'a [T], Plain<T>) {
-        (self.data, Plain(PhantomData))
+        (self.data(), Plain(PhantomData))
     }
 }
 
-/// An input of narrow integers `N` read converted to `T` and offset by
-/// `O` (`cast::<i32>(x) - zx`).
-pub struct Widened<'a, N, T, S, O> {
-    data: &'a [N],
-    offset: O,
-    types: PhantomData<(T, S)>,
-}
-
-impl<'a, N, T, S, O> ConvInput<'a, T> for Widened<'a, N, T, S, O>
+/// `cast::<U>(x)` of a stored operand of elements `N`, read as `U`.
+#[diagnostic::do_not_recommend]
+impl<'a, U, N, K, L> ConvInput<'a, U> for Convert<U, N, K, StridedLeaf<'a, N, L>>
 where
-    N: Element + Cast<T>,
-    T: Element,
-    S: Shape,
-    O: Offset<T>,
+    U: Element,
+    N: Element,
+    K: Conversion<N, U>,
+    L: Layout + Contiguous,
 {
-    type Shape = S;
-    type Reader = Widen<N, O>;
+    type Shape = L::Shape;
+    type Reader = Widen<N, K, NoOffset>;
     #[inline(always)]
-    fn parts(self) -> (&'a [N], Widen<N, O>) {
-        (
-            self.data,
-            Widen {
-                offset: self.offset,
-                narrow: PhantomData,
-            },
-        )
-    }
-}
-
-/// A stored operand as a convolution's input, over the expression's
-/// element type `T` (an operand of another type is reported here, once).
-#[inline(always)]
-#[rustfmt::skip]
-pub fn stored<'a, T, M, X: Operand<T> + ?Sized>(_context: Context<T, M>, x: &'a X) -> Stored<'a, X::Element, X::Shape> where X::Layout: Contiguous {
-    Stored { data: &x.elements()[..<X::Shape as Shape>::LEN], shape: PhantomData }
-}
-
-/// `cast::<U>(x)` of a stored operand `x` (elements `N`, the input's own
-/// context `inner`) as a convolution's input over `T`: `U` must be `T`.
-#[inline(always)]
-#[rustfmt::skip]
-#[allow(clippy::type_complexity)]
-pub fn widened<'a, T, N, M, U, X: Operand<N> + ?Sized>(_context: Context<T, M>, _inner: Context<N, M>, _to: PhantomData<U>, x: &'a X) -> Widened<'a, X::Element, <U as SameElement<T>>::Checked, X::Shape, NoOffset> where X::Layout: Contiguous, U: SameElement<T> {
-    Widened { data: &x.elements()[..<X::Shape as Shape>::LEN], offset: NoOffset, types: PhantomData }
-}
-
-/// `cast::<U>(x) + c`.
-#[inline(always)]
-pub fn plus<'a, N, T, S>(
-    input: Widened<'a, N, T, S, NoOffset>,
-    c: T,
-) -> Widened<'a, N, T, S, Plus<T>> {
-    input.offset_by(Plus(c))
-}
-
-/// `cast::<U>(x) - c`.
-#[inline(always)]
-pub fn minus<'a, N, T, S>(
-    input: Widened<'a, N, T, S, NoOffset>,
-    c: T,
-) -> Widened<'a, N, T, S, Minus<T>> {
-    input.offset_by(Minus(c))
-}
-
-impl<'a, N, T, S> Widened<'a, N, T, S, NoOffset> {
-    /// The same input read with `offset` applied.
-    #[inline(always)]
-    fn offset_by<O>(self, offset: O) -> Widened<'a, N, T, S, O> {
-        Widened {
-            data: self.data,
-            offset,
+    fn parts(self) -> (&'a [N], Widen<N, K, NoOffset>) {
+        let reader = Widen {
+            offset: NoOffset,
             types: PhantomData,
-        }
+        };
+        (self.into_input().data(), reader)
     }
 }
 
-/// The value of a scalar node (a literal or an operand of shape `()`): the
-/// constant of [`plus`] and [`minus`].
-#[inline(always)]
-pub fn scalar_value<T: Element, M, E: Expr<T> + Shaped<Shape = ()>>(
-    _context: Context<T, M>,
-    node: E,
-) -> T {
-    node.row::<()>([0; MAX_RANK]).get(0, T::ZERO)
+/// `cast::<U>(x) + c` or `cast::<U>(x) - c` (a zero point), `c` a scalar:
+/// `F` is the node's function, one that adds or subtracts a constant
+/// ([`BinaryFunction::OFFSET_SIGN`]; checked where the node is built).
+#[diagnostic::do_not_recommend]
+impl<'a, T, F, N, K, L, C, S> ConvInput<'a, T>
+    for Map2<T, F, Convert<T, N, K, StridedLeaf<'a, N, L>>, C, S>
+where
+    T: Element,
+    F: BinaryFunction<T>,
+    N: Element,
+    K: Conversion<N, T>,
+    L: Layout + Contiguous,
+    C: Expr<T> + Shaped<Shape = ()>,
+{
+    type Shape = L::Shape;
+    type Reader = Widen<N, K, Constant<T, F>>;
+    #[inline(always)]
+    fn parts(self) -> (&'a [N], Widen<N, K, Constant<T, F>>) {
+        const {
+            assert!(
+                F::OFFSET_SIGN != 0,
+                "the node adds or subtracts its constant"
+            )
+        };
+        let (converted, constant) = self.into_operands();
+        let value = constant.row::<()>([0; MAX_RANK]).get(0, T::ZERO);
+        let reader = Widen {
+            offset: Constant {
+                value,
+                function: PhantomData,
+            },
+            types: PhantomData,
+        };
+        (converted.into_input().data(), reader)
+    }
 }

@@ -163,7 +163,7 @@ pub struct Convolution<'a, T, C, Xr: Reader<T> = Plain<T>, Wr: Reader<T> = Plain
 
 /// Builds `conv1d(x, w, ..)` or `conv2d(x, w, ..)` (`op` says which): the
 /// options are the witnesses the macro writes, `()` where left out; the
-/// inputs come from [`inputs::stored`] or [`inputs::widened`].
+/// inputs are nodes the convolution reads in place ([`ConvInput`]).
 // Its arguments and return type carry what a convolution is: two inputs,
 // the operation and five options.
 #[inline(always)]

@@ -154,4 +154,31 @@ fn convolutions_read_widened_inputs() {
         tensor_expr!(conv2d(cast::<f32>(x), wf, padding = 1)),
         expected
     );
+    // The zero point as an operand of shape `()`; `saturating_cast` (the
+    // same values from `i8`); and the widened input written again outside
+    // the convolution, where it is an ordinary (shared) subexpression.
+    let zero_point = Tensor::<i32, Shape![]>::from_fn(|_| -5);
+    let expected = tensor_expr!(conv2d(xw - zero_point, ww, padding = 1));
+    assert_eq!(
+        tensor_expr!(conv2d(
+            cast::<i32>(x) - zero_point,
+            cast::<i32>(w),
+            padding = 1
+        )),
+        expected
+    );
+    assert_eq!(
+        tensor_expr!(conv2d(
+            saturating_cast::<i32>(x) - zero_point,
+            cast::<i32>(w),
+            padding = 1
+        )),
+        expected
+    );
+    let square = bytes::<Shape![3, 3, 3, 3]>(10);
+    let expected = tensor_expr!(conv2d(xw - 2, square.cast::<i32>(), padding = 1) + (xw - 2));
+    let y = tensor_expr!(
+        conv2d(cast::<i32>(x) - 2, cast::<i32>(square), padding = 1) + (cast::<i32>(x) - 2)
+    );
+    assert_eq!(y, expected);
 }

@@ -196,7 +196,7 @@ unsafe impl<T: Element, L: Layout> Expr<T> for StridedLeaf<'_, T, L> {
 
     #[inline(always)]
     fn stored_row<O: Shape>(&self, outer: [usize; MAX_RANK]) -> Option<&[T]> {
-        if ReadStrides::<L, O>::INNER != 1 {
+        if const { ReadStrides::<L, O>::INNER != 1 } {
             return None;
         }
         let offset = row_offset::<O>(&ReadStrides::<L, O>::STRIDES, outer);
@@ -264,7 +264,7 @@ impl<'a, T: Element, L: Layout> StridedLeaf<'a, T, L> {
         } else {
             span(O::ROW_LEN, ReadStrides::<L, O>::INNER)
         };
-        if Self::RUN_TIME_ROWS && !O::RUN_TIME_ROW && ReadStrides::<L, O>::WITHIN_ITEMS {
+        if const { Self::RUN_TIME_ROWS && !O::RUN_TIME_ROW && ReadStrides::<L, O>::WITHIN_ITEMS } {
             // Rows counted at run time, each within one item, are checked by
             // row number against `rows()`, which a chunk of the walk asserts
             // once for all its rows (`kernel/run_time.rs`): LLVM then drops

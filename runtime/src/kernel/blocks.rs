@@ -36,7 +36,7 @@ pub(super) fn drive_blocks<T: Element, O: Shape, E: Expr<T>, X: Slot<T>, const R
                     drive_rows_at::<T, O, E, X, ROWS, WIDE, LANES, FUSE>(rows, e, origin, (i, start), j0..j_end);
                     i += ROWS;
                 }
-                if ROWS > 4 && i + 4 <= i_end {
+                if const { ROWS > 4 } && i + 4 <= i_end {
                     drive_rows_at::<T, O, E, X, 4, WIDE, LANES, FUSE>(rows, e, origin, (i, start), j0..j_end);
                     i += 4;
                 }

@@ -26,10 +26,10 @@ pub(super) fn drive_rows<T: Element, O: Shape, E: Expr<T>, X: Slot<T>>(
     e: &E,
     first: usize,
 ) {
-    if O::LEN == 0 {
+    if const { O::LEN == 0 } {
         return;
     }
-    if O::RANK == 2 {
+    if const { O::RANK == 2 } {
         // A counted loop over the rows: with the row index bounded by a
         // constant, LLVM proves every leaf's row in range and drops the
         // checks, and a loop without exits vectorises across rows, which

@@ -261,7 +261,7 @@ unsafe impl<T: Element, E: Expr<T>, const B: usize> Expr<T> for Rebased<'_, E, B
 
     #[inline(always)]
     fn row<O: Shape>(&self, outer: [usize; MAX_RANK]) -> impl Row<T> + '_ {
-        if O::RANK == 1 {
+        if const { O::RANK == 1 } {
             ChunkRow::Columns {
                 row: self.e.row::<E::Shape>(outer),
                 first: self.first,
@@ -273,7 +273,7 @@ unsafe impl<T: Element, E: Expr<T>, const B: usize> Expr<T> for Rebased<'_, E, B
 
     #[inline(always)]
     fn row_fresh<O: Shape>(&self, outer: [usize; MAX_RANK]) -> impl Row<T> + '_ {
-        if O::RANK == 1 {
+        if const { O::RANK == 1 } {
             ChunkRow::Columns {
                 row: self.e.row_fresh::<E::Shape>(outer),
                 first: self.first,
@@ -290,7 +290,7 @@ unsafe impl<T: Element, E: Expr<T>, const B: usize> Expr<T> for Rebased<'_, E, B
 
     #[inline(always)]
     fn stored_row<O: Shape>(&self, outer: [usize; MAX_RANK]) -> Option<&[T]> {
-        if O::RANK == 1 {
+        if const { O::RANK == 1 } {
             return None;
         }
         self.e.stored_row::<O>(self.shift(outer))
@@ -298,7 +298,7 @@ unsafe impl<T: Element, E: Expr<T>, const B: usize> Expr<T> for Rebased<'_, E, B
 
     #[inline(always)]
     fn int8_row<O: Shape>(&self, outer: [usize; MAX_RANK]) -> Option<Int8Row<'_>> {
-        if O::RANK == 1 {
+        if const { O::RANK == 1 } {
             return None;
         }
         self.e.int8_row::<O>(self.shift(outer))

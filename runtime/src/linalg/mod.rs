@@ -210,7 +210,7 @@ impl<T: Float, const N: usize> Square<T, N> {
         // Column by column: from 5x5 on each column's index a constant
         // (`try_each_index`); below, a plain loop, which LLVM unrolls
         // itself, and faster than through `try_each_index` at 3x3 and 4x4.
-        if N < 5 {
+        if const { N < 5 } {
             for j in 0..N {
                 cholesky_column(l, j)?;
             }
@@ -390,7 +390,7 @@ fn try_each_index<const N: usize, E>(
     reverse: bool,
     mut step: impl FnMut(usize) -> Result<(), E>,
 ) -> Result<(), E> {
-    if N > 8 {
+    if const { N > 8 } {
         for k in 0..N {
             step(if reverse { N - 1 - k } else { k })?;
         }
@@ -456,7 +456,7 @@ impl<T: Float, const N: usize> Lu<T, N> {
     fn factor(&mut self) -> Result<(), LinalgError> {
         // Below 4x4 LLVM unrolls the plain loop itself, which is faster
         // than `try_each_index` there.
-        if N < 4 {
+        if const { N < 4 } {
             for k in 0..N {
                 self.eliminate(k)?;
             }

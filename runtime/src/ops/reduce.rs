@@ -250,7 +250,7 @@ where
     /// [`Self::GROUP`] with the folded run-time rows.
     #[inline(always)]
     fn group(&self) -> usize {
-        if Self::RUN_TIME_FOLD && !Self::RUN_TIME_INPUT_ROW {
+        if const { Self::RUN_TIME_FOLD && !Self::RUN_TIME_INPUT_ROW } {
             Self::GROUP * self.folded_rows()
         } else {
             Self::GROUP
@@ -456,7 +456,7 @@ where
     /// static).
     #[inline(always)]
     fn visit_run_time_rows(&self, visit: &mut impl FnMut(usize)) {
-        if !Self::RUN_TIME_FOLD {
+        if const { !Self::RUN_TIME_FOLD } {
             self.expr.visit_run_time_rows::<T>(visit);
         }
     }
@@ -474,7 +474,7 @@ where
         let ((), ()) = (Self::NOT_EMPTY_OR_DEFINED, Self::RUN_TIME_ROW);
         let row = source_row::<R, O>(outer);
         if Self::DIRECT {
-            if BroadcastStrides::<R, O>::INNER == 0 {
+            if const { BroadcastStrides::<R, O>::INNER == 0 } {
                 // Every element of the output row reads the same result
                 // element (`p / norm(p, [1], keepdim)`): folded once here,
                 // not once per element read.
@@ -491,7 +491,7 @@ where
             .row(row, |cells: &[Cell<T>]| self.fill(row, cells));
         // Not where `O`'s rows are counted at run time (a shared row filled
         // from whole operands): its last row has no end to stop at.
-        if Self::READS_AHEAD && !O::RUN_TIME_ROWS {
+        if const { Self::READS_AHEAD && !O::RUN_TIME_ROWS } {
             let mut next = outer;
             if crate::kernel::advance_outer::<O>(&mut next) {
                 let next = source_row::<R, O>(next);

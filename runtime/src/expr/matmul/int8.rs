@@ -35,7 +35,7 @@ pub(super) fn block<Rb: RightBytes, const R: usize, const C: usize>(
 ) -> Option<[[i32; C]; R]> {
     #[cfg(vnni_kernel)]
     {
-        if (C == 16 || C == 32)
+        if const { C == 16 || C == 32 }
             && k.is_multiple_of(4)
             && a.iter().all(|row| row.len() >= k)
             && crate::isa::selected() >= crate::isa::Level::Avx512Vnni
@@ -95,7 +95,7 @@ mod vnni {
             let scale = _mm512_set1_epi32(128i32.wrapping_sub(offset));
             let [low, high] = [0, 1]
                 .map(|v| _mm512_sub_epi32(sums[v], _mm512_mullo_epi32(column_sums[v], scale)));
-            if C == 32 {
+            if const { C == 32 } {
                 // Columns in order: the interleave left them in 128-bit
                 // groups [0-3, 16-19, 4-7, 20-23] and [8-11, 24-27, 12-15,
                 // 28-31].

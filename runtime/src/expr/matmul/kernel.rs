@@ -26,16 +26,17 @@ pub(super) fn accumulate_block<
     block: &mut [[T; C]; R],
     b: &impl RightBlock<T, C>,
 ) {
-    if R == 1 {
+    if const { R == 1 } {
         accumulate_one_row::<T, Ra, C, FUSE>(&a_rows[0], k, &mut block[0], b);
         return;
     }
     // The AVX-512 nests' full tile of `f32`, in 512-bit registers whatever
     // width LLVM's tuning prefers.
-    if R == 8 && C == 32 && FUSE && avx512::accumulate(a_rows, k, block, b) {
+    if const { R == 8 && C == 32 && FUSE } && avx512::accumulate(a_rows, k, block, b) {
         return;
     }
-    if (2..=SHORT_CONTRACTION).contains(&k) && R * C * size_of::<T>() <= SHORT_TILE_BYTES {
+    if const { R * C * size_of::<T>() <= SHORT_TILE_BYTES } && (2..=SHORT_CONTRACTION).contains(&k)
+    {
         accumulate_short::<T, Ra, R, C, FUSE>(a_rows, k, block, b);
         return;
     }

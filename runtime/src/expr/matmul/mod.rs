@@ -237,13 +237,13 @@ where
         j0: usize,
         block: &mut [[T; C]; R],
     ) -> bool {
-        if C == 16 {
+        if const { C == 16 } {
             return self
                 .int8_block::<O, R, 16>(at, j0)
                 .map(|sums| widen_into(block, 0, &sums))
                 .is_some();
         }
-        if !C.is_multiple_of(32) {
+        if const { !C.is_multiple_of(32) } {
             return false;
         }
         for start in (0..C).step_by(32) {
@@ -264,7 +264,7 @@ where
         if Self::RHS_VECTOR {
             // Output column `j` is row `j` of the left matrix; a vector
             // `(k,)` is read along its only dim.
-            if !Self::LHS_VECTOR {
+            if const { !Self::LHS_VECTOR } {
                 left[Self::BATCH_RANK] = column;
             }
             return dot_of_rows(
@@ -286,7 +286,7 @@ where
         // multiply-adds the native rotation ran at 0.89 of a hand loop's
         // speed, unfused at 1.00 (`cargo bench --bench short_rows`).
         let step = |x: T, y: T, sum: T| {
-            if Self::K < SHORT_ROW {
+            if const { Self::K < SHORT_ROW } {
                 x * y + sum
             } else {
                 x.mul_add(y, sum)
@@ -365,7 +365,8 @@ where
         if Self::INT8_TILES && self.int8_columns::<O, R, C>(at, j0, &mut block) {
             return Block(block);
         }
-        if Self::RHS_VECTOR || A::READING.holds.products > 0 || B::READING.holds.products > 0 {
+        if const { Self::RHS_VECTOR || A::READING.holds.products > 0 || B::READING.holds.products > 0 }
+        {
             for (r, sums) in block.iter_mut().enumerate() {
                 let row = Self::product_row::<O>(at.row::<O>(r));
                 for (j, sum) in sums.iter_mut().enumerate() {

@@ -125,7 +125,7 @@ where
         if state.sums_at != Some(at) {
             // Only the walk's full tile computes blocks (and only tiles of
             // 4 or 8 rows and 8 or more columns compile the code for it).
-            if !(R >= 4 && C >= 8 && packing.tile == (R, C)) {
+            if const { !(R >= 4 && C >= 8) } || packing.tile != (R, C) {
                 return None;
             }
             self.compute_block::<R, C, FUSE>(&mut state, at);

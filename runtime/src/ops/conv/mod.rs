@@ -409,9 +409,12 @@ impl<'a, T: Element, C: ConvSpec, Xr: Reader<T>, Wr: Reader<T>> Convolution<'a, 
         rows: &[Position; R],
         block: &mut [[T; CC]; R],
     ) {
-        let own = Self::columns_are_own::<O>();
+        // The layout, the groups and whether the columns are the node's own
+        // are constants of the types: each test sits in `if const`, so
+        // rustc compiles only the loops that can run for them (each is a
+        // whole tile of unrolled sums, and a debug build keeps every loop
+        // a plain `if` reaches).
         let first = rows[0];
-        let fast = own && !Self::G.channels_last;
         let channels = rows.iter().enumerate().all(|(r, p)| {
             Position {
                 channel: first.channel + r,
@@ -432,13 +435,14 @@ impl<'a, T: Element, C: ConvSpec, Xr: Reader<T>, Wr: Reader<T>> Convolution<'a, 
                 ..first
             } == *p
         });
-        if own && Self::G.channels_last && positions {
+        if const { Self::columns_are_own::<O>() && Self::G.channels_last } && positions {
             self.pixels::<R, CC, FUSE>(rows, block);
-        } else if own && Self::G.channels_last && Self::DEPTHWISE {
+        } else if const { Self::columns_are_own::<O>() && Self::G.channels_last && Self::DEPTHWISE }
+        {
             // A tile of merged rows (`TileRows::Positions`) that crosses
             // an image row.
             self.depthwise_positions::<R, CC, FUSE>(rows, block);
-        } else if own && Self::G.channels_last {
+        } else if const { Self::columns_are_own::<O>() && Self::G.channels_last } {
             // A tile of merged rows (`TileRows::Positions`) that crosses
             // an image row: each position a tile of its own.
             for (row, sums) in rows.iter().zip(block.iter_mut()) {
@@ -446,14 +450,19 @@ impl<'a, T: Element, C: ConvSpec, Xr: Reader<T>, Wr: Reader<T>> Convolution<'a, 
                 self.pixels::<1, CC, FUSE>(&[*row], &mut one);
                 *sums = one[0];
             }
-        } else if fast && channels {
-            if Self::interior::<CC>(first.ow) {
+        } else if const { Self::columns_are_own::<O>() && !Self::G.channels_last }
+            && (const { R == 1 } || channels)
+        {
+            // (One row is always a tile of consecutive channels.)
+            if const { Self::always_interior::<CC>() } || Self::interior::<CC>(first.ow) {
                 self.channel_rows::<R, CC, FUSE, true>(rows, block);
             } else {
                 self.channel_rows::<R, CC, FUSE, false>(rows, block);
             }
-        } else if fast && spatial {
-            if Self::interior::<CC>(first.ow) {
+        } else if const { Self::columns_are_own::<O>() && !Self::G.channels_last && Self::G.spatial == 2 }
+            && spatial
+        {
+            if const { Self::always_interior::<CC>() } || Self::interior::<CC>(first.ow) {
                 self.spatial_rows::<R, CC, FUSE, true>(rows, block);
             } else {
                 self.spatial_rows::<R, CC, FUSE, false>(rows, block);
@@ -480,7 +489,7 @@ impl<'a, T: Element, C: ConvSpec, Xr: Reader<T>, Wr: Reader<T>> Convolution<'a, 
             first.channel / Self::OUT_PER_GROUP == (first.channel + CC - 1) / Self::OUT_PER_GROUP;
         if Self::DEPTHWISE {
             self.depthwise_pixels::<R, CC, FUSE>(rows, block);
-        } else if Self::PER_GROUP < channels_last::DOT_LANES && one_group {
+        } else if const { Self::PER_GROUP < channels_last::DOT_LANES } && one_group {
             self.pixel_taps::<R, CC, FUSE>(rows, block);
         } else {
             self.pixel_dots::<R, CC, FUSE>(rows, block);
@@ -607,11 +616,20 @@ impl<'a, T: Element, C: ConvSpec, Xr: Reader<T>, Wr: Reader<T>> Convolution<'a, 
     /// Whether every tap of the `CC` columns from `ow` reads inside the
     /// input along the last spatial dim (no padding).
     #[inline(always)]
-    fn interior<const CC: usize>(ow: usize) -> bool {
+    const fn interior<const CC: usize>(ow: usize) -> bool {
         let g = Self::G;
         let first = ow * g.stride[1];
         let last = (ow + CC - 1) * g.stride[1] + (g.kernel[1] - 1) * g.dilation[1];
         first >= g.pad[1] && last - g.pad[1] < g.input[1]
+    }
+
+    /// Whether every tile of `CC` columns is [`Self::interior`]: the first
+    /// and the last a row has are (the first tap's column grows with `ow`,
+    /// and so does the last's), so the tiles' loops need no variant for
+    /// the padding.
+    const fn always_interior<const CC: usize>() -> bool {
+        let width = Self::G.output[1];
+        width >= CC && Self::interior::<CC>(0) && Self::interior::<CC>(width - CC)
     }
 
     /// A 2-D tile, channels first: `R` consecutive output rows of one
@@ -705,7 +723,7 @@ impl<'a, T: Element, C: ConvSpec, Xr: Reader<T>, Wr: Reader<T>> Convolution<'a, 
     ) {
         for (sums, p) in block.iter_mut().zip(rows) {
             for (j, sum) in sums.iter_mut().enumerate() {
-                *sum = self.element(if Self::G.channels_last {
+                *sum = self.element(if const { Self::G.channels_last } {
                     Position {
                         channel: p.channel + j,
                         ..*p

@@ -371,7 +371,7 @@ unsafe impl<T: Element, C: ConvSpec, Xr: Reader<T>, Wr: Reader<T>> Expr<T>
             } == *p
         }) && first.channel / Self::OUT_PER_GROUP
             == (first.channel + R - 1) / Self::OUT_PER_GROUP;
-        if Self::columns_are_own::<O>() && channels {
+        if const { Self::columns_are_own::<O>() } && (const { R == 1 } || channels) {
             self.channel_rows::<R, CC, FUSE>(&rows, &mut block);
         } else {
             for (r, sums) in block.iter_mut().enumerate() {

@@ -277,11 +277,13 @@ impl<T, E: Shaped> Shaped for Shared<T, E> {
 }
 
 unsafe impl<T: Element, E: Expr<T>> Expr<T> for Shared<T, E> {
-    const READING: super::Reading = super::Reading::CACHED_ROWS;
+    type Children = (E,);
     #[inline(always)]
-    fn visit_run_time_rows(&self, visit: &mut impl FnMut(usize)) {
-        self.expr.visit_run_time_rows(visit);
+    fn children(&self) -> (&E,) {
+        (&self.expr,)
     }
+    /// Reads its expression one row at a time into its cache.
+    const OWN: super::Own = super::Own::alone(super::Reading::CACHED_ROWS);
     #[inline(always)]
     fn row<O: Shape>(&self, outer: [usize; MAX_RANK]) -> impl Row<T> + '_ {
         #[allow(clippy::let_unit_value)]
@@ -365,13 +367,16 @@ impl<E: Shaped> Shaped for &E {
 
 /// See the [`Shaped`] impl above.
 unsafe impl<T, E: Expr<T>> Expr<T> for &E {
-    const READING: super::Reading = E::READING;
+    type Children = (E,);
     #[inline(always)]
-    fn visit_run_time_rows(&self, visit: &mut impl FnMut(usize)) {
-        (**self).visit_run_time_rows(visit);
+    fn children(&self) -> (&E,) {
+        (*self,)
     }
-    const STORED: bool = E::STORED;
-    const INT8: bool = E::INT8;
+    const OWN: super::Own = super::Own {
+        stored: E::OWN.stored,
+        int8: E::OWN.int8,
+        ..super::Own::ELEMENTWISE
+    };
     #[inline(always)]
     fn stored_row<O: Shape>(&self, outer: [usize; MAX_RANK]) -> Option<&[T]> {
         (**self).stored_row::<O>(outer)

@@ -24,7 +24,7 @@
 //! [`Map2`]: super::Map2
 
 use super::function::{BinaryFunction, Domain, TernaryFunction, UnaryFunction};
-use super::{Context, Expr, Flat, Reading, Row, Shaped, Tile, TileOrigin};
+use super::{Child, Children, Context, Expr, Flat, Own, Reading, Row, Shaped, Tile, TileOrigin};
 use crate::element::Element;
 use crate::shape::{Shape, MAX_RANK};
 use core::marker::PhantomData;
@@ -178,7 +178,7 @@ impl<T, F: TernaryFunction<T>> Position<F, T, (T, T)> for First {
 pub trait Sides<T> {
     /// The values read at one index.
     type Values;
-    /// How the arguments read (see [`Expr::READING`]).
+    /// How the arguments read (see [`reading`](super::reading)).
     const READING: Reading;
     /// The arguments' reader for the whole output as one row.
     fn flat_row(&self) -> impl SidesRow<T, Self::Values> + '_;
@@ -192,7 +192,7 @@ pub trait Sides<T> {
         at: TileOrigin,
         j0: usize,
     ) -> impl SidesTile<T, Self::Values> + '_;
-    /// The arguments' run-time rows (see [`Expr::visit_run_time_rows`]).
+    /// The arguments' run-time rows (see [`visit_run_time_rows`](super::visit_run_time_rows)).
     fn visit_run_time_rows(&self, visit: &mut impl FnMut(usize));
 }
 
@@ -208,13 +208,11 @@ pub trait SidesTile<T, V> {
     fn get(&self, r: usize, j: usize, current: T) -> V;
 }
 
-/// The members of an [`Expr`]-like trait for a tuple that reads as its
-/// members do: the flags combined, and each reader the tuple of its members'
-/// readers. Shared by [`Sides`] (a step's other arguments) and [`FoldSteps`]
+/// The readers of an [`Expr`]-like trait for a tuple that reads as its
+/// members do: each reader the tuple of its members' readers. Shared by [`Sides`] (a step's other arguments) and [`FoldSteps`]
 /// (a group of steps); `[$row]` and `[$tile]` are the reader traits returned.
 macro_rules! tuple_of_readers {
     ([$($row:tt)*] [$($tile:tt)*] $($x:ident $i:tt),*) => {
-        const READING: Reading = Reading::leaf(Flat::Splat) $(.and($x::READING))*;
         #[inline(always)]
         fn flat_row(&self) -> impl $($row)* + '_ {
             ($(self.$i.flat_row(),)*)
@@ -247,9 +245,10 @@ macro_rules! impl_sides {
         impl<T: Element, $($x: Expr<T>),*> Sides<T> for ($($x,)*) {
             type Values = ($(impl_sides!(@t $x T),)*);
             tuple_of_readers!([SidesRow<T, Self::Values>] [SidesTile<T, Self::Values>] $($x $i),*);
+            const READING: Reading = <($($x,)*) as Children<T>>::READING;
             #[inline(always)]
             fn visit_run_time_rows(&self, _visit: &mut impl FnMut(usize)) {
-                $(self.$i.visit_run_time_rows(_visit);)*
+                <($($x,)*) as Children<T>>::visit_run_time_rows(&($(&self.$i,)*), _visit);
             }
         }
         #[allow(clippy::unused_unit)]
@@ -276,7 +275,7 @@ impl_sides!(X0 0, X1 1);
 
 /// The steps of a [`Fold`], read like an [`Expr`] but applied to an accumulator.
 pub trait FoldSteps<T> {
-    /// How the steps read (see [`Expr::READING`]).
+    /// How the steps read (see [`reading`](super::reading)).
     const READING: Reading;
     /// The steps' reader for the whole output as one row (see [`Expr::flat_row`]).
     fn flat_row(&self) -> impl StepsRow<T> + '_;
@@ -290,7 +289,7 @@ pub trait FoldSteps<T> {
         at: TileOrigin,
         j0: usize,
     ) -> impl StepsTile<T> + '_;
-    /// The steps' operands' run-time rows (see [`Expr::visit_run_time_rows`]).
+    /// The steps' operands' run-time rows (see [`visit_run_time_rows`](super::visit_run_time_rows)).
     fn visit_run_time_rows(&self, visit: &mut impl FnMut(usize));
 }
 
@@ -342,12 +341,12 @@ where
 unsafe impl<T: Element, H: Expr<T>, Steps: FoldSteps<T>, S: Shape> Expr<T>
     for Fold<T, H, Steps, S>
 {
-    const READING: Reading = H::READING.and(Steps::READING);
+    type Children = (H, StepsOf<Steps>);
     #[inline(always)]
-    fn visit_run_time_rows(&self, visit: &mut impl FnMut(usize)) {
-        self.head.visit_run_time_rows(visit);
-        self.steps.visit_run_time_rows(visit);
+    fn children(&self) -> (&H, &Steps) {
+        (&self.head, &self.steps)
     }
+    const OWN: Own = Own::ELEMENTWISE;
     #[inline(always)]
     fn flat_row(&self) -> impl Row<T> + '_ {
         Folded {
@@ -426,6 +425,7 @@ macro_rules! impl_steps_group {
     ($($x:ident $i:tt),*) => {
         impl<T: Copy, $($x: FoldSteps<T>),*> FoldSteps<T> for ($($x,)*) {
             tuple_of_readers!([StepsRow<T>] [StepsTile<T>] $($x $i),*);
+            const READING: Reading = Reading::leaf(Flat::Splat) $(.and($x::READING))*;
             #[inline(always)]
             fn visit_run_time_rows(&self, _visit: &mut impl FnMut(usize)) {
                 $(self.$i.visit_run_time_rows(_visit);)*
@@ -452,3 +452,19 @@ macro_rules! impl_steps_group {
 impl_steps_group!(G0 0, G1 1);
 impl_steps_group!(G0 0, G1 1, G2 2);
 impl_steps_group!(G0 0, G1 1, G2 2, G3 3);
+
+/// A fold's steps as its child ([`Expr::Children`]): their reading and
+/// their operands' rows.
+pub struct StepsOf<S>(PhantomData<S>);
+
+impl<T, S: FoldSteps<T>> Child<T> for StepsOf<S> {
+    type Ref<'a>
+        = &'a S
+    where
+        Self: 'a;
+    const READING: Reading = S::READING;
+    #[inline(always)]
+    fn visit_run_time_rows(steps: &&S, visit: &mut impl FnMut(usize)) {
+        steps.visit_run_time_rows(visit);
+    }
+}

@@ -9,7 +9,7 @@
 //! rule cannot be forgotten, and the one cached read it allows is named for
 //! the case where it is right.
 
-use super::{Expr, Int8Row, Row};
+use super::{node, Child, Expr, Int8Row, Reading, Row};
 use crate::shape::{Shape, MAX_RANK};
 
 /// A child read at several rows: only fresh reads reach it.
@@ -23,22 +23,13 @@ impl<E> Fresh<E> {
         Fresh(child)
     }
 
-    /// The child's run-time rows ([`Expr::run_time_rows`]).
+    /// The child's rows counted at run time ([`node::run_time_rows`]).
     #[inline(always)]
     pub(crate) fn run_time_rows<T>(&self) -> Option<usize>
     where
         E: Expr<T>,
     {
-        self.0.run_time_rows()
-    }
-
-    /// The child's [`Expr::visit_run_time_rows`].
-    #[inline(always)]
-    pub(crate) fn visit_run_time_rows<T>(&self, visit: &mut impl FnMut(usize))
-    where
-        E: Expr<T>,
-    {
-        self.0.visit_run_time_rows(visit)
+        node::run_time_rows::<T, E>(&self.0)
     }
 
     /// Row `outer` of the child in output shape `O`, read past every row
@@ -85,5 +76,20 @@ impl<E> Fresh<E> {
         E: Expr<T>,
     {
         self.0.row::<O>(outer)
+    }
+}
+
+/// A node's child that it reads fresh: the child's own reading and rows
+/// (a product and a reduction keep their operands' rows counted at run
+/// time; a product's walk is its own, [`super::Own::alone`]).
+impl<T, E: Expr<T>> Child<T> for Fresh<E> {
+    type Ref<'a>
+        = &'a Fresh<E>
+    where
+        E: 'a;
+    const READING: Reading = node::reading::<T, E>();
+    #[inline(always)]
+    fn visit_run_time_rows(child: &&Fresh<E>, visit: &mut impl FnMut(usize)) {
+        node::visit_run_time_rows::<T, E>(&child.0, visit);
     }
 }

@@ -2,7 +2,7 @@
 //! literals, and the assignment target read in place.
 
 use super::context::Context;
-use super::{Expr, Flat, Reading, Row, Shaped};
+use super::{Expr, Flat, Own, Row, Shaped};
 use crate::access::Target;
 use crate::element::{Element, Float};
 use crate::shape::{Shape, MAX_RANK};
@@ -39,9 +39,10 @@ impl<const V: i128> Shaped for IntLiteral<V> {
 }
 
 unsafe impl<T: Element, const V: i128> Expr<T> for IntLiteral<V> {
-    /// A literal has no rows of its own.
+    /// A literal: no children, no rows of its own.
+    type Children = ();
     #[inline(always)]
-    fn visit_run_time_rows(&self, _visit: &mut impl FnMut(usize)) {}
+    fn children(&self) {}
 
     /// Reads no node's rows (stored data or a constant) and keeps no
     /// cache: its fresh rows are its rows.
@@ -56,7 +57,7 @@ unsafe impl<T: Element, const V: i128> Expr<T> for IntLiteral<V> {
         let () = LiteralInRange::<T, V>::CHECKED;
         Splat(T::from_int_literal(V))
     }
-    const READING: Reading = Reading::leaf(Flat::Splat);
+    const OWN: Own = Own::leaf(Flat::Splat);
     #[inline(always)]
     fn flat_row(&self) -> impl Row<T> + '_ {
         self.row::<()>([0; MAX_RANK])
@@ -79,9 +80,10 @@ impl Shaped for FloatLiteral {
 }
 
 unsafe impl<T: Element> Expr<T> for FloatLiteral {
-    /// A literal has no rows of its own.
+    /// A literal: no children, no rows of its own.
+    type Children = ();
     #[inline(always)]
-    fn visit_run_time_rows(&self, _visit: &mut impl FnMut(usize)) {}
+    fn children(&self) {}
 
     /// Reads no node's rows (stored data or a constant) and keeps no
     /// cache: its fresh rows are its rows.
@@ -94,7 +96,7 @@ unsafe impl<T: Element> Expr<T> for FloatLiteral {
     fn row<O: Shape>(&self, _outer: [usize; MAX_RANK]) -> impl Row<T> + '_ {
         Splat(T::from_float_literal(self.0))
     }
-    const READING: Reading = Reading::leaf(Flat::Splat);
+    const OWN: Own = Own::leaf(Flat::Splat);
     #[inline(always)]
     fn flat_row(&self) -> impl Row<T> + '_ {
         Splat(T::from_float_literal(self.0))
@@ -119,8 +121,9 @@ impl<S: Shape> Shaped for TargetLeaf<S> {
 
 unsafe impl<T: Element, S: Shape> Expr<T> for TargetLeaf<S> {
     /// The target is the output, whose rows the walk counts itself.
+    type Children = ();
     #[inline(always)]
-    fn visit_run_time_rows(&self, _visit: &mut impl FnMut(usize)) {}
+    fn children(&self) {}
 
     /// Reads no node's rows (stored data or a constant) and keeps no
     /// cache: its fresh rows are its rows.
@@ -135,7 +138,7 @@ unsafe impl<T: Element, S: Shape> Expr<T> for TargetLeaf<S> {
     }
     /// The target is the output itself (a chunk of it, for run-time rows,
     /// which the chunk's walk reads by rows).
-    const READING: Reading = Reading::leaf(Flat::Run(crate::shape::len_unless_run_time(S::DIMS)));
+    const OWN: Own = Own::leaf(Flat::Run(crate::shape::len_unless_run_time(S::DIMS)));
     #[inline(always)]
     fn flat_row(&self) -> impl Row<T> + '_ {
         Current

@@ -26,7 +26,7 @@
 //!   which rustc does not report after an error.
 
 use super::function::{BinaryFunction, Domain, TernaryFunction, UnaryFunction};
-use super::{Children, Context, Expr, Reading, Row, Shaped, Tile, TileOrigin};
+use super::{reading, Context, Expr, Own, Row, Shaped, Tile, TileOrigin};
 use crate::element::Element;
 use crate::rules::broadcast::Broadcast;
 use crate::rules::rank::RankRule;
@@ -148,10 +148,12 @@ impl<T, F, A, B, C, S: Shape> Shaped for Map3<T, F, A, B, C, S> {
 }
 
 unsafe impl<T: Element, F: UnaryFunction<T>, A: Expr<T>, S: Shape> Expr<T> for Map1<T, F, A, S> {
+    type Children = (A,);
     #[inline(always)]
-    fn visit_run_time_rows(&self, visit: &mut impl FnMut(usize)) {
-        self.a.visit_run_time_rows(visit);
+    fn children(&self) -> (&A,) {
+        (&self.a,)
     }
+    const OWN: Own = Own::ELEMENTWISE;
     #[inline(always)]
     fn row<O: Shape>(&self, outer: [usize; MAX_RANK]) -> impl Row<T> + '_ {
         Apply1 {
@@ -166,7 +168,6 @@ unsafe impl<T: Element, F: UnaryFunction<T>, A: Expr<T>, S: Shape> Expr<T> for M
             function: PhantomData::<F>,
         }
     }
-    const READING: Reading = <(A,) as Children<T>>::READING;
     #[inline(always)]
     fn flat_row(&self) -> impl Row<T> + '_ {
         Apply1 {
@@ -190,11 +191,18 @@ unsafe impl<T: Element, F: UnaryFunction<T>, A: Expr<T>, S: Shape> Expr<T> for M
 unsafe impl<T: Element, F: BinaryFunction<T>, A: Expr<T>, B: Expr<T>, S: Shape> Expr<T>
     for Map2<T, F, A, B, S>
 {
+    type Children = (A, B);
     #[inline(always)]
-    fn visit_run_time_rows(&self, visit: &mut impl FnMut(usize)) {
-        self.a.visit_run_time_rows(visit);
-        self.b.visit_run_time_rows(visit);
+    fn children(&self) -> (&A, &B) {
+        (&self.a, &self.b)
     }
+    // `cast::<i32>(x) - zx`: an int8 operand plus a constant.
+    const OWN: Own = Own {
+        int8: F::OFFSET_SIGN != 0
+            && A::OWN.int8
+            && matches!(reading::<T, B>().flat, super::Flat::Splat),
+        ..Own::ELEMENTWISE
+    };
     #[inline(always)]
     fn row<O: Shape>(&self, outer: [usize; MAX_RANK]) -> impl Row<T> + '_ {
         Apply2 {
@@ -211,10 +219,6 @@ unsafe impl<T: Element, F: BinaryFunction<T>, A: Expr<T>, B: Expr<T>, S: Shape> 
             function: PhantomData::<F>,
         }
     }
-    const READING: Reading = <(A, B) as Children<T>>::READING;
-    // `cast::<i32>(x) - zx`: an int8 operand plus a constant.
-    const INT8: bool =
-        F::OFFSET_SIGN != 0 && A::INT8 && matches!(B::READING.flat, super::Flat::Splat);
     #[inline(always)]
     fn int8_row<O: Shape>(&self, outer: [usize; MAX_RANK]) -> Option<super::Int8Row<'_>> {
         let row = self.a.int8_row::<O>(outer)?;
@@ -257,12 +261,12 @@ where
     C: Expr<T>,
     S: Shape,
 {
+    type Children = (A, B, C);
     #[inline(always)]
-    fn visit_run_time_rows(&self, visit: &mut impl FnMut(usize)) {
-        self.a.visit_run_time_rows(visit);
-        self.b.visit_run_time_rows(visit);
-        self.c.visit_run_time_rows(visit);
+    fn children(&self) -> (&A, &B, &C) {
+        (&self.a, &self.b, &self.c)
     }
+    const OWN: Own = Own::ELEMENTWISE;
     #[inline(always)]
     fn row<O: Shape>(&self, outer: [usize; MAX_RANK]) -> impl Row<T> + '_ {
         Apply3 {
@@ -281,7 +285,6 @@ where
             function: PhantomData::<F>,
         }
     }
-    const READING: Reading = <(A, B, C) as Children<T>>::READING;
     #[inline(always)]
     fn flat_row(&self) -> impl Row<T> + '_ {
         Apply3 {

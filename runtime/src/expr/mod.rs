@@ -21,6 +21,7 @@ pub(crate) mod function;
 mod leaf;
 pub mod map;
 pub(crate) mod matmul;
+pub mod node;
 mod strided;
 
 pub use buffered::{shared, Shared};
@@ -40,6 +41,9 @@ pub use map::{map1, map2, map3, Map1, Map2, Map3};
 #[cfg(feature = "alloc")]
 pub(crate) use matmul::Packing;
 pub use matmul::{matmul, MatMul};
+pub use node::{
+    reading, run_time_rows, visit_run_time_rows, Child, Children, OfElements, Own, StoredRows,
+};
 pub use strided::{operand, StridedLeaf, TensorLeaf};
 
 use crate::shape::{Shape, MAX_RANK};
@@ -69,17 +73,24 @@ impl<S: Shape> Shaped for core::marker::PhantomData<S> {
 
 /// An expression node evaluated over elements of type `T`.
 ///
+/// A node states how it reads its rows (`row`, `row_fresh`, `tile`,
+/// `flat_row`, and as an operand `stored_row`, `int8_row`), its children
+/// and what it adds to them (`Children`, `children`, `OWN`); module
+/// [`node`] derives the rest once for every node: how the tree reads
+/// ([`reading`]) and its operands' rows counted at run time
+/// ([`visit_run_time_rows`]).
+///
 /// # Safety
 ///
 /// With the `rayon` feature the kernel reads one tree from several threads
-/// at once where its [`Reading::holds`] has no `cached_rows`. So a node whose
+/// at once where its [`reading`] holds no `cached_rows`. So a node whose
 /// `row`, `tile` or `flat_row` changes state through `&self` (a row cache
-/// in a `Cell`) must report `cached_rows`, and so must every node that
-/// reads such a child through those methods (the `Children` impls combine
-/// it); `row_fresh`, `stored_row` and `int8_row` must change no state. A
-/// state set once through a thread-safe cell, the same whichever thread
-/// sets it (the int8 convolution's packed weights, a `OnceLock` with
-/// `std`, which `rayon` implies), needs neither.
+/// in a `Cell`) must report `cached_rows` in its [`Expr::OWN`], and must
+/// list every child it reads through those methods in [`Expr::Children`]
+/// (whose readings [`reading`] combines); `row_fresh`, `stored_row` and
+/// `int8_row` must change no state. A state set once through a thread-safe
+/// cell, the same whichever thread sets it (the int8 convolution's packed
+/// weights, a `OnceLock` with `std`, which `rayon` implies), needs neither.
 /// Every impl is the crate's own; the macro builds trees of them.
 #[diagnostic::on_unimplemented(
     message = "element types do not match: `{Self}` is not an expression over `{T}`",
@@ -87,6 +98,22 @@ impl<S: Shape> Shaped for core::marker::PhantomData<S> {
     note = "an operand of other elements is converted with `cast::<{T}>(..)`"
 )]
 pub unsafe trait Expr<T>: Shaped {
+    /// The nodes this one reads ([`Children`]): `()` for one that reads
+    /// only stored data or constants, a tuple of [`Child`]ren, or
+    /// [`StoredRows`] for a leaf whose rows may be counted at run time. No
+    /// default: a node that left out a child would hide the child's row
+    /// cache from the walk and its rows from the chunk walk's check.
+    type Children: Children<T>;
+
+    /// The children, borrowed in the order of [`Expr::Children`].
+    fn children(&self) -> <Self::Children as Children<T>>::Refs<'_>;
+
+    /// What the node adds to its children: a row cache, a product, a
+    /// leaf's flat read; whether it is stored data or an int8 operand. No
+    /// default: every node states it, so none can leave out the row cache
+    /// it keeps.
+    const OWN: Own;
+
     /// The reader for one output row. `outer` holds the output index of every
     /// dim but the last (the rest of the array is zero); `O` is the output shape.
     fn row<O: Shape>(&self, outer: [usize; MAX_RANK]) -> impl Row<T> + '_;
@@ -102,14 +129,6 @@ pub unsafe trait Expr<T>: Shaped {
     /// stored data, with no cache, gives its `row`.
     fn row_fresh<O: Shape>(&self, outer: [usize; MAX_RANK]) -> impl Row<T> + '_;
 
-    /// How the tree reads, which picks the kernel's walk ([`Reading::walk`])
-    /// and, under `rayon`, whether it may be read from several threads (see
-    /// the trait's safety section). A node with children derives it from
-    /// them (`<(A, B) as Children<T>>::READING`), adding what differs: a
-    /// row cache, a product. No default: every node states it, so none can
-    /// leave out the row cache it keeps.
-    const READING: Reading;
-
     /// The whole output read as one row of `O::LEN` columns, element `i` at
     /// column `i`. The kernel calls it only where [`Reading::flat`] covers the
     /// output ([`Flat::covers`]). The default, for nodes that are never read
@@ -120,34 +139,8 @@ pub unsafe trait Expr<T>: Shaped {
         self.row::<Self::Shape>([0; MAX_RANK])
     }
 
-    /// Calls `visit` with the rows of each of the tree's operands whose
-    /// first dim is [`Dyn`](crate::Dyn) (all equal: the placement checks
-    /// them). Leaves of such operands visit theirs; a node visits its
-    /// children's, in order; a reduction that folds that dim visits none
-    /// (its result is static). The chunk walk asserts through it that every
-    /// such operand holds the chunk's rows, which lets LLVM drop each row's
-    /// range check and vectorise across rows (`kernel/run_time.rs`). No
-    /// default: a node that left it out would hide its operands' rows from
-    /// that check and from a reduction over them.
-    fn visit_run_time_rows(&self, visit: &mut impl FnMut(usize));
-
-    /// The rows of the tree's operands whose first dim is [`Dyn`](crate::Dyn),
-    /// where it has one ([`Expr::visit_run_time_rows`]'s first): what a
-    /// reduction over that dim folds.
-    #[inline(always)]
-    fn run_time_rows(&self) -> Option<usize> {
-        let mut rows = None;
-        self.visit_run_time_rows(&mut |r| {
-            rows.get_or_insert(r);
-        });
-        rows
-    }
-
-    /// Whether [`Expr::stored_row`] gives rows: a leaf of stored data.
-    const STORED: bool = false;
-
     /// Row `outer` of `O` as the stored elements themselves, where the node
-    /// is stored data read along its own contiguous rows (a leaf that is not
+    /// is stored data ([`Own::stored`]) read along its own contiguous rows (a leaf that is not
     /// broadcast along the row), else `None`: what lets a cast of it expose
     /// its narrow data to the widening product ([`Int8Row`]).
     #[inline(always)]
@@ -155,14 +148,8 @@ pub unsafe trait Expr<T>: Shaped {
         None
     }
 
-    /// Whether [`Expr::int8_row`] may give rows: `cast::<i32>(x)` of stored
-    /// `i8` data, with a constant added or not (`cast::<i32>(x) - zx`). A
-    /// product of two such operands sums the bytes themselves, four products
-    /// per instruction where the CPU has VNNI.
-    const INT8: bool = false;
-
     /// Row `outer` of `O` as stored `i8` values and the constant added to
-    /// each, where [`Expr::INT8`] holds and the row is contiguous.
+    /// each, where [`Own::int8`] holds and the row is contiguous.
     #[inline(always)]
     fn int8_row<O: Shape>(&self, _outer: [usize; MAX_RANK]) -> Option<Int8Row<'_>> {
         None
@@ -198,7 +185,7 @@ pub struct Int8Row<'a> {
     pub offset: i32,
 }
 
-/// How a tree reads its operands, as [`Expr::READING`] reports it: what the
+/// How a tree reads its operands, as [`reading`] derives it: what the
 /// kernel needs to pick its walk, combined over the tree's nodes.
 ///
 /// ```
@@ -424,25 +411,6 @@ impl Reading {
         }
     }
 }
-
-/// A node's children as a tuple (`(A,)`, `(A, B)`, `(A, B, C)`): their
-/// readings combined, which is a node's own unless it states otherwise.
-pub trait Children<T> {
-    /// The children's readings combined.
-    const READING: Reading;
-}
-
-macro_rules! impl_children {
-    ($($x:ident),*) => {
-        impl<T, $($x: Expr<T>),*> Children<T> for ($($x,)*) {
-            const READING: Reading = Reading::leaf(Flat::Splat) $(.and($x::READING))*;
-        }
-    };
-}
-
-impl_children!(A);
-impl_children!(A, B);
-impl_children!(A, B, C);
 
 /// How an expression's leaves read its elements ([`Reading::flat`]).
 ///

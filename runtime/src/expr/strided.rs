@@ -10,7 +10,7 @@
 //! vectorise the way a contiguous one does.
 
 use super::context::Context;
-use super::{Expr, Flat, Reading, Row, Shaped, Tile, TileOrigin};
+use super::{Expr, Flat, Own, Row, Shaped, StoredRows, Tile, TileOrigin};
 use crate::access::{Layout, Operand, RowMajor};
 use crate::element::Element;
 use crate::rules::broadcast::aligned_strides;
@@ -184,15 +184,16 @@ const fn is_row_major(strides: &[usize; MAX_RANK], dims: &[usize]) -> bool {
 }
 
 unsafe impl<T: Element, L: Layout> Expr<T> for StridedLeaf<'_, T, L> {
-    const READING: Reading = Reading::leaf(FlatRead::<L>::FLAT);
-    const STORED: bool = true;
-
+    /// Its data's rows, where they are counted at run time.
+    type Children = StoredRows;
     #[inline(always)]
-    fn visit_run_time_rows(&self, visit: &mut impl FnMut(usize)) {
-        if Self::RUN_TIME_ROWS {
-            visit(self.rows());
-        }
+    fn children(&self) -> Option<usize> {
+        Self::RUN_TIME_ROWS.then(|| self.rows())
     }
+    const OWN: Own = Own {
+        stored: true,
+        ..Own::leaf(FlatRead::<L>::FLAT)
+    };
 
     #[inline(always)]
     fn stored_row<O: Shape>(&self, outer: [usize; MAX_RANK]) -> Option<&[T]> {

@@ -37,7 +37,7 @@ pub(crate) use run_time::drive_rows;
 pub(crate) use tiles::MOST_TILE_ROWS;
 
 use crate::element::Element;
-use crate::expr::{Expr, Walk};
+use crate::expr::{reading, Expr, Reading, Walk};
 use crate::shape::{Shape, MAX_RANK};
 use core::marker::PhantomData;
 use core::mem::MaybeUninit;
@@ -116,10 +116,12 @@ pub(crate) fn drive_part<T: Element, O: Shape, E: Expr<T>, X: Slot<T>>(
 pub(crate) struct Plan<T, O, E>(PhantomData<(T, O, E)>);
 
 impl<T, O: Shape, E: Expr<T>> Plan<T, O, E> {
+    /// How the tree reads.
+    const READING: Reading = reading::<T, E>();
     /// The walk.
-    pub(crate) const WALK: Walk = E::READING.walk(O::LEN, O::RANK, O::ROW_LEN);
+    pub(crate) const WALK: Walk = Self::READING.walk(O::LEN, O::RANK, O::ROW_LEN);
     /// The output axis a tile's rows step along.
-    pub(crate) const TILE_AXIS: usize = E::READING.tile_rows.axis(O::RANK);
+    pub(crate) const TILE_AXIS: usize = Self::READING.tile_rows.axis(O::RANK);
     /// The elements of a unit of the walk, the least part it is split
     /// into: one element of a flat walk, one row of a row walk, and in a
     /// tiled walk one index of the tiles' axis (a product's row, a
@@ -133,7 +135,7 @@ impl<T, O: Shape, E: Expr<T>> Plan<T, O, E> {
     /// Whether a tiled walk's rows are every axis but the last, merged
     /// ([`TileRows::Positions`](crate::expr::TileRows)): one matrix of
     /// `LEN / ROW_LEN` rows.
-    pub(crate) const MERGED: bool = E::READING.tile_rows.merges(O::RANK);
+    pub(crate) const MERGED: bool = Self::READING.tile_rows.merges(O::RANK);
     /// The indices of the tiles' axis in one matrix of a tiled walk (one
     /// where the output has too few dims for the axis; every row where
     /// they are merged).
@@ -150,22 +152,22 @@ impl<T, O: Shape, E: Expr<T>> Plan<T, O, E> {
     /// Whether a walk may be split across threads ([`parallel`]; see
     /// [`splits_across_threads`]).
     #[cfg_attr(not(feature = "rayon"), allow(dead_code))]
-    pub(crate) const PARALLEL: bool = splits_across_threads(O::LEN, E::READING);
+    pub(crate) const PARALLEL: bool = splits_across_threads(O::LEN, Self::READING);
     /// Whether the tree's one product is computed in cache-sized blocks
     /// from packed operands ([`Reading::packed`](crate::expr::Reading)):
     /// it is as long as the output (so each output element is one of its
     /// own) and its rows are the tiles' rows.
     #[cfg_attr(not(feature = "alloc"), allow(dead_code))]
-    pub(crate) const PACKED: bool = E::READING.holds.products == 1
-        && E::READING.packed > 0
-        && E::READING.packed == O::LEN
+    pub(crate) const PACKED: bool = Self::READING.holds.products == 1
+        && Self::READING.packed > 0
+        && Self::READING.packed == O::LEN
         && O::RANK >= 2
         && Self::TILE_AXIS == O::RANK - 2;
     /// Whether the walk runs at the selected instruction-set level
     /// ([`runs_at_selected_level`]); otherwise the compile-time target's
     /// nest runs, inline.
     pub(crate) const AT_SELECTED_LEVEL: bool =
-        runs_at_selected_level(O::LEN, E::READING, Self::WALK);
+        runs_at_selected_level(O::LEN, Self::READING, Self::WALK);
 }
 
 /// Whether a walk `walk` over `elements` output elements of a tree that

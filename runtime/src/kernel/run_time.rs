@@ -28,7 +28,10 @@
 use super::dispatch::Nest;
 use super::Slot;
 use crate::element::Element;
-use crate::expr::{Expr, Flat, Holds, Int8Row, Reading, Row, Shaped, Tile, TileOrigin};
+use crate::expr::{
+    reading, visit_run_time_rows, Expr, Flat, Holds, Int8Row, Own, Reading, Row, Shaped, Tile,
+    TileOrigin,
+};
 use crate::shape::{Shape, MAX_RANK};
 use core::marker::PhantomData;
 
@@ -54,7 +57,7 @@ pub(crate) fn drive_rows<T: Element, O: Shape, E: Expr<T>, X: Slot<T>>(
     };
     let out = &mut out[..rows * O::ITEM_LEN];
     #[cfg(feature = "rayon")]
-    if super::splits_across_threads(rows * O::ITEM_LEN, E::READING)
+    if super::splits_across_threads(rows * O::ITEM_LEN, const { reading::<T, E>() })
         && super::parallel::drive_row_parts(
             out,
             e,
@@ -91,8 +94,8 @@ fn drive_chunks<T: Element, O: Shape, E: Expr<T>, X: Slot<T>>(
         types: PhantomData,
     };
     let elements = rows * O::ITEM_LEN;
-    let walk = E::READING.walk(elements, O::RANK, O::ROW_LEN);
-    if super::runs_at_selected_level(elements, E::READING, walk) {
+    let walk = const { reading::<T, E>() }.walk(elements, O::RANK, O::ROW_LEN);
+    if super::runs_at_selected_level(elements, const { reading::<T, E>() }, walk) {
         super::dispatch::at_selected_level(nest, out, e, start);
     } else {
         nest.run_target(out, e, start);
@@ -175,7 +178,7 @@ impl<'e, E, const B: usize> Rebased<'e, E, B> {
         E: Expr<T>,
     {
         let end = first.checked_add(B).expect("a chunk of rows");
-        e.visit_run_time_rows(&mut |rows| {
+        visit_run_time_rows(e, &mut |rows| {
             assert!(
                 end <= rows,
                 "a `Dyn` operand has fewer rows than the output"
@@ -231,33 +234,39 @@ impl<E: Shaped, const B: usize> Shaped for Rebased<'_, E, B> {
 // the tree's (with the flat walk off), so it keeps or reports state as the
 // tree does.
 unsafe impl<T: Element, E: Expr<T>, const B: usize> Expr<T> for Rebased<'_, E, B> {
+    type Children = (E,);
+    #[inline(always)]
+    fn children(&self) -> (&E,) {
+        (self.e,)
+    }
+
     /// The tree's, walked by rows or tiles: a chunk is never the whole data
     /// of an operand (its leaves read no flat row). A result of rank 1
     /// (`[Dyn]`, a matrix-vector product's) is walked by rows, its one row
     /// read from column `first` on.
-    const READING: Reading = if <E::Shape as Shape>::RANK == 1 {
-        Reading {
-            flat: Flat::No,
-            holds: Holds {
-                products: 0,
-                ..E::READING.holds
-            },
-            packed: 0,
-            ..E::READING
-        }
-    } else {
-        Reading {
-            flat: Flat::No,
-            ..E::READING
+    const OWN: Own = {
+        let tree = reading::<T, E>();
+        Own {
+            stored: E::OWN.stored,
+            int8: E::OWN.int8,
+            ..Own::alone(if <E::Shape as Shape>::RANK == 1 {
+                Reading {
+                    flat: Flat::No,
+                    holds: Holds {
+                        products: 0,
+                        ..tree.holds
+                    },
+                    packed: 0,
+                    ..tree
+                }
+            } else {
+                Reading {
+                    flat: Flat::No,
+                    ..tree
+                }
+            })
         }
     };
-    const STORED: bool = E::STORED;
-    const INT8: bool = E::INT8;
-
-    #[inline(always)]
-    fn visit_run_time_rows(&self, visit: &mut impl FnMut(usize)) {
-        self.e.visit_run_time_rows(visit);
-    }
 
     #[inline(always)]
     fn row<O: Shape>(&self, outer: [usize; MAX_RANK]) -> impl Row<T> + '_ {

@@ -14,7 +14,7 @@
 use super::{Build, Operation, Reads, Signature};
 use crate::access::ElementSource;
 use crate::element::{Cast, Element, SaturatingCast};
-use crate::expr::{Children, Context, Expr, Int8Row, Reading, Row, Shaped, Tile, TileOrigin};
+use crate::expr::{Context, Expr, Int8Row, OfElements, Own, Row, Shaped, Tile, TileOrigin};
 use crate::rules::elements::SameElement;
 use crate::shape::{Shape, MAX_RANK};
 use core::marker::PhantomData;
@@ -179,15 +179,17 @@ where
     K: Conversion<F, U>,
     E: Expr<F>,
 {
-    const READING: Reading = <(E,) as Children<F>>::READING;
+    type Children = (OfElements<F, E>,);
+    #[inline(always)]
+    fn children(&self) -> (&E,) {
+        (&self.input,)
+    }
     // `i8` data widened to `i32` (by either conversion, both exact) is what
     // the widening product reads as bytes.
-    const INT8: bool = F::IS_INT8 && U::IS_I32 && E::STORED;
-
-    #[inline(always)]
-    fn visit_run_time_rows(&self, visit: &mut impl FnMut(usize)) {
-        self.input.visit_run_time_rows(visit);
-    }
+    const OWN: Own = Own {
+        int8: F::IS_INT8 && U::IS_I32 && E::OWN.stored,
+        ..Own::ELEMENTWISE
+    };
 
     #[inline(always)]
     fn int8_row<O: Shape>(&self, outer: [usize; MAX_RANK]) -> Option<Int8Row<'_>> {

@@ -30,7 +30,7 @@
 use super::{Build, Dims, Operation, Reads, Signature};
 use crate::access::{Contiguous, ElementSource, Operand};
 use crate::element::Element;
-use crate::expr::{Context, Expr, Flat, Reading, Row, Shaped};
+use crate::expr::{Context, Expr, Flat, Own, Row, Shaped};
 use crate::rules::broadcast::aligned_strides;
 use crate::rules::gather::{Embedded, GatherIndex, Ids, Selected, Table};
 use crate::shape::{row_major_strides, Shape, MAX_RANK};
@@ -217,11 +217,12 @@ where
     W: Table,
 {
     /// Its ids and table have static shapes: no run-time rows.
+    type Children = ();
     #[inline(always)]
-    fn visit_run_time_rows(&self, _visit: &mut impl FnMut(usize)) {}
+    fn children(&self) {}
 
     /// Reads stored data at positions of its own, keeping no row cache: read as a leaf with strides.
-    const READING: Reading = Reading::leaf(Flat::No);
+    const OWN: Own = Own::leaf(Flat::No);
 
     /// Reads no node's rows (stored data or a constant) and keeps no
     /// cache: its fresh rows are its rows.
@@ -327,11 +328,12 @@ unsafe impl<T: Element, P: Id, X: Shape, Y: Shape, const A: usize> Expr<T>
     for IndexSelect<'_, T, P, X, Y, A>
 {
     /// Its input and ids have static shapes (`X`, `Y: Shape`): no run-time rows.
+    type Children = ();
     #[inline(always)]
-    fn visit_run_time_rows(&self, _visit: &mut impl FnMut(usize)) {}
+    fn children(&self) {}
 
     /// Reads stored data at positions of its own, keeping no row cache: read as a leaf with strides.
-    const READING: Reading = Reading::leaf(Flat::No);
+    const OWN: Own = Own::leaf(Flat::No);
 
     /// Reads no node's rows (stored data or a constant) and keeps no
     /// cache: its fresh rows are its rows.
@@ -472,11 +474,12 @@ unsafe impl<T: Element, P: Id, X: Shape, I: GatherIndex<X>, const A: usize> Expr
     for Gather<'_, T, P, X, I, A>
 {
     /// Its input and index have static shapes: no run-time rows.
+    type Children = ();
     #[inline(always)]
-    fn visit_run_time_rows(&self, _visit: &mut impl FnMut(usize)) {}
+    fn children(&self) {}
 
     /// Reads stored data at positions of its own, keeping no row cache: read as a leaf with strides.
-    const READING: Reading = Reading::leaf(Flat::No);
+    const OWN: Own = Own::leaf(Flat::No);
 
     /// Reads no node's rows (stored data or a constant) and keeps no
     /// cache: its fresh rows are its rows.

@@ -21,7 +21,7 @@
 use super::{keyword, Build, Dims, NamedOption, Operation, Reads, Signature};
 use crate::element::Element;
 use crate::expr::function::{impl_domain, Domain};
-use crate::expr::{Context, Expr, Flat, Reading, Row, Shaped};
+use crate::expr::{Context, Expr, Flat, Own, Row, Shaped};
 use crate::ops::conv::inputs::{ConvInput, Reader};
 use crate::ops::conv::{
     input_at, input_index, output_position, Position, DILATION, LAYOUT_1D, LAYOUT_2D, PADDING,
@@ -350,11 +350,12 @@ impl<T: Element, C: PoolSpec, R: Reader<T>> Pool<'_, T, C, R> {
 
 unsafe impl<T: Element, C: PoolSpec, R: Reader<T>> Expr<T> for Pool<'_, T, C, R> {
     /// Its input has a static shape (the rule computes every size): no run-time rows.
+    type Children = ();
     #[inline(always)]
-    fn visit_run_time_rows(&self, _visit: &mut impl FnMut(usize)) {}
+    fn children(&self) {}
 
     /// Reads its stored input (through a reader that keeps no row cache) at the windows of its own positions: read as a leaf with strides.
-    const READING: Reading = Reading::leaf(Flat::No);
+    const OWN: Own = Own::leaf(Flat::No);
 
     /// Reads no node's rows (stored data or a constant) and keeps no
     /// cache: its fresh rows are its rows.

@@ -25,7 +25,7 @@ use crate::element::Element;
 use crate::expr::buffered::{fold_lanes, outer_of_row, source_row, CachedRow, OwnedRow, RowPair};
 use crate::expr::fresh::Fresh;
 use crate::expr::function::{impl_domain, Domain};
-use crate::expr::{Context, Expr, Flat, Reading, Row, Shaped, SHORT_ROW};
+use crate::expr::{reading, Context, Expr, Flat, Own, Reading, Row, Shaped, SHORT_ROW};
 use crate::rules::broadcast::BroadcastStrides;
 use crate::shape::{has_no_elements, Shape, MAX_RANK};
 use core::cell::Cell;
@@ -232,7 +232,7 @@ where
 
     /// Whether the reduction folds the input's first dim, counted at run time
     /// (`sum(x, [0])` over `[Dyn, n]`): its result is static, and the number
-    /// of rows it folds is the operands' ([`Expr::run_time_rows`]).
+    /// of rows it folds is the operands' ([`run_time_rows`](crate::expr::run_time_rows)).
     const RUN_TIME_FOLD: bool = <E::Shape as Shape>::RUN_TIME_ROWS && Self::reduced(0);
 
     /// The rows of the run-time first dim where the reduction folds it, else 1.
@@ -324,7 +324,7 @@ where
     /// present one is read ([`RowPair`]): where the input holds no cached
     /// node, so computing another row of it disturbs no reader, and costs no
     /// more than computing it when it is needed.
-    const READS_AHEAD: bool = !E::READING.holds.cached_rows;
+    const READS_AHEAD: bool = !reading::<T, E>().holds.cached_rows;
 
     /// Whether each result element is read straight from one short input
     /// row, with no row cache: a reduction over a last axis of fewer than
@@ -341,8 +341,8 @@ where
         && Self::GROUP == 1
         && !Self::RUN_TIME_FOLD
         && (<E::Shape as Shape>::ROW_LEN < SHORT_ROW || Self::RUN_TIME_RESULT)
-        && !E::READING.holds.cached_rows
-        && E::READING.holds.products == 0;
+        && !reading::<T, E>().holds.cached_rows
+        && reading::<T, E>().holds.products == 0;
 
     /// Whether the result is `[Dyn]` alone.
     const RUN_TIME_RESULT: bool = R::RUN_TIME_ROW;
@@ -452,21 +452,21 @@ where
     K: Shape,
     R: Shape,
 {
-    /// The input's, unless the reduction folds them (its result is then
-    /// static).
+    type Children = (Fresh<E>,);
     #[inline(always)]
-    fn visit_run_time_rows(&self, visit: &mut impl FnMut(usize)) {
-        if const { !Self::RUN_TIME_FOLD } {
-            self.expr.visit_run_time_rows::<T>(visit);
-        }
+    fn children(&self) -> (&Fresh<E>,) {
+        (&self.expr,)
     }
-    const READING: Reading = if Self::DIRECT {
-        Reading {
-            flat: Flat::No,
-            ..E::READING
+    /// Read where the output reads it (no flat walk: a reduced row is not
+    /// its input's) or through a row cache; the input's run-time rows
+    /// unless the reduction folds them (its result is then static).
+    const OWN: Own = Own {
+        hides_run_time_rows: Self::RUN_TIME_FOLD,
+        ..if Self::DIRECT {
+            Own::leaf(Flat::No)
+        } else {
+            Own::alone(Reading::CACHED_ROWS)
         }
-    } else {
-        Reading::CACHED_ROWS
     };
     #[inline(always)]
     fn row<O: Shape>(&self, outer: [usize; MAX_RANK]) -> impl Row<T> + '_ {

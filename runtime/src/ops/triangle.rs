@@ -15,7 +15,7 @@
 use super::{Build, NamedOption, OffsetValue, Operation, Reads, Signature};
 use crate::access::{Contiguous, Operand};
 use crate::element::Element;
-use crate::expr::{Context, Expr, Flat, Reading, Row, Shaped};
+use crate::expr::{Context, Expr, Flat, Own, Row, Shaped};
 use crate::rules::broadcast::aligned_strides;
 use crate::rules::matrices::Matrices;
 use crate::shape::{row_major_strides, Shape, MAX_RANK};
@@ -141,11 +141,12 @@ impl<X: Shape, O: Shape> MatrixRead<X, O> {
 
 unsafe impl<T: Element, X: Shape, S: Side, K: OffsetValue> Expr<T> for Triangle<'_, T, X, S, K> {
     /// Its input has a static shape (`X: Shape`): no run-time rows.
+    type Children = ();
     #[inline(always)]
-    fn visit_run_time_rows(&self, _visit: &mut impl FnMut(usize)) {}
+    fn children(&self) {}
 
     /// Reads stored data at positions of its own, keeping no row cache: read as a leaf with strides.
-    const READING: Reading = Reading::leaf(Flat::No);
+    const OWN: Own = Own::leaf(Flat::No);
 
     /// Reads no node's rows (stored data or a constant) and keeps no
     /// cache: its fresh rows are its rows.

@@ -35,7 +35,7 @@ pub(crate) use packed::{Packing, BLOCK_COLUMNS, BLOCK_ROWS};
 use super::block::Block;
 use super::block::RightBlock;
 use super::fresh::Fresh;
-use super::{Context, Expr, Reading, Row, Shaped, Tile, TileOrigin, SHORT_ROW};
+use super::{reading, Context, Expr, Own, Reading, Row, Shaped, Tile, TileOrigin, SHORT_ROW};
 use crate::element::Element;
 use crate::rules::matmul::{MatmulRule, ProductLayout};
 use crate::shape::{len_unless_run_time, Shape, MAX_RANK};
@@ -176,8 +176,8 @@ where
     /// Whether tiles may be summed from stored bytes ([`int8`]): both
     /// operands are int8 data read widened, a matrix on the right, the
     /// rows of a tile in one matrix, `K` a multiple of 4.
-    const INT8_TILES: bool = A::INT8
-        && B::INT8
+    const INT8_TILES: bool = A::OWN.int8
+        && B::OWN.int8
         && !Self::RHS_VECTOR
         && !Self::ROWS_CROSS_BATCHES
         && !Self::COLUMNS_BROADCAST
@@ -194,8 +194,8 @@ where
         && !Self::LHS_VECTOR
         && !Self::COLUMNS_BROADCAST
         && !Self::INT8_TILES
-        && A::READING.holds.products == 0
-        && B::READING.holds.products == 0
+        && reading::<T, A>().holds.products == 0
+        && reading::<T, B>().holds.products == 0
         && S::RANK >= 2
         // Rows counted at run time are walked in chunks of static rows,
         // each too short for the blocks.
@@ -318,19 +318,22 @@ where
     S: Shape,
     P: ProductLayout,
 {
+    type Children = (Fresh<A>, Fresh<B>);
     #[inline(always)]
-    fn visit_run_time_rows(&self, visit: &mut impl FnMut(usize)) {
-        self.a.visit_run_time_rows::<T>(visit);
-        self.b.visit_run_time_rows::<T>(visit);
+    fn children(&self) -> (&Fresh<A>, &Fresh<B>) {
+        (&self.a, &self.b)
     }
 
-    const READING: Reading = Reading::PRODUCT
-        .contracting(Self::K)
-        .packing(if Self::PACKED {
-            len_unless_run_time(S::DIMS)
-        } else {
-            0
-        });
+    /// Walked in tiles, whatever its operands (it reads them fresh).
+    const OWN: Own = Own::alone(
+        Reading::PRODUCT
+            .contracting(Self::K)
+            .packing(if Self::PACKED {
+                len_unless_run_time(S::DIMS)
+            } else {
+                0
+            }),
+    );
 
     /// Reads its operands fresh (`Fresh`) however it is read: its fresh
     /// rows are its rows.
@@ -365,8 +368,11 @@ where
         if Self::INT8_TILES && self.int8_columns::<O, R, C>(at, j0, &mut block) {
             return Block(block);
         }
-        if const { Self::RHS_VECTOR || A::READING.holds.products > 0 || B::READING.holds.products > 0 }
-        {
+        if const {
+            Self::RHS_VECTOR
+                || reading::<T, A>().holds.products > 0
+                || reading::<T, B>().holds.products > 0
+        } {
             for (r, sums) in block.iter_mut().enumerate() {
                 let row = Self::product_row::<O>(at.row::<O>(r));
                 for (j, sum) in sums.iter_mut().enumerate() {

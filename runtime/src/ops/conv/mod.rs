@@ -34,7 +34,7 @@ pub mod transpose;
 use super::{Build, NamedOption, Operation, Reads, Signature};
 use crate::element::Element;
 use crate::expr::block::{multiply_add, with_named_rows, Block};
-use crate::expr::{Context, Expr, Reading, Row, Shaped, Tile, TileOrigin, TileRows};
+use crate::expr::{Context, Expr, Own, Reading, Row, Shaped, Tile, TileOrigin, TileRows};
 use crate::rules::conv::{ConvRule, Geometry};
 use crate::shape::{Shape, MAX_RANK};
 use core::marker::PhantomData;
@@ -344,17 +344,20 @@ unsafe impl<T: Element, C: ConvSpec, Xr: Reader<T>, Wr: Reader<T>> Expr<T>
     for Convolution<'_, T, C, Xr, Wr>
 {
     /// Its input and weight have static shapes (the rule computes every size): no run-time rows.
+    type Children = ();
     #[inline(always)]
-    fn visit_run_time_rows(&self, _visit: &mut impl FnMut(usize)) {}
+    fn children(&self) {}
 
-    const READING: Reading = Reading::product_along(if Self::CHANNEL_TILES {
-        TileRows::Channels
-    } else if Self::INT8_TILES || Self::NARROW_DEPTHWISE {
-        TileRows::Positions
-    } else {
-        TileRows::Matrix
-    })
-    .contracting(Self::TAPS * Self::PER_GROUP);
+    const OWN: Own = Own::alone(
+        Reading::product_along(if Self::CHANNEL_TILES {
+            TileRows::Channels
+        } else if Self::INT8_TILES || Self::NARROW_DEPTHWISE {
+            TileRows::Positions
+        } else {
+            TileRows::Matrix
+        })
+        .contracting(Self::TAPS * Self::PER_GROUP),
+    );
 
     /// Reads no node's rows (stored data or a constant) and keeps no
     /// cache: its fresh rows are its rows.

@@ -20,7 +20,7 @@ use super::inputs::{ConvInput, Plain, Reader};
 use super::{output_position, ConvSpec, Position, PADDING_SIZES, STRIDE};
 use crate::element::Element;
 use crate::expr::block::{multiply_add, with_named_rows, Block};
-use crate::expr::{Context, Expr, Reading, Row, Shaped, Tile, TileOrigin, TileRows};
+use crate::expr::{Context, Expr, Own, Reading, Row, Shaped, Tile, TileOrigin, TileRows};
 use crate::ops::{Build, NamedOption, Operation, Reads, Signature};
 use crate::rules::conv::Geometry;
 use crate::rules::conv_transpose::TransposedRule;
@@ -324,17 +324,20 @@ unsafe impl<T: Element, C: ConvSpec, Xr: Reader<T>, Wr: Reader<T>> Expr<T>
     for TransposedConvolution<'_, T, C, Xr, Wr>
 {
     /// Its input and weight have static shapes (the rule computes every size): no run-time rows.
+    type Children = ();
     #[inline(always)]
-    fn visit_run_time_rows(&self, _visit: &mut impl FnMut(usize)) {}
+    fn children(&self) {}
 
     // Tiles take consecutive output channels: the channels axis of a 2-D
     // result (`[N, C, H, W]`), the rows of a 1-D one (`[N, C, L]`).
-    const READING: Reading = Reading::product_along(if Self::G.spatial == 2 {
-        TileRows::Channels
-    } else {
-        TileRows::Matrix
-    })
-    .contracting(Self::TAPS * Self::IN_PER_GROUP);
+    const OWN: Own = Own::alone(
+        Reading::product_along(if Self::G.spatial == 2 {
+            TileRows::Channels
+        } else {
+            TileRows::Matrix
+        })
+        .contracting(Self::TAPS * Self::IN_PER_GROUP),
+    );
 
     /// Reads no node's rows (stored data or a constant) and keeps no
     /// cache: its fresh rows are its rows.

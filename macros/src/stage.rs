@@ -307,7 +307,7 @@ fn holds_product_or_reduction(expr: &Expr) -> bool {
 }
 
 /// What `expr`'s nodes hold as written, combined as the runtime's
-/// `Children` impls combine their readings: a product (or an operation
+/// `expr::node` combines each node's children: a product (or an operation
 /// computed in tiles as one is), a row cache (a reduction).
 fn holds_written(expr: &Expr) -> Holds {
     let own = if is_product(expr) {

@@ -76,6 +76,16 @@ pub trait Element:
     fn int8_slice(_data: &[Self]) -> Option<&[i8]> {
         None
     }
+    /// Folds `row` into `acc` element by element (`acc[j] = fold(acc[j],
+    /// row[j])`): a reduction's step over an outer axis of stored rows.
+    /// Compiled in this crate for each element type (`#[inline(never)]`),
+    /// so that a debug build runs it at the runtime's own opt-level (the
+    /// profile override the README gives), not at the caller's; the
+    /// reduction calls it only in builds with debug assertions, where the
+    /// loop inlined into the caller would run unoptimised.
+    fn fold_rows_into(fold: RowFold, acc: &mut [Self], row: &[Self]) {
+        fold_rows(fold, acc, row);
+    }
     /// Whether [`Element::int8_slice`] gives the data: `Self` is `i8`.
     const IS_INT8: bool = false;
     /// `self` as an `i32` where `Self` is `i32` (the widening product's
@@ -534,6 +544,40 @@ macro_rules! scalar_operands {
         }
     )*};
 }
+/// How [`Element::fold_rows_into`] folds each element into its accumulator:
+/// the `combine` of a reduction (`sum` and `mean` add; `max` and `min` keep
+/// NaN, as [`Element::max_element`] does).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RowFold {
+    /// `acc + x`.
+    Add,
+    /// `acc * x`.
+    Mul,
+    /// `acc.max_element(x)`.
+    Max,
+    /// `acc.min_element(x)`.
+    Min,
+}
+
+/// `acc[j] = fold(acc[j], row[j])` for every `j`: [`Element::fold_rows_into`]'s
+/// loop, one match outside it.
+#[inline(always)]
+fn fold_rows<T: Element>(fold: RowFold, acc: &mut [T], row: &[T]) {
+    assert_eq!(acc.len(), row.len(), "rows of one length");
+    match fold {
+        RowFold::Add => acc.iter_mut().zip(row).for_each(|(a, &x)| *a = *a + x),
+        RowFold::Mul => acc.iter_mut().zip(row).for_each(|(a, &x)| *a = *a * x),
+        RowFold::Max => acc
+            .iter_mut()
+            .zip(row)
+            .for_each(|(a, &x)| *a = a.max_element(x)),
+        RowFold::Min => acc
+            .iter_mut()
+            .zip(row)
+            .for_each(|(a, &x)| *a = a.min_element(x)),
+    }
+}
+
 for_each_element!(scalar_operands);
 
 for_each_element!(impl_cast);
@@ -557,6 +601,8 @@ macro_rules! impl_integer {
             fn max_element(self, other: Self) -> Self { Ord::max(self, other) }
             #[inline(always)]
             fn min_element(self, other: Self) -> Self { Ord::min(self, other) }
+            #[inline(never)]
+            fn fold_rows_into(fold: RowFold, acc: &mut [Self], row: &[Self]) { fold_rows(fold, acc, row) }
             const IS_INT8: bool = <$t as NarrowHooks>::IS_INT8;
             const IS_I32: bool = <$t as NarrowHooks>::IS_I32;
             #[inline(always)]
@@ -837,6 +883,10 @@ macro_rules! impl_float {
         impl Element for $t {
             type Floatness = IsFloat;
             type Sign = HasSign;
+            #[inline(never)]
+            fn fold_rows_into(fold: RowFold, acc: &mut [Self], row: &[Self]) {
+                fold_rows(fold, acc, row)
+            }
             const ZERO: Self = 0.0;
             const ONE: Self = 1.0;
             const LOWEST: Self = <$t>::NEG_INFINITY;

@@ -145,12 +145,17 @@ pub trait Shape:
 /// index constructors and the strided copies step with it.
 #[inline(always)]
 pub(crate) fn advance_odometer(index: &mut [usize], dims: &[usize]) -> bool {
-    for (i, &dim) in index.iter_mut().zip(dims).rev() {
-        *i += 1;
-        if *i < dim {
+    // Indices, not a reversed zip: small enough to be inlined into a
+    // caller's crate, where a debug build runs each iterator adapter as a
+    // call of its own.
+    let mut k = index.len().min(dims.len());
+    while k > 0 {
+        k -= 1;
+        index[k] += 1;
+        if index[k] < dims[k] {
             return true;
         }
-        *i = 0;
+        index[k] = 0;
     }
     false
 }

@@ -34,7 +34,7 @@ use core::marker::PhantomData;
 /// broadcast into `O`, right-aligned).
 #[inline(always)]
 pub(crate) fn source_row<S: Shape, O: Shape>(outer: [usize; MAX_RANK]) -> usize {
-    if crate::shape::has_no_elements(S::DIMS) {
+    if const { crate::shape::has_no_elements(S::DIMS) } {
         return 0;
     }
     row_offset::<O>(&BroadcastStrides::<S, O>::STRIDES, outer) / S::ROW_LEN
@@ -44,6 +44,12 @@ pub(crate) fn source_row<S: Shape, O: Shape>(outer: [usize; MAX_RANK]) -> usize 
 #[inline(always)]
 pub(crate) fn outer_of_row<S: Shape>(row: usize) -> [usize; MAX_RANK] {
     let mut outer = [0; MAX_RANK];
+    // A matrix's row `row` is `[row, 0]`: no division (which a debug build
+    // runs for every element of a reduction's result).
+    if const { S::RANK == 2 && S::ROW_LEN > 0 } {
+        outer[0] = row;
+        return outer;
+    }
     let index = S::multi_index(row * S::ROW_LEN);
     outer[..S::RANK].copy_from_slice(index.as_ref());
     outer

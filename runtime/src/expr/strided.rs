@@ -263,7 +263,7 @@ impl<'a, T: Element, L: Layout> StridedLeaf<'a, T, L> {
                     _ => usize::MAX,
                 })
         } else {
-            span(O::ROW_LEN, ReadStrides::<L, O>::INNER)
+            const { span(O::ROW_LEN, ReadStrides::<L, O>::INNER) }
         };
         if const { Self::RUN_TIME_ROWS && !O::RUN_TIME_ROW && ReadStrides::<L, O>::WITHIN_ITEMS } {
             // Rows counted at run time, each within one item, are checked by

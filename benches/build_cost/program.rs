@@ -450,6 +450,19 @@ fn hand_softmax(x: &M<32, 10>) -> M<32, 10> {
     out
 }
 
+fn hand_row_means(x: &M<64, 64>) -> V<64> {
+    let mut out = V::<64>::zeros();
+    let (x, o) = (x.as_slice(), out.as_mut_slice());
+    for i in 0..64 {
+        let mut sum = 0.0;
+        for j in 0..64 {
+            sum += x[i * 64 + j];
+        }
+        o[i] = sum / 64.0;
+    }
+    out
+}
+
 fn hand_column_sums(x: &M<64, 64>) -> V<64> {
     let mut out = V::<64>::zeros();
     let (x, o) = (x.as_slice(), out.as_mut_slice());
@@ -562,6 +575,7 @@ fn speed() {
     row("softmax [32, 10]", time(|| e27_softmax(&x)), time(|| hand_softmax(&x)));
     let x = t::<Shape![64, 64]>(59);
     row("column sums [64, 64]", time(|| e29_column_sums(&x)), time(|| hand_column_sums(&x)));
+    row("row means [64, 64]", time(|| e30_row_means(&x)), time(|| hand_row_means(&x)));
     let (x, w, b) = (t::<Shape![8, 16, 16]>(67), t::<Shape![16, 8, 3, 3]>(68), t::<Shape![16]>(69));
     row("conv2d 8->16 3x3 + relu", time(|| e35_conv_relu(&x, &w, &b)), time(|| hand_conv_relu(&x, &w, &b)));
     let (x, w, bias, m, s) = (q(78), q(79), acc(100), acc(1 << 30), acc(-6));

@@ -8,6 +8,7 @@
 
 use crate::access::{ElementSource, Operand, RowMajor, Stack};
 use crate::fixed_point;
+use crate::lanes::{fold_lanes, Read, Step};
 use core::fmt::{Debug, Display};
 use core::ops::{Add, Div, Mul, Neg, Shl, Shr, Sub};
 
@@ -85,6 +86,12 @@ pub trait Element:
     /// loop inlined into the caller would run unoptimised.
     fn fold_rows_into(fold: RowFold, acc: &mut [Self], row: &[Self]) {
         fold_rows(fold, acc, row);
+    }
+    /// `row` folded by `fold` as a reduction along a row folds it (its
+    /// lanes, in their order): a reduction's step over a stored row.
+    /// Compiled in this crate, as [`Element::fold_rows_into`] is.
+    fn fold_row(fold: RowFold, row: &[Self]) -> Self {
+        fold_row_by(fold, row, row.len())
     }
     /// Whether [`Element::int8_slice`] gives the data: `Self` is `i8`.
     const IS_INT8: bool = false;
@@ -544,19 +551,74 @@ macro_rules! scalar_operands {
         }
     )*};
 }
-/// How [`Element::fold_rows_into`] folds each element into its accumulator:
-/// the `combine` of a reduction (`sum` and `mean` add; `max` and `min` keep
-/// NaN, as [`Element::max_element`] does).
+/// A reduction's step, the one definition each reduction's `combine` has:
+/// `sum` and `mean` add, `prod` multiplies, `max` and `min` keep NaN (as
+/// [`Element::max_element`] does). What the compiled folds of stored rows
+/// ([`Element::fold_rows_into`], [`Element::fold_row`]) are told to do.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum RowFold {
-    /// `acc + x`.
+    /// `acc + x`, from 0.
     Add,
-    /// `acc * x`.
+    /// `acc * x`, from 1.
     Mul,
-    /// `acc.max_element(x)`.
+    /// `acc.max_element(x)`, from the lowest value.
     Max,
-    /// `acc.min_element(x)`.
+    /// `acc.min_element(x)`, from the highest value.
     Min,
+}
+
+impl RowFold {
+    /// The start of every fold, and the value of an empty one.
+    pub const fn identity<T: Element>(self) -> T {
+        match self {
+            RowFold::Add => T::ZERO,
+            RowFold::Mul => T::ONE,
+            RowFold::Max => T::LOWEST,
+            RowFold::Min => T::HIGHEST,
+        }
+    }
+
+    /// Folds one more element in.
+    #[inline(always)]
+    pub fn combine<T: Element>(self, acc: T, x: T) -> T {
+        match self {
+            RowFold::Add => acc + x,
+            RowFold::Mul => acc * x,
+            RowFold::Max => acc.max_element(x),
+            RowFold::Min => acc.min_element(x),
+        }
+    }
+
+    /// Whether [`RowFold::combine_quiet`] differs from `combine`.
+    pub const fn has_quiet(self) -> bool {
+        matches!(self, RowFold::Max | RowFold::Min)
+    }
+
+    /// `combine` for the lanes of a fold along a row, allowed to lose a NaN:
+    /// for `max` and `min` one compare-and-select (x86's `maxps`), where
+    /// `combine` needs three more operations on the accumulator's dependency
+    /// chain to keep a NaN. The fold then looks for NaN apart and, if it
+    /// finds one, folds again with `combine` ([`fold_row_by`]).
+    #[inline(always)]
+    pub fn combine_quiet<T: Element>(self, acc: T, x: T) -> T {
+        match self {
+            RowFold::Max => {
+                if acc > x {
+                    acc
+                } else {
+                    x
+                }
+            }
+            RowFold::Min => {
+                if acc < x {
+                    acc
+                } else {
+                    x
+                }
+            }
+            _ => self.combine(acc, x),
+        }
+    }
 }
 
 /// `acc[j] = fold(acc[j], row[j])` for every `j`: [`Element::fold_rows_into`]'s
@@ -576,6 +638,42 @@ fn fold_rows<T: Element>(fold: RowFold, acc: &mut [T], row: &[T]) {
             .zip(row)
             .for_each(|(a, &x)| *a = a.min_element(x)),
     }
+}
+
+impl<T: Element> Step<T> for RowFold {
+    #[inline(always)]
+    fn step(&self, acc: T, x: T) -> T {
+        self.combine(acc, x)
+    }
+}
+
+/// A [`RowFold`]'s quiet step ([`RowFold::combine_quiet`]) as a fold's step.
+struct Quiet(RowFold);
+
+impl<T: Element> Step<T> for Quiet {
+    #[inline(always)]
+    fn step(&self, acc: T, x: T) -> T {
+        self.0.combine_quiet(acc, x)
+    }
+}
+
+/// The `len` elements `row` reads folded by `fold` in the lanes' order
+/// ([`fold_lanes`]): `max` and `min` first with their quiet step, again
+/// with `combine` only where an element is NaN. The one fold along a row,
+/// for computed rows and stored ones alike.
+#[inline(always)]
+pub(crate) fn fold_row_by<T: Element>(
+    fold: RowFold,
+    row: &(impl Read<T> + ?Sized),
+    len: usize,
+) -> T {
+    if fold.has_quiet() {
+        let (acc, nan) = fold_lanes(row, len, fold.identity(), &Quiet(fold), true);
+        if !nan {
+            return acc;
+        }
+    }
+    fold_lanes(row, len, fold.identity(), &fold, false).0
 }
 
 for_each_element!(scalar_operands);
@@ -603,6 +701,8 @@ macro_rules! impl_integer {
             fn min_element(self, other: Self) -> Self { Ord::min(self, other) }
             #[inline(never)]
             fn fold_rows_into(fold: RowFold, acc: &mut [Self], row: &[Self]) { fold_rows(fold, acc, row) }
+            #[inline(never)]
+            fn fold_row(fold: RowFold, row: &[Self]) -> Self { fold_row_by(fold, row, row.len()) }
             const IS_INT8: bool = <$t as NarrowHooks>::IS_INT8;
             const IS_I32: bool = <$t as NarrowHooks>::IS_I32;
             #[inline(always)]
@@ -886,6 +986,10 @@ macro_rules! impl_float {
             #[inline(never)]
             fn fold_rows_into(fold: RowFold, acc: &mut [Self], row: &[Self]) {
                 fold_rows(fold, acc, row)
+            }
+            #[inline(never)]
+            fn fold_row(fold: RowFold, row: &[Self]) -> Self {
+                fold_row_by(fold, row, row.len())
             }
             const ZERO: Self = 0.0;
             const ONE: Self = 1.0;

@@ -13,7 +13,7 @@
 //! The modules form layers, each using only its own and those before it:
 //! [`dim`], [`shape`], [`error`] and [`rules`] (the shape rules); [`access`]
 //! (how expressions read and write containers); [`element`], [`fixed_point`], [`math`],
-//! [`fmt`] and the element-type rule; [`expr`] (the nodes), [`ops`] (the operations
+//! [`fmt`], `lanes` (the order of a fold along a row) and the element-type rule; [`expr`] (the nodes), [`ops`] (the operations
 //! besides operators and functions) and [`kernel`] (the loop nest); the containers ([`tensor`], [`view`], `heap` over its
 //! `aligned` block, [`rows`] for a `Dyn` first dim, [`slice`](mod@slice)), [`join`], [`linalg`] and
 //! [`staged`] (operations computed whole into a tensor); [`placement`] (where
@@ -46,6 +46,7 @@ pub mod interop;
 pub mod isa;
 pub mod join;
 pub mod kernel;
+pub(crate) mod lanes;
 pub mod linalg;
 pub mod math;
 pub mod ops;

@@ -56,7 +56,14 @@ fn runtime_modules_have_no_cycles_but_the_designed_one() {
 const LAYERS: &[&[&str]] = &[
     &["dim", "error", "shape", "rules", "isa"],
     &["access"],
-    &["element", "fixed_point", "math", "fmt", "rules::elements"],
+    &[
+        "element",
+        "fixed_point",
+        "math",
+        "fmt",
+        "lanes",
+        "rules::elements",
+    ],
     &["expr", "ops", "kernel", "arg"],
     &[
         "aligned", "tensor", "view", "heap", "rows", "slice", "join", "linalg", "staged",

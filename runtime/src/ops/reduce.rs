@@ -21,42 +21,37 @@
 
 use super::{axes_signature, Build, Operation, Reads};
 use crate::dim::RUN_TIME;
-use crate::element::{Element, RowFold};
-use crate::expr::buffered::{fold_lanes, outer_of_row, source_row, CachedRow, OwnedRow, RowPair};
+use crate::element::{fold_row_by, Element, RowFold};
+use crate::expr::buffered::{outer_of_row, source_row, CachedRow, OwnedRow, RowPair};
 use crate::expr::fresh::Fresh;
 use crate::expr::function::{impl_domain, Domain};
 use crate::expr::{reading, Context, Expr, Flat, Own, Reading, Row, Shaped, SHORT_ROW};
+use crate::lanes::Read;
 use crate::rules::broadcast::BroadcastStrides;
 use crate::shape::{has_no_elements, Shape, MAX_RANK};
 use core::cell::Cell;
 use core::marker::PhantomData;
 
-/// How a reduction combines elements.
-pub trait Reducer<T> {
+/// How a reduction combines elements: its step ([`RowFold`], which also
+/// gives its start and a quiet step for the lanes), and what is particular
+/// to it.
+pub trait Reducer<T: Element> {
+    /// The step, and where a fold starts.
+    const ROW_FOLD: RowFold;
     /// The value of an empty reduction, and the start of every fold.
-    const IDENTITY: T;
+    const IDENTITY: T = Self::ROW_FOLD.identity();
     /// Whether a reduction over no element has a value. `max` and `min` have
     /// none (NumPy raises "zero-size array to reduction operation maximum
     /// which has no identity"): over a zero-length axis they are a
     /// compile-time error, not -inf.
     const DEFINED_WHEN_EMPTY: bool = true;
-    /// Folds one more element in.
-    fn combine(acc: T, x: T) -> T;
-    /// `combine` as [`Element::fold_rows_into`] names it.
-    const ROW_FOLD: RowFold;
-    /// Whether `combine` adds, from `ZERO` (`sum`, `mean`): a row that
+    /// Whether the step adds, from `ZERO` (`sum`, `mean`): a row that
     /// knows its sum ([`Row::known_sum`]) is then not folded again.
     const SUM: bool = false;
-    /// Whether [`Reducer::combine_quiet`] differs from `combine`.
-    const QUIET: bool = false;
-    /// `combine` for the lanes of a fold along a row, allowed to lose a NaN:
-    /// for `max` and `min` one compare-and-select (x86's `maxps`), where
-    /// `combine` needs three more operations on the accumulator's dependency
-    /// chain to keep a NaN. The fold then looks for NaN apart and, if it
-    /// finds one, folds again with `combine`.
+    /// Folds one more element in.
     #[inline(always)]
-    fn combine_quiet(acc: T, x: T) -> T {
-        Self::combine(acc, x)
+    fn combine(acc: T, x: T) -> T {
+        Self::ROW_FOLD.combine(acc, x)
     }
     /// The result from the folded value and the number of elements folded.
     #[inline(always)]
@@ -77,10 +72,8 @@ macro_rules! reductions {
     (@sums sums) => {
         true
     };
-    ($(#[doc = $doc:literal] $name:ident ($entry:ident): $bound:ident, start $identity:ident $(($sums:ident))?
-        $([$empty:ident when empty])?,
-        combine($acc:ident, $x:ident) => $combine:expr, as $fold:ident
-        $(, quiet($qacc:ident, $qx:ident) => $quiet:expr)?
+    ($(#[doc = $doc:literal] $name:ident ($entry:ident): $bound:ident, $fold:ident $(($sums:ident))?
+        $([$empty:ident when empty])?
         $(, finish($facc:ident, $count:ident) => $finish:expr)?;)*) => {
         /// The reductions, one zero-sized marker each.
         #[allow(non_camel_case_types)]
@@ -93,15 +86,9 @@ macro_rules! reductions {
                 // For every element type, so that only `Domain` reports a
                 // type outside the domain (`mean` of integers), once.
                 impl<T: Element> Reducer<T> for $name {
-                    const IDENTITY: T = T::$identity;
+                    const ROW_FOLD: RowFold = RowFold::$fold;
                     $(const DEFINED_WHEN_EMPTY: bool = reductions!(@empty $empty);)?
                     $(const SUM: bool = reductions!(@sums $sums);)?
-                    #[inline(always)]
-                    fn combine($acc: T, $x: T) -> T { $combine }
-                    const ROW_FOLD: RowFold = RowFold::$fold;
-                    $(const QUIET: bool = true;
-                    #[inline(always)]
-                    fn combine_quiet($qacc: T, $qx: T) -> T { $quiet })?
                     $(#[inline(always)]
                     fn finish($facc: T, $count: usize) -> T { $finish })?
                 }
@@ -133,18 +120,16 @@ macro_rules! reductions {
 
 reductions! {
     /// The sum of the elements.
-    sum (SUM): Element, start ZERO (sums), combine(acc, x) => acc + x, as Add;
+    sum (SUM): Element, Add (sums);
     /// The arithmetic mean (NaN over an empty axis, as NumPy; integers round half away from zero, as TFLite's, and have no mean of nothing).
-    mean (MEAN): Element, start ZERO (sums) [floats_only when empty], combine(acc, x) => acc + x, as Add,
+    mean (MEAN): Element, Add (sums) [floats_only when empty],
         finish(acc, count) => crate::element::mean_of(acc, count);
     /// The product of the elements.
-    prod (PROD): Element, start ONE, combine(acc, x) => acc * x, as Mul;
+    prod (PROD): Element, Mul;
     /// The largest element (NaN if any is NaN; no value over an empty axis).
-    max (MAX): Element, start LOWEST [undefined when empty], combine(acc, x) => acc.max_element(x), as Max,
-        quiet(acc, x) => if acc > x { acc } else { x };
+    max (MAX): Element, Max [undefined when empty];
     /// The smallest element (NaN if any is NaN; no value over an empty axis).
-    min (MIN): Element, start HIGHEST [undefined when empty], combine(acc, x) => acc.min_element(x), as Min,
-        quiet(acc, x) => if acc < x { acc } else { x };
+    min (MIN): Element, Min [undefined when empty];
 }
 
 /// The reduction `F` of `expr` (shape `E::Shape`) to shape `R`; `K` is the
@@ -401,7 +386,17 @@ where
                 let kept = outer_of_row::<K>(row * R::ROW_LEN + t);
                 let mut acc = F::IDENTITY;
                 for member in 0..group {
-                    let source = read(Self::member(kept, member));
+                    let outer = Self::member(kept, member);
+                    // Stored rows in a debug build: the runtime's compiled
+                    // fold ([`Element::fold_row`]), the same lanes in the
+                    // same order.
+                    if cfg!(debug_assertions) && !Self::RUN_TIME_INPUT_ROW {
+                        if let Some(stored) = self.expr.stored_row::<T, E::Shape>(outer) {
+                            acc = F::combine(acc, T::fold_row(F::ROW_FOLD, stored));
+                            continue;
+                        }
+                    }
+                    let source = read(outer);
                     acc = F::combine(acc, fold_row::<T, F>(&source, input_row));
                 }
                 set(t, F::finish(acc, count));
@@ -439,10 +434,8 @@ where
     }
 }
 
-/// Folds the first `len` elements of a row with [`LANES`](super::buffered::LANES) independent partial
-/// results (so the loop vectorises), then folds those. A reducer with a quiet
-/// step (`max`, `min`) folds with it and checks for NaN apart, folding again
-/// exactly only if the row holds one.
+/// Folds the first `len` elements of a row as [`fold_row_by`] does (the
+/// lanes, in their order), unless the row knows its sum.
 #[inline(always)]
 fn fold_row<T: Element, F: Reducer<T>>(row: &impl Row<T>, len: usize) -> T {
     if F::SUM {
@@ -450,13 +443,17 @@ fn fold_row<T: Element, F: Reducer<T>>(row: &impl Row<T>, len: usize) -> T {
             return sum;
         }
     }
-    if F::QUIET {
-        let (acc, nan) = fold_lanes(row, len, F::IDENTITY, F::combine_quiet, true);
-        if !nan {
-            return acc;
-        }
+    fold_row_by(F::ROW_FOLD, &RowRead(row), len)
+}
+
+/// A row read by a fold along it.
+struct RowRead<'a, R>(&'a R);
+
+impl<T: Element, R: Row<T>> Read<T> for RowRead<'_, R> {
+    #[inline(always)]
+    fn read(&self, j: usize) -> T {
+        self.0.get(j, T::ZERO)
     }
-    fold_lanes(row, len, F::IDENTITY, F::combine, false).0
 }
 
 impl<T, F, E, K, R: Shape> Shaped for Reduction<T, F, E, K, R> {

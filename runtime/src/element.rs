@@ -598,7 +598,7 @@ impl RowFold {
     /// for `max` and `min` one compare-and-select (x86's `maxps`), where
     /// `combine` needs three more operations on the accumulator's dependency
     /// chain to keep a NaN. The fold then looks for NaN apart and, if it
-    /// finds one, folds again with `combine` ([`fold_row_by`]).
+    /// finds one, folds again with `combine`.
     #[inline(always)]
     pub fn combine_quiet<T: Element>(self, acc: T, x: T) -> T {
         match self {

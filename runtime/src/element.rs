@@ -622,21 +622,21 @@ impl RowFold {
 }
 
 /// `acc[j] = fold(acc[j], row[j])` for every `j`: [`Element::fold_rows_into`]'s
-/// loop, one match outside it.
+/// loop, once per step (the match outside it, so each loop vectorises).
 #[inline(always)]
 fn fold_rows<T: Element>(fold: RowFold, acc: &mut [T], row: &[T]) {
+    #[inline(always)]
+    fn each<T: Element>(step: RowFold, acc: &mut [T], row: &[T]) {
+        for (a, &x) in acc.iter_mut().zip(row) {
+            *a = step.combine(*a, x);
+        }
+    }
     assert_eq!(acc.len(), row.len(), "rows of one length");
     match fold {
-        RowFold::Add => acc.iter_mut().zip(row).for_each(|(a, &x)| *a = *a + x),
-        RowFold::Mul => acc.iter_mut().zip(row).for_each(|(a, &x)| *a = *a * x),
-        RowFold::Max => acc
-            .iter_mut()
-            .zip(row)
-            .for_each(|(a, &x)| *a = a.max_element(x)),
-        RowFold::Min => acc
-            .iter_mut()
-            .zip(row)
-            .for_each(|(a, &x)| *a = a.min_element(x)),
+        RowFold::Add => each(RowFold::Add, acc, row),
+        RowFold::Mul => each(RowFold::Mul, acc, row),
+        RowFold::Max => each(RowFold::Max, acc, row),
+        RowFold::Min => each(RowFold::Min, acc, row),
     }
 }
 

@@ -421,7 +421,6 @@ where
                 }
                 let source = read(outer);
                 #[allow(clippy::needless_range_loop)]
-                #[allow(clippy::needless_range_loop)]
                 for j in 0..values.len() {
                     values[j] = F::combine(values[j], source.get(j, T::ZERO));
                 }

@@ -31,6 +31,7 @@ use crate::rules::broadcast::BroadcastStrides;
 use crate::shape::{has_no_elements, Shape, MAX_RANK};
 use core::cell::Cell;
 use core::marker::PhantomData;
+use core::mem::MaybeUninit;
 
 /// How a reduction combines elements: its step ([`RowFold`], which also
 /// gives its start and a quiet step for the lanes), and what is particular
@@ -332,6 +333,11 @@ where
         && !reading::<T, E>().holds.cached_rows
         && reading::<T, E>().holds.products == 0;
 
+    /// Whether a build with debug assertions copies a computed input row
+    /// into a buffer on the stack for [`fold_row_compiled`]: a row of
+    /// constant length, short enough for that buffer.
+    const ROW_COPIED: bool = !Self::RUN_TIME_INPUT_ROW && Self::INPUT_ROW <= COPIED_ROW;
+
     /// Whether the result is `[Dyn]` alone.
     const RUN_TIME_RESULT: bool = R::RUN_TIME_ROW;
 
@@ -397,7 +403,12 @@ where
                         }
                     }
                     let source = read(outer);
-                    acc = F::combine(acc, fold_row::<T, F>(&source, input_row));
+                    let folded = if cfg!(debug_assertions) && const { Self::ROW_COPIED } {
+                        fold_row_compiled::<T, F, E::Shape>(&source)
+                    } else {
+                        fold_row::<T, F>(&source, input_row)
+                    };
+                    acc = F::combine(acc, folded);
                 }
                 set(t, F::finish(acc, count));
             }
@@ -443,6 +454,36 @@ fn fold_row<T: Element, F: Reducer<T>>(row: &impl Row<T>, len: usize) -> T {
         }
     }
     fold_row_by(F::ROW_FOLD, &RowRead(row), len)
+}
+
+/// The longest computed row a build with debug assertions copies for
+/// [`fold_row_compiled`] (4 KiB of `f32` on the stack).
+const COPIED_ROW: usize = 1024;
+
+/// [`fold_row`] of a computed row of shape `S`'s row length, for builds
+/// with debug assertions: the row copied into a buffer, then folded by
+/// [`Element::fold_row`], compiled in the runtime crate. The lanes' own
+/// bookkeeping, compiled into the caller's crate without optimisation,
+/// cost more than reading the row (an FIR filter's rows of 64); the fold
+/// is the same, in the same order.
+#[inline(always)]
+fn fold_row_compiled<T: Element, F: Reducer<T>, S: Shape>(row: &impl Row<T>) -> T {
+    if F::SUM {
+        if let Some(sum) = row.known_sum() {
+            return sum;
+        }
+    }
+    // A buffer left uninitialised and a counted loop: `array::from_fn`
+    // and a filled array each cost more than the fold at opt-level 0.
+    let len = S::ROW_LEN.min(COPIED_ROW);
+    let mut buffer = [const { MaybeUninit::<T>::uninit() }; COPIED_ROW];
+    #[allow(clippy::needless_range_loop)]
+    for j in 0..len {
+        buffer[j].write(row.get(j, T::ZERO));
+    }
+    // SAFETY: the first `len` elements were written just above.
+    let values = unsafe { core::slice::from_raw_parts(buffer.as_ptr().cast::<T>(), len) };
+    T::fold_row(F::ROW_FOLD, values)
 }
 
 /// A row read by a fold along it.

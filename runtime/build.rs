@@ -6,7 +6,8 @@
 //!
 //! Also sets `cfg(vnni_kernel)` where the widening product's AVX-512 VNNI
 //! kernel (`expr/matmul/int8.rs`) is compiled: on x86-64 with `std` (chosen
-//! at run time) or with a target built with `avx512vnni` and `avx512bw`.
+//! at run time) or with a target built with `avx512vnni` and `avx512bw`;
+//! and `cfg(dev_profile)` in a build of the `dev` profile's family.
 
 use std::fmt::Write as _;
 
@@ -37,9 +38,23 @@ fn vnni_kernel_cfg() {
     }
 }
 
+/// `cfg(dev_profile)`: the build's profile inherits from `dev` (`cargo
+/// build`, `cargo test`), whose crates are compiled without optimisation
+/// unless told otherwise. Reductions of such a build fold their rows through
+/// functions compiled in this crate (`Element::fold_row`), which run at its
+/// own opt-level (the README's override); a release build, with debug
+/// assertions or not, keeps the folds inlined into its nests.
+fn dev_profile_cfg() {
+    println!("cargo::rustc-check-cfg=cfg(dev_profile)");
+    if std::env::var("PROFILE").as_deref() == Ok("debug") {
+        println!("cargo::rustc-cfg=dev_profile");
+    }
+}
+
 fn main() {
     println!("cargo:rerun-if-changed=build.rs");
     vnni_kernel_cfg();
+    dev_profile_cfg();
     let mut table = String::new();
     let mut sizes: Vec<usize> = (0..=LARGEST_TABLED_SIZE).collect();
     for base in [2usize, 10] {

@@ -82,8 +82,9 @@ pub trait Element:
     /// Compiled in this crate for each element type (`#[inline(never)]`),
     /// so that a debug build runs it at the runtime's own opt-level (the
     /// profile override the README gives), not at the caller's; the
-    /// reduction calls it only in builds with debug assertions, where the
-    /// loop inlined into the caller would run unoptimised.
+    /// reduction calls it only in builds of the dev profile (`cfg(dev_profile)`,
+    /// `build.rs`), where the loop inlined into the caller would run
+    /// unoptimised.
     fn fold_rows_into(fold: RowFold, acc: &mut [Self], row: &[Self]) {
         fold_rows(fold, acc, row);
     }

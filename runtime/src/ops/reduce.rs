@@ -333,7 +333,8 @@ where
         && !reading::<T, E>().holds.cached_rows
         && reading::<T, E>().holds.products == 0;
 
-    /// Whether a build with debug assertions copies a computed input row
+    /// Whether a build of the dev profile (`cfg(dev_profile)`, set by
+    /// `build.rs`) copies a computed input row
     /// into a buffer on the stack for [`fold_row_compiled`]: a row of
     /// constant length, short enough for that buffer.
     const ROW_COPIED: bool = !Self::RUN_TIME_INPUT_ROW && Self::INPUT_ROW <= COPIED_ROW;
@@ -393,17 +394,17 @@ where
                 let mut acc = F::IDENTITY;
                 for member in 0..group {
                     let outer = Self::member(kept, member);
-                    // Stored rows in a debug build: the runtime's compiled
+                    // Stored rows in a dev-profile build: the runtime's compiled
                     // fold ([`Element::fold_row`]), the same lanes in the
                     // same order.
-                    if cfg!(debug_assertions) && !Self::RUN_TIME_INPUT_ROW {
+                    if const { cfg!(dev_profile) && !Self::RUN_TIME_INPUT_ROW } {
                         if let Some(stored) = self.expr.stored_row::<T, E::Shape>(outer) {
                             acc = F::combine(acc, T::fold_row(F::ROW_FOLD, stored));
                             continue;
                         }
                     }
                     let source = read(outer);
-                    let folded = if cfg!(debug_assertions) && const { Self::ROW_COPIED } {
+                    let folded = if const { cfg!(dev_profile) && Self::ROW_COPIED } {
                         fold_row_compiled::<T, F, E::Shape>(&source)
                     } else {
                         fold_row::<T, F>(&source, input_row)
@@ -422,9 +423,9 @@ where
             let values = values.as_mut();
             for member in 0..group {
                 let outer = Self::member(kept, member);
-                // Stored rows in a debug build: the runtime's compiled loop
+                // Stored rows in a dev-profile build: the runtime's compiled loop
                 // ([`Element::fold_rows_into`]), not this one unoptimised.
-                if cfg!(debug_assertions) {
+                if const { cfg!(dev_profile) } {
                     if let Some(stored) = self.expr.stored_row::<T, E::Shape>(outer) {
                         T::fold_rows_into(F::ROW_FOLD, values, stored);
                         continue;
@@ -456,12 +457,12 @@ fn fold_row<T: Element, F: Reducer<T>>(row: &impl Row<T>, len: usize) -> T {
     fold_row_by(F::ROW_FOLD, &RowRead(row), len)
 }
 
-/// The longest computed row a build with debug assertions copies for
+/// The longest computed row a dev-profile build copies for
 /// [`fold_row_compiled`] (4 KiB of `f32` on the stack).
 const COPIED_ROW: usize = 1024;
 
 /// [`fold_row`] of a computed row of shape `S`'s row length, for builds
-/// with debug assertions: the row copied into a buffer, then folded by
+/// of the dev profile: the row copied into a buffer, then folded by
 /// [`Element::fold_row`], compiled in the runtime crate. The lanes' own
 /// bookkeeping, compiled into the caller's crate without optimisation,
 /// cost more than reading the row (an FIR filter's rows of 64); the fold

@@ -10,6 +10,7 @@ use crate::access::{ElementSource, Operand, RowMajor, Stack};
 use crate::fixed_point;
 use crate::lanes::{fold_lanes, Read, Step};
 use core::fmt::{Debug, Display};
+use core::marker::PhantomData;
 use core::ops::{Add, Div, Mul, Neg, Shl, Shr, Sub};
 
 /// A tensor element: `f32`, `f64` or a primitive integer.
@@ -92,7 +93,7 @@ pub trait Element:
     /// lanes, in their order): a reduction's step over a stored row.
     /// Compiled in this crate, as [`Element::fold_rows_into`] is.
     fn fold_row(fold: RowFold, row: &[Self]) -> Self {
-        fold_row_by(fold, row, row.len())
+        fold_row_of(fold, row)
     }
     /// Whether [`Element::int8_slice`] gives the data: `Self` is `i8`.
     const IS_INT8: bool = false;
@@ -552,19 +553,20 @@ macro_rules! scalar_operands {
         }
     )*};
 }
-/// A reduction's step, the one definition each reduction's `combine` has:
-/// `sum` and `mean` add, `prod` multiplies, `max` and `min` keep NaN (as
-/// [`Element::max_element`] does). What the compiled folds of stored rows
-/// ([`Element::fold_rows_into`], [`Element::fold_row`]) are told to do.
+/// A reduction's step as a value: `sum` and `mean` add, `prod` multiplies,
+/// `max` and `min` keep NaN (as [`Element::max_element`] does). What the
+/// compiled folds of stored rows ([`Element::fold_rows_into`],
+/// [`Element::fold_row`]) are told to do; each variant is one of the step
+/// types in [`reducer_steps`], where the step is defined.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum RowFold {
-    /// `acc + x`, from 0.
+    /// [`reducer_steps::Add`].
     Add,
-    /// `acc * x`, from 1.
+    /// [`reducer_steps::Mul`].
     Mul,
-    /// `acc.max_element(x)`, from the lowest value.
+    /// [`reducer_steps::Max`].
     Max,
-    /// `acc.min_element(x)`, from the highest value.
+    /// [`reducer_steps::Min`].
     Min,
 }
 
@@ -579,102 +581,166 @@ impl RowFold {
         }
     }
 
-    /// Folds one more element in.
-    #[inline(always)]
-    pub fn combine<T: Element>(self, acc: T, x: T) -> T {
-        match self {
-            RowFold::Add => acc + x,
-            RowFold::Mul => acc * x,
-            RowFold::Max => acc.max_element(x),
-            RowFold::Min => acc.min_element(x),
-        }
-    }
-
-    /// Whether [`RowFold::combine_quiet`] differs from `combine`.
+    /// Whether the step has a quiet form ([`FoldStep::combine_quiet`]).
     pub const fn has_quiet(self) -> bool {
         matches!(self, RowFold::Max | RowFold::Min)
     }
+}
 
-    /// `combine` for the lanes of a fold along a row, allowed to lose a NaN:
-    /// for `max` and `min` one compare-and-select (x86's `maxps`), where
-    /// `combine` needs three more operations on the accumulator's dependency
-    /// chain to keep a NaN. The fold then looks for NaN apart and, if it
-    /// finds one, folds again with `combine`.
+/// A reduction's step as a type: a fold over it is compiled for that step
+/// alone. (Over a [`RowFold`] value, a build without optimisation compiled
+/// all four steps at every step of the fold.)
+pub trait FoldStep<T: Element> {
+    /// The step as a value.
+    const FOLD: RowFold;
+    /// Folds one more element in.
+    fn combine(acc: T, x: T) -> T;
+    /// `combine` for the lanes of a fold along a row, allowed to lose a
+    /// NaN: for `max` and `min` one compare-and-select (x86's `maxps`),
+    /// where `combine` needs three more operations on the accumulator's
+    /// dependency chain to keep a NaN. The fold then looks for NaN apart
+    /// and, if it finds one, folds again with `combine`.
     #[inline(always)]
-    pub fn combine_quiet<T: Element>(self, acc: T, x: T) -> T {
-        match self {
-            RowFold::Max => {
-                if acc > x {
-                    acc
-                } else {
-                    x
-                }
+    fn combine_quiet(acc: T, x: T) -> T {
+        Self::combine(acc, x)
+    }
+}
+
+/// The reductions' steps, each defined once.
+pub mod reducer_steps {
+    use super::{Element, FoldStep, RowFold};
+
+    /// `acc + x`, from 0.
+    #[derive(Clone, Copy, Debug, Default)]
+    pub struct Add;
+    /// `acc * x`, from 1.
+    #[derive(Clone, Copy, Debug, Default)]
+    pub struct Mul;
+    /// `acc.max_element(x)`, from the lowest value.
+    #[derive(Clone, Copy, Debug, Default)]
+    pub struct Max;
+    /// `acc.min_element(x)`, from the highest value.
+    #[derive(Clone, Copy, Debug, Default)]
+    pub struct Min;
+
+    impl<T: Element> FoldStep<T> for Add {
+        const FOLD: RowFold = RowFold::Add;
+        #[inline(always)]
+        fn combine(acc: T, x: T) -> T {
+            acc + x
+        }
+    }
+
+    impl<T: Element> FoldStep<T> for Mul {
+        const FOLD: RowFold = RowFold::Mul;
+        #[inline(always)]
+        fn combine(acc: T, x: T) -> T {
+            acc * x
+        }
+    }
+
+    impl<T: Element> FoldStep<T> for Max {
+        const FOLD: RowFold = RowFold::Max;
+        #[inline(always)]
+        fn combine(acc: T, x: T) -> T {
+            acc.max_element(x)
+        }
+        #[inline(always)]
+        fn combine_quiet(acc: T, x: T) -> T {
+            if acc > x {
+                acc
+            } else {
+                x
             }
-            RowFold::Min => {
-                if acc < x {
-                    acc
-                } else {
-                    x
-                }
+        }
+    }
+
+    impl<T: Element> FoldStep<T> for Min {
+        const FOLD: RowFold = RowFold::Min;
+        #[inline(always)]
+        fn combine(acc: T, x: T) -> T {
+            acc.min_element(x)
+        }
+        #[inline(always)]
+        fn combine_quiet(acc: T, x: T) -> T {
+            if acc < x {
+                acc
+            } else {
+                x
             }
-            _ => self.combine(acc, x),
         }
     }
 }
 
-/// `acc[j] = fold(acc[j], row[j])` for every `j`: [`Element::fold_rows_into`]'s
-/// loop, once per step (the match outside it, so each loop vectorises).
+/// `acc[j] = S::combine(acc[j], row[j])` for every `j`.
+#[inline(always)]
+fn fold_rows_with<T: Element, S: FoldStep<T>>(acc: &mut [T], row: &[T]) {
+    assert_eq!(acc.len(), row.len(), "rows of one length");
+    for (a, &x) in acc.iter_mut().zip(row) {
+        *a = S::combine(*a, x);
+    }
+}
+
+/// [`Element::fold_rows_into`]'s loop for the step `fold` names.
 #[inline(always)]
 fn fold_rows<T: Element>(fold: RowFold, acc: &mut [T], row: &[T]) {
-    #[inline(always)]
-    fn each<T: Element>(step: RowFold, acc: &mut [T], row: &[T]) {
-        for (a, &x) in acc.iter_mut().zip(row) {
-            *a = step.combine(*a, x);
-        }
-    }
-    assert_eq!(acc.len(), row.len(), "rows of one length");
     match fold {
-        RowFold::Add => each(RowFold::Add, acc, row),
-        RowFold::Mul => each(RowFold::Mul, acc, row),
-        RowFold::Max => each(RowFold::Max, acc, row),
-        RowFold::Min => each(RowFold::Min, acc, row),
+        RowFold::Add => fold_rows_with::<T, reducer_steps::Add>(acc, row),
+        RowFold::Mul => fold_rows_with::<T, reducer_steps::Mul>(acc, row),
+        RowFold::Max => fold_rows_with::<T, reducer_steps::Max>(acc, row),
+        RowFold::Min => fold_rows_with::<T, reducer_steps::Min>(acc, row),
     }
 }
 
-impl<T: Element> Step<T> for RowFold {
+/// A step type's `combine` as a fold's step.
+struct Exact<S>(PhantomData<S>);
+
+impl<T: Element, S: FoldStep<T>> Step<T> for Exact<S> {
     #[inline(always)]
     fn step(&self, acc: T, x: T) -> T {
-        self.combine(acc, x)
+        S::combine(acc, x)
     }
 }
 
-/// A [`RowFold`]'s quiet step ([`RowFold::combine_quiet`]) as a fold's step.
-struct Quiet(RowFold);
+/// A step type's `combine_quiet` as a fold's step.
+struct Quiet<S>(PhantomData<S>);
 
-impl<T: Element> Step<T> for Quiet {
+impl<T: Element, S: FoldStep<T>> Step<T> for Quiet<S> {
     #[inline(always)]
     fn step(&self, acc: T, x: T) -> T {
-        self.0.combine_quiet(acc, x)
+        S::combine_quiet(acc, x)
     }
 }
 
-/// The `len` elements `row` reads folded by `fold` in the lanes' order
-/// ([`fold_lanes`]): `max` and `min` first with their quiet step, again
-/// with `combine` only where an element is NaN. The one fold along a row,
-/// for computed rows and stored ones alike.
+/// The `len` elements `row` reads folded by the step `S` in the lanes'
+/// order ([`fold_lanes`]): `max` and `min` first with their quiet step,
+/// again with `combine` only where an element is NaN. The one fold along a
+/// row, for computed rows and stored ones alike.
 #[inline(always)]
-pub(crate) fn fold_row_by<T: Element>(
-    fold: RowFold,
+pub(crate) fn fold_row_with<T: Element, S: FoldStep<T>>(
     row: &(impl Read<T> + ?Sized),
     len: usize,
 ) -> T {
-    if fold.has_quiet() {
-        let (acc, nan) = fold_lanes(row, len, fold.identity(), &Quiet(fold), true);
+    let identity = const { S::FOLD.identity::<T>() };
+    if const { S::FOLD.has_quiet() } {
+        let quiet = Quiet::<S>(PhantomData);
+        let (acc, nan) = fold_lanes(row, len, identity, &quiet, true);
         if !nan {
             return acc;
         }
     }
-    fold_lanes(row, len, fold.identity(), &fold, false).0
+    fold_lanes(row, len, identity, &Exact::<S>(PhantomData), false).0
+}
+
+/// [`Element::fold_row`]'s fold for the step `fold` names.
+#[inline(always)]
+fn fold_row_of<T: Element>(fold: RowFold, row: &[T]) -> T {
+    match fold {
+        RowFold::Add => fold_row_with::<T, reducer_steps::Add>(row, row.len()),
+        RowFold::Mul => fold_row_with::<T, reducer_steps::Mul>(row, row.len()),
+        RowFold::Max => fold_row_with::<T, reducer_steps::Max>(row, row.len()),
+        RowFold::Min => fold_row_with::<T, reducer_steps::Min>(row, row.len()),
+    }
 }
 
 for_each_element!(scalar_operands);
@@ -703,7 +769,7 @@ macro_rules! impl_integer {
             #[inline(never)]
             fn fold_rows_into(fold: RowFold, acc: &mut [Self], row: &[Self]) { fold_rows(fold, acc, row) }
             #[inline(never)]
-            fn fold_row(fold: RowFold, row: &[Self]) -> Self { fold_row_by(fold, row, row.len()) }
+            fn fold_row(fold: RowFold, row: &[Self]) -> Self { fold_row_of(fold, row) }
             const IS_INT8: bool = <$t as NarrowHooks>::IS_INT8;
             const IS_I32: bool = <$t as NarrowHooks>::IS_I32;
             #[inline(always)]
@@ -990,7 +1056,7 @@ macro_rules! impl_float {
             }
             #[inline(never)]
             fn fold_row(fold: RowFold, row: &[Self]) -> Self {
-                fold_row_by(fold, row, row.len())
+                fold_row_of(fold, row)
             }
             const ZERO: Self = 0.0;
             const ONE: Self = 1.0;

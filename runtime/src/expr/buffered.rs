@@ -24,7 +24,7 @@
 
 use super::strided::row_offset;
 use super::{Expr, Row, Shaped, TileOrigin};
-use crate::element::{fold_row_by, Element, RowFold};
+use crate::element::{fold_row_with, reducer_steps, Element};
 use crate::lanes::Read;
 use crate::rules::broadcast::BroadcastStrides;
 use crate::shape::{Shape, MAX_RANK};
@@ -347,7 +347,7 @@ impl<T: Element, E: Expr<T>> Fill<T> for SharedFill<'_, T, E> {
             // 0.65 of Eigen's speed). An integer sum could overflow,
             // which must not panic where no `sum` was written.
             // The fold a `sum` of the row makes, so the two are equal.
-            let sum = fold_row_by(RowFold::Add, &Filled(cells), cells.len());
+            let sum = fold_row_with::<T, reducer_steps::Add>(&Filled(cells), cells.len());
             self.node.sum.set(sum);
         }
     }

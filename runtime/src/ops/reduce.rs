@@ -21,7 +21,7 @@
 
 use super::{axes_signature, Build, Operation, Reads};
 use crate::dim::RUN_TIME;
-use crate::element::{fold_row_by, Element, RowFold};
+use crate::element::{fold_row_with, reducer_steps, Element, FoldStep, RowFold};
 use crate::expr::buffered::{outer_of_row, source_row, CachedRow, OwnedRow, RowPair};
 use crate::expr::fresh::Fresh;
 use crate::expr::function::{impl_domain, Domain};
@@ -33,12 +33,14 @@ use core::cell::Cell;
 use core::marker::PhantomData;
 use core::mem::MaybeUninit;
 
-/// How a reduction combines elements: its step ([`RowFold`], which also
-/// gives its start and a quiet step for the lanes), and what is particular
-/// to it.
+/// How a reduction combines elements: its step (one of [`reducer_steps`], which
+/// also gives its start and a quiet step for the lanes), and what is
+/// particular to it.
 pub trait Reducer<T: Element> {
-    /// The step, and where a fold starts.
-    const ROW_FOLD: RowFold;
+    /// The step.
+    type Step: FoldStep<T>;
+    /// The step as a value, for the compiled folds of stored rows.
+    const ROW_FOLD: RowFold = <Self::Step as FoldStep<T>>::FOLD;
     /// The value of an empty reduction, and the start of every fold.
     const IDENTITY: T = Self::ROW_FOLD.identity();
     /// Whether a reduction over no element has a value. `max` and `min` have
@@ -52,7 +54,7 @@ pub trait Reducer<T: Element> {
     /// Folds one more element in.
     #[inline(always)]
     fn combine(acc: T, x: T) -> T {
-        Self::ROW_FOLD.combine(acc, x)
+        <Self::Step as FoldStep<T>>::combine(acc, x)
     }
     /// The result from the folded value and the number of elements folded.
     #[inline(always)]
@@ -87,7 +89,7 @@ macro_rules! reductions {
                 // For every element type, so that only `Domain` reports a
                 // type outside the domain (`mean` of integers), once.
                 impl<T: Element> Reducer<T> for $name {
-                    const ROW_FOLD: RowFold = RowFold::$fold;
+                    type Step = reducer_steps::$fold;
                     $(const DEFINED_WHEN_EMPTY: bool = reductions!(@empty $empty);)?
                     $(const SUM: bool = reductions!(@sums $sums);)?
                     $(#[inline(always)]
@@ -445,7 +447,7 @@ where
     }
 }
 
-/// Folds the first `len` elements of a row as [`fold_row_by`] does (the
+/// Folds the first `len` elements of a row as [`fold_row_with`] does (the
 /// lanes, in their order), unless the row knows its sum.
 #[inline(always)]
 fn fold_row<T: Element, F: Reducer<T>>(row: &impl Row<T>, len: usize) -> T {
@@ -454,7 +456,7 @@ fn fold_row<T: Element, F: Reducer<T>>(row: &impl Row<T>, len: usize) -> T {
             return sum;
         }
     }
-    fold_row_by(F::ROW_FOLD, &RowRead(row), len)
+    fold_row_with::<T, F::Step>(&RowRead(row), len)
 }
 
 /// The longest computed row a dev-profile build copies for

@@ -4,7 +4,9 @@
 //! 1: tensor-expr is faster).
 //!
 //! `cargo bench --bench quantized` (and with
-//! `RUSTFLAGS="-C target-cpu=native"`).
+//! `RUSTFLAGS="-C target-cpu=native"`); words after `--` keep only the
+//! cases whose names contain one (`dense`, `kws`, `pointwise`,
+//! `depthwise`, `resnet`, `product`, `softmax`).
 //!
 //! The hand loops are the ones a careful C port has: i8 data widened as it
 //! is read, i32 sums with the output columns innermost and contiguous (they
@@ -549,11 +551,24 @@ fn softmax() {
 
 fn main() {
     println!("quantized (ns per call; ratio = other / tensor-expr)");
-    dense_layer();
-    kws_conv();
-    pointwise_conv();
-    depthwise_conv();
-    resnet_conv();
-    product_256();
-    softmax();
+    // `cargo bench --bench quantized -- product dense`: only the cases
+    // whose names contain one of the words.
+    let only: Vec<String> = std::env::args()
+        .skip(1)
+        .filter(|a| !a.starts_with('-'))
+        .collect();
+    let cases: [(&str, fn()); 7] = [
+        ("dense", dense_layer),
+        ("kws", kws_conv),
+        ("pointwise", pointwise_conv),
+        ("depthwise", depthwise_conv),
+        ("resnet", resnet_conv),
+        ("product", product_256),
+        ("softmax", softmax),
+    ];
+    for (name, case) in cases {
+        if only.is_empty() || only.iter().any(|word| name.contains(word.as_str())) {
+            case();
+        }
+    }
 }

@@ -78,7 +78,7 @@ fn bytes<S: Shape>(seed: usize) -> Tensor<i8, S> {
 }
 
 /// The widening product read from the bytes (tiles of 8, 4 and 1 rows by
-/// 32 and 16 columns, where the CPU has VNNI) against the same product of
+/// 32 and 16 columns, and a row's wide tiles, where the CPU has VNNI) against the same product of
 /// tensors widened first, with a zero point as a literal and as a value.
 #[test]
 fn widening_products_match_the_widened_product() {
@@ -103,6 +103,14 @@ fn widening_products_match_the_widened_product() {
     let wb = bytes::<Shape![2, 64, 32]>(3);
     let expected = tensor_expr!(xw @ wb.cast::<i32>());
     assert_eq!(tensor_expr!(cast::<i32>(x) @ cast::<i32>(wb)), expected);
+    // One row: wide tiles (128 columns with AVX-512, the kernel's blocks
+    // of 32), then the rest.
+    let (x, w) = (bytes::<Shape![1, 64]>(8), bytes::<Shape![64, 176]>(9));
+    let expected = tensor_expr!((x.cast::<i32>() - 5) @ w.cast::<i32>());
+    assert_eq!(
+        tensor_expr!((cast::<i32>(x) - 5) @ cast::<i32>(w)),
+        expected
+    );
     let (x, w) = (bytes::<Shape![9, 30]>(4), bytes::<Shape![30, 32]>(5));
     let expected = tensor_expr!(x.cast::<i32>() @ w.cast::<i32>());
     assert_eq!(tensor_expr!(cast::<i32>(x) @ cast::<i32>(w)), expected);

@@ -78,6 +78,12 @@ pub trait Element:
     fn int8_slice(_data: &[Self]) -> Option<&[i8]> {
         None
     }
+    /// `data` as `i32` values where `Self` is `i32`: where the widening
+    /// product's kernel writes its sums; `None` for every other type.
+    #[inline(always)]
+    fn i32_slice_mut(_data: &mut [Self]) -> Option<&mut [i32]> {
+        None
+    }
     /// Folds `row` into `acc` element by element (`acc[j] = fold(acc[j],
     /// row[j])`): a reduction's step over an outer axis of stored rows.
     /// Compiled in this crate for each element type (`#[inline(never)]`),
@@ -775,6 +781,8 @@ macro_rules! impl_integer {
             #[inline(always)]
             fn int8_slice(data: &[Self]) -> Option<&[i8]> { <$t as NarrowHooks>::int8_slice(data) }
             #[inline(always)]
+            fn i32_slice_mut(data: &mut [Self]) -> Option<&mut [i32]> { <$t as NarrowHooks>::i32_slice_mut(data) }
+            #[inline(always)]
             fn to_i32(self) -> Option<i32> { <$t as NarrowHooks>::to_i32(self) }
         }
     )*};
@@ -782,7 +790,7 @@ macro_rules! impl_integer {
 for_each_element!(signed_integers, impl_integer, HasSign:);
 
 /// The widening product's hooks ([`Element::int8_slice`],
-/// [`Element::to_i32`]) of each integer type: the overrides of `i8` and
+/// [`Element::i32_slice_mut`], [`Element::to_i32`]) of each integer type: the overrides of `i8` and
 /// `i32`, the defaults for the others. (A trait of its own, implemented
 /// by name, since the types `for_each_element!` passes are opaque to a
 /// macro's matching.)
@@ -791,6 +799,10 @@ trait NarrowHooks: Sized {
     const IS_I32: bool = false;
     #[inline(always)]
     fn int8_slice(_data: &[Self]) -> Option<&[i8]> {
+        None
+    }
+    #[inline(always)]
+    fn i32_slice_mut(_data: &mut [Self]) -> Option<&mut [i32]> {
         None
     }
     #[inline(always)]
@@ -809,6 +821,10 @@ impl NarrowHooks for i8 {
 
 impl NarrowHooks for i32 {
     const IS_I32: bool = true;
+    #[inline(always)]
+    fn i32_slice_mut(data: &mut [i32]) -> Option<&mut [i32]> {
+        Some(data)
+    }
     #[inline(always)]
     fn to_i32(self) -> Option<i32> {
         Some(self)

@@ -390,6 +390,22 @@ unsafe impl<T, E: Expr<T>> Expr<T> for &E {
         (**self).int8_row::<O>(outer)
     }
     #[inline(always)]
+    fn stored_matrix<O: Shape>(
+        &self,
+        outer: [usize; MAX_RANK],
+        axis: usize,
+    ) -> Option<super::StoredMatrix<'_, T>> {
+        (**self).stored_matrix::<O>(outer, axis)
+    }
+    #[inline(always)]
+    fn int8_matrix<O: Shape>(
+        &self,
+        outer: [usize; MAX_RANK],
+        axis: usize,
+    ) -> Option<super::Int8Matrix<'_>> {
+        (**self).int8_matrix::<O>(outer, axis)
+    }
+    #[inline(always)]
     fn row<O: Shape>(&self, outer: [usize; MAX_RANK]) -> impl Row<T> + '_ {
         (**self).row::<O>(outer)
     }

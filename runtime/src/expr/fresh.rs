@@ -9,7 +9,7 @@
 //! rule cannot be forgotten, and the one cached read it allows is named for
 //! the case where it is right.
 
-use super::{node, Child, Expr, Int8Row, Reading, Row};
+use super::{node, Child, Expr, Int8Matrix, Int8Row, Reading, Row};
 use crate::shape::{Shape, MAX_RANK};
 
 /// A child read at several rows: only fresh reads reach it.
@@ -51,6 +51,21 @@ impl<E> Fresh<E> {
         E: Expr<T>,
     {
         self.0.int8_row::<O>(outer)
+    }
+
+    /// Row `outer` of the child and the rows after it along `axis` as
+    /// stored `i8` values (`Expr::int8_matrix`; leaves have no row cache
+    /// to bypass).
+    #[inline(always)]
+    pub(crate) fn int8_matrix<T, O: Shape>(
+        &self,
+        outer: [usize; MAX_RANK],
+        axis: usize,
+    ) -> Option<Int8Matrix<'_>>
+    where
+        E: Expr<T>,
+    {
+        self.0.int8_matrix::<O>(outer, axis)
     }
 
     /// Row `outer` of the child as its stored elements, where it is stored

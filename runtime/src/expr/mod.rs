@@ -155,6 +155,32 @@ pub unsafe trait Expr<T>: Shaped {
         None
     }
 
+    /// Row `outer` of `O` and the rows after it along `axis`, as the stored
+    /// elements themselves ([`StoredMatrix`]), where [`Expr::stored_row`]
+    /// would give each of them: what lets a cast of it expose a whole
+    /// matrix of narrow data to the widening product's kernel, compiled
+    /// once in this crate ([`Int8Matrix`]).
+    #[inline(always)]
+    fn stored_matrix<O: Shape>(
+        &self,
+        _outer: [usize; MAX_RANK],
+        _axis: usize,
+    ) -> Option<StoredMatrix<'_, T>> {
+        None
+    }
+
+    /// Row `outer` of `O` and the rows after it along `axis` as stored
+    /// `i8` values, where [`Expr::int8_row`] would give each of them with
+    /// no constant added.
+    #[inline(always)]
+    fn int8_matrix<O: Shape>(
+        &self,
+        _outer: [usize; MAX_RANK],
+        _axis: usize,
+    ) -> Option<Int8Matrix<'_>> {
+        None
+    }
+
     /// The reader for one `R x C` tile of the output: `R` rows from `at`
     /// along the axis [`Reading::tile_rows`] picks (all other outer indices
     /// fixed), columns `j0` to `j0 + C`. The
@@ -183,6 +209,29 @@ pub struct Int8Row<'a> {
     pub bytes: &'a [i8],
     /// The constant added to each (minus a zero point).
     pub offset: i32,
+}
+
+/// Stored rows of an operand ([`Expr::stored_matrix`]): the row `m` after
+/// the first along the axis asked for starts at `data[m * stride]`, its
+/// elements contiguous. `data` runs to the end of the operand's storage,
+/// so a reader checks the rows it reads against its length.
+#[derive(Debug)]
+pub struct StoredMatrix<'a, T> {
+    /// The elements from the first row's first on.
+    pub data: &'a [T],
+    /// The elements from one row's start to the next's (0 where the
+    /// operand is broadcast along the axis).
+    pub stride: usize,
+}
+
+/// Stored `i8` rows of an operand read widened ([`Expr::int8_matrix`]),
+/// laid out as [`StoredMatrix`] says.
+#[derive(Clone, Copy, Debug)]
+pub struct Int8Matrix<'a> {
+    /// The bytes from the first row's first on.
+    pub bytes: &'a [i8],
+    /// The bytes from one row's start to the next's.
+    pub stride: usize,
 }
 
 /// How a tree reads its operands, as [`reading`] derives it: what the

@@ -10,7 +10,7 @@
 //! vectorise the way a contiguous one does.
 
 use super::context::Context;
-use super::{Expr, Flat, Own, Row, Shaped, StoredRows, Tile, TileOrigin};
+use super::{Expr, Flat, Own, Row, Shaped, StoredMatrix, StoredRows, Tile, TileOrigin};
 use crate::access::{Layout, Operand, RowMajor};
 use crate::element::Element;
 use crate::rules::broadcast::aligned_strides;
@@ -202,6 +202,22 @@ unsafe impl<T: Element, L: Layout> Expr<T> for StridedLeaf<'_, T, L> {
         }
         let offset = row_offset::<O>(&ReadStrides::<L, O>::STRIDES, outer);
         self.data.get(offset..offset + O::ROW_LEN)
+    }
+
+    #[inline(always)]
+    fn stored_matrix<O: Shape>(
+        &self,
+        outer: [usize; MAX_RANK],
+        axis: usize,
+    ) -> Option<StoredMatrix<'_, T>> {
+        if const { ReadStrides::<L, O>::INNER != 1 } || axis + 1 >= O::RANK {
+            return None;
+        }
+        let offset = row_offset::<O>(&ReadStrides::<L, O>::STRIDES, outer);
+        Some(StoredMatrix {
+            data: self.data.get(offset..)?,
+            stride: ReadStrides::<L, O>::STRIDES[axis],
+        })
     }
 
     #[inline(always)]

@@ -14,7 +14,9 @@
 use super::{Build, Operation, Reads, Signature};
 use crate::access::ElementSource;
 use crate::element::{Cast, Element, SaturatingCast};
-use crate::expr::{Context, Expr, Int8Row, OfElements, Own, Row, Shaped, Tile, TileOrigin};
+use crate::expr::{
+    Context, Expr, Int8Matrix, Int8Row, OfElements, Own, Row, Shaped, Tile, TileOrigin,
+};
 use crate::rules::elements::SameElement;
 use crate::shape::{Shape, MAX_RANK};
 use core::marker::PhantomData;
@@ -195,6 +197,19 @@ where
     fn int8_row<O: Shape>(&self, outer: [usize; MAX_RANK]) -> Option<Int8Row<'_>> {
         let bytes = F::int8_slice(self.input.stored_row::<O>(outer)?)?;
         Some(Int8Row { bytes, offset: 0 })
+    }
+
+    #[inline(always)]
+    fn int8_matrix<O: Shape>(
+        &self,
+        outer: [usize; MAX_RANK],
+        axis: usize,
+    ) -> Option<Int8Matrix<'_>> {
+        let rows = self.input.stored_matrix::<O>(outer, axis)?;
+        Some(Int8Matrix {
+            bytes: F::int8_slice(rows.data)?,
+            stride: rows.stride,
+        })
     }
 
     #[inline(always)]

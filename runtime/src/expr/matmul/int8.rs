@@ -6,83 +6,169 @@
 //! into 16 `i32` sums: a tile of `R` rows by 16 or 32 columns takes four
 //! rows of the right operand at a time, interleaved so that each column's
 //! four bytes are adjacent, and each row of the left operand contributes
-//! four bytes broadcast. `vpdpbusd` takes unsigned bytes on the left: each left
-//! byte is read as `x + 128` (its top bit flipped), and `128 - offset`
+//! four bytes broadcast. `vpdpbusd` takes unsigned bytes on the left: each
+//! left byte is read as `x + 128` (its top bit flipped), and `128 - offset`
 //! times each column's sum is taken off at the end (the column sums come
 //! from the same instruction over bytes of 1), which also applies the left
-//! operand's offset (`cast::<i32>(x) - zx`). Without `std`, the kernel is
+//! operand's offset (`cast::<i32>(x) - zx`). (Flipping the right operand's
+//! bytes instead, once per four rows, needs each left row's sum, which
+//! cost more than the flips it saves.) Without `std`, the kernel is
 //! used where the compile-time target has those instructions. Elsewhere
-//! [`block`] gives `None` and the product takes its general path.
+//! [`sums`] declines and the product takes its general path.
+//!
+//! The kernel is compiled once, in this crate, for every product: a
+//! product hands it the tile's left rows and the right operand as a matrix
+//! of stored bytes ([`Int8Matrix`]), so what a product expression compiles
+//! of its own is its reads and its epilogue, and a debug build runs the
+//! kernel at the runtime's opt-level (the profile override the README
+//! gives), not as a call per intrinsic.
 
-/// Reads rows of the right operand of a widening product as bytes.
-// Read only by the VNNI kernel, where it is compiled.
-#[cfg_attr(not(vnni_kernel), allow(dead_code))]
-pub(super) trait RightBytes {
-    /// Columns `j0 .. j0 + C` of row `kk` (`C` of the tile), if the row
-    /// is stored `i8` data with no offset.
-    fn row(&self, kk: usize) -> Option<&[i8]>;
+use crate::expr::Int8Matrix;
+use crate::kernel::MOST_TILE_ROWS;
+
+/// Whether this build has the kernel: where it does not (no `std`, and a
+/// compile-time target without VNNI), a product does not call [`sums`],
+/// which would always decline, and its code is left out.
+pub(super) const KERNEL: bool = cfg!(vnni_kernel);
+
+/// A tile of a widening product as the kernel reads it.
+pub(super) struct ProductTile<'a> {
+    /// The tile's rows of the left operand: 1 to [`MOST_TILE_ROWS`], each
+    /// of at least `k` bytes.
+    pub(super) left: &'a [&'a [i8]],
+    /// The constant added to each left row's bytes, one per row.
+    pub(super) offsets: &'a [i32],
+    /// The right operand from the tile's first column on: row `kk` from
+    /// `kk * stride`, with no constant added.
+    pub(super) right: Int8Matrix<'a>,
+    /// The length of the contraction.
+    pub(super) k: usize,
 }
 
-/// `sum_k (a[r][k] + offsets[r]) * b(k)[j]` for `R` rows and `C` (16 or
-/// 32) columns, over `k` (a multiple of 4) elements, where the CPU can;
-/// `None` where it cannot or a right row is not stored bytes.
-#[inline(always)]
-pub(super) fn block<Rb: RightBytes, const R: usize, const C: usize>(
-    a: &[&[i8]; R],
-    offsets: &[i32; R],
-    k: usize,
-    b: &Rb,
-) -> Option<[[i32; C]; R]> {
+impl ProductTile<'_> {
+    /// Whether the tile's operands hold what [`sums`] reads for `columns`
+    /// columns, and `out` (rows `stride` apart) what it writes.
+    fn fits(&self, columns: usize, out: &[i32], stride: usize) -> bool {
+        let rows = self.left.len();
+        let right_len = match self.k.checked_sub(1) {
+            None => Some(0),
+            Some(last) => last
+                .checked_mul(self.right.stride)
+                .and_then(|start| start.checked_add(columns)),
+        };
+        (1..=MOST_TILE_ROWS).contains(&rows)
+            && self.offsets.len() == rows
+            && (columns == 16 || (columns > 0 && columns.is_multiple_of(32)))
+            && self.k.is_multiple_of(4)
+            && self.left.iter().all(|row| row.len() >= self.k)
+            && right_len.is_some_and(|len| len <= self.right.bytes.len())
+            && stride >= columns
+            && (rows - 1)
+                .checked_mul(stride)
+                .and_then(|last| last.checked_add(columns))
+                .is_some_and(|len| len <= out.len())
+    }
+}
+
+/// Writes `sum_k (left[r][k] + offsets[r]) * right[k][j]` for the tile's
+/// rows by `columns` columns (16, or a multiple of 32) into `out`, row `r`
+/// at `out[r * stride..][..columns]`, and says true; false, `out`
+/// untouched, where the CPU lacks the instructions or the tile does not
+/// fit its operands or `out`. Not generic, so compiled once, here.
+#[inline(never)]
+pub(super) fn sums(tile: &ProductTile, columns: usize, out: &mut [i32], stride: usize) -> bool {
+    if !tile.fits(columns, out, stride) {
+        return false;
+    }
     #[cfg(vnni_kernel)]
     {
-        if const { C == 16 || C == 32 }
-            && k.is_multiple_of(4)
-            && a.iter().all(|row| row.len() >= k)
-            && crate::isa::selected() >= crate::isa::Level::Avx512Vnni
-        {
+        if crate::isa::selected() >= crate::isa::Level::Avx512Vnni {
             // SAFETY: the selected level is at most the CPU's
             // (`isa::selected`; without `std`, the compile-time target's):
-            // it has AVX-512 F, BW and VNNI.
-            return unsafe { vnni::block(a, offsets, k, b) };
+            // it has AVX-512 F, BW and VNNI. The tile fits (checked above).
+            unsafe { vnni::sums(tile, columns, out, stride) };
+            return true;
         }
     }
-    let _ = (a, offsets, k, b);
-    None
+    false
 }
 
 #[cfg(vnni_kernel)]
 mod vnni {
-    use super::RightBytes;
+    use super::ProductTile;
     use core::arch::x86_64::*;
 
-    /// [`super::block`] with AVX-512 VNNI; the caller has checked that
-    /// every row of `a` holds at least `k` bytes, `k.is_multiple_of(4)` and `C` is
-    /// 16 or 32.
+    /// [`super::sums`] with AVX-512 VNNI, for a tile that fits: blocks of
+    /// 8, 4, 2 and 1 rows by 32 or 16 columns.
     #[target_feature(enable = "avx512f,avx512bw,avx512vnni,avx2")]
-    pub(super) fn block<Rb: RightBytes, const R: usize, const C: usize>(
-        a: &[&[i8]; R],
-        offsets: &[i32; R],
-        k: usize,
-        b: &Rb,
-    ) -> Option<[[i32; C]; R]> {
+    pub(super) fn sums(tile: &ProductTile, columns: usize, out: &mut [i32], stride: usize) {
+        let rows = tile.left.len();
+        let mut first = 0;
+        while first < rows {
+            let left = rows - first;
+            let taken = [8, 4, 2, 1].into_iter().find(|&n| n <= left).unwrap_or(1);
+            let mut column = 0;
+            while column < columns {
+                let wide = if columns - column >= 32 { 32 } else { 16 };
+                let out = &mut out[first * stride + column..];
+                match (taken, wide) {
+                    (8, 32) => block::<8, 32>(tile, first, column, out, stride),
+                    (4, 32) => block::<4, 32>(tile, first, column, out, stride),
+                    (2, 32) => block::<2, 32>(tile, first, column, out, stride),
+                    (1, 32) => block::<1, 32>(tile, first, column, out, stride),
+                    (8, _) => block::<8, 16>(tile, first, column, out, stride),
+                    (4, _) => block::<4, 16>(tile, first, column, out, stride),
+                    (2, _) => block::<2, 16>(tile, first, column, out, stride),
+                    _ => block::<1, 16>(tile, first, column, out, stride),
+                }
+                column += wide;
+            }
+            first += taken;
+        }
+    }
+
+    /// Rows `first ..` (`R` of them) by columns `column ..` (`C`, 16 or
+    /// 32) of a tile that fits, into `out` from its first element, rows
+    /// `stride` apart.
+    #[inline]
+    #[target_feature(enable = "avx512f,avx512bw,avx512vnni,avx2")]
+    fn block<const R: usize, const C: usize>(
+        tile: &ProductTile,
+        first: usize,
+        column: usize,
+        out: &mut [i32],
+        stride: usize,
+    ) {
+        let left: [*const i8; R] = core::array::from_fn(|r| tile.left[first + r].as_ptr());
+        let offsets = &tile.offsets[first..first + R];
+        let right = tile.right.bytes[column..].as_ptr();
+        let right_stride = tile.right.stride;
         let vectors = C / 16;
-        let flip = _mm512_set1_epi32(0x8080_8080_u32 as i32);
-        let ones = _mm512_set1_epi32(0x0101_0101);
+        let flip = _mm512_set1_epi8(-128);
+        let ones = _mm512_set1_epi8(1);
         let mut sums = [[_mm512_setzero_si512(); 2]; R];
         let mut column_sums = [_mm512_setzero_si512(); 2];
         let mut kk = 0;
-        while kk < k {
-            let rows = [b.row(kk)?, b.row(kk + 1)?, b.row(kk + 2)?, b.row(kk + 3)?];
-            let right = if C == 32 {
-                interleaved_32(rows)?
-            } else {
-                [interleaved_16(rows)?, _mm512_setzero_si512()]
+        while kk < tile.k {
+            // SAFETY: the tile fits (`ProductTile::fits`): the right
+            // operand holds `C` bytes from column `column` of each of its
+            // `k` rows, and each left row `k` bytes.
+            let (right, four) = unsafe {
+                let row = |m: usize| right.add((kk + m) * right_stride);
+                let rows = [row(0), row(1), row(2), row(3)];
+                let right = if C == 32 {
+                    interleaved_32(rows)
+                } else {
+                    [interleaved_16(rows), _mm512_setzero_si512()]
+                };
+                let four: [i32; R] =
+                    core::array::from_fn(|r| left[r].add(kk).cast::<i32>().read_unaligned());
+                (right, four)
             };
             for v in 0..vectors {
                 column_sums[v] = _mm512_dpbusd_epi32(column_sums[v], ones, right[v]);
             }
-            for (row, sums) in a.iter().zip(sums.iter_mut()) {
-                let four = i32::from_le_bytes(bytes_at(row, kk));
+            for (sums, &four) in sums.iter_mut().zip(&four) {
                 let left = _mm512_xor_si512(_mm512_set1_epi32(four), flip);
                 for v in 0..vectors {
                     sums[v] = _mm512_dpbusd_epi32(sums[v], left, right[v]);
@@ -90,11 +176,11 @@ mod vnni {
             }
             kk += 4;
         }
-        let mut out = [[0i32; C]; R];
-        for ((sums, out), &offset) in sums.iter().zip(out.iter_mut()).zip(offsets) {
+        for (r, (sums, &offset)) in sums.iter().zip(offsets).enumerate() {
             let scale = _mm512_set1_epi32(128i32.wrapping_sub(offset));
             let [low, high] = [0, 1]
                 .map(|v| _mm512_sub_epi32(sums[v], _mm512_mullo_epi32(column_sums[v], scale)));
+            let out = &mut out[r * stride..][..C];
             if const { C == 32 } {
                 // Columns in order: the interleave left them in 128-bit
                 // groups [0-3, 16-19, 4-7, 20-23] and [8-11, 24-27, 12-15,
@@ -106,52 +192,41 @@ mod vnni {
                 store(out, low);
             }
         }
-        Some(out)
-    }
-
-    /// The four bytes of `row` from `kk`, as the little-endian bytes of one
-    /// `i32`.
-    #[inline(always)]
-    fn bytes_at(row: &[i8], kk: usize) -> [u8; 4] {
-        let four: [i8; 4] = row[kk..kk + 4].try_into().unwrap_or([0; 4]);
-        four.map(|byte| byte as u8)
     }
 
     /// Four rows of 32 bytes as two vectors of 16 columns, each column's
     /// four bytes adjacent (rows in order); the columns in 128-bit groups
     /// of four, in the order [`block`] undoes.
+    ///
+    /// # Safety
+    /// Each row is 32 readable bytes.
     #[inline]
     #[target_feature(enable = "avx512f,avx512bw,avx512vnni,avx2")]
-    fn interleaved_32(rows: [&[i8]; 4]) -> Option<[__m512i; 2]> {
-        let [r0, r1, r2, r3] = [
-            load_32(rows[0])?,
-            load_32(rows[1])?,
-            load_32(rows[2])?,
-            load_32(rows[3])?,
-        ];
+    unsafe fn interleaved_32(rows: [*const i8; 4]) -> [__m512i; 2] {
+        // SAFETY: the caller's; the loads are unaligned.
+        let [r0, r1, r2, r3] = rows.map(|row| unsafe { _mm256_loadu_si256(row.cast()) });
         let (low01, high01) = (_mm256_unpacklo_epi8(r0, r1), _mm256_unpackhi_epi8(r0, r1));
         let (low23, high23) = (_mm256_unpacklo_epi8(r2, r3), _mm256_unpackhi_epi8(r2, r3));
         let q0 = _mm256_unpacklo_epi16(low01, low23);
         let q1 = _mm256_unpackhi_epi16(low01, low23);
         let q2 = _mm256_unpacklo_epi16(high01, high23);
         let q3 = _mm256_unpackhi_epi16(high01, high23);
-        Some([
+        [
             _mm512_inserti64x4::<1>(_mm512_castsi256_si512(q0), q1),
             _mm512_inserti64x4::<1>(_mm512_castsi256_si512(q2), q3),
-        ])
+        ]
     }
 
     /// Four rows of 16 bytes as one vector of 16 columns in order, each
     /// column's four bytes adjacent.
+    ///
+    /// # Safety
+    /// Each row is 16 readable bytes.
     #[inline]
     #[target_feature(enable = "avx512f,avx512bw,avx512vnni,avx2")]
-    fn interleaved_16(rows: [&[i8]; 4]) -> Option<__m512i> {
-        let [r0, r1, r2, r3] = [
-            load_16(rows[0])?,
-            load_16(rows[1])?,
-            load_16(rows[2])?,
-            load_16(rows[3])?,
-        ];
+    unsafe fn interleaved_16(rows: [*const i8; 4]) -> __m512i {
+        // SAFETY: the caller's; the loads are unaligned.
+        let [r0, r1, r2, r3] = rows.map(|row| unsafe { _mm_loadu_si128(row.cast()) });
         let (low01, high01) = (_mm_unpacklo_epi8(r0, r1), _mm_unpackhi_epi8(r0, r1));
         let (low23, high23) = (_mm_unpacklo_epi8(r2, r3), _mm_unpackhi_epi8(r2, r3));
         let low = _mm256_set_m128i(
@@ -162,25 +237,7 @@ mod vnni {
             _mm_unpackhi_epi16(high01, high23),
             _mm_unpacklo_epi16(high01, high23),
         );
-        Some(_mm512_inserti64x4::<1>(_mm512_castsi256_si512(low), high))
-    }
-
-    /// The first 16 bytes of `row` as a vector.
-    #[inline]
-    #[target_feature(enable = "avx512f,avx512bw,avx512vnni,avx2")]
-    fn load_16(row: &[i8]) -> Option<__m128i> {
-        let row: &[i8; 16] = row.get(..16)?.try_into().ok()?;
-        // SAFETY: `row` is 16 readable bytes; the load is unaligned.
-        Some(unsafe { _mm_loadu_si128(row.as_ptr().cast()) })
-    }
-
-    /// The first 32 bytes of `row` as a vector.
-    #[inline]
-    #[target_feature(enable = "avx512f,avx512bw,avx512vnni,avx2")]
-    fn load_32(row: &[i8]) -> Option<__m256i> {
-        let row: &[i8; 32] = row.get(..32)?.try_into().ok()?;
-        // SAFETY: `row` is 32 readable bytes; the load is unaligned.
-        Some(unsafe { _mm256_loadu_si256(row.as_ptr().cast()) })
+        _mm512_inserti64x4::<1>(_mm512_castsi256_si512(low), high)
     }
 
     /// Stores 16 sums.

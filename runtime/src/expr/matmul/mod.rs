@@ -35,7 +35,9 @@ pub(crate) use packed::{Packing, BLOCK_COLUMNS, BLOCK_ROWS};
 use super::block::Block;
 use super::block::RightBlock;
 use super::fresh::Fresh;
-use super::{reading, Context, Expr, Own, Reading, Row, Shaped, Tile, TileOrigin, SHORT_ROW};
+use super::{
+    reading, Context, Expr, Int8Matrix, Own, Reading, Row, Shaped, Tile, TileOrigin, SHORT_ROW,
+};
 use crate::element::Element;
 use crate::rules::matmul::{MatmulRule, ProductLayout};
 use crate::shape::{len_unless_run_time, Shape, MAX_RANK};
@@ -74,21 +76,6 @@ const PACKED_RIGHT_BYTES: usize = 4 << 20;
 /// with fewer, each packed element of the right operand serves too few
 /// multiply-adds to pay for its copy.
 const PACKED_ROWS: usize = 32;
-
-/// Writes the `i32` sums `sums` into columns `start ..` of `block`, as
-/// the product's elements.
-#[inline(always)]
-fn widen_into<T: Element, const R: usize, const C: usize, const W: usize>(
-    block: &mut [[T; C]; R],
-    start: usize,
-    sums: &[[i32; W]; R],
-) {
-    for (row, sums) in block.iter_mut().zip(sums) {
-        for (value, &sum) in row[start..start + W].iter_mut().zip(sums) {
-            *value = T::from_int_literal(i128::from(sum));
-        }
-    }
-}
 
 /// The shape of the node [`matmul`] builds.
 type ProductOf<A, B> = <<A as Shaped>::Shape as MatmulRule<<B as Shaped>::Shape>>::Output;
@@ -203,33 +190,12 @@ where
         && S::DIMS[S::RANK - 2] >= PACKED_ROWS
         && Self::K * S::DIMS[S::RANK - 1] * size_of::<T>() >= PACKED_RIGHT_BYTES;
 
-    /// The `R x C` tile at `at`, `j0` summed from stored bytes, where the
-    /// operands' rows are stored `i8` and the CPU has the instructions.
-    #[inline(always)]
-    fn int8_block<O: Shape, const R: usize, const C: usize>(
-        &self,
-        at: TileOrigin,
-        j0: usize,
-    ) -> Option<[[i32; C]; R]> {
-        let lefts: [_; R] = core::array::from_fn(|r| Self::product_row::<O>(at.row::<O>(r)).left);
-        let mut rows: [&[i8]; R] = [&[]; R];
-        let mut offsets = [0i32; R];
-        for ((row, offset), left) in rows.iter_mut().zip(&mut offsets).zip(lefts) {
-            let read = self.a.int8_row::<T, P::LhsView>(left)?;
-            (*row, *offset) = (read.bytes, read.offset);
-        }
-        let right = RightInt8::<_, C> {
-            node: self,
-            batch: lefts[0],
-            j0,
-        };
-        int8::block(&rows, &offsets, Self::K, &right)
-    }
-
-    /// Fills `block` from [`Self::int8_block`]'s tiles: one of 16 columns,
-    /// or tiles of 32 for any multiple of 32 (a single row's wide tile, a
-    /// matrix-vector product's: 128 columns with AVX-512); false, `block`
-    /// partly written, for other widths or where a tile is not summed so.
+    /// Fills `block` with the tile at `at`, `j0`, summed from stored bytes
+    /// by the int8 kernel ([`int8::sums`], compiled once in this crate):
+    /// where the tile is 16 columns wide or a multiple of 32 (a single
+    /// row's wide tile, a matrix-vector product's: 128 columns with
+    /// AVX-512), the operands' rows are stored `i8` and the CPU has the
+    /// instructions. False, `block` untouched, elsewhere.
     #[inline(always)]
     fn int8_columns<O: Shape, const R: usize, const C: usize>(
         &self,
@@ -237,22 +203,39 @@ where
         j0: usize,
         block: &mut [[T; C]; R],
     ) -> bool {
-        if const { C == 16 } {
-            return self
-                .int8_block::<O, R, 16>(at, j0)
-                .map(|sums| widen_into(block, 0, &sums))
-                .is_some();
-        }
-        if const { !C.is_multiple_of(32) } {
+        if const { !int8::KERNEL || (C != 16 && !C.is_multiple_of(32)) } {
             return false;
         }
-        for start in (0..C).step_by(32) {
-            let Some(sums) = self.int8_block::<O, R, 32>(at, j0 + start) else {
+        let lefts: [_; R] = core::array::from_fn(|r| Self::product_row::<O>(at.row::<O>(r)).left);
+        let mut rows: [&[i8]; R] = [&[]; R];
+        let mut offsets = [0i32; R];
+        for ((row, offset), left) in rows.iter_mut().zip(&mut offsets).zip(lefts) {
+            let Some(read) = self.a.int8_row::<T, P::LhsView>(left) else {
                 return false;
             };
-            widen_into(block, start, &sums);
+            (*row, *offset) = (read.bytes, read.offset);
         }
-        true
+        let mut first_right_row = lefts[0];
+        first_right_row[Self::BATCH_RANK] = 0;
+        let right = self
+            .b
+            .int8_matrix::<T, P::RhsView>(first_right_row, Self::BATCH_RANK);
+        let (Some(right), Some(out)) = (right, T::i32_slice_mut(block.as_flattened_mut())) else {
+            return false;
+        };
+        let Some(bytes) = right.bytes.get(j0..) else {
+            return false;
+        };
+        let tile = int8::ProductTile {
+            left: &rows,
+            offsets: &offsets,
+            right: Int8Matrix {
+                bytes,
+                stride: right.stride,
+            },
+            k: Self::K,
+        };
+        int8::sums(&tile, C, out, C)
     }
 
     /// One element by a plain dot product: the general path (right vectors and
@@ -458,36 +441,6 @@ where
             *value = row.get(Self::own_column(j0 + j), T::ZERO);
         }
         values
-    }
-}
-
-/// The right operand of a widening product as bytes, at fixed batch
-/// indices and first column `j0`.
-// Read only by the VNNI kernel, where it is compiled.
-#[cfg_attr(not(vnni_kernel), allow(dead_code))]
-struct RightInt8<'a, N, const C: usize> {
-    node: &'a N,
-    batch: [usize; MAX_RANK],
-    j0: usize,
-}
-
-impl<T, A, B, S, P, const C: usize> int8::RightBytes for RightInt8<'_, MatMul<T, A, B, S, P>, C>
-where
-    T: Element,
-    A: Expr<T>,
-    B: Expr<T>,
-    S: Shape,
-    P: ProductLayout,
-{
-    #[inline(always)]
-    fn row(&self, kk: usize) -> Option<&[i8]> {
-        let mut index = self.batch;
-        index[MatMul::<T, A, B, S, P>::BATCH_RANK] = kk;
-        let row = self.node.b.int8_row::<T, P::RhsView>(index)?;
-        if row.offset != 0 {
-            return None;
-        }
-        row.bytes.get(self.j0..self.j0 + C)
     }
 }
 

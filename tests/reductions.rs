@@ -436,3 +436,44 @@ fn a_long_row_keeps_its_nan_wherever_it_sits() {
         );
     }
 }
+
+/// A reduction along rows of a product of stored rows (in a debug build, a
+/// dot product compiled in the runtime) gives exactly the values of the
+/// same reduction of the product computed first: the same lanes, in the
+/// same order. Rows of 70 (more than the lanes), a broadcast row, and
+/// each fold.
+#[test]
+fn folds_of_products_of_stored_rows_match_the_computed_product() {
+    let x = sample::<Shape![5, 70]>();
+    let mut k = 0.0f64;
+    let w = Tensor::<f64, Shape![70]>::from_fn(|_| {
+        k += 1.0;
+        (k * 1.3).cos() * 2.0 - 0.25
+    });
+    let product = tensor_expr!(x * w);
+    assert_eq!(
+        tensor_expr!(sum(x * w, [1])),
+        tensor_expr!(sum(product, [1]))
+    );
+    assert_eq!(
+        tensor_expr!(mean(x * w, [1])),
+        tensor_expr!(mean(product, [1]))
+    );
+    assert_eq!(
+        tensor_expr!(max(x * w, [1])),
+        tensor_expr!(max(product, [1]))
+    );
+    assert_eq!(
+        tensor_expr!(prod(x * x, [1])),
+        tensor_expr!(prod(x * x + 0.0, [1]))
+    );
+    // An exact check of one row against a plain loop, in the lanes' order
+    // not assumed: integers.
+    let a = Tensor::<i64, Shape![3, 40]>::from_fn(|[i, j]| (i * 7 + j * 3) as i64 % 11 - 5);
+    let b = Tensor::<i64, Shape![40]>::from_fn(|[j]| (j as i64 * 5) % 7 - 3);
+    let dots = tensor_expr!(sum(a * b, [1]));
+    for i in 0..3 {
+        let expected: i64 = (0..40).map(|j| a[[i, j]] * b[[j]]).sum();
+        assert_eq!(dots[[i]], expected);
+    }
+}

@@ -101,6 +101,14 @@ pub trait Element:
     fn fold_row(fold: RowFold, row: &[Self]) -> Self {
         fold_row_of(fold, row)
     }
+    /// The row `a[j] * b[j]` (as long as the shorter) folded by `fold` as
+    /// [`Element::fold_row`] folds a row: a debug build's sum of a product
+    /// of two stored rows (an FIR filter's window times its taps), the same
+    /// values in the same order as the fold of the computed row. Compiled
+    /// in this crate, as [`Element::fold_rows_into`] is.
+    fn fold_product_row(fold: RowFold, a: &[Self], b: &[Self]) -> Self {
+        fold_product_row_of(fold, a, b)
+    }
     /// Whether [`Element::int8_slice`] gives the data: `Self` is `i8`.
     const IS_INT8: bool = false;
     /// `self` as an `i32` where `Self` is `i32` (the widening product's
@@ -749,6 +757,33 @@ fn fold_row_of<T: Element>(fold: RowFold, row: &[T]) -> T {
     }
 }
 
+/// [`Element::fold_product_row`]'s fold for the step `fold` names.
+#[inline(always)]
+fn fold_product_row_of<T: Element>(fold: RowFold, a: &[T], b: &[T]) -> T {
+    let len = a.len().min(b.len());
+    let (a, b) = (&a[..len], &b[..len]);
+    let row = ProductRead { a, b };
+    match fold {
+        RowFold::Add => fold_row_with::<T, reducer_steps::Add>(&row, len),
+        RowFold::Mul => fold_row_with::<T, reducer_steps::Mul>(&row, len),
+        RowFold::Max => fold_row_with::<T, reducer_steps::Max>(&row, len),
+        RowFold::Min => fold_row_with::<T, reducer_steps::Min>(&row, len),
+    }
+}
+
+/// Two rows read as their elementwise product.
+struct ProductRead<'a, T> {
+    a: &'a [T],
+    b: &'a [T],
+}
+
+impl<T: Element> Read<T> for ProductRead<'_, T> {
+    #[inline(always)]
+    fn read(&self, j: usize) -> T {
+        self.a[j] * self.b[j]
+    }
+}
+
 for_each_element!(scalar_operands);
 
 for_each_element!(impl_cast);
@@ -776,6 +811,8 @@ macro_rules! impl_integer {
             fn fold_rows_into(fold: RowFold, acc: &mut [Self], row: &[Self]) { fold_rows(fold, acc, row) }
             #[inline(never)]
             fn fold_row(fold: RowFold, row: &[Self]) -> Self { fold_row_of(fold, row) }
+            #[inline(never)]
+            fn fold_product_row(fold: RowFold, a: &[Self], b: &[Self]) -> Self { fold_product_row_of(fold, a, b) }
             const IS_INT8: bool = <$t as NarrowHooks>::IS_INT8;
             const IS_I32: bool = <$t as NarrowHooks>::IS_I32;
             #[inline(always)]
@@ -1073,6 +1110,10 @@ macro_rules! impl_float {
             #[inline(never)]
             fn fold_row(fold: RowFold, row: &[Self]) -> Self {
                 fold_row_of(fold, row)
+            }
+            #[inline(never)]
+            fn fold_product_row(fold: RowFold, a: &[Self], b: &[Self]) -> Self {
+                fold_product_row_of(fold, a, b)
             }
             const ZERO: Self = 0.0;
             const ONE: Self = 1.0;

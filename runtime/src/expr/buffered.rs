@@ -390,6 +390,10 @@ unsafe impl<T, E: Expr<T>> Expr<T> for &E {
         (**self).int8_row::<O>(outer)
     }
     #[inline(always)]
+    fn stored_factors<O: Shape>(&self, outer: [usize; MAX_RANK]) -> Option<(&[T], &[T])> {
+        (**self).stored_factors::<O>(outer)
+    }
+    #[inline(always)]
     fn stored_matrix<O: Shape>(
         &self,
         outer: [usize; MAX_RANK],

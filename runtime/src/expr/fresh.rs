@@ -80,6 +80,19 @@ impl<E> Fresh<E> {
         self.0.stored_row::<O>(outer)
     }
 
+    /// Row `outer` of the child as the elementwise product of two stored
+    /// rows (`Expr::stored_factors`; stored rows have no cache to bypass).
+    #[inline(always)]
+    pub(crate) fn stored_factors<T, O: Shape>(
+        &self,
+        outer: [usize; MAX_RANK],
+    ) -> Option<(&[T], &[T])>
+    where
+        E: Expr<T>,
+    {
+        self.0.stored_factors::<O>(outer)
+    }
+
     /// Row `outer` read through the child's caches: right only where the
     /// node reads, for each output row, exactly the child row that the
     /// output row itself reads (a reduction over the last axis with keepdim,

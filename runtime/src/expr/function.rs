@@ -137,6 +137,10 @@ pub trait BinaryFunction<T> {
     /// function adds an offset to `a` (a zero point the widening product
     /// folds into its sums, `Expr::int8_row`).
     const OFFSET_SIGN: i32 = 0;
+    /// Whether the function is `a * b`: where both operands' rows are
+    /// stored, a sum along the row is a dot product of them
+    /// (`Expr::stored_factors`).
+    const IS_PRODUCT: bool = false;
 }
 
 /// A function of three elements (the operands broadcast together).
@@ -159,13 +163,14 @@ macro_rules! impl_function {
             }
         }
     };
-    ($name:ident($a:ident, $b:ident): $bound:ident => $body:expr $(, offset $sign:expr)?) => {
+    ($name:ident($a:ident, $b:ident): $bound:ident => $body:expr $(, offset $sign:expr)? $(, product $product:literal)?) => {
         impl<T: $bound> BinaryFunction<T> for $name {
             #[inline(always)]
             fn apply($a: T, $b: T) -> T {
                 $body
             }
             $(const OFFSET_SIGN: i32 = $sign;)?
+            $(const IS_PRODUCT: bool = $product;)?
         }
     };
     ($name:ident($a:ident, $b:ident, $c:ident): $bound:ident => $body:expr) => {
@@ -298,12 +303,12 @@ pub mod operators {
     /// The operators whose function is the Rust operator itself, on the
     /// elements of `$domain`.
     macro_rules! binary_operators {
-        ($domain:ident: $($(#[$doc:meta])* $name:ident => $op:tt $(offset $sign:literal)?;)*) => {$(
+        ($domain:ident: $($(#[$doc:meta])* $name:ident => $op:tt $(offset $sign:literal)? $(product $product:literal)?;)*) => {$(
             $(#[$doc])*
             #[derive(Clone, Copy, Debug, Default)]
             pub struct $name;
             impl_domain!($name: $domain);
-            impl_function!($name(a, b): $domain => a $op b $(, offset $sign)?);
+            impl_function!($name(a, b): $domain => a $op b $(, offset $sign)? $(, product $product)?);
         )*};
     }
     binary_operators! { Element:
@@ -312,7 +317,7 @@ pub mod operators {
         /// `a - b`.
         sub => - offset -1;
         /// `a * b`.
-        mul => *;
+        mul => * product true;
         /// `a / b` (integer division by zero panics, as in Rust).
         div => /;
     }

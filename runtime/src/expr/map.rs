@@ -220,6 +220,16 @@ unsafe impl<T: Element, F: BinaryFunction<T>, A: Expr<T>, B: Expr<T>, S: Shape> 
         }
     }
     #[inline(always)]
+    fn stored_factors<O: Shape>(&self, outer: [usize; MAX_RANK]) -> Option<(&[T], &[T])> {
+        if const { !F::IS_PRODUCT } {
+            return None;
+        }
+        Some((
+            self.a.stored_row::<O>(outer)?,
+            self.b.stored_row::<O>(outer)?,
+        ))
+    }
+    #[inline(always)]
     fn int8_row<O: Shape>(&self, outer: [usize; MAX_RANK]) -> Option<super::Int8Row<'_>> {
         let row = self.a.int8_row::<O>(outer)?;
         let constant = self.b.row::<O>(outer).get(0, T::ZERO).to_i32()?;

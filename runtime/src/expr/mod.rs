@@ -169,6 +169,16 @@ pub unsafe trait Expr<T>: Shaped {
         None
     }
 
+    /// Row `outer` of `O` as the elementwise product of two rows of
+    /// stored elements, where the node is `a * b` of operands whose rows
+    /// [`Expr::stored_row`] gives: what lets a debug build's sum along the
+    /// row run as a dot product compiled in this crate
+    /// ([`Element::fold_product_row`](crate::element::Element::fold_product_row)).
+    #[inline(always)]
+    fn stored_factors<O: Shape>(&self, _outer: [usize; MAX_RANK]) -> Option<(&[T], &[T])> {
+        None
+    }
+
     /// Row `outer` of `O` and the rows after it along `axis` as stored
     /// `i8` values, where [`Expr::int8_row`] would give each of them with
     /// no constant added.

@@ -404,6 +404,12 @@ where
                             acc = F::combine(acc, T::fold_row(F::ROW_FOLD, stored));
                             continue;
                         }
+                        // A product of stored rows (a window times taps):
+                        // a dot product compiled there.
+                        if let Some((a, b)) = self.expr.stored_factors::<T, E::Shape>(outer) {
+                            acc = F::combine(acc, T::fold_product_row(F::ROW_FOLD, a, b));
+                            continue;
+                        }
                     }
                     let source = read(outer);
                     let folded = if const { cfg!(dev_profile) && Self::ROW_COPIED } {

@@ -7,7 +7,8 @@
 //! Also sets `cfg(vnni_kernel)` where the widening product's AVX-512 VNNI
 //! kernel (`expr/matmul/int8.rs`) is compiled: on x86-64 with `std` (chosen
 //! at run time) or with a target built with `avx512vnni` and `avx512bw`;
-//! and `cfg(dev_profile)` in a build of the `dev` profile's family.
+//! `cfg(dev_profile)` in a build of the `dev` profile's family; and
+//! `cfg(size_profile)` where the runtime is optimised for size.
 
 use std::fmt::Write as _;
 
@@ -51,10 +52,23 @@ fn dev_profile_cfg() {
     }
 }
 
+/// `cfg(size_profile)`: the runtime is optimised for size (`opt-level =
+/// "s"` or `"z"`, what embedded builds use). A product's tile of one row
+/// of integers then sums its terms in one chain, not four (the same
+/// values: integer sums do not depend on their order), which is a third
+/// of the code.
+fn size_profile_cfg() {
+    println!("cargo::rustc-check-cfg=cfg(size_profile)");
+    if matches!(std::env::var("OPT_LEVEL").as_deref(), Ok("s" | "z")) {
+        println!("cargo::rustc-cfg=size_profile");
+    }
+}
+
 fn main() {
     println!("cargo:rerun-if-changed=build.rs");
     vnni_kernel_cfg();
     dev_profile_cfg();
+    size_profile_cfg();
     let mut table = String::new();
     let mut sizes: Vec<usize> = (0..=LARGEST_TABLED_SIZE).collect();
     for base in [2usize, 10] {

@@ -394,8 +394,10 @@ enum LeafTile<'a, T, L, O, const R: usize, const C: usize> {
 }
 
 impl<T: Element, L: Layout, O: Shape, const R: usize, const C: usize> LeafTile<'_, T, L, O, R, C> {
-    /// Whether the tile holds the one row's values.
-    const READ_ONCE: bool = ReadStrides::<L, O>::ONE_ROW && !T::IS_FLOAT;
+    /// Whether the tile holds the one row's values: read once for its
+    /// rows, where it has more than one (for one row, a copy of the window
+    /// is only code, and stack).
+    const READ_ONCE: bool = ReadStrides::<L, O>::ONE_ROW && !T::IS_FLOAT && R > 1;
 }
 
 impl<T: Element, L: Layout, O: Shape, const R: usize, const C: usize> Tile<T>

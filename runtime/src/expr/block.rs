@@ -56,4 +56,19 @@ impl<T: Copy, const R: usize, const C: usize> Tile<T> for Block<T, R, C> {
 pub(crate) trait RightBlock<T, const C: usize> {
     /// Elements `j0 .. j0 + C` of row `kk`.
     fn load(&self, kk: usize) -> [T; C];
+
+    /// `sums[j] += a * b[j]` over those elements. By default [`Self::load`]
+    /// then the multiply-adds; a reader of the operand's rows reads them
+    /// in the same loop, with no copy of the row (the one-row integer tile
+    /// of a runtime optimised for size, where LLVM kept the copies).
+    #[inline(always)]
+    fn multiply_add_into<const FUSE: bool>(&self, kk: usize, a: T, sums: &mut [T; C])
+    where
+        T: Element,
+    {
+        let b_row = self.load(kk);
+        for j in 0..C {
+            sums[j] = multiply_add::<T, FUSE>(a, b_row[j], sums[j]);
+        }
+    }
 }

@@ -153,10 +153,7 @@ fn accumulate_one_row<T: Element, Ra: Row<T>, const C: usize, const FUSE: bool>(
     if const { cfg!(size_profile) && !T::IS_FLOAT } {
         *sums = [T::ZERO; C];
         for kk in 0..k {
-            let (a, b_row) = (a_row.get(kk, T::ZERO), b.load(kk));
-            for j in 0..C {
-                sums[j] = multiply_add::<T, FUSE>(a, b_row[j], sums[j]);
-            }
+            b.multiply_add_into::<FUSE>(kk, a_row.get(kk, T::ZERO), sums);
         }
         return;
     }

@@ -32,6 +32,7 @@ mod packed;
 #[cfg(feature = "alloc")]
 pub(crate) use packed::{Packing, BLOCK_COLUMNS, BLOCK_ROWS};
 
+use super::block::multiply_add;
 use super::block::Block;
 use super::block::RightBlock;
 use super::fresh::Fresh;
@@ -418,6 +419,16 @@ trait Product<T> {
     fn dot(&self, row: &ProductRow, j: usize) -> T;
     /// Elements `j0 .. j0 + C` of row `kk` of the right operand at `batch`.
     fn load_right<const C: usize>(&self, batch: [usize; MAX_RANK], kk: usize, j0: usize) -> [T; C];
+    /// `sums[j] += a * b[j]` over those elements, read in the same loop
+    /// ([`RightBlock::multiply_add_into`]).
+    fn multiply_add_right<const C: usize, const FUSE: bool>(
+        &self,
+        batch: [usize; MAX_RANK],
+        kk: usize,
+        j0: usize,
+        a: T,
+        sums: &mut [T; C],
+    );
 }
 
 impl<T, A, B, S, P> Product<T> for MatMul<T, A, B, S, P>
@@ -442,6 +453,22 @@ where
         }
         values
     }
+
+    #[inline(always)]
+    fn multiply_add_right<const C: usize, const FUSE: bool>(
+        &self,
+        batch: [usize; MAX_RANK],
+        kk: usize,
+        j0: usize,
+        a: T,
+        sums: &mut [T; C],
+    ) {
+        let row = self.right_row(batch, kk);
+        for (j, sum) in sums.iter_mut().enumerate() {
+            let b = row.get(Self::own_column(j0 + j), T::ZERO);
+            *sum = multiply_add::<T, FUSE>(a, b, *sum);
+        }
+    }
 }
 
 /// The right operand of `node` at fixed batch indices and first column `j0`.
@@ -455,5 +482,14 @@ impl<T, N: Product<T>, const C: usize> RightBlock<T, C> for RightRows<'_, N> {
     #[inline(always)]
     fn load(&self, kk: usize) -> [T; C] {
         self.node.load_right(self.batch, kk, self.j0)
+    }
+
+    #[inline(always)]
+    fn multiply_add_into<const FUSE: bool>(&self, kk: usize, a: T, sums: &mut [T; C])
+    where
+        T: Element,
+    {
+        self.node
+            .multiply_add_right::<C, FUSE>(self.batch, kk, self.j0, a, sums);
     }
 }

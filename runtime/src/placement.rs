@@ -66,10 +66,12 @@ impl Evaluate for Stack {
     type Tensor<T: Element, S: Shape> = Tensor<T, S>;
     #[inline]
     fn evaluate<T: Element, E: Expr<T>>(self, e: E) -> Tensor<T, E::Shape> {
-        // SAFETY: `drive_into_uninit` writes every one of the `LEN` slots
-        // (`kernel/`: the row nest sets each slot of `out[..LEN]`, the
-        // tile nest each row of each block of every matrix).
-        unsafe { Tensor::from_uninit(|slots| crate::kernel::drive_into_uninit::<T, E>(slots, &e)) }
+        // SAFETY: `drive_into_new_tensor` writes every one of the `LEN`
+        // slots (`kernel/`: the row nest sets each slot of `out[..LEN]`,
+        // the tile nest each row of each block of every matrix).
+        unsafe {
+            Tensor::from_uninit(|slots| crate::kernel::drive_into_new_tensor::<T, E>(slots, &e))
+        }
     }
     type Stage<T: Element, S: Shape> = Tensor<T, S>;
     #[inline]

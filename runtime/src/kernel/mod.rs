@@ -38,8 +38,9 @@ pub(crate) use tiles::MOST_TILE_ROWS;
 
 use crate::element::Element;
 use crate::expr::{reading, Expr, Reading, Walk};
-use crate::shape::{Shape, MAX_RANK};
+use crate::shape::{len_unless_run_time, Shape, MAX_RANK};
 use core::marker::PhantomData;
+use core::mem::size_of;
 use core::mem::MaybeUninit;
 
 /// Evaluates `e` into uninitialised slots (at least `E::Shape::LEN` of them),
@@ -47,6 +48,36 @@ use core::mem::MaybeUninit;
 /// [`Evaluate::evaluate`](crate::placement::Evaluate::evaluate).
 #[inline]
 pub(crate) fn drive_into_uninit<T: Element, E: Expr<T>>(out: &mut [MaybeUninit<T>], e: &E) {
+    drive::<T, E::Shape, E, _>(out, e);
+}
+
+/// [`drive_into_uninit`] for the storage of a new stack tensor, which the
+/// caller then moves (returns, binds to a `let`): a result of at least
+/// [`CALLED_RESULT_BYTES`] is written by one call out of line, so that
+/// LLVM writes it straight into the place it is moved to. (Its call-slot
+/// optimisation needs one call that writes the whole temporary; with the
+/// walk's branches to each instruction set's nest inlined, each result
+/// was written into a temporary and copied: a `[64, 64]` `f32` result's
+/// 16 KiB `memcpy` took longer than the expression, and the copy doubled
+/// its stack.) A smaller result is copied in a few moves, cheaper than
+/// the call.
+#[inline(always)]
+pub(crate) fn drive_into_new_tensor<T: Element, E: Expr<T>>(out: &mut [MaybeUninit<T>], e: &E) {
+    if const { len_unless_run_time(<E::Shape as Shape>::DIMS) * size_of::<T>() >= CALLED_RESULT_BYTES }
+    {
+        drive_called::<T, E>(out, e);
+    } else {
+        drive::<T, E::Shape, E, _>(out, e);
+    }
+}
+
+/// The smallest new stack tensor, in bytes, that [`drive_into_new_tensor`]
+/// writes through a call.
+const CALLED_RESULT_BYTES: usize = 256;
+
+/// [`drive_into_uninit`], never inlined.
+#[inline(never)]
+fn drive_called<T: Element, E: Expr<T>>(out: &mut [MaybeUninit<T>], e: &E) {
     drive::<T, E::Shape, E, _>(out, e);
 }
 

@@ -251,3 +251,68 @@ mod vnni {
         unsafe { _mm512_storeu_si512(out.as_mut_ptr().cast(), sums) }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    extern crate std;
+    use super::{sums, ProductTile};
+    use crate::expr::Int8Matrix;
+    use std::vec;
+    use std::vec::Vec;
+
+    /// Bytes over the whole `i8` range.
+    fn bytes(len: usize, seed: usize) -> Vec<i8> {
+        (0..len)
+            .map(|i| ((i * 7919 + seed * 104_729) % 256) as u8 as i8)
+            .collect()
+    }
+
+    /// A tile of 5 rows by 48 columns of a `[5, 12] @ [12, 64]` product
+    /// (right rows 64 apart), from column 16: the kernel's sums where it
+    /// runs, the plain sums' values; and a tile whose right operand is one
+    /// byte short, or whose `out` is, declined with `out` untouched.
+    #[test]
+    fn the_kernel_sums_a_tile_that_fits_and_declines_one_that_does_not() {
+        let (k, stride, column, columns) = (12, 64, 16, 32);
+        let left_rows: Vec<Vec<i8>> = (0..5).map(|r| bytes(k, r)).collect();
+        let left: Vec<&[i8]> = left_rows.iter().map(|row| &row[..]).collect();
+        let offsets = [128, -3, 0, 7, -128];
+        let right = bytes(k * stride, 9);
+        let tile = |len: usize| ProductTile {
+            left: &left,
+            offsets: &offsets,
+            right: Int8Matrix {
+                bytes: &right[column..len],
+                stride,
+            },
+            k,
+        };
+        let mut out = vec![i32::MIN; 5 * columns];
+        let summed = sums(&tile(right.len()), columns, &mut out, columns);
+        if summed {
+            for (r, row) in left.iter().enumerate() {
+                for j in 0..columns {
+                    let expected: i32 = (0..k)
+                        .map(|kk| {
+                            (i32::from(row[kk]) + offsets[r])
+                                * i32::from(right[kk * stride + column + j])
+                        })
+                        .sum();
+                    assert_eq!(out[r * columns + j], expected, "at [{r}, {j}]");
+                }
+            }
+        }
+        #[cfg(vnni_kernel)]
+        assert_eq!(
+            summed,
+            crate::isa::selected() >= crate::isa::Level::Avx512Vnni
+        );
+        #[cfg(not(vnni_kernel))]
+        assert!(!summed);
+        let needed = column + (k - 1) * stride + columns;
+        let mut untouched = vec![i32::MIN; 5 * columns];
+        assert!(!sums(&tile(needed - 1), columns, &mut untouched, columns));
+        assert!(!sums(&tile(needed), columns, &mut untouched[1..], columns));
+        assert!(untouched.iter().all(|&v| v == i32::MIN));
+    }
+}

@@ -56,11 +56,11 @@ pub(crate) fn drive_into_uninit<T: Element, E: Expr<T>>(out: &mut [MaybeUninit<T
 /// [`CALLED_RESULT_BYTES`] is written by one call out of line, so that
 /// LLVM writes it straight into the place it is moved to. (Its call-slot
 /// optimisation needs one call that writes the whole temporary; with the
-/// walk's branches to each instruction set's nest inlined, each result
-/// was written into a temporary and copied: a `[64, 64]` `f32` result's
-/// 16 KiB `memcpy` took longer than the expression, and the copy doubled
-/// its stack.) A smaller result is copied in a few moves, cheaper than
-/// the call.
+/// walk's branches to each instruction set's nest inlined, the result is
+/// written into a temporary and copied, and for a `[64, 64]` `f32` result
+/// that 16 KiB `memcpy` takes longer than the expression and doubles its
+/// stack: PERFORMANCE.md, "New tensors written where they are moved".) A
+/// smaller result is copied in a few moves, cheaper than the call.
 #[inline(always)]
 pub(crate) fn drive_into_new_tensor<T: Element, E: Expr<T>>(out: &mut [MaybeUninit<T>], e: &E) {
     if const { len_unless_run_time(<E::Shape as Shape>::DIMS) * size_of::<T>() >= CALLED_RESULT_BYTES }

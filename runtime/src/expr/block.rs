@@ -60,7 +60,7 @@ pub(crate) trait RightBlock<T, const C: usize> {
     /// `sums[j] += a * b[j]` over those elements. By default [`Self::load`]
     /// then the multiply-adds; a reader of the operand's rows reads them
     /// in the same loop, with no copy of the row (the one-row integer tile
-    /// of a runtime optimised for size, where LLVM kept the copies).
+    /// of a runtime optimised for size, where LLVM keeps the copies).
     #[inline(always)]
     fn multiply_add_into<const FUSE: bool>(&self, kk: usize, a: T, sums: &mut [T; C])
     where

@@ -12,7 +12,7 @@
 //! from the same instruction over bytes of 1), which also applies the left
 //! operand's offset (`cast::<i32>(x) - zx`). (Flipping the right operand's
 //! bytes instead, once per four rows, needs each left row's sum, which
-//! cost more than the flips it saves.) Without `std`, the kernel is
+//! costs more than the flips it saves.) Without `std`, the kernel is
 //! used where the compile-time target has those instructions. Elsewhere
 //! [`sums`] declines and the product takes its general path.
 //!

@@ -183,11 +183,15 @@ mod vnni {
             let out = &mut out[r * stride..][..C];
             if const { C == 32 } {
                 // Columns in order: the interleave left them in 128-bit
-                // groups [0-3, 16-19, 4-7, 20-23] and [8-11, 24-27, 12-15,
+                // groups [0-3, 16-19, 8-11, 24-27] and [4-7, 20-23, 12-15,
                 // 28-31].
                 let (left, right) = out.split_at_mut(16);
-                store(left, _mm512_shuffle_i32x4::<0x88>(low, high));
-                store(right, _mm512_shuffle_i32x4::<0xDD>(low, high));
+                let first =
+                    _mm512_setr_epi32(0, 1, 2, 3, 16, 17, 18, 19, 8, 9, 10, 11, 24, 25, 26, 27);
+                let second =
+                    _mm512_setr_epi32(4, 5, 6, 7, 20, 21, 22, 23, 12, 13, 14, 15, 28, 29, 30, 31);
+                store(left, _mm512_permutex2var_epi32(low, first, high));
+                store(right, _mm512_permutex2var_epi32(low, second, high));
             } else {
                 store(out, low);
             }
@@ -196,7 +200,10 @@ mod vnni {
 
     /// Four rows of 32 bytes as two vectors of 16 columns, each column's
     /// four bytes adjacent (rows in order); the columns in 128-bit groups
-    /// of four, in the order [`block`] undoes.
+    /// of four, [0-3, 16-19, 8-11, 24-27] and [4-7, 20-23, 12-15, 28-31],
+    /// the order [`block`] undoes. Rows 0 and 2, 1 and 3 share a 512-bit
+    /// register, so that the interleave is 6 shuffles of 512 bits and 2
+    /// inserts (the shuffle port bounds the kernel's loop).
     ///
     /// # Safety
     /// Each row is 32 readable bytes.
@@ -205,15 +212,19 @@ mod vnni {
     unsafe fn interleaved_32(rows: [*const i8; 4]) -> [__m512i; 2] {
         // SAFETY: the caller's; the loads are unaligned.
         let [r0, r1, r2, r3] = rows.map(|row| unsafe { _mm256_loadu_si256(row.cast()) });
-        let (low01, high01) = (_mm256_unpacklo_epi8(r0, r1), _mm256_unpackhi_epi8(r0, r1));
-        let (low23, high23) = (_mm256_unpacklo_epi8(r2, r3), _mm256_unpackhi_epi8(r2, r3));
-        let q0 = _mm256_unpacklo_epi16(low01, low23);
-        let q1 = _mm256_unpackhi_epi16(low01, low23);
-        let q2 = _mm256_unpacklo_epi16(high01, high23);
-        let q3 = _mm256_unpackhi_epi16(high01, high23);
+        let rows02 = _mm512_inserti64x4::<1>(_mm512_castsi256_si512(r0), r2);
+        let rows13 = _mm512_inserti64x4::<1>(_mm512_castsi256_si512(r1), r3);
+        // Per 128-bit group: bytes of rows 0 and 1 (groups 0, 1), of rows
+        // 2 and 3 (groups 2, 3), for columns 0-7 and 16-23 (`low`), 8-15
+        // and 24-31 (`high`).
+        let low = _mm512_unpacklo_epi8(rows02, rows13);
+        let high = _mm512_unpackhi_epi8(rows02, rows13);
+        // Rows 0 and 1, then 2 and 3, of columns 0-7, 16-23, 8-15, 24-31.
+        let pairs01 = _mm512_shuffle_i32x4::<0x44>(low, high);
+        let pairs23 = _mm512_shuffle_i32x4::<0xEE>(low, high);
         [
-            _mm512_inserti64x4::<1>(_mm512_castsi256_si512(q0), q1),
-            _mm512_inserti64x4::<1>(_mm512_castsi256_si512(q2), q3),
+            _mm512_unpacklo_epi16(pairs01, pairs23),
+            _mm512_unpackhi_epi16(pairs01, pairs23),
         ]
     }
 

@@ -186,12 +186,12 @@ mod vnni {
                 // groups [0-3, 16-19, 8-11, 24-27] and [4-7, 20-23, 12-15,
                 // 28-31].
                 let (left, right) = out.split_at_mut(16);
-                let first =
+                let first_half =
                     _mm512_setr_epi32(0, 1, 2, 3, 16, 17, 18, 19, 8, 9, 10, 11, 24, 25, 26, 27);
-                let second =
+                let second_half =
                     _mm512_setr_epi32(4, 5, 6, 7, 20, 21, 22, 23, 12, 13, 14, 15, 28, 29, 30, 31);
-                store(left, _mm512_permutex2var_epi32(low, first, high));
-                store(right, _mm512_permutex2var_epi32(low, second, high));
+                store(left, _mm512_permutex2var_epi32(low, first_half, high));
+                store(right, _mm512_permutex2var_epi32(low, second_half, high));
             } else {
                 store(out, low);
             }

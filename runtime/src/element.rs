@@ -749,11 +749,18 @@ pub(crate) fn fold_row_with<T: Element, S: FoldStep<T>>(
 /// [`Element::fold_row`]'s fold for the step `fold` names.
 #[inline(always)]
 fn fold_row_of<T: Element>(fold: RowFold, row: &[T]) -> T {
+    fold_read_of(fold, row, row.len())
+}
+
+/// The `len` elements `row` reads folded by the step `fold` names
+/// ([`fold_row_with`]): the one match from a step's name to its type.
+#[inline(always)]
+fn fold_read_of<T: Element>(fold: RowFold, row: &(impl Read<T> + ?Sized), len: usize) -> T {
     match fold {
-        RowFold::Add => fold_row_with::<T, reducer_steps::Add>(row, row.len()),
-        RowFold::Mul => fold_row_with::<T, reducer_steps::Mul>(row, row.len()),
-        RowFold::Max => fold_row_with::<T, reducer_steps::Max>(row, row.len()),
-        RowFold::Min => fold_row_with::<T, reducer_steps::Min>(row, row.len()),
+        RowFold::Add => fold_row_with::<T, reducer_steps::Add>(row, len),
+        RowFold::Mul => fold_row_with::<T, reducer_steps::Mul>(row, len),
+        RowFold::Max => fold_row_with::<T, reducer_steps::Max>(row, len),
+        RowFold::Min => fold_row_with::<T, reducer_steps::Min>(row, len),
     }
 }
 
@@ -762,13 +769,7 @@ fn fold_row_of<T: Element>(fold: RowFold, row: &[T]) -> T {
 fn fold_product_row_of<T: Element>(fold: RowFold, a: &[T], b: &[T]) -> T {
     let len = a.len().min(b.len());
     let (a, b) = (&a[..len], &b[..len]);
-    let row = ProductRead { a, b };
-    match fold {
-        RowFold::Add => fold_row_with::<T, reducer_steps::Add>(&row, len),
-        RowFold::Mul => fold_row_with::<T, reducer_steps::Mul>(&row, len),
-        RowFold::Max => fold_row_with::<T, reducer_steps::Max>(&row, len),
-        RowFold::Min => fold_row_with::<T, reducer_steps::Min>(&row, len),
-    }
+    fold_read_of(fold, &ProductRead { a, b }, len)
 }
 
 /// Two rows read as their elementwise product.

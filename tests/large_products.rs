@@ -19,17 +19,27 @@ fn as_f32<S: tensor_expr::Shape>(t: &HeapTensor<i32, S>) -> HeapTensor<f32, S> {
 }
 
 /// `a @ b` for row-major `m x k` and `k x n` matrices, by the textbook loop.
+/// Written with `while` and slice indexing, which an unoptimised build
+/// compiles inline: a range's iterator and `Vec`'s indexing are calls
+/// there, and made this loop most of the suite's time in a debug build.
 fn reference(a: &[i32], b: &[i32], (m, k, n): (usize, usize, usize)) -> Vec<i64> {
-    let mut c = vec![0i64; m * n];
-    for i in 0..m {
-        for kk in 0..k {
-            let x = i64::from(a[i * k + kk]);
-            for j in 0..n {
-                c[i * n + j] += x * i64::from(b[kk * n + j]);
+    let mut product = vec![0i64; m * n];
+    let c = &mut product[..];
+    let mut i = 0;
+    while i < m {
+        let mut kk = 0;
+        while kk < k {
+            let x = a[i * k + kk] as i64;
+            let mut j = 0;
+            while j < n {
+                c[i * n + j] += x * b[kk * n + j] as i64;
+                j += 1;
             }
+            kk += 1;
         }
+        i += 1;
     }
-    c
+    product
 }
 
 /// Rows (70 = a block of 64, a tile of 4 and 2 rows), columns (1000: no

@@ -33,6 +33,7 @@ pub mod access;
 #[cfg(feature = "alloc")]
 mod aligned;
 mod arg;
+mod arrays;
 mod containers;
 pub mod dim;
 pub mod element;

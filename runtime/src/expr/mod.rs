@@ -204,7 +204,7 @@ pub unsafe trait Expr<T>: Shaped {
         j0: usize,
     ) -> impl Tile<T> + '_ {
         RowsTile {
-            rows: core::array::from_fn::<_, R, _>(|r| {
+            rows: crate::arrays::from_index_fn::<_, R>(|r| {
                 self.row::<O>(at.row::<O>(r)).window::<C>(j0)
             }),
         }

@@ -251,9 +251,11 @@ unsafe impl<T: Element, L: Layout> Expr<T> for StridedLeaf<'_, T, L> {
     ) -> impl Tile<T> + '_ {
         if LeafTile::<T, L, O, R, C>::READ_ONCE {
             let window = self.strided_row::<O>(at.row::<O>(0)).columns::<C>(j0);
-            LeafTile::<T, L, O, R, C>::Values(core::array::from_fn(|j| window.get(j, T::ZERO)))
+            LeafTile::<T, L, O, R, C>::Values(crate::arrays::from_index_fn(|j| {
+                window.get(j, T::ZERO)
+            }))
         } else {
-            LeafTile::Rows(core::array::from_fn(|r| {
+            LeafTile::Rows(crate::arrays::from_index_fn(|r| {
                 self.strided_row::<O>(at.row::<O>(r)).columns::<C>(j0)
             }))
         }

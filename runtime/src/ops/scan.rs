@@ -214,10 +214,10 @@ unsafe fn scan_rows<T: Copy, const R: usize>(
     let len = out.len() / R;
     let mut chunks = out.chunks_exact_mut(len);
     let rows: [&mut [MaybeUninit<T>]; R] =
-        core::array::from_fn(|_| chunks.next().unwrap_or_default());
+        crate::arrays::from_index_fn(|_| chunks.next().unwrap_or_default());
     let sources: [&[T]; R] = match source {
-        Some(source) => core::array::from_fn(|r| &source[r * len..][..len]),
-        None => core::array::from_fn(|_| &[][..]),
+        Some(source) => crate::arrays::from_index_fn(|r| &source[r * len..][..len]),
+        None => crate::arrays::from_index_fn(|_| &[][..]),
     };
     // SAFETY (each `assume_init` below): without a source, the caller's
     // promise; with one, the slot is not read.
@@ -225,7 +225,7 @@ unsafe fn scan_rows<T: Copy, const R: usize>(
         Some(_) => sources[r][j],
         None => unsafe { rows[r][j].assume_init() },
     };
-    let mut acc: [T; R] = core::array::from_fn(|r| own(&rows, r, 0));
+    let mut acc: [T; R] = crate::arrays::from_index_fn(|r| own(&rows, r, 0));
     for r in 0..R {
         rows[r][0].write(acc[r]);
     }

@@ -207,7 +207,8 @@ where
         if const { !int8::KERNEL || (C != 16 && !C.is_multiple_of(32)) } {
             return false;
         }
-        let lefts: [_; R] = core::array::from_fn(|r| Self::product_row::<O>(at.row::<O>(r)).left);
+        let lefts: [_; R] =
+            crate::arrays::from_index_fn(|r| Self::product_row::<O>(at.row::<O>(r)).left);
         let mut rows: [&[i8]; R] = [&[]; R];
         let mut offsets = [0i32; R];
         for ((row, offset), left) in rows.iter_mut().zip(&mut offsets).zip(lefts) {
@@ -384,10 +385,10 @@ where
             }
         } else {
             let lefts: [_; R] =
-                core::array::from_fn(|r| Self::product_row::<O>(at.row::<O>(r)).left);
+                crate::arrays::from_index_fn(|r| Self::product_row::<O>(at.row::<O>(r)).left);
             // The rows of a tile are rows `i` of one matrix: they share its batch.
             let batch = lefts[0];
-            let a_rows: [_; R] = core::array::from_fn(|r| self.left_row(lefts[r]));
+            let a_rows: [_; R] = crate::arrays::from_index_fn(|r| self.left_row(lefts[r]));
             let right = RightRows {
                 node: self,
                 batch,

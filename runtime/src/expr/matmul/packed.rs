@@ -195,7 +195,7 @@ where
                 for row_tile in 0..row_tiles {
                     let start = row_tile * BLOCK_DEPTH * R;
                     let panel = &left[start..start + BLOCK_DEPTH * R].as_chunks::<R>().0[..depth];
-                    let rows: [_; R] = core::array::from_fn(|r| PackedLeft { panel, r });
+                    let rows: [_; R] = crate::arrays::from_index_fn(|r| PackedLeft { panel, r });
                     let mut tile = [[T::ZERO; C]; R];
                     accumulate_block::<T, _, R, C, FUSE>(&rows, depth, &mut tile, &right);
                     for (r, values) in tile.iter().enumerate() {
@@ -284,7 +284,7 @@ where
             .chunks_exact_mut(BLOCK_DEPTH)
             .enumerate()
         {
-            let rows: [_; R] = core::array::from_fn(|r| {
+            let rows: [_; R] = crate::arrays::from_index_fn(|r| {
                 let mut index = first;
                 index[Self::BATCH_RANK] = (i0 + row_tile * R + r).min(m - 1);
                 self.left_row(index)

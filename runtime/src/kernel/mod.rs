@@ -208,39 +208,19 @@ impl<T, O: Shape, E: Expr<T>> Plan<T, O, E> {
 /// contraction at most [`SMALL_PRODUCT`], where the choice costs more than
 /// it gains), a flat or row walk from [`DISPATCHED_ELEMENTS`] elements. A
 /// static output's [`Plan::AT_SELECTED_LEVEL`]; a walk of run-time rows
-/// asks it with its element count. A walk without a product only where
-/// such walks are compiled at every level ([`ELEMENTWISE_AT_EVERY_LEVEL`]).
+/// asks it with its element count.
 pub(crate) const fn runs_at_selected_level(
     elements: usize,
     reading: crate::expr::Reading,
     walk: Walk,
 ) -> bool {
     match walk {
-        Walk::Tiles if reading.contraction > 0 => {
-            elements.saturating_mul(reading.contraction) > SMALL_PRODUCT
+        Walk::Tiles => {
+            reading.contraction == 0 || elements.saturating_mul(reading.contraction) > SMALL_PRODUCT
         }
-        _ if !ELEMENTWISE_AT_EVERY_LEVEL => false,
-        Walk::Tiles => true,
         Walk::Flat | Walk::Rows => elements >= DISPATCHED_ELEMENTS,
     }
 }
-
-/// Whether the walks of an expression without a product (elementwise
-/// expressions, reductions, softmax: their flat, row and tiled nests, and
-/// run-time rows) are compiled at the levels above the compile-time
-/// target's too. Not in a build of the dev profile (`cfg(dev_profile)`,
-/// what `cargo build` and `cargo test` compile): an expression's code is
-/// not optimised there, so a wider level's nest runs no faster and would
-/// only multiply the code each expression compiles; and such a walk
-/// computes the same bits at every level (its nodes multiply and add
-/// apart, and its folds have the target's lanes, `lanes.rs`). Products
-/// keep every level: a level's product is fused or not, and the AVX-512
-/// tile is written with the instructions themselves, fast in any build.
-/// The feature `every-level-in-debug` keeps every level in such a build
-/// (a dev profile that optimises, and this project's tests, which run
-/// every level's nests under `TENSOR_EXPR_ISA`).
-pub(crate) const ELEMENTWISE_AT_EVERY_LEVEL: bool =
-    !cfg!(dev_profile) || cfg!(feature = "every-level-in-debug");
 
 /// The output elements from which a flat or row walk runs at the selected
 /// level, in a function of its own ([`runs_at_selected_level`]).

@@ -11,7 +11,8 @@
 //! needs no allocator; the interop features add their own crate each.
 //!
 //! The modules form layers, each using only its own and those before it:
-//! [`dim`], [`shape`], [`error`] and [`rules`] (the shape rules); [`access`]
+//! [`dim`], [`shape`], [`error`], [`rules`] (the shape rules), [`isa`] and
+//! `arrays` (arrays built by a loop); [`access`]
 //! (how expressions read and write containers); [`element`], [`fixed_point`], [`math`],
 //! [`fmt`], `lanes` (the order of a fold along a row) and the element-type rule; [`expr`] (the nodes), [`ops`] (the operations
 //! besides operators and functions) and [`kernel`] (the loop nest); the containers ([`tensor`], [`view`], `heap` over its

@@ -4,7 +4,9 @@
 //! wrapped closure: several functions for each array type and closure,
 //! which every tile of every expression instantiates and a debug build
 //! compiles and calls as they are. [`from_index_fn`] is one function with a
-//! loop, which LLVM unrolls as it does `from_fn` in a release build.
+//! loop, which LLVM unrolls as it does `from_fn` in a release build. It is
+//! for the small arrays of a tile (its rows, a leaf's window); a tensor's
+//! storage, which may be large, keeps `core::array::from_fn`.
 
 use core::mem::MaybeUninit;
 

@@ -132,7 +132,7 @@ impl<const N: usize> Dim for D<N> {
     type Exact = Self;
     type Array<X> = [X; N];
     fn array_from_fn<X>(f: impl FnMut(usize) -> X) -> [X; N] {
-        crate::arrays::from_index_fn(f)
+        core::array::from_fn(f)
     }
     fn flatten<X>(levels: &[[X; N]]) -> &[X] {
         levels.as_flattened()
@@ -147,7 +147,7 @@ impl Dim for One {
     type Exact = D<1>;
     type Array<X> = [X; 1];
     fn array_from_fn<X>(f: impl FnMut(usize) -> X) -> [X; 1] {
-        crate::arrays::from_index_fn(f)
+        core::array::from_fn(f)
     }
     fn flatten<X>(levels: &[[X; 1]]) -> &[X] {
         levels.as_flattened()

@@ -14,16 +14,16 @@ use core::mem::MaybeUninit;
 /// the elements made so far are leaked, not dropped.
 #[inline(always)]
 pub(crate) fn from_index_fn<X, const N: usize>(mut f: impl FnMut(usize) -> X) -> [X; N] {
-    let mut out = [const { MaybeUninit::<X>::uninit() }; N];
+    let mut out = MaybeUninit::<[X; N]>::uninit();
+    let first = out.as_mut_ptr().cast::<X>();
     let mut i = 0;
     while i < N {
-        out[i].write(f(i));
+        // SAFETY: `i < N`, within the array `out` holds room for.
+        unsafe { first.add(i).write(f(i)) };
         i += 1;
     }
-    // SAFETY: the loop wrote every element, and `[MaybeUninit<X>; N]` has
-    // the layout of `[X; N]`; `out` is not used again (and its elements,
-    // `MaybeUninit`, are never dropped), so each is owned once.
-    unsafe { core::ptr::read(out.as_ptr().cast::<[X; N]>()) }
+    // SAFETY: the loop wrote every element.
+    unsafe { out.assume_init() }
 }
 
 #[cfg(test)]

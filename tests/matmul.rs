@@ -321,3 +321,49 @@ fn f32_tiles_of_every_size_are_exact() {
         }
     }
 }
+
+/// In a debug build a product of stored operands is summed by the float
+/// kernel compiled in the runtime; one with an elementwise operand
+/// (`a * 1.0`, the same values) by the tile's inline loop, as every
+/// product of a release build is. Both add each element's terms in the
+/// same order, so the bits are equal: for single rows (four chains) and
+/// blocks of rows, every column edge, batches, `f32` and `f64`.
+#[test]
+fn stored_operands_sum_as_the_inline_tile_does() {
+    fn values<T: tensor_expr::Element, S: tensor_expr::Shape>(
+        seed: usize,
+        from: impl Fn(f64) -> T,
+    ) -> Tensor<T, S> {
+        flat(|p| from((((p + seed) * 7919) % 1013) as f64 / 977.0 - 0.51))
+    }
+    macro_rules! same_bits {
+        ($t:ty, [$($a:literal),+] @ [$($b:literal),+]) => {{
+            let a: Tensor<$t, Shape![$($a),+]> = values(1, |v| v as $t);
+            let b: Tensor<$t, Shape![$($b),+]> = values(2, |v| v as $t);
+            let kernel = tensor_expr!(a @ b);
+            let inline = tensor_expr!((a * 1.0) @ b);
+            for (p, (x, y)) in kernel.as_slice().iter().zip(inline.as_slice()).enumerate() {
+                assert_eq!(
+                    x.to_bits(),
+                    y.to_bits(),
+                    "{} [{}] @ [{}] at flat {p}",
+                    stringify!($t),
+                    stringify!($($a),+),
+                    stringify!($($b),+),
+                );
+            }
+        }};
+    }
+    same_bits!(f32, [1, 16] @ [16, 200]);
+    same_bits!(f32, [4, 9] @ [9, 4]);
+    same_bits!(f32, [3, 17] @ [17, 13]);
+    same_bits!(f32, [8, 64] @ [64, 100]);
+    same_bits!(f32, [9, 33] @ [33, 37]);
+    same_bits!(f32, [17, 40] @ [40, 129]);
+    same_bits!(f32, [2, 5, 24] @ [2, 24, 41]);
+    same_bits!(f32, [3, 6, 20] @ [20, 48]);
+    same_bits!(f64, [1, 16] @ [16, 70]);
+    same_bits!(f64, [9, 33] @ [33, 37]);
+    same_bits!(f64, [12, 20] @ [20, 65]);
+    same_bits!(f64, [2, 10] @ [10, 3]);
+}

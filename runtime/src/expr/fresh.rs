@@ -9,7 +9,7 @@
 //! rule cannot be forgotten, and the one cached read it allows is named for
 //! the case where it is right.
 
-use super::{node, Child, Expr, Int8Matrix, Int8Row, Reading, Row};
+use super::{node, Child, Expr, Int8Matrix, Int8Row, Reading, Row, StoredMatrix};
 use crate::shape::{Shape, MAX_RANK};
 
 /// A child read at several rows: only fresh reads reach it.
@@ -68,10 +68,25 @@ impl<E> Fresh<E> {
         self.0.int8_matrix::<O>(outer, axis)
     }
 
+    /// Row `outer` of the child and the rows after it along `axis` as
+    /// stored elements (`Expr::stored_matrix`; leaves have no row cache
+    /// to bypass).
+    #[inline(always)]
+    pub(crate) fn stored_matrix<T, O: Shape>(
+        &self,
+        outer: [usize; MAX_RANK],
+        axis: usize,
+    ) -> Option<StoredMatrix<'_, T>>
+    where
+        E: Expr<T>,
+    {
+        self.0.stored_matrix::<O>(outer, axis)
+    }
+
     /// Row `outer` of the child as its stored elements, where it is stored
     /// data read along its own rows (`Expr::stored_row`; leaves have no
-    /// row cache to bypass). Read by the packing of large products.
-    #[cfg_attr(not(feature = "alloc"), allow(dead_code))]
+    /// row cache to bypass). Read by the float product's kernel and the
+    /// packing of large products.
     #[inline(always)]
     pub(crate) fn stored_row<T, O: Shape>(&self, outer: [usize; MAX_RANK]) -> Option<&[T]>
     where

@@ -36,7 +36,9 @@ pub struct Own {
     /// Whether the children's rows counted at run time are hidden: a
     /// reduction that folds that dim (its result is static).
     pub hides_run_time_rows: bool,
-    /// Whether [`Expr::stored_row`] gives rows: stored data.
+    /// Whether [`Expr::stored_row`] gives rows: stored data whose rows are
+    /// contiguous (read along its own last dim, a row gives them, unless
+    /// the read broadcasts that dim).
     pub stored: bool,
     /// Whether [`Expr::int8_row`] may give rows: `cast::<i32>(x)` of stored
     /// `i8` data, with a constant added or not (`cast::<i32>(x) - zx`). A

@@ -190,8 +190,13 @@ unsafe impl<T: Element, L: Layout> Expr<T> for StridedLeaf<'_, T, L> {
     fn children(&self) -> Option<usize> {
         Self::RUN_TIME_ROWS.then(|| self.rows())
     }
+    /// Stored where its rows are contiguous (its last dim's stride is 1):
+    /// a transposed view is not.
     const OWN: Own = Own {
-        stored: true,
+        stored: {
+            let rank = <L::Shape as Shape>::RANK;
+            rank == 0 || L::STRIDES[rank - 1] == 1
+        },
         ..Own::leaf(FlatRead::<L>::FLAT)
     };
 

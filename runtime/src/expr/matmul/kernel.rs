@@ -70,7 +70,7 @@ pub(super) fn accumulate_block<
 
 /// The longest contraction summed by [`accumulate_short`]: 8, the products
 /// of 2x2 to 8x8 matrices.
-const SHORT_CONTRACTION: usize = 8;
+pub(super) const SHORT_CONTRACTION: usize = 8;
 
 /// The largest tile, in bytes, summed by [`accumulate_short`]: 4 x 4 `f32`,
 /// whose two sets of accumulators take half of SSE's 16 registers (the

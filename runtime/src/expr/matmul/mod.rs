@@ -24,6 +24,7 @@
 
 mod avx512;
 mod dot;
+mod float;
 mod int8;
 mod kernel;
 #[cfg(feature = "alloc")]
@@ -171,6 +172,26 @@ where
         && !Self::COLUMNS_BROADCAST
         && Self::K.is_multiple_of(4);
 
+    /// Whether tiles are summed by the float kernel compiled in this crate
+    /// ([`float::sums`]): in a build of the dev profile (`cfg(dev_profile)`,
+    /// `build.rs`), for `f32` or `f64` operands that are stored rows
+    /// (tensors and their contiguous views), a matrix on the right, the
+    /// rows of a tile in one matrix, a contraction of at least
+    /// [`float::SHORTEST_CONTRACTION`]. The expression then compiles no
+    /// `k` loop of its own, and its tiles run at the runtime's opt-level.
+    /// A release build keeps the loop inlined in each tile: the call and
+    /// its operands' setup are as much code as the loop, and small
+    /// products ran at half their speed through it (PERFORMANCE.md,
+    /// "Products in a debug build").
+    const FLOAT_TILES: bool = cfg!(dev_profile)
+        && T::IS_FLOAT
+        && A::OWN.stored
+        && B::OWN.stored
+        && !Self::RHS_VECTOR
+        && !Self::ROWS_CROSS_BATCHES
+        && !Self::COLUMNS_BROADCAST
+        && Self::K >= float::SHORTEST_CONTRACTION;
+
     /// Whether the product is large enough to be computed in cache-sized
     /// blocks from packed operands (module [`packed`]), and of a form that
     /// can: a matrix times a matrix, read plainly, with an allocator for
@@ -238,6 +259,61 @@ where
             k: Self::K,
         };
         int8::sums(&tile, C, out, C)
+    }
+
+    /// Fills `block` with the tile at `at`, `j0`, summed by the float
+    /// kernel ([`float::sums`], compiled once in this crate), with fused
+    /// multiply-adds where `FUSE`. False, `block` untouched, where an
+    /// operand gives no stored rows or the kernel declines.
+    #[inline(always)]
+    fn float_columns<O: Shape, const R: usize, const C: usize, const FUSE: bool>(
+        &self,
+        at: TileOrigin,
+        j0: usize,
+        block: &mut [[T; C]; R],
+    ) -> bool {
+        let lefts: [_; R] =
+            crate::arrays::from_index_fn(|r| Self::product_row::<O>(at.row::<O>(r)).left);
+        let mut rows: [&[T]; R] = [&[]; R];
+        for (row, left) in rows.iter_mut().zip(lefts) {
+            let Some(read) = self.a.stored_row::<T, P::LhsView>(left) else {
+                return false;
+            };
+            *row = read;
+        }
+        let mut first_right_row = lefts[0];
+        first_right_row[Self::BATCH_RANK] = 0;
+        let Some(right) = self
+            .b
+            .stored_matrix::<T, P::RhsView>(first_right_row, Self::BATCH_RANK)
+        else {
+            return false;
+        };
+        let Some(data) = right.data.get(j0..) else {
+            return false;
+        };
+        let tile = float::FloatTile {
+            left: &rows,
+            right: data,
+            right_stride: right.stride,
+            k: Self::K,
+        };
+        float::sums(&tile, C, FUSE, block.as_flattened_mut(), C)
+    }
+
+    /// The `rows` rows of the tile at `at` from column `j0` on by plain
+    /// dot products, as many columns as `out` holds for each, rows one
+    /// after the other. Out of line, with its sizes counted at run time,
+    /// so that a product compiles it once, not once per tile shape.
+    #[inline(never)]
+    fn dots<O: Shape>(&self, at: TileOrigin, rows: usize, j0: usize, out: &mut [T]) {
+        let columns = out.len() / rows.max(1);
+        for (r, sums) in out.chunks_mut(columns.max(1)).enumerate() {
+            let row = Self::product_row::<O>(at.row::<O>(r));
+            for (j, sum) in sums.iter_mut().enumerate() {
+                *sum = self.dot(&row, j0 + j);
+            }
+        }
     }
 
     /// One element by a plain dot product: the general path (right vectors and
@@ -353,7 +429,13 @@ where
         if Self::INT8_TILES && self.int8_columns::<O, R, C>(at, j0, &mut block) {
             return Block(block);
         }
-        if const {
+        if const { Self::FLOAT_TILES } {
+            if !self.float_columns::<O, R, C, FUSE>(at, j0, &mut block) {
+                // Not reached for operands whose `OWN` says they are
+                // stored: plain dot products, in a loop of its own.
+                self.dots::<O>(at, R, j0, block.as_flattened_mut());
+            }
+        } else if const {
             Self::RHS_VECTOR
                 || reading::<T, A>().holds.products > 0
                 || reading::<T, B>().holds.products > 0

@@ -41,6 +41,7 @@ use super::{
     reading, Context, Expr, Int8Matrix, Own, Reading, Row, Shaped, Tile, TileOrigin, SHORT_ROW,
 };
 use crate::element::Element;
+use crate::kernel::MOST_TILE_ROWS;
 use crate::rules::matmul::{MatmulRule, ProductLayout};
 use crate::shape::{len_unless_run_time, Shape, MAX_RANK};
 use core::marker::PhantomData;
@@ -261,31 +262,40 @@ where
         int8::sums(&tile, C, out, C)
     }
 
-    /// Fills `block` with the tile at `at`, `j0`, summed by the float
-    /// kernel ([`float::sums`], compiled once in this crate), with fused
-    /// multiply-adds where `FUSE`. False, `block` untouched, where an
-    /// operand gives no stored rows or the kernel declines.
-    #[inline(always)]
-    fn float_columns<O: Shape, const R: usize, const C: usize, const FUSE: bool>(
+    /// Fills `out` with the `rows` rows of the tile at `at` from column
+    /// `j0` on, as many columns as `out` holds for each, summed by the
+    /// float kernel ([`float::sums`], compiled once in this crate), with
+    /// fused multiply-adds where `fused`. False, `out` untouched, where an
+    /// operand gives no stored rows or the kernel declines. The tile's
+    /// sizes are counted at run time, so that a product compiles this
+    /// once, not once per tile shape.
+    fn float_columns<O: Shape>(
         &self,
         at: TileOrigin,
+        rows: usize,
         j0: usize,
-        block: &mut [[T; C]; R],
+        fused: bool,
+        out: &mut [T],
     ) -> bool {
-        let lefts: [_; R] =
-            crate::arrays::from_index_fn(|r| Self::product_row::<O>(at.row::<O>(r)).left);
-        let mut rows: [&[T]; R] = [&[]; R];
-        for (row, left) in rows.iter_mut().zip(lefts) {
+        let mut left_rows: [&[T]; MOST_TILE_ROWS] = [&[]; MOST_TILE_ROWS];
+        let Some(left_rows) = left_rows.get_mut(..rows) else {
+            return false;
+        };
+        let mut first = [0; MAX_RANK];
+        for (r, row) in left_rows.iter_mut().enumerate() {
+            let left = Self::product_row::<O>(at.row::<O>(r)).left;
+            if r == 0 {
+                first = left;
+            }
             let Some(read) = self.a.stored_row::<T, P::LhsView>(left) else {
                 return false;
             };
             *row = read;
         }
-        let mut first_right_row = lefts[0];
-        first_right_row[Self::BATCH_RANK] = 0;
+        first[Self::BATCH_RANK] = 0;
         let Some(right) = self
             .b
-            .stored_matrix::<T, P::RhsView>(first_right_row, Self::BATCH_RANK)
+            .stored_matrix::<T, P::RhsView>(first, Self::BATCH_RANK)
         else {
             return false;
         };
@@ -293,12 +303,13 @@ where
             return false;
         };
         let tile = float::FloatTile {
-            left: &rows,
+            left: left_rows,
             right: data,
             right_stride: right.stride,
             k: Self::K,
         };
-        float::sums(&tile, C, FUSE, block.as_flattened_mut(), C)
+        let columns = out.len() / rows.max(1);
+        float::sums(&tile, columns, fused, out, columns)
     }
 
     /// The `rows` rows of the tile at `at` from column `j0` on by plain
@@ -430,7 +441,7 @@ where
             return Block(block);
         }
         if const { Self::FLOAT_TILES } {
-            if !self.float_columns::<O, R, C, FUSE>(at, j0, &mut block) {
+            if !self.float_columns::<O>(at, R, j0, FUSE, block.as_flattened_mut()) {
                 // Not reached for operands whose `OWN` says they are
                 // stored: plain dot products, in a loop of its own.
                 self.dots::<O>(at, R, j0, block.as_flattened_mut());

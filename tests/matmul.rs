@@ -367,3 +367,43 @@ fn stored_operands_sum_as_the_inline_tile_does() {
     same_bits!(f64, [12, 20] @ [20, 65]);
     same_bits!(f64, [2, 10] @ [10, 3]);
 }
+
+/// A product of more than 64 multiply-adds fuses them where the selected
+/// instruction-set level has FMA (AVX2 and up), in a debug build (whose
+/// expressions compile the target's nest only) as in a release build:
+/// each element of a tile of several rows is one chain of multiply-adds in
+/// the order of `k`, against that chain written out.
+#[test]
+fn products_fuse_as_the_selected_level_does() {
+    use tensor_expr::isa::{self, Level};
+    const M: usize = 8;
+    const K: usize = 20;
+    const N: usize = 16;
+    let a: Tensor<f32, Shape![M, K]> = flat(|p| ((p * 7919) % 1013) as f32 / 977.0 - 0.51);
+    let b: Tensor<f32, Shape![K, N]> = flat(|p| ((p * 104729) % 1009) as f32 / 983.0 - 0.49);
+    let fused = cfg!(target_feature = "fma") || isa::selected() >= Level::Avx2;
+    let stored = tensor_expr!(a @ b);
+    let computed = tensor_expr!((a * 1.0) @ b);
+    for i in 0..M {
+        for j in 0..N {
+            let mut sum = 0.0f32;
+            for k in 0..K {
+                sum = if fused {
+                    a[[i, k]].mul_add(b[[k, j]], sum)
+                } else {
+                    a[[i, k]] * b[[k, j]] + sum
+                };
+            }
+            assert_eq!(
+                stored[[i, j]].to_bits(),
+                sum.to_bits(),
+                "a @ b at [{i}, {j}]"
+            );
+            assert_eq!(
+                computed[[i, j]].to_bits(),
+                sum.to_bits(),
+                "(a * 1.0) @ b at [{i}, {j}]"
+            );
+        }
+    }
+}

@@ -8,7 +8,10 @@
 //! takes its VNNI kernel at [`Level::Avx512Vnni`]. Each level has one
 //! feature set and one tile geometry, both in `kernel::dispatch`.
 //! A build whose target already has a level's instructions
-//! (`-C target-cpu=native`) compiles its nests once, for the target.
+//! (`-C target-cpu=native`) compiles its nests once, for the target; so
+//! does a build of the dev profile, whose expressions are not optimised
+//! (unless the feature `every-level-in-debug` is on), while the kernels
+//! compiled in the runtime keep every level (`kernel::dispatch::EVERY_LEVEL`).
 //!
 //! The level is the highest one the CPU has, detected once. The environment
 //! variable `TENSOR_EXPR_ISA` (`sse2`, `avx2`, `avx512` or `avx512vnni`),

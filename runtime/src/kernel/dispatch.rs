@@ -21,7 +21,7 @@ use super::rows::{drive_flat, drive_rows};
 use super::tiles::{drive_tiles_for, tile_rows, VECTOR_LANES};
 use super::Slot;
 use crate::element::Element;
-use crate::expr::{Expr, Walk};
+use crate::expr::{reading, Expr, Walk};
 use crate::shape::Shape;
 use core::marker::PhantomData;
 
@@ -43,11 +43,64 @@ pub(crate) trait Nest<X, E>: Sized {
 
     /// The nest for the compile-time target's vectors.
     fn run_target(self, out: &mut [X], e: &E, first: usize);
+
+    /// Whether the nest's results depend on `FUSE`: it sums float products
+    /// (a product's or a convolution's multiply-adds), which each level
+    /// fuses or not.
+    const FUSES: bool;
+}
+
+/// Whether each expression's nests are compiled for the levels above the
+/// compile-time target's too. Not in a build of the dev profile
+/// (`cfg(dev_profile)`: `cargo build`, `cargo test`), where an expression's
+/// code is not optimised and a wider level's nest runs no faster, while
+/// it would double or triple the code each expression compiles; the
+/// kernels compiled in the runtime (products of stored floats, int8
+/// products and convolutions, folds) run at the selected level there
+/// too. The feature `every-level-in-debug` compiles every level in such a
+/// build as well (a dev profile that optimises the user's crate, and this
+/// project's tests of each level's nests).
+pub(crate) const EVERY_LEVEL: bool = !cfg!(dev_profile) || cfg!(feature = "every-level-in-debug");
+
+/// `nest.run` with the geometry of vectors of `$lanes` `f32`: tiles of
+/// `tile_rows` rows by two vectors, a single row by eight. Every level's
+/// geometry follows from its lanes here.
+macro_rules! run_with_lanes {
+    ($nest:expr, $lanes:expr, $fuse:expr, $out:expr, $e:expr, $first:expr) => {
+        $nest.run::<{ $lanes }, { tile_rows($lanes) }, { 2 * $lanes }, { 8 * $lanes }, { $fuse }>(
+            $out, $e, $first,
+        )
+    };
+}
+
+/// Runs an expression's `nest` at the selected level ([`at_selected_level`])
+/// where its levels above the target's are compiled ([`EVERY_LEVEL`]);
+/// otherwise the target's nest, fusing its multiply-adds where the
+/// selected level's would, so that its sums are those of a release build
+/// wherever a kernel compiled in the runtime sums them (each element's
+/// terms in the same order whatever the tile).
+#[inline(always)]
+pub(crate) fn at_expression_level<X, E, N: Nest<X, E>>(
+    nest: N,
+    out: &mut [X],
+    e: &E,
+    first: usize,
+) {
+    if const { EVERY_LEVEL } {
+        at_selected_level(nest, out, e, first);
+    } else if const { N::FUSES && !cfg!(target_feature = "fma") }
+        && crate::isa::selected() >= crate::isa::Level::Avx2
+    {
+        run_with_lanes!(nest, VECTOR_LANES, true, out, e, first);
+    } else {
+        nest.run_target(out, e, first);
+    }
 }
 
 /// Runs `nest` at the selected level ([`crate::isa`]): in the AVX-512 or
 /// AVX2 function where the level has them and the compile-time target does
-/// not, else the target's nest.
+/// not, else the target's nest. The kernels compiled in the runtime (the
+/// int8 convolution's portable kernel) run so in every build.
 #[inline(always)]
 pub(crate) fn at_selected_level<X, E, N: Nest<X, E>>(nest: N, out: &mut [X], e: &E, first: usize) {
     #[cfg(all(feature = "std", target_arch = "x86_64"))]
@@ -66,17 +119,6 @@ pub(crate) fn at_selected_level<X, E, N: Nest<X, E>>(nest: N, out: &mut [X], e: 
         }
     }
     nest.run_target(out, e, first);
-}
-
-/// `nest.run` with the geometry of vectors of `$lanes` `f32`: tiles of
-/// `tile_rows` rows by two vectors, a single row by eight. Every level's
-/// geometry follows from its lanes here.
-macro_rules! run_with_lanes {
-    ($nest:expr, $lanes:expr, $fuse:expr, $out:expr, $e:expr, $first:expr) => {
-        $nest.run::<{ $lanes }, { tile_rows($lanes) }, { 2 * $lanes }, { 8 * $lanes }, { $fuse }>(
-            $out, $e, $first,
-        )
-    };
 }
 
 /// Runs `nest` with the compile-time target's geometry.
@@ -124,7 +166,7 @@ pub(super) fn drive_tiles<T: Element, O: Shape, E: Expr<T>, X: Slot<T>>(
 ) {
     let nest = TiledNest::<T, O>(PhantomData);
     if super::Plan::<T, O, E>::AT_SELECTED_LEVEL {
-        at_selected_level(nest, out, e, first);
+        at_expression_level(nest, out, e, first);
     } else {
         at_target(nest, out, e, first);
     }
@@ -144,6 +186,8 @@ impl<T: Element, O: Shape, E: Expr<T>, X: Slot<T>> Nest<X, E> for TiledNest<T, O
     fn run_target(self, out: &mut [X], e: &E, first: usize) {
         tiles_out_of_line::<T, O, E, X>(out, e, first);
     }
+
+    const FUSES: bool = T::IS_FLOAT && reading::<T, E>().contraction > 0;
 }
 
 /// The target's tiled nest in a function of its own (see the module doc).
@@ -171,7 +215,7 @@ pub(super) fn drive_elementwise<T: Element, O: Shape, E: Expr<T>, X: Slot<T>>(
     first: usize,
 ) {
     if super::Plan::<T, O, E>::AT_SELECTED_LEVEL {
-        at_selected_level(ElementwiseNest::<T, O>(PhantomData), out, e, first);
+        at_expression_level(ElementwiseNest::<T, O>(PhantomData), out, e, first);
     } else {
         walk_elementwise::<T, O, E, X>(out, e, first);
     }
@@ -200,6 +244,10 @@ impl<T: Element, O: Shape, E: Expr<T>, X: Slot<T>> Nest<X, E> for ElementwiseNes
             _ => rows_out_of_line::<T, O, E, X>(out, e, first),
         }
     }
+
+    /// A row walk's products are dot products, which fuse by the
+    /// compile-time target at every level (`Element::mul_add`).
+    const FUSES: bool = false;
 }
 
 /// The compile-time target's row nest in a function of its own.

@@ -96,7 +96,7 @@ fn drive_chunks<T: Element, O: Shape, E: Expr<T>, X: Slot<T>>(
     let elements = rows * O::ITEM_LEN;
     let walk = const { reading::<T, E>() }.walk(elements, O::RANK, O::ROW_LEN);
     if super::runs_at_selected_level(elements, const { reading::<T, E>() }, walk) {
-        super::dispatch::at_selected_level(nest, out, e, start);
+        super::dispatch::at_expression_level(nest, out, e, start);
     } else {
         nest.run_target(out, e, start);
     }
@@ -135,6 +135,8 @@ impl<T: Element, O: Shape, E: Expr<T>, X: Slot<T>> Nest<X, E> for ChunksNest<T, 
     fn run_target(self, out: &mut [X], e: &E, start: usize) {
         super::dispatch::at_target(self, out, e, start);
     }
+
+    const FUSES: bool = T::IS_FLOAT && reading::<T, E>().contraction > 0;
 }
 
 /// Rows `start + done..` of the output, `B` of them (`out` holds those from

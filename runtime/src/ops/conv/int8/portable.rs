@@ -90,6 +90,9 @@ impl Nest<i32, Int8Tile<'_>> for Kernel<'_> {
         self.run_target(out, tile, 0);
     }
 
+    /// Integer sums: no multiply-add to fuse.
+    const FUSES: bool = false;
+
     #[inline(always)]
     fn run_target(self, out: &mut [i32], tile: &Int8Tile, _first: usize) {
         debug_assert!(tile.positions.len() <= TILE_ROWS);

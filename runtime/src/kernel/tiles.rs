@@ -307,7 +307,10 @@ const fn column_cuts(len: usize, first: usize, wide: usize, lanes: usize) -> [bo
 /// computed into an array, then stored.
 /// (Stored element by element from the tile, a product whose result a
 /// tensor is added to, `x @ w + b`, has its whole `k` loop scalarised by
-/// LLVM, some 20x slower.)
+/// LLVM at opt-level 3, some 20x slower. A runtime optimised for size
+/// stores element by element: less code, and at `s` the dense layer of
+/// PERFORMANCE.md, "Code size and stack of small dense layers", runs as
+/// fast.)
 #[inline(always)]
 fn store_tile<T: Element, O: Shape, X: Slot<T>, const R: usize, const C: usize>(
     block: &mut [X],
@@ -321,6 +324,16 @@ fn store_tile<T: Element, O: Shape, X: Slot<T>, const R: usize, const C: usize>(
         let Ok(slots) = <&mut [X; C]>::try_from(&mut row[j0..j0 + C]) else {
             unreachable!("a slice of `C` elements")
         };
+        // In a runtime optimised for size (`cfg(size_profile)`), each
+        // element stored as it is computed: no array of the row and no
+        // copy of it.
+        if const { cfg!(size_profile) } {
+            for (j, slot) in slots.iter_mut().enumerate() {
+                let value = tile.get(r, j, slot.current());
+                slot.set(value);
+            }
+            continue;
+        }
         // A loop, not `core::array::from_fn`: with a long epilogue
         // (`sigmoid(x @ w + b)`) LLVM keeps `from_fn`'s closure out of line
         // and calls it once per element, several times slower than the

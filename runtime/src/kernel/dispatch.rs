@@ -75,10 +75,12 @@ macro_rules! run_with_lanes {
 
 /// Runs an expression's `nest` at the selected level ([`at_selected_level`])
 /// where its levels above the target's are compiled ([`EVERY_LEVEL`]);
-/// otherwise the target's nest, fusing its multiply-adds where the
-/// selected level's would, so that its sums are those of a release build
-/// wherever a kernel compiled in the runtime sums them (each element's
-/// terms in the same order whatever the tile).
+/// otherwise once, compiled for the target, with the widest level's tile
+/// geometry (tiles of 8 x 32: the runtime's kernels, which sum a tile per
+/// call, are called as often as in a release build with AVX-512, and
+/// with as many columns), fusing its multiply-adds where the selected
+/// level's would. A release build with AVX-512 computes the same tiles,
+/// so its products' bits are this build's.
 #[inline(always)]
 pub(crate) fn at_expression_level<X, E, N: Nest<X, E>>(
     nest: N,
@@ -91,11 +93,23 @@ pub(crate) fn at_expression_level<X, E, N: Nest<X, E>>(
     } else if const { N::FUSES && !cfg!(target_feature = "fma") }
         && crate::isa::selected() >= crate::isa::Level::Avx2
     {
-        run_with_lanes!(nest, VECTOR_LANES, true, out, e, first);
+        run_with_lanes!(nest, WIDEST_LANES, true, out, e, first);
     } else {
-        nest.run_target(out, e, first);
+        run_with_lanes!(
+            nest,
+            WIDEST_LANES,
+            cfg!(target_feature = "fma"),
+            out,
+            e,
+            first
+        );
     }
 }
+
+/// The lanes of `f32` of the widest level's vectors (AVX-512's), whose
+/// tile geometry a build that compiles an expression's nests once gives
+/// them ([`at_expression_level`]).
+const WIDEST_LANES: usize = 16;
 
 /// Runs `nest` at the selected level ([`crate::isa`]): in the AVX-512 or
 /// AVX2 function where the level has them and the compile-time target does

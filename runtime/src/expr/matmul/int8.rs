@@ -98,6 +98,9 @@ mod vnni {
     use super::ProductTile;
     use core::arch::x86_64::*;
 
+    /// Four bytes' top bits: a byte `x` xor 0x80 is `x + 128` as `u8`.
+    const FLIP_BYTES: i32 = 0x8080_8080_u32 as i32;
+
     /// [`super::sums`] with AVX-512 VNNI, for a tile that fits: blocks of
     /// 8, 4, 2 and 1 rows by 32 or 16 columns.
     #[target_feature(enable = "avx512f,avx512bw,avx512vnni,avx2")]
@@ -144,7 +147,6 @@ mod vnni {
         let right = tile.right.bytes[column..].as_ptr();
         let right_stride = tile.right.stride;
         let vectors = C / 16;
-        let flip = _mm512_set1_epi8(-128);
         let ones = _mm512_set1_epi8(1);
         let mut sums = [[_mm512_setzero_si512(); 2]; R];
         let mut column_sums = [_mm512_setzero_si512(); 2];
@@ -169,7 +171,12 @@ mod vnni {
                 column_sums[v] = _mm512_dpbusd_epi32(column_sums[v], ones, right[v]);
             }
             for (sums, &four) in sums.iter_mut().zip(&four) {
-                let left = _mm512_xor_si512(_mm512_set1_epi32(four), flip);
+                // The top bits flipped before the broadcast, in a general
+                // register: fewer vector instructions than a vector xor,
+                // and LLVM's instruction selection does not finish on the
+                // vector xor of a broadcast where AVX-512 VBMI is enabled
+                // (`-C target-cpu=native` on such a CPU; `.ci/run` builds so).
+                let left = _mm512_set1_epi32(four ^ FLIP_BYTES);
                 for v in 0..vectors {
                     sums[v] = _mm512_dpbusd_epi32(sums[v], left, right[v]);
                 }

@@ -50,19 +50,10 @@ pub fn quantize_multiplier(real: f64) -> (i32, i32) {
 
 /// TFLite's `MultiplyByQuantizedMultiplier`: `x` shifted left by
 /// `max(shift, 0)` (wrapping), then [`doubling_high_mul`] by `multiplier`,
-/// then [`rounding_divide_by_pot`] by `e = clamp(-shift, 0, 31)`: both
-/// roundings of TFLite's, in one 64-bit sum and shift.
-///
-/// With `p` the product, the high half rounds as `floor((p + 2^30) /
-/// 2^31)` (TFLite's nudge of `1 - 2^30` for a negative product, then a
-/// division toward zero, is the same), and dividing `h` by `2^e` rounding
-/// half away from zero is `floor((h + 2^(e-1) - [h < 0]) / 2^e)` for `e >=
-/// 1`. Nested floors of divisions by powers of two are one floor, so the
-/// result is `floor((p + 2^30 + 2^31 (2^(e-1) - [h < 0])) / 2^(31+e))`, where
-/// `h < 0` is `p < -2^30`. The one overflow of the high half, `MIN *
-/// MIN`, saturates to `MAX` there; here its sum gives `2^31` only where `e
-/// = 0`, and the final clamp to `MAX` makes it so. No branches: LLVM
-/// vectorises it in a tile's epilogue with 64-bit lanes.
+/// then [`rounding_divide_by_pot`] by `clamp(-shift, 0, 31)`: TFLite's two
+/// roundings, in that order. Only the high half's product is 64-bit: the
+/// rest is `i32` arithmetic, which a tile's epilogue vectorises at twice
+/// the lanes of `i64`'s.
 ///
 /// ```
 /// use tensor_expr_runtime::fixed_point::multiply_by_quantized_multiplier;
@@ -72,31 +63,26 @@ pub fn quantize_multiplier(real: f64) -> (i32, i32) {
 /// ```
 #[inline(always)]
 pub fn multiply_by_quantized_multiplier(x: i32, multiplier: i32, shift: i32) -> i32 {
-    let left = shift.max(0);
-    let right = i64::from(shift.wrapping_neg().clamp(0, 31));
-    let product = i64::from(x.wrapping_shl(left as u32)) * i64::from(multiplier);
-    // `2^31 (2^(e-1) - [h < 0])` where `e >= 1`, else 0.
-    let negative = i64::from(product < -(1 << 30));
-    let divided = -i64::from(right > 0) & ((1 << (30 + right)) - (negative << 31));
-    let result = (product + (1 << 30) + divided) >> (31 + right);
-    result.min(i64::from(i32::MAX)) as i32
+    let left = shift.max(0) as u32;
+    let right = shift.wrapping_neg().clamp(0, 31);
+    rounding_divide_by_pot(doubling_high_mul(x.wrapping_shl(left), multiplier), right)
 }
 
 /// gemmlowp's `SaturatingRoundingDoublingHighMul`: `a * b / 2^31`, rounded
 /// to nearest with ties away from zero; the one overflow, `MIN * MIN`,
 /// saturates to `MAX`. For two Q0.31 numbers it is their product.
+///
+/// gemmlowp adds `2^30` to the product `p` (`1 - 2^30` where it is
+/// negative) and divides by `2^31` toward zero: for a negative sum that is
+/// `ceil((p + 1 - 2^30) / 2^31) = floor((p + 2^30) / 2^31)`, so both signs
+/// are one add and one arithmetic shift, with no comparison to vectorise.
 #[inline(always)]
 pub fn doubling_high_mul(a: i32, b: i32) -> i32 {
-    // The product plus 2^30 (or 1 - 2^30 where negative), divided by 2^31
-    // toward zero; shifts of the sign instead of comparisons, so that it
-    // vectorises.
     let product = i64::from(a) * i64::from(b);
-    let negative = product >> 63;
-    let nudged = product + (1 << 30) - (negative & ((1 << 31) - 1));
-    let high = (nudged + ((nudged >> 63) & ((1 << 31) - 1))) >> 31;
+    let high = ((product + (1 << 30)) >> 31) as i32;
     // `MIN * MIN` gives 2^31, which wraps to MIN: one less is MAX.
     let overflow = (a == i32::MIN) & (b == i32::MIN);
-    (high as i32).wrapping_sub(i32::from(overflow))
+    high.wrapping_sub(i32::from(overflow))
 }
 
 /// gemmlowp's `RoundingDivideByPOT`: `x / 2^exponent`, rounded to nearest

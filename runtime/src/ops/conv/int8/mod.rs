@@ -38,6 +38,10 @@
 //! where `c` is the constant added to the input (`-zx`). A tap in the
 //! padding reads bytes equal to `-c` (the zero point), whose term the same
 //! correction cancels, so the padding contributes zero as TFLite's does.
+//! In the pixels form the input is copied once per evaluation, padded and
+//! each byte plus 128 ([`PaddedInput`]), so that a tap is a load at a
+//! constant offset from its position's first pixel (no check of the
+//! padding) and each four bytes one broadcast from memory (no shuffle).
 //! In the rows form, a row is one masked load into a vector, the zero
 //! point's bytes where a tap falls in the padding, its last four bytes
 //! padded with weights of zero.
@@ -47,8 +51,9 @@
 //! than its multiply-adds, and the general path, compiled per expression,
 //! has the geometry as constants (its loops unrolled, its offsets
 //! folded), which a kernel compiled once cannot. A kernel of 16 channels
-//! a tap, compiled once, measured no faster than it (PERFORMANCE.md, "Int8
-//! depthwise convolutions").
+//! a tap, compiled once, measured no faster than it, nor did one of four
+//! taps a `vpdpbusd` from a copy of the input interleaved once per
+//! evaluation (PERFORMANCE.md, "Int8 depthwise convolutions").
 
 #[cfg(feature = "alloc")]
 mod portable;
@@ -115,6 +120,25 @@ struct VnniWeights {
     /// Each channel's weights summed, over every tap and input channel
     /// (a multiple of 16 of them, those past `C_out` zero).
     sums: Vec<i32>,
+    /// The pixels' form's input, padded ([`PaddedInput`]); `None` in the
+    /// rows' form.
+    input: Option<PaddedInput>,
+}
+
+/// The input of a convolution of the pixels' form copied once per
+/// evaluation for the VNNI kernel: `[N, Hp, Wp, C_in]` bytes, each plus 128
+/// (the unsigned byte `vpdpbusd` multiplies), padded with the zero point
+/// (`-c`, plus 128) so that every window of the output lies inside it. A
+/// tap is then one load at a constant offset from its position's first
+/// pixel, with no check of the padding, and four input bytes are one
+/// broadcast from memory.
+#[cfg(all(feature = "alloc", vnni_kernel))]
+struct PaddedInput {
+    bytes: Vec<u8>,
+    /// `Hp`: the rows every window of the output spans.
+    rows: usize,
+    /// `Wp`: the columns every window of the output spans.
+    columns: usize,
 }
 
 #[cfg(feature = "alloc")]
@@ -129,7 +153,7 @@ impl PackedWeights {
             if vnni_runs(tile) {
                 // SAFETY: `vnni_runs` holds only where the CPU has AVX-512
                 // F, BW and VNNI (the selected level is at most the CPU's).
-                return Packed::Vnni(unsafe { vnni::pack(tile.w, tile.geometry) });
+                return Packed::Vnni(unsafe { vnni::pack(tile) });
             }
             Packed::Wide(portable::pack(tile.w, tile.geometry, tile.w_offset))
         })
@@ -367,7 +391,7 @@ fn by_blocks_aside(
 
 #[cfg(all(feature = "alloc", vnni_kernel))]
 mod vnni {
-    use super::{form, tap_pixel, Form, Int8Tile, SumsOut, VnniWeights, CHANNEL_BLOCK};
+    use super::{form, Form, Int8Tile, PaddedInput, SumsOut, VnniWeights, CHANNEL_BLOCK};
     use crate::ops::conv::input_at;
     use crate::rules::conv::Geometry;
     use core::arch::x86_64::*;
@@ -428,13 +452,10 @@ mod vnni {
         }
     }
 
-    /// The first bytes of each of `R` pixels or rows: a pointer and the
-    /// step its bytes are read at (1 where stored, 0 for the padding's 16
-    /// bytes, read again for every block).
-    type Pixels<const R: usize> = [(*const i8, usize); R];
-
     /// The sums of `R` positions by `16 V` channels, each tap's pixel read
-    /// where it is stored (input channels a multiple of 4).
+    /// from the padded input (input channels a multiple of 4): for each
+    /// four bytes of a window, one broadcast per position and one
+    /// `vpdpbusd` per position and block.
     #[inline]
     #[target_feature(enable = "avx512f,avx512bw,avx512vnni,avx2")]
     fn stored_pixels<const R: usize, const V: usize>(
@@ -444,32 +465,42 @@ mod vnni {
     ) {
         let g = tile.geometry;
         let positions: &[_; R] = tile.positions.try_into().unwrap_or_else(|_| unreachable!());
-        let [kh_len, kw_len] = g.kernel;
-        let quads = g.in_channels / 4;
+        let Some(input) = &packed.input else {
+            unreachable!("the pixels' form has its input padded")
+        };
+        let ([kh_len, kw_len], c_in) = (g.kernel, g.in_channels);
+        let quads = c_in / 4;
         let weights = weight_blocks::<V>(tile, packed);
-        // A tap in the padding reads copies of the zero point, `-c`.
-        let padding = [tile.x_offset.wrapping_neg() as i8; 16];
+        let (row_step, tap_step) = (g.dilation[0] * input.columns * c_in, g.dilation[1] * c_in);
+        // Each position's window, checked once: every tap's `c_in` bytes
+        // lie inside it.
+        let span = (kh_len - 1) * row_step + (kw_len - 1) * tap_step + c_in;
+        let mut windows = [input.bytes.as_ptr(); R];
+        for (window, p) in windows.iter_mut().zip(positions) {
+            let first =
+                (p.n * input.rows + p.oh * g.stride[0]) * input.columns + p.ow * g.stride[1];
+            *window = input.bytes[first * c_in..][..span].as_ptr();
+        }
         let mut sums = [[_mm512_setzero_si512(); V]; R];
         for kh in 0..kh_len {
             for kw in 0..kw_len {
-                let mut pixels: Pixels<R> = [(padding.as_ptr(), 0); R];
-                for (at, p) in pixels.iter_mut().zip(positions) {
-                    if let Some(pixel) = tap_pixel(tile.x, g, p, kh, kw) {
-                        *at = (pixel.as_ptr(), 1);
+                let offset = kh * row_step + kw * tap_step;
+                let tap = (kh * kw_len + kw) * quads;
+                for q in 0..quads {
+                    let mut w = [_mm512_setzero_si512(); V];
+                    for (w, weights) in w.iter_mut().zip(&weights) {
+                        *w = load_64(weights, (tap + q) * 64);
                     }
+                    each_row!(R, r => {
+                        // SAFETY: `offset + 4 q + 4 <= span`, the window's
+                        // bytes; the read is unaligned.
+                        let four = unsafe { windows[r].add(offset + 4 * q).cast::<i32>().read_unaligned() };
+                        let x = _mm512_set1_epi32(four);
+                        for (sum, &w) in sums[r].iter_mut().zip(&w) {
+                            *sum = _mm512_dpbusd_epi32(*sum, x, w);
+                        }
+                    });
                 }
-                // SAFETY: a pixel of step 1 holds `c_in = 4 quads` bytes,
-                // the padding 16; `weights` holds every tap's quads; the
-                // CPU has the features.
-                unsafe {
-                    add_quads(
-                        &mut sums,
-                        &pixels,
-                        &weights,
-                        (kh * kw_len + kw) * quads,
-                        quads,
-                    )
-                };
             }
         }
         store_corrected(&sums, tile, packed, tile.x_offset.wrapping_sub(128), out);
@@ -565,58 +596,6 @@ mod vnni {
         g.kernel[0] * (g.kernel[1] * g.in_channels).div_ceil(4)
     }
 
-    /// Adds `quads` groups of four bytes of each of the `pixels` (from
-    /// their first byte), times the weights of quads `first ..` of each
-    /// block, to the sums: sixteen bytes of a pixel loaded at a time, their
-    /// groups of four broadcast in turn (fewer in a last block).
-    ///
-    /// # Safety
-    ///
-    /// Each pixel of step 1 holds `16 * ceil(quads / 4)` readable bytes,
-    /// or `4 quads` where `quads` is a multiple of 4 or the last block is
-    /// read masked (it is); a pixel of step 0, 16. The CPU has AVX-512 F,
-    /// BW and VNNI.
-    #[inline(always)]
-    unsafe fn add_quads<const R: usize, const V: usize>(
-        sums: &mut [[__m512i; V]; R],
-        pixels: &Pixels<R>,
-        weights: &[&[i8]; V],
-        first: usize,
-        quads: usize,
-    ) {
-        for block in 0..quads.div_ceil(4) {
-            let count = (quads - 4 * block).min(4);
-            // (Loops, not `core::array::from_fn`, whose closures LLVM kept
-            // out of line.)
-            let mut w = [[_mm512_setzero_si512(); 4]; V];
-            for (w, weights) in w.iter_mut().zip(weights) {
-                for (t, w) in w.iter_mut().enumerate().take(count) {
-                    *w = load_64(weights, (first + 4 * block + t) * 64);
-                }
-            }
-            if count == 4 {
-                each_row!(R, r => {
-                    let (pixel, step) = pixels[r];
-                    // SAFETY: the caller's: 16 bytes from `16 block step`.
-                    let x = unsafe { _mm_loadu_si128(pixel.add(16 * block * step).cast()) };
-                    // SAFETY: the CPU has the features.
-                    unsafe { add_block(&mut sums[r], x, &w, 4) };
-                });
-            } else {
-                // The block's `4 count` bytes of each pixel.
-                let mask = u64::MAX >> (64 - 4 * count);
-                each_row!(R, r => {
-                    let (pixel, step) = pixels[r];
-                    // SAFETY: the caller's; the load reads only the bytes of
-                    // `mask`.
-                    let x = unsafe { _mm512_maskz_loadu_epi8(mask, pixel.add(16 * block * step)) };
-                    // SAFETY: the CPU has the features.
-                    unsafe { add_block(&mut sums[r], _mm512_castsi512_si128(x), &w, count) };
-                });
-            }
-        }
-    }
-
     /// Writes the sums plus `factor` (`c - 128`: `vpdpbusd` read each input
     /// byte as `x + 128`) times each channel's weight sum into `out`: the
     /// tile's channels of each position, the last 16 masked.
@@ -656,47 +635,15 @@ mod vnni {
         }
     }
 
-    /// Adds the first `count` groups of four of a pixel's bytes `x`, each
-    /// broadcast, times the weights `w` of those groups, to its sums (one
-    /// vector per 16 channels). Inlined into the kernels, whose features
-    /// its instructions need (a function of its own with the features
-    /// would be called, not inlined).
-    ///
-    /// # Safety
-    ///
-    /// The CPU has AVX-512 F, BW and VNNI.
-    #[inline(always)]
-    unsafe fn add_block<const V: usize>(
-        sums: &mut [__m512i; V],
-        x: __m128i,
-        w: &[[__m512i; 4]; V],
-        count: usize,
-    ) {
-        let x = _mm512_xor_si512(
-            _mm512_broadcast_i32x4(x),
-            _mm512_set1_epi32(0x8080_8080_u32 as i32),
-        );
-        // Bytes `4 t ..+ 4` of the block, in every lane.
-        let left = [
-            _mm512_shuffle_epi32::<0x00>(x),
-            _mm512_shuffle_epi32::<0x55>(x),
-            _mm512_shuffle_epi32::<0xAA>(x),
-            _mm512_shuffle_epi32::<0xFF>(x),
-        ];
-        for (t, &left) in left.iter().enumerate().take(count) {
-            for (sum, w) in sums.iter_mut().zip(w) {
-                *sum = _mm512_dpbusd_epi32(*sum, left, w[t]);
-            }
-        }
-    }
-
-    /// Copies `w` into the kernel's layout (the module's header) and sums
-    /// each channel's weights.
+    /// Copies the tile's convolution's weights into the kernel's layout
+    /// (the module's header) and sums each channel's; in the pixels' form,
+    /// pads its input ([`PaddedInput`]).
     ///
     /// # Panics
-    /// If `w` is shorter than the geometry's weights.
+    /// If `w` or `x` is shorter than the geometry's.
     #[target_feature(enable = "avx512f,avx512bw,avx512vnni,avx2")]
-    pub(super) fn pack(w: &[i8], g: &Geometry) -> VnniWeights {
+    pub(super) fn pack(tile: &Int8Tile) -> VnniWeights {
+        let (w, g) = (tile.w, tile.geometry);
         let c_out = g.out_channels;
         let per_channel = g.kernel[0] * g.kernel[1] * g.in_channels;
         assert!(
@@ -709,7 +656,43 @@ mod vnni {
             *sum = weights.iter().map(|&b| i32::from(b)).sum();
         }
         let bytes = pack_quads(w, c_out, g.kernel[0], g.kernel[1] * g.in_channels);
-        VnniWeights { bytes, sums }
+        let input = (form(g) == Some(Form::Pixels)).then(|| pad_input(tile.x, g, tile.x_offset));
+        VnniWeights { bytes, sums, input }
+    }
+
+    /// `x` (`[N, H, W, C_in]`) as the pixels' kernel reads it
+    /// ([`PaddedInput`]), where its input's constant `c` leaves a zero point
+    /// `-c` that is a byte.
+    ///
+    /// # Panics
+    /// If `x` is shorter than the geometry's input.
+    fn pad_input(x: &[i8], g: &Geometry, c: i32) -> PaddedInput {
+        let extent = |axis: usize| {
+            (g.output[axis] - 1) * g.stride[axis] + (g.kernel[axis] - 1) * g.dilation[axis] + 1
+        };
+        let (rows, columns, c_in) = (extent(0), extent(1), g.in_channels);
+        let padding = (c.wrapping_neg() as u8) ^ 0x80;
+        let mut bytes = alloc::vec![padding; g.batch * rows * columns * c_in];
+        // The input's columns that windows read: those left of `Wp - pad`.
+        let inside = columns.saturating_sub(g.pad[1]).min(g.input[1]) * c_in;
+        for n in 0..g.batch {
+            for ih in 0..g.input[0] {
+                let row = ih + g.pad[0];
+                if row >= rows || inside == 0 {
+                    continue;
+                }
+                let from = &x[(n * g.input[0] + ih) * g.input[1] * c_in..][..inside];
+                let to = &mut bytes[((n * rows + row) * columns + g.pad[1]) * c_in..][..inside];
+                for (to, &x) in to.iter_mut().zip(from) {
+                    *to = (x as u8) ^ 0x80;
+                }
+            }
+        }
+        PaddedInput {
+            bytes,
+            rows,
+            columns,
+        }
     }
 
     /// The pixels' and rows' layout of `w` (`c_out` channels of `rows`

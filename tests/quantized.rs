@@ -573,7 +573,8 @@ fn bytes<S: Shape>(seed: u32) -> Tensor<i8, S> {
 }
 
 /// Int8 convolutions channels last of every form the int8 kernels take
-/// (pixels: 16, 32 and 48 output channels, input channels 4 to 64; rows:
+/// (pixels: 16, 32 and 48 output channels, input channels 4 to 64, dilation
+/// down and along the rows; rows:
 /// 1, 3 and 5 input channels, 24 output channels; with strides, padding,
 /// dilation, a batch, 1-D, zero points at both ends of the range, weights
 /// with an offset), and of forms they leave to the general path (dilation
@@ -653,6 +654,25 @@ fn int8_convolutions_channels_last_match_their_definition() {
         ..PLAIN
     };
     assert_conv_nhwc(&y, &x, &w, slide, (7, 0), "dilation, padding per dim, + 7");
+
+    // Dilation along a row of pixels: its taps are apart in the input.
+    let (x, w) = (
+        bytes::<Shape![1, 6, 9, 8]>(19),
+        bytes::<Shape![16, 2, 3, 8]>(20),
+    );
+    let y = tensor_expr!(conv2d(
+        cast::<i32>(x) - 3,
+        cast::<i32>(w),
+        padding = 2,
+        dilation = [1, 2],
+        layout = nhwc
+    ));
+    let slide = Slide {
+        pad: [2, 2],
+        dilation: [1, 2],
+        ..PLAIN
+    };
+    assert_conv_nhwc(&y, &x, &w, slide, (-3, 0), "dilation along the row");
 
     let (x, w) = (bytes::<Shape![2, 30, 8]>(9), bytes::<Shape![16, 5, 8]>(10));
     let y = tensor_expr!(conv1d(

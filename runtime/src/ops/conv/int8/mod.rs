@@ -38,13 +38,12 @@
 //! where `c` is the constant added to the input (`-zx`). A tap in the
 //! padding reads bytes equal to `-c` (the zero point), whose term the same
 //! correction cancels, so the padding contributes zero as TFLite's does.
-//! In the pixels form the input is copied once per evaluation, padded and
-//! each byte plus 128 ([`PaddedInput`]), so that a tap is a load at a
-//! constant offset from its position's first pixel (no check of the
-//! padding) and each four bytes one broadcast from memory (no shuffle).
-//! In the rows form, a row is one masked load into a vector, the zero
-//! point's bytes where a tap falls in the padding, its last four bytes
-//! padded with weights of zero.
+//! The input is copied once per evaluation, padded and each byte plus 128
+//! ([`PaddedInput`]), so that a tap (or, in the rows form, a window's row)
+//! is read at a constant offset from its position's first pixel, with no
+//! check of the padding, and each four bytes are one broadcast from
+//! memory. A row's last four bytes may reach past it; their weights are
+//! zero.
 //!
 //! A depthwise convolution is not among the forms: each output takes one
 //! input channel's 9 or 25 taps, so a tile's cost is its addressing more
@@ -120,13 +119,12 @@ struct VnniWeights {
     /// Each channel's weights summed, over every tap and input channel
     /// (a multiple of 16 of them, those past `C_out` zero).
     sums: Vec<i32>,
-    /// The pixels' form's input, padded ([`PaddedInput`]); `None` in the
-    /// rows' form.
-    input: Option<PaddedInput>,
+    /// The input, padded ([`PaddedInput`]).
+    input: PaddedInput,
 }
 
-/// The input of a convolution of the pixels' form copied once per
-/// evaluation for the VNNI kernel: `[N, Hp, Wp, C_in]` bytes, each plus 128
+/// The input of a convolution copied once per evaluation for the VNNI
+/// kernel: `[N, Hp, Wp, C_in]` bytes, each plus 128
 /// (the unsigned byte `vpdpbusd` multiplies), padded with the zero point
 /// (`-c`, plus 128) so that every window of the output lies inside it. A
 /// tap is then one load at a constant offset from its position's first
@@ -392,7 +390,6 @@ fn by_blocks_aside(
 #[cfg(all(feature = "alloc", vnni_kernel))]
 mod vnni {
     use super::{form, Form, Int8Tile, PaddedInput, SumsOut, VnniWeights, CHANNEL_BLOCK};
-    use crate::ops::conv::input_at;
     use crate::rules::conv::Geometry;
     use core::arch::x86_64::*;
 
@@ -446,35 +443,41 @@ mod vnni {
             };
         }
         match form(tile.geometry) {
-            Some(Form::Pixels) => by_size!(stored_pixels),
-            Some(Form::Rows) => by_size!(rows),
+            Some(Form::Pixels | Form::Rows) => by_size!(windows),
             None => unreachable!("VNNI weights exist only for a form"),
         }
     }
 
-    /// The sums of `R` positions by `16 V` channels, each tap's pixel read
-    /// from the padded input (input channels a multiple of 4): for each
-    /// four bytes of a window, one broadcast per position and one
-    /// `vpdpbusd` per position and block.
+    /// The sums of `R` positions by `16 V` channels from the padded input:
+    /// for each four bytes of a window, one broadcast per position and one
+    /// `vpdpbusd` per position and block. A row of the window whose taps
+    /// are side by side in the input (no dilation along it) is read as one
+    /// run of `kW C_in` bytes, rounded up to four (the weights of the
+    /// bytes past it are zero); otherwise tap by tap (input channels a
+    /// multiple of 4, the pixels' form).
     #[inline]
     #[target_feature(enable = "avx512f,avx512bw,avx512vnni,avx2")]
-    fn stored_pixels<const R: usize, const V: usize>(
+    fn windows<const R: usize, const V: usize>(
         tile: &Int8Tile,
         packed: &VnniWeights,
         out: &mut SumsOut,
     ) {
         let g = tile.geometry;
         let positions: &[_; R] = tile.positions.try_into().unwrap_or_else(|_| unreachable!());
-        let Some(input) = &packed.input else {
-            unreachable!("the pixels' form has its input padded")
-        };
+        let input = &packed.input;
         let ([kh_len, kw_len], c_in) = (g.kernel, g.in_channels);
-        let quads = c_in / 4;
+        let row_quads = (kw_len * c_in).div_ceil(4);
+        // The pieces of a window's row: (count, quads each, bytes apart).
+        let (pieces, piece_quads, piece_step) = if kw_len == 1 || g.dilation[1] == 1 {
+            (1, row_quads, 0)
+        } else {
+            (kw_len, c_in / 4, g.dilation[1] * c_in)
+        };
         let weights = weight_blocks::<V>(tile, packed);
-        let (row_step, tap_step) = (g.dilation[0] * input.columns * c_in, g.dilation[1] * c_in);
-        // Each position's window, checked once: every tap's `c_in` bytes
-        // lie inside it.
-        let span = (kh_len - 1) * row_step + (kw_len - 1) * tap_step + c_in;
+        let row_step = g.dilation[0] * input.columns * c_in;
+        // Each position's window, checked once: every piece's quads lie
+        // inside it.
+        let span = (kh_len - 1) * row_step + (pieces - 1) * piece_step + 4 * piece_quads;
         let mut windows = [input.bytes.as_ptr(); R];
         for (window, p) in windows.iter_mut().zip(positions) {
             let first =
@@ -483,13 +486,13 @@ mod vnni {
         }
         let mut sums = [[_mm512_setzero_si512(); V]; R];
         for kh in 0..kh_len {
-            for kw in 0..kw_len {
-                let offset = kh * row_step + kw * tap_step;
-                let tap = (kh * kw_len + kw) * quads;
-                for q in 0..quads {
+            for piece in 0..pieces {
+                let offset = kh * row_step + piece * piece_step;
+                let first = kh * row_quads + piece * piece_quads;
+                for q in 0..piece_quads {
                     let mut w = [_mm512_setzero_si512(); V];
                     for (w, weights) in w.iter_mut().zip(&weights) {
-                        *w = load_64(weights, (tap + q) * 64);
+                        *w = load_64(weights, (first + q) * 64);
                     }
                     each_row!(R, r => {
                         // SAFETY: `offset + 4 q + 4 <= span`, the window's
@@ -501,73 +504,6 @@ mod vnni {
                         }
                     });
                 }
-            }
-        }
-        store_corrected(&sums, tile, packed, tile.x_offset.wrapping_sub(128), out);
-    }
-
-    /// The sums of `R` positions by `16 V` channels, each row of each
-    /// position's window read as one tap (input channels not a multiple of
-    /// 4): one masked load of the row's bytes in the input, the padding's
-    /// bytes (copies of the zero point) where its taps fall outside.
-    #[inline]
-    #[target_feature(enable = "avx512f,avx512bw,avx512vnni,avx2")]
-    fn rows<const R: usize, const V: usize>(
-        tile: &Int8Tile,
-        packed: &VnniWeights,
-        out: &mut SumsOut,
-    ) {
-        let g = tile.geometry;
-        let positions: &[_; R] = tile.positions.try_into().unwrap_or_else(|_| unreachable!());
-        let ([kh_len, kw_len], c_in) = (g.kernel, g.in_channels);
-        let quads = (kw_len * c_in).div_ceil(4);
-        // Each byte's top bit flipped: `vpdpbusd` reads it as `x + 128`.
-        let flip = _mm512_set1_epi32(0x8080_8080_u32 as i32);
-        let padding = _mm512_set1_epi8(tile.x_offset.wrapping_neg() as i8);
-        let weights = weight_blocks::<V>(tile, packed);
-        // Each position's first tap along the row and which taps are inside
-        // the input (the same for every row of its window).
-        let mut masks = [0u64; R];
-        let mut starts = [0isize; R];
-        for ((mask, start), p) in masks.iter_mut().zip(&mut starts).zip(positions) {
-            let first = (p.ow * g.stride[1]) as isize - g.pad[1] as isize;
-            let inside = |kw: usize| (0..g.input[1] as isize).contains(&(first + kw as isize));
-            for kw in (0..kw_len).filter(|&kw| inside(kw)) {
-                *mask |= (u64::MAX >> (64 - c_in)) << (kw * c_in);
-            }
-            *start = ((p.n * g.input[0]) * g.input[1]) as isize + first;
-        }
-        let mut sums = [[_mm512_setzero_si512(); V]; R];
-        for kh in 0..kh_len {
-            let mut rows = [padding; R];
-            for (r, p) in positions.iter().enumerate() {
-                if let Some(ih) = input_at(p.oh, kh, 0, g) {
-                    let at = (starts[r] + (ih * g.input[1]) as isize) * c_in as isize;
-                    // SAFETY: the load reads the bytes of `masks[r]` only:
-                    // the taps inside the input's row `ih`, which `x`
-                    // holds (`fits`); the pointer is not dereferenced
-                    // elsewhere.
-                    rows[r] = unsafe {
-                        _mm512_mask_loadu_epi8(
-                            padding,
-                            masks[r],
-                            tile.x.as_ptr().wrapping_offset(at),
-                        )
-                    };
-                }
-            }
-            for q in 0..quads {
-                let quad = _mm512_set1_epi32(q as i32);
-                let mut w = [flip; V];
-                for (w, weights) in w.iter_mut().zip(&weights) {
-                    *w = load_64(weights, (kh * quads + q) * 64);
-                }
-                each_row!(R, r => {
-                    let left = _mm512_xor_si512(_mm512_permutexvar_epi32(quad, rows[r]), flip);
-                    for (sum, &w) in sums[r].iter_mut().zip(&w) {
-                        *sum = _mm512_dpbusd_epi32(*sum, left, w);
-                    }
-                });
             }
         }
         store_corrected(&sums, tile, packed, tile.x_offset.wrapping_sub(128), out);
@@ -636,8 +572,8 @@ mod vnni {
     }
 
     /// Copies the tile's convolution's weights into the kernel's layout
-    /// (the module's header) and sums each channel's; in the pixels' form,
-    /// pads its input ([`PaddedInput`]).
+    /// (the module's header) and sums each channel's, and pads its input
+    /// ([`PaddedInput`]).
     ///
     /// # Panics
     /// If `w` or `x` is shorter than the geometry's.
@@ -656,13 +592,13 @@ mod vnni {
             *sum = weights.iter().map(|&b| i32::from(b)).sum();
         }
         let bytes = pack_quads(w, c_out, g.kernel[0], g.kernel[1] * g.in_channels);
-        let input = (form(g) == Some(Form::Pixels)).then(|| pad_input(tile.x, g, tile.x_offset));
+        let input = pad_input(tile.x, g, tile.x_offset);
         VnniWeights { bytes, sums, input }
     }
 
-    /// `x` (`[N, H, W, C_in]`) as the pixels' kernel reads it
-    /// ([`PaddedInput`]), where its input's constant `c` leaves a zero point
-    /// `-c` that is a byte.
+    /// `x` (`[N, H, W, C_in]`) as the kernel reads it ([`PaddedInput`]),
+    /// where its input's constant `c` leaves a zero point `-c` that is a
+    /// byte.
     ///
     /// # Panics
     /// If `x` is shorter than the geometry's input.
@@ -672,7 +608,9 @@ mod vnni {
         };
         let (rows, columns, c_in) = (extent(0), extent(1), g.in_channels);
         let padding = (c.wrapping_neg() as u8) ^ 0x80;
-        let mut bytes = alloc::vec![padding; g.batch * rows * columns * c_in];
+        // Three bytes more: the last four bytes of a window's row may reach
+        // past the input's last pixel (their weights are zero).
+        let mut bytes = alloc::vec![padding; g.batch * rows * columns * c_in + 3];
         // The input's columns that windows read: those left of `Wp - pad`.
         let inside = columns.saturating_sub(g.pad[1]).min(g.input[1]) * c_in;
         for n in 0..g.batch {

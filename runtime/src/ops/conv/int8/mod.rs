@@ -20,8 +20,10 @@
 //! that sums the tiles ([`PackedWeights`]): with AVX-512 VNNI (selected at
 //! run time, `std` on x86-64; or the compile-time target's), weights
 //! without a constant and an input whose zero point is a byte, the VNNI
-//! kernel below; otherwise the [`portable`] one, at the selected
-//! instruction-set level. A tile of up to 8 output positions (any: each
+//! kernel below; else, on x86-64 with AVX2 or AVX-512 selected, the
+//! [`pairs`] kernel (`vpmaddwd` on 16-bit pairs, from a padded copy of the
+//! input as the VNNI kernel's); otherwise the [`portable`] one, at the
+//! selected instruction-set level. A tile of up to 8 output positions (any: each
 //! its own) by up to 32 channels is summed as one or two whole blocks of 16
 //! channels ([`by_blocks`]).
 //!
@@ -54,6 +56,8 @@
 //! taps a `vpdpbusd` from a copy of the input interleaved once per
 //! evaluation (PERFORMANCE.md, "Int8 depthwise convolutions").
 
+#[cfg(all(feature = "alloc", target_arch = "x86_64"))]
+mod pairs;
 #[cfg(feature = "alloc")]
 mod portable;
 
@@ -107,6 +111,10 @@ enum Packed {
     /// 16 channels' weights plus the weights' constant, as `i32`
     /// (channels past `C_out` zero).
     Wide(Vec<i32>),
+    /// The [`pairs`] kernel's: the input padded, the weights in pairs, as
+    /// `i16`.
+    #[cfg(target_arch = "x86_64")]
+    Pairs(pairs::Pairs),
 }
 
 /// The weights in the VNNI kernel's layout and each channel's sum.
@@ -142,9 +150,10 @@ struct PaddedInput {
 #[cfg(feature = "alloc")]
 impl PackedWeights {
     /// The weights of `tile`'s convolution in the layout of the kernel
-    /// that sums it: the VNNI kernel's where it runs ([`vnni_runs`]), the
-    /// portable one's otherwise. Every tile of an evaluation has the same
-    /// weights, geometry and constants.
+    /// that sums it: the VNNI kernel's where it runs ([`vnni_runs`]), else
+    /// the [`pairs`] kernel's where it runs, else the portable one's.
+    /// Every tile of an evaluation has the same weights, geometry and
+    /// constants.
     fn get(&self, tile: &Int8Tile) -> &Packed {
         self.once.get_or_init(|| {
             #[cfg(vnni_kernel)]
@@ -152,6 +161,10 @@ impl PackedWeights {
                 // SAFETY: `vnni_runs` holds only where the CPU has AVX-512
                 // F, BW and VNNI (the selected level is at most the CPU's).
                 return Packed::Vnni(unsafe { vnni::pack(tile) });
+            }
+            #[cfg(target_arch = "x86_64")]
+            if form(tile.geometry).is_some() && pairs::runs(tile) {
+                return Packed::Pairs(pairs::pack(tile));
             }
             Packed::Wide(portable::pack(tile.w, tile.geometry, tile.w_offset))
         })
@@ -280,6 +293,8 @@ pub(crate) fn block(tile: &Int8Tile, out: &mut SumsOut) -> bool {
                 #[cfg(vnni_kernel)]
                 Packed::Vnni(weights) => unsafe { vnni::block(aligned, blocks, weights, out) },
                 Packed::Wide(weights) => portable::block(aligned, blocks, weights, out),
+                #[cfg(target_arch = "x86_64")]
+                Packed::Pairs(pairs) => pairs::block(aligned, blocks, pairs, out),
             }
         });
         true

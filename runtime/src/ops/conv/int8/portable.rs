@@ -9,9 +9,9 @@
 //! It is compiled once in the runtime for each instruction-set level
 //! (through the kernels' one ladder, [`at_selected_level`]), not once per
 //! expression: the expression's tile only applies its epilogue to the
-//! sums. It sums every int8 tile the VNNI kernel does not: on a CPU
-//! without VNNI, for weights with a constant added, for an input constant
-//! whose zero point is not a byte.
+//! sums. It sums every int8 tile the VNNI and `pairs` kernels do not: on
+//! other architectures and at the SSE2 level, and for inputs or weights
+//! whose constants take their values past `i16`.
 //!
 //! The arithmetic wraps, as `i32` arithmetic does in a release build.
 

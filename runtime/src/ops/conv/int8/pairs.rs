@@ -1,0 +1,358 @@
+//! The int8 convolution's kernel with AVX2 or AVX-512 but no VNNI: the
+//! sums of a tile of output positions by one or two blocks of 16
+//! channels, two input values at a time by `vpmaddwd`, compiled once in
+//! the runtime.
+//!
+//! Two copies are made once per evaluation ([`pack`]), as the VNNI
+//! kernel's are, with 16-bit values in place of bytes:
+//!
+//! - **the input, padded**: `[N, Hp, Wp, C_in]` values `x + c` as `i16`
+//!   (`c` the constant added to each input byte), zeros in the padding, so
+//!   that every window of the output lies inside it and the padding adds
+//!   nothing, as TFLite reads it. A tap is a load at a constant offset
+//!   from its position's first pixel, with no check of the padding, and
+//!   two of a row's values are one 32-bit broadcast from memory.
+//! - **the weights**: for each block of 16 output channels and each two
+//!   values of a window's row (taps side by side, input channels innermost,
+//!   each row rounded up to two), every channel's two weights (plus the
+//!   weights' constant) side by side, so that one load gives the vector
+//!   `vpmaddwd` multiplies by.
+//!
+//! `vpmaddwd` multiplies the 16-bit pairs and adds each pair's products
+//! into a 32-bit lane: one broadcast, one `vpmaddwd` and one add per
+//! position and 16 channels (two of each with AVX2's 8 lanes) sum 32
+//! multiply-adds, where the portable kernel's `i32` lanes take a multiply
+//! and an add per 16. A product of two values of `i16` and their pair's
+//! sum fit `i32`; the sums wrap, as `i32` arithmetic does in a release
+//! build. Inputs whose values plus their constants do not fit `i16` take
+//! the portable kernel.
+
+use super::{Int8Tile, SumsOut, CHANNEL_BLOCK};
+use crate::rules::conv::Geometry;
+use alloc::vec::Vec;
+use core::arch::x86_64::*;
+
+/// A convolution's input and weights in the kernel's layout (the module's
+/// header), made for one evaluation.
+pub(super) struct Pairs {
+    /// For each block of 16 output channels and each pair of a window's
+    /// row, 16 times the channel's two weights (zero past a row and past
+    /// `C_out`).
+    weights: Vec<i16>,
+    /// The input plus its constant, padded with zeros: `[N, Hp, Wp,
+    /// C_in]`, and one value more (a row's last pair may reach past the
+    /// last pixel; its weight is zero).
+    input: Vec<i16>,
+    /// `Hp`: the rows every window of the output spans.
+    rows: usize,
+    /// `Wp`: the columns every window of the output spans.
+    columns: usize,
+}
+
+/// The values `x + offset` of bytes `x` take, if they all fit `i16`.
+const fn fits_i16(offset: i32) -> bool {
+    offset >= i16::MIN as i32 - i8::MIN as i32 && offset <= i16::MAX as i32 - i8::MAX as i32
+}
+
+/// Whether the kernel sums the tiles of `tile`'s convolution: the selected
+/// level has AVX2, and each input and weight plus its constant fits `i16`.
+/// (The caller checks that the convolution has a form.)
+pub(super) fn runs(tile: &Int8Tile) -> bool {
+    fits_i16(tile.x_offset)
+        && fits_i16(tile.w_offset)
+        && crate::isa::selected() >= crate::isa::Level::Avx2
+}
+
+/// The pairs of one row of a window: its `kW C_in` values rounded up to
+/// two.
+const fn row_pairs(g: &Geometry) -> usize {
+    (g.kernel[1] * g.in_channels).div_ceil(2)
+}
+
+/// The `i16`s of one block's weights: a pair of each of 16 channels for
+/// each pair of the window.
+const fn block_len(g: &Geometry) -> usize {
+    g.kernel[0] * row_pairs(g) * 2 * CHANNEL_BLOCK
+}
+
+/// The kernel's copies of the tile's convolution's input and weights (the
+/// module's header). The tile fits its convolution ([`super::block`]
+/// checked it): `x` and `w` hold the geometry's elements.
+pub(super) fn pack(tile: &Int8Tile) -> Pairs {
+    let g = tile.geometry;
+    let ([kh_len, kw_len], c_in, c_out) = (g.kernel, g.in_channels, g.out_channels);
+    let (row_len, row_pairs, block_len) = (kw_len * c_in, row_pairs(g), block_len(g));
+    let mut weights = alloc::vec![0i16; c_out.div_ceil(CHANNEL_BLOCK) * block_len];
+    // `runs` checked that every weight plus the constant fits.
+    let w_offset = tile.w_offset as i16;
+    for (channel, w) in tile
+        .w
+        .chunks_exact(kh_len * row_len)
+        .take(c_out)
+        .enumerate()
+    {
+        let (block, lane) = (channel / CHANNEL_BLOCK, channel % CHANNEL_BLOCK);
+        let to = &mut weights[block * block_len..][..block_len];
+        for (row, w) in w.chunks_exact(row_len).enumerate() {
+            for (k, &weight) in w.iter().enumerate() {
+                let pair = row * row_pairs + k / 2;
+                to[pair * 2 * CHANNEL_BLOCK + 2 * lane + k % 2] = i16::from(weight) + w_offset;
+            }
+        }
+    }
+    let extent = |axis: usize| {
+        (g.output[axis] - 1) * g.stride[axis] + (g.kernel[axis] - 1) * g.dilation[axis] + 1
+    };
+    let (rows, columns) = (extent(0), extent(1));
+    let mut input = alloc::vec![0i16; g.batch * rows * columns * c_in + 1];
+    let x_offset = tile.x_offset as i16;
+    // The input's columns that windows read: those left of `Wp - pad`.
+    let inside = columns.saturating_sub(g.pad[1]).min(g.input[1]) * c_in;
+    for n in 0..g.batch {
+        for ih in 0..g.input[0] {
+            let row = ih + g.pad[0];
+            if row >= rows || inside == 0 {
+                continue;
+            }
+            let from = &tile.x[(n * g.input[0] + ih) * g.input[1] * c_in..][..inside];
+            let to = &mut input[((n * rows + row) * columns + g.pad[1]) * c_in..][..inside];
+            for (to, &x) in to.iter_mut().zip(from) {
+                *to = i16::from(x) + x_offset;
+            }
+        }
+    }
+    Pairs {
+        weights,
+        input,
+        rows,
+        columns,
+    }
+}
+
+/// Writes the tile's sums (its channels: at most `blocks`, 1 or 2, blocks
+/// of 16 from its first, a multiple of 16) into `out`, with AVX-512 where
+/// the selected level has it, else AVX2. The tile fits its convolution and
+/// `out` ([`super::block`] checked it), and `pairs` was made for its
+/// evaluation where [`runs`] held.
+pub(super) fn block(tile: &Int8Tile, blocks: usize, pairs: &Pairs, out: &mut SumsOut) {
+    use crate::isa::{selected, Level};
+    if selected() >= Level::Avx512 {
+        // SAFETY: the selected level is at most the CPU's (`isa::selected`),
+        // and it has AVX-512 F and BW.
+        unsafe { avx512(tile, blocks, pairs, out) };
+    } else {
+        // SAFETY: as above, with AVX2 (`runs`).
+        unsafe { avx2(tile, blocks, pairs, out) };
+    }
+}
+
+/// [`block`] with AVX-512 F and BW.
+///
+/// # Safety
+/// The CPU has AVX-512 F and BW.
+#[target_feature(enable = "avx512f,avx512bw,avx2,fma")]
+unsafe fn avx512(tile: &Int8Tile, blocks: usize, pairs: &Pairs, out: &mut SumsOut) {
+    // SAFETY: the CPU has the features.
+    unsafe {
+        if blocks == 2 {
+            sums::<Avx512, 8, 2>(tile, pairs, out);
+        } else {
+            sums::<Avx512, 8, 1>(tile, pairs, out);
+        }
+    }
+}
+
+/// [`block`] with AVX2: fewer positions at a time with two blocks, whose
+/// sums take four of its 16 registers each.
+///
+/// # Safety
+/// The CPU has AVX2.
+#[target_feature(enable = "avx2,fma")]
+unsafe fn avx2(tile: &Int8Tile, blocks: usize, pairs: &Pairs, out: &mut SumsOut) {
+    // SAFETY: the CPU has the features.
+    unsafe {
+        if blocks == 2 {
+            sums::<Avx2, 2, 2>(tile, pairs, out);
+        } else {
+            sums::<Avx2, 4, 1>(tile, pairs, out);
+        }
+    }
+}
+
+/// 16 lanes of `i32` in one level's vectors, and the operations the
+/// kernel needs of them. Every method is inlined into the level's
+/// function, whose features its instructions need.
+///
+/// # Safety (every method)
+/// The CPU has the level's features.
+trait Lanes: Copy {
+    /// Zero in every lane.
+    unsafe fn zero() -> Self;
+    /// The 32-bit pair at `p` in every lane.
+    ///
+    /// # Safety
+    /// Two readable `i16`s at `p`.
+    unsafe fn broadcast_pair(p: *const i16) -> Self;
+    /// The 32 `i16`s from `p` (16 pairs).
+    ///
+    /// # Safety
+    /// 32 readable `i16`s at `p`.
+    unsafe fn load_pairs(p: *const i16) -> Self;
+    /// `acc` plus each lane's pair of `x` times its pair of `w`, summed.
+    unsafe fn multiply_add_pairs(acc: Self, x: Self, w: Self) -> Self;
+    /// The 16 lanes.
+    unsafe fn to_array(self) -> [i32; 16];
+}
+
+/// AVX-512: one vector.
+#[derive(Clone, Copy)]
+struct Avx512(__m512i);
+
+impl Lanes for Avx512 {
+    #[inline(always)]
+    unsafe fn zero() -> Self {
+        Avx512(_mm512_setzero_si512())
+    }
+    #[inline(always)]
+    unsafe fn broadcast_pair(p: *const i16) -> Self {
+        // SAFETY: the caller's.
+        Avx512(unsafe { _mm512_set1_epi32(p.cast::<i32>().read_unaligned()) })
+    }
+    #[inline(always)]
+    unsafe fn load_pairs(p: *const i16) -> Self {
+        // SAFETY: the caller's; the load is unaligned.
+        Avx512(unsafe { _mm512_loadu_si512(p.cast()) })
+    }
+    #[inline(always)]
+    unsafe fn multiply_add_pairs(acc: Self, x: Self, w: Self) -> Self {
+        Avx512(_mm512_add_epi32(acc.0, _mm512_madd_epi16(x.0, w.0)))
+    }
+    #[inline(always)]
+    unsafe fn to_array(self) -> [i32; 16] {
+        let mut lanes = [0; 16];
+        // SAFETY: 16 writable `i32`s; the store is unaligned.
+        unsafe { _mm512_storeu_si512(lanes.as_mut_ptr().cast(), self.0) };
+        lanes
+    }
+}
+
+/// AVX2: two vectors of 8.
+#[derive(Clone, Copy)]
+struct Avx2(__m256i, __m256i);
+
+impl Lanes for Avx2 {
+    #[inline(always)]
+    unsafe fn zero() -> Self {
+        Avx2(_mm256_setzero_si256(), _mm256_setzero_si256())
+    }
+    #[inline(always)]
+    unsafe fn broadcast_pair(p: *const i16) -> Self {
+        // SAFETY: the caller's.
+        let pair = unsafe { _mm256_set1_epi32(p.cast::<i32>().read_unaligned()) };
+        Avx2(pair, pair)
+    }
+    #[inline(always)]
+    unsafe fn load_pairs(p: *const i16) -> Self {
+        // SAFETY: the caller's: 32 `i16`s; the loads are unaligned.
+        unsafe {
+            Avx2(
+                _mm256_loadu_si256(p.cast()),
+                _mm256_loadu_si256(p.add(16).cast()),
+            )
+        }
+    }
+    #[inline(always)]
+    unsafe fn multiply_add_pairs(acc: Self, x: Self, w: Self) -> Self {
+        Avx2(
+            _mm256_add_epi32(acc.0, _mm256_madd_epi16(x.0, w.0)),
+            _mm256_add_epi32(acc.1, _mm256_madd_epi16(x.1, w.1)),
+        )
+    }
+    #[inline(always)]
+    unsafe fn to_array(self) -> [i32; 16] {
+        let mut lanes = [0; 16];
+        // SAFETY: 16 writable `i32`s; the stores are unaligned.
+        unsafe {
+            _mm256_storeu_si256(lanes.as_mut_ptr().cast(), self.0);
+            _mm256_storeu_si256(lanes.as_mut_ptr().add(8).cast(), self.1);
+        }
+        lanes
+    }
+}
+
+/// The sums of the tile's positions, `P` at a time, by `V` blocks of 16
+/// channels from its first, into `out`. A row of the window whose taps are
+/// side by side in the input (no dilation along it) is read as one run of
+/// `kW C_in` values, rounded up to two; otherwise tap by tap (input
+/// channels a multiple of 4, the pixels' form).
+///
+/// # Safety
+/// The CPU has the features of `L`'s level.
+#[inline(always)]
+unsafe fn sums<L: Lanes, const P: usize, const V: usize>(
+    tile: &Int8Tile,
+    pairs: &Pairs,
+    out: &mut SumsOut,
+) {
+    let g = tile.geometry;
+    let ([kh_len, kw_len], c_in) = (g.kernel, g.in_channels);
+    let row_pairs = row_pairs(g);
+    // The pieces of a window's row: (count, pairs each, values apart).
+    let (pieces, piece_pairs, piece_step) = if kw_len == 1 || g.dilation[1] == 1 {
+        (1, row_pairs, 0)
+    } else {
+        (kw_len, c_in / 2, g.dilation[1] * c_in)
+    };
+    let row_step = g.dilation[0] * pairs.columns * c_in;
+    let span = (kh_len - 1) * row_step + (pieces - 1) * piece_step + 2 * piece_pairs;
+    let block_len = block_len(g);
+    let first_block = tile.positions[0].channel / CHANNEL_BLOCK;
+    let mut weights: [&[i16]; V] = [&[]; V];
+    for (v, weights) in weights.iter_mut().enumerate() {
+        *weights = &pairs.weights[(first_block + v) * block_len..][..block_len];
+    }
+    let positions = tile.positions;
+    for first in (0..positions.len()).step_by(P) {
+        // Each position's window, checked once: every piece's pairs lie
+        // inside it. Fewer than `P` positions sum the first again in the
+        // others' places (and do not store them).
+        let mut windows = [pairs.input.as_ptr(); P];
+        for (r, window) in windows.iter_mut().enumerate() {
+            let p = positions.get(first + r).unwrap_or(&positions[first]);
+            let at = (p.n * pairs.rows + p.oh * g.stride[0]) * pairs.columns + p.ow * g.stride[1];
+            *window = pairs.input[at * c_in..][..span].as_ptr();
+        }
+        // SAFETY (every block below): the CPU has the level's features.
+        let mut sums = [[unsafe { L::zero() }; V]; P];
+        for kh in 0..kh_len {
+            for piece in 0..pieces {
+                let offset = kh * row_step + piece * piece_step;
+                let first_pair = kh * row_pairs + piece * piece_pairs;
+                for q in 0..piece_pairs {
+                    let mut w = [unsafe { L::zero() }; V];
+                    for (w, weights) in w.iter_mut().zip(&weights) {
+                        let pair =
+                            &weights[(first_pair + q) * 2 * CHANNEL_BLOCK..][..2 * CHANNEL_BLOCK];
+                        // SAFETY: 32 readable `i16`s.
+                        *w = unsafe { L::load_pairs(pair.as_ptr()) };
+                    }
+                    for (sums, &window) in sums.iter_mut().zip(&windows) {
+                        // SAFETY: `offset + 2 q + 2 <= span`, the window's
+                        // values.
+                        let x = unsafe { L::broadcast_pair(window.add(offset + 2 * q)) };
+                        for (sum, &w) in sums.iter_mut().zip(&w) {
+                            *sum = unsafe { L::multiply_add_pairs(*sum, x, w) };
+                        }
+                    }
+                }
+            }
+        }
+        for (r, sums) in sums.iter().enumerate().take(positions.len() - first) {
+            let row = out.row(first + r, 0, tile.channels);
+            for (to, sum) in row.chunks_mut(CHANNEL_BLOCK).zip(sums) {
+                let lanes = unsafe { sum.to_array() };
+                to.copy_from_slice(&lanes[..to.len()]);
+            }
+        }
+    }
+}

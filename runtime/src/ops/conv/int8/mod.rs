@@ -127,24 +127,69 @@ struct VnniWeights {
     /// Each channel's weights summed, over every tap and input channel
     /// (a multiple of 16 of them, those past `C_out` zero).
     sums: Vec<i32>,
-    /// The input, padded ([`PaddedInput`]).
-    input: PaddedInput,
+    /// The input, padded, each byte plus 128 ([`PaddedInput`]).
+    input: PaddedInput<u8>,
 }
 
-/// The input of a convolution copied once per evaluation for the VNNI
-/// kernel: `[N, Hp, Wp, C_in]` bytes, each plus 128
-/// (the unsigned byte `vpdpbusd` multiplies), padded with the zero point
-/// (`-c`, plus 128) so that every window of the output lies inside it. A
-/// tap is then one load at a constant offset from its position's first
-/// pixel, with no check of the padding, and four input bytes are one
-/// broadcast from memory.
-#[cfg(all(feature = "alloc", vnni_kernel))]
-struct PaddedInput {
-    bytes: Vec<u8>,
+/// The input of a convolution copied once per evaluation for the VNNI and
+/// [`pairs`] kernels: `[N, Hp, Wp, C_in]` values, each input byte as the
+/// kernel multiplies it (plus 128, the unsigned byte `vpdpbusd` takes; or
+/// plus the input's constant, as `i16`), padded with what the zero point
+/// becomes so, and `Hp` and `Wp` the extent every window of the output
+/// spans. A tap is then one load at a constant offset from its position's
+/// first pixel, with no check of the padding, and four bytes (two `i16`s)
+/// one broadcast from memory.
+#[cfg(all(feature = "alloc", target_arch = "x86_64"))]
+struct PaddedInput<E> {
+    values: Vec<E>,
     /// `Hp`: the rows every window of the output spans.
     rows: usize,
     /// `Wp`: the columns every window of the output spans.
     columns: usize,
+}
+
+#[cfg(all(feature = "alloc", target_arch = "x86_64"))]
+impl<E: Copy> PaddedInput<E> {
+    /// `x` (`[N, H, W, C_in]`) for a convolution of `g`: each byte as
+    /// `value` makes it, `padding` around, and `spare` values more at the
+    /// end (the last broadcast of a window's row may reach past the last
+    /// pixel; its weights are zero).
+    ///
+    /// # Panics
+    /// If `x` is shorter than the geometry's input.
+    fn new(x: &[i8], g: &Geometry, padding: E, spare: usize, value: impl Fn(i8) -> E) -> Self {
+        let extent = |axis: usize| {
+            (g.output[axis] - 1) * g.stride[axis] + (g.kernel[axis] - 1) * g.dilation[axis] + 1
+        };
+        let (rows, columns, c_in) = (extent(0), extent(1), g.in_channels);
+        let mut values = alloc::vec![padding; g.batch * rows * columns * c_in + spare];
+        // The input's columns that windows read: those left of `Wp - pad`.
+        let inside = columns.saturating_sub(g.pad[1]).min(g.input[1]) * c_in;
+        for n in 0..g.batch {
+            for ih in 0..g.input[0] {
+                let row = ih + g.pad[0];
+                if row >= rows || inside == 0 {
+                    continue;
+                }
+                let from = &x[(n * g.input[0] + ih) * g.input[1] * c_in..][..inside];
+                let to = &mut values[((n * rows + row) * columns + g.pad[1]) * c_in..][..inside];
+                for (to, &x) in to.iter_mut().zip(from) {
+                    *to = value(x);
+                }
+            }
+        }
+        PaddedInput {
+            values,
+            rows,
+            columns,
+        }
+    }
+
+    /// The index of position `p`'s window's first value.
+    #[inline(always)]
+    fn window(&self, g: &Geometry, p: &Position) -> usize {
+        ((p.n * self.rows + p.oh * g.stride[0]) * self.columns + p.ow * g.stride[1]) * g.in_channels
+    }
 }
 
 #[cfg(feature = "alloc")]
@@ -493,11 +538,9 @@ mod vnni {
         // Each position's window, checked once: every piece's quads lie
         // inside it.
         let span = (kh_len - 1) * row_step + (pieces - 1) * piece_step + 4 * piece_quads;
-        let mut windows = [input.bytes.as_ptr(); R];
+        let mut windows = [input.values.as_ptr(); R];
         for (window, p) in windows.iter_mut().zip(positions) {
-            let first =
-                (p.n * input.rows + p.oh * g.stride[0]) * input.columns + p.ow * g.stride[1];
-            *window = input.bytes[first * c_in..][..span].as_ptr();
+            *window = input.values[input.window(g, p)..][..span].as_ptr();
         }
         let mut sums = [[_mm512_setzero_si512(); V]; R];
         for kh in 0..kh_len {
@@ -607,45 +650,10 @@ mod vnni {
             *sum = weights.iter().map(|&b| i32::from(b)).sum();
         }
         let bytes = pack_quads(w, c_out, g.kernel[0], g.kernel[1] * g.in_channels);
-        let input = pad_input(tile.x, g, tile.x_offset);
+        // The zero point `-c`, plus 128.
+        let padding = (tile.x_offset.wrapping_neg() as u8) ^ 0x80;
+        let input = PaddedInput::new(tile.x, g, padding, 3, |x| (x as u8) ^ 0x80);
         VnniWeights { bytes, sums, input }
-    }
-
-    /// `x` (`[N, H, W, C_in]`) as the kernel reads it ([`PaddedInput`]),
-    /// where its input's constant `c` leaves a zero point `-c` that is a
-    /// byte.
-    ///
-    /// # Panics
-    /// If `x` is shorter than the geometry's input.
-    fn pad_input(x: &[i8], g: &Geometry, c: i32) -> PaddedInput {
-        let extent = |axis: usize| {
-            (g.output[axis] - 1) * g.stride[axis] + (g.kernel[axis] - 1) * g.dilation[axis] + 1
-        };
-        let (rows, columns, c_in) = (extent(0), extent(1), g.in_channels);
-        let padding = (c.wrapping_neg() as u8) ^ 0x80;
-        // Three bytes more: the last four bytes of a window's row may reach
-        // past the input's last pixel (their weights are zero).
-        let mut bytes = alloc::vec![padding; g.batch * rows * columns * c_in + 3];
-        // The input's columns that windows read: those left of `Wp - pad`.
-        let inside = columns.saturating_sub(g.pad[1]).min(g.input[1]) * c_in;
-        for n in 0..g.batch {
-            for ih in 0..g.input[0] {
-                let row = ih + g.pad[0];
-                if row >= rows || inside == 0 {
-                    continue;
-                }
-                let from = &x[(n * g.input[0] + ih) * g.input[1] * c_in..][..inside];
-                let to = &mut bytes[((n * rows + row) * columns + g.pad[1]) * c_in..][..inside];
-                for (to, &x) in to.iter_mut().zip(from) {
-                    *to = (x as u8) ^ 0x80;
-                }
-            }
-        }
-        PaddedInput {
-            bytes,
-            rows,
-            columns,
-        }
     }
 
     /// The pixels' and rows' layout of `w` (`c_out` channels of `rows`

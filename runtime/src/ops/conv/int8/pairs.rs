@@ -27,7 +27,7 @@
 //! build. Inputs whose values plus their constants do not fit `i16` take
 //! the portable kernel.
 
-use super::{Int8Tile, SumsOut, CHANNEL_BLOCK};
+use super::{Int8Tile, PaddedInput, SumsOut, CHANNEL_BLOCK};
 use crate::rules::conv::Geometry;
 use alloc::vec::Vec;
 use core::arch::x86_64::*;
@@ -39,14 +39,10 @@ pub(super) struct Pairs {
     /// row, 16 times the channel's two weights (zero past a row and past
     /// `C_out`).
     weights: Vec<i16>,
-    /// The input plus its constant, padded with zeros: `[N, Hp, Wp,
-    /// C_in]`, and one value more (a row's last pair may reach past the
-    /// last pixel; its weight is zero).
-    input: Vec<i16>,
-    /// `Hp`: the rows every window of the output spans.
-    rows: usize,
-    /// `Wp`: the columns every window of the output spans.
-    columns: usize,
+    /// The input plus its constant, padded with zeros, and one value more
+    /// (a row's last pair may reach past the last pixel; its weight is
+    /// zero).
+    input: PaddedInput<i16>,
 }
 
 /// The values `x + offset` of bytes `x` take, if they all fit `i16`.
@@ -100,33 +96,10 @@ pub(super) fn pack(tile: &Int8Tile) -> Pairs {
             }
         }
     }
-    let extent = |axis: usize| {
-        (g.output[axis] - 1) * g.stride[axis] + (g.kernel[axis] - 1) * g.dilation[axis] + 1
-    };
-    let (rows, columns) = (extent(0), extent(1));
-    let mut input = alloc::vec![0i16; g.batch * rows * columns * c_in + 1];
+    // `runs` checked that every input plus the constant fits.
     let x_offset = tile.x_offset as i16;
-    // The input's columns that windows read: those left of `Wp - pad`.
-    let inside = columns.saturating_sub(g.pad[1]).min(g.input[1]) * c_in;
-    for n in 0..g.batch {
-        for ih in 0..g.input[0] {
-            let row = ih + g.pad[0];
-            if row >= rows || inside == 0 {
-                continue;
-            }
-            let from = &tile.x[(n * g.input[0] + ih) * g.input[1] * c_in..][..inside];
-            let to = &mut input[((n * rows + row) * columns + g.pad[1]) * c_in..][..inside];
-            for (to, &x) in to.iter_mut().zip(from) {
-                *to = i16::from(x) + x_offset;
-            }
-        }
-    }
-    Pairs {
-        weights,
-        input,
-        rows,
-        columns,
-    }
+    let input = PaddedInput::new(tile.x, g, 0, 1, |x| i16::from(x) + x_offset);
+    Pairs { weights, input }
 }
 
 /// Writes the tile's sums (its channels: at most `blocks`, 1 or 2, blocks
@@ -303,7 +276,8 @@ unsafe fn sums<L: Lanes, const P: usize, const V: usize>(
     } else {
         (kw_len, c_in / 2, g.dilation[1] * c_in)
     };
-    let row_step = g.dilation[0] * pairs.columns * c_in;
+    let input = &pairs.input;
+    let row_step = g.dilation[0] * input.columns * c_in;
     let span = (kh_len - 1) * row_step + (pieces - 1) * piece_step + 2 * piece_pairs;
     let block_len = block_len(g);
     let first_block = tile.positions[0].channel / CHANNEL_BLOCK;
@@ -316,11 +290,10 @@ unsafe fn sums<L: Lanes, const P: usize, const V: usize>(
         // Each position's window, checked once: every piece's pairs lie
         // inside it. Fewer than `P` positions sum the first again in the
         // others' places (and do not store them).
-        let mut windows = [pairs.input.as_ptr(); P];
+        let mut windows = [input.values.as_ptr(); P];
         for (r, window) in windows.iter_mut().enumerate() {
             let p = positions.get(first + r).unwrap_or(&positions[first]);
-            let at = (p.n * pairs.rows + p.oh * g.stride[0]) * pairs.columns + p.ow * g.stride[1];
-            *window = pairs.input[at * c_in..][..span].as_ptr();
+            *window = input.values[input.window(g, p)..][..span].as_ptr();
         }
         // SAFETY (every block below): the CPU has the level's features.
         let mut sums = [[unsafe { L::zero() }; V]; P];

@@ -157,6 +157,11 @@ impl<E: Copy> PaddedInput<E> {
     ///
     /// # Panics
     /// If `x` is shorter than the geometry's input.
+    ///
+    /// Inlined: a closure written in a function with target features has
+    /// them, and is not inlined into a function without them (the VNNI
+    /// kernel's `pack`'s was then called for every byte).
+    #[inline(always)]
     fn new(x: &[i8], g: &Geometry, padding: E, spare: usize, value: impl Fn(i8) -> E) -> Self {
         let extent = |axis: usize| {
             (g.output[axis] - 1) * g.stride[axis] + (g.kernel[axis] - 1) * g.dilation[axis] + 1

@@ -158,9 +158,9 @@ impl<E: Copy> PaddedInput<E> {
     /// # Panics
     /// If `x` is shorter than the geometry's input.
     ///
-    /// Inlined: a closure written in a function with target features has
-    /// them, and is not inlined into a function without them (the VNNI
-    /// kernel's `pack`'s was then called for every byte).
+    /// Inlined: a closure written in a function with target features (the
+    /// VNNI kernel's `pack`) has them, and LLVM does not inline it into a
+    /// function without them; out of line, it is a call per byte.
     #[inline(always)]
     fn new(x: &[i8], g: &Geometry, padding: E, spare: usize, value: impl Fn(i8) -> E) -> Self {
         let extent = |axis: usize| {

@@ -22,10 +22,10 @@
 //! into a 32-bit lane: one broadcast, one `vpmaddwd` and one add per
 //! position and 16 channels (two of each with AVX2's 8 lanes) sum 32
 //! multiply-adds, where the portable kernel's `i32` lanes take a multiply
-//! and an add per 16. A product of two values of `i16` and their pair's
-//! sum fit `i32`; the sums wrap, as `i32` arithmetic does in a release
-//! build. Inputs whose values plus their constants do not fit `i16` take
-//! the portable kernel.
+//! and an add per 16. A pair's sum wraps as `i32` addition does (only two
+//! products of `-2^15` by `-2^15` reach past it), as every sum here does,
+//! which is `i32` arithmetic in a release build. Inputs whose values plus
+//! their constants do not fit `i16` take the portable kernel.
 
 use super::{Int8Tile, PaddedInput, SumsOut, CHANNEL_BLOCK};
 use crate::rules::conv::Geometry;

@@ -60,6 +60,8 @@
 mod pairs;
 #[cfg(feature = "alloc")]
 mod portable;
+#[cfg(all(feature = "alloc", target_arch = "x86_64"))]
+mod windows;
 
 #[cfg(feature = "alloc")]
 use super::input_at;
@@ -454,24 +456,9 @@ fn by_blocks_aside(
 
 #[cfg(all(feature = "alloc", vnni_kernel))]
 mod vnni {
+    use super::windows::Groups;
     use super::{form, Form, Int8Tile, PaddedInput, SumsOut, VnniWeights, CHANNEL_BLOCK};
-    use crate::rules::conv::Geometry;
     use core::arch::x86_64::*;
-
-    /// `$body` for each row `$r` below `$rows` (at most 8), written out
-    /// row by row: LLVM left a loop over the rows rolled, its sums in
-    /// memory, where the rows' count is a parameter.
-    macro_rules! each_row {
-        ($rows:expr, $r:ident => $body:block) => {
-            each_row!(@ $rows, $r, $body, 0 1 2 3 4 5 6 7)
-        };
-        (@ $rows:expr, $r:ident, $body:block, $($k:literal)*) => {
-            $({
-                let $r: usize = $k;
-                if $r < $rows $body
-            })*
-        };
-    }
 
     /// [`super::block`] with AVX-512 VNNI: the tile's channels (at most
     /// `blocks`, 1 or 2, blocks of 16 from its first, a multiple of 16),
@@ -513,13 +500,38 @@ mod vnni {
         }
     }
 
-    /// The sums of `R` positions by `16 V` channels from the padded input:
-    /// for each four bytes of a window, one broadcast per position and one
-    /// `vpdpbusd` per position and block. A row of the window whose taps
-    /// are side by side in the input (no dilation along it) is read as one
-    /// run of `kW C_in` bytes, rounded up to four (the weights of the
-    /// bytes past it are zero); otherwise tap by tap (input channels a
-    /// multiple of 4, the pixels' form).
+    /// The VNNI kernel's arithmetic: four bytes of the padded input (each
+    /// plus 128) broadcast, by `vpdpbusd`, on one vector of 16 sums.
+    #[derive(Clone, Copy)]
+    struct Quads(__m512i);
+
+    impl Groups for Quads {
+        type Value = u8;
+        type Weight = i8;
+        const GROUP: usize = 4;
+        #[inline(always)]
+        unsafe fn zero() -> Self {
+            Quads(_mm512_setzero_si512())
+        }
+        #[inline(always)]
+        unsafe fn broadcast(p: *const u8) -> Self {
+            // SAFETY: the caller's: four readable bytes.
+            Quads(unsafe { _mm512_set1_epi32(p.cast::<i32>().read_unaligned()) })
+        }
+        #[inline(always)]
+        unsafe fn load_weights(p: *const i8) -> Self {
+            // SAFETY: the caller's; the load is unaligned.
+            Quads(unsafe { _mm512_loadu_si512(p.cast()) })
+        }
+        #[inline(always)]
+        unsafe fn multiply_add(acc: Self, x: Self, w: Self) -> Self {
+            Quads(_mm512_dpbusd_epi32(acc.0, x.0, w.0))
+        }
+    }
+
+    /// The sums of `R` positions by `16 V` channels from the padded input
+    /// ([`super::windows::sums`]), corrected for the bytes' 128 and
+    /// written into `out`.
     #[inline]
     #[target_feature(enable = "avx512f,avx512bw,avx512vnni,avx2")]
     fn windows<const R: usize, const V: usize>(
@@ -527,72 +539,11 @@ mod vnni {
         packed: &VnniWeights,
         out: &mut SumsOut,
     ) {
-        let g = tile.geometry;
-        let positions: &[_; R] = tile.positions.try_into().unwrap_or_else(|_| unreachable!());
-        let input = &packed.input;
-        let ([kh_len, kw_len], c_in) = (g.kernel, g.in_channels);
-        let row_quads = (kw_len * c_in).div_ceil(4);
-        // The pieces of a window's row: (count, quads each, bytes apart).
-        let (pieces, piece_quads, piece_step) = if kw_len == 1 || g.dilation[1] == 1 {
-            (1, row_quads, 0)
-        } else {
-            (kw_len, c_in / 4, g.dilation[1] * c_in)
-        };
-        let weights = weight_blocks::<V>(tile, packed);
-        let row_step = g.dilation[0] * input.columns * c_in;
-        // Each position's window, checked once: every piece's quads lie
-        // inside it.
-        let span = (kh_len - 1) * row_step + (pieces - 1) * piece_step + 4 * piece_quads;
-        let mut windows = [input.values.as_ptr(); R];
-        for (window, p) in windows.iter_mut().zip(positions) {
-            *window = input.values[input.window(g, p)..][..span].as_ptr();
-        }
-        let mut sums = [[_mm512_setzero_si512(); V]; R];
-        for kh in 0..kh_len {
-            for piece in 0..pieces {
-                let offset = kh * row_step + piece * piece_step;
-                let first = kh * row_quads + piece * piece_quads;
-                for q in 0..piece_quads {
-                    let mut w = [_mm512_setzero_si512(); V];
-                    for (w, weights) in w.iter_mut().zip(&weights) {
-                        *w = load_64(weights, (first + q) * 64);
-                    }
-                    each_row!(R, r => {
-                        // SAFETY: `offset + 4 q + 4 <= span`, the window's
-                        // bytes; the read is unaligned.
-                        let four = unsafe { windows[r].add(offset + 4 * q).cast::<i32>().read_unaligned() };
-                        let x = _mm512_set1_epi32(four);
-                        for (sum, &w) in sums[r].iter_mut().zip(&w) {
-                            *sum = _mm512_dpbusd_epi32(*sum, x, w);
-                        }
-                    });
-                }
-            }
-        }
+        // SAFETY: the CPU has the features; the tile fits (`super::block`)
+        // and `packed` was made for its evaluation.
+        let sums =
+            unsafe { super::windows::sums::<Quads, R, V>(tile, &packed.input, &packed.bytes, 0) };
         store_corrected(&sums, tile, packed, tile.x_offset.wrapping_sub(128), out);
-    }
-
-    /// The packed weights of the tile's `V` blocks of 16 channels, each the
-    /// whole window's quads (64 bytes a quad).
-    #[inline(always)]
-    fn weight_blocks<'p, const V: usize>(
-        tile: &Int8Tile,
-        packed: &'p VnniWeights,
-    ) -> [&'p [i8]; V] {
-        let g = tile.geometry;
-        let block_len = window_quads(g) * 64;
-        let first_block = tile.positions[0].channel / CHANNEL_BLOCK;
-        let mut weights: [&[i8]; V] = [&[]; V];
-        for (v, weights) in weights.iter_mut().enumerate() {
-            *weights = &packed.bytes[(first_block + v) * block_len..][..block_len];
-        }
-        weights
-    }
-
-    /// The four-byte groups of one channel's weights: each row of the
-    /// window rounded up to four bytes.
-    const fn window_quads(g: &Geometry) -> usize {
-        g.kernel[0] * (g.kernel[1] * g.in_channels).div_ceil(4)
     }
 
     /// Writes the sums plus `factor` (`c - 128`: `vpdpbusd` read each input
@@ -600,7 +551,7 @@ mod vnni {
     /// tile's channels of each position, the last 16 masked.
     #[inline(always)]
     fn store_corrected<const R: usize, const V: usize>(
-        sums: &[[__m512i; V]; R],
+        sums: &[[Quads; V]; R],
         tile: &Int8Tile,
         packed: &VnniWeights,
         factor: i32,
@@ -618,7 +569,7 @@ mod vnni {
         for (r, sums) in sums.iter().enumerate() {
             let row = out.row(r, 0, channels);
             for (v, (&sum, &correction)) in sums.iter().zip(&corrections).enumerate() {
-                let sum = unsafe { _mm512_add_epi32(sum, correction) };
+                let sum = unsafe { _mm512_add_epi32(sum.0, correction) };
                 if let Some(whole) = row.get_mut(CHANNEL_BLOCK * v..CHANNEL_BLOCK * (v + 1)) {
                     // SAFETY: `whole` is 16 writable `i32`s; the store is
                     // unaligned.

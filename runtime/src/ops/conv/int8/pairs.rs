@@ -27,6 +27,7 @@
 //! which is `i32` arithmetic in a release build. Inputs whose values plus
 //! their constants do not fit `i16` take the portable kernel.
 
+use super::windows::{self, Groups};
 use super::{Int8Tile, PaddedInput, SumsOut, CHANNEL_BLOCK};
 use crate::rules::conv::Geometry;
 use alloc::vec::Vec;
@@ -152,80 +153,54 @@ unsafe fn avx2(tile: &Int8Tile, blocks: usize, pairs: &Pairs, out: &mut SumsOut)
     }
 }
 
-/// 16 lanes of `i32` in one level's vectors, and the operations the
-/// kernel needs of them. Every method is inlined into the level's
-/// function, whose features its instructions need.
-///
-/// # Safety (every method)
-/// The CPU has the level's features.
-trait Lanes: Copy {
-    /// Zero in every lane.
-    unsafe fn zero() -> Self;
-    /// The 32-bit pair at `p` in every lane.
-    ///
-    /// # Safety
-    /// Two readable `i16`s at `p`.
-    unsafe fn broadcast_pair(p: *const i16) -> Self;
-    /// The 32 `i16`s from `p` (16 pairs).
-    ///
-    /// # Safety
-    /// 32 readable `i16`s at `p`.
-    unsafe fn load_pairs(p: *const i16) -> Self;
-    /// `acc` plus each lane's pair of `x` times its pair of `w`, summed.
-    unsafe fn multiply_add_pairs(acc: Self, x: Self, w: Self) -> Self;
-    /// The 16 lanes.
-    unsafe fn to_array(self) -> [i32; 16];
-}
-
-/// AVX-512: one vector.
+/// The pairs' arithmetic with AVX-512: one vector of 16 lanes.
 #[derive(Clone, Copy)]
 struct Avx512(__m512i);
 
-impl Lanes for Avx512 {
+impl Groups for Avx512 {
+    type Value = i16;
+    type Weight = i16;
+    const GROUP: usize = 2;
     #[inline(always)]
     unsafe fn zero() -> Self {
         Avx512(_mm512_setzero_si512())
     }
     #[inline(always)]
-    unsafe fn broadcast_pair(p: *const i16) -> Self {
-        // SAFETY: the caller's.
+    unsafe fn broadcast(p: *const i16) -> Self {
+        // SAFETY: the caller's: two readable `i16`s.
         Avx512(unsafe { _mm512_set1_epi32(p.cast::<i32>().read_unaligned()) })
     }
     #[inline(always)]
-    unsafe fn load_pairs(p: *const i16) -> Self {
+    unsafe fn load_weights(p: *const i16) -> Self {
         // SAFETY: the caller's; the load is unaligned.
         Avx512(unsafe { _mm512_loadu_si512(p.cast()) })
     }
     #[inline(always)]
-    unsafe fn multiply_add_pairs(acc: Self, x: Self, w: Self) -> Self {
+    unsafe fn multiply_add(acc: Self, x: Self, w: Self) -> Self {
         Avx512(_mm512_add_epi32(acc.0, _mm512_madd_epi16(x.0, w.0)))
-    }
-    #[inline(always)]
-    unsafe fn to_array(self) -> [i32; 16] {
-        let mut lanes = [0; 16];
-        // SAFETY: 16 writable `i32`s; the store is unaligned.
-        unsafe { _mm512_storeu_si512(lanes.as_mut_ptr().cast(), self.0) };
-        lanes
     }
 }
 
-/// AVX2: two vectors of 8.
+/// The pairs' arithmetic with AVX2: two vectors of 8 lanes.
 #[derive(Clone, Copy)]
 struct Avx2(__m256i, __m256i);
 
-impl Lanes for Avx2 {
+impl Groups for Avx2 {
+    type Value = i16;
+    type Weight = i16;
+    const GROUP: usize = 2;
     #[inline(always)]
     unsafe fn zero() -> Self {
         Avx2(_mm256_setzero_si256(), _mm256_setzero_si256())
     }
     #[inline(always)]
-    unsafe fn broadcast_pair(p: *const i16) -> Self {
-        // SAFETY: the caller's.
+    unsafe fn broadcast(p: *const i16) -> Self {
+        // SAFETY: the caller's: two readable `i16`s.
         let pair = unsafe { _mm256_set1_epi32(p.cast::<i32>().read_unaligned()) };
         Avx2(pair, pair)
     }
     #[inline(always)]
-    unsafe fn load_pairs(p: *const i16) -> Self {
+    unsafe fn load_weights(p: *const i16) -> Self {
         // SAFETY: the caller's: 32 `i16`s; the loads are unaligned.
         unsafe {
             Avx2(
@@ -235,12 +210,34 @@ impl Lanes for Avx2 {
         }
     }
     #[inline(always)]
-    unsafe fn multiply_add_pairs(acc: Self, x: Self, w: Self) -> Self {
+    unsafe fn multiply_add(acc: Self, x: Self, w: Self) -> Self {
         Avx2(
             _mm256_add_epi32(acc.0, _mm256_madd_epi16(x.0, w.0)),
             _mm256_add_epi32(acc.1, _mm256_madd_epi16(x.1, w.1)),
         )
     }
+}
+
+/// Sums whose 16 lanes can be read out.
+trait ToArray {
+    /// The 16 lanes.
+    ///
+    /// # Safety
+    /// The CPU has the kernel's features.
+    unsafe fn to_array(self) -> [i32; 16];
+}
+
+impl ToArray for Avx512 {
+    #[inline(always)]
+    unsafe fn to_array(self) -> [i32; 16] {
+        let mut lanes = [0; 16];
+        // SAFETY: 16 writable `i32`s; the store is unaligned.
+        unsafe { _mm512_storeu_si512(lanes.as_mut_ptr().cast(), self.0) };
+        lanes
+    }
+}
+
+impl ToArray for Avx2 {
     #[inline(always)]
     unsafe fn to_array(self) -> [i32; 16] {
         let mut lanes = [0; 16];
@@ -253,76 +250,24 @@ impl Lanes for Avx2 {
     }
 }
 
-/// The sums of the tile's positions, `P` at a time, by `V` blocks of 16
-/// channels from its first, into `out`. A row of the window whose taps are
-/// side by side in the input (no dilation along it) is read as one run of
-/// `kW C_in` values, rounded up to two; otherwise tap by tap (input
-/// channels a multiple of 4, the pixels' form).
+/// The sums of the tile's positions, `P` at a time ([`windows::sums`]),
+/// by `V` blocks of 16 channels from its first, into `out`.
 ///
 /// # Safety
 /// The CPU has the features of `L`'s level.
 #[inline(always)]
-unsafe fn sums<L: Lanes, const P: usize, const V: usize>(
+unsafe fn sums<L: Groups<Value = i16, Weight = i16> + ToArray, const P: usize, const V: usize>(
     tile: &Int8Tile,
     pairs: &Pairs,
     out: &mut SumsOut,
 ) {
-    let g = tile.geometry;
-    let ([kh_len, kw_len], c_in) = (g.kernel, g.in_channels);
-    let row_pairs = row_pairs(g);
-    // The pieces of a window's row: (count, pairs each, values apart).
-    let (pieces, piece_pairs, piece_step) = if kw_len == 1 || g.dilation[1] == 1 {
-        (1, row_pairs, 0)
-    } else {
-        (kw_len, c_in / 2, g.dilation[1] * c_in)
-    };
-    let input = &pairs.input;
-    let row_step = g.dilation[0] * input.columns * c_in;
-    let span = (kh_len - 1) * row_step + (pieces - 1) * piece_step + 2 * piece_pairs;
-    let block_len = block_len(g);
-    let first_block = tile.positions[0].channel / CHANNEL_BLOCK;
-    let mut weights: [&[i16]; V] = [&[]; V];
-    for (v, weights) in weights.iter_mut().enumerate() {
-        *weights = &pairs.weights[(first_block + v) * block_len..][..block_len];
-    }
-    let positions = tile.positions;
-    for first in (0..positions.len()).step_by(P) {
-        // Each position's window, checked once: every piece's pairs lie
-        // inside it. Fewer than `P` positions sum the first again in the
-        // others' places (and do not store them).
-        let mut windows = [input.values.as_ptr(); P];
-        for (r, window) in windows.iter_mut().enumerate() {
-            let p = positions.get(first + r).unwrap_or(&positions[first]);
-            *window = input.values[input.window(g, p)..][..span].as_ptr();
-        }
-        // SAFETY (every block below): the CPU has the level's features.
-        let mut sums = [[unsafe { L::zero() }; V]; P];
-        for kh in 0..kh_len {
-            for piece in 0..pieces {
-                let offset = kh * row_step + piece * piece_step;
-                let first_pair = kh * row_pairs + piece * piece_pairs;
-                for q in 0..piece_pairs {
-                    let mut w = [unsafe { L::zero() }; V];
-                    for (w, weights) in w.iter_mut().zip(&weights) {
-                        let pair =
-                            &weights[(first_pair + q) * 2 * CHANNEL_BLOCK..][..2 * CHANNEL_BLOCK];
-                        // SAFETY: 32 readable `i16`s.
-                        *w = unsafe { L::load_pairs(pair.as_ptr()) };
-                    }
-                    for (sums, &window) in sums.iter_mut().zip(&windows) {
-                        // SAFETY: `offset + 2 q + 2 <= span`, the window's
-                        // values.
-                        let x = unsafe { L::broadcast_pair(window.add(offset + 2 * q)) };
-                        for (sum, &w) in sums.iter_mut().zip(&w) {
-                            *sum = unsafe { L::multiply_add_pairs(*sum, x, w) };
-                        }
-                    }
-                }
-            }
-        }
-        for (r, sums) in sums.iter().enumerate().take(positions.len() - first) {
+    for first in (0..tile.positions.len()).step_by(P) {
+        // SAFETY: the caller's; `pairs` was made for the tile's evaluation.
+        let sums = unsafe { windows::sums::<L, P, V>(tile, &pairs.input, &pairs.weights, first) };
+        for (r, sums) in sums.iter().enumerate().take(tile.positions.len() - first) {
             let row = out.row(first + r, 0, tile.channels);
             for (to, sum) in row.chunks_mut(CHANNEL_BLOCK).zip(sums) {
+                // SAFETY: the caller's.
                 let lanes = unsafe { sum.to_array() };
                 to.copy_from_slice(&lanes[..to.len()]);
             }

@@ -1,0 +1,130 @@
+//! The walk over a tile's windows that the VNNI kernel and the pairs
+//! kernel share: each position's window in the padded input
+//! ([`PaddedInput`]), checked once, then for each group of a window's
+//! values (four bytes, or two `i16`s: 32 bits either way) one broadcast
+//! per position and one multiply-add per position and block of 16
+//! channels, by the weights of that group (64 bytes a block). The kernels
+//! differ only in the arithmetic ([`Groups`]) and in what they do with the
+//! sums.
+//!
+//! A row of a window whose taps are side by side in the input (no
+//! dilation along it) is read as one run of `kW C_in` values, rounded up
+//! to a whole group (the weights of the values past it are zero, and the
+//! padded input has values to spare at its end); otherwise tap by tap
+//! (input channels a multiple of the group, the pixels' form).
+
+use super::{Int8Tile, PaddedInput, CHANNEL_BLOCK};
+
+/// `$body` for each row `$r` below `$rows` (at most 8), written out row by
+/// row: LLVM left a loop over the rows rolled, its sums in memory.
+macro_rules! each_row {
+    ($rows:expr, $r:ident => $body:block) => {
+        each_row!(@ $rows, $r, $body, 0 1 2 3 4 5 6 7)
+    };
+    (@ $rows:expr, $r:ident, $body:block, $($k:literal)*) => {
+        $({
+            let $r: usize = $k;
+            if $r < $rows $body
+        })*
+    };
+}
+
+/// One kernel's 16 `i32` sums and the operations the walk needs of them.
+///
+/// # Safety (every method)
+/// The CPU has the kernel's features; the methods are inlined into its
+/// functions, which enable them.
+pub(super) trait Groups: Copy {
+    /// An element of the padded input.
+    type Value: Copy;
+    /// An element of the packed weights.
+    type Weight: Copy;
+    /// The values of one group (one broadcast of 32 bits).
+    const GROUP: usize;
+    /// Zero in every lane.
+    unsafe fn zero() -> Self;
+    /// The group of values at `p` in every lane.
+    ///
+    /// # Safety
+    /// Also: `GROUP` readable values at `p`.
+    unsafe fn broadcast(p: *const Self::Value) -> Self;
+    /// A block's weights of one group: 64 bytes at `p`.
+    ///
+    /// # Safety
+    /// Also: 64 readable bytes at `p`.
+    unsafe fn load_weights(p: *const Self::Weight) -> Self;
+    /// `acc` plus, in each lane, the group of `x` times the lane's group
+    /// of `w`, summed.
+    unsafe fn multiply_add(acc: Self, x: Self, w: Self) -> Self;
+}
+
+/// The sums of the tile's positions `first ..+ R` (`R` at most 8) by `V` blocks of 16
+/// channels from its first (a position past the tile's last sums its
+/// position `first` again, for the caller not to store), from the padded
+/// `input` and the packed `weights`: for each block of 16 output channels
+/// and each group of a window's row, 16 times the channel's group.
+///
+/// # Safety
+/// The CPU has the features of `A`'s kernel. The tile fits its convolution
+/// (`super::block` checked it), `first` is one of its positions, and
+/// `input` and `weights` were made for its geometry.
+#[inline(always)]
+pub(super) unsafe fn sums<A: Groups, const R: usize, const V: usize>(
+    tile: &Int8Tile,
+    input: &PaddedInput<A::Value>,
+    weights: &[A::Weight],
+    first: usize,
+) -> [[A; V]; R] {
+    let g = tile.geometry;
+    let ([kh_len, kw_len], c_in) = (g.kernel, g.in_channels);
+    let row_groups = (kw_len * c_in).div_ceil(A::GROUP);
+    // The pieces of a window's row: (count, groups each, values apart).
+    let (pieces, piece_groups, piece_step) = if kw_len == 1 || g.dilation[1] == 1 {
+        (1, row_groups, 0)
+    } else {
+        (kw_len, c_in / A::GROUP, g.dilation[1] * c_in)
+    };
+    // A group of a block's weights: 16 channels' groups, 64 bytes.
+    let group_len = CHANNEL_BLOCK * A::GROUP;
+    let block_len = kh_len * row_groups * group_len;
+    let first_block = tile.positions[0].channel / CHANNEL_BLOCK;
+    let mut blocks: [&[A::Weight]; V] = [&[]; V];
+    for (v, block) in blocks.iter_mut().enumerate() {
+        *block = &weights[(first_block + v) * block_len..][..block_len];
+    }
+    let row_step = g.dilation[0] * input.columns * c_in;
+    // Each position's window, checked once: every piece's groups lie
+    // inside it.
+    let span = (kh_len - 1) * row_step + (pieces - 1) * piece_step + A::GROUP * piece_groups;
+    let positions = tile.positions;
+    let mut windows = [input.values.as_ptr(); R];
+    for (r, window) in windows.iter_mut().enumerate() {
+        let p = positions.get(first + r).unwrap_or(&positions[first]);
+        *window = input.values[input.window(g, p)..][..span].as_ptr();
+    }
+    // SAFETY (every block below): the CPU has the features (the caller's).
+    let mut sums = [[unsafe { A::zero() }; V]; R];
+    for kh in 0..kh_len {
+        for piece in 0..pieces {
+            let offset = kh * row_step + piece * piece_step;
+            let first_group = kh * row_groups + piece * piece_groups;
+            for q in 0..piece_groups {
+                let mut w = [unsafe { A::zero() }; V];
+                for (w, block) in w.iter_mut().zip(&blocks) {
+                    let group = &block[(first_group + q) * group_len..][..group_len];
+                    // SAFETY: `group_len` readable weights: 64 bytes.
+                    *w = unsafe { A::load_weights(group.as_ptr()) };
+                }
+                each_row!(R, r => {
+                    // SAFETY: `offset + GROUP (q + 1) <= span`, the
+                    // window's values.
+                    let x = unsafe { A::broadcast(windows[r].add(offset + A::GROUP * q)) };
+                    for (sum, &w) in sums[r].iter_mut().zip(&w) {
+                        *sum = unsafe { A::multiply_add(*sum, x, w) };
+                    }
+                });
+            }
+        }
+    }
+    sums
+}

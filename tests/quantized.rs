@@ -576,8 +576,8 @@ fn bytes<S: Shape>(seed: u32) -> Tensor<i8, S> {
 /// (pixels: 16, 32 and 48 output channels, input channels 4 to 64, dilation
 /// down and along the rows; rows:
 /// 1, 3 and 5 input channels, 24 output channels; with strides, padding,
-/// dilation, a batch, 1-D, zero points at both ends of the range, weights
-/// with an offset), and of forms they leave to the general path (dilation
+/// dilation, a batch, 1-D, zero points at both ends of the range, input
+/// constants at the edge of `i16`, weights with an offset), and of forms they leave to the general path (dilation
 /// along a row of few channels; depthwise, 8 to 48 channels, and with a
 /// depth multiplier), against the definition. CI runs
 /// this at every instruction-set level, so the kernel and the general path
@@ -635,6 +635,19 @@ fn int8_convolutions_channels_last_match_their_definition() {
         let zx = i32::MIN;
         let y = tensor_expr!(conv2d(cast::<i32>(x) - zx, cast::<i32>(w), layout = nhwc));
         assert_conv_nhwc(&y, &x, &w, PLAIN, (i32::MIN, 0), "pointwise, zx = i32::MIN");
+    }
+    // The largest constants whose values still fit `i16` (the pairs
+    // kernel's, with AVX2), and the first past them (the portable one's).
+    for c in [32_640, -32_640, 32_641] {
+        let y = tensor_expr!(conv2d(cast::<i32>(x) + c, cast::<i32>(w), layout = nhwc));
+        assert_conv_nhwc(
+            &y,
+            &x,
+            &w,
+            PLAIN,
+            (c, 0),
+            "pointwise, a constant at i16's edge",
+        );
     }
 
     let (x, w) = (

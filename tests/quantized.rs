@@ -573,15 +573,15 @@ fn bytes<S: Shape>(seed: u32) -> Tensor<i8, S> {
 }
 
 /// Int8 convolutions channels last of every form the int8 kernels take
-/// (pixels: 16, 32 and 48 output channels, input channels 4 to 64, dilation
-/// down and along the rows; rows:
-/// 1, 3 and 5 input channels, 24 output channels; with strides, padding,
-/// dilation, a batch, 1-D, zero points at both ends of the range, input
-/// constants at the edge of `i16`, weights with an offset), and of forms they leave to the general path (dilation
-/// along a row of few channels; depthwise, 8 to 48 channels, and with a
-/// depth multiplier), against the definition. CI runs
-/// this at every instruction-set level, so the kernel and the general path
-/// are each checked.
+/// (pixels: 16, 32 and 48 output channels, input channels 4 to 64,
+/// dilation down and along the rows; rows: 1, 3 and 5 input channels, 24
+/// output channels; with strides, padding, dilation, a batch, 1-D, zero
+/// points at both ends of the range, input constants at the edge of
+/// `i16`, weights with an offset), and of forms they leave to the general
+/// path (dilation along a row of few channels; depthwise, 8 to 48
+/// channels, and with a depth multiplier), against the definition. CI runs
+/// this at every instruction-set level, so each kernel and the general
+/// path are checked.
 #[test]
 fn int8_convolutions_channels_last_match_their_definition() {
     let same = Slide {

@@ -18,6 +18,10 @@
 //!   weights' constant) side by side, so that one load gives the vector
 //!   `vpmaddwd` multiplies by.
 //!
+//! The walk over each tile's windows is the VNNI kernel's
+//! ([`windows::sums`]); this kernel gives it its arithmetic ([`Groups`]
+//! for AVX-512 and for AVX2) and stores the sums as they are.
+//!
 //! `vpmaddwd` multiplies the 16-bit pairs and adds each pair's products
 //! into a 32-bit lane: one broadcast, one `vpmaddwd` and one add per
 //! position and 16 channels (two of each with AVX2's 8 lanes) sum 32

@@ -606,6 +606,7 @@ mod vnni {
             *sum = weights.iter().map(|&b| i32::from(b)).sum();
         }
         let bytes = pack_quads(w, c_out, g.kernel[0], g.kernel[1] * g.in_channels);
+        debug_assert_eq!(bytes.len(), blocks * super::windows::block_len(g, 4));
         // The zero point `-c`, plus 128.
         let padding = (tile.x_offset.wrapping_neg() as u8) ^ 0x80;
         let input = PaddedInput::new(tile.x, g, padding, 3, |x| (x as u8) ^ 0x80);

@@ -33,7 +33,6 @@
 
 use super::windows::{self, Groups};
 use super::{Int8Tile, PaddedInput, SumsOut, CHANNEL_BLOCK};
-use crate::rules::conv::Geometry;
 use alloc::vec::Vec;
 use core::arch::x86_64::*;
 
@@ -64,25 +63,14 @@ pub(super) fn runs(tile: &Int8Tile) -> bool {
         && crate::isa::selected() >= crate::isa::Level::Avx2
 }
 
-/// The pairs of one row of a window: its `kW C_in` values rounded up to
-/// two.
-const fn row_pairs(g: &Geometry) -> usize {
-    (g.kernel[1] * g.in_channels).div_ceil(2)
-}
-
-/// The `i16`s of one block's weights: a pair of each of 16 channels for
-/// each pair of the window.
-const fn block_len(g: &Geometry) -> usize {
-    g.kernel[0] * row_pairs(g) * 2 * CHANNEL_BLOCK
-}
-
 /// The kernel's copies of the tile's convolution's input and weights (the
 /// module's header). The tile fits its convolution ([`super::block`]
 /// checked it): `x` and `w` hold the geometry's elements.
 pub(super) fn pack(tile: &Int8Tile) -> Pairs {
     let g = tile.geometry;
     let ([kh_len, kw_len], c_in, c_out) = (g.kernel, g.in_channels, g.out_channels);
-    let (row_len, row_pairs, block_len) = (kw_len * c_in, row_pairs(g), block_len(g));
+    let row_len = kw_len * c_in;
+    let (row_pairs, block_len) = (windows::row_groups(g, 2), windows::block_len(g, 2));
     let mut weights = alloc::vec![0i16; c_out.div_ceil(CHANNEL_BLOCK) * block_len];
     // `runs` checked that every weight plus the constant fits.
     let w_offset = tile.w_offset as i16;

@@ -14,6 +14,7 @@
 //! (input channels a multiple of the group, the pixels' form).
 
 use super::{Int8Tile, PaddedInput, CHANNEL_BLOCK};
+use crate::rules::conv::Geometry;
 
 /// `$body` for each row `$r` below `$rows` (at most 8), written out row by
 /// row: LLVM left a loop over the rows rolled, its sums in memory.
@@ -58,6 +59,19 @@ pub(super) trait Groups: Copy {
     unsafe fn multiply_add(acc: Self, x: Self, w: Self) -> Self;
 }
 
+/// The groups of `group` values one row of a window takes: its `kW C_in`
+/// values rounded up to a whole group. The packed weights and the walk
+/// both follow it.
+pub(super) const fn row_groups(g: &Geometry, group: usize) -> usize {
+    (g.kernel[1] * g.in_channels).div_ceil(group)
+}
+
+/// The weights of one block of 16 output channels in the kernels' layout:
+/// for each group of each row of the window, 16 channels' groups.
+pub(super) const fn block_len(g: &Geometry, group: usize) -> usize {
+    g.kernel[0] * row_groups(g, group) * CHANNEL_BLOCK * group
+}
+
 /// The sums of the tile's positions `first ..+ R` (`R` at most 8) by `V` blocks of 16
 /// channels from its first (a position past the tile's last sums its
 /// position `first` again, for the caller not to store), from the padded
@@ -77,7 +91,7 @@ pub(super) unsafe fn sums<A: Groups, const R: usize, const V: usize>(
 ) -> [[A; V]; R] {
     let g = tile.geometry;
     let ([kh_len, kw_len], c_in) = (g.kernel, g.in_channels);
-    let row_groups = (kw_len * c_in).div_ceil(A::GROUP);
+    let row_groups = row_groups(g, A::GROUP);
     // The pieces of a window's row: (count, groups each, values apart).
     let (pieces, piece_groups, piece_step) = if kw_len == 1 || g.dilation[1] == 1 {
         (1, row_groups, 0)
@@ -86,7 +100,7 @@ pub(super) unsafe fn sums<A: Groups, const R: usize, const V: usize>(
     };
     // A group of a block's weights: 16 channels' groups, 64 bytes.
     let group_len = CHANNEL_BLOCK * A::GROUP;
-    let block_len = kh_len * row_groups * group_len;
+    let block_len = block_len(g, A::GROUP);
     let first_block = tile.positions[0].channel / CHANNEL_BLOCK;
     let mut blocks: [&[A::Weight]; V] = [&[]; V];
     for (v, block) in blocks.iter_mut().enumerate() {

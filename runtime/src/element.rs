@@ -78,6 +78,19 @@ pub trait Element:
     fn int8_slice(_data: &[Self]) -> Option<&[i8]> {
         None
     }
+    /// `data` as `f32` values where `Self` is `f32`, for the float
+    /// convolution's kernel (`ops::conv::float`); `None` for every other
+    /// type.
+    #[inline(always)]
+    fn f32_slice(_data: &[Self]) -> Option<&[f32]> {
+        None
+    }
+    /// `data` as `f32` values where `Self` is `f32`: where the float
+    /// convolution's kernel writes its sums; `None` for every other type.
+    #[inline(always)]
+    fn f32_slice_mut(_data: &mut [Self]) -> Option<&mut [f32]> {
+        None
+    }
     /// `data` as `i32` values where `Self` is `i32`: where the widening
     /// product's kernel writes its sums; `None` for every other type.
     #[inline(always)]
@@ -1104,6 +1117,14 @@ macro_rules! impl_float {
         impl Element for $t {
             type Floatness = IsFloat;
             type Sign = HasSign;
+            #[inline(always)]
+            fn f32_slice(data: &[Self]) -> Option<&[f32]> {
+                <$t as FloatHooks>::f32_slice(data)
+            }
+            #[inline(always)]
+            fn f32_slice_mut(data: &mut [Self]) -> Option<&mut [f32]> {
+                <$t as FloatHooks>::f32_slice_mut(data)
+            }
             #[inline(never)]
             fn fold_rows_into(fold: RowFold, acc: &mut [Self], row: &[Self]) {
                 fold_rows(fold, acc, row)
@@ -1195,6 +1216,34 @@ macro_rules! impl_float {
         }
     };
 }
+
+/// The float convolution's hooks ([`Element::f32_slice`],
+/// [`Element::f32_slice_mut`]) of each float type: `f32`'s overrides,
+/// `f64`'s defaults (a trait of its own for the reason of
+/// [`NarrowHooks`]).
+trait FloatHooks: Sized {
+    #[inline(always)]
+    fn f32_slice(_data: &[Self]) -> Option<&[f32]> {
+        None
+    }
+    #[inline(always)]
+    fn f32_slice_mut(_data: &mut [Self]) -> Option<&mut [f32]> {
+        None
+    }
+}
+
+impl FloatHooks for f32 {
+    #[inline(always)]
+    fn f32_slice(data: &[f32]) -> Option<&[f32]> {
+        Some(data)
+    }
+    #[inline(always)]
+    fn f32_slice_mut(data: &mut [f32]) -> Option<&mut [f32]> {
+        Some(data)
+    }
+}
+
+impl FloatHooks for f64 {}
 
 impl_float!(f32; pow libm::powf);
 impl_float!(f64; pow libm::pow);

@@ -45,6 +45,13 @@ pub trait Reader<T>: Copy {
     fn int8(self, _data: &[Self::Stored]) -> Option<(&[i8], i32)> {
         None
     }
+
+    /// The stored data as `f32` values read as they are: what the float
+    /// convolution's kernel reads.
+    #[inline(always)]
+    fn float(self, _data: &[Self::Stored]) -> Option<&[f32]> {
+        None
+    }
 }
 
 /// Stored elements read as they are.
@@ -58,12 +65,16 @@ impl<T> Clone for Plain<T> {
 
 impl<T> Copy for Plain<T> {}
 
-impl<T: Copy> Reader<T> for Plain<T> {
+impl<T: Element> Reader<T> for Plain<T> {
     type Stored = T;
     type Packed = ();
     #[inline(always)]
     fn read(self, stored: T) -> T {
         stored
+    }
+    #[inline(always)]
+    fn float(self, data: &[T]) -> Option<&[f32]> {
+        T::f32_slice(data)
     }
 }
 
@@ -173,7 +184,7 @@ pub trait ConvInput<'a, T> {
 
 /// A stored operand read as it is (`conv2d(x, w)`).
 #[diagnostic::do_not_recommend]
-impl<'a, T: Copy, L: Layout + Contiguous> ConvInput<'a, T> for StridedLeaf<'a, T, L> {
+impl<'a, T: Element, L: Layout + Contiguous> ConvInput<'a, T> for StridedLeaf<'a, T, L> {
     type Shape = L::Shape;
     type Reader = Plain<T>;
     #[inline(always)]

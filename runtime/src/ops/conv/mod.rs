@@ -14,7 +14,10 @@
 //! channels, each tap's weight one broadcast); a depthwise or
 //! one-input-channel 2-D convolution takes `R` output rows of one channel
 //! instead. Tiles on the padded border read through a bounds check, tiles
-//! inside without one. Channels last, a tile is `R` positions by `C` output
+//! inside without one; a whole `f32` tile of 8 channels by 32 columns with
+//! a stride of 1 along the row is module `float`'s kernel, compiled once,
+//! where the CPU has AVX-512 (512-bit vectors whatever LLVM's tuning
+//! prefers, the border's taps through masked loads). Channels last, a tile is `R` positions by `C` output
 //! channels: each output channel a dot product of its weights with each
 //! pixel along the input channels, or, depthwise, each tap a multiply-add
 //! of the pixel's channels by their weights (module `channels_last`); over
@@ -27,6 +30,7 @@
 //! recomputed expression.
 
 mod channels_last;
+mod float;
 pub mod inputs;
 mod int8;
 pub mod transpose;
@@ -686,6 +690,11 @@ impl<'a, T: Element, C: ConvSpec, Xr: Reader<T>, Wr: Reader<T>> Convolution<'a, 
         rows: &[Position; R],
         block: &mut [[T; CC]; R],
     ) {
+        if const { R == float::TILE_CHANNELS && CC == float::TILE_COLUMNS && FUSE }
+            && self.float_tile(rows[0], block)
+        {
+            return;
+        }
         let (g, p) = (Self::G, rows[0]);
         let [kh_len, kw_len] = g.kernel;
         let wd = g.input[1];
@@ -715,6 +724,44 @@ impl<'a, T: Element, C: ConvSpec, Xr: Reader<T>, Wr: Reader<T>> Convolution<'a, 
             }};
         }
         with_named_rows!(R, named_rows, self.element_rows(rows, block))
+    }
+
+    /// The tile of `R` channels from `p`'s by `CC` columns (a whole one of
+    /// [`float::TILE_CHANNELS`] by [`float::TILE_COLUMNS`]), by the float kernel: false, `block` untouched, where
+    /// the elements are not stored `f32` read as they are or the kernel
+    /// does not take the tile ([`float::tile`]).
+    #[inline(always)]
+    fn float_tile<const R: usize, const CC: usize>(
+        &self,
+        p: Position,
+        block: &mut [[T; CC]; R],
+    ) -> bool {
+        let Some(out) = T::f32_slice_mut(block.as_flattened_mut()) else {
+            return false;
+        };
+        let first_input = p.channel / Self::OUT_PER_GROUP * Self::PER_GROUP;
+        let planes = self
+            .x
+            .get((p.n * Self::G.in_channels + first_input) * Self::PLANE..)
+            .and_then(|x| x.get(..Self::PER_GROUP * Self::PLANE));
+        let weights = self
+            .w
+            .get(p.channel * Self::PER_GROUP * Self::TAPS..)
+            .and_then(|w| w.get(..R * Self::PER_GROUP * Self::TAPS));
+        let (Some(planes), Some(weights)) = (
+            planes.and_then(|x| self.x_reader.float(x)),
+            weights.and_then(|w| self.w_reader.float(w)),
+        ) else {
+            return false;
+        };
+        let tile = float::FloatTile {
+            planes,
+            weights,
+            geometry: &Self::G,
+            oh: p.oh,
+            ow: p.ow,
+        };
+        float::tile(&tile, out)
     }
 
     /// The tile element by element: `CC` columns from each of `rows`.

@@ -704,12 +704,13 @@ proptest::proptest! {
 
 proptest::proptest! {
     #![proptest_config(proptest::prelude::ProptestConfig::with_cases(16))]
-    /// `f32` channels first, where the AVX-512 tiles of 8 channels by 32
-    /// columns are the runtime's float kernel (inputs read through masked
-    /// loads at both borders): equal to the definition on integer-valued
-    /// inputs, with padding on either side, dilation and a vertical stride,
-    /// groups, a batch, and in one dim. At the levels below AVX-512 the
-    /// same cases check the general path.
+    /// `f32`, where the runtime's float kernels sum the AVX-512 tiles
+    /// (channels first: 8 channels by 32 columns, inputs read through
+    /// masked loads at both borders; channels last: positions by channels
+    /// with 32 input channels): equal to the definition on integer-valued
+    /// inputs, with padding on either side, dilation and strides, groups,
+    /// a batch, and in one dim. At the levels below AVX-512 the same cases
+    /// check the general paths.
     #[test]
     fn float_convolutions_match_their_definition(values in proptest::collection::vec(-4i32..5, 3000)) {
         let values: Vec<f64> = values.into_iter().map(f64::from).collect();
@@ -735,6 +736,27 @@ proptest::proptest! {
         let y = tensor_expr!(conv2d(xt, wt, groups = 2, padding = [0, 2]));
         let o = Options { padding: [0, 2], groups: 2, ..plain };
         proptest::prop_assert_eq!(y.as_slice(), &as_f32(&naive_conv(&x, [1, 4, 3, 45], &w, [16, 3, 3], o))[..]);
+
+        // Channels last, 32 input channels: tiles of 8 positions by 4 to
+        // 32 channels (rows of 11: 8 positions, then fewer), each position's
+        // taps in the padding skipped; a stride and a dilation; two groups
+        // of 16 input and 8 output channels.
+        let (x, w) = (take(2 * 32 * 4 * 11, 0), take(8 * 32 * 3 * 3, 200));
+        let xt = Tensor::<f32, Shape![2, 4, 11, 32]>::try_from_slice(&as_f32(&channels_last(&x, [2, 32, 4, 11]))).unwrap();
+        let wt = Tensor::<f32, Shape![8, 3, 3, 32]>::try_from_slice(&as_f32(&channels_last(&w, [8, 32, 3, 3]))).unwrap();
+        let y = tensor_expr!(conv2d(xt, wt, padding = 1, layout = nhwc));
+        let o = Options { padding: [1, 1], ..plain };
+        let expected = channels_last(&naive_conv(&x, [2, 32, 4, 11], &w, [8, 3, 3], o), [2, 8, 4, 11]);
+        proptest::prop_assert_eq!(y.as_slice(), &as_f32(&expected)[..]);
+        let y = tensor_expr!(conv2d(xt, wt, stride = [1, 2], dilation = [2, 1], padding = [2, 3], layout = nhwc));
+        let o = Options { stride: [1, 2], dilation: [2, 1], padding: [2, 3], ..plain };
+        let expected = channels_last(&naive_conv(&x, [2, 32, 4, 11], &w, [8, 3, 3], o), [2, 8, 4, 8]);
+        proptest::prop_assert_eq!(y.as_slice(), &as_f32(&expected)[..]);
+        let wt = Tensor::<f32, Shape![16, 3, 3, 16]>::try_from_slice(&as_f32(&channels_last(&w[..2304], [16, 16, 3, 3]))).unwrap();
+        let y = tensor_expr!(conv2d(xt, wt, groups = 2, padding = 1, layout = nhwc));
+        let o = Options { padding: [1, 1], groups: 2, ..plain };
+        let expected = channels_last(&naive_conv(&x, [2, 32, 4, 11], &w[..2304], [16, 3, 3], o), [2, 16, 4, 11]);
+        proptest::prop_assert_eq!(y.as_slice(), &as_f32(&expected)[..]);
 
         // One dim: a signal of 70, 8 output channels.
         let (x, w) = (take(3 * 70, 0), take(8 * 3 * 5, 1000));

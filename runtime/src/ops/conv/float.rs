@@ -1,22 +1,37 @@
-//! The `f32` convolution's tile channels first, 8 output channels by 32
-//! columns of one output row, in AVX-512 registers, compiled once in the
-//! runtime whatever the expression.
+//! The `f32` convolution's tiles compiled once in the runtime, in AVX-512
+//! registers, whatever the expression.
 //!
-//! The general path (`Convolution::channel_rows`, compiled per expression)
-//! leaves the vector width to LLVM, whose tuning for some CPUs with
-//! AVX-512 (Intel's server parts, and a native build's) prefers 256-bit
-//! vectors, and reads the taps of a tile on the padded border element by
-//! element. Here the tile is 16 accumulators of 16 lanes whatever the
-//! tuning, and every tap of a window's row is two loads masked to the
-//! input row: the lanes in the padding read as zero, as the general path
-//! reads them, so the sums are the same in every bit (the same fused
-//! multiply-adds in the same order: input channel, kernel row, kernel
-//! column). Each tap's weight is one broadcast per output channel.
+//! The general paths (`Convolution::channel_rows` and `pixel_dots`,
+//! compiled per expression) leave the vector width to LLVM, whose tuning
+//! for some CPUs with AVX-512 (Intel's server parts, and a native build's)
+//! prefers 256-bit vectors. Each kernel here computes the same sums as its
+//! general path in every bit: the same fused multiply-adds in the same
+//! order, the same taps skipped or read as zero.
 //!
-//! A tile it does not take (another element type or instruction set, a
-//! stride along the row, a tile that does not fit its inputs) is left to
-//! the general path: [`tile`] returns false.
+//! - **Channels first** ([`tile`]): 8 output channels by 32 columns of one
+//!   output row, a stride of 1 along the row. 16 accumulators of 16
+//!   lanes; each tap's 32 columns are two loads masked to the input row
+//!   (the lanes in the padding read as zero, as the general path reads
+//!   them, where it read a border tile's taps element by element), each
+//!   tap's weight one broadcast per channel. Narrower tiles (a row's last
+//!   columns) keep the general path, whose narrower vectors measured
+//!   faster there.
+//! - **Channels last** ([`pixels`]): 4 or 8 output positions of one row by
+//!   a multiple of 4 output channels, input channels a group a multiple of
+//!   16. Each output is the general path's dot product: 16 lanes of
+//!   partial sums along the input channels, folded in lane order at the
+//!   end. Here 4 positions by 4 channels are 16 accumulators, so each
+//!   input vector is loaded once for 4 channels and each weight vector
+//!   once for 4 positions (the general path loads both for every
+//!   multiply-add); a tap in the padding is skipped for its position. The
+//!   16 accumulators are transposed, so that the lane-order fold is 16
+//!   vector adds.
+//!
+//! A tile a kernel does not take (another element type or instruction
+//! set, another geometry, a tile that does not fit its inputs) is left to
+//! the general path: the functions return false.
 
+use super::channels_last::DOT_LANES;
 use crate::rules::conv::Geometry;
 
 /// The output channels of a tile.
@@ -74,6 +89,63 @@ pub(crate) fn tile(tile: &FloatTile, out: &mut [f32]) -> bool {
     false
 }
 
+/// One tile of an `f32` convolution channels last: `positions`
+/// consecutive output positions of one output row by `channels`
+/// consecutive output channels of one group.
+#[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
+pub(crate) struct PixelTile<'a> {
+    /// The input, `[N, H, W, C_in]`.
+    pub(crate) x: &'a [f32],
+    /// The tile's channels' weights: for each channel, `kH * kW` taps of
+    /// `in_channels / groups`.
+    pub(crate) weights: &'a [f32],
+    /// The sizes.
+    pub(crate) geometry: &'a Geometry,
+    /// The image.
+    pub(crate) n: usize,
+    /// The output row.
+    pub(crate) oh: usize,
+    /// The first output column.
+    pub(crate) ow: usize,
+    /// The group's first input channel.
+    pub(crate) first_input: usize,
+    /// The tile's positions: 4 or 8.
+    pub(crate) positions: usize,
+    /// The tile's channels: a multiple of 4.
+    pub(crate) channels: usize,
+}
+
+/// Writes the tile's sums into `out` (position `r`'s `channels` sums at
+/// `out[r * channels..]`) where the CPU has AVX-512, the convolution is
+/// channels last with input channels a group a multiple of 16, the tile
+/// is 4 or 8 positions of one row by a multiple of 4 channels, and the
+/// slices hold what the geometry says; false, `out` untouched, otherwise.
+#[inline(always)]
+pub(crate) fn pixels(tile: &PixelTile, out: &mut [f32]) -> bool {
+    let g = tile.geometry;
+    let per_group = g.in_channels / g.groups;
+    let fits = g.channels_last
+        && per_group.is_multiple_of(DOT_LANES)
+        && matches!(tile.positions, 4 | 8)
+        && tile.channels.is_multiple_of(4)
+        && tile.n < g.batch
+        && tile.oh < g.output[0]
+        && tile.first_input + per_group <= g.in_channels
+        && out.len() >= tile.positions * tile.channels
+        && tile.x.len() >= g.batch * g.input[0] * g.input[1] * g.in_channels
+        && tile.weights.len() >= tile.channels * per_group * g.kernel[0] * g.kernel[1];
+    #[cfg(target_arch = "x86_64")]
+    if fits && available() {
+        // SAFETY: the CPU has AVX-512F (`available`), and the slices hold
+        // the input, weights and sums the geometry and the tile say
+        // (`fits`).
+        unsafe { x86::pixels(tile, out) };
+        return true;
+    }
+    let _ = (fits, out);
+    false
+}
+
 /// Whether the kernel runs: AVX-512 known at compile time, or selected
 /// at run time ([`crate::isa`]).
 #[cfg(target_arch = "x86_64")]
@@ -96,10 +168,14 @@ fn inside(start: isize, width: usize) -> u32 {
 
 #[cfg(target_arch = "x86_64")]
 mod x86 {
-    use super::{inside, FloatTile, TILE_CHANNELS, TILE_COLUMNS};
-    use crate::ops::conv::input_at;
+    use super::super::channels_last::DOT_LANES;
+    use super::{inside, FloatTile, PixelTile, TILE_CHANNELS, TILE_COLUMNS};
+    use crate::ops::conv::{input_at, input_index};
     use core::arch::x86_64::{
-        _mm512_fmadd_ps, _mm512_maskz_loadu_ps, _mm512_set1_ps, _mm512_setzero_ps, _mm512_storeu_ps,
+        __m512, _mm512_add_ps, _mm512_castpd_ps, _mm512_castps_pd, _mm512_extractf32x4_ps,
+        _mm512_fmadd_ps, _mm512_loadu_ps, _mm512_maskz_loadu_ps, _mm512_set1_ps, _mm512_setzero_ps,
+        _mm512_shuffle_f32x4, _mm512_storeu_ps, _mm512_unpackhi_pd, _mm512_unpackhi_ps,
+        _mm512_unpacklo_pd, _mm512_unpacklo_ps, _mm_storeu_ps,
     };
 
     /// [`super::tile`]'s sums.
@@ -157,6 +233,122 @@ mod x86 {
                 _mm512_storeu_ps(values.as_mut_ptr().add(16), sum[1]);
             }
         }
+    }
+
+    /// [`super::pixels`]'s sums, 4 positions by 4 channels at a time.
+    ///
+    /// # Safety
+    /// The CPU must have AVX-512F; `t`'s slices hold the input and weights
+    /// its geometry says, `out` its positions by channels, and its input
+    /// channels a group are a multiple of 16 from `first_input`.
+    #[target_feature(enable = "avx512f")]
+    pub(super) unsafe fn pixels(t: &PixelTile, out: &mut [f32]) {
+        let g = t.geometry;
+        let [kh_len, kw_len] = g.kernel;
+        let per_group = g.in_channels / g.groups;
+        let per_channel = kh_len * kw_len * per_group;
+        for p0 in (0..t.positions).step_by(4) {
+            for c0 in (0..t.channels).step_by(4) {
+                let mut sums = [_mm512_setzero_ps(); 16];
+                for kh in 0..kh_len {
+                    let Some(ih) = input_at(t.oh, kh, 0, g) else {
+                        continue;
+                    };
+                    for kw in 0..kw_len {
+                        // Each position's pixel of the tap from the group's
+                        // first input channel, a checked slice (`None` in
+                        // the padding); each channel's weights of the tap.
+                        let mut pixel: [Option<&[f32]>; 4] = [None; 4];
+                        for (p, pixel) in pixel.iter_mut().enumerate() {
+                            if let Some(iw) = input_at(t.ow + p0 + p, kw, 1, g) {
+                                let at = input_index(g, t.n, t.first_input, ih, iw);
+                                *pixel = Some(&t.x[at..][..per_group]);
+                            }
+                        }
+                        let tap = (kh * kw_len + kw) * per_group;
+                        let mut weights: [&[f32]; 4] = [&[]; 4];
+                        for (c, w) in weights.iter_mut().enumerate() {
+                            *w = &t.weights[(c0 + c) * per_channel + tap..][..per_group];
+                        }
+                        for b in (0..per_group).step_by(DOT_LANES) {
+                            let mut w = [_mm512_setzero_ps(); 4];
+                            for (w, weights) in w.iter_mut().zip(weights) {
+                                // SAFETY: 16 floats from `b`, a multiple of
+                                // 16 below the slice's length.
+                                *w = unsafe { _mm512_loadu_ps(weights.as_ptr().add(b)) };
+                            }
+                            for (p, pixel) in pixel.iter().enumerate() {
+                                if let Some(pixel) = pixel {
+                                    // SAFETY: as above.
+                                    let x = unsafe { _mm512_loadu_ps(pixel.as_ptr().add(b)) };
+                                    for (c, &w) in w.iter().enumerate() {
+                                        sums[p * 4 + c] = _mm512_fmadd_ps(w, x, sums[p * 4 + c]);
+                                    }
+                                }
+                            }
+                        }
+                    }
+                }
+                // Lane `k` of the fold is output `k` (position `k / 4`,
+                // channel `k % 4`): its lanes added in order, from zero.
+                let mut folded = _mm512_setzero_ps();
+                for lane in transpose(sums) {
+                    folded = _mm512_add_ps(folded, lane);
+                }
+                let rows = [
+                    _mm512_extractf32x4_ps::<0>(folded),
+                    _mm512_extractf32x4_ps::<1>(folded),
+                    _mm512_extractf32x4_ps::<2>(folded),
+                    _mm512_extractf32x4_ps::<3>(folded),
+                ];
+                for (p, row) in rows.into_iter().enumerate() {
+                    let to = &mut out[(p0 + p) * t.channels + c0..][..4];
+                    // SAFETY: four floats into a checked slice of four.
+                    unsafe { _mm_storeu_ps(to.as_mut_ptr(), row) };
+                }
+            }
+        }
+    }
+
+    /// The 16 x 16 transpose of `rows`: lane `k` of result `l` is lane `l`
+    /// of `rows[k]`. Interleaves of 32 and then 64 bits within each
+    /// 128-bit block, then the blocks moved across vectors.
+    #[target_feature(enable = "avx512f")]
+    fn transpose(rows: [__m512; 16]) -> [__m512; 16] {
+        let mut pairs = [_mm512_setzero_ps(); 16];
+        for i in 0..8 {
+            pairs[2 * i] = _mm512_unpacklo_ps(rows[2 * i], rows[2 * i + 1]);
+            pairs[2 * i + 1] = _mm512_unpackhi_ps(rows[2 * i], rows[2 * i + 1]);
+        }
+        // `quads[4 q + e]`, block `j`: lane `4 j + e` of rows `4 q..4 q + 4`.
+        let mut quads = [_mm512_setzero_ps(); 16];
+        for q in 0..4 {
+            for e in 0..4 {
+                let (a, b) = (
+                    _mm512_castps_pd(pairs[4 * q + e / 2]),
+                    _mm512_castps_pd(pairs[4 * q + 2 + e / 2]),
+                );
+                let interleaved = if e % 2 == 0 {
+                    _mm512_unpacklo_pd(a, b)
+                } else {
+                    _mm512_unpackhi_pd(a, b)
+                };
+                quads[4 * q + e] = _mm512_castpd_ps(interleaved);
+            }
+        }
+        let mut lanes = [_mm512_setzero_ps(); 16];
+        for e in 0..4 {
+            let [x0, x1, x2, x3] = [quads[e], quads[4 + e], quads[8 + e], quads[12 + e]];
+            let front = _mm512_shuffle_f32x4::<0x44>(x0, x1);
+            let back = _mm512_shuffle_f32x4::<0x44>(x2, x3);
+            lanes[e] = _mm512_shuffle_f32x4::<0x88>(front, back);
+            lanes[4 + e] = _mm512_shuffle_f32x4::<0xdd>(front, back);
+            let front = _mm512_shuffle_f32x4::<0xee>(x0, x1);
+            let back = _mm512_shuffle_f32x4::<0xee>(x2, x3);
+            lanes[8 + e] = _mm512_shuffle_f32x4::<0x88>(front, back);
+            lanes[12 + e] = _mm512_shuffle_f32x4::<0xdd>(front, back);
+        }
+        lanes
     }
 }
 

@@ -498,9 +498,54 @@ impl<'a, T: Element, C: ConvSpec, Xr: Reader<T>, Wr: Reader<T>> Convolution<'a, 
             self.depthwise_pixels::<R, CC, FUSE>(rows, block);
         } else if const { Self::PER_GROUP < channels_last::DOT_LANES } && one_group {
             self.pixel_taps::<R, CC, FUSE>(rows, block);
+        } else if const {
+            FUSE && (R == 4 || R == 8)
+                && CC.is_multiple_of(4)
+                && Self::PER_GROUP.is_multiple_of(channels_last::DOT_LANES)
+        } && one_group
+            && self.float_pixels(rows[0], block)
+        {
         } else {
             self.pixel_dots::<R, CC, FUSE>(rows, block);
         }
+    }
+
+    /// The channels-last tile of `R` positions from `p`'s by `CC`
+    /// channels, by the float kernel: false, `block` untouched, where the
+    /// elements are not stored `f32` read as they are or the kernel does
+    /// not take the tile ([`float::pixels`]).
+    #[inline(always)]
+    fn float_pixels<const R: usize, const CC: usize>(
+        &self,
+        p: Position,
+        block: &mut [[T; CC]; R],
+    ) -> bool {
+        let Some(out) = T::f32_slice_mut(block.as_flattened_mut()) else {
+            return false;
+        };
+        let per_channel = Self::PER_GROUP * Self::TAPS;
+        let weights = self
+            .w
+            .get(p.channel * per_channel..)
+            .and_then(|w| w.get(..CC * per_channel));
+        let (Some(x), Some(weights)) = (
+            self.x_reader.float(self.x),
+            weights.and_then(|w| self.w_reader.float(w)),
+        ) else {
+            return false;
+        };
+        let tile = float::PixelTile {
+            x,
+            weights,
+            geometry: &Self::G,
+            n: p.n,
+            oh: p.oh,
+            ow: p.ow,
+            first_input: p.channel / Self::OUT_PER_GROUP * Self::PER_GROUP,
+            positions: R,
+            channels: CC,
+        };
+        float::pixels(&tile, out)
     }
 
     /// Whether each output channel reads its one input channel (a

@@ -765,6 +765,14 @@ proptest::proptest! {
         let y = tensor_expr!(conv1d(xt, wt, padding = 2));
         let o = Options { padding: [0, 2], ..plain };
         proptest::prop_assert_eq!(y.as_slice(), &as_f32(&naive_conv(&x, [1, 3, 1, 70], &w, [8, 1, 5], o))[..]);
+        // Channels last: 16 input channels, unbatched.
+        let (x, w) = (take(16 * 30, 0), take(8 * 16 * 3, 1000));
+        let xt = Tensor::<f32, Shape![30, 16]>::try_from_slice(&as_f32(&channels_last(&x, [1, 16, 1, 30]))).unwrap();
+        let wt = Tensor::<f32, Shape![8, 3, 16]>::try_from_slice(&as_f32(&channels_last(&w, [8, 16, 1, 3]))).unwrap();
+        let y = tensor_expr!(conv1d(xt, wt, padding = 1, layout = nwc));
+        let o = Options { padding: [0, 1], ..plain };
+        let expected = channels_last(&naive_conv(&x, [1, 16, 1, 30], &w, [8, 1, 3], o), [1, 8, 1, 30]);
+        proptest::prop_assert_eq!(y.as_slice(), &as_f32(&expected)[..]);
     }
 }
 

@@ -146,7 +146,7 @@ pub(crate) fn pixels(tile: &PixelTile, out: &mut [f32]) -> bool {
     false
 }
 
-/// Whether the kernel runs: AVX-512 known at compile time, or selected
+/// Whether the kernels run: AVX-512 known at compile time, or selected
 /// at run time ([`crate::isa`]).
 #[cfg(target_arch = "x86_64")]
 #[inline(always)]

@@ -14,16 +14,15 @@
 //! channels, each tap's weight one broadcast); a depthwise or
 //! one-input-channel 2-D convolution takes `R` output rows of one channel
 //! instead. Tiles on the padded border read through a bounds check, tiles
-//! inside without one; a whole `f32` tile of 8 channels by 32 columns with
-//! a stride of 1 along the row is module `float`'s kernel, compiled once,
-//! where the CPU has AVX-512 (512-bit vectors whatever LLVM's tuning
-//! prefers, the border's taps through masked loads). Channels last, a tile is `R` positions by `C` output
-//! channels: each output channel a dot product of its weights with each
-//! pixel along the input channels, or, depthwise, each tap a multiply-add
-//! of the pixel's channels by their weights (module `channels_last`); over
-//! stored `i8` data (one group, any input channels), where the CPU has
-//! AVX-512 VNNI, module `int8`'s kernel sums them from the bytes. Any tile these do not cover sums element by
-//! element.
+//! inside without one. Channels last, a tile is `R` positions by `C`
+//! output channels: each output channel a dot product of its weights with
+//! each pixel along the input channels, or, depthwise, each tap a
+//! multiply-add of the pixel's channels by their weights (module
+//! `channels_last`). Where the CPU has AVX-512, module `float`'s kernels,
+//! compiled once, sum whole `f32` tiles of either layout with the same
+//! bits (512-bit vectors whatever LLVM's tuning prefers). Over stored `i8`
+//! data channels last (one group), module `int8`'s kernels sum every tile
+//! from the bytes. Any tile these do not cover sums element by element.
 //!
 //! The inputs are borrowed where they are stored: an expression input is
 //! evaluated first (the macro stages it), so the taps read memory, not a
@@ -498,15 +497,16 @@ impl<'a, T: Element, C: ConvSpec, Xr: Reader<T>, Wr: Reader<T>> Convolution<'a, 
             self.depthwise_pixels::<R, CC, FUSE>(rows, block);
         } else if const { Self::PER_GROUP < channels_last::DOT_LANES } && one_group {
             self.pixel_taps::<R, CC, FUSE>(rows, block);
-        } else if const {
-            FUSE && (R == 4 || R == 8)
-                && CC.is_multiple_of(4)
-                && Self::PER_GROUP.is_multiple_of(channels_last::DOT_LANES)
-        } && one_group
-            && self.float_pixels(rows[0], block)
-        {
         } else {
-            self.pixel_dots::<R, CC, FUSE>(rows, block);
+            let by_kernel = const {
+                FUSE && (R == 4 || R == 8)
+                    && CC.is_multiple_of(4)
+                    && Self::PER_GROUP.is_multiple_of(channels_last::DOT_LANES)
+            } && one_group
+                && self.float_pixels(rows[0], block);
+            if !by_kernel {
+                self.pixel_dots::<R, CC, FUSE>(rows, block);
+            }
         }
     }
 
@@ -771,10 +771,11 @@ impl<'a, T: Element, C: ConvSpec, Xr: Reader<T>, Wr: Reader<T>> Convolution<'a, 
         with_named_rows!(R, named_rows, self.element_rows(rows, block))
     }
 
-    /// The tile of `R` channels from `p`'s by `CC` columns (a whole one of
-    /// [`float::TILE_CHANNELS`] by [`float::TILE_COLUMNS`]), by the float kernel: false, `block` untouched, where
-    /// the elements are not stored `f32` read as they are or the kernel
-    /// does not take the tile ([`float::tile`]).
+    /// The tile of `R` channels from `p`'s by `CC` columns (a whole one,
+    /// [`float::TILE_CHANNELS`] by [`float::TILE_COLUMNS`]), by the float
+    /// kernel: false, `block` untouched, where the elements are not stored
+    /// `f32` read as they are or the kernel does not take the tile
+    /// ([`float::tile`]).
     #[inline(always)]
     fn float_tile<const R: usize, const CC: usize>(
         &self,

@@ -510,6 +510,19 @@ impl<'a, T: Element, C: ConvSpec, Xr: Reader<T>, Wr: Reader<T>> Convolution<'a, 
         }
     }
 
+    /// The weights of `channels` output channels from `first` (each
+    /// `PER_GROUP * TAPS`, in either layout) as stored `f32` read as they
+    /// are, for the float kernels; `None` otherwise.
+    #[inline(always)]
+    fn float_weights(&self, first: usize, channels: usize) -> Option<&[f32]> {
+        let per_channel = Self::PER_GROUP * Self::TAPS;
+        let weights = self
+            .w
+            .get(first * per_channel..)?
+            .get(..channels * per_channel)?;
+        self.w_reader.float(weights)
+    }
+
     /// The channels-last tile of `R` positions from `p`'s by `CC`
     /// channels, by the float kernel: false, `block` untouched, where the
     /// elements are not stored `f32` read as they are or the kernel does
@@ -523,14 +536,9 @@ impl<'a, T: Element, C: ConvSpec, Xr: Reader<T>, Wr: Reader<T>> Convolution<'a, 
         let Some(out) = T::f32_slice_mut(block.as_flattened_mut()) else {
             return false;
         };
-        let per_channel = Self::PER_GROUP * Self::TAPS;
-        let weights = self
-            .w
-            .get(p.channel * per_channel..)
-            .and_then(|w| w.get(..CC * per_channel));
         let (Some(x), Some(weights)) = (
             self.x_reader.float(self.x),
-            weights.and_then(|w| self.w_reader.float(w)),
+            self.float_weights(p.channel, CC),
         ) else {
             return false;
         };
@@ -790,13 +798,9 @@ impl<'a, T: Element, C: ConvSpec, Xr: Reader<T>, Wr: Reader<T>> Convolution<'a, 
             .x
             .get((p.n * Self::G.in_channels + first_input) * Self::PLANE..)
             .and_then(|x| x.get(..Self::PER_GROUP * Self::PLANE));
-        let weights = self
-            .w
-            .get(p.channel * Self::PER_GROUP * Self::TAPS..)
-            .and_then(|w| w.get(..R * Self::PER_GROUP * Self::TAPS));
         let (Some(planes), Some(weights)) = (
             planes.and_then(|x| self.x_reader.float(x)),
-            weights.and_then(|w| self.w_reader.float(w)),
+            self.float_weights(p.channel, R),
         ) else {
             return false;
         };

@@ -707,7 +707,7 @@ proptest::proptest! {
     /// `f32`, where the runtime's float kernels sum the AVX-512 tiles
     /// (channels first: 8 channels by 32 columns, inputs read through
     /// masked loads at both borders; channels last: positions by channels
-    /// with 32 input channels): equal to the definition on integer-valued
+    /// with 32 or 20 input channels): equal to the definition on integer-valued
     /// inputs, with padding on either side, dilation and strides, groups,
     /// a batch, and in one dim. At the levels below AVX-512 the same cases
     /// check the general paths.
@@ -756,6 +756,15 @@ proptest::proptest! {
         let y = tensor_expr!(conv2d(xt, wt, groups = 2, padding = 1, layout = nhwc));
         let o = Options { padding: [1, 1], groups: 2, ..plain };
         let expected = channels_last(&naive_conv(&x, [2, 32, 4, 11], &w[..2304], [16, 3, 3], o), [2, 16, 4, 11]);
+        proptest::prop_assert_eq!(y.as_slice(), &as_f32(&expected)[..]);
+
+        // 20 input channels: a vector of 16 and a tail of 4.
+        let (x, w) = (take(20 * 3 * 12, 0), take(12 * 20 * 3 * 3, 700));
+        let xt = Tensor::<f32, Shape![1, 3, 12, 20]>::try_from_slice(&as_f32(&channels_last(&x, [1, 20, 3, 12]))).unwrap();
+        let wt = Tensor::<f32, Shape![12, 3, 3, 20]>::try_from_slice(&as_f32(&channels_last(&w, [12, 20, 3, 3]))).unwrap();
+        let y = tensor_expr!(conv2d(xt, wt, padding = 1, layout = nhwc));
+        let o = Options { padding: [1, 1], ..plain };
+        let expected = channels_last(&naive_conv(&x, [1, 20, 3, 12], &w, [12, 3, 3], o), [1, 12, 3, 12]);
         proptest::prop_assert_eq!(y.as_slice(), &as_f32(&expected)[..]);
 
         // One dim: a signal of 70, 8 output channels.

@@ -17,8 +17,8 @@
 //!   columns) keep the general path, whose narrower vectors measured
 //!   faster there.
 //! - **Channels last** ([`pixels`]): 4 or 8 output positions of one row by
-//!   a multiple of 4 output channels, input channels a group a multiple of
-//!   16. Each output is the general path's dot product: 16 lanes of
+//!   a multiple of 4 output channels, at least 16 input channels a group.
+//!   Each output is the general path's dot product: 16 lanes of
 //!   partial sums along the input channels, folded in lane order at the
 //!   end. Here 4 positions by 4 channels are 16 accumulators, so each
 //!   input vector is loaded once for 4 channels and each weight vector
@@ -117,7 +117,7 @@ pub(crate) struct PixelTile<'a> {
 
 /// Writes the tile's sums into `out` (position `r`'s `channels` sums at
 /// `out[r * channels..]`) where the CPU has AVX-512, the convolution is
-/// channels last with input channels a group a multiple of 16, the tile
+/// channels last with at least 16 input channels a group, the tile
 /// is 4 or 8 positions of one row by a multiple of 4 channels, and the
 /// slices hold what the geometry says; false, `out` untouched, otherwise.
 #[inline(always)]
@@ -125,7 +125,7 @@ pub(crate) fn pixels(tile: &PixelTile, out: &mut [f32]) -> bool {
     let g = tile.geometry;
     let per_group = g.in_channels / g.groups;
     let fits = g.channels_last
-        && per_group.is_multiple_of(DOT_LANES)
+        && per_group >= DOT_LANES
         && matches!(tile.positions, 4 | 8)
         && tile.channels.is_multiple_of(4)
         && tile.n < g.batch
@@ -173,7 +173,7 @@ mod x86 {
     use crate::ops::conv::{input_at, input_index};
     use core::arch::x86_64::{
         __m512, _mm512_add_ps, _mm512_castpd_ps, _mm512_castps_pd, _mm512_extractf32x4_ps,
-        _mm512_fmadd_ps, _mm512_loadu_ps, _mm512_maskz_loadu_ps, _mm512_set1_ps, _mm512_setzero_ps,
+        _mm512_fmadd_ps, _mm512_maskz_loadu_ps, _mm512_set1_ps, _mm512_setzero_ps,
         _mm512_shuffle_f32x4, _mm512_storeu_ps, _mm512_unpackhi_pd, _mm512_unpackhi_ps,
         _mm512_unpacklo_pd, _mm512_unpacklo_ps, _mm_storeu_ps,
     };
@@ -239,8 +239,8 @@ mod x86 {
     ///
     /// # Safety
     /// The CPU must have AVX-512F; `t`'s slices hold the input and weights
-    /// its geometry says, `out` its positions by channels, and its input
-    /// channels a group are a multiple of 16 from `first_input`.
+    /// its geometry says, `out` its positions by channels, and its group's
+    /// input channels lie from `first_input` in each pixel.
     #[target_feature(enable = "avx512f")]
     pub(super) unsafe fn pixels(t: &PixelTile, out: &mut [f32]) {
         let g = t.geometry;
@@ -271,16 +271,25 @@ mod x86 {
                             *w = &t.weights[(c0 + c) * per_channel + tap..][..per_group];
                         }
                         for b in (0..per_group).step_by(DOT_LANES) {
+                            // The block's input channels: 16, or the
+                            // tail's (the general path leaves the lanes
+                            // past it alone; here they add zero, which the
+                            // fold from zero cannot tell apart).
+                            let lanes = ((1u32 << (per_group - b).min(DOT_LANES)) - 1) as u16;
                             let mut w = [_mm512_setzero_ps(); 4];
                             for (w, weights) in w.iter_mut().zip(weights) {
-                                // SAFETY: 16 floats from `b`, a multiple of
-                                // 16 below the slice's length.
-                                *w = unsafe { _mm512_loadu_ps(weights.as_ptr().add(b)) };
+                                // SAFETY: a masked load reads only its
+                                // lanes, here below the slice's length.
+                                *w = unsafe {
+                                    _mm512_maskz_loadu_ps(lanes, weights.as_ptr().add(b))
+                                };
                             }
                             for (p, pixel) in pixel.iter().enumerate() {
                                 if let Some(pixel) = pixel {
                                     // SAFETY: as above.
-                                    let x = unsafe { _mm512_loadu_ps(pixel.as_ptr().add(b)) };
+                                    let x = unsafe {
+                                        _mm512_maskz_loadu_ps(lanes, pixel.as_ptr().add(b))
+                                    };
                                     for (c, &w) in w.iter().enumerate() {
                                         sums[p * 4 + c] = _mm512_fmadd_ps(w, x, sums[p * 4 + c]);
                                     }

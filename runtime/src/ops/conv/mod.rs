@@ -501,7 +501,7 @@ impl<'a, T: Element, C: ConvSpec, Xr: Reader<T>, Wr: Reader<T>> Convolution<'a, 
             let by_kernel = const {
                 FUSE && (R == 4 || R == 8)
                     && CC.is_multiple_of(4)
-                    && Self::PER_GROUP.is_multiple_of(channels_last::DOT_LANES)
+                    && Self::PER_GROUP >= channels_last::DOT_LANES
             } && one_group
                 && self.float_pixels(rows[0], block);
             if !by_kernel {

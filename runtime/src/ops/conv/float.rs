@@ -173,7 +173,7 @@ mod x86 {
     use crate::ops::conv::{input_at, input_index};
     use core::arch::x86_64::{
         __m512, _mm512_add_ps, _mm512_castpd_ps, _mm512_castps_pd, _mm512_extractf32x4_ps,
-        _mm512_fmadd_ps, _mm512_maskz_loadu_ps, _mm512_set1_ps, _mm512_setzero_ps,
+        _mm512_fmadd_ps, _mm512_loadu_ps, _mm512_maskz_loadu_ps, _mm512_set1_ps, _mm512_setzero_ps,
         _mm512_shuffle_f32x4, _mm512_storeu_ps, _mm512_unpackhi_pd, _mm512_unpackhi_ps,
         _mm512_unpacklo_pd, _mm512_unpacklo_ps, _mm_storeu_ps,
     };
@@ -270,31 +270,44 @@ mod x86 {
                         for (c, w) in weights.iter_mut().enumerate() {
                             *w = &t.weights[(c0 + c) * per_channel + tap..][..per_group];
                         }
-                        for b in (0..per_group).step_by(DOT_LANES) {
-                            // The block's input channels: 16, or the
-                            // tail's (the general path leaves the lanes
-                            // past it alone; here they add zero, which the
-                            // fold from zero cannot tell apart).
-                            let lanes = ((1u32 << (per_group - b).min(DOT_LANES)) - 1) as u16;
+                        // One block of input channels from `b`, the lanes
+                        // `lanes` (16, or the tail's: the general path
+                        // leaves the lanes past it alone; here they add
+                        // zero, which the fold from zero cannot tell
+                        // apart). Whole blocks take plain loads (masked
+                        // ones measured 6-8% slower).
+                        let mut block = |b: usize, lanes: u16| {
+                            let load = |p: *const f32| {
+                                // SAFETY: `p` is a slice's element `b`, and
+                                // the lanes read lie below its length (a
+                                // masked load reads only its lanes).
+                                unsafe {
+                                    if lanes == u16::MAX {
+                                        _mm512_loadu_ps(p)
+                                    } else {
+                                        _mm512_maskz_loadu_ps(lanes, p)
+                                    }
+                                }
+                            };
                             let mut w = [_mm512_setzero_ps(); 4];
                             for (w, weights) in w.iter_mut().zip(weights) {
-                                // SAFETY: a masked load reads only its
-                                // lanes, here below the slice's length.
-                                *w = unsafe {
-                                    _mm512_maskz_loadu_ps(lanes, weights.as_ptr().add(b))
-                                };
+                                *w = load(weights.as_ptr().wrapping_add(b));
                             }
                             for (p, pixel) in pixel.iter().enumerate() {
                                 if let Some(pixel) = pixel {
-                                    // SAFETY: as above.
-                                    let x = unsafe {
-                                        _mm512_maskz_loadu_ps(lanes, pixel.as_ptr().add(b))
-                                    };
+                                    let x = load(pixel.as_ptr().wrapping_add(b));
                                     for (c, &w) in w.iter().enumerate() {
                                         sums[p * 4 + c] = _mm512_fmadd_ps(w, x, sums[p * 4 + c]);
                                     }
                                 }
                             }
+                        };
+                        let whole = per_group / DOT_LANES * DOT_LANES;
+                        for b in (0..whole).step_by(DOT_LANES) {
+                            block(b, u16::MAX);
+                        }
+                        if whole < per_group {
+                            block(whole, ((1u32 << (per_group - whole)) - 1) as u16);
                         }
                     }
                 }

@@ -32,7 +32,7 @@ impl<T: Element, C: ConvSpec, Xr: Reader<T>, Wr: Reader<T>> Convolution<'_, T, C
             ($($acc:ident $r:literal)+) => {{
                 for j in 0..CC {
                     let co = p.channel + j;
-                    let c0 = co / Self::OUT_PER_GROUP * per_group;
+                    let c0 = Self::first_input(co);
                     let w_co = &self.w[co * per_channel..][..per_channel];
                     $(let mut $acc = [T::ZERO; DOT_LANES];)+
                     for kh in 0..kh_len {
@@ -72,7 +72,7 @@ impl<T: Element, C: ConvSpec, Xr: Reader<T>, Wr: Reader<T>> Convolution<'_, T, C
         let [kh_len, kw_len] = g.kernel;
         let per_group = Self::PER_GROUP;
         let per_channel = Self::TAPS * per_group;
-        let c0 = p.channel / Self::OUT_PER_GROUP * per_group;
+        let c0 = Self::first_input(p.channel);
         let w_tile = &self.w[p.channel * per_channel..][..CC * per_channel];
         macro_rules! named_rows {
             ($($acc:ident $r:literal)+) => {{

@@ -229,11 +229,17 @@ impl<'a, T: Element, C: ConvSpec, Xr: Reader<T>, Wr: Reader<T>> Convolution<'a, 
     /// The elements of one input channel's plane, `H * W`.
     const PLANE: usize = Self::G.input[0] * Self::G.input[1];
 
+    /// The first input channel of the group output channel `channel` is in.
+    #[inline(always)]
+    const fn first_input(channel: usize) -> usize {
+        channel / Self::OUT_PER_GROUP * Self::PER_GROUP
+    }
+
     /// The plane of input channel `ci` of the group output channel
     /// `p.channel` reads, in image `p.n` (channels first).
     #[inline(always)]
     fn input_plane(&self, p: Position, ci: usize) -> &[Xr::Stored] {
-        let c = p.channel / Self::OUT_PER_GROUP * Self::PER_GROUP + ci;
+        let c = Self::first_input(p.channel) + ci;
         &self.x[(p.n * Self::G.in_channels + c) * Self::PLANE..][..Self::PLANE]
     }
 
@@ -549,7 +555,7 @@ impl<'a, T: Element, C: ConvSpec, Xr: Reader<T>, Wr: Reader<T>> Convolution<'a, 
             n: p.n,
             oh: p.oh,
             ow: p.ow,
-            first_input: p.channel / Self::OUT_PER_GROUP * Self::PER_GROUP,
+            first_input: Self::first_input(p.channel),
             positions: R,
             channels: CC,
         };
@@ -793,10 +799,9 @@ impl<'a, T: Element, C: ConvSpec, Xr: Reader<T>, Wr: Reader<T>> Convolution<'a, 
         let Some(out) = T::f32_slice_mut(block.as_flattened_mut()) else {
             return false;
         };
-        let first_input = p.channel / Self::OUT_PER_GROUP * Self::PER_GROUP;
         let planes = self
             .x
-            .get((p.n * Self::G.in_channels + first_input) * Self::PLANE..)
+            .get((p.n * Self::G.in_channels + Self::first_input(p.channel)) * Self::PLANE..)
             .and_then(|x| x.get(..Self::PER_GROUP * Self::PLANE));
         let (Some(planes), Some(weights)) = (
             planes.and_then(|x| self.x_reader.float(x)),

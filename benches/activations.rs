@@ -4,7 +4,9 @@
 //! run with the same flags. Prints ns/element (median of timed batches) and the
 //! speed-up. Then the ML paths built on them: `log_softmax` as one expression
 //! against a hand loop, `softmax(x, [1])` and `log_softmax(x, [1])` as one
-//! call against the same written out and a hand loop, and the `gelu_tanh`
+//! call against the same written out and a hand loop, `softmax(x, [1])`
+//! over batches of short rows (a classifier's classes) against a hand loop,
+//! and the `gelu_tanh`
 //! epilogue of a product against the product alone.
 //!
 //! `cargo bench --bench activations`, and with `RUSTFLAGS="-C target-cpu=native"`.
@@ -117,7 +119,62 @@ fn main() {
     println!();
     log_softmax(&x);
     softmax(&x);
+    short_softmax::<32, 10>();
+    short_softmax::<64, 5>();
+    short_softmax::<32, 16>();
+    short_softmax::<128, 10>();
     gelu_epilogue();
+}
+
+/// `softmax(x, [1])` over a batch of short rows (a classifier's classes)
+/// against the hand loop of [`softmax`], in one run.
+fn short_softmax<const R: usize, const C: usize>()
+where
+    Shape![R, C]: Shape,
+{
+    let x = Tensor::<f32, Shape![R, C]>::from_flat_fn(|k| ((k as f32) * 0.37).sin() * 4.0);
+    let (mut out, mut hand) = (Tensor::<f32, Shape![R, C]>::zeros(), [[0f32; C]; R]);
+    let hand_softmax = |out: &mut [[f32; C]; R]| {
+        for (row, o) in x.as_slice().chunks_exact(C).zip(out.iter_mut()) {
+            let max = row.iter().fold(f32::NEG_INFINITY, |m, &v| m.max(v));
+            let mut sum = 0.0;
+            for (o, &v) in o.iter_mut().zip(row) {
+                *o = (v - max).exp();
+                sum += *o;
+            }
+            let scale = 1.0 / sum;
+            for o in o.iter_mut() {
+                *o *= scale;
+            }
+        }
+    };
+    hand_softmax(&mut hand);
+    tensor_expr!(out = softmax(x, [1]));
+    for (a, b) in out.as_slice().iter().zip(hand.as_flattened()) {
+        assert!((a - b).abs() <= 1e-5 * (1.0 + b.abs()), "{a} vs {b}");
+    }
+    let times = compare(
+        R * C,
+        2000,
+        &mut [
+            &mut || {
+                let x = black_box(&x);
+                tensor_expr!(out = softmax(x, [1]));
+                black_box(&mut out);
+            },
+            &mut || {
+                hand_softmax(&mut hand);
+                black_box(&mut hand);
+            },
+        ],
+    );
+    println!(
+        "{:<30} {:>12.3} {:>14.3} {:>8.2}x  (hand loop with std exp)",
+        format!("softmax(x, [1]) [{R}, {C}]"),
+        times[0],
+        times[1],
+        times[1] / times[0]
+    );
 }
 
 /// `out[i] = f(x[i])`, the loop a user writes around a std function (kept

@@ -244,6 +244,26 @@ fn softmax_and_layer_norm_match_ndarray() {
     assert_close(y.as_slice(), y.shape(), &expected);
 }
 
+/// A softmax over rows of each length whose shared `exp` row is filled in
+/// chunks in an optimised build (4 to 31 elements: chunks of 8 or 4, the
+/// rest by a chunk of 8, 4 or 2 overlapping the one before it), and of
+/// the lengths around them. CI runs it with the feature
+/// `every-level-in-debug`, which fills in chunks in a debug build too.
+#[test]
+fn softmax_over_short_rows_matches_ndarray() {
+    macro_rules! rows_of {
+        ($($len:literal)*) => {$({
+            let x = sample::<Shape![3, $len]>();
+            let nd = to_nd(&x);
+            let p = tensor_expr!(softmax(x, [1]));
+            let e = (&nd - &nd_reduce(&nd, &[1], true, "max")).mapv(f64::exp);
+            let expected = &e / &nd_reduce(&e, &[1], true, "sum");
+            assert_close(p.as_slice(), p.shape(), &expected);
+        })*};
+    }
+    rows_of!(3 4 5 7 8 9 10 12 15 16 17 23 31 32 33);
+}
+
 #[test]
 fn integer_reductions() {
     let x: Tensor<i32, Shape![2, 3]> = tensor![[1, -2, 3], [4, 5, -6]];

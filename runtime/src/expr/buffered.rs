@@ -336,8 +336,14 @@ impl<T: Element, E: Expr<T>> Fill<T> for SharedFill<'_, T, E> {
             .node
             .expr
             .row::<E::Shape>(outer_of_row::<E::Shape>(row));
-        for (j, cell) in cells.iter().enumerate() {
-            cell.set(source.get(j, T::ZERO));
+        match const { fill_chunk(T::IS_FLOAT, E::Shape::ROW_LEN) } {
+            8 => fill_in_chunks::<T, 8, 4>(cells, &source),
+            4 => fill_in_chunks::<T, 4, 2>(cells, &source),
+            _ => {
+                for (j, cell) in cells.iter().enumerate() {
+                    cell.set(source.get(j, T::ZERO));
+                }
+            }
         }
         if T::IS_FLOAT {
             // A second pass over the row just filled, in L1: folded
@@ -350,6 +356,72 @@ impl<T: Element, E: Expr<T>> Fill<T> for SharedFill<'_, T, E> {
             let sum = fold_row_with::<T, reducer_steps::Add>(&Filled(cells), cells.len());
             self.node.sum.set(sum);
         }
+    }
+}
+
+/// The chunk a row of `len` elements is filled in ([`fill_in_chunks`]: 8,
+/// the rest by 8 or 4; or 4, the rest by 4 or 2), or 0 for one loop over
+/// the whole row: float rows of 4 to 31 elements.
+/// From 32 on, LLVM vectorises the loop over the whole row as well (and
+/// as wide as the nest's level allows, where a chunk is at most 8 lanes);
+/// an integer row (an int8 softmax's) measured slower in chunks.
+///
+/// Not in a build of the dev profile (`cfg(dev_profile)`), whose
+/// expressions are not optimised and ran the chunks slower than the one
+/// loop, but with the feature `every-level-in-debug`, as the nests of
+/// every level ([`crate::kernel`]'s dispatch), so that the tests of that
+/// feature reach the chunks.
+const fn fill_chunk(float: bool, len: usize) -> usize {
+    let optimised = !cfg!(dev_profile) || cfg!(feature = "every-level-in-debug");
+    match len {
+        _ if !float || !optimised => 0,
+        8..32 => 8,
+        4..8 => 4,
+        _ => 0,
+    }
+}
+
+/// Fills `cells` from `source` in chunks of `W` elements, then the rest:
+/// one chunk of `W` ending at the row's end, or of `H` where the rest is
+/// no longer (each overlapping the chunk before where the row is not a
+/// multiple of it: its elements are computed again, to the same values).
+/// Each chunk is a loop of a constant count into a local array, which
+/// LLVM vectorises; over a whole short row (a classifier's 10 logits) it
+/// left the loop scalar, and a softmax's `exp`s then took most of its
+/// time. A row of at least `W` elements; `H` at most `W`.
+#[inline(always)]
+fn fill_in_chunks<T: Element, const W: usize, const H: usize>(
+    cells: &[Cell<T>],
+    source: &impl Row<T>,
+) {
+    let len = cells.len();
+    let mut start = 0;
+    while len - start > W {
+        fill_chunk_at::<T, W>(cells, source, start);
+        start += W;
+    }
+    if len - start > H {
+        fill_chunk_at::<T, W>(cells, source, len - W);
+    } else {
+        fill_chunk_at::<T, H>(cells, source, len - H);
+    }
+}
+
+/// Fills the `C` cells from `start` (a loop of a constant count into a
+/// local array, then its copy).
+#[inline(always)]
+fn fill_chunk_at<T: Element, const C: usize>(
+    cells: &[Cell<T>],
+    source: &impl Row<T>,
+    start: usize,
+) {
+    let mut chunk = [T::ZERO; C];
+    #[allow(clippy::needless_range_loop)] // counted: a constant trip count
+    for l in 0..C {
+        chunk[l] = source.get(start + l, T::ZERO);
+    }
+    for (cell, value) in cells[start..start + C].iter().zip(chunk) {
+        cell.set(value);
     }
 }
 

@@ -12,7 +12,9 @@
 //! It is defined by the expression users write, so it is fused, shares its
 //! `exp(..)` and stages a product in its input exactly as the written-out
 //! form: one pass for the maximum and one that fills the exponentials and
-//! their sum, then the scaling as the row is stored.
+//! their sum, then the scaling as the row is stored. A row of 4 to 31
+//! elements is filled in chunks of a constant length, which vectorise
+//! (the last one overlapping the one before: a few `exp`s computed twice).
 
 use super::{axes_signature, Build, Operation, Reads};
 

@@ -991,8 +991,11 @@ proptest::proptest! {
     #![proptest_config(proptest::prelude::ProptestConfig::with_cases(16))]
     /// Transposed convolutions (tiles of 8, 4 and 1 output channels, rows
     /// wider than a tile, strides that skip taps, crops on each side,
-    /// groups, depthwise, fused with a bias and an activation) equal the
-    /// scatter definition exactly on integer-valued inputs.
+    /// groups, depthwise, fused with a bias and an activation; in `f64`,
+    /// and in `f32` where the AVX-512 kernel sums the tiles) equal the
+    /// scatter definition exactly on integer-valued inputs. CI runs it at
+    /// every instruction-set level, so the kernel and the general path are
+    /// both checked.
     #[test]
     fn transposed_convolutions_match_their_definition(values in proptest::collection::vec(-4i32..5, 3000)) {
         let values: Vec<f64> = values.into_iter().map(f64::from).collect();
@@ -1038,5 +1041,36 @@ proptest::proptest! {
         let y = tensor_expr!(conv_transpose1d(xt, wt, stride = 4, padding = 2));
         let o = TransposedOptions { stride: [1, 4], padding: [[0, 0], [2, 2]], ..plain };
         proptest::prop_assert_eq!(y.as_slice(), &naive_conv_transpose(&x, [2, 8, 1, 30], &w, [16, 1, 8], o)[..]);
+
+        // `f32` with a stride of 2 along the rows, whose tiles of 8
+        // channels by 32, 16 and 8 columns the AVX-512 kernel sums in two
+        // phases (`ops/conv/float.rs`, `transposed`): rows of 60 (the
+        // three widths, then a narrower tile), both borders cropped; an
+        // even dilation along the rows (every tap of a row in one phase)
+        // and a vertical stride of 1; two groups of 8 output channels; a
+        // bias and an activation applied to each tile.
+        let as_f32 = |v: &[f64]| v.iter().map(|&v| v as f32).collect::<Vec<f32>>();
+        let (x, w) = (take(2 * 4 * 7 * 30, 0), take(4 * 16 * 4 * 4, 1700));
+        let xt = Tensor::<f32, Shape![2, 4, 7, 30]>::try_from_slice(&as_f32(&x)).unwrap();
+        let wt = Tensor::<f32, Shape![4, 16, 4, 4]>::try_from_slice(&as_f32(&w)).unwrap();
+        let y = tensor_expr!(conv_transpose2d(xt, wt, stride = 2, padding = 1));
+        let o = TransposedOptions { stride: [2, 2], padding: [[1, 1]; 2], ..plain };
+        let sums = naive_conv_transpose(&x, [2, 4, 7, 30], &w, [16, 4, 4], o);
+        proptest::prop_assert_eq!(y.as_slice(), &as_f32(&sums)[..]);
+        let b = Tensor::<f32, Shape![16]>::try_from_slice(&as_f32(&take(16, 2500))).unwrap();
+        let y = tensor_expr!(relu(conv_transpose2d(xt, wt, stride = 2, padding = 1) + in_dims(b, [1])));
+        let plane = 14 * 60;
+        let expected: Vec<f32> = sums.iter().enumerate().map(|(i, &s)| (s as f32 + b[[i / plane % 16]]).max(0.0)).collect();
+        proptest::prop_assert_eq!(y.as_slice(), &expected[..]);
+        let wt = Tensor::<f32, Shape![4, 8, 3, 3]>::try_from_slice(&as_f32(&w[..4 * 8 * 9])).unwrap();
+        let y = tensor_expr!(conv_transpose2d(xt, wt, stride = [1, 2], dilation = [1, 2], padding = [[0, 1], [3, 0]], output_padding = [0, 1]));
+        let o = TransposedOptions { stride: [1, 2], dilation: [1, 2], padding: [[0, 1], [3, 0]], output_padding: [0, 1], ..plain };
+        proptest::prop_assert_eq!(y.as_slice(), &as_f32(&naive_conv_transpose(&x, [2, 4, 7, 30], &w[..4 * 8 * 9], [8, 3, 3], o))[..]);
+        let (x, w) = (take(4 * 5 * 20, 0), take(4 * 8 * 2 * 3, 1900));
+        let xt = Tensor::<f32, Shape![1, 4, 5, 20]>::try_from_slice(&as_f32(&x)).unwrap();
+        let wt = Tensor::<f32, Shape![4, 8, 2, 3]>::try_from_slice(&as_f32(&w)).unwrap();
+        let y = tensor_expr!(conv_transpose2d(xt, wt, groups = 2, stride = 2));
+        let o = TransposedOptions { stride: [2, 2], groups: 2, ..plain };
+        proptest::prop_assert_eq!(y.as_slice(), &as_f32(&naive_conv_transpose(&x, [1, 4, 5, 20], &w, [8, 2, 3], o))[..]);
     }
 }

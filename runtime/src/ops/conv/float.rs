@@ -26,6 +26,17 @@
 //!   multiply-add); a tap in the padding is skipped for its position. The
 //!   16 accumulators are transposed, so that the lane-order fold is 16
 //!   vector adds.
+//! - **Transposed, channels first** ([`transposed`]): 8 output channels
+//!   by 8, 16 or 32 columns of one output row of a transposed convolution
+//!   with a stride of 2 along the row (a decoder's upsampling). Each tap
+//!   of the kernel reaches every other output column, so the columns are
+//!   summed as two phases (the even and the odd ones), each a vector of
+//!   contiguous input columns: one masked load a tap, no product by a
+//!   column the tap does not reach, where the general path gathers the
+//!   tap's window element by element and multiplies its zeros. The phases
+//!   are interleaved at the end. The general path's products by those
+//!   zeros add nothing (its sums start at `+0` and never become `-0`),
+//!   so the bits are the same for finite weights.
 //!
 //! A tile a kernel does not take (another element type or instruction
 //! set, another geometry, a tile that does not fit its inputs) is left to
@@ -146,6 +157,77 @@ pub(crate) fn pixels(tile: &PixelTile, out: &mut [f32]) -> bool {
     false
 }
 
+/// One tile of an `f32` transposed convolution channels first:
+/// `TILE_CHANNELS` consecutive output channels of one group (from `co`
+/// within it) by `columns` columns of output row `oh` from column `ow`.
+#[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
+pub(crate) struct TransposedTile<'a> {
+    /// The input planes the group reads, of one image: `in_channels /
+    /// groups` planes of `H * W`.
+    pub(crate) planes: &'a [f32],
+    /// The group's weights: for each of its input channels, `out_channels
+    /// / groups` output channels of `kH * kW` taps.
+    pub(crate) weights: &'a [f32],
+    /// The sizes (the input's, and the output's along with them).
+    pub(crate) geometry: &'a Geometry,
+    /// The tile's first output channel within its group.
+    pub(crate) co: usize,
+    /// The output row.
+    pub(crate) oh: usize,
+    /// The first output column.
+    pub(crate) ow: usize,
+    /// The tile's columns: 8, 16 or 32.
+    pub(crate) columns: usize,
+}
+
+/// The most taps of a window the transposed kernel takes (a 5 x 5
+/// window's 25 fit): past it, the general path.
+const MAX_TRANSPOSED_TAPS: usize = 32;
+
+/// One tap of a transposed tile's phase ([`transposed`]).
+#[derive(Clone, Copy, Default)]
+#[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
+struct TransposedTap {
+    /// The run's first input column from its plane's first element
+    /// (negative where its first lanes lie before the row).
+    column: i32,
+    /// The lanes whose columns lie inside the row.
+    lanes: u16,
+    /// The tap's index in the window, `kh * kW + kw`.
+    tap: u16,
+}
+
+/// Writes the tile's sums into `out` (channel `r`'s `columns` sums at
+/// `out[r * columns..]`) where the CPU has AVX-512, the transposed
+/// convolution is 2-D, channels first, with a stride of 2 along the row,
+/// the tile's channels lie in its group, and the slices hold what the
+/// geometry says; false, `out` untouched, otherwise.
+#[inline(always)]
+pub(crate) fn transposed(tile: &TransposedTile, out: &mut [f32]) -> bool {
+    let g = tile.geometry;
+    let (in_per_group, out_per_group) = (g.in_channels / g.groups, g.out_channels / g.groups);
+    let fits = !g.channels_last
+        && g.spatial == 2
+        && g.stride[1] == 2
+        && matches!(tile.columns, 8 | 16 | 32)
+        && g.kernel[0] * g.kernel[1] <= MAX_TRANSPOSED_TAPS
+        && g.input[0] * g.input[1] <= i32::MAX as usize
+        && tile.co + TILE_CHANNELS <= out_per_group
+        && tile.oh < g.output[0]
+        && out.len() >= TILE_CHANNELS * tile.columns
+        && tile.planes.len() >= in_per_group * g.input[0] * g.input[1]
+        && tile.weights.len() >= in_per_group * out_per_group * g.kernel[0] * g.kernel[1];
+    #[cfg(target_arch = "x86_64")]
+    if fits && available() {
+        // SAFETY: the CPU has AVX-512F (`available`), and the slices hold
+        // the planes, weights and sums the geometry says (`fits`).
+        unsafe { x86::transposed(tile, out) };
+        return true;
+    }
+    let _ = (fits, out);
+    false
+}
+
 /// Whether the kernels run: AVX-512 known at compile time, or selected
 /// at run time ([`crate::isa`]).
 #[cfg(target_arch = "x86_64")]
@@ -169,13 +251,17 @@ fn inside(start: isize, width: usize) -> u32 {
 #[cfg(target_arch = "x86_64")]
 mod x86 {
     use super::super::channels_last::DOT_LANES;
-    use super::{inside, FloatTile, PixelTile, TILE_CHANNELS, TILE_COLUMNS};
+    use super::{
+        inside, FloatTile, PixelTile, TransposedTap, TransposedTile, MAX_TRANSPOSED_TAPS,
+        TILE_CHANNELS, TILE_COLUMNS,
+    };
     use crate::ops::conv::{input_at, input_index};
     use core::arch::x86_64::{
         __m512, _mm512_add_ps, _mm512_castpd_ps, _mm512_castps_pd, _mm512_extractf32x4_ps,
-        _mm512_fmadd_ps, _mm512_loadu_ps, _mm512_maskz_loadu_ps, _mm512_set1_ps, _mm512_setzero_ps,
-        _mm512_shuffle_f32x4, _mm512_storeu_ps, _mm512_unpackhi_pd, _mm512_unpackhi_ps,
-        _mm512_unpacklo_pd, _mm512_unpacklo_ps, _mm_storeu_ps,
+        _mm512_fmadd_ps, _mm512_loadu_ps, _mm512_maskz_loadu_ps, _mm512_permutex2var_ps,
+        _mm512_set1_ps, _mm512_setr_epi32, _mm512_setzero_ps, _mm512_shuffle_f32x4,
+        _mm512_storeu_ps, _mm512_unpackhi_pd, _mm512_unpackhi_ps, _mm512_unpacklo_pd,
+        _mm512_unpacklo_ps, _mm_storeu_ps,
     };
 
     /// [`super::tile`]'s sums.
@@ -231,6 +317,127 @@ mod x86 {
             unsafe {
                 _mm512_storeu_ps(values.as_mut_ptr(), sum[0]);
                 _mm512_storeu_ps(values.as_mut_ptr().add(16), sum[1]);
+            }
+        }
+    }
+
+    /// [`super::transposed`]'s sums.
+    ///
+    /// # Safety
+    /// The CPU must have AVX-512F; `t`'s slices hold the planes and
+    /// weights its geometry says, `out` the tile's sums.
+    #[target_feature(enable = "avx512f")]
+    pub(super) unsafe fn transposed(t: &TransposedTile, out: &mut [f32]) {
+        let g = t.geometry;
+        let [kh_len, kw_len] = g.kernel;
+        let [height, width] = g.input;
+        let (in_per_group, out_per_group) = (g.in_channels / g.groups, g.out_channels / g.groups);
+        let taps = kh_len * kw_len;
+        // The lanes of each phase the tile has: half its columns.
+        let half = t.columns / 2;
+        let phase_lanes = ((1u32 << half) - 1) as u16;
+        // Read through a pointer: indexed, each of a tap's eight weights
+        // was a bound check in the loop.
+        let weights = t.weights[..in_per_group * out_per_group * taps].as_ptr();
+        // The tile's taps, found once for every input channel: for each
+        // tap whose row lands in the input, its run's first column in the
+        // plane, its lanes inside the row and its weight's index, listed
+        // by phase in the taps' order.
+        let mut phases = [[TransposedTap::default(); MAX_TRANSPOSED_TAPS]; 2];
+        let mut counts = [0usize; 2];
+        for kh in 0..kh_len {
+            let Some(ih) = super::super::transpose::source(t.oh, kh, 0, g) else {
+                continue;
+            };
+            for kw in 0..kw_len {
+                // Output column `ow + j` takes this tap from input column
+                // `(base + j) / 2` where `base + j` is even: the columns
+                // of phase `base mod 2`, lane `i` from column `(base +
+                // phase) / 2 + i`.
+                let base = (t.ow + g.pad[1]) as isize - (kw * g.dilation[1]) as isize;
+                let phase = base.rem_euclid(2) as usize;
+                let start = (base + phase as isize) / 2;
+                let lanes = inside(start, width) as u16 & phase_lanes;
+                if lanes == 0 {
+                    continue;
+                }
+                let Some(slot) = phases[phase].get_mut(counts[phase]) else {
+                    unreachable!("at most `MAX_TRANSPOSED_TAPS` taps (`super::transposed`)")
+                };
+                // (In range: the plane has at most `i32::MAX` elements,
+                // the window at most `MAX_TRANSPOSED_TAPS` taps.)
+                *slot = TransposedTap {
+                    column: ((ih * width) as isize + start) as i32,
+                    lanes,
+                    tap: (kh * kw_len + kw) as u16,
+                };
+                counts[phase] += 1;
+            }
+        }
+        let [even_taps, odd_taps] = &phases;
+        let (even_taps, odd_taps) = (&even_taps[..counts[0]], &odd_taps[..counts[1]]);
+        // Lane `i` of `even[r]` and `odd[r]`: channel `r`'s output column
+        // `ow + 2 i` and `ow + 2 i + 1`. Each phase's taps are added to
+        // its own sums, in the taps' order, as the general path adds
+        // them column by column.
+        let mut even = [_mm512_setzero_ps(); TILE_CHANNELS];
+        let mut odd = [_mm512_setzero_ps(); TILE_CHANNELS];
+        for ci in 0..in_per_group {
+            let plane = t.planes[ci * height * width..][..height * width].as_ptr();
+            let channel_taps = weights.wrapping_add((ci * out_per_group + t.co) * taps);
+            // SAFETY: each tap's lanes are columns inside its row of the
+            // plane; its weights of channels `co..co + 8` lie inside the
+            // group's (`co + 8` is at most the group's output channels).
+            unsafe {
+                add_taps(&mut even, plane, channel_taps, even_taps, taps);
+                add_taps(&mut odd, plane, channel_taps, odd_taps, taps);
+            }
+        }
+        // Lane `i` of the interleaved vectors: phase `i mod 2`'s lane
+        // `i / 2` (from 8 for the second).
+        let low = _mm512_setr_epi32(0, 16, 1, 17, 2, 18, 3, 19, 4, 20, 5, 21, 6, 22, 7, 23);
+        let high = _mm512_setr_epi32(8, 24, 9, 25, 10, 26, 11, 27, 12, 28, 13, 29, 14, 30, 15, 31);
+        for ((values, even), odd) in out.chunks_exact_mut(t.columns).zip(even).zip(odd) {
+            let mut row = [0f32; TILE_COLUMNS];
+            // SAFETY: 16 floats from element 0 and from element 16 of 32.
+            unsafe {
+                _mm512_storeu_ps(row.as_mut_ptr(), _mm512_permutex2var_ps(even, low, odd));
+                _mm512_storeu_ps(
+                    row.as_mut_ptr().add(16),
+                    _mm512_permutex2var_ps(even, high, odd),
+                );
+            }
+            values.copy_from_slice(&row[..t.columns]);
+        }
+    }
+
+    /// Adds each of `list`'s taps of one input channel (its `plane`, its
+    /// weights from `weights`, channel `r`'s `r * taps` on) to `sums`:
+    /// the tap's run of input columns times each channel's weight,
+    /// broadcast.
+    ///
+    /// # Safety
+    /// The CPU must have AVX-512F; each tap's lanes from its column are
+    /// readable in `plane`, and its weight of each channel `r` at
+    /// `weights.add(tap + r * taps)`.
+    #[inline(always)]
+    unsafe fn add_taps(
+        sums: &mut [__m512; TILE_CHANNELS],
+        plane: *const f32,
+        weights: *const f32,
+        list: &[TransposedTap],
+        taps: usize,
+    ) {
+        for tap in list {
+            // SAFETY: the caller's; a masked load reads only its lanes.
+            let x = unsafe {
+                _mm512_maskz_loadu_ps(tap.lanes, plane.wrapping_offset(tap.column as isize))
+            };
+            let w = weights.wrapping_add(usize::from(tap.tap));
+            for (r, sum) in sums.iter_mut().enumerate() {
+                // SAFETY: the caller's.
+                let w = _mm512_set1_ps(unsafe { *w.add(r * taps) });
+                *sum = _mm512_fmadd_ps(w, x, *sum);
             }
         }
     }

@@ -14,10 +14,14 @@
 //! exactly and lands in the input. A tile is `R` output channels of one
 //! group by `C` positions of one output row: each input row a tap reads
 //! is loaded once for the `R` channels, each weight one broadcast. Any
-//! other tile sums element by element.
+//! other tile sums element by element. An `f32` tile of 8 channels by 8,
+//! 16 or 32 columns with a stride of 2 along the row (a decoder's
+//! upsampling) is summed by an AVX-512 kernel compiled once
+//! ([`super::float::transposed`]): its columns as two phases, with no
+//! product by a column a tap does not reach.
 
 use super::inputs::{ConvInput, Plain, Reader};
-use super::{output_position, ConvSpec, Position, PADDING_SIZES, STRIDE};
+use super::{float, output_position, ConvSpec, Position, PADDING_SIZES, STRIDE};
 use crate::element::Element;
 use crate::expr::block::{multiply_add, with_named_rows, Block};
 use crate::expr::{Context, Expr, Own, Reading, Row, Shaped, Tile, TileOrigin, TileRows};
@@ -152,7 +156,7 @@ impl<T, C: ConvSpec, Xr: Reader<T>, Wr: Reader<T>> Shaped
 /// dim `axis`, or `None` where no input lands there (between strided
 /// elements, or beyond either end).
 #[inline(always)]
-fn source(o: usize, k: usize, axis: usize, g: &Geometry) -> Option<usize> {
+pub(super) fn source(o: usize, k: usize, axis: usize, g: &Geometry) -> Option<usize> {
     let t = (o + g.pad[axis]).checked_sub(k * g.dilation[axis])?;
     let s = g.stride[axis];
     (t % s == 0 && t / s < g.input[axis]).then_some(t / s)
@@ -305,6 +309,50 @@ impl<T: Element, C: ConvSpec, Xr: Reader<T>, Wr: Reader<T>>
         any.then_some(window)
     }
 
+    /// The tile of `R` channels from `p`'s (of one group) by `CC` columns,
+    /// by the float kernel: false, `block` untouched, where the elements
+    /// are not stored `f32` read as they are or the kernel does not take
+    /// the tile ([`float::transposed`]).
+    #[inline(always)]
+    fn float_tile<const R: usize, const CC: usize>(
+        &self,
+        p: Position,
+        block: &mut [[T; CC]; R],
+    ) -> bool {
+        let Some(out) = T::f32_slice_mut(block.as_flattened_mut()) else {
+            return false;
+        };
+        let g = Self::G;
+        let group = p.channel / Self::OUT_PER_GROUP;
+        let plane = g.input[0] * g.input[1];
+        let first_input = group * Self::IN_PER_GROUP;
+        let planes = self
+            .x
+            .get((p.n * g.in_channels + first_input) * plane..)
+            .and_then(|x| x.get(..Self::IN_PER_GROUP * plane));
+        let group_weights = Self::IN_PER_GROUP * Self::OUT_PER_GROUP * Self::TAPS;
+        let weights = self
+            .w
+            .get(first_input * Self::OUT_PER_GROUP * Self::TAPS..)
+            .and_then(|w| w.get(..group_weights));
+        let (Some(planes), Some(weights)) = (
+            planes.and_then(|x| self.x_reader.float(x)),
+            weights.and_then(|w| self.w_reader.float(w)),
+        ) else {
+            return false;
+        };
+        let tile = float::TransposedTile {
+            planes,
+            weights,
+            geometry: &Self::G,
+            co: p.channel % Self::OUT_PER_GROUP,
+            oh: p.oh,
+            ow: p.ow,
+            columns: CC,
+        };
+        float::transposed(&tile, out)
+    }
+
     /// The tile element by element: `CC` columns from each of `rows`.
     #[inline(always)]
     fn element_rows<const R: usize, const CC: usize>(
@@ -374,6 +422,18 @@ unsafe impl<T: Element, C: ConvSpec, Xr: Reader<T>, Wr: Reader<T>> Expr<T>
             } == *p
         }) && first.channel / Self::OUT_PER_GROUP
             == (first.channel + R - 1) / Self::OUT_PER_GROUP;
+        // A whole tile of 8 channels (`f32` with a stride of 2 along the
+        // row) from the float kernel, compiled once; else the loops here.
+        let by_kernel = const {
+            Self::columns_are_own::<O>()
+                && FUSE
+                && R == float::TILE_CHANNELS
+                && matches!(CC, 8 | 16 | 32)
+        } && channels
+            && self.float_tile(first, &mut block);
+        if by_kernel {
+            return Block(block);
+        }
         if const { Self::columns_are_own::<O>() } && (const { R == 1 } || channels) {
             self.channel_rows::<R, CC, FUSE>(&rows, &mut block);
         } else {

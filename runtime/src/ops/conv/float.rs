@@ -255,7 +255,7 @@ mod x86 {
         inside, FloatTile, PixelTile, TransposedTap, TransposedTile, MAX_TRANSPOSED_TAPS,
         TILE_CHANNELS, TILE_COLUMNS,
     };
-    use crate::ops::conv::{input_at, input_index};
+    use crate::ops::conv::{input_at, input_index, transposed_input_at};
     use core::arch::x86_64::{
         __m512, _mm512_add_ps, _mm512_castpd_ps, _mm512_castps_pd, _mm512_extractf32x4_ps,
         _mm512_fmadd_ps, _mm512_loadu_ps, _mm512_maskz_loadu_ps, _mm512_permutex2var_ps,
@@ -346,7 +346,7 @@ mod x86 {
         let mut phases = [[TransposedTap::default(); MAX_TRANSPOSED_TAPS]; 2];
         let mut counts = [0usize; 2];
         for kh in 0..kh_len {
-            let Some(ih) = super::super::transpose::source(t.oh, kh, 0, g) else {
+            let Some(ih) = transposed_input_at(t.oh, kh, 0, g) else {
                 continue;
             };
             for kw in 0..kw_len {

@@ -308,6 +308,16 @@ pub(crate) fn input_at(o: usize, k: usize, axis: usize, g: &Geometry) -> Option<
     (i < g.input[axis]).then_some(i)
 }
 
+/// The input position tap `k` of output position `o` of a transposed
+/// convolution reads along spatial dim `axis`, or `None` where no input
+/// lands there (between strided elements, or beyond either end).
+#[inline(always)]
+pub(crate) fn transposed_input_at(o: usize, k: usize, axis: usize, g: &Geometry) -> Option<usize> {
+    let t = (o + g.pad[axis]).checked_sub(k * g.dilation[axis])?;
+    let s = g.stride[axis];
+    (t % s == 0 && t / s < g.input[axis]).then_some(t / s)
+}
+
 /// The flat index of input element `(n, c, ih, iw)`.
 #[inline(always)]
 pub(crate) const fn input_index(g: &Geometry, n: usize, c: usize, ih: usize, iw: usize) -> usize {

@@ -21,7 +21,9 @@
 //! product by a column a tap does not reach.
 
 use super::inputs::{ConvInput, Plain, Reader};
-use super::{float, output_position, ConvSpec, Position, PADDING_SIZES, STRIDE};
+use super::{
+    float, output_position, transposed_input_at, ConvSpec, Position, PADDING_SIZES, STRIDE,
+};
 use crate::element::Element;
 use crate::expr::block::{multiply_add, with_named_rows, Block};
 use crate::expr::{Context, Expr, Own, Reading, Row, Shaped, Tile, TileOrigin, TileRows};
@@ -152,16 +154,6 @@ impl<T, C: ConvSpec, Xr: Reader<T>, Wr: Reader<T>> Shaped
     type Shape = C::Output;
 }
 
-/// The input position tap `k` of output position `o` reads along spatial
-/// dim `axis`, or `None` where no input lands there (between strided
-/// elements, or beyond either end).
-#[inline(always)]
-pub(super) fn source(o: usize, k: usize, axis: usize, g: &Geometry) -> Option<usize> {
-    let t = (o + g.pad[axis]).checked_sub(k * g.dilation[axis])?;
-    let s = g.stride[axis];
-    (t % s == 0 && t / s < g.input[axis]).then_some(t / s)
-}
-
 impl<T: Element, C: ConvSpec, Xr: Reader<T>, Wr: Reader<T>>
     TransposedConvolution<'_, T, C, Xr, Wr>
 {
@@ -200,12 +192,12 @@ impl<T: Element, C: ConvSpec, Xr: Reader<T>, Wr: Reader<T>>
             let c = group * Self::IN_PER_GROUP + ci;
             let taps = self.taps(c, co);
             for kh in 0..g.kernel[0] {
-                let Some(ih) = source(p.oh, kh, 0, &g) else {
+                let Some(ih) = transposed_input_at(p.oh, kh, 0, &g) else {
                     continue;
                 };
                 let row = self.input_row(p.n, c, ih);
                 for kw in 0..g.kernel[1] {
-                    if let Some(iw) = source(p.ow, kw, 1, &g) {
+                    if let Some(iw) = transposed_input_at(p.ow, kw, 1, &g) {
                         let x = self.x_reader.read(row[iw]);
                         let w = self.w_reader.read(taps[kh * g.kernel[1] + kw]);
                         sum = w.mul_add(x, sum);
@@ -241,7 +233,7 @@ impl<T: Element, C: ConvSpec, Xr: Reader<T>, Wr: Reader<T>>
                 for ci in 0..Self::IN_PER_GROUP {
                     let c = group * Self::IN_PER_GROUP + ci;
                     for kh in 0..kh_len {
-                        let Some(ih) = source(p.oh, kh, 0, &g) else {
+                        let Some(ih) = transposed_input_at(p.oh, kh, 0, &g) else {
                             continue;
                         };
                         let x_row = self.input_row(p.n, c, ih);

@@ -17,7 +17,7 @@
 //! other tile sums element by element. An `f32` tile of 8 channels by 8,
 //! 16 or 32 columns with a stride of 2 along the row (a decoder's
 //! upsampling) is summed by an AVX-512 kernel compiled once
-//! ([`super::float::transposed`]): its columns as two phases, with no
+//! (`ops/conv/float.rs`, `transposed`): its columns as two phases, with no
 //! product by a column a tap does not reach.
 
 use super::inputs::{ConvInput, Plain, Reader};

@@ -1048,7 +1048,7 @@ proptest::proptest! {
         // three widths, then a narrower tile), both borders cropped; an
         // even dilation along the rows (every tap of a row in one phase)
         // and a vertical stride of 1; two groups of 8 output channels; a
-        // bias and an activation applied to each tile.
+        // bias and an activation applied to each tile; one dim.
         let as_f32 = |v: &[f64]| v.iter().map(|&v| v as f32).collect::<Vec<f32>>();
         let (x, w) = (take(2 * 4 * 7 * 30, 0), take(4 * 16 * 4 * 4, 1700));
         let xt = Tensor::<f32, Shape![2, 4, 7, 30]>::try_from_slice(&as_f32(&x)).unwrap();
@@ -1072,5 +1072,12 @@ proptest::proptest! {
         let y = tensor_expr!(conv_transpose2d(xt, wt, groups = 2, stride = 2));
         let o = TransposedOptions { stride: [2, 2], groups: 2, ..plain };
         proptest::prop_assert_eq!(y.as_slice(), &as_f32(&naive_conv_transpose(&x, [1, 4, 5, 20], &w, [8, 2, 3], o))[..]);
+        // One dim: 16 output channels, rows of 80 (two tiles of 32, one of 16).
+        let (x, w) = (take(2 * 4 * 40, 0), take(4 * 16 * 4, 2100));
+        let xt = Tensor::<f32, Shape![2, 4, 40]>::try_from_slice(&as_f32(&x)).unwrap();
+        let wt = Tensor::<f32, Shape![4, 16, 4]>::try_from_slice(&as_f32(&w)).unwrap();
+        let y = tensor_expr!(conv_transpose1d(xt, wt, stride = 2, padding = 1));
+        let o = TransposedOptions { stride: [1, 2], padding: [[0, 0], [1, 1]], ..plain };
+        proptest::prop_assert_eq!(y.as_slice(), &as_f32(&naive_conv_transpose(&x, [2, 4, 1, 40], &w, [16, 1, 4], o))[..]);
     }
 }

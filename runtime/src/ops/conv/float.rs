@@ -28,7 +28,8 @@
 //!   vector adds.
 //! - **Transposed, channels first** ([`transposed`]): 8 output channels
 //!   by 8, 16 or 32 columns of one output row of a transposed convolution
-//!   with a stride of 2 along the row (a decoder's upsampling). Each tap
+//!   (1-D or 2-D) with a stride of 2 along the row (a decoder's
+//!   upsampling). Each tap
 //!   of the kernel reaches every other output column, so the columns are
 //!   summed as two phases (the even and the odd ones), each a vector of
 //!   contiguous input columns: one masked load a tap, no product by a
@@ -199,7 +200,7 @@ struct TransposedTap {
 
 /// Writes the tile's sums into `out` (channel `r`'s `columns` sums at
 /// `out[r * columns..]`) where the CPU has AVX-512, the transposed
-/// convolution is 2-D, channels first, with a stride of 2 along the row,
+/// convolution is channels first (1-D or 2-D) with a stride of 2 along the row,
 /// the tile's channels lie in its group, and the slices hold what the
 /// geometry says; false, `out` untouched, otherwise.
 #[inline(always)]
@@ -207,7 +208,6 @@ pub(crate) fn transposed(tile: &TransposedTile, out: &mut [f32]) -> bool {
     let g = tile.geometry;
     let (in_per_group, out_per_group) = (g.in_channels / g.groups, g.out_channels / g.groups);
     let fits = !g.channels_last
-        && g.spatial == 2
         && g.stride[1] == 2
         && matches!(tile.columns, 8 | 16 | 32)
         && g.kernel[0] * g.kernel[1] <= MAX_TRANSPOSED_TAPS

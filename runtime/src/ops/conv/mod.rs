@@ -318,6 +318,22 @@ pub(crate) fn transposed_input_at(o: usize, k: usize, axis: usize, g: &Geometry)
     (t % s == 0 && t / s < g.input[axis]).then_some(t / s)
 }
 
+/// The `count` input planes (`H * W` each) of image `n` of a
+/// channels-first input `x` from channel `first` (a group's, for the float
+/// kernels); `None` where `x` is shorter.
+#[inline(always)]
+pub(crate) fn group_planes<'x, S>(
+    x: &'x [S],
+    g: &Geometry,
+    n: usize,
+    first: usize,
+    count: usize,
+) -> Option<&'x [S]> {
+    let plane = g.input[0] * g.input[1];
+    x.get((n * g.in_channels + first) * plane..)?
+        .get(..count * plane)
+}
+
 /// The flat index of input element `(n, c, ih, iw)`.
 #[inline(always)]
 pub(crate) const fn input_index(g: &Geometry, n: usize, c: usize, ih: usize, iw: usize) -> usize {
@@ -809,10 +825,13 @@ impl<'a, T: Element, C: ConvSpec, Xr: Reader<T>, Wr: Reader<T>> Convolution<'a, 
         let Some(out) = T::f32_slice_mut(block.as_flattened_mut()) else {
             return false;
         };
-        let planes = self
-            .x
-            .get((p.n * Self::G.in_channels + Self::first_input(p.channel)) * Self::PLANE..)
-            .and_then(|x| x.get(..Self::PER_GROUP * Self::PLANE));
+        let planes = group_planes(
+            self.x,
+            &Self::G,
+            p.n,
+            Self::first_input(p.channel),
+            Self::PER_GROUP,
+        );
         let (Some(planes), Some(weights)) = (
             planes.and_then(|x| self.x_reader.float(x)),
             self.float_weights(p.channel, R),

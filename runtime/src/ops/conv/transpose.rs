@@ -22,7 +22,8 @@
 
 use super::inputs::{ConvInput, Plain, Reader};
 use super::{
-    float, output_position, transposed_input_at, ConvSpec, Position, PADDING_SIZES, STRIDE,
+    float, group_planes, output_position, transposed_input_at, ConvSpec, Position, PADDING_SIZES,
+    STRIDE,
 };
 use crate::element::Element;
 use crate::expr::block::{multiply_add, with_named_rows, Block};
@@ -314,14 +315,8 @@ impl<T: Element, C: ConvSpec, Xr: Reader<T>, Wr: Reader<T>>
         let Some(out) = T::f32_slice_mut(block.as_flattened_mut()) else {
             return false;
         };
-        let g = Self::G;
-        let group = p.channel / Self::OUT_PER_GROUP;
-        let plane = g.input[0] * g.input[1];
-        let first_input = group * Self::IN_PER_GROUP;
-        let planes = self
-            .x
-            .get((p.n * g.in_channels + first_input) * plane..)
-            .and_then(|x| x.get(..Self::IN_PER_GROUP * plane));
+        let first_input = p.channel / Self::OUT_PER_GROUP * Self::IN_PER_GROUP;
+        let planes = group_planes(self.x, &Self::G, p.n, first_input, Self::IN_PER_GROUP);
         let group_weights = Self::IN_PER_GROUP * Self::OUT_PER_GROUP * Self::TAPS;
         let weights = self
             .w

@@ -477,6 +477,187 @@ fn requantize_is_gemmlowps_rounding() {
     }
 }
 
+/// Pseudo-random `i32`s: the state's next value.
+fn next_i32(state: &mut u64) -> i32 {
+    *state ^= *state << 13;
+    *state ^= *state >> 7;
+    *state ^= *state << 17;
+    (*state >> 16) as i32
+}
+
+/// Per-channel requantisation parameters of `C` channels: channel 0's
+/// bias `i32::MIN` and multiplier `i32::MIN` (for a channel of zero
+/// weights, the one product that overflows), biases near both ends of the
+/// `i32` range (a sum of a layer below 2^22 added to them does not
+/// overflow, which a debug build would stop at), multipliers in TFLite's
+/// range and at the edges, shifts from -31 to 10.
+fn channel_params<const C: usize>(seed: u64) -> [Tensor<i32, Shape![C]>; 3] {
+    let mut state = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
+    let bias = Tensor::<i32, Shape![C]>::from_fn(|[c]| match c % 5 {
+        _ if c == 0 => i32::MIN,
+        1 => i32::MAX - (1 << 22),
+        2 => i32::MIN + (1 << 22),
+        _ => next_i32(&mut state) >> 12,
+    });
+    let m = Tensor::<i32, Shape![C]>::from_fn(|[c]| match c % 7 {
+        0 => i32::MIN,
+        1 => i32::MAX,
+        _ => (1 << 30) | (next_i32(&mut state) & 0x3FFF_FFFF),
+    });
+    let s = Tensor::<i32, Shape![C]>::from_fn(|[c]| (c as i32 * 7) % 42 - 31);
+    [bias, m, s]
+}
+
+/// `sums` through an int8 layer's epilogue by the definitions of its steps
+/// (`requantize_reference`, then `i32`'s wrapping add, the clamps in order,
+/// the saturation), channels last (`c` the index modulo the channels).
+fn layer_reference(
+    sums: &[i32],
+    channels: usize,
+    step: impl Fn(i32, usize) -> (i32, i32, i32),
+    offset: i32,
+    clamps: &[(i32, i32)],
+) -> Vec<i8> {
+    sums.iter()
+        .enumerate()
+        .map(|(i, &acc)| {
+            let c = i % channels;
+            let (bias, m, s) = step(acc, c);
+            let mut y = requantize_reference(acc.wrapping_add(bias), m, s).wrapping_add(offset);
+            for &(lo, hi) in clamps {
+                y = y.max(lo).min(hi);
+            }
+            y.clamp(-128, 127) as i8
+        })
+        .collect()
+}
+
+/// Whole int8 layers (a convolution's sums, a bias, `requantize`, a zero
+/// point, clamps, `saturating_cast::<i8>`), which the VNNI kernel stores in
+/// one pass with the epilogue in registers and the other levels' nests
+/// compute tile by tile: each form against the epilogue's definition over
+/// the convolution's sums (checked against the convolution's definition by
+/// the test above). Per-channel and per-tensor parameters, shifts left and
+/// right, the multipliers' overflow, biases that wrap, every clamp, fewer
+/// than 8 positions and more, blocks of 16 channels cut by the channel
+/// count; the pixels form and the rows form (one input channel, stride 2).
+/// CI runs this at every instruction-set level.
+#[test]
+fn int8_layers_match_their_definition() {
+    // The keyword spotter's pointwise layer: 125 positions, 64 channels,
+    // channel 0's weights zero (its sums `i32::MIN` with the bias).
+    let x = bytes::<Shape![1, 25, 5, 64]>(21);
+    let mut w = bytes::<Shape![64, 1, 1, 64]>(22);
+    w.as_mut_slice()[..64].fill(0);
+    let [bias, m, s] = channel_params::<64>(1);
+    let (zx, zy, lo) = (-3, -128, -128);
+    let sums = tensor_expr!(conv2d(cast::<i32>(x) - zx, cast::<i32>(w), layout = nhwc));
+    let y = tensor_expr!(saturating_cast::<i8>(max(
+        requantize(
+            conv2d(cast::<i32>(x) - zx, cast::<i32>(w), layout = nhwc) + bias,
+            m,
+            s
+        ) + zy,
+        lo
+    )));
+    let per_channel = |_acc: i32, c: usize| (bias.as_slice()[c], m.as_slice()[c], s.as_slice()[c]);
+    let expected = layer_reference(sums.as_slice(), 64, per_channel, zy, &[(lo, i32::MAX)]);
+    assert_eq!(y.as_slice(), &expected[..], "pointwise, per channel");
+
+    // 24 channels (16 and 8), 5 positions (4 and 1), no bias, one
+    // multiplier and a left shift, a zero point subtracted, `clamp`.
+    let (x, w) = (
+        bytes::<Shape![1, 1, 5, 16]>(23),
+        bytes::<Shape![24, 1, 3, 16]>(24),
+    );
+    let (m, shift) = (1_518_500_250, 2);
+    let sums = tensor_expr!(conv2d(
+        cast::<i32>(x) + 128,
+        cast::<i32>(w),
+        padding = [[0, 0], [1, 1]],
+        layout = nhwc
+    ));
+    let y = tensor_expr!(saturating_cast::<i8>(clamp(
+        requantize(
+            conv2d(
+                cast::<i32>(x) + 128,
+                cast::<i32>(w),
+                padding = [[0, 0], [1, 1]],
+                layout = nhwc
+            ),
+            m,
+            shift
+        ) - 128,
+        -100,
+        90
+    )));
+    let expected = layer_reference(
+        sums.as_slice(),
+        24,
+        |_, _| (0, m, shift),
+        -128,
+        &[(-100, 90)],
+    );
+    assert_eq!(y.as_slice(), &expected[..], "24 channels, 5 positions");
+    // Clamps that cross: `max` then `min` gives the `min`'s bound.
+    let y = tensor_expr!(saturating_cast::<i8>(min(
+        max(
+            requantize(
+                conv2d(
+                    cast::<i32>(x) + 128,
+                    cast::<i32>(w),
+                    padding = [[0, 0], [1, 1]],
+                    layout = nhwc
+                ),
+                m,
+                shift
+            ),
+            20
+        ),
+        10
+    )));
+    assert_eq!(y.as_slice(), &[10; 5 * 24][..], "crossed clamps");
+
+    // The rows form (one input channel), stride 2, SAME: 40 channels (32
+    // and 8), a per-tensor bias, `relu` then `min` after the zero point.
+    let (x, w) = (
+        bytes::<Shape![2, 9, 7, 1]>(25),
+        bytes::<Shape![40, 3, 3, 1]>(26),
+    );
+    let [_, m, s] = channel_params::<40>(2);
+    let sums = tensor_expr!(conv2d(
+        cast::<i32>(x) - 5,
+        cast::<i32>(w),
+        stride = 2,
+        padding = same,
+        layout = nhwc
+    ));
+    let y = tensor_expr!(saturating_cast::<i8>(min(
+        relu(
+            requantize(
+                conv2d(
+                    cast::<i32>(x) - 5,
+                    cast::<i32>(w),
+                    stride = 2,
+                    padding = same,
+                    layout = nhwc
+                ) + 1000,
+                m,
+                s
+            ) + 7
+        ),
+        100
+    )));
+    let expected = layer_reference(
+        sums.as_slice(),
+        40,
+        |_, c| (1000, m.as_slice()[c], s.as_slice()[c]),
+        7,
+        &[(0, i32::MAX), (i32::MIN, 100)],
+    );
+    assert_eq!(y.as_slice(), &expected[..], "rows form");
+}
+
 /// How a convolution slides: stride, padding before the first element and
 /// dilation, per spatial dim (one of 1 for a 1-D convolution).
 #[derive(Clone, Copy)]

@@ -11,6 +11,7 @@ use crate::fixed_point;
 use crate::lanes::{fold_lanes, Read, Step};
 use core::fmt::{Debug, Display};
 use core::marker::PhantomData;
+use core::mem::MaybeUninit;
 use core::ops::{Add, Div, Mul, Neg, Shl, Shr, Sub};
 
 /// A tensor element: `f32`, `f64` or a primitive integer.
@@ -95,6 +96,19 @@ pub trait Element:
     /// product's kernel writes its sums; `None` for every other type.
     #[inline(always)]
     fn i32_slice_mut(_data: &mut [Self]) -> Option<&mut [i32]> {
+        None
+    }
+    /// `slots` as `i8` slots where `Self` is `i8`: where an int8 layer's
+    /// kernel stores its bytes (`expr::layer`); `None` for every other
+    /// type.
+    #[inline(always)]
+    fn int8_slots(_slots: &mut [MaybeUninit<Self>]) -> Option<&mut [MaybeUninit<i8>]> {
+        None
+    }
+    /// `data` as `i32` values where `Self` is `i32`: an int8 layer's
+    /// per-channel parameters (`expr::layer`); `None` for every other type.
+    #[inline(always)]
+    fn i32_slice(_data: &[Self]) -> Option<&[i32]> {
         None
     }
     /// Folds `row` into `acc` element by element (`acc[j] = fold(acc[j],
@@ -834,6 +848,10 @@ macro_rules! impl_integer {
             #[inline(always)]
             fn i32_slice_mut(data: &mut [Self]) -> Option<&mut [i32]> { <$t as NarrowHooks>::i32_slice_mut(data) }
             #[inline(always)]
+            fn i32_slice(data: &[Self]) -> Option<&[i32]> { <$t as NarrowHooks>::i32_slice(data) }
+            #[inline(always)]
+            fn int8_slots(slots: &mut [MaybeUninit<Self>]) -> Option<&mut [MaybeUninit<i8>]> { <$t as NarrowHooks>::int8_slots(slots) }
+            #[inline(always)]
             fn to_i32(self) -> Option<i32> { <$t as NarrowHooks>::to_i32(self) }
         }
     )*};
@@ -857,6 +875,14 @@ trait NarrowHooks: Sized {
         None
     }
     #[inline(always)]
+    fn i32_slice(_data: &[Self]) -> Option<&[i32]> {
+        None
+    }
+    #[inline(always)]
+    fn int8_slots(_slots: &mut [MaybeUninit<Self>]) -> Option<&mut [MaybeUninit<i8>]> {
+        None
+    }
+    #[inline(always)]
     fn to_i32(self) -> Option<i32> {
         None
     }
@@ -868,12 +894,20 @@ impl NarrowHooks for i8 {
     fn int8_slice(data: &[i8]) -> Option<&[i8]> {
         Some(data)
     }
+    #[inline(always)]
+    fn int8_slots(slots: &mut [MaybeUninit<i8>]) -> Option<&mut [MaybeUninit<i8>]> {
+        Some(slots)
+    }
 }
 
 impl NarrowHooks for i32 {
     const IS_I32: bool = true;
     #[inline(always)]
     fn i32_slice_mut(data: &mut [i32]) -> Option<&mut [i32]> {
+        Some(data)
+    }
+    #[inline(always)]
+    fn i32_slice(data: &[i32]) -> Option<&[i32]> {
         Some(data)
     }
     #[inline(always)]

@@ -13,6 +13,7 @@
 //! trait, so code generic over `T: Float` (or `T: Element`) gets every
 //! function of its domain from that bound alone.
 
+use super::layer::LayerStep;
 use crate::element::{Accumulator, Element, Float, HasSign, IsFloat, NotFloat, Signed};
 
 /// The message carrier for a function outside its domain. Implemented for
@@ -127,6 +128,9 @@ pub(crate) use impl_domain;
 pub trait UnaryFunction<T> {
     /// Applies the function.
     fn apply(x: T) -> T;
+    /// What the function is as a step of an int8 layer's epilogue
+    /// (module [`layer`](super::layer)).
+    const LAYER_STEP: LayerStep = LayerStep::None;
 }
 
 /// A function of two elements (the operands broadcast together).
@@ -141,12 +145,19 @@ pub trait BinaryFunction<T> {
     /// stored, a sum along the row is a dot product of them
     /// (`Expr::stored_factors`).
     const IS_PRODUCT: bool = false;
+    /// What the function is as a step of an int8 layer's epilogue
+    /// (module [`layer`](super::layer); `+` and `-` by
+    /// [`Self::OFFSET_SIGN`]).
+    const LAYER_STEP: LayerStep = LayerStep::None;
 }
 
 /// A function of three elements (the operands broadcast together).
 pub trait TernaryFunction<T> {
     /// Applies the function.
     fn apply(a: T, b: T, c: T) -> T;
+    /// What the function is as a step of an int8 layer's epilogue
+    /// (module [`layer`](super::layer)).
+    const LAYER_STEP: LayerStep = LayerStep::None;
 }
 
 pub use tensor_expr_catalog::FunctionInfo;
@@ -155,15 +166,16 @@ pub use tensor_expr_catalog::FunctionInfo;
 /// of the domain trait `$bound` (a blanket impl: code generic over `T: Float`
 /// or `T: Element` gets it from its own bound).
 macro_rules! impl_function {
-    ($name:ident($x:ident): $bound:ident => $body:expr) => {
+    ($name:ident($x:ident): $bound:ident => $body:expr $(, step $step:ident)?) => {
         impl<T: $bound> UnaryFunction<T> for $name {
             #[inline(always)]
             fn apply($x: T) -> T {
                 $body
             }
+            $(const LAYER_STEP: LayerStep = $crate::expr::layer::LayerStep::$step;)?
         }
     };
-    ($name:ident($a:ident, $b:ident): $bound:ident => $body:expr $(, offset $sign:expr)? $(, product $product:literal)?) => {
+    ($name:ident($a:ident, $b:ident): $bound:ident => $body:expr $(, offset $sign:expr)? $(, product $product:literal)? $(, step $step:ident)?) => {
         impl<T: $bound> BinaryFunction<T> for $name {
             #[inline(always)]
             fn apply($a: T, $b: T) -> T {
@@ -171,21 +183,23 @@ macro_rules! impl_function {
             }
             $(const OFFSET_SIGN: i32 = $sign;)?
             $(const IS_PRODUCT: bool = $product;)?
+            $(const LAYER_STEP: LayerStep = $crate::expr::layer::LayerStep::$step;)?
         }
     };
-    ($name:ident($a:ident, $b:ident, $c:ident): $bound:ident => $body:expr) => {
+    ($name:ident($a:ident, $b:ident, $c:ident): $bound:ident => $body:expr $(, step $step:ident)?) => {
         impl<T: $bound> TernaryFunction<T> for $name {
             #[inline(always)]
             fn apply($a: T, $b: T, $c: T) -> T {
                 $body
             }
+            $(const LAYER_STEP: LayerStep = $crate::expr::layer::LayerStep::$step;)?
         }
     };
 }
 
 /// Declares the markers, their impls and the [`FUNCTIONS`] list from one table.
 macro_rules! elementwise_functions {
-    ($(#[doc = $doc:literal] $name:ident($($arg:ident),+): $bound:ident => $body:expr;)*) => {
+    ($(#[doc = $doc:literal] $name:ident($($arg:ident),+): $bound:ident => $body:expr $(, step $step:ident)?;)*) => {
         /// The named elementwise functions, one zero-sized marker each.
         #[allow(non_camel_case_types)]
         pub mod functions {
@@ -195,7 +209,7 @@ macro_rules! elementwise_functions {
                 #[derive(Clone, Copy, Debug, Default)]
                 pub struct $name;
                 impl_domain!($name: $bound);
-                impl_function!($name($($arg),+): $bound => $body);
+                impl_function!($name($($arg),+): $bound => $body $(, step $step)?);
             )*
         }
 
@@ -259,13 +273,13 @@ elementwise_functions! {
     /// -1, 0 or 1 as `x` is negative, zero or positive; NaN stays NaN.
     sign(x): Signed => x.sign_element();
     /// max(x, 0); NaN stays NaN.
-    relu(x): Element => x.max_element(T::ZERO);
+    relu(x): Element => x.max_element(T::ZERO), step Relu;
     /// `x * x`.
     square(x): Element => x * x;
     /// The larger of two values; NaN if either is NaN (NumPy's `maximum`).
-    max(a, b): Element => a.max_element(b);
+    max(a, b): Element => a.max_element(b), step Max;
     /// The smaller of two values; NaN if either is NaN (NumPy's `minimum`).
-    min(a, b): Element => a.min_element(b);
+    min(a, b): Element => a.min_element(b), step Min;
     /// The larger of two values, ignoring a NaN operand (NumPy's `fmax`).
     fmax(a, b): Float => a.fmax_element(b);
     /// The smaller of two values, ignoring a NaN operand (NumPy's `fmin`).
@@ -273,9 +287,9 @@ elementwise_functions! {
     /// `a` raised to the float power `b`.
     pow(a, b): Float => a.powf(b);
     /// `x` limited to `[lo, hi]`: min(max(x, lo), hi); NaN stays NaN.
-    clamp(x, lo, hi): Element => x.max_element(lo).min_element(hi);
+    clamp(x, lo, hi): Element => x.max_element(lo).min_element(hi), step Clamp;
     /// TFLite's `MultiplyByQuantizedMultiplier`: `acc * multiplier * 2^shift / 2^31`, rounded as TFLite Micro rounds (i32).
-    requantize(acc, multiplier, shift): Accumulator => acc.requantize(multiplier, shift);
+    requantize(acc, multiplier, shift): Accumulator => acc.requantize(multiplier, shift), step Requantize;
     /// `x / 2^n`, rounded half away from zero: gemmlowp's `RoundingDivideByPOT` (i32, `n` in [0, 31]).
     rounding_shr(x, n): Accumulator => x.rounding_shr(n);
     /// TFLite's int8 softmax exponential of `diff`, an element less its slice's maximum, in Q0.31 (`quantized_softmax`'s first step).

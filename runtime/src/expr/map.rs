@@ -26,6 +26,7 @@
 //!   which rustc does not report after an error.
 
 use super::function::{BinaryFunction, Domain, TernaryFunction, UnaryFunction};
+use super::layer::{Int8Layer, LayerStep, PerChannel, Requantization, Stage};
 use super::{reading, Context, Expr, Own, Row, Shaped, Tile, TileOrigin};
 use crate::element::Element;
 use crate::rules::broadcast::Broadcast;
@@ -153,7 +154,23 @@ unsafe impl<T: Element, F: UnaryFunction<T>, A: Expr<T>, S: Shape> Expr<T> for M
     fn children(&self) -> (&A,) {
         (&self.a,)
     }
-    const OWN: Own = Own::ELEMENTWISE;
+    // `relu` of a requantised layer's values clamps them.
+    const OWN: Own = Own {
+        layer: A::OWN.layer.after(F::LAYER_STEP, 0, T::IS_I32),
+        ..Own::ELEMENTWISE
+    };
+    #[inline(always)]
+    fn int8_layer<O: Shape>(&self) -> Option<Int8Layer<'_>> {
+        if const { matches!(Self::OWN.layer, Stage::None) } {
+            return None;
+        }
+        let layer = self.a.int8_layer::<O>()?;
+        let epilogue = match F::LAYER_STEP {
+            LayerStep::Relu => layer.epilogue.max(0),
+            _ => return None,
+        };
+        Some(Int8Layer { epilogue, ..layer })
+    }
     #[inline(always)]
     fn row<O: Shape>(&self, outer: [usize; MAX_RANK]) -> impl Row<T> + '_ {
         Apply1 {
@@ -201,8 +218,34 @@ unsafe impl<T: Element, F: BinaryFunction<T>, A: Expr<T>, B: Expr<T>, S: Shape> 
         int8: F::OFFSET_SIGN != 0
             && A::OWN.int8
             && matches!(reading::<T, B>().flat, super::Flat::Splat),
+        // A bias, a zero point or a clamp of an int8 layer.
+        layer: A::OWN.layer.after(F::LAYER_STEP, F::OFFSET_SIGN, T::IS_I32),
         ..Own::ELEMENTWISE
     };
+    #[inline(always)]
+    fn int8_layer<O: Shape>(&self) -> Option<Int8Layer<'_>> {
+        if const { matches!(Self::OWN.layer, Stage::None) } {
+            return None;
+        }
+        let layer = self.a.int8_layer::<O>()?;
+        let e = layer.epilogue;
+        let epilogue = match (A::OWN.layer, F::LAYER_STEP) {
+            (Stage::Sums, LayerStep::None) => Requantization {
+                bias: per_channel::<T, O, B>(&self.b)?,
+                ..e
+            },
+            (Stage::Requantized, LayerStep::None) => Requantization {
+                offset: e
+                    .offset
+                    .wrapping_add(F::OFFSET_SIGN.wrapping_mul(constant::<T, O, B>(&self.b)?)),
+                ..e
+            },
+            (_, LayerStep::Max) => e.max(constant::<T, O, B>(&self.b)?),
+            (_, LayerStep::Min) => e.min(constant::<T, O, B>(&self.b)?),
+            _ => return None,
+        };
+        Some(Int8Layer { epilogue, ..layer })
+    }
     #[inline(always)]
     fn row<O: Shape>(&self, outer: [usize; MAX_RANK]) -> impl Row<T> + '_ {
         Apply2 {
@@ -276,7 +319,31 @@ where
     fn children(&self) -> (&A, &B, &C) {
         (&self.a, &self.b, &self.c)
     }
-    const OWN: Own = Own::ELEMENTWISE;
+    // The requantisation, or a clamp, of an int8 layer.
+    const OWN: Own = Own {
+        layer: A::OWN.layer.after(F::LAYER_STEP, 0, T::IS_I32),
+        ..Own::ELEMENTWISE
+    };
+    #[inline(always)]
+    fn int8_layer<O: Shape>(&self) -> Option<Int8Layer<'_>> {
+        if const { matches!(Self::OWN.layer, Stage::None) } {
+            return None;
+        }
+        let layer = self.a.int8_layer::<O>()?;
+        let e = layer.epilogue;
+        let epilogue = match F::LAYER_STEP {
+            LayerStep::Requantize => Requantization {
+                multiplier: per_channel::<T, O, B>(&self.b)?,
+                shift: per_channel::<T, O, C>(&self.c)?,
+                ..e
+            },
+            LayerStep::Clamp => e
+                .max(constant::<T, O, B>(&self.b)?)
+                .min(constant::<T, O, C>(&self.c)?),
+            _ => return None,
+        };
+        Some(Int8Layer { epilogue, ..layer })
+    }
     #[inline(always)]
     fn row<O: Shape>(&self, outer: [usize; MAX_RANK]) -> impl Row<T> + '_ {
         Apply3 {
@@ -317,6 +384,27 @@ where
             function: PhantomData::<F>,
         }
     }
+}
+
+/// The value of `b`, an `i32` constant over the whole output (a zero
+/// point, a clamp's bound), where it is one.
+#[inline(always)]
+fn constant<T: Element, O: Shape, B: Expr<T>>(b: &B) -> Option<i32> {
+    if const { !matches!(reading::<T, B>().flat, super::Flat::Splat) } {
+        return None;
+    }
+    b.row::<O>([0; MAX_RANK]).get(0, T::ZERO).to_i32()
+}
+
+/// `b` as an int8 layer's epilogue reads it per output channel: a
+/// constant, or one stored row of `i32` every row of `O` reads (a bias, a
+/// per-channel multiplier).
+#[inline(always)]
+fn per_channel<T: Element, O: Shape, B: Expr<T>>(b: &B) -> Option<PerChannel<'_>> {
+    if let Some(value) = constant::<T, O, B>(b) {
+        return Some(PerChannel::One(value));
+    }
+    Some(PerChannel::Each(T::i32_slice(b.broadcast_row::<O>()?)?))
 }
 
 /// `F` applied to the readers of the children: a row reader over child rows, or

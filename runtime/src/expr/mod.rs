@@ -18,6 +18,7 @@ mod context;
 mod fold;
 pub(crate) mod fresh;
 pub(crate) mod function;
+pub mod layer;
 mod leaf;
 pub mod map;
 pub(crate) mod matmul;
@@ -36,6 +37,7 @@ pub use function::{
     functions, operators, Admits, BinaryFunction, Defined, Domain, FunctionInfo, Integral,
     TernaryFunction, UnaryFunction, FUNCTIONS,
 };
+pub use layer::{Int8Layer, Int8Source, LayerStep, PerChannel, Requantization, Stage};
 pub use leaf::{float_literal, target_leaf, FloatLiteral, IntLiteral, TargetLeaf};
 pub use map::{map1, map2, map3, Map1, Map2, Map3};
 #[cfg(feature = "alloc")]
@@ -137,6 +139,27 @@ pub unsafe trait Expr<T>: Shaped {
     #[inline(always)]
     fn flat_row(&self) -> impl Row<T> + '_ {
         self.row::<Self::Shape>([0; MAX_RANK])
+    }
+
+    /// The one row every row of `O` reads, as the stored elements
+    /// themselves, where the node is stored data broadcast along every dim
+    /// of `O` but the last and contiguous along it (a bias, or a
+    /// per-channel multiplier, against a layer's rows): what an int8
+    /// layer's epilogue reads per channel ([`Expr::int8_layer`]).
+    #[inline(always)]
+    fn broadcast_row<O: Shape>(&self) -> Option<&[T]> {
+        None
+    }
+
+    /// The int8 layer the tree is, over output `O`, where its stage
+    /// ([`Own::layer`]) is not [`Stage::None`]: the int8 convolution whose
+    /// sums it reads and the steps of the epilogue up to this node
+    /// ([`layer`]); `None` where an operand is not what the kernels read
+    /// (a bias that varies along the rows, a zero point that is not a
+    /// constant).
+    #[inline(always)]
+    fn int8_layer<O: Shape>(&self) -> Option<Int8Layer<'_>> {
+        None
     }
 
     /// Row `outer` of `O` as the stored elements themselves, where the node

@@ -18,7 +18,7 @@
 //! assert_eq!(Own::alone(Reading::CACHED_ROWS).over(children), Reading::CACHED_ROWS);
 //! ```
 
-use super::{Expr, Flat, Reading};
+use super::{Expr, Flat, Reading, Stage};
 use core::marker::PhantomData;
 
 /// What a node adds to its children ([`Expr::OWN`]): its part of the
@@ -45,6 +45,10 @@ pub struct Own {
     /// product of two such operands sums the bytes themselves, four products
     /// per instruction where the CPU has VNNI.
     pub int8: bool,
+    /// How much of an int8 layer's chain the subtree is
+    /// ([`Stage`]): a tree at [`Stage::Stored`] may be stored by the int8
+    /// kernels with its epilogue ([`Expr::int8_layer`]).
+    pub layer: Stage,
 }
 
 impl Own {
@@ -61,6 +65,7 @@ impl Own {
             hides_run_time_rows: false,
             stored: false,
             int8: false,
+            layer: Stage::None,
         }
     }
 

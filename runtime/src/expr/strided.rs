@@ -201,6 +201,14 @@ unsafe impl<T: Element, L: Layout> Expr<T> for StridedLeaf<'_, T, L> {
     };
 
     #[inline(always)]
+    fn broadcast_row<O: Shape>(&self) -> Option<&[T]> {
+        if const { !ReadStrides::<L, O>::ONE_ROW || O::RANK == 0 } {
+            return None;
+        }
+        self.stored_row::<O>([0; MAX_RANK])
+    }
+
+    #[inline(always)]
     fn stored_row<O: Shape>(&self, outer: [usize; MAX_RANK]) -> Option<&[T]> {
         if const { ReadStrides::<L, O>::INNER != 1 } {
             return None;

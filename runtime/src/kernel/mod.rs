@@ -37,7 +37,7 @@ pub(crate) use run_time::drive_rows;
 pub(crate) use tiles::MOST_TILE_ROWS;
 
 use crate::element::Element;
-use crate::expr::{reading, Expr, Reading, Walk};
+use crate::expr::{reading, Expr, Reading, Stage, Walk};
 use crate::shape::{len_unless_run_time, Shape, MAX_RANK};
 use core::marker::PhantomData;
 use core::mem::size_of;
@@ -89,6 +89,10 @@ pub(crate) trait Slot<T>: Sized + Send {
     fn current(&self) -> T;
     /// Writes the value.
     fn set(&mut self, value: T);
+    /// The slots as `i8` ones, where `T` is `i8`: where an int8 layer's
+    /// kernel stores its bytes ([`Int8Layer::store`](crate::expr::Int8Layer::store)), which writes only
+    /// initialised values into them.
+    fn int8_slots(slots: &mut [Self]) -> Option<&mut [MaybeUninit<i8>]>;
 }
 
 impl<T: Element> Slot<T> for T {
@@ -99,6 +103,13 @@ impl<T: Element> Slot<T> for T {
     #[inline(always)]
     fn set(&mut self, value: T) {
         *self = value;
+    }
+    #[inline(always)]
+    fn int8_slots(slots: &mut [T]) -> Option<&mut [MaybeUninit<i8>]> {
+        // SAFETY: `MaybeUninit<T>` has `T`'s layout, and the slice's one
+        // user, an int8 layer's store, writes only initialised bytes, so
+        // every element stays initialised.
+        T::int8_slots(unsafe { &mut *(slots as *mut [T] as *mut [MaybeUninit<T>]) })
     }
 }
 
@@ -111,6 +122,10 @@ impl<T: Element> Slot<T> for MaybeUninit<T> {
     fn set(&mut self, value: T) {
         self.write(value);
     }
+    #[inline(always)]
+    fn int8_slots(slots: &mut [Self]) -> Option<&mut [MaybeUninit<i8>]> {
+        T::int8_slots(slots)
+    }
 }
 
 /// Runs the loop nest for output shape `O` over `out` (at least `O::LEN` long),
@@ -120,11 +135,26 @@ impl<T: Element> Slot<T> for MaybeUninit<T> {
 #[inline(always)]
 pub(crate) fn drive<T: Element, O: Shape, E: Expr<T>, X: Slot<T>>(out: &mut [X], e: &E) {
     let out = &mut out[..O::LEN];
+    if const { matches!(E::OWN.layer, Stage::Stored) } && store_int8_layer::<T, O, E, X>(out, e) {
+        return;
+    }
     #[cfg(feature = "rayon")]
     if Plan::<T, O, E>::PARALLEL && parallel::drive_parts::<T, O, E, X>(out, e) {
         return;
     }
     drive_part::<T, O, E, X>(out, e, 0);
+}
+
+/// Stores `e`, an int8 layer ([`Stage::Stored`]), by the int8 kernels with
+/// its epilogue ([`crate::expr::layer`]); false where they decline, for the
+/// nest to compute it. Out of line, so that the nest's stack is not the
+/// kernels' too.
+#[inline(never)]
+fn store_int8_layer<T: Element, O: Shape, E: Expr<T>, X: Slot<T>>(out: &mut [X], e: &E) -> bool {
+    match (e.int8_layer::<O>(), X::int8_slots(out)) {
+        (Some(layer), Some(bytes)) => layer.store(bytes),
+        _ => false,
+    }
 }
 
 /// The loop nest over `part` of the output: its units

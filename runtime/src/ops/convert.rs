@@ -15,7 +15,8 @@ use super::{Build, Operation, Reads, Signature};
 use crate::access::ElementSource;
 use crate::element::{Cast, Element, SaturatingCast};
 use crate::expr::{
-    Context, Expr, Int8Matrix, Int8Row, OfElements, Own, Row, Shaped, Tile, TileOrigin,
+    Context, Expr, Int8Layer, Int8Matrix, Int8Row, OfElements, Own, Row, Shaped, Stage, Tile,
+    TileOrigin,
 };
 use crate::rules::elements::SameElement;
 use crate::shape::{Shape, MAX_RANK};
@@ -72,11 +73,14 @@ pub const SATURATING: Saturating = Saturating;
 
 /// How a conversion converts one pair of element types.
 pub trait ConversionKind {
+    /// Whether it clamps to the target's range.
+    const SATURATES: bool;
     /// `x` converted to `U`.
     fn apply<F: Cast<U> + SaturatingCast<U>, U>(x: F) -> U;
 }
 
 impl ConversionKind for AsCast {
+    const SATURATES: bool = false;
     #[inline(always)]
     fn apply<F: Cast<U> + SaturatingCast<U>, U>(x: F) -> U {
         x.cast()
@@ -84,6 +88,7 @@ impl ConversionKind for AsCast {
 }
 
 impl ConversionKind for Saturating {
+    const SATURATES: bool = true;
     #[inline(always)]
     fn apply<F: Cast<U> + SaturatingCast<U>, U>(x: F) -> U {
         x.saturating_cast()
@@ -101,6 +106,8 @@ impl ConversionKind for Saturating {
 pub trait Conversion<F, U> {
     /// `U`.
     type To;
+    /// Whether it clamps to `U`'s range (`saturating_cast`).
+    const SATURATES: bool;
     /// `x` converted.
     fn convert(x: F) -> U;
 }
@@ -118,6 +125,7 @@ macro_rules! impl_conversion {
             U: Element,
         {
             type To = <U as ElementSource>::Element;
+            const SATURATES: bool = <$kind as ConversionKind>::SATURATES;
             #[inline(always)]
             fn convert(x: F) -> U {
                 <$kind as ConversionKind>::apply(x)
@@ -190,8 +198,28 @@ where
     // the widening product reads as bytes.
     const OWN: Own = Own {
         int8: F::IS_INT8 && U::IS_I32 && E::OWN.stored,
+        // An int8 layer's values narrowed by `saturating_cast::<i8>`: the
+        // whole layer.
+        layer: if F::IS_I32 && U::IS_INT8 && K::SATURATES {
+            E::OWN.layer.stored()
+        } else {
+            Stage::None
+        },
         ..Own::ELEMENTWISE
     };
+
+    #[inline(always)]
+    fn int8_layer<O: Shape>(&self) -> Option<Int8Layer<'_>> {
+        if const { matches!(Self::OWN.layer, Stage::None) } {
+            return None;
+        }
+        let layer = self.input.int8_layer::<O>()?;
+        let epilogue = layer
+            .epilogue
+            .max(i32::from(i8::MIN))
+            .min(i32::from(i8::MAX));
+        Some(Int8Layer { epilogue, ..layer })
+    }
 
     #[inline(always)]
     fn int8_row<O: Shape>(&self, outer: [usize; MAX_RANK]) -> Option<Int8Row<'_>> {

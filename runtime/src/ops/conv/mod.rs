@@ -37,10 +37,14 @@ pub mod transpose;
 use super::{Build, NamedOption, Operation, Reads, Signature};
 use crate::element::Element;
 use crate::expr::block::{multiply_add, with_named_rows, Block};
-use crate::expr::{Context, Expr, Own, Reading, Row, Shaped, Tile, TileOrigin, TileRows};
+use crate::expr::{
+    Context, Expr, Int8Layer, Int8Source, Own, Reading, Requantization, Row, Shaped, Stage, Tile,
+    TileOrigin, TileRows,
+};
 use crate::rules::conv::{ConvRule, Geometry};
 use crate::shape::{Shape, MAX_RANK};
 use core::marker::PhantomData;
+use core::mem::MaybeUninit;
 use inputs::{ConvInput, Plain, Reader};
 
 /// `stride = s` or `[sh, sw]`: positive, default 1.
@@ -383,16 +387,41 @@ unsafe impl<T: Element, C: ConvSpec, Xr: Reader<T>, Wr: Reader<T>> Expr<T>
     #[inline(always)]
     fn children(&self) {}
 
-    const OWN: Own = Own::alone(
-        Reading::product_along(if Self::CHANNEL_TILES {
-            TileRows::Channels
-        } else if Self::INT8_TILES || Self::NARROW_DEPTHWISE {
-            TileRows::Positions
+    // The sums of an int8 layer, where the int8 kernels sum it.
+    const OWN: Own = Own {
+        layer: if Self::INT8_TILES && cfg!(feature = "alloc") {
+            Stage::Sums
         } else {
-            TileRows::Matrix
+            Stage::None
+        },
+        ..Own::alone(
+            Reading::product_along(if Self::CHANNEL_TILES {
+                TileRows::Channels
+            } else if Self::INT8_TILES || Self::NARROW_DEPTHWISE {
+                TileRows::Positions
+            } else {
+                TileRows::Matrix
+            })
+            .contracting(Self::TAPS * Self::PER_GROUP),
+        )
+    };
+
+    /// The layer's sums, where the output is the node's own (not
+    /// broadcast).
+    #[inline(always)]
+    fn int8_layer<O: Shape>(&self) -> Option<Int8Layer<'_>> {
+        if const {
+            matches!(Self::OWN.layer, Stage::None)
+                || !Self::columns_are_own::<O>()
+                || O::LEN != <C::Output as Shape>::LEN
+        } {
+            return None;
+        }
+        Some(Int8Layer {
+            source: self,
+            epilogue: Requantization::SUMS,
         })
-        .contracting(Self::TAPS * Self::PER_GROUP),
-    );
+    }
 
     /// Reads no node's rows (stored data or a constant) and keeps no
     /// cache: its fresh rows are its rows.
@@ -432,6 +461,36 @@ unsafe impl<T: Element, C: ConvSpec, Xr: Reader<T>, Wr: Reader<T>> Expr<T>
         let mut block = [[T::ZERO; CC]; R];
         self.general_tile::<O, R, CC, FUSE>(at, j0, &rows, &mut block);
         Block(block)
+    }
+}
+
+impl<T: Element, C: ConvSpec, Xr: Reader<T>, Wr: Reader<T>> Int8Source
+    for Convolution<'_, T, C, Xr, Wr>
+{
+    /// The int8 kernels' layer ([`int8::store_layer`]) over the stored
+    /// bytes; false for a convolution they do not sum.
+    fn store(&self, epilogue: &Requantization<'_>, out: &mut [MaybeUninit<i8>]) -> bool {
+        if const { !Self::INT8_TILES } {
+            return false;
+        }
+        let (Some((x, x_offset)), Some((w, w_offset)), Some(packed)) = (
+            self.x_reader.int8(self.x),
+            self.w_reader.int8(self.w),
+            Wr::packed(&self.packed),
+        ) else {
+            return false;
+        };
+        let layer = int8::Int8Tile {
+            x,
+            w,
+            packed,
+            x_offset,
+            w_offset,
+            geometry: &Self::G,
+            positions: &[],
+            channels: Self::G.out_channels,
+        };
+        int8::store_layer(&layer, epilogue, out)
     }
 }
 

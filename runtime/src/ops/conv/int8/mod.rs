@@ -358,6 +358,45 @@ pub(crate) fn block(tile: &Int8Tile, out: &mut SumsOut) -> bool {
     }
 }
 
+/// Stores a whole int8 layer over `layer`'s convolution (its tile of no
+/// positions names the inputs and the geometry) into `out`: every
+/// position's channels, each tile's sums through `epilogue` in registers
+/// and stored as bytes, by the VNNI kernel (module [`crate::expr::layer`]).
+/// False, `out` untouched, where the VNNI kernel does not sum this
+/// convolution (no VNNI selected, an input constant it cannot pad with, no
+/// allocator), or the inputs, `out` or the epilogue's per-channel values
+/// are shorter than the geometry's: the expression's nest computes it then.
+pub(crate) fn store_layer(
+    layer: &Int8Tile,
+    epilogue: &crate::expr::Requantization<'_>,
+    out: &mut [core::mem::MaybeUninit<i8>],
+) -> bool {
+    #[cfg(all(feature = "alloc", vnni_kernel))]
+    {
+        let g = layer.geometry;
+        let positions = g.batch * g.output[0] * g.output[1];
+        let fits = positions > 0
+            && out.len() == positions * g.out_channels
+            && layer.x.len() >= g.batch * g.input[0] * g.input[1] * g.in_channels
+            && layer.w.len() >= g.out_channels * g.kernel[0] * g.kernel[1] * g.in_channels
+            && [epilogue.bias, epilogue.multiplier, epilogue.shift]
+                .iter()
+                .all(|values| values.covers(g.out_channels));
+        if !fits || !vnni_runs(layer) {
+            return false;
+        }
+        if let Packed::Vnni(weights) = layer.packed.get(layer) {
+            // SAFETY: VNNI weights exist only where the CPU has AVX-512 F,
+            // BW and VNNI (`vnni_runs`); they were made for this geometry,
+            // whose inputs and output `out` holds.
+            unsafe { vnni::store_layer(layer, weights, epilogue, out) };
+            return true;
+        }
+    }
+    let _ = (layer, epilogue, out);
+    false
+}
+
 /// Stops the walk where [`block`] declined a tile of it, which the walk's
 /// tiles never give it: out of line, so that an expression holds one call
 /// here and not the general convolution path.
@@ -457,8 +496,10 @@ fn by_blocks_aside(
 #[cfg(all(feature = "alloc", vnni_kernel))]
 mod vnni {
     use super::windows::Groups;
-    use super::{form, Form, Int8Tile, PaddedInput, SumsOut, VnniWeights, CHANNEL_BLOCK};
+    use super::{form, Form, Int8Tile, PaddedInput, Position, SumsOut, VnniWeights, CHANNEL_BLOCK};
+    use crate::expr::Requantization;
     use core::arch::x86_64::*;
+    use core::mem::MaybeUninit;
 
     /// [`super::block`] with AVX-512 VNNI: the tile's channels (at most
     /// `blocks`, 1 or 2, blocks of 16 from its first, a multiple of 16),
@@ -582,6 +623,248 @@ mod vnni {
                     unsafe { _mm512_mask_storeu_epi32(part.as_mut_ptr().cast(), mask, sum) };
                 }
             }
+        }
+    }
+
+    /// [`super::store_layer`] by the VNNI kernel: for each one or two
+    /// blocks of 16 channels, tiles of 8 positions (the last one ending at
+    /// the last position, its positions before the ones not yet stored
+    /// computed again; 4, 2 and 1 where there are fewer than 8), each
+    /// tile's sums through the epilogue and stored as bytes.
+    #[target_feature(enable = "avx512f,avx512bw,avx512vnni,avx2")]
+    pub(super) fn store_layer(
+        layer: &Int8Tile,
+        packed: &VnniWeights,
+        epilogue: &Requantization<'_>,
+        out: &mut [MaybeUninit<i8>],
+    ) {
+        let blocks = layer.geometry.out_channels.div_ceil(CHANNEL_BLOCK);
+        let mut block = 0;
+        while block < blocks {
+            if blocks - block >= 2 {
+                layer_blocks::<2>(layer, packed, epilogue, out, block);
+                block += 2;
+            } else {
+                layer_blocks::<1>(layer, packed, epilogue, out, block);
+                block += 1;
+            }
+        }
+    }
+
+    /// The `V` blocks of 16 channels from block `first` of every position
+    /// ([`store_layer`]).
+    #[inline]
+    #[target_feature(enable = "avx512f,avx512bw,avx512vnni,avx2")]
+    fn layer_blocks<const V: usize>(
+        layer: &Int8Tile,
+        packed: &VnniWeights,
+        epilogue: &Requantization<'_>,
+        out: &mut [MaybeUninit<i8>],
+        first: usize,
+    ) {
+        let g = layer.geometry;
+        let total = g.batch * g.output[0] * g.output[1];
+        let channel = first * CHANNEL_BLOCK;
+        let factor = layer.x_offset.wrapping_sub(128);
+        let steps: [Steps; V] = core::array::from_fn(|v| {
+            Steps::new(
+                epilogue,
+                packed,
+                factor,
+                channel + CHANNEL_BLOCK * v,
+                g.out_channels,
+            )
+        });
+        let tile = Int8Tile {
+            channels: (g.out_channels - channel).min(CHANNEL_BLOCK * V),
+            ..*layer
+        };
+        let mut done = 0;
+        if total >= 8 {
+            while done < total {
+                let start = done.min(total - 8);
+                layer_tile::<8, V>(&tile, packed, &steps, out, start, done - start);
+                done = start + 8;
+            }
+            return;
+        }
+        for rows in [4, 2, 1] {
+            while total - done >= rows {
+                match rows {
+                    4 => layer_tile::<4, V>(&tile, packed, &steps, out, done, 0),
+                    2 => layer_tile::<2, V>(&tile, packed, &steps, out, done, 0),
+                    _ => layer_tile::<1, V>(&tile, packed, &steps, out, done, 0),
+                }
+                done += rows;
+            }
+        }
+    }
+
+    /// The `R` positions from `start` (counted across the batch, rows and
+    /// columns of the output) by `V` blocks of 16 channels of `tile`'s
+    /// first: summed, through `steps`, stored as bytes; the first `skip`
+    /// of them not stored (a last tile's, already stored).
+    #[inline]
+    #[target_feature(enable = "avx512f,avx512bw,avx512vnni,avx2")]
+    fn layer_tile<const R: usize, const V: usize>(
+        tile: &Int8Tile,
+        packed: &VnniWeights,
+        steps: &[Steps; V],
+        out: &mut [MaybeUninit<i8>],
+        start: usize,
+        skip: usize,
+    ) {
+        let g = tile.geometry;
+        let [oh_len, ow_len] = g.output;
+        let channel = steps[0].channel;
+        let mut positions = [Position::ORIGIN; R];
+        for (r, p) in positions.iter_mut().enumerate() {
+            let index = start + r;
+            let (n, at) = (index / (oh_len * ow_len), index % (oh_len * ow_len));
+            *p = Position {
+                n,
+                channel,
+                oh: at / ow_len,
+                ow: at % ow_len,
+            };
+        }
+        let tile = Int8Tile {
+            positions: &positions,
+            ..*tile
+        };
+        // SAFETY: the CPU has the features; the tile's positions are the
+        // output's (`start + R <= total`), its channels the
+        // convolution's, and `packed` was made for its geometry.
+        let sums =
+            unsafe { super::windows::sums::<Quads, R, V>(&tile, &packed.input, &packed.bytes, 0) };
+        let c_out = g.out_channels;
+        for (r, sums) in sums.iter().enumerate().skip(skip) {
+            let row = &mut out[(start + r) * c_out..][..c_out];
+            for (sum, steps) in sums.iter().zip(steps) {
+                let bytes = steps.apply(sum.0);
+                let lanes = &mut row[steps.channel..][..steps.lanes];
+                // SAFETY: the mask's lanes are `lanes`' writable bytes;
+                // masked lanes touch no memory; the store is unaligned.
+                unsafe {
+                    _mm512_mask_cvtepi32_storeu_epi8(lanes.as_mut_ptr().cast(), steps.mask, bytes)
+                };
+            }
+        }
+    }
+
+    /// An epilogue's steps for one block of 16 channels, as vectors: each
+    /// lane's sum `acc` becomes `min(max(requantize(acc + add, multiplier,
+    /// shift) + offset, lo), hi)` ([`Requantization::apply`]), where `add`
+    /// holds the `vpdpbusd` correction and the bias.
+    struct Steps {
+        /// The block's first channel.
+        channel: usize,
+        /// The block's channels inside the output (16, or fewer in the last).
+        lanes: usize,
+        /// The store's mask of those channels.
+        mask: __mmask16,
+        /// The correction for the input bytes' 128, plus the bias.
+        add: __m512i,
+        /// `requantize`'s left shift, each lane's count below 32.
+        left: __m512i,
+        /// The multipliers.
+        multiplier: __m512i,
+        /// The multipliers of the odd lanes, in the even ones.
+        multiplier_odd: __m512i,
+        /// The lanes whose multiplier is `i32::MIN` (the one overflow).
+        multiplier_min: __mmask16,
+        /// The right shift, 0 to 31.
+        right: __m512i,
+        /// `2^right - 1`: the bits the right shift drops.
+        dropped: __m512i,
+        /// The zero point added after the requantisation.
+        offset: __m512i,
+        /// The clamp's bounds.
+        lo: __m512i,
+        hi: __m512i,
+    }
+
+    impl Steps {
+        /// The steps of channels `channel ..+ 16` of a layer of `c_out`
+        /// channels (lanes past it hold zeros), the correction `factor`
+        /// times each channel's weight sum.
+        #[inline]
+        #[target_feature(enable = "avx512f,avx512bw,avx512vnni,avx2")]
+        fn new(
+            epilogue: &Requantization<'_>,
+            packed: &VnniWeights,
+            factor: i32,
+            channel: usize,
+            c_out: usize,
+        ) -> Steps {
+            let lanes = (c_out - channel).min(CHANNEL_BLOCK);
+            let lane = |value: &dyn Fn(usize) -> i32| -> __m512i {
+                let values: [i32; CHANNEL_BLOCK] =
+                    core::array::from_fn(|l| if l < lanes { value(channel + l) } else { 0 });
+                load_16_i32(&values)
+            };
+            let right = |c: usize| epilogue.shift.at(c).wrapping_neg().clamp(0, 31);
+            let multiplier_min = (0..lanes).fold(0u16, |mask, l| {
+                mask | (u16::from(epilogue.multiplier.at(channel + l) == i32::MIN) << l)
+            });
+            let multiplier = lane(&|c| epilogue.multiplier.at(c));
+            Steps {
+                channel,
+                lanes,
+                mask: if lanes == CHANNEL_BLOCK {
+                    !0
+                } else {
+                    (1 << lanes) - 1
+                },
+                add: lane(&|c| {
+                    packed.sums[c]
+                        .wrapping_mul(factor)
+                        .wrapping_add(epilogue.bias.at(c))
+                }),
+                left: lane(&|c| epilogue.shift.at(c).max(0) & 31),
+                multiplier,
+                multiplier_odd: _mm512_srli_epi64::<32>(multiplier),
+                multiplier_min,
+                right: lane(&|c| right(c)),
+                dropped: lane(&|c| 1i32.wrapping_shl(right(c) as u32).wrapping_sub(1)),
+                offset: _mm512_set1_epi32(epilogue.offset),
+                lo: _mm512_set1_epi32(epilogue.lo),
+                hi: _mm512_set1_epi32(epilogue.hi),
+            }
+        }
+
+        /// The steps applied to the 16 sums `sums` (`fixed_point`'s
+        /// `multiply_by_quantized_multiplier`, in vectors: the 64-bit
+        /// products of the even and the odd lanes apart).
+        #[inline]
+        #[target_feature(enable = "avx512f,avx512bw,avx512vnni,avx2")]
+        fn apply(&self, sums: __m512i) -> __m512i {
+            let one = _mm512_set1_epi32(1);
+            let x = _mm512_sllv_epi32(_mm512_add_epi32(sums, self.add), self.left);
+            // `(x * m + 2^30) >> 31` of each lane: bits 31 to 62 of the
+            // 64-bit sum, the low half of the even lanes' shifted right,
+            // the high half of the odd lanes' shifted left by one.
+            let nudge = _mm512_set1_epi64(1 << 30);
+            let even = _mm512_mul_epi32(x, self.multiplier);
+            let odd = _mm512_mul_epi32(_mm512_srli_epi64::<32>(x), self.multiplier_odd);
+            let even = _mm512_srli_epi64::<31>(_mm512_add_epi64(even, nudge));
+            let odd = _mm512_slli_epi64::<1>(_mm512_add_epi64(odd, nudge));
+            let high = _mm512_mask_blend_epi32(0xAAAA, even, odd);
+            // `MIN * MIN` saturates to `MAX`.
+            let overflow =
+                _mm512_cmpeq_epi32_mask(x, _mm512_set1_epi32(i32::MIN)) & self.multiplier_min;
+            let high = _mm512_mask_sub_epi32(high, overflow, high, one);
+            // `high / 2^right`, rounded half away from zero.
+            let remainder = _mm512_and_si512(high, self.dropped);
+            let threshold = _mm512_sub_epi32(
+                _mm512_srli_epi32::<1>(self.dropped),
+                _mm512_srai_epi32::<31>(high),
+            );
+            let quotient = _mm512_srav_epi32(high, self.right);
+            let round_up = _mm512_cmpgt_epi32_mask(remainder, threshold);
+            let quotient = _mm512_mask_add_epi32(quotient, round_up, quotient, one);
+            let y = _mm512_add_epi32(quotient, self.offset);
+            _mm512_min_epi32(_mm512_max_epi32(y, self.lo), self.hi)
         }
     }
 

@@ -118,7 +118,7 @@ pub enum LayerStep {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum PerChannel<'a> {
     /// The same value for every channel.
-    One(i32),
+    All(i32),
     /// Channel `c`'s value at `[c]`.
     Each(&'a [i32]),
 }
@@ -128,7 +128,7 @@ impl PerChannel<'_> {
     #[inline(always)]
     pub fn at(self, c: usize) -> i32 {
         match self {
-            PerChannel::One(value) => value,
+            PerChannel::All(value) => value,
             PerChannel::Each(values) => values.get(c).copied().unwrap_or(0),
         }
     }
@@ -137,7 +137,7 @@ impl PerChannel<'_> {
     #[inline(always)]
     pub fn covers(self, channels: usize) -> bool {
         match self {
-            PerChannel::One(_) => true,
+            PerChannel::All(_) => true,
             PerChannel::Each(values) => values.len() >= channels,
         }
     }
@@ -167,9 +167,9 @@ pub struct Requantization<'a> {
 impl<'a> Requantization<'a> {
     /// The sums as they are: the epilogue of [`Stage::Sums`].
     pub const SUMS: Requantization<'static> = Requantization {
-        bias: PerChannel::One(0),
-        multiplier: PerChannel::One(0),
-        shift: PerChannel::One(0),
+        bias: PerChannel::All(0),
+        multiplier: PerChannel::All(0),
+        shift: PerChannel::All(0),
         offset: 0,
         lo: i32::MIN,
         hi: i32::MAX,

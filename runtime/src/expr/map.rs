@@ -402,7 +402,7 @@ fn constant<T: Element, O: Shape, B: Expr<T>>(b: &B) -> Option<i32> {
 #[inline(always)]
 fn per_channel<T: Element, O: Shape, B: Expr<T>>(b: &B) -> Option<PerChannel<'_>> {
     if let Some(value) = constant::<T, O, B>(b) {
-        return Some(PerChannel::One(value));
+        return Some(PerChannel::All(value));
     }
     Some(PerChannel::Each(T::i32_slice(b.broadcast_row::<O>()?)?))
 }

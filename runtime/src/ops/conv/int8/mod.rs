@@ -652,8 +652,9 @@ mod vnni {
     }
 
     /// The `V` blocks of 16 channels from block `first` of every position
-    /// ([`store_layer`]).
-    #[inline]
+    /// ([`store_layer`]). Out of line, so that the stack of one block
+    /// count's tiles is not the other's too.
+    #[inline(never)]
     #[target_feature(enable = "avx512f,avx512bw,avx512vnni,avx2")]
     fn layer_blocks<const V: usize>(
         layer: &Int8Tile,

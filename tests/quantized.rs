@@ -538,9 +538,10 @@ fn layer_reference(
 /// compute tile by tile: each form against the epilogue's definition over
 /// the convolution's sums (checked against the convolution's definition by
 /// the test above). Per-channel and per-tensor parameters, shifts left and
-/// right, the multipliers' overflow, biases that wrap, every clamp, fewer
-/// than 8 positions and more, blocks of 16 channels cut by the channel
-/// count; the pixels form and the rows form (one input channel, stride 2).
+/// right, the multipliers' overflow, biases near both ends of `i32`, every
+/// clamp, fewer than 8 positions and more, blocks of 16 channels cut by the
+/// channel count; the pixels form and the rows form (one input channel,
+/// stride 2), and depthwise layers (strides, dilation, a batch).
 /// CI runs this at every instruction-set level.
 #[test]
 fn int8_layers_match_their_definition() {
@@ -656,6 +657,102 @@ fn int8_layers_match_their_definition() {
         &[(0, i32::MAX), (i32::MIN, 100)],
     );
     assert_eq!(y.as_slice(), &expected[..], "rows form");
+
+    // Depthwise layers (channel 0's weights zero, as above): 24 channels
+    // (16 and 8), stride 2, SAME, 12 positions (the last tile
+    // overlapping); 40 channels, dilation 2, a batch of 2; 5 positions of
+    // 16 channels (one at a time).
+    let x = bytes::<Shape![1, 7, 6, 24]>(27);
+    let mut w = bytes::<Shape![24, 3, 3, 1]>(28);
+    w.as_mut_slice()[..9].fill(0);
+    let [bias, m, s] = channel_params::<24>(3);
+    let sums = tensor_expr!(conv2d(
+        cast::<i32>(x) + 7,
+        cast::<i32>(w),
+        stride = 2,
+        padding = same,
+        groups = 24,
+        layout = nhwc
+    ));
+    let y = tensor_expr!(saturating_cast::<i8>(max(
+        requantize(
+            conv2d(
+                cast::<i32>(x) + 7,
+                cast::<i32>(w),
+                stride = 2,
+                padding = same,
+                groups = 24,
+                layout = nhwc
+            ) + bias,
+            m,
+            s
+        ) - 3,
+        -120
+    )));
+    let per_channel = |_acc: i32, c: usize| (bias.as_slice()[c], m.as_slice()[c], s.as_slice()[c]);
+    let expected = layer_reference(sums.as_slice(), 24, per_channel, -3, &[(-120, i32::MAX)]);
+    assert_eq!(y.as_slice(), &expected[..], "depthwise, stride 2");
+
+    let x = bytes::<Shape![2, 5, 5, 40]>(29);
+    let mut w = bytes::<Shape![40, 3, 3, 1]>(30);
+    w.as_mut_slice()[..9].fill(0);
+    let [bias, m, s] = channel_params::<40>(4);
+    let sums = tensor_expr!(conv2d(
+        cast::<i32>(x) - 100,
+        cast::<i32>(w),
+        padding = 2,
+        dilation = 2,
+        groups = 40,
+        layout = nhwc
+    ));
+    let y = tensor_expr!(saturating_cast::<i8>(
+        requantize(
+            conv2d(
+                cast::<i32>(x) - 100,
+                cast::<i32>(w),
+                padding = 2,
+                dilation = 2,
+                groups = 40,
+                layout = nhwc
+            ) + bias,
+            m,
+            s
+        ) + 10
+    ));
+    let per_channel = |_acc: i32, c: usize| (bias.as_slice()[c], m.as_slice()[c], s.as_slice()[c]);
+    let expected = layer_reference(sums.as_slice(), 40, per_channel, 10, &[]);
+    assert_eq!(y.as_slice(), &expected[..], "depthwise, dilation 2");
+
+    let (x, w) = (
+        bytes::<Shape![1, 1, 5, 16]>(31),
+        bytes::<Shape![16, 1, 3, 1]>(32),
+    );
+    let sums = tensor_expr!(conv2d(
+        cast::<i32>(x),
+        cast::<i32>(w),
+        padding = [[0, 0], [1, 1]],
+        groups = 16,
+        layout = nhwc
+    ));
+    let y = tensor_expr!(saturating_cast::<i8>(relu(requantize(
+        conv2d(
+            cast::<i32>(x),
+            cast::<i32>(w),
+            padding = [[0, 0], [1, 1]],
+            groups = 16,
+            layout = nhwc
+        ),
+        1_200_000_000,
+        -3
+    ))));
+    let expected = layer_reference(
+        sums.as_slice(),
+        16,
+        |_, _| (0, 1_200_000_000, -3),
+        0,
+        &[(0, i32::MAX)],
+    );
+    assert_eq!(y.as_slice(), &expected[..], "depthwise, 5 positions");
 }
 
 /// How a convolution slides: stride, padding before the first element and

@@ -389,7 +389,7 @@ unsafe impl<T: Element, C: ConvSpec, Xr: Reader<T>, Wr: Reader<T>> Expr<T>
 
     // The sums of an int8 layer, where the int8 kernels sum it.
     const OWN: Own = Own {
-        layer: if Self::INT8_TILES && cfg!(feature = "alloc") {
+        layer: if (Self::INT8_TILES || Self::INT8_DEPTHWISE) && cfg!(feature = "alloc") {
             Stage::Sums
         } else {
             Stage::None
@@ -467,10 +467,10 @@ unsafe impl<T: Element, C: ConvSpec, Xr: Reader<T>, Wr: Reader<T>> Expr<T>
 impl<T: Element, C: ConvSpec, Xr: Reader<T>, Wr: Reader<T>> Int8Source
     for Convolution<'_, T, C, Xr, Wr>
 {
-    /// The int8 kernels' layer ([`int8::store_layer`]) over the stored
+    /// The int8 kernels' layer (`int8::store_layer`) over the stored
     /// bytes; false for a convolution they do not sum.
     fn store(&self, epilogue: &Requantization<'_>, out: &mut [MaybeUninit<i8>]) -> bool {
-        if const { !Self::INT8_TILES } {
+        if const { !Self::INT8_TILES && !Self::INT8_DEPTHWISE } {
             return false;
         }
         let (Some((x, x_offset)), Some((w, w_offset)), Some(packed)) = (
@@ -665,6 +665,12 @@ impl<'a, T: Element, C: ConvSpec, Xr: Reader<T>, Wr: Reader<T>> Convolution<'a, 
     /// int8 kernel ([`int8`]): both inputs `i8` data read as `i32`, and
     /// the convolution of one of its forms.
     const INT8_TILES: bool = Xr::INT8 && Wr::INT8 && int8::form(&Self::G).is_some();
+
+    /// Whether a whole layer over this convolution may be stored by the
+    /// int8 depthwise kernel ([`int8::store_layer`]): both inputs `i8`
+    /// data read as `i32`, one input and one output channel a group,
+    /// channels last. (Its tiles keep the general path.)
+    const INT8_DEPTHWISE: bool = Xr::INT8 && Wr::INT8 && Self::G.channels_last && Self::DEPTHWISE;
 
     /// A channels-last tile of the `R` positions `rows` (of one channel)
     /// by `CC` channels, summed by the int8 kernels ([`int8::block`]):

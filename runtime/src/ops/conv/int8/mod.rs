@@ -56,10 +56,14 @@
 //! taps a `vpdpbusd` from a copy of the input interleaved once per
 //! evaluation (PERFORMANCE.md, "Int8 depthwise convolutions").
 
+#[cfg(all(feature = "alloc", vnni_kernel))]
+mod depthwise;
 #[cfg(all(feature = "alloc", target_arch = "x86_64"))]
 mod pairs;
 #[cfg(feature = "alloc")]
 mod portable;
+#[cfg(all(feature = "alloc", vnni_kernel))]
+mod requantize;
 #[cfg(all(feature = "alloc", target_arch = "x86_64"))]
 mod windows;
 
@@ -108,6 +112,9 @@ enum Packed {
     /// The VNNI kernel's ([`VnniWeights`]).
     #[cfg(vnni_kernel)]
     Vnni(VnniWeights),
+    /// The [`depthwise`] layer kernel's.
+    #[cfg(vnni_kernel)]
+    Depthwise(depthwise::DepthwiseWeights),
     /// The [`portable`] kernel's: for each block of 16 output channels and
     /// each weight of a window (tap by tap, input channels innermost), the
     /// 16 channels' weights plus the weights' constant, as `i32`
@@ -208,6 +215,12 @@ impl PackedWeights {
     /// constants.
     fn get(&self, tile: &Int8Tile) -> &Packed {
         self.once.get_or_init(|| {
+            #[cfg(vnni_kernel)]
+            if depthwise::runs(tile) {
+                // SAFETY: `depthwise::runs` holds only where the CPU has
+                // AVX-512 F and BW (the selected level is at most the CPU's).
+                return Packed::Depthwise(unsafe { depthwise::pack(tile) });
+            }
             #[cfg(vnni_kernel)]
             if vnni_runs(tile) {
                 // SAFETY: `vnni_runs` holds only where the CPU has AVX-512
@@ -344,6 +357,9 @@ pub(crate) fn block(tile: &Int8Tile, out: &mut SumsOut) -> bool {
                 // and the tile fits it and `out`.
                 #[cfg(vnni_kernel)]
                 Packed::Vnni(weights) => unsafe { vnni::block(aligned, blocks, weights, out) },
+                // A tile with a form is never depthwise.
+                #[cfg(vnni_kernel)]
+                Packed::Depthwise(_) => unreachable!("depthwise weights for a tile of a form"),
                 Packed::Wide(weights) => portable::block(aligned, blocks, weights, out),
                 #[cfg(target_arch = "x86_64")]
                 Packed::Pairs(pairs) => pairs::block(aligned, blocks, pairs, out),
@@ -378,23 +394,33 @@ pub(crate) fn store_layer(
         let fits = positions > 0
             && out.len() == positions * g.out_channels
             && layer.x.len() >= g.batch * g.input[0] * g.input[1] * g.in_channels
-            && layer.w.len() >= g.out_channels * g.kernel[0] * g.kernel[1] * g.in_channels
+            && layer.w.len()
+                >= g.out_channels * g.kernel[0] * g.kernel[1] * (g.in_channels / g.groups)
             && [epilogue.bias, epilogue.multiplier, epilogue.shift]
                 .iter()
                 .all(|values| values.covers(g.out_channels));
-        if !fits || !vnni_runs(layer) {
+        if !fits || !(vnni_runs(layer) || depthwise::runs(layer)) {
             return false;
         }
-        if let Packed::Vnni(weights) = layer.packed.get(layer) {
+        match layer.packed.get(layer) {
             // SAFETY: VNNI weights exist only where the CPU has AVX-512 F,
             // BW and VNNI (`vnni_runs`); they were made for this geometry,
             // whose inputs and output `out` holds.
-            unsafe { vnni::store_layer(layer, weights, epilogue, out) };
-            return true;
+            Packed::Vnni(weights) => unsafe { vnni::store_layer(layer, weights, epilogue, out) },
+            // SAFETY: as above, where the CPU has AVX-512 F and BW
+            // (`depthwise::runs`).
+            Packed::Depthwise(weights) => unsafe {
+                depthwise::store_layer(layer, weights, epilogue, out)
+            },
+            _ => return false,
         }
+        true
     }
-    let _ = (layer, epilogue, out);
-    false
+    #[cfg(not(all(feature = "alloc", vnni_kernel)))]
+    {
+        let _ = (layer, epilogue, out);
+        false
+    }
 }
 
 /// Stops the walk where [`block`] declined a tile of it, which the walk's
@@ -495,6 +521,7 @@ fn by_blocks_aside(
 
 #[cfg(all(feature = "alloc", vnni_kernel))]
 mod vnni {
+    use super::requantize::Steps;
     use super::windows::Groups;
     use super::{form, Form, Int8Tile, PaddedInput, Position, SumsOut, VnniWeights, CHANNEL_BLOCK};
     use crate::expr::Requantization;
@@ -670,7 +697,7 @@ mod vnni {
         let steps: [Steps; V] = core::array::from_fn(|v| {
             Steps::new(
                 epilogue,
-                packed,
+                &packed.sums,
                 factor,
                 channel + CHANNEL_BLOCK * v,
                 g.out_channels,
@@ -750,122 +777,6 @@ mod vnni {
                     _mm512_mask_cvtepi32_storeu_epi8(lanes.as_mut_ptr().cast(), steps.mask, bytes)
                 };
             }
-        }
-    }
-
-    /// An epilogue's steps for one block of 16 channels, as vectors: each
-    /// lane's sum `acc` becomes `min(max(requantize(acc + add, multiplier,
-    /// shift) + offset, lo), hi)` ([`Requantization::apply`]), where `add`
-    /// holds the `vpdpbusd` correction and the bias.
-    struct Steps {
-        /// The block's first channel.
-        channel: usize,
-        /// The block's channels inside the output (16, or fewer in the last).
-        lanes: usize,
-        /// The store's mask of those channels.
-        mask: __mmask16,
-        /// The correction for the input bytes' 128, plus the bias.
-        add: __m512i,
-        /// `requantize`'s left shift, each lane's count below 32.
-        left: __m512i,
-        /// The multipliers.
-        multiplier: __m512i,
-        /// The multipliers of the odd lanes, in the even ones.
-        multiplier_odd: __m512i,
-        /// The lanes whose multiplier is `i32::MIN` (the one overflow).
-        multiplier_min: __mmask16,
-        /// The right shift, 0 to 31.
-        right: __m512i,
-        /// `2^right - 1`: the bits the right shift drops.
-        dropped: __m512i,
-        /// The zero point added after the requantisation.
-        offset: __m512i,
-        /// The clamp's bounds.
-        lo: __m512i,
-        hi: __m512i,
-    }
-
-    impl Steps {
-        /// The steps of channels `channel ..+ 16` of a layer of `c_out`
-        /// channels (lanes past it hold zeros), the correction `factor`
-        /// times each channel's weight sum.
-        #[inline]
-        #[target_feature(enable = "avx512f,avx512bw,avx512vnni,avx2")]
-        fn new(
-            epilogue: &Requantization<'_>,
-            packed: &VnniWeights,
-            factor: i32,
-            channel: usize,
-            c_out: usize,
-        ) -> Steps {
-            let lanes = (c_out - channel).min(CHANNEL_BLOCK);
-            let lane = |value: &dyn Fn(usize) -> i32| -> __m512i {
-                let values: [i32; CHANNEL_BLOCK] =
-                    core::array::from_fn(|l| if l < lanes { value(channel + l) } else { 0 });
-                load_16_i32(&values)
-            };
-            let right = |c: usize| epilogue.shift.at(c).wrapping_neg().clamp(0, 31);
-            let multiplier_min = (0..lanes).fold(0u16, |mask, l| {
-                mask | (u16::from(epilogue.multiplier.at(channel + l) == i32::MIN) << l)
-            });
-            let multiplier = lane(&|c| epilogue.multiplier.at(c));
-            Steps {
-                channel,
-                lanes,
-                mask: if lanes == CHANNEL_BLOCK {
-                    !0
-                } else {
-                    (1 << lanes) - 1
-                },
-                add: lane(&|c| {
-                    packed.sums[c]
-                        .wrapping_mul(factor)
-                        .wrapping_add(epilogue.bias.at(c))
-                }),
-                left: lane(&|c| epilogue.shift.at(c).max(0) & 31),
-                multiplier,
-                multiplier_odd: _mm512_srli_epi64::<32>(multiplier),
-                multiplier_min,
-                right: lane(&|c| right(c)),
-                dropped: lane(&|c| 1i32.wrapping_shl(right(c) as u32).wrapping_sub(1)),
-                offset: _mm512_set1_epi32(epilogue.offset),
-                lo: _mm512_set1_epi32(epilogue.lo),
-                hi: _mm512_set1_epi32(epilogue.hi),
-            }
-        }
-
-        /// The steps applied to the 16 sums `sums` (`fixed_point`'s
-        /// `multiply_by_quantized_multiplier`, in vectors: the 64-bit
-        /// products of the even and the odd lanes apart).
-        #[inline]
-        #[target_feature(enable = "avx512f,avx512bw,avx512vnni,avx2")]
-        fn apply(&self, sums: __m512i) -> __m512i {
-            let one = _mm512_set1_epi32(1);
-            let x = _mm512_sllv_epi32(_mm512_add_epi32(sums, self.add), self.left);
-            // `(x * m + 2^30) >> 31` of each lane: bits 31 to 62 of the
-            // 64-bit sum, the low half of the even lanes' shifted right,
-            // the high half of the odd lanes' shifted left by one.
-            let nudge = _mm512_set1_epi64(1 << 30);
-            let even = _mm512_mul_epi32(x, self.multiplier);
-            let odd = _mm512_mul_epi32(_mm512_srli_epi64::<32>(x), self.multiplier_odd);
-            let even = _mm512_srli_epi64::<31>(_mm512_add_epi64(even, nudge));
-            let odd = _mm512_slli_epi64::<1>(_mm512_add_epi64(odd, nudge));
-            let high = _mm512_mask_blend_epi32(0xAAAA, even, odd);
-            // `MIN * MIN` saturates to `MAX`.
-            let overflow =
-                _mm512_cmpeq_epi32_mask(x, _mm512_set1_epi32(i32::MIN)) & self.multiplier_min;
-            let high = _mm512_mask_sub_epi32(high, overflow, high, one);
-            // `high / 2^right`, rounded half away from zero.
-            let remainder = _mm512_and_si512(high, self.dropped);
-            let threshold = _mm512_sub_epi32(
-                _mm512_srli_epi32::<1>(self.dropped),
-                _mm512_srai_epi32::<31>(high),
-            );
-            let quotient = _mm512_srav_epi32(high, self.right);
-            let round_up = _mm512_cmpgt_epi32_mask(remainder, threshold);
-            let quotient = _mm512_mask_add_epi32(quotient, round_up, quotient, one);
-            let y = _mm512_add_epi32(quotient, self.offset);
-            _mm512_min_epi32(_mm512_max_epi32(y, self.lo), self.hi)
         }
     }
 

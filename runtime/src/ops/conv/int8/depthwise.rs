@@ -1,0 +1,248 @@
+//! An int8 depthwise layer channels last (one input channel per output
+//! channel, TFLite's `DEPTHWISE_CONV_2D` with a depth multiplier of 1)
+//! stored whole by AVX-512 with its epilogue (module
+//! [`crate::expr::layer`]), compiled once in the runtime.
+//!
+//! Each output position reads one pixel of its input channel per tap, so
+//! the channels are the vector: for each block of 16 channels, the taps'
+//! weights widened to `i32` once per evaluation ([`DepthwiseWeights`]),
+//! and for each tap of each position one load of the pixel's 16 bytes
+//! from a padded copy of the input (each byte plus 128, as the VNNI
+//! kernel's, so that no tap checks the padding), widened, multiplied and
+//! added: with VNNI one `vpdpwssd` (each `i32` lane read as a pair of
+//! `i16`, the byte and zero against the weight and its sign), else
+//! `vpmaddwd` and an add (one micro-op where Intel's `vpmulld` takes two).
+//! Eight positions at a time keep eight sums in flight; the correction for
+//! the 128 and the epilogue are applied in registers ([`Steps`]) and the
+//! bytes stored.
+
+use super::requantize::Steps;
+use super::{Int8Tile, PaddedInput, Position, CHANNEL_BLOCK};
+use crate::expr::Requantization;
+use crate::rules::conv::Geometry;
+use alloc::vec::Vec;
+use core::arch::x86_64::*;
+use core::mem::MaybeUninit;
+
+/// A depthwise convolution's weights and input in the kernel's layout,
+/// made once per evaluation.
+pub(super) struct DepthwiseWeights {
+    /// For each block of 16 channels and each tap (row by row), the 16
+    /// channels' weights (channels past `C` zero).
+    weights: Vec<i32>,
+    /// Each channel's weights summed (a multiple of 16 of them).
+    sums: Vec<i32>,
+    /// The input, padded, each byte plus 128, with 16 values to spare at
+    /// its end (a last block's load reaches past the last pixel).
+    input: PaddedInput<u8>,
+}
+
+/// Whether `g` is a depthwise convolution channels last of one input and
+/// one output channel a group.
+pub(super) const fn is_depthwise(g: &Geometry) -> bool {
+    g.channels_last && g.groups > 0 && g.groups == g.in_channels && g.groups == g.out_channels
+}
+
+/// How a tap's products are added to the sums: `vpdpwssd` with VNNI.
+trait MultiplyAdd {
+    /// `sums + x * w` in each `i32` lane, `x` a byte widened and `w` an
+    /// `i8` widened.
+    ///
+    /// # Safety
+    /// The CPU has the implementation's features; inlined into a function
+    /// that enables them.
+    unsafe fn multiply_add(sums: __m512i, x: __m512i, w: __m512i) -> __m512i;
+}
+
+/// With AVX-512 VNNI: one `vpdpwssd`.
+struct Vnni;
+
+impl MultiplyAdd for Vnni {
+    #[inline(always)]
+    unsafe fn multiply_add(sums: __m512i, x: __m512i, w: __m512i) -> __m512i {
+        // SAFETY: the caller's.
+        unsafe { _mm512_dpwssd_epi32(sums, x, w) }
+    }
+}
+
+/// With AVX-512 BW: `vpmaddwd`, then an add.
+struct Bw;
+
+impl MultiplyAdd for Bw {
+    #[inline(always)]
+    unsafe fn multiply_add(sums: __m512i, x: __m512i, w: __m512i) -> __m512i {
+        // SAFETY: the caller's.
+        unsafe { _mm512_add_epi32(sums, _mm512_madd_epi16(x, w)) }
+    }
+}
+
+/// Whether the kernel stores `layer`'s convolution: depthwise, AVX-512
+/// selected (without `std`, the compile-time target's), the weights with
+/// no constant added, and an input constant `c` whose padding bytes `-c`
+/// are bytes.
+pub(super) fn runs(layer: &Int8Tile) -> bool {
+    is_depthwise(layer.geometry)
+        && layer.w_offset == 0
+        && (-127..=128).contains(&layer.x_offset)
+        && crate::isa::selected() >= crate::isa::Level::Avx512
+}
+
+/// The weights of `layer`'s convolution in the kernel's layout, their
+/// sums, and its input padded.
+///
+/// # Panics
+/// If the weights or the input are shorter than the geometry's.
+#[target_feature(enable = "avx512f,avx512bw")]
+pub(super) fn pack(layer: &Int8Tile) -> DepthwiseWeights {
+    let g = layer.geometry;
+    let (channels, taps) = (g.out_channels, g.kernel[0] * g.kernel[1]);
+    assert!(
+        layer.w.len() >= channels * taps,
+        "int8 weights shorter than their geometry"
+    );
+    let blocks = channels.div_ceil(CHANNEL_BLOCK);
+    let mut weights = alloc::vec![0i32; blocks * taps * CHANNEL_BLOCK];
+    let mut sums = alloc::vec![0i32; blocks * CHANNEL_BLOCK];
+    for (channel, (taps_of, sum)) in layer.w.chunks_exact(taps).zip(&mut sums).enumerate() {
+        let (block, lane) = (channel / CHANNEL_BLOCK, channel % CHANNEL_BLOCK);
+        for (t, &w) in taps_of.iter().enumerate() {
+            weights[(block * taps + t) * CHANNEL_BLOCK + lane] = i32::from(w);
+            *sum += i32::from(w);
+        }
+    }
+    // The zero point `-c`, plus 128.
+    let padding = (layer.x_offset.wrapping_neg() as u8) ^ 0x80;
+    let input = PaddedInput::new(layer.x, g, padding, CHANNEL_BLOCK, |x| (x as u8) ^ 0x80);
+    DepthwiseWeights {
+        weights,
+        sums,
+        input,
+    }
+}
+
+/// [`super::store_layer`] for a depthwise convolution, with VNNI where
+/// the selected level has it.
+#[target_feature(enable = "avx512f,avx512bw")]
+pub(super) fn store_layer(
+    layer: &Int8Tile,
+    packed: &DepthwiseWeights,
+    epilogue: &Requantization<'_>,
+    out: &mut [MaybeUninit<i8>],
+) {
+    if crate::isa::selected() >= crate::isa::Level::Avx512Vnni {
+        // SAFETY: the selected level is at most the CPU's.
+        unsafe { store_layer_vnni(layer, packed, epilogue, out) }
+    } else {
+        store_blocks::<Bw>(layer, packed, epilogue, out);
+    }
+}
+
+/// [`store_blocks`] with `vpdpwssd`.
+#[target_feature(enable = "avx512f,avx512bw,avx512vnni")]
+fn store_layer_vnni(
+    layer: &Int8Tile,
+    packed: &DepthwiseWeights,
+    epilogue: &Requantization<'_>,
+    out: &mut [MaybeUninit<i8>],
+) {
+    store_blocks::<Vnni>(layer, packed, epilogue, out);
+}
+
+/// For each block of 16 channels, tiles of 8 positions (the last one
+/// ending at the last position, some of its positions computed again; one
+/// at a time where there are fewer than 8).
+///
+/// Inlined into a function with AVX-512 F and BW, and `M`'s features.
+#[inline(always)]
+fn store_blocks<M: MultiplyAdd>(
+    layer: &Int8Tile,
+    packed: &DepthwiseWeights,
+    epilogue: &Requantization<'_>,
+    out: &mut [MaybeUninit<i8>],
+) {
+    let g = layer.geometry;
+    let total = g.batch * g.output[0] * g.output[1];
+    let factor = layer.x_offset.wrapping_sub(128);
+    for channel in (0..g.out_channels).step_by(CHANNEL_BLOCK) {
+        // SAFETY: the CPU has AVX-512 F and BW (the caller's).
+        let steps = unsafe { Steps::new(epilogue, &packed.sums, factor, channel, g.out_channels) };
+        if total >= 8 {
+            let mut done = 0;
+            while done < total {
+                let start = done.min(total - 8);
+                tile::<M, 8>(g, packed, &steps, out, start);
+                done = start + 8;
+            }
+        } else {
+            for start in 0..total {
+                tile::<M, 1>(g, packed, &steps, out, start);
+            }
+        }
+    }
+}
+
+/// The `R` positions from `start` (counted across the batch, rows and
+/// columns of the output) by the block of 16 channels of `steps`: summed
+/// tap by tap, through `steps`, stored as bytes. Inlined as
+/// [`store_blocks`] is.
+#[inline(always)]
+fn tile<M: MultiplyAdd, const R: usize>(
+    g: &Geometry,
+    packed: &DepthwiseWeights,
+    steps: &Steps,
+    out: &mut [MaybeUninit<i8>],
+    start: usize,
+) {
+    let ([kh_len, kw_len], channels) = (g.kernel, g.out_channels);
+    let taps = kh_len * kw_len;
+    let input = &packed.input;
+    let row_step = g.dilation[0] * input.columns * channels;
+    let tap_step = g.dilation[1] * channels;
+    // Each position's window from the block's first channel, checked
+    // once: every tap's 16 bytes lie inside it.
+    let span = (kh_len - 1) * row_step + (kw_len - 1) * tap_step + CHANNEL_BLOCK;
+    let [oh_len, ow_len] = g.output;
+    let mut windows = [input.values.as_ptr(); R];
+    for (r, window) in windows.iter_mut().enumerate() {
+        let index = start + r;
+        let (n, at) = (index / (oh_len * ow_len), index % (oh_len * ow_len));
+        let p = Position {
+            n,
+            channel: 0,
+            oh: at / ow_len,
+            ow: at % ow_len,
+        };
+        *window = input.values[input.window(g, &p) + steps.channel..][..span].as_ptr();
+    }
+    let block = steps.channel / CHANNEL_BLOCK;
+    let weights = &packed.weights[block * taps * CHANNEL_BLOCK..][..taps * CHANNEL_BLOCK];
+    // SAFETY (every block below): the CPU has AVX-512 F and BW, and `M`'s
+    // features (the caller's).
+    let mut sums = [unsafe { _mm512_setzero_si512() }; R];
+    for kh in 0..kh_len {
+        for kw in 0..kw_len {
+            let tap = &weights[(kh * kw_len + kw) * CHANNEL_BLOCK..][..CHANNEL_BLOCK];
+            // SAFETY: 16 readable `i32`s; the load is unaligned.
+            let w = unsafe { _mm512_loadu_si512(tap.as_ptr().cast()) };
+            let offset = kh * row_step + kw * tap_step;
+            for (sum, window) in sums.iter_mut().zip(&windows) {
+                // SAFETY: `offset + 16 <= span`, the window's values.
+                let x = unsafe { _mm512_cvtepu8_epi32(_mm_loadu_si128(window.add(offset).cast())) };
+                *sum = unsafe { M::multiply_add(*sum, x, w) };
+            }
+        }
+    }
+    for (r, &sum) in sums.iter().enumerate() {
+        let row = &mut out[(start + r) * channels..][..channels];
+        let lanes = &mut row[steps.channel..][..steps.lanes];
+        // SAFETY: the mask's lanes are `lanes`' writable bytes; masked
+        // lanes touch no memory; the store is unaligned.
+        unsafe {
+            _mm512_mask_cvtepi32_storeu_epi8(
+                lanes.as_mut_ptr().cast(),
+                steps.mask,
+                steps.apply(sum),
+            )
+        };
+    }
+}

@@ -1,0 +1,137 @@
+//! An int8 layer's epilogue in AVX-512 registers ([`Steps`]): TFLite's
+//! requantisation of a block of 16 channels' `i32` sums, as the layer
+//! kernels (the VNNI convolution's, the depthwise one's) apply it to each
+//! tile before its one store of bytes. The same arithmetic as
+//! [`Requantization::apply`], lane by lane.
+
+use crate::expr::Requantization;
+use core::arch::x86_64::*;
+
+/// The lanes of one block of sums: 16 channels.
+const LANES: usize = 16;
+
+/// An epilogue's steps for one block of 16 channels, as vectors: each
+/// lane's sum `acc` becomes `min(max(requantize(acc + add, multiplier,
+/// shift) + offset, lo), hi)` ([`Requantization::apply`]), where `add`
+/// holds the `vpdpbusd` correction and the bias.
+pub(super) struct Steps {
+    /// The block's first channel.
+    pub(super) channel: usize,
+    /// The block's channels inside the output (16, or fewer in the last).
+    pub(super) lanes: usize,
+    /// The store's mask of those channels.
+    pub(super) mask: __mmask16,
+    /// The correction for the input bytes' 128, plus the bias.
+    add: __m512i,
+    /// `requantize`'s left shift, each lane's count below 32.
+    left: __m512i,
+    /// Whether a lane shifts left (TFLite's multipliers below 1, the
+    /// usual, shift right only).
+    shifts_left: bool,
+    /// The multipliers.
+    multiplier: __m512i,
+    /// The multipliers of the odd lanes, in the even ones.
+    multiplier_odd: __m512i,
+    /// The lanes whose multiplier is `i32::MIN` (the one overflow).
+    multiplier_min: __mmask16,
+    /// The right shift, 0 to 31.
+    right: __m512i,
+    /// `2^right - 1`: the bits the right shift drops.
+    dropped: __m512i,
+    /// The zero point added after the requantisation.
+    offset: __m512i,
+    /// The clamp's bounds.
+    lo: __m512i,
+    hi: __m512i,
+}
+
+impl Steps {
+    /// The steps of channels `channel ..+ 16` of a layer of `c_out`
+    /// channels (lanes past it hold zeros), the correction `factor`
+    /// times each channel's weight sum (`weight_sums[c]`).
+    #[inline]
+    #[target_feature(enable = "avx512f,avx512bw")]
+    pub(super) fn new(
+        epilogue: &Requantization<'_>,
+        weight_sums: &[i32],
+        factor: i32,
+        channel: usize,
+        c_out: usize,
+    ) -> Steps {
+        let lanes = (c_out - channel).min(LANES);
+        let lane = |value: &dyn Fn(usize) -> i32| -> __m512i {
+            let values: [i32; LANES] =
+                core::array::from_fn(|l| if l < lanes { value(channel + l) } else { 0 });
+            // SAFETY: 16 readable `i32`s; the load is unaligned.
+            unsafe { _mm512_loadu_si512(values.as_ptr().cast()) }
+        };
+        let right = |c: usize| epilogue.shift.at(c).wrapping_neg().clamp(0, 31);
+        let multiplier_min = (0..lanes).fold(0u16, |mask, l| {
+            mask | (u16::from(epilogue.multiplier.at(channel + l) == i32::MIN) << l)
+        });
+        let multiplier = lane(&|c| epilogue.multiplier.at(c));
+        Steps {
+            channel,
+            lanes,
+            mask: if lanes == LANES { !0 } else { (1 << lanes) - 1 },
+            add: lane(&|c| {
+                weight_sums[c]
+                    .wrapping_mul(factor)
+                    .wrapping_add(epilogue.bias.at(c))
+            }),
+            left: lane(&|c| epilogue.shift.at(c).max(0) & 31),
+            shifts_left: (0..lanes).any(|l| epilogue.shift.at(channel + l) > 0),
+            multiplier,
+            multiplier_odd: _mm512_srli_epi64::<32>(multiplier),
+            multiplier_min,
+            right: lane(&|c| right(c)),
+            dropped: lane(&|c| 1i32.wrapping_shl(right(c) as u32).wrapping_sub(1)),
+            offset: _mm512_set1_epi32(epilogue.offset),
+            lo: _mm512_set1_epi32(epilogue.lo),
+            hi: _mm512_set1_epi32(epilogue.hi),
+        }
+    }
+
+    /// The steps applied to the 16 sums `sums` (`fixed_point`'s
+    /// `multiply_by_quantized_multiplier`, in vectors: the 64-bit
+    /// products of the even and the odd lanes apart).
+    #[inline]
+    #[target_feature(enable = "avx512f,avx512bw")]
+    pub(super) fn apply(&self, sums: __m512i) -> __m512i {
+        let one = _mm512_set1_epi32(1);
+        // Two steps most layers do not need are skipped by branches that
+        // go the same way for every tile.
+        let mut x = _mm512_add_epi32(sums, self.add);
+        if self.shifts_left {
+            x = _mm512_sllv_epi32(x, self.left);
+        }
+        // `(x * m + 2^30) >> 31` of each lane: bits 31 to 62 of the
+        // 64-bit sum, the low half of the even lanes' shifted right,
+        // the high half of the odd lanes' shifted left by one.
+        let nudge = _mm512_set1_epi64(1 << 30);
+        let even = _mm512_mul_epi32(x, self.multiplier);
+        let odd = _mm512_mul_epi32(_mm512_srli_epi64::<32>(x), self.multiplier_odd);
+        let even = _mm512_srli_epi64::<31>(_mm512_add_epi64(even, nudge));
+        let odd = _mm512_slli_epi64::<1>(_mm512_add_epi64(odd, nudge));
+        let high = _mm512_mask_blend_epi32(0xAAAA, even, odd);
+        // `MIN * MIN` saturates to `MAX`.
+        let high = if self.multiplier_min == 0 {
+            high
+        } else {
+            let overflow =
+                _mm512_cmpeq_epi32_mask(x, _mm512_set1_epi32(i32::MIN)) & self.multiplier_min;
+            _mm512_mask_sub_epi32(high, overflow, high, one)
+        };
+        // `high / 2^right`, rounded half away from zero.
+        let remainder = _mm512_and_si512(high, self.dropped);
+        let threshold = _mm512_sub_epi32(
+            _mm512_srli_epi32::<1>(self.dropped),
+            _mm512_srai_epi32::<31>(high),
+        );
+        let quotient = _mm512_srav_epi32(high, self.right);
+        let round_up = _mm512_cmpgt_epi32_mask(remainder, threshold);
+        let quotient = _mm512_mask_add_epi32(quotient, round_up, quotient, one);
+        let y = _mm512_add_epi32(quotient, self.offset);
+        _mm512_min_epi32(_mm512_max_epi32(y, self.lo), self.hi)
+    }
+}

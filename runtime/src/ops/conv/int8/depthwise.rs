@@ -234,15 +234,7 @@ fn tile<M: MultiplyAdd, const R: usize>(
     }
     for (r, &sum) in sums.iter().enumerate() {
         let row = &mut out[(start + r) * channels..][..channels];
-        let lanes = &mut row[steps.channel..][..steps.lanes];
-        // SAFETY: the mask's lanes are `lanes`' writable bytes; masked
-        // lanes touch no memory; the store is unaligned.
-        unsafe {
-            _mm512_mask_cvtepi32_storeu_epi8(
-                lanes.as_mut_ptr().cast(),
-                steps.mask,
-                steps.apply(sum),
-            )
-        };
+        // SAFETY: the CPU has AVX-512 F and BW (the caller's).
+        unsafe { steps.store(row, steps.apply(sum)) };
     }
 }

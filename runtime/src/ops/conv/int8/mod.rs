@@ -769,13 +769,7 @@ mod vnni {
         for (r, sums) in sums.iter().enumerate().skip(skip) {
             let row = &mut out[(start + r) * c_out..][..c_out];
             for (sum, steps) in sums.iter().zip(steps) {
-                let bytes = steps.apply(sum.0);
-                let lanes = &mut row[steps.channel..][..steps.lanes];
-                // SAFETY: the mask's lanes are `lanes`' writable bytes;
-                // masked lanes touch no memory; the store is unaligned.
-                unsafe {
-                    _mm512_mask_cvtepi32_storeu_epi8(lanes.as_mut_ptr().cast(), steps.mask, bytes)
-                };
+                steps.store(row, steps.apply(sum.0));
             }
         }
     }

@@ -6,6 +6,7 @@
 
 use crate::expr::Requantization;
 use core::arch::x86_64::*;
+use core::mem::MaybeUninit;
 
 /// The lanes of one block of sums: 16 channels.
 const LANES: usize = 16;
@@ -18,9 +19,9 @@ pub(super) struct Steps {
     /// The block's first channel.
     pub(super) channel: usize,
     /// The block's channels inside the output (16, or fewer in the last).
-    pub(super) lanes: usize,
+    lanes: usize,
     /// The store's mask of those channels.
-    pub(super) mask: __mmask16,
+    mask: __mmask16,
     /// The correction for the input bytes' 128, plus the bias.
     add: __m512i,
     /// `requantize`'s left shift, each lane's count below 32.
@@ -133,5 +134,25 @@ impl Steps {
         let quotient = _mm512_mask_add_epi32(quotient, round_up, quotient, one);
         let y = _mm512_add_epi32(quotient, self.offset);
         _mm512_min_epi32(_mm512_max_epi32(y, self.lo), self.hi)
+    }
+
+    /// Stores the block's lanes of `values` as bytes into a position's
+    /// channels `row`: a whole block as one 16-byte store (a masked
+    /// narrowing store to memory takes several micro-ops on both machine
+    /// kinds), a last partial block masked.
+    #[inline]
+    #[target_feature(enable = "avx512f,avx512bw")]
+    pub(super) fn store(&self, row: &mut [MaybeUninit<i8>], values: __m512i) {
+        let lanes = &mut row[self.channel..][..self.lanes];
+        if let Ok(whole) = <&mut [MaybeUninit<i8>; LANES]>::try_from(&mut *lanes) {
+            // SAFETY: `whole` is 16 writable bytes; the store is unaligned.
+            unsafe { _mm_storeu_si128(whole.as_mut_ptr().cast(), _mm512_cvtepi32_epi8(values)) };
+        } else {
+            // SAFETY: the mask's lanes are `lanes`' writable bytes; masked
+            // lanes touch no memory; the store is unaligned.
+            unsafe {
+                _mm512_mask_cvtepi32_storeu_epi8(lanes.as_mut_ptr().cast(), self.mask, values)
+            };
+        }
     }
 }

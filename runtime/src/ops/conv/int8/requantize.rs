@@ -4,7 +4,7 @@
 //! tile before its one store of bytes. The same arithmetic as
 //! [`Requantization::apply`], lane by lane.
 
-use crate::expr::Requantization;
+use crate::expr::{PerChannel, Requantization};
 use core::arch::x86_64::*;
 use core::mem::MaybeUninit;
 
@@ -49,7 +49,11 @@ pub(super) struct Steps {
 impl Steps {
     /// The steps of channels `channel ..+ 16` of a layer of `c_out`
     /// channels (lanes past it hold zeros), the correction `factor`
-    /// times each channel's weight sum (`weight_sums[c]`).
+    /// times each channel's weight sum (`weight_sums[c]`, at least a
+    /// block's 16 from `channel`).
+    ///
+    /// # Panics
+    /// If `weight_sums` or a per-channel parameter is shorter than that.
     #[inline]
     #[target_feature(enable = "avx512f,avx512bw")]
     pub(super) fn new(
@@ -60,33 +64,49 @@ impl Steps {
         c_out: usize,
     ) -> Steps {
         let lanes = (c_out - channel).min(LANES);
-        let lane = |value: &dyn Fn(usize) -> i32| -> __m512i {
-            let values: [i32; LANES] =
-                core::array::from_fn(|l| if l < lanes { value(channel + l) } else { 0 });
-            // SAFETY: 16 readable `i32`s; the load is unaligned.
-            unsafe { _mm512_loadu_si512(values.as_ptr().cast()) }
+        let mask: __mmask16 = if lanes == LANES { !0 } else { (1 << lanes) - 1 };
+        // A parameter's values of the block's channels, zero past them.
+        let values = |parameter: PerChannel<'_>| match parameter {
+            PerChannel::All(value) => _mm512_maskz_set1_epi32(mask, value),
+            PerChannel::Each(values) => {
+                let values = &values[channel..channel + lanes];
+                // SAFETY: the mask's lanes are `values`' readable `i32`s;
+                // masked lanes touch no memory; the load is unaligned.
+                unsafe { _mm512_maskz_loadu_epi32(mask, values.as_ptr().cast()) }
+            }
         };
-        let right = |c: usize| epilogue.shift.at(c).wrapping_neg().clamp(0, 31);
-        let multiplier_min = (0..lanes).fold(0u16, |mask, l| {
-            mask | (u16::from(epilogue.multiplier.at(channel + l) == i32::MIN) << l)
-        });
-        let multiplier = lane(&|c| epilogue.multiplier.at(c));
+        let weight_sums: &[i32; LANES] = weight_sums[channel..channel + LANES]
+            .try_into()
+            .unwrap_or_else(|_| unreachable!());
+        // SAFETY: 16 readable `i32`s; the load is unaligned.
+        let weight_sums = unsafe { _mm512_loadu_si512(weight_sums.as_ptr().cast()) };
+        let (multiplier, shift) = (values(epilogue.multiplier), values(epilogue.shift));
+        let zero = _mm512_setzero_si512();
+        // `shift.wrapping_neg().clamp(0, 31)` and `shift.max(0) & 31`.
+        let right = _mm512_min_epi32(
+            _mm512_max_epi32(_mm512_sub_epi32(zero, shift), zero),
+            _mm512_set1_epi32(31),
+        );
+        let one = _mm512_set1_epi32(1);
         Steps {
             channel,
             lanes,
-            mask: if lanes == LANES { !0 } else { (1 << lanes) - 1 },
-            add: lane(&|c| {
-                weight_sums[c]
-                    .wrapping_mul(factor)
-                    .wrapping_add(epilogue.bias.at(c))
-            }),
-            left: lane(&|c| epilogue.shift.at(c).max(0) & 31),
-            shifts_left: (0..lanes).any(|l| epilogue.shift.at(channel + l) > 0),
+            mask,
+            add: _mm512_add_epi32(
+                _mm512_mullo_epi32(weight_sums, _mm512_set1_epi32(factor)),
+                values(epilogue.bias),
+            ),
+            left: _mm512_and_si512(_mm512_max_epi32(shift, zero), _mm512_set1_epi32(31)),
+            shifts_left: _mm512_cmpgt_epi32_mask(shift, zero) != 0,
             multiplier,
             multiplier_odd: _mm512_srli_epi64::<32>(multiplier),
-            multiplier_min,
-            right: lane(&|c| right(c)),
-            dropped: lane(&|c| 1i32.wrapping_shl(right(c) as u32).wrapping_sub(1)),
+            multiplier_min: _mm512_mask_cmpeq_epi32_mask(
+                mask,
+                multiplier,
+                _mm512_set1_epi32(i32::MIN),
+            ),
+            right,
+            dropped: _mm512_sub_epi32(_mm512_sllv_epi32(one, right), one),
             offset: _mm512_set1_epi32(epilogue.offset),
             lo: _mm512_set1_epi32(epilogue.lo),
             hi: _mm512_set1_epi32(epilogue.hi),

@@ -105,10 +105,11 @@ pub(super) fn pack(layer: &Int8Tile) -> DepthwiseWeights {
     let mut sums = alloc::vec![0i32; blocks * CHANNEL_BLOCK];
     for (channel, (taps_of, sum)) in layer.w.chunks_exact(taps).zip(&mut sums).enumerate() {
         let (block, lane) = (channel / CHANNEL_BLOCK, channel % CHANNEL_BLOCK);
-        for (t, &w) in taps_of.iter().enumerate() {
-            weights[(block * taps + t) * CHANNEL_BLOCK + lane] = i32::from(w);
-            *sum += i32::from(w);
+        let block = &mut weights[block * taps * CHANNEL_BLOCK..][..taps * CHANNEL_BLOCK];
+        for (weight, &w) in block.iter_mut().skip(lane).step_by(CHANNEL_BLOCK).zip(taps_of) {
+            *weight = i32::from(w);
         }
+        *sum = taps_of.iter().map(|&w| i32::from(w)).sum();
     }
     // The zero point `-c`, plus 128.
     let padding = (layer.x_offset.wrapping_neg() as u8) ^ 0x80;

@@ -106,7 +106,12 @@ pub(super) fn pack(layer: &Int8Tile) -> DepthwiseWeights {
     for (channel, (taps_of, sum)) in layer.w.chunks_exact(taps).zip(&mut sums).enumerate() {
         let (block, lane) = (channel / CHANNEL_BLOCK, channel % CHANNEL_BLOCK);
         let block = &mut weights[block * taps * CHANNEL_BLOCK..][..taps * CHANNEL_BLOCK];
-        for (weight, &w) in block.iter_mut().skip(lane).step_by(CHANNEL_BLOCK).zip(taps_of) {
+        for (weight, &w) in block
+            .iter_mut()
+            .skip(lane)
+            .step_by(CHANNEL_BLOCK)
+            .zip(taps_of)
+        {
             *weight = i32::from(w);
         }
         *sum = taps_of.iter().map(|&w| i32::from(w)).sum();

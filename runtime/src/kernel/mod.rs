@@ -135,11 +135,13 @@ impl<T: Element> Slot<T> for MaybeUninit<T> {
 #[inline(always)]
 pub(crate) fn drive<T: Element, O: Shape, E: Expr<T>, X: Slot<T>>(out: &mut [X], e: &E) {
     let out = &mut out[..O::LEN];
-    if const { matches!(E::OWN.layer, Stage::Stored) } && store_int8_layer::<T, O, E, X>(out, e) {
-        return;
-    }
+    // A walk split across threads first: an int8 layer's kernel runs on
+    // one.
     #[cfg(feature = "rayon")]
     if Plan::<T, O, E>::PARALLEL && parallel::drive_parts::<T, O, E, X>(out, e) {
+        return;
+    }
+    if const { matches!(E::OWN.layer, Stage::Stored) } && store_int8_layer::<T, O, E, X>(out, e) {
         return;
     }
     drive_part::<T, O, E, X>(out, e, 0);

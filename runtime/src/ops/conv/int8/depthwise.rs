@@ -9,9 +9,10 @@
 //! and for each tap of each position one load of the pixel's 16 bytes
 //! from a padded copy of the input (each byte plus 128, as the VNNI
 //! kernel's, so that no tap checks the padding), widened, multiplied and
-//! added: with VNNI one `vpdpwssd` (each `i32` lane read as a pair of
-//! `i16`, the byte and zero against the weight and its sign), else
-//! `vpmaddwd` and an add (one micro-op where Intel's `vpmulld` takes two).
+//! added by one `vpdpwssd` (each `i32` lane read as a pair of `i16`, the
+//! byte and zero against the weight and its sign). (At AVX-512 without
+//! VNNI, rare, `vpmaddwd` and an add would do; such a CPU keeps the
+//! expression's nest rather than a second copy of this kernel.)
 //! Eight positions at a time keep eight sums in flight; the correction for
 //! the 128 and the epilogue are applied in registers ([`Steps`]) and the
 //! bytes stored.
@@ -43,48 +44,15 @@ pub(super) const fn is_depthwise(g: &Geometry) -> bool {
     g.channels_last && g.groups > 0 && g.groups == g.in_channels && g.groups == g.out_channels
 }
 
-/// How a tap's products are added to the sums: `vpdpwssd` with VNNI.
-trait MultiplyAdd {
-    /// `sums + x * w` in each `i32` lane, `x` a byte widened and `w` an
-    /// `i8` widened.
-    ///
-    /// # Safety
-    /// The CPU has the implementation's features; inlined into a function
-    /// that enables them.
-    unsafe fn multiply_add(sums: __m512i, x: __m512i, w: __m512i) -> __m512i;
-}
-
-/// With AVX-512 VNNI: one `vpdpwssd`.
-struct Vnni;
-
-impl MultiplyAdd for Vnni {
-    #[inline(always)]
-    unsafe fn multiply_add(sums: __m512i, x: __m512i, w: __m512i) -> __m512i {
-        // SAFETY: the caller's.
-        unsafe { _mm512_dpwssd_epi32(sums, x, w) }
-    }
-}
-
-/// With AVX-512 BW: `vpmaddwd`, then an add.
-struct Bw;
-
-impl MultiplyAdd for Bw {
-    #[inline(always)]
-    unsafe fn multiply_add(sums: __m512i, x: __m512i, w: __m512i) -> __m512i {
-        // SAFETY: the caller's.
-        unsafe { _mm512_add_epi32(sums, _mm512_madd_epi16(x, w)) }
-    }
-}
-
 /// Whether the kernel stores `layer`'s convolution: depthwise, AVX-512
-/// selected (without `std`, the compile-time target's), the weights with
-/// no constant added, and an input constant `c` whose padding bytes `-c`
-/// are bytes.
+/// with VNNI selected (without `std`, the compile-time target's), the
+/// weights with no constant added, and an input constant `c` whose
+/// padding bytes `-c` are bytes.
 pub(super) fn runs(layer: &Int8Tile) -> bool {
     is_depthwise(layer.geometry)
         && layer.w_offset == 0
         && (-127..=128).contains(&layer.x_offset)
-        && crate::isa::selected() >= crate::isa::Level::Avx512
+        && crate::isa::selected() >= crate::isa::Level::Avx512Vnni
 }
 
 /// The weights of `layer`'s convolution in the kernel's layout, their
@@ -126,41 +94,12 @@ pub(super) fn pack(layer: &Int8Tile) -> DepthwiseWeights {
     }
 }
 
-/// [`super::store_layer`] for a depthwise convolution, with VNNI where
-/// the selected level has it.
-#[target_feature(enable = "avx512f,avx512bw")]
-pub(super) fn store_layer(
-    layer: &Int8Tile,
-    packed: &DepthwiseWeights,
-    epilogue: &Requantization<'_>,
-    out: &mut [MaybeUninit<i8>],
-) {
-    if crate::isa::selected() >= crate::isa::Level::Avx512Vnni {
-        // SAFETY: the selected level is at most the CPU's.
-        unsafe { store_layer_vnni(layer, packed, epilogue, out) }
-    } else {
-        store_blocks::<Bw>(layer, packed, epilogue, out);
-    }
-}
-
-/// [`store_blocks`] with `vpdpwssd`.
+/// [`super::store_layer`] for a depthwise convolution: for each block of
+/// 16 channels, tiles of 8 positions (the last one ending at the last
+/// position, some of its positions computed again; one at a time where
+/// there are fewer than 8).
 #[target_feature(enable = "avx512f,avx512bw,avx512vnni")]
-fn store_layer_vnni(
-    layer: &Int8Tile,
-    packed: &DepthwiseWeights,
-    epilogue: &Requantization<'_>,
-    out: &mut [MaybeUninit<i8>],
-) {
-    store_blocks::<Vnni>(layer, packed, epilogue, out);
-}
-
-/// For each block of 16 channels, tiles of 8 positions (the last one
-/// ending at the last position, some of its positions computed again; one
-/// at a time where there are fewer than 8).
-///
-/// Inlined into a function with AVX-512 F and BW, and `M`'s features.
-#[inline(always)]
-fn store_blocks<M: MultiplyAdd>(
+pub(super) fn store_layer(
     layer: &Int8Tile,
     packed: &DepthwiseWeights,
     epilogue: &Requantization<'_>,
@@ -170,18 +109,17 @@ fn store_blocks<M: MultiplyAdd>(
     let total = g.batch * g.output[0] * g.output[1];
     let factor = layer.x_offset.wrapping_sub(128);
     for channel in (0..g.out_channels).step_by(CHANNEL_BLOCK) {
-        // SAFETY: the CPU has AVX-512 F and BW (the caller's).
-        let steps = unsafe { Steps::new(epilogue, &packed.sums, factor, channel, g.out_channels) };
+        let steps = Steps::new(epilogue, &packed.sums, factor, channel, g.out_channels);
         if total >= 8 {
             let mut done = 0;
             while done < total {
                 let start = done.min(total - 8);
-                tile::<M, 8>(g, packed, &steps, out, start);
+                tile::<8>(g, packed, &steps, out, start);
                 done = start + 8;
             }
         } else {
             for start in 0..total {
-                tile::<M, 1>(g, packed, &steps, out, start);
+                tile::<1>(g, packed, &steps, out, start);
             }
         }
     }
@@ -189,10 +127,11 @@ fn store_blocks<M: MultiplyAdd>(
 
 /// The `R` positions from `start` (counted across the batch, rows and
 /// columns of the output) by the block of 16 channels of `steps`: summed
-/// tap by tap, through `steps`, stored as bytes. Inlined as
-/// [`store_blocks`] is.
+/// tap by tap, through `steps`, stored as bytes. Inlined into
+/// [`store_layer`] (a function with target features is not always
+/// inlined where it is called, and this one measured 5% slower so).
 #[inline(always)]
-fn tile<M: MultiplyAdd, const R: usize>(
+fn tile<const R: usize>(
     g: &Geometry,
     packed: &DepthwiseWeights,
     steps: &Steps,
@@ -222,8 +161,7 @@ fn tile<M: MultiplyAdd, const R: usize>(
     }
     let block = steps.channel / CHANNEL_BLOCK;
     let weights = &packed.weights[block * taps * CHANNEL_BLOCK..][..taps * CHANNEL_BLOCK];
-    // SAFETY (every block below): the CPU has AVX-512 F and BW, and `M`'s
-    // features (the caller's).
+    // SAFETY (every block below but the loads'): `store_layer`'s features.
     let mut sums = [unsafe { _mm512_setzero_si512() }; R];
     for kh in 0..kh_len {
         for kw in 0..kw_len {
@@ -234,13 +172,12 @@ fn tile<M: MultiplyAdd, const R: usize>(
             for (sum, window) in sums.iter_mut().zip(&windows) {
                 // SAFETY: `offset + 16 <= span`, the window's values.
                 let x = unsafe { _mm512_cvtepu8_epi32(_mm_loadu_si128(window.add(offset).cast())) };
-                *sum = unsafe { M::multiply_add(*sum, x, w) };
+                *sum = unsafe { _mm512_dpwssd_epi32(*sum, x, w) };
             }
         }
     }
     for (r, &sum) in sums.iter().enumerate() {
         let row = &mut out[(start + r) * channels..][..channels];
-        // SAFETY: the CPU has AVX-512 F and BW (the caller's).
         unsafe { steps.store(row, steps.apply(sum)) };
     }
 }

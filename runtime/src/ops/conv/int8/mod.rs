@@ -218,7 +218,8 @@ impl PackedWeights {
             #[cfg(vnni_kernel)]
             if depthwise::runs(tile) {
                 // SAFETY: `depthwise::runs` holds only where the CPU has
-                // AVX-512 F and BW (the selected level is at most the CPU's).
+                // AVX-512 F, BW and VNNI (the selected level is at most the
+                // CPU's).
                 return Packed::Depthwise(unsafe { depthwise::pack(tile) });
             }
             #[cfg(vnni_kernel)]
@@ -407,8 +408,7 @@ pub(crate) fn store_layer(
             // BW and VNNI (`vnni_runs`); they were made for this geometry,
             // whose inputs and output `out` holds.
             Packed::Vnni(weights) => unsafe { vnni::store_layer(layer, weights, epilogue, out) },
-            // SAFETY: as above, where the CPU has AVX-512 F and BW
-            // (`depthwise::runs`).
+            // SAFETY: as above (`depthwise::runs`).
             Packed::Depthwise(weights) => unsafe {
                 depthwise::store_layer(layer, weights, epilogue, out)
             },
@@ -656,7 +656,7 @@ mod vnni {
     /// [`super::store_layer`] by the VNNI kernel: for each one or two
     /// blocks of 16 channels, tiles of 8 positions (the last one ending at
     /// the last position, its positions before the ones not yet stored
-    /// computed again; 4, 2 and 1 where there are fewer than 8), each
+    /// computed again; one at a time where there are fewer than 8), each
     /// tile's sums through the epilogue and stored as bytes.
     #[target_feature(enable = "avx512f,avx512bw,avx512vnni,avx2")]
     pub(super) fn store_layer(
@@ -716,15 +716,11 @@ mod vnni {
             }
             return;
         }
-        for rows in [4, 2, 1] {
-            while total - done >= rows {
-                match rows {
-                    4 => layer_tile::<4, V>(&tile, packed, &steps, out, done, 0),
-                    2 => layer_tile::<2, V>(&tile, packed, &steps, out, done, 0),
-                    _ => layer_tile::<1, V>(&tile, packed, &steps, out, done, 0),
-                }
-                done += rows;
-            }
+        // Fewer than 8 positions: one at a time (each tile height is code
+        // of its own, and such layers are small).
+        while done < total {
+            layer_tile::<1, V>(&tile, packed, &steps, out, done, 0);
+            done += 1;
         }
     }
 

@@ -473,24 +473,8 @@ impl<T: Element, C: ConvSpec, Xr: Reader<T>, Wr: Reader<T>> Int8Source
         if const { !Self::INT8_TILES && !Self::INT8_DEPTHWISE } {
             return false;
         }
-        let (Some((x, x_offset)), Some((w, w_offset)), Some(packed)) = (
-            self.x_reader.int8(self.x),
-            self.w_reader.int8(self.w),
-            Wr::packed(&self.packed),
-        ) else {
-            return false;
-        };
-        let layer = int8::Int8Tile {
-            x,
-            w,
-            packed,
-            x_offset,
-            w_offset,
-            geometry: &Self::G,
-            positions: &[],
-            channels: Self::G.out_channels,
-        };
-        int8::store_layer(&layer, epilogue, out)
+        self.int8_tile_of(&[], Self::G.out_channels)
+            .is_some_and(|layer| int8::store_layer(&layer, epilogue, out))
     }
 }
 
@@ -703,6 +687,30 @@ impl<'a, T: Element, C: ConvSpec, Xr: Reader<T>, Wr: Reader<T>> Convolution<'a, 
         block
     }
 
+    /// The int8 kernels' view of the convolution over `positions` (none
+    /// for a whole layer) by `channels` channels: the stored bytes and the
+    /// constants added to them, and the packed weights' cell; `None` where
+    /// an input is not `i8` data read widened or there is no allocator.
+    #[inline(always)]
+    fn int8_tile_of<'t>(
+        &'t self,
+        positions: &'t [Position],
+        channels: usize,
+    ) -> Option<int8::Int8Tile<'t>> {
+        let ((x, x_offset), (w, w_offset)) =
+            (self.x_reader.int8(self.x)?, self.w_reader.int8(self.w)?);
+        Some(int8::Int8Tile {
+            x,
+            w,
+            packed: Wr::packed(&self.packed)?,
+            x_offset,
+            w_offset,
+            geometry: &Self::G,
+            positions,
+            channels,
+        })
+    }
+
     /// The sums of the `positions` by `channels` channels from theirs (the
     /// block's first columns, the rest zero), summed by [`int8::block`];
     /// `None` where the inputs or the tile are not the kernel's: never for
@@ -715,23 +723,7 @@ impl<'a, T: Element, C: ConvSpec, Xr: Reader<T>, Wr: Reader<T>> Convolution<'a, 
         positions: &[Position; R],
         channels: usize,
     ) -> Option<[[T; CC]; R]> {
-        let (Some((x, x_offset)), Some((w, w_offset)), Some(packed)) = (
-            self.x_reader.int8(self.x),
-            self.w_reader.int8(self.w),
-            Wr::packed(&self.packed),
-        ) else {
-            return None;
-        };
-        let tile = int8::Int8Tile {
-            x,
-            w,
-            packed,
-            x_offset,
-            w_offset,
-            geometry: &Self::G,
-            positions,
-            channels,
-        };
+        let tile = self.int8_tile_of(positions, channels)?;
         // The tile's rows only: each tile height's buffer is its own
         // where LLVM does not share stack slots (at opt-level "s").
         let mut sums = [[0; int8::TILE_CHANNELS]; R];

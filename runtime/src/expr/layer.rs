@@ -233,7 +233,20 @@ impl core::fmt::Debug for Int8Layer<'_> {
     }
 }
 
-impl Int8Layer<'_> {
+impl<'a> Int8Layer<'a> {
+    /// The layer with one more step of its epilogue (a node's above the
+    /// child that gave it), where `step` gives one.
+    #[inline(always)]
+    pub fn then(
+        self,
+        step: impl FnOnce(Requantization<'a>) -> Option<Requantization<'a>>,
+    ) -> Option<Self> {
+        Some(Int8Layer {
+            epilogue: step(self.epilogue)?,
+            ..self
+        })
+    }
+
     /// Stores the layer into `out` through the int8 kernels; false where
     /// they decline ([`Int8Source::store`]).
     #[inline(always)]

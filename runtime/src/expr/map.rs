@@ -164,12 +164,10 @@ unsafe impl<T: Element, F: UnaryFunction<T>, A: Expr<T>, S: Shape> Expr<T> for M
         if const { matches!(Self::OWN.layer, Stage::None) } {
             return None;
         }
-        let layer = self.a.int8_layer::<O>()?;
-        let epilogue = match F::LAYER_STEP {
-            LayerStep::Relu => layer.epilogue.max(0),
-            _ => return None,
-        };
-        Some(Int8Layer { epilogue, ..layer })
+        self.a.int8_layer::<O>()?.then(|e| match F::LAYER_STEP {
+            LayerStep::Relu => Some(e.max(0)),
+            _ => None,
+        })
     }
     #[inline(always)]
     fn row<O: Shape>(&self, outer: [usize; MAX_RANK]) -> impl Row<T> + '_ {
@@ -227,24 +225,24 @@ unsafe impl<T: Element, F: BinaryFunction<T>, A: Expr<T>, B: Expr<T>, S: Shape> 
         if const { matches!(Self::OWN.layer, Stage::None) } {
             return None;
         }
-        let layer = self.a.int8_layer::<O>()?;
-        let e = layer.epilogue;
-        let epilogue = match (A::OWN.layer, F::LAYER_STEP) {
-            (Stage::Sums, LayerStep::None) => Requantization {
-                bias: per_channel::<T, O, B>(&self.b)?,
-                ..e
-            },
-            (Stage::Requantized, LayerStep::None) => Requantization {
-                offset: e
-                    .offset
-                    .wrapping_add(F::OFFSET_SIGN.wrapping_mul(constant::<T, O, B>(&self.b)?)),
-                ..e
-            },
-            (_, LayerStep::Max) => e.max(constant::<T, O, B>(&self.b)?),
-            (_, LayerStep::Min) => e.min(constant::<T, O, B>(&self.b)?),
-            _ => return None,
-        };
-        Some(Int8Layer { epilogue, ..layer })
+        self.a.int8_layer::<O>()?.then(|e| {
+            Some(match (A::OWN.layer, F::LAYER_STEP) {
+                (Stage::Sums, LayerStep::None) => Requantization {
+                    bias: per_channel::<T, O, B>(&self.b)?,
+                    ..e
+                },
+                (Stage::Requantized, LayerStep::None) => {
+                    let value = constant::<T, O, B>(&self.b)?;
+                    Requantization {
+                        offset: e.offset.wrapping_add(F::OFFSET_SIGN.wrapping_mul(value)),
+                        ..e
+                    }
+                }
+                (_, LayerStep::Max) => e.max(constant::<T, O, B>(&self.b)?),
+                (_, LayerStep::Min) => e.min(constant::<T, O, B>(&self.b)?),
+                _ => return None,
+            })
+        })
     }
     #[inline(always)]
     fn row<O: Shape>(&self, outer: [usize; MAX_RANK]) -> impl Row<T> + '_ {
@@ -329,20 +327,19 @@ where
         if const { matches!(Self::OWN.layer, Stage::None) } {
             return None;
         }
-        let layer = self.a.int8_layer::<O>()?;
-        let e = layer.epilogue;
-        let epilogue = match F::LAYER_STEP {
-            LayerStep::Requantize => Requantization {
-                multiplier: per_channel::<T, O, B>(&self.b)?,
-                shift: per_channel::<T, O, C>(&self.c)?,
-                ..e
-            },
-            LayerStep::Clamp => e
-                .max(constant::<T, O, B>(&self.b)?)
-                .min(constant::<T, O, C>(&self.c)?),
-            _ => return None,
-        };
-        Some(Int8Layer { epilogue, ..layer })
+        self.a.int8_layer::<O>()?.then(|e| {
+            Some(match F::LAYER_STEP {
+                LayerStep::Requantize => Requantization {
+                    multiplier: per_channel::<T, O, B>(&self.b)?,
+                    shift: per_channel::<T, O, C>(&self.c)?,
+                    ..e
+                },
+                LayerStep::Clamp => e
+                    .max(constant::<T, O, B>(&self.b)?)
+                    .min(constant::<T, O, C>(&self.c)?),
+                _ => return None,
+            })
+        })
     }
     #[inline(always)]
     fn row<O: Shape>(&self, outer: [usize; MAX_RANK]) -> impl Row<T> + '_ {

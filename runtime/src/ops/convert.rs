@@ -213,12 +213,9 @@ where
         if const { matches!(Self::OWN.layer, Stage::None) } {
             return None;
         }
-        let layer = self.input.int8_layer::<O>()?;
-        let epilogue = layer
-            .epilogue
-            .max(i32::from(i8::MIN))
-            .min(i32::from(i8::MAX));
-        Some(Int8Layer { epilogue, ..layer })
+        self.input
+            .int8_layer::<O>()?
+            .then(|e| Some(e.max(i32::from(i8::MIN)).min(i32::from(i8::MAX))))
     }
 
     #[inline(always)]

@@ -196,6 +196,28 @@ impl<'a> Requantization<'a> {
 
     /// Channel `c`'s value from the sum `acc`: the definition the kernels
     /// compute in vectors.
+    ///
+    /// ```
+    /// use tensor_expr_runtime::expr::{PerChannel, Requantization};
+    /// // requantize(acc + 100, 2^30, -1) - 128, then max(.., -120), then
+    /// // the saturation of `saturating_cast::<i8>`.
+    /// let layer = Requantization {
+    ///     bias: PerChannel::All(100),
+    ///     multiplier: PerChannel::All(1 << 30),
+    ///     shift: PerChannel::All(-1),
+    ///     offset: -128,
+    ///     ..Requantization::SUMS
+    /// }
+    /// .max(-120)
+    /// .max(-128)
+    /// .min(127);
+    /// // (900 + 100) * 0.5 / 2 = 250, less 128.
+    /// assert_eq!(layer.apply(900, 0), 122);
+    /// // (-1100 + 100) / 4 = -250, less 128, clamped.
+    /// assert_eq!(layer.apply(-1100, 0), -120);
+    /// // Crossed clamps: `max(.., 20)` then `min(.., 10)` is 10.
+    /// assert_eq!(layer.max(20).min(10).apply(0, 0), 10);
+    /// ```
     #[inline(always)]
     pub fn apply(&self, acc: i32, c: usize) -> i32 {
         let scaled = crate::fixed_point::multiply_by_quantized_multiplier(

@@ -52,9 +52,15 @@
 //! than its multiply-adds, and the general path, compiled per expression,
 //! has the geometry as constants (its loops unrolled, its offsets
 //! folded), which a kernel compiled once cannot. A kernel of 16 channels
-//! a tap, compiled once, measured no faster than it, nor did one of four
-//! taps a `vpdpbusd` from a copy of the input interleaved once per
+//! a tap, compiled once, measured no faster than it for tiles, nor did one
+//! of four taps a `vpdpbusd` from a copy of the input interleaved once per
 //! evaluation (PERFORMANCE.md, "Int8 depthwise convolutions").
+//!
+//! A whole int8 layer (module [`crate::expr::layer`]) is stored by
+//! [`store_layer`] instead, its epilogue in registers ([`requantize`]): by
+//! the VNNI kernel for the forms, by the [`depthwise`] layer kernel for a
+//! depthwise convolution (there, without a tile's plumbing or the
+//! expression's epilogue, a kernel compiled once is the faster).
 
 #[cfg(all(feature = "alloc", vnni_kernel))]
 mod depthwise;

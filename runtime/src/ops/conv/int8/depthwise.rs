@@ -108,18 +108,17 @@ pub(super) fn store_layer(
     let g = layer.geometry;
     let total = g.batch * g.output[0] * g.output[1];
     let factor = layer.x_offset.wrapping_sub(128);
-    for channel in (0..g.out_channels).step_by(CHANNEL_BLOCK) {
-        let steps = Steps::new(epilogue, &packed.sums, factor, channel, g.out_channels);
+    for steps in &Steps::blocks(epilogue, &packed.sums, factor, g.out_channels) {
         if total >= 8 {
             let mut done = 0;
             while done < total {
                 let start = done.min(total - 8);
-                tile::<8>(g, packed, &steps, out, start);
+                tile::<8>(g, packed, steps, out, start);
                 done = start + 8;
             }
         } else {
             for start in 0..total {
-                tile::<1>(g, packed, &steps, out, start);
+                tile::<1>(g, packed, steps, out, start);
             }
         }
     }
@@ -169,15 +168,15 @@ fn tile<const R: usize>(
             // SAFETY: 16 readable `i32`s; the load is unaligned.
             let w = unsafe { _mm512_loadu_si512(tap.as_ptr().cast()) };
             let offset = kh * row_step + kw * tap_step;
-            for (sum, window) in sums.iter_mut().zip(&windows) {
+            each_row!(R, r => {
                 // SAFETY: `offset + 16 <= span`, the window's values.
-                let x = unsafe { _mm512_cvtepu8_epi32(_mm_loadu_si128(window.add(offset).cast())) };
-                *sum = unsafe { _mm512_dpwssd_epi32(*sum, x, w) };
-            }
+                let x = unsafe { _mm512_cvtepu8_epi32(_mm_loadu_si128(windows[r].add(offset).cast())) };
+                sums[r] = unsafe { _mm512_dpwssd_epi32(sums[r], x, w) };
+            });
         }
     }
-    for (r, &sum) in sums.iter().enumerate() {
+    each_row!(R, r => {
         let row = &mut out[(start + r) * channels..][..channels];
-        unsafe { steps.store(row, steps.apply(sum)) };
-    }
+        unsafe { steps.store(row, steps.apply(sums[r])) };
+    });
 }

@@ -62,6 +62,9 @@
 //! depthwise convolution (there, without a tile's plumbing or the
 //! expression's epilogue, a kernel compiled once is the faster).
 
+#[cfg(all(feature = "alloc", target_arch = "x86_64"))]
+#[macro_use]
+mod windows; // first: its `each_row!` is the other kernels' too
 #[cfg(all(feature = "alloc", vnni_kernel))]
 mod depthwise;
 #[cfg(all(feature = "alloc", target_arch = "x86_64"))]
@@ -70,8 +73,6 @@ mod pairs;
 mod portable;
 #[cfg(all(feature = "alloc", vnni_kernel))]
 mod requantize;
-#[cfg(all(feature = "alloc", target_arch = "x86_64"))]
-mod windows;
 
 #[cfg(feature = "alloc")]
 use super::input_at;
@@ -671,14 +672,23 @@ mod vnni {
         epilogue: &Requantization<'_>,
         out: &mut [MaybeUninit<i8>],
     ) {
-        let blocks = layer.geometry.out_channels.div_ceil(CHANNEL_BLOCK);
+        let c_out = layer.geometry.out_channels;
+        let blocks = c_out.div_ceil(CHANNEL_BLOCK);
+        let factor = layer.x_offset.wrapping_sub(128);
+        let steps = Steps::blocks(epilogue, &packed.sums, factor, c_out);
         let mut block = 0;
         while block < blocks {
             if blocks - block >= 2 {
-                layer_blocks::<2>(layer, packed, epilogue, out, block);
+                let steps = (&steps[block..block + 2])
+                    .try_into()
+                    .unwrap_or_else(|_| unreachable!());
+                layer_blocks::<2>(layer, packed, steps, out);
                 block += 2;
             } else {
-                layer_blocks::<1>(layer, packed, epilogue, out, block);
+                let steps = (&steps[block..block + 1])
+                    .try_into()
+                    .unwrap_or_else(|_| unreachable!());
+                layer_blocks::<1>(layer, packed, steps, out);
                 block += 1;
             }
         }
@@ -692,23 +702,12 @@ mod vnni {
     fn layer_blocks<const V: usize>(
         layer: &Int8Tile,
         packed: &VnniWeights,
-        epilogue: &Requantization<'_>,
+        steps: &[Steps; V],
         out: &mut [MaybeUninit<i8>],
-        first: usize,
     ) {
         let g = layer.geometry;
         let total = g.batch * g.output[0] * g.output[1];
-        let channel = first * CHANNEL_BLOCK;
-        let factor = layer.x_offset.wrapping_sub(128);
-        let steps: [Steps; V] = core::array::from_fn(|v| {
-            Steps::new(
-                epilogue,
-                &packed.sums,
-                factor,
-                channel + CHANNEL_BLOCK * v,
-                g.out_channels,
-            )
-        });
+        let channel = steps[0].channel;
         let tile = Int8Tile {
             channels: (g.out_channels - channel).min(CHANNEL_BLOCK * V),
             ..*layer
@@ -717,7 +716,7 @@ mod vnni {
         if total >= 8 {
             while done < total {
                 let start = done.min(total - 8);
-                layer_tile::<8, V>(&tile, packed, &steps, out, start, done - start);
+                layer_tile::<8, V>(&tile, packed, steps, out, start, done - start);
                 done = start + 8;
             }
             return;
@@ -725,7 +724,7 @@ mod vnni {
         // Fewer than 8 positions: one at a time (each tile height is code
         // of its own, and such layers are small).
         while done < total {
-            layer_tile::<1, V>(&tile, packed, &steps, out, done, 0);
+            layer_tile::<1, V>(&tile, packed, steps, out, done, 0);
             done += 1;
         }
     }
@@ -768,12 +767,14 @@ mod vnni {
         let sums =
             unsafe { super::windows::sums::<Quads, R, V>(&tile, &packed.input, &packed.bytes, 0) };
         let c_out = g.out_channels;
-        for (r, sums) in sums.iter().enumerate().skip(skip) {
-            let row = &mut out[(start + r) * c_out..][..c_out];
-            for (sum, steps) in sums.iter().zip(steps) {
-                steps.store(row, steps.apply(sum.0));
+        each_row!(R, r => {
+            if r >= skip {
+                let row = &mut out[(start + r) * c_out..][..c_out];
+                for (sum, steps) in sums[r].iter().zip(steps) {
+                    steps.store(row, steps.apply(sum.0));
+                }
             }
-        }
+        });
     }
 
     /// Copies the tile's convolution's weights into the kernel's layout

@@ -5,6 +5,7 @@
 //! [`Requantization::apply`], lane by lane.
 
 use crate::expr::{PerChannel, Requantization};
+use alloc::vec::Vec;
 use core::arch::x86_64::*;
 use core::mem::MaybeUninit;
 
@@ -39,6 +40,8 @@ pub(super) struct Steps {
     right: __m512i,
     /// `2^right - 1`: the bits the right shift drops.
     dropped: __m512i,
+    /// `dropped / 2`: the remainder a positive value rounds up above.
+    half: __m512i,
     /// The zero point added after the requantisation.
     offset: __m512i,
     /// The clamp's bounds.
@@ -88,6 +91,7 @@ impl Steps {
             _mm512_set1_epi32(31),
         );
         let one = _mm512_set1_epi32(1);
+        let dropped = _mm512_sub_epi32(_mm512_sllv_epi32(one, right), one);
         Steps {
             channel,
             lanes,
@@ -106,11 +110,29 @@ impl Steps {
                 _mm512_set1_epi32(i32::MIN),
             ),
             right,
-            dropped: _mm512_sub_epi32(_mm512_sllv_epi32(one, right), one),
+            dropped,
+            half: _mm512_srli_epi32::<1>(dropped),
             offset: _mm512_set1_epi32(epilogue.offset),
             lo: _mm512_set1_epi32(epilogue.lo),
             hi: _mm512_set1_epi32(epilogue.hi),
         }
+    }
+
+    /// The steps of every block of 16 channels of a layer of `c_out`
+    /// channels ([`Steps::new`]), on the heap: a layer kernel's tiles read
+    /// them where they are, so that they take no stack (LLVM would keep
+    /// values of its own out of the tile loop, in stack slots).
+    #[target_feature(enable = "avx512f,avx512bw")]
+    pub(super) fn blocks(
+        epilogue: &Requantization<'_>,
+        weight_sums: &[i32],
+        factor: i32,
+        c_out: usize,
+    ) -> Vec<Steps> {
+        (0..c_out)
+            .step_by(LANES)
+            .map(|channel| Steps::new(epilogue, weight_sums, factor, channel, c_out))
+            .collect()
     }
 
     /// The steps applied to the 16 sums `sums` (`fixed_point`'s
@@ -145,10 +167,7 @@ impl Steps {
         };
         // `high / 2^right`, rounded half away from zero.
         let remainder = _mm512_and_si512(high, self.dropped);
-        let threshold = _mm512_sub_epi32(
-            _mm512_srli_epi32::<1>(self.dropped),
-            _mm512_srai_epi32::<31>(high),
-        );
+        let threshold = _mm512_sub_epi32(self.half, _mm512_srai_epi32::<31>(high));
         let quotient = _mm512_srav_epi32(high, self.right);
         let round_up = _mm512_cmpgt_epi32_mask(remainder, threshold);
         let quotient = _mm512_mask_add_epi32(quotient, round_up, quotient, one);

@@ -97,18 +97,20 @@ pub(super) fn pack(layer: &Int8Tile) -> DepthwiseWeights {
 /// [`super::store_layer`] for a depthwise convolution: for each block of
 /// 16 channels, tiles of 8 positions (the last one ending at the last
 /// position, some of its positions computed again; one at a time where
-/// there are fewer than 8).
+/// there are fewer than 8), the epilogue's vectors in `steps`
+/// ([`Steps::blocks`]).
 #[target_feature(enable = "avx512f,avx512bw,avx512vnni")]
 pub(super) fn store_layer(
     layer: &Int8Tile,
     packed: &DepthwiseWeights,
     epilogue: &Requantization<'_>,
+    steps: &mut Vec<Steps>,
     out: &mut [MaybeUninit<i8>],
 ) {
     let g = layer.geometry;
     let total = g.batch * g.output[0] * g.output[1];
     let factor = layer.x_offset.wrapping_sub(128);
-    for steps in &Steps::blocks(epilogue, &packed.sums, factor, g.out_channels) {
+    for steps in Steps::blocks(steps, epilogue, &packed.sums, factor, g.out_channels) {
         if total >= 8 {
             let mut done = 0;
             while done < total {
@@ -177,6 +179,8 @@ fn tile<const R: usize>(
     }
     each_row!(R, r => {
         let row = &mut out[(start + r) * channels..][..channels];
+        // Each row reads the steps from where they are (`Steps::blocks`).
+        let steps = core::hint::black_box(steps);
         unsafe { steps.store(row, steps.apply(sums[r])) };
     });
 }

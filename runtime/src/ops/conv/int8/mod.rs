@@ -119,9 +119,6 @@ enum Packed {
     /// The VNNI kernel's ([`VnniWeights`]).
     #[cfg(vnni_kernel)]
     Vnni(VnniWeights),
-    /// The [`depthwise`] layer kernel's.
-    #[cfg(vnni_kernel)]
-    Depthwise(depthwise::DepthwiseWeights),
     /// The [`portable`] kernel's: for each block of 16 output channels and
     /// each weight of a window (tap by tap, input channels innermost), the
     /// 16 channels' weights plus the weights' constant, as `i32`
@@ -222,13 +219,6 @@ impl PackedWeights {
     /// constants.
     fn get(&self, tile: &Int8Tile) -> &Packed {
         self.once.get_or_init(|| {
-            #[cfg(vnni_kernel)]
-            if depthwise::runs(tile) {
-                // SAFETY: `depthwise::runs` holds only where the CPU has
-                // AVX-512 F, BW and VNNI (the selected level is at most the
-                // CPU's).
-                return Packed::Depthwise(unsafe { depthwise::pack(tile) });
-            }
             #[cfg(vnni_kernel)]
             if vnni_runs(tile) {
                 // SAFETY: `vnni_runs` holds only where the CPU has AVX-512
@@ -365,9 +355,6 @@ pub(crate) fn block(tile: &Int8Tile, out: &mut SumsOut) -> bool {
                 // and the tile fits it and `out`.
                 #[cfg(vnni_kernel)]
                 Packed::Vnni(weights) => unsafe { vnni::block(aligned, blocks, weights, out) },
-                // A tile with a form is never depthwise.
-                #[cfg(vnni_kernel)]
-                Packed::Depthwise(_) => unreachable!("depthwise weights for a tile of a form"),
                 Packed::Wide(weights) => portable::block(aligned, blocks, weights, out),
                 #[cfg(target_arch = "x86_64")]
                 Packed::Pairs(pairs) => pairs::block(aligned, blocks, pairs, out),
@@ -407,21 +394,29 @@ pub(crate) fn store_layer(
             && [epilogue.bias, epilogue.multiplier, epilogue.shift]
                 .iter()
                 .all(|values| values.covers(g.out_channels));
-        if !fits || !(vnni_runs(layer) || depthwise::runs(layer)) {
+        // The weights are packed here, not in the tiles' shared cell (one
+        // call packs them; the cell's calls would be frames below it), and
+        // the epilogue's vectors allocated here, in a shallow frame.
+        if !fits {
             return false;
         }
-        match layer.packed.get(layer) {
-            // SAFETY: VNNI weights exist only where the CPU has AVX-512 F,
-            // BW and VNNI (`vnni_runs`); they were made for this geometry,
-            // whose inputs and output `out` holds.
-            Packed::Vnni(weights) => unsafe { vnni::store_layer(layer, weights, epilogue, out) },
-            // SAFETY: as above (`depthwise::runs`).
-            Packed::Depthwise(weights) => unsafe {
-                depthwise::store_layer(layer, weights, epilogue, out)
-            },
-            _ => return false,
+        let mut steps = Vec::with_capacity(g.out_channels.div_ceil(CHANNEL_BLOCK));
+        if depthwise::runs(layer) {
+            // SAFETY: `depthwise::runs` holds only where the CPU has AVX-512
+            // F, BW and VNNI (the selected level is at most the CPU's); the
+            // weights are made for this geometry, whose inputs and output
+            // `out` holds.
+            unsafe {
+                depthwise::store_layer(layer, &depthwise::pack(layer), epilogue, &mut steps, out)
+            };
+            true
+        } else if vnni_runs(layer) {
+            // SAFETY: as above (`vnni_runs`).
+            unsafe { vnni::store_layer(layer, &vnni::pack(layer), epilogue, &mut steps, out) };
+            true
+        } else {
+            false
         }
-        true
     }
     #[cfg(not(all(feature = "alloc", vnni_kernel)))]
     {
@@ -532,6 +527,7 @@ mod vnni {
     use super::windows::Groups;
     use super::{form, Form, Int8Tile, PaddedInput, Position, SumsOut, VnniWeights, CHANNEL_BLOCK};
     use crate::expr::Requantization;
+    use alloc::vec::Vec;
     use core::arch::x86_64::*;
     use core::mem::MaybeUninit;
 
@@ -664,18 +660,20 @@ mod vnni {
     /// blocks of 16 channels, tiles of 8 positions (the last one ending at
     /// the last position, its positions before the ones not yet stored
     /// computed again; one at a time where there are fewer than 8), each
-    /// tile's sums through the epilogue and stored as bytes.
+    /// tile's sums through the epilogue (its vectors in `steps`,
+    /// [`Steps::blocks`]) and stored as bytes.
     #[target_feature(enable = "avx512f,avx512bw,avx512vnni,avx2")]
     pub(super) fn store_layer(
         layer: &Int8Tile,
         packed: &VnniWeights,
         epilogue: &Requantization<'_>,
+        steps: &mut Vec<Steps>,
         out: &mut [MaybeUninit<i8>],
     ) {
         let c_out = layer.geometry.out_channels;
         let blocks = c_out.div_ceil(CHANNEL_BLOCK);
         let factor = layer.x_offset.wrapping_sub(128);
-        let steps = Steps::blocks(epilogue, &packed.sums, factor, c_out);
+        let steps = Steps::blocks(steps, epilogue, &packed.sums, factor, c_out);
         let mut block = 0;
         while block < blocks {
             if blocks - block >= 2 {
@@ -694,10 +692,8 @@ mod vnni {
         }
     }
 
-    /// The `V` blocks of 16 channels from block `first` of every position
-    /// ([`store_layer`]). Out of line, so that the stack of one block
-    /// count's tiles is not the other's too.
-    #[inline(never)]
+    /// The `V` blocks of 16 channels of `steps` of every position
+    /// ([`store_layer`]).
     #[target_feature(enable = "avx512f,avx512bw,avx512vnni,avx2")]
     fn layer_blocks<const V: usize>(
         layer: &Int8Tile,
@@ -770,6 +766,8 @@ mod vnni {
         each_row!(R, r => {
             if r >= skip {
                 let row = &mut out[(start + r) * c_out..][..c_out];
+                // Each row reads the steps from where they are (`Steps::blocks`).
+                let steps = core::hint::black_box(steps);
                 for (sum, steps) in sums[r].iter().zip(steps) {
                     steps.store(row, steps.apply(sum.0));
                 }
@@ -797,7 +795,10 @@ mod vnni {
         for (sum, weights) in sums.iter_mut().zip(w.chunks_exact(per_channel)) {
             *sum = weights.iter().map(|&b| i32::from(b)).sum();
         }
-        let bytes = pack_quads(w, c_out, g.kernel[0], g.kernel[1] * g.in_channels);
+        let (rows, row_len) = (g.kernel[0], g.kernel[1] * g.in_channels);
+        let mut bytes = alloc::vec![0i8; blocks * CHANNEL_BLOCK * rows * row_len.div_ceil(4) * 4];
+        // SAFETY: the CPU has this function's features.
+        unsafe { pack_quads_apart(w, c_out, rows, row_len, &mut bytes) };
         debug_assert_eq!(bytes.len(), blocks * super::windows::block_len(g, 4));
         // The zero point `-c`, plus 128.
         let padding = (tile.x_offset.wrapping_neg() as u8) ^ 0x80;
@@ -809,14 +810,13 @@ mod vnni {
     /// rows of `row_len` bytes): for each block of 16 channels, each row
     /// and each quad of the row's bytes (rounded up), the four bytes of
     /// each of the 16 channels (channel `block * 16 + lane`'s), one 16-lane
-    /// gather a whole quad; bytes past a row's and lanes past `c_out` zero.
+    /// gather a whole quad; bytes past a row's and lanes past `c_out` zero
+    /// (`bytes` holds zeros, as many as that layout's).
     #[target_feature(enable = "avx512f,avx512bw,avx512vnni,avx2")]
-    fn pack_quads(w: &[i8], c_out: usize, rows: usize, row_len: usize) -> alloc::vec::Vec<i8> {
+    fn pack_quads(w: &[i8], c_out: usize, rows: usize, row_len: usize, bytes: &mut [i8]) {
         let per_channel = rows * row_len;
         let (whole, quads) = (row_len / 4, row_len.div_ceil(4));
-        let blocks = c_out.div_ceil(CHANNEL_BLOCK);
         let block_len = CHANNEL_BLOCK * rows * quads * 4;
-        let mut bytes = alloc::vec![0i8; blocks * block_len];
         // Lane `l` reads channel `l` of the block: `per_channel` bytes on.
         let lanes: [i32; CHANNEL_BLOCK] = core::array::from_fn(|l| (l * per_channel) as i32);
         let offsets = load_16_i32(&lanes);
@@ -877,7 +877,26 @@ mod vnni {
                 }
             }
         }
-        bytes
+    }
+
+    /// [`pack_quads`] in a frame of its own, given its buffer, so that the
+    /// allocations' calls are not made below its frame (the deepest stack
+    /// a layer takes). A function of no target features: rustc drops
+    /// `#[inline(never)]` from one with them, and LLVM inlines no function
+    /// into one of fewer features.
+    ///
+    /// # Safety
+    /// The CPU has AVX-512 F, BW and VNNI.
+    #[inline(never)]
+    unsafe fn pack_quads_apart(
+        w: &[i8],
+        c_out: usize,
+        rows: usize,
+        row_len: usize,
+        bytes: &mut [i8],
+    ) {
+        // SAFETY: the caller's.
+        unsafe { pack_quads(w, c_out, rows, row_len, bytes) }
     }
 
     /// The 16 x 16 transpose of `rows`' 32-bit lanes: lane `l` of result

@@ -42,11 +42,12 @@ pub(super) struct Steps {
     dropped: __m512i,
     /// `dropped / 2`: the remainder a positive value rounds up above.
     half: __m512i,
-    /// The zero point added after the requantisation.
-    offset: __m512i,
-    /// The clamp's bounds.
-    lo: __m512i,
-    hi: __m512i,
+    /// The zero point added after the requantisation, and the clamp's
+    /// bounds: one value each for every lane (read as a broadcast from
+    /// memory, which takes no more than a vector's load).
+    offset: i32,
+    lo: i32,
+    hi: i32,
 }
 
 impl Steps {
@@ -112,27 +113,43 @@ impl Steps {
             right,
             dropped,
             half: _mm512_srli_epi32::<1>(dropped),
-            offset: _mm512_set1_epi32(epilogue.offset),
-            lo: _mm512_set1_epi32(epilogue.lo),
-            hi: _mm512_set1_epi32(epilogue.hi),
+            offset: epilogue.offset,
+            lo: epilogue.lo,
+            hi: epilogue.hi,
         }
     }
 
     /// The steps of every block of 16 channels of a layer of `c_out`
-    /// channels ([`Steps::new`]), on the heap: a layer kernel's tiles read
-    /// them where they are, so that they take no stack (LLVM would keep
-    /// values of its own out of the tile loop, in stack slots).
+    /// channels ([`Steps::new`]), written into `blocks` (emptied first; a
+    /// capacity of as many blocks leaves its allocation where the caller
+    /// made it): a layer kernel's tiles read them there, so that they take
+    /// no stack (LLVM would keep values of its own out of the tile loop, in
+    /// stack slots).
     #[target_feature(enable = "avx512f,avx512bw")]
-    pub(super) fn blocks(
+    pub(super) fn blocks<'s>(
+        blocks: &'s mut Vec<Steps>,
         epilogue: &Requantization<'_>,
         weight_sums: &[i32],
         factor: i32,
         c_out: usize,
-    ) -> Vec<Steps> {
-        (0..c_out)
-            .step_by(LANES)
-            .map(|channel| Steps::new(epilogue, weight_sums, factor, channel, c_out))
-            .collect()
+    ) -> &'s [Steps] {
+        let count = c_out.div_ceil(LANES);
+        blocks.clear();
+        blocks.reserve(count);
+        for (block, slot) in blocks.spare_capacity_mut()[..count].iter_mut().enumerate() {
+            // Written in place: a `Steps` made aside and moved is a frame's
+            // worth of stack more.
+            slot.write(Steps::new(
+                epilogue,
+                weight_sums,
+                factor,
+                block * LANES,
+                c_out,
+            ));
+        }
+        // SAFETY: the first `count` elements were written above.
+        unsafe { blocks.set_len(count) };
+        blocks
     }
 
     /// The steps applied to the 16 sums `sums` (`fixed_point`'s
@@ -171,8 +188,11 @@ impl Steps {
         let quotient = _mm512_srav_epi32(high, self.right);
         let round_up = _mm512_cmpgt_epi32_mask(remainder, threshold);
         let quotient = _mm512_mask_add_epi32(quotient, round_up, quotient, one);
-        let y = _mm512_add_epi32(quotient, self.offset);
-        _mm512_min_epi32(_mm512_max_epi32(y, self.lo), self.hi)
+        let y = _mm512_add_epi32(quotient, _mm512_set1_epi32(self.offset));
+        _mm512_min_epi32(
+            _mm512_max_epi32(y, _mm512_set1_epi32(self.lo)),
+            _mm512_set1_epi32(self.hi),
+        )
     }
 
     /// Stores the block's lanes of `values` as bytes into a position's

@@ -48,6 +48,12 @@ pub(super) struct Steps {
     offset: i32,
     lo: i32,
     hi: i32,
+    /// Whether `lo` and `hi` clamp within the bytes' range: the store
+    /// saturates to it, so a bound at its end (`-128` below, `127` above:
+    /// a ReLU's upper one, every layer's lower one at the zero point
+    /// -128) needs no operation.
+    clamps_lo: bool,
+    clamps_hi: bool,
 }
 
 impl Steps {
@@ -116,6 +122,8 @@ impl Steps {
             offset: epilogue.offset,
             lo: epilogue.lo,
             hi: epilogue.hi,
+            clamps_lo: epilogue.lo > i32::from(i8::MIN),
+            clamps_hi: epilogue.hi < i32::from(i8::MAX),
         }
     }
 
@@ -154,7 +162,8 @@ impl Steps {
 
     /// The steps applied to the 16 sums `sums` (`fixed_point`'s
     /// `multiply_by_quantized_multiplier`, in vectors: the 64-bit
-    /// products of the even and the odd lanes apart).
+    /// products of the even and the odd lanes apart), but for the
+    /// saturation to bytes, which [`Steps::store`] makes.
     #[inline]
     #[target_feature(enable = "avx512f,avx512bw")]
     pub(super) fn apply(&self, sums: __m512i) -> __m512i {
@@ -188,15 +197,18 @@ impl Steps {
         let quotient = _mm512_srav_epi32(high, self.right);
         let round_up = _mm512_cmpgt_epi32_mask(remainder, threshold);
         let quotient = _mm512_mask_add_epi32(quotient, round_up, quotient, one);
-        let y = _mm512_add_epi32(quotient, _mm512_set1_epi32(self.offset));
-        _mm512_min_epi32(
-            _mm512_max_epi32(y, _mm512_set1_epi32(self.lo)),
-            _mm512_set1_epi32(self.hi),
-        )
+        let mut y = _mm512_add_epi32(quotient, _mm512_set1_epi32(self.offset));
+        if self.clamps_lo {
+            y = _mm512_max_epi32(y, _mm512_set1_epi32(self.lo));
+        }
+        if self.clamps_hi {
+            y = _mm512_min_epi32(y, _mm512_set1_epi32(self.hi));
+        }
+        y
     }
 
-    /// Stores the block's lanes of `values` as bytes into a position's
-    /// channels `row`: a whole block as one 16-byte store (a masked
+    /// Stores the block's lanes of `values` as bytes, each saturated to
+    /// the bytes' range, into a position's channels `row`: a whole block as one 16-byte store (a masked
     /// narrowing store to memory takes several micro-ops on both machine
     /// kinds), a last partial block masked.
     #[inline]
@@ -205,13 +217,91 @@ impl Steps {
         let lanes = &mut row[self.channel..][..self.lanes];
         if let Ok(whole) = <&mut [MaybeUninit<i8>; LANES]>::try_from(&mut *lanes) {
             // SAFETY: `whole` is 16 writable bytes; the store is unaligned.
-            unsafe { _mm_storeu_si128(whole.as_mut_ptr().cast(), _mm512_cvtepi32_epi8(values)) };
+            unsafe { _mm_storeu_si128(whole.as_mut_ptr().cast(), _mm512_cvtsepi32_epi8(values)) };
         } else {
             // SAFETY: the mask's lanes are `lanes`' writable bytes; masked
             // lanes touch no memory; the store is unaligned.
             unsafe {
-                _mm512_mask_cvtepi32_storeu_epi8(lanes.as_mut_ptr().cast(), self.mask, values)
+                _mm512_mask_cvtsepi32_storeu_epi8(lanes.as_mut_ptr().cast(), self.mask, values)
             };
+        }
+    }
+}
+
+#[cfg(all(test, feature = "std"))]
+mod tests {
+    use super::*;
+    use crate::isa::{selected, Level};
+
+    /// `Steps::apply` against `Requantization::apply`, lane by lane, on
+    /// values of every magnitude and the edges (the one overflow `MIN *
+    /// MIN`, the largest sums, ties of both roundings), for every shift
+    /// from 31 right to 31 left, with no clamp (so no saturation hides a
+    /// difference).
+    #[test]
+    fn steps_compute_the_scalar_definition() {
+        if selected() < Level::Avx512 {
+            return;
+        }
+        let mut state = 0x2545_F491_4F6C_DD1Du64;
+        let mut next = || {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            state
+        };
+        let edges = [
+            0,
+            1,
+            -1,
+            i32::MIN,
+            i32::MAX,
+            1 << 30,
+            -(1 << 30),
+            3 << 29,
+            -(3 << 29),
+        ];
+        let shifts: Vec<i32> = (-31..=31).collect();
+        let mut multipliers = alloc::vec![i32::MIN, i32::MAX, 1 << 30, -(1 << 30)];
+        multipliers.extend((0..12).map(|_| next() as i32));
+        for &multiplier in &multipliers {
+            for shifts in shifts.chunks(16) {
+                let lanes = shifts.len();
+                let epilogue = Requantization {
+                    bias: PerChannel::All(0),
+                    multiplier: PerChannel::All(multiplier),
+                    shift: PerChannel::Each(shifts),
+                    offset: 3,
+                    lo: i32::MIN,
+                    hi: i32::MAX,
+                };
+                // SAFETY: the CPU has AVX-512 F and BW (the selected level).
+                let steps = unsafe { Steps::new(&epilogue, &[0; LANES], 0, 0, lanes) };
+                for round in 0..200 {
+                    let sums: [i32; LANES] = core::array::from_fn(|l| match round {
+                        r if r < edges.len() => edges[r],
+                        // Values near a tie of the second rounding.
+                        r if r % 3 == 0 => ((next() as i32) >> (l % 31)) | 1,
+                        _ => next() as i32 >> (next() % 32),
+                    });
+                    // SAFETY: as above; 16 readable and writable `i32`s.
+                    let got: [i32; LANES] = unsafe {
+                        let v = steps.apply(_mm512_loadu_si512(sums.as_ptr().cast()));
+                        let mut got = [0; LANES];
+                        _mm512_storeu_si512(got.as_mut_ptr().cast(), v);
+                        got
+                    };
+                    for l in 0..lanes {
+                        assert_eq!(
+                            got[l],
+                            epilogue.apply(sums[l], l),
+                            "sum {} multiplier {multiplier} shift {}",
+                            sums[l],
+                            shifts[l]
+                        );
+                    }
+                }
+            }
         }
     }
 }

@@ -112,9 +112,17 @@ mod vnni {
             let taken = [8, 4, 2, 1].into_iter().find(|&n| n <= left).unwrap_or(1);
             let mut column = 0;
             while column < columns {
-                let wide = if columns - column >= 32 { 32 } else { 16 };
+                let wide = match columns - column {
+                    // One or two rows (a dense layer's one input) take 64
+                    // columns a step: half the shuffles per column.
+                    64.. if taken <= 2 => 64,
+                    32.. => 32,
+                    _ => 16,
+                };
                 let out = &mut out[first * stride + column..];
                 match (taken, wide) {
+                    (2, 64) => block_64::<2>(tile, first, column, out, stride),
+                    (1, 64) => block_64::<1>(tile, first, column, out, stride),
                     (8, 32) => block::<8, 32>(tile, first, column, out, stride),
                     (4, 32) => block::<4, 32>(tile, first, column, out, stride),
                     (2, 32) => block::<2, 32>(tile, first, column, out, stride),
@@ -203,6 +211,90 @@ mod vnni {
                 store(out, low);
             }
         }
+    }
+
+    /// [`block`] for `R` rows (1 or 2) by 64 columns: four rows of the
+    /// right operand are four whole vectors, interleaved by byte and by
+    /// pair within each 128-bit lane (8 shuffles for 64 columns, where
+    /// [`interleaved_32`] takes 8 for 32), and the sums' columns put back
+    /// in order once, at the end.
+    #[inline]
+    #[target_feature(enable = "avx512f,avx512bw,avx512vnni,avx2")]
+    fn block_64<const R: usize>(
+        tile: &ProductTile,
+        first: usize,
+        column: usize,
+        out: &mut [i32],
+        stride: usize,
+    ) {
+        let left: [*const i8; R] = core::array::from_fn(|r| tile.left[first + r].as_ptr());
+        let offsets = &tile.offsets[first..first + R];
+        let right = tile.right.bytes[column..].as_ptr();
+        let right_stride = tile.right.stride;
+        let ones = _mm512_set1_epi8(1);
+        let mut sums = [[_mm512_setzero_si512(); 4]; R];
+        let mut column_sums = [_mm512_setzero_si512(); 4];
+        let mut kk = 0;
+        while kk < tile.k {
+            // SAFETY: the tile fits (`ProductTile::fits`): the right
+            // operand holds 64 bytes from column `column` of each of its
+            // `k` rows (`sums` takes 64 columns only where as many are
+            // left), and each left row `k` bytes.
+            let (right, four) = unsafe {
+                let [r0, r1, r2, r3] = [0, 1, 2, 3]
+                    .map(|m| _mm512_loadu_si512(right.add((kk + m) * right_stride).cast()));
+                let four: [i32; R] =
+                    core::array::from_fn(|r| left[r].add(kk).cast::<i32>().read_unaligned());
+                (interleaved_64([r0, r1, r2, r3]), four)
+            };
+            for (sum, &right) in column_sums.iter_mut().zip(&right) {
+                *sum = _mm512_dpbusd_epi32(*sum, ones, right);
+            }
+            for (sums, &four) in sums.iter_mut().zip(&four) {
+                // The top bits flipped as in `block`.
+                let left = _mm512_set1_epi32(four ^ FLIP_BYTES);
+                for (sum, &right) in sums.iter_mut().zip(&right) {
+                    *sum = _mm512_dpbusd_epi32(*sum, left, right);
+                }
+            }
+            kk += 4;
+        }
+        for (r, (sums, &offset)) in sums.iter().zip(offsets).enumerate() {
+            let scale = _mm512_set1_epi32(128i32.wrapping_sub(offset));
+            let corrected: [__m512i; 4] = core::array::from_fn(|q| {
+                _mm512_sub_epi32(sums[q], _mm512_mullo_epi32(column_sums[q], scale))
+            });
+            // Vector `q`'s 128-bit lane `L` holds columns `16 L + 4 q ..+ 4`:
+            // the 16 columns from `16 L` are lane `L` of the four, in order.
+            let low01 = _mm512_shuffle_i32x4::<0x44>(corrected[0], corrected[1]);
+            let high01 = _mm512_shuffle_i32x4::<0xEE>(corrected[0], corrected[1]);
+            let low23 = _mm512_shuffle_i32x4::<0x44>(corrected[2], corrected[3]);
+            let high23 = _mm512_shuffle_i32x4::<0xEE>(corrected[2], corrected[3]);
+            let out = &mut out[r * stride..][..64];
+            store(&mut out[..16], _mm512_shuffle_i32x4::<0x88>(low01, low23));
+            store(&mut out[16..32], _mm512_shuffle_i32x4::<0xDD>(low01, low23));
+            store(
+                &mut out[32..48],
+                _mm512_shuffle_i32x4::<0x88>(high01, high23),
+            );
+            store(&mut out[48..], _mm512_shuffle_i32x4::<0xDD>(high01, high23));
+        }
+    }
+
+    /// Four rows of 64 bytes as four vectors of 16 columns, each column's
+    /// four bytes adjacent (rows in order): vector `q`'s 128-bit lane `L`
+    /// holds columns `16 L + 4 q ..+ 4`.
+    #[inline]
+    #[target_feature(enable = "avx512f,avx512bw,avx512vnni,avx2")]
+    fn interleaved_64([r0, r1, r2, r3]: [__m512i; 4]) -> [__m512i; 4] {
+        let (low01, high01) = (_mm512_unpacklo_epi8(r0, r1), _mm512_unpackhi_epi8(r0, r1));
+        let (low23, high23) = (_mm512_unpacklo_epi8(r2, r3), _mm512_unpackhi_epi8(r2, r3));
+        [
+            _mm512_unpacklo_epi16(low01, low23),
+            _mm512_unpackhi_epi16(low01, low23),
+            _mm512_unpacklo_epi16(high01, high23),
+            _mm512_unpackhi_epi16(high01, high23),
+        ]
     }
 
     /// Four rows of 32 bytes as two vectors of 16 columns, each column's
@@ -332,5 +424,46 @@ mod tests {
         assert!(!sums(&tile(needed - 1), columns, &mut untouched, columns));
         assert!(!sums(&tile(needed), columns, &mut untouched[1..], columns));
         assert!(untouched.iter().all(|&v| v == i32::MIN));
+    }
+
+    /// One to three rows by 96 to 192 columns (the 64-column blocks of one
+    /// or two rows, then the narrower ones), over a longer contraction:
+    /// the kernel's sums where it runs are the plain sums.
+    #[test]
+    fn rows_of_a_dense_layer_take_64_columns_a_step() {
+        for (rows, columns, k) in [(1, 128, 40), (2, 192, 12), (3, 96, 64), (1, 80, 8)] {
+            let stride = columns + 16;
+            let left_rows: Vec<Vec<i8>> = (0..rows).map(|r| bytes(k, r + 3)).collect();
+            let left: Vec<&[i8]> = left_rows.iter().map(|row| &row[..]).collect();
+            let offsets: Vec<i32> = (0..rows).map(|r| [5, -128, 127][r]).collect();
+            let right = bytes(k * stride, 11);
+            let tile = ProductTile {
+                left: &left,
+                offsets: &offsets,
+                right: Int8Matrix {
+                    bytes: &right,
+                    stride,
+                },
+                k,
+            };
+            let mut out = vec![i32::MIN; rows * columns];
+            if !sums(&tile, columns, &mut out, columns) {
+                return;
+            }
+            for (r, row) in left.iter().enumerate() {
+                for j in 0..columns {
+                    let expected: i32 = (0..k)
+                        .map(|kk| {
+                            (i32::from(row[kk]) + offsets[r]) * i32::from(right[kk * stride + j])
+                        })
+                        .sum();
+                    assert_eq!(
+                        out[r * columns + j],
+                        expected,
+                        "{rows} x {columns}: at [{r}, {j}]"
+                    );
+                }
+            }
+        }
     }
 }

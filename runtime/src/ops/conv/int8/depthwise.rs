@@ -18,7 +18,7 @@
 //! bytes stored.
 
 use super::requantize::Steps;
-use super::{Int8Tile, PaddedInput, Position, CHANNEL_BLOCK};
+use super::{Int8Tile, PaddedInput, CHANNEL_BLOCK};
 use crate::expr::Requantization;
 use crate::rules::conv::Geometry;
 use alloc::vec::Vec;
@@ -147,18 +147,12 @@ fn tile<const R: usize>(
     // Each position's window from the block's first channel, checked
     // once: every tap's 16 bytes lie inside it.
     let span = (kh_len - 1) * row_step + (kw_len - 1) * tap_step + CHANNEL_BLOCK;
-    let [oh_len, ow_len] = g.output;
     let mut windows = [input.values.as_ptr(); R];
-    for (r, window) in windows.iter_mut().enumerate() {
-        let index = start + r;
-        let (n, at) = (index / (oh_len * ow_len), index % (oh_len * ow_len));
-        let p = Position {
-            n,
-            channel: 0,
-            oh: at / ow_len,
-            ow: at % ow_len,
-        };
-        *window = input.values[input.window(g, &p) + steps.channel..][..span].as_ptr();
+    for (window, p) in windows
+        .iter_mut()
+        .zip(&super::positions_from::<R>(g, start, 0))
+    {
+        *window = input.values[input.window(g, p) + steps.channel..][..span].as_ptr();
     }
     let block = steps.channel / CHANNEL_BLOCK;
     let weights = &packed.weights[block * taps * CHANNEL_BLOCK..][..taps * CHANNEL_BLOCK];

@@ -425,6 +425,33 @@ pub(crate) fn store_layer(
     }
 }
 
+/// The `R` output positions of `g` from `start` (counted across the
+/// batch, rows and columns of the output), each of channel `channel`: the
+/// first by division, the others stepped along the rows.
+#[cfg(all(feature = "alloc", vnni_kernel))]
+#[inline(always)]
+fn positions_from<const R: usize>(g: &Geometry, start: usize, channel: usize) -> [Position; R] {
+    let [oh_len, ow_len] = g.output;
+    let (n, at) = (start / (oh_len * ow_len), start % (oh_len * ow_len));
+    let mut next = Position {
+        n,
+        channel,
+        oh: at / ow_len,
+        ow: at % ow_len,
+    };
+    // Without branches: where a row ends varies from tile to tile.
+    core::array::from_fn(|_| {
+        let position = next;
+        let row_ends = next.ow + 1 == ow_len;
+        next.ow = if row_ends { 0 } else { next.ow + 1 };
+        next.oh += usize::from(row_ends);
+        let image_ends = next.oh == oh_len;
+        next.oh = if image_ends { 0 } else { next.oh };
+        next.n += usize::from(image_ends);
+        position
+    })
+}
+
 /// Stops the walk where [`block`] declined a tile of it, which the walk's
 /// tiles never give it: out of line, so that an expression holds one call
 /// here and not the general convolution path.
@@ -525,7 +552,7 @@ fn by_blocks_aside(
 mod vnni {
     use super::requantize::Steps;
     use super::windows::Groups;
-    use super::{form, Form, Int8Tile, PaddedInput, Position, SumsOut, VnniWeights, CHANNEL_BLOCK};
+    use super::{form, Form, Int8Tile, PaddedInput, SumsOut, VnniWeights, CHANNEL_BLOCK};
     use crate::expr::Requantization;
     use alloc::vec::Vec;
     use core::arch::x86_64::*;
@@ -740,19 +767,7 @@ mod vnni {
         skip: usize,
     ) {
         let g = tile.geometry;
-        let [oh_len, ow_len] = g.output;
-        let channel = steps[0].channel;
-        let mut positions = [Position::ORIGIN; R];
-        for (r, p) in positions.iter_mut().enumerate() {
-            let index = start + r;
-            let (n, at) = (index / (oh_len * ow_len), index % (oh_len * ow_len));
-            *p = Position {
-                n,
-                channel,
-                oh: at / ow_len,
-                ow: at % ow_len,
-            };
-        }
+        let positions = super::positions_from::<R>(g, start, steps[0].channel);
         let tile = Int8Tile {
             positions: &positions,
             ..*tile

@@ -32,7 +32,10 @@ mod tiles;
 
 pub use assign::{assign, update, Write};
 #[cfg(feature = "alloc")]
-pub(crate) use dispatch::{at_selected_level, Nest};
+#[cfg(all(feature = "alloc", not(target_arch = "x86_64")))]
+pub(crate) use dispatch::at_selected_level;
+#[cfg(feature = "alloc")]
+pub(crate) use dispatch::Nest;
 pub(crate) use run_time::drive_rows;
 pub(crate) use tiles::MOST_TILE_ROWS;
 

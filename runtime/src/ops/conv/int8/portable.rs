@@ -6,17 +6,19 @@
 //! constant, broadcast) and added to that position's sums. A tap in the
 //! padding adds nothing, as the convolution's definition reads it.
 //!
-//! It is compiled once in the runtime for each instruction-set level
-//! (through the kernels' one ladder, [`at_selected_level`]), not once per
-//! expression: the expression's tile only applies its epilogue to the
-//! sums. It sums every int8 tile the VNNI and `pairs` kernels do not: on
-//! other architectures and at the SSE2 level, and for inputs or weights
-//! whose constants take their values past `i16`.
+//! It is compiled once in the runtime, not once per expression: the
+//! expression's tile only applies its epilogue to the sums. It sums every
+//! int8 tile the VNNI and `pairs` kernels do not: on other architectures
+//! (at each instruction-set level of the kernels' one ladder), at the SSE2
+//! level, and for inputs or weights whose constants take their values past
+//! `i16` (on x86-64, at the compile-time target's level: [`block`]).
 //!
 //! The arithmetic wraps, as `i32` arithmetic does in a release build.
 
 use super::{tap_pixel, Int8Tile, SumsOut, CHANNEL_BLOCK, TILE_ROWS};
-use crate::kernel::{at_selected_level, Nest};
+#[cfg(not(target_arch = "x86_64"))]
+use crate::kernel::at_selected_level;
+use crate::kernel::Nest;
 use crate::ops::conv::{input_at, Position};
 use crate::rules::conv::Geometry;
 use alloc::vec::Vec;
@@ -62,16 +64,24 @@ pub(super) fn pack(w: &[i8], g: &Geometry, w_offset: i32) -> Vec<i32> {
 }
 
 /// Writes the tile's sums (its channels: at most `blocks`, 1 or 2, blocks
-/// of 16 from its first, a multiple of 16) into `out`, at the selected
-/// instruction-set level. The tile fits its convolution and `out`
-/// ([`super::block`] checked it) and `weights` were packed for its
-/// geometry.
+/// of 16 from its first, a multiple of 16) into `out`. The tile fits its
+/// convolution and `out` ([`super::block`] checked it) and `weights` were
+/// packed for its geometry.
+///
+/// On x86-64 it runs at the compile-time target's level: where AVX2 is
+/// selected, the `pairs` and VNNI kernels sum every tile but those of
+/// constants past `i16`, so the kernel's AVX2 and AVX-512 copies (about
+/// 20 KB in every program with an int8 convolution) would serve only
+/// those. Elsewhere, at the selected level.
 pub(super) fn block(tile: &Int8Tile, blocks: usize, weights: &[i32], out: &mut SumsOut) {
     let kernel = Kernel {
         blocks,
         weights,
         stride: out.stride,
     };
+    #[cfg(target_arch = "x86_64")]
+    kernel.run_target(out.data, tile, 0);
+    #[cfg(not(target_arch = "x86_64"))]
     at_selected_level(kernel, out.data, tile, 0);
 }
 

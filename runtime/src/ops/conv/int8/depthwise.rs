@@ -17,7 +17,7 @@
 //! the 128 and the epilogue are applied in registers ([`Steps`]) and the
 //! bytes stored.
 
-use super::requantize::Steps;
+use super::requantize::{Steps, Steps8};
 use super::{Int8Tile, PaddedInput, CHANNEL_BLOCK};
 use crate::expr::Requantization;
 use crate::rules::conv::Geometry;
@@ -55,12 +55,21 @@ pub(super) fn runs(layer: &Int8Tile) -> bool {
         && crate::isa::selected() >= crate::isa::Level::Avx512Vnni
 }
 
-/// The weights of `layer`'s convolution in the kernel's layout, their
+/// Whether the AVX2 kernel ([`store_layer_avx2`]) stores `layer`'s
+/// convolution: as [`runs`], with AVX2 selected.
+pub(super) fn runs_avx2(layer: &Int8Tile) -> bool {
+    is_depthwise(layer.geometry)
+        && layer.w_offset == 0
+        && (-127..=128).contains(&layer.x_offset)
+        && crate::isa::selected() >= crate::isa::Level::Avx2
+}
+
+/// The weights of `layer`'s convolution in the kernels' layout, their
 /// sums, and its input padded.
 ///
 /// # Panics
 /// If the weights or the input are shorter than the geometry's.
-#[target_feature(enable = "avx512f,avx512bw")]
+#[target_feature(enable = "avx2")]
 pub(super) fn pack(layer: &Int8Tile) -> DepthwiseWeights {
     let g = layer.geometry;
     let (channels, taps) = (g.out_channels, g.kernel[0] * g.kernel[1]);
@@ -174,6 +183,91 @@ fn tile<const R: usize>(
     each_row!(R, r => {
         let row = &mut out[(start + r) * channels..][..channels];
         // Each row reads the steps from where they are (`Steps::blocks`).
+        let steps = core::hint::black_box(steps);
+        unsafe { steps.store(row, steps.apply(sums[r])) };
+    });
+}
+
+/// [`store_layer`] with AVX2: for each block of 8 channels (half of one of
+/// the packed weights' blocks), tiles of 8 positions, each tap one
+/// widening load and one `vpmaddwd` (an input byte, zero-extended, times
+/// its weight; the upper halves' product is zero) and an add per position,
+/// the epilogue in registers ([`Steps8`], in `steps`).
+#[target_feature(enable = "avx2")]
+pub(super) fn store_layer_avx2(
+    layer: &Int8Tile,
+    packed: &DepthwiseWeights,
+    epilogue: &Requantization<'_>,
+    steps: &mut Vec<Steps8>,
+    out: &mut [MaybeUninit<i8>],
+) {
+    let g = layer.geometry;
+    let total = g.batch * g.output[0] * g.output[1];
+    let factor = layer.x_offset.wrapping_sub(128);
+    for steps in Steps8::blocks(steps, epilogue, &packed.sums, factor, g.out_channels) {
+        if total >= 8 {
+            let mut done = 0;
+            while done < total {
+                let start = done.min(total - 8);
+                tile_avx2::<8>(g, packed, steps, out, start);
+                done = start + 8;
+            }
+        } else {
+            for start in 0..total {
+                tile_avx2::<1>(g, packed, steps, out, start);
+            }
+        }
+    }
+}
+
+/// [`tile`] for [`store_layer_avx2`]: the `R` positions from `start` by
+/// the 8 channels of `steps`.
+#[inline(always)]
+fn tile_avx2<const R: usize>(
+    g: &Geometry,
+    packed: &DepthwiseWeights,
+    steps: &Steps8,
+    out: &mut [MaybeUninit<i8>],
+    start: usize,
+) {
+    const LANES: usize = 8;
+    let ([kh_len, kw_len], channels) = (g.kernel, g.out_channels);
+    let taps = kh_len * kw_len;
+    let input = &packed.input;
+    let row_step = g.dilation[0] * input.columns * channels;
+    let tap_step = g.dilation[1] * channels;
+    // Each position's window from the block's first channel, checked
+    // once: every tap's 8 bytes lie inside it.
+    let span = (kh_len - 1) * row_step + (kw_len - 1) * tap_step + LANES;
+    let mut windows = [input.values.as_ptr(); R];
+    for (window, p) in windows
+        .iter_mut()
+        .zip(&super::positions_from::<R>(g, start, 0))
+    {
+        *window = input.values[input.window(g, p) + steps.channel..][..span].as_ptr();
+    }
+    // The packed block of 16 holding these 8 channels, and which half.
+    let (block, half) = (steps.channel / CHANNEL_BLOCK, steps.channel % CHANNEL_BLOCK);
+    let weights = &packed.weights[block * taps * CHANNEL_BLOCK..][..taps * CHANNEL_BLOCK];
+    // SAFETY (every block below but the loads'): `store_layer_avx2`'s
+    // features.
+    let mut sums = [unsafe { _mm256_setzero_si256() }; R];
+    for kh in 0..kh_len {
+        for kw in 0..kw_len {
+            let tap = &weights[(kh * kw_len + kw) * CHANNEL_BLOCK + half..][..LANES];
+            // SAFETY: 8 readable `i32`s; the load is unaligned.
+            let w = unsafe { _mm256_loadu_si256(tap.as_ptr().cast()) };
+            let offset = kh * row_step + kw * tap_step;
+            each_row!(R, r => {
+                // SAFETY: `offset + 8 <= span`, the window's values.
+                let x = unsafe { _mm256_cvtepu8_epi32(_mm_loadl_epi64(windows[r].add(offset).cast())) };
+                sums[r] = unsafe { _mm256_add_epi32(sums[r], _mm256_madd_epi16(x, w)) };
+            });
+        }
+    }
+    each_row!(R, r => {
+        let row = &mut out[(start + r) * channels..][..channels];
+        // Each row reads the steps from where they are (`Steps8::blocks`).
         let steps = core::hint::black_box(steps);
         unsafe { steps.store(row, steps.apply(sums[r])) };
     });

@@ -372,11 +372,13 @@ pub(crate) fn block(tile: &Int8Tile, out: &mut SumsOut) -> bool {
 /// Stores a whole int8 layer over `layer`'s convolution (its tile of no
 /// positions names the inputs and the geometry) into `out`: every
 /// position's channels, each tile's sums through `epilogue` in registers
-/// and stored as bytes, by the VNNI kernel (module [`crate::expr::layer`]).
-/// False, `out` untouched, where the VNNI kernel does not sum this
-/// convolution (no VNNI selected, an input constant it cannot pad with, no
-/// allocator), or the inputs, `out` or the epilogue's per-channel values
-/// are shorter than the geometry's: the expression's nest computes it then.
+/// and stored as bytes (module [`crate::expr::layer`]): by the VNNI kernel
+/// for a convolution of a form, by the [`depthwise`] kernels (AVX-512 VNNI,
+/// or AVX2) for a depthwise one. False, `out` untouched, where none of them
+/// runs (a level below theirs, an input constant they cannot pad with, no
+/// allocator, no run-time detection), or the inputs, `out` or the
+/// epilogue's per-channel values are shorter than the geometry's: the
+/// expression's nest computes it then.
 pub(crate) fn store_layer(
     layer: &Int8Tile,
     epilogue: &crate::expr::Requantization<'_>,
@@ -397,11 +399,11 @@ pub(crate) fn store_layer(
         // The weights are packed here, not in the tiles' shared cell (one
         // call packs them; the cell's calls would be frames below it), and
         // the epilogue's vectors allocated here, in a shallow frame.
+        let blocks = |lanes: usize| g.out_channels.div_ceil(lanes);
         if !fits {
             return false;
-        }
-        let mut steps = Vec::with_capacity(g.out_channels.div_ceil(CHANNEL_BLOCK));
-        if depthwise::runs(layer) {
+        } else if depthwise::runs(layer) {
+            let mut steps = Vec::with_capacity(blocks(CHANNEL_BLOCK));
             // SAFETY: `depthwise::runs` holds only where the CPU has AVX-512
             // F, BW and VNNI (the selected level is at most the CPU's); the
             // weights are made for this geometry, whose inputs and output
@@ -409,14 +411,26 @@ pub(crate) fn store_layer(
             unsafe {
                 depthwise::store_layer(layer, &depthwise::pack(layer), epilogue, &mut steps, out)
             };
-            true
         } else if vnni_runs(layer) {
+            let mut steps = Vec::with_capacity(blocks(CHANNEL_BLOCK));
             // SAFETY: as above (`vnni_runs`).
             unsafe { vnni::store_layer(layer, &vnni::pack(layer), epilogue, &mut steps, out) };
-            true
+        } else if depthwise::runs_avx2(layer) {
+            let mut steps = Vec::with_capacity(blocks(CHANNEL_BLOCK / 2));
+            // SAFETY: as above (`depthwise::runs_avx2`: AVX2).
+            unsafe {
+                depthwise::store_layer_avx2(
+                    layer,
+                    &depthwise::pack(layer),
+                    epilogue,
+                    &mut steps,
+                    out,
+                )
+            };
         } else {
-            false
+            return false;
         }
+        true
     }
     #[cfg(not(all(feature = "alloc", vnni_kernel)))]
     {

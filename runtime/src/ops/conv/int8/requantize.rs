@@ -1,7 +1,8 @@
-//! An int8 layer's epilogue in AVX-512 registers ([`Steps`]): TFLite's
-//! requantisation of a block of 16 channels' `i32` sums, as the layer
-//! kernels (the VNNI convolution's, the depthwise one's) apply it to each
-//! tile before its one store of bytes. The same arithmetic as
+//! An int8 layer's epilogue in registers: TFLite's requantisation of a
+//! block of channels' `i32` sums, as the layer kernels apply it to each
+//! tile before its one store of bytes, in AVX-512 ([`Steps`], 16 channels:
+//! the VNNI convolution's and depthwise kernels) and in AVX2 ([`Steps8`],
+//! 8 channels: the AVX2 depthwise kernel). The same arithmetic as
 //! [`Requantization::apply`], lane by lane.
 
 use crate::expr::{PerChannel, Requantization};
@@ -228,21 +229,208 @@ impl Steps {
     }
 }
 
+/// The lanes of one block of [`Steps8`]: 8 channels.
+const LANES_8: usize = 8;
+
+/// [`Steps`] for a block of 8 channels in AVX2 vectors (no mask
+/// registers: comparisons give lanes of all ones, which a subtraction
+/// turns into one more).
+pub(super) struct Steps8 {
+    /// The block's first channel.
+    pub(super) channel: usize,
+    /// The block's channels inside the output (8, or fewer in the last).
+    lanes: usize,
+    /// As [`Steps`]'s fields of the same names.
+    add: __m256i,
+    left: __m256i,
+    shifts_left: bool,
+    multiplier: __m256i,
+    multiplier_odd: __m256i,
+    /// All ones in the lanes whose multiplier is `i32::MIN`; whether any.
+    multiplier_min: __m256i,
+    any_multiplier_min: bool,
+    right: __m256i,
+    dropped: __m256i,
+    half: __m256i,
+    offset: i32,
+    lo: i32,
+    hi: i32,
+    clamps_lo: bool,
+    clamps_hi: bool,
+}
+
+impl Steps8 {
+    /// [`Steps::new`] for channels `channel ..+ 8`.
+    ///
+    /// # Panics
+    /// If `weight_sums` or a per-channel parameter is shorter than that.
+    #[inline]
+    #[target_feature(enable = "avx2")]
+    pub(super) fn new(
+        epilogue: &Requantization<'_>,
+        weight_sums: &[i32],
+        factor: i32,
+        channel: usize,
+        c_out: usize,
+    ) -> Steps8 {
+        let lanes = (c_out - channel).min(LANES_8);
+        // A parameter's values of the block's channels, zero past them.
+        let values = |parameter: PerChannel<'_>| {
+            let mut block = [0i32; LANES_8];
+            match parameter {
+                PerChannel::All(value) => block[..lanes].fill(value),
+                PerChannel::Each(values) => {
+                    block[..lanes].copy_from_slice(&values[channel..channel + lanes])
+                }
+            }
+            // SAFETY: 8 readable `i32`s; the load is unaligned.
+            unsafe { _mm256_loadu_si256(block.as_ptr().cast()) }
+        };
+        let weight_sums: &[i32; LANES_8] = weight_sums[channel..channel + LANES_8]
+            .try_into()
+            .unwrap_or_else(|_| unreachable!());
+        // SAFETY: 8 readable `i32`s; the load is unaligned.
+        let weight_sums = unsafe { _mm256_loadu_si256(weight_sums.as_ptr().cast()) };
+        let (multiplier, shift) = (values(epilogue.multiplier), values(epilogue.shift));
+        let zero = _mm256_setzero_si256();
+        let right = _mm256_min_epi32(
+            _mm256_max_epi32(_mm256_sub_epi32(zero, shift), zero),
+            _mm256_set1_epi32(31),
+        );
+        let one = _mm256_set1_epi32(1);
+        let dropped = _mm256_sub_epi32(_mm256_sllv_epi32(one, right), one);
+        let multiplier_min = _mm256_cmpeq_epi32(multiplier, _mm256_set1_epi32(i32::MIN));
+        Steps8 {
+            channel,
+            lanes,
+            add: _mm256_add_epi32(
+                _mm256_mullo_epi32(weight_sums, _mm256_set1_epi32(factor)),
+                values(epilogue.bias),
+            ),
+            left: _mm256_and_si256(_mm256_max_epi32(shift, zero), _mm256_set1_epi32(31)),
+            shifts_left: _mm256_movemask_epi8(_mm256_cmpgt_epi32(shift, zero)) != 0,
+            multiplier,
+            multiplier_odd: _mm256_srli_epi64::<32>(multiplier),
+            multiplier_min,
+            any_multiplier_min: _mm256_movemask_epi8(multiplier_min) != 0,
+            right,
+            dropped,
+            half: _mm256_srli_epi32::<1>(dropped),
+            offset: epilogue.offset,
+            lo: epilogue.lo,
+            hi: epilogue.hi,
+            clamps_lo: epilogue.lo > i32::from(i8::MIN),
+            clamps_hi: epilogue.hi < i32::from(i8::MAX),
+        }
+    }
+
+    /// [`Steps::blocks`] for blocks of 8 channels.
+    #[target_feature(enable = "avx2")]
+    pub(super) fn blocks<'s>(
+        blocks: &'s mut Vec<Steps8>,
+        epilogue: &Requantization<'_>,
+        weight_sums: &[i32],
+        factor: i32,
+        c_out: usize,
+    ) -> &'s [Steps8] {
+        let count = c_out.div_ceil(LANES_8);
+        blocks.clear();
+        blocks.reserve(count);
+        for (block, slot) in blocks.spare_capacity_mut()[..count].iter_mut().enumerate() {
+            slot.write(Steps8::new(
+                epilogue,
+                weight_sums,
+                factor,
+                block * LANES_8,
+                c_out,
+            ));
+        }
+        // SAFETY: the first `count` elements were written above.
+        unsafe { blocks.set_len(count) };
+        blocks
+    }
+
+    /// [`Steps::apply`] to the 8 sums `sums`.
+    #[inline]
+    #[target_feature(enable = "avx2")]
+    pub(super) fn apply(&self, sums: __m256i) -> __m256i {
+        let mut x = _mm256_add_epi32(sums, self.add);
+        if self.shifts_left {
+            x = _mm256_sllv_epi32(x, self.left);
+        }
+        // `(x * m + 2^30) >> 31` of each lane, as in `Steps::apply`.
+        let nudge = _mm256_set1_epi64x(1 << 30);
+        let even = _mm256_mul_epi32(x, self.multiplier);
+        let odd = _mm256_mul_epi32(_mm256_srli_epi64::<32>(x), self.multiplier_odd);
+        let even = _mm256_srli_epi64::<31>(_mm256_add_epi64(even, nudge));
+        let odd = _mm256_slli_epi64::<1>(_mm256_add_epi64(odd, nudge));
+        let mut high = _mm256_blend_epi32::<0b1010_1010>(even, odd);
+        // `MIN * MIN` saturates to `MAX`: all ones added to MIN.
+        if self.any_multiplier_min {
+            let overflow = _mm256_and_si256(
+                _mm256_cmpeq_epi32(x, _mm256_set1_epi32(i32::MIN)),
+                self.multiplier_min,
+            );
+            high = _mm256_add_epi32(high, overflow);
+        }
+        // `high / 2^right`, rounded half away from zero.
+        let remainder = _mm256_and_si256(high, self.dropped);
+        let threshold = _mm256_sub_epi32(self.half, _mm256_srai_epi32::<31>(high));
+        let quotient = _mm256_srav_epi32(high, self.right);
+        let quotient = _mm256_sub_epi32(quotient, _mm256_cmpgt_epi32(remainder, threshold));
+        let mut y = _mm256_add_epi32(quotient, _mm256_set1_epi32(self.offset));
+        if self.clamps_lo {
+            y = _mm256_max_epi32(y, _mm256_set1_epi32(self.lo));
+        }
+        if self.clamps_hi {
+            y = _mm256_min_epi32(y, _mm256_set1_epi32(self.hi));
+        }
+        y
+    }
+
+    /// [`Steps::store`]: the block's lanes of `values` as bytes, each
+    /// saturated to the bytes' range (`i32` to `i16` to `i8`, each
+    /// saturating), into a position's channels `row`.
+    #[inline]
+    #[target_feature(enable = "avx2")]
+    pub(super) fn store(&self, row: &mut [MaybeUninit<i8>], values: __m256i) {
+        // Each 128-bit lane's four values, as bytes, first in the lane.
+        let words = _mm256_packs_epi32(values, values);
+        let bytes = _mm256_packs_epi16(words, words);
+        let both = _mm_unpacklo_epi32(
+            _mm256_castsi256_si128(bytes),
+            _mm256_extracti128_si256::<1>(bytes),
+        );
+        let lanes = &mut row[self.channel..][..self.lanes];
+        if let Ok(whole) = <&mut [MaybeUninit<i8>; LANES_8]>::try_from(&mut *lanes) {
+            // SAFETY: `whole` is 8 writable bytes; the store is unaligned.
+            unsafe { _mm_storel_epi64(whole.as_mut_ptr().cast(), both) };
+        } else {
+            let mut block = [0i8; 16];
+            // SAFETY: 16 writable bytes; the store is unaligned.
+            unsafe { _mm_storeu_si128(block.as_mut_ptr().cast(), both) };
+            for (to, &b) in lanes.iter_mut().zip(&block) {
+                to.write(b);
+            }
+        }
+    }
+}
+
 #[cfg(all(test, feature = "std"))]
 mod tests {
     use super::*;
     use crate::isa::{selected, Level};
 
-    /// `Steps::apply` against `Requantization::apply`, lane by lane, on
-    /// values of every magnitude and the edges (the one overflow `MIN *
-    /// MIN`, the largest sums, ties of both roundings), for every shift
-    /// from 31 right to 31 left, with no clamp (so no saturation hides a
-    /// difference).
-    #[test]
-    fn steps_compute_the_scalar_definition() {
-        if selected() < Level::Avx512 {
-            return;
-        }
+    /// `run` (a block of `lanes` channels' steps applied to 16 sums, the
+    /// lanes past the block's ignored) against `Requantization::apply`,
+    /// lane by lane, on values of every magnitude and the edges (the one
+    /// overflow `MIN * MIN`, the largest sums, ties of both roundings),
+    /// for every shift from 31 right to 31 left, with no clamp (so no
+    /// saturation hides a difference).
+    fn matches_the_scalar_definition(
+        lanes: usize,
+        run: impl Fn(&Requantization<'_>, usize, &[i32; LANES]) -> [i32; LANES],
+    ) {
         let mut state = 0x2545_F491_4F6C_DD1Du64;
         let mut next = || {
             state ^= state << 13;
@@ -265,8 +453,7 @@ mod tests {
         let mut multipliers = alloc::vec![i32::MIN, i32::MAX, 1 << 30, -(1 << 30)];
         multipliers.extend((0..12).map(|_| next() as i32));
         for &multiplier in &multipliers {
-            for shifts in shifts.chunks(16) {
-                let lanes = shifts.len();
+            for shifts in shifts.chunks(lanes) {
                 let epilogue = Requantization {
                     bias: PerChannel::All(0),
                     multiplier: PerChannel::All(multiplier),
@@ -275,8 +462,6 @@ mod tests {
                     lo: i32::MIN,
                     hi: i32::MAX,
                 };
-                // SAFETY: the CPU has AVX-512 F and BW (the selected level).
-                let steps = unsafe { Steps::new(&epilogue, &[0; LANES], 0, 0, lanes) };
                 for round in 0..200 {
                     let sums: [i32; LANES] = core::array::from_fn(|l| match round {
                         r if r < edges.len() => edges[r],
@@ -284,18 +469,12 @@ mod tests {
                         r if r % 3 == 0 => ((next() as i32) >> (l % 31)) | 1,
                         _ => next() as i32 >> (next() % 32),
                     });
-                    // SAFETY: as above; 16 readable and writable `i32`s.
-                    let got: [i32; LANES] = unsafe {
-                        let v = steps.apply(_mm512_loadu_si512(sums.as_ptr().cast()));
-                        let mut got = [0; LANES];
-                        _mm512_storeu_si512(got.as_mut_ptr().cast(), v);
-                        got
-                    };
-                    for l in 0..lanes {
+                    let got = run(&epilogue, shifts.len(), &sums);
+                    for l in 0..shifts.len() {
                         assert_eq!(
                             got[l],
                             epilogue.apply(sums[l], l),
-                            "sum {} multiplier {multiplier} shift {}",
+                            "{lanes} lanes: sum {} multiplier {multiplier} shift {}",
                             sums[l],
                             shifts[l]
                         );
@@ -303,5 +482,41 @@ mod tests {
                 }
             }
         }
+    }
+
+    #[test]
+    fn steps_compute_the_scalar_definition() {
+        if selected() < Level::Avx512 {
+            return;
+        }
+        matches_the_scalar_definition(LANES, |epilogue, c_out, sums| {
+            // SAFETY: the CPU has AVX-512 F and BW (the selected level);
+            // 16 readable and writable `i32`s.
+            unsafe {
+                let steps = Steps::new(epilogue, &[0; LANES], 0, 0, c_out);
+                let v = steps.apply(_mm512_loadu_si512(sums.as_ptr().cast()));
+                let mut got = [0; LANES];
+                _mm512_storeu_si512(got.as_mut_ptr().cast(), v);
+                got
+            }
+        });
+    }
+
+    #[test]
+    fn steps_of_8_lanes_compute_the_scalar_definition() {
+        if selected() < Level::Avx2 {
+            return;
+        }
+        matches_the_scalar_definition(LANES_8, |epilogue, c_out, sums| {
+            // SAFETY: the CPU has AVX2 (the selected level); 8 readable and
+            // writable `i32`s.
+            unsafe {
+                let steps = Steps8::new(epilogue, &[0; LANES_8], 0, 0, c_out);
+                let v = steps.apply(_mm256_loadu_si256(sums.as_ptr().cast()));
+                let mut got = [0; LANES];
+                _mm256_storeu_si256(got.as_mut_ptr().cast(), v);
+                got
+            }
+        });
     }
 }

@@ -1,7 +1,7 @@
 //! An int8 depthwise layer channels last (one input channel per output
 //! channel, TFLite's `DEPTHWISE_CONV_2D` with a depth multiplier of 1)
-//! stored whole by AVX-512 with its epilogue (module
-//! [`crate::expr::layer`]), compiled once in the runtime.
+//! stored whole with its epilogue (module [`crate::expr::layer`]) by a
+//! kernel compiled once in the runtime: AVX-512 VNNI's, else AVX2's.
 //!
 //! Each output position reads one pixel of its input channel per tap, so
 //! the channels are the vector: for each block of 16 channels, the taps'
@@ -10,12 +10,12 @@
 //! from a padded copy of the input (each byte plus 128, as the VNNI
 //! kernel's, so that no tap checks the padding), widened, multiplied and
 //! added by one `vpdpwssd` (each `i32` lane read as a pair of `i16`, the
-//! byte and zero against the weight and its sign). (At AVX-512 without
-//! VNNI, rare, `vpmaddwd` and an add would do; such a CPU keeps the
-//! expression's nest rather than a second copy of this kernel.)
+//! byte and zero against the weight and its sign). With AVX2 (and at
+//! AVX-512 without VNNI) each half of a block is 8 lanes, and the tap a
+//! `vpmaddwd` and an add ([`store_layer_avx2`]).
 //! Eight positions at a time keep eight sums in flight; the correction for
-//! the 128 and the epilogue are applied in registers ([`Steps`]) and the
-//! bytes stored.
+//! the 128 and the epilogue are applied in registers ([`Steps`],
+//! [`Steps8`]) and the bytes stored.
 
 use super::requantize::{Steps, Steps8};
 use super::{Int8Tile, PaddedInput, CHANNEL_BLOCK};

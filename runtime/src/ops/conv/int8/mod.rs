@@ -58,9 +58,10 @@
 //!
 //! A whole int8 layer (module [`crate::expr::layer`]) is stored by
 //! [`store_layer`] instead, its epilogue in registers ([`requantize`]): by
-//! the VNNI kernel for the forms, by the [`depthwise`] layer kernel for a
-//! depthwise convolution (there, without a tile's plumbing or the
-//! expression's epilogue, a kernel compiled once is the faster).
+//! the VNNI kernel for the forms (with AVX2 alone, the [`pairs`] kernel's
+//! sums), by the [`depthwise`] layer kernels for a depthwise convolution
+//! (there, without a tile's plumbing or the expression's epilogue, a
+//! kernel compiled once is the faster).
 
 #[cfg(all(feature = "alloc", target_arch = "x86_64"))]
 #[macro_use]
@@ -415,6 +416,10 @@ pub(crate) fn store_layer(
             let mut steps = Vec::with_capacity(blocks(CHANNEL_BLOCK));
             // SAFETY: as above (`vnni_runs`).
             unsafe { vnni::store_layer(layer, &vnni::pack(layer), epilogue, &mut steps, out) };
+        } else if pairs::layer_runs(layer) {
+            let mut steps = Vec::with_capacity(blocks(CHANNEL_BLOCK / 2));
+            // SAFETY: as above (`pairs::layer_runs`: AVX2).
+            unsafe { pairs::store_layer(layer, &pairs::pack(layer), epilogue, &mut steps, out) };
         } else if depthwise::runs_avx2(layer) {
             let mut steps = Vec::with_capacity(blocks(CHANNEL_BLOCK / 2));
             // SAFETY: as above (`depthwise::runs_avx2`: AVX2).

@@ -20,7 +20,9 @@
 //!
 //! The walk over each tile's windows is the VNNI kernel's
 //! ([`windows::sums`]); this kernel gives it its arithmetic ([`Groups`]
-//! for AVX-512 and for AVX2) and stores the sums as they are.
+//! for AVX-512 and for AVX2) and stores the sums as they are, or, for a
+//! whole int8 layer ([`store_layer`]), through its epilogue in AVX2
+//! registers as bytes.
 //!
 //! `vpmaddwd` multiplies the 16-bit pairs and adds each pair's products
 //! into a 32-bit lane: one broadcast, one `vpmaddwd` and one add per
@@ -31,6 +33,8 @@
 //! which is `i32` arithmetic in a release build. Inputs whose values plus
 //! their constants do not fit `i16` take the portable kernel.
 
+#[cfg(vnni_kernel)]
+use super::requantize::Steps8;
 use super::windows::{self, Groups};
 use super::{Int8Tile, PaddedInput, SumsOut, CHANNEL_BLOCK};
 use alloc::vec::Vec;
@@ -265,4 +269,91 @@ unsafe fn sums<L: Groups<Value = i16, Weight = i16> + ToArray, const P: usize, c
             }
         }
     }
+}
+
+/// Whether the AVX2 layer kernel ([`store_layer`]) stores `layer`'s
+/// convolution: one of a form whose tiles this kernel sums ([`runs`]).
+#[cfg(vnni_kernel)]
+pub(super) fn layer_runs(layer: &Int8Tile) -> bool {
+    super::form(layer.geometry).is_some() && runs(layer)
+}
+
+/// [`super::store_layer`] with AVX2: for each block of 16 channels, tiles
+/// of 4 positions (the last one ending at the last position, its positions
+/// before the ones not yet stored computed again; one at a time where
+/// there are fewer than 4), each tile's sums through the epilogue in
+/// registers ([`Steps8`], two a block, in `steps`) and stored as bytes.
+/// The input's constant is in its padded copy, so the epilogue adds only
+/// the bias.
+#[cfg(vnni_kernel)]
+#[target_feature(enable = "avx2,fma")]
+pub(super) fn store_layer(
+    layer: &Int8Tile,
+    pairs: &Pairs,
+    epilogue: &crate::expr::Requantization<'_>,
+    steps: &mut Vec<Steps8>,
+    out: &mut [core::mem::MaybeUninit<i8>],
+) {
+    let g = layer.geometry;
+    let (c_out, total) = (g.out_channels, g.batch * g.output[0] * g.output[1]);
+    let blocks = c_out.div_ceil(CHANNEL_BLOCK);
+    let no_sums = alloc::vec![0; blocks * CHANNEL_BLOCK];
+    let steps = Steps8::blocks(steps, epilogue, &no_sums, 0, c_out);
+    for (block, halves) in steps.chunks(2).enumerate() {
+        let tile = Int8Tile {
+            channels: (c_out - block * CHANNEL_BLOCK).min(CHANNEL_BLOCK),
+            ..*layer
+        };
+        let mut done = 0;
+        if total >= 4 {
+            while done < total {
+                let start = done.min(total - 4);
+                layer_tile::<4>(&tile, pairs, halves, out, start, done - start);
+                done = start + 4;
+            }
+        } else {
+            while done < total {
+                layer_tile::<1>(&tile, pairs, halves, out, done, 0);
+                done += 1;
+            }
+        }
+    }
+}
+
+/// The `R` positions from `start` by the block of 16 channels of `halves`
+/// (its one or two [`Steps8`]): summed, through the steps, stored as bytes;
+/// the first `skip` of them not stored (a last tile's, already stored).
+#[cfg(vnni_kernel)]
+#[inline(always)]
+fn layer_tile<const R: usize>(
+    tile: &Int8Tile,
+    pairs: &Pairs,
+    halves: &[Steps8],
+    out: &mut [core::mem::MaybeUninit<i8>],
+    start: usize,
+    skip: usize,
+) {
+    let g = tile.geometry;
+    let positions = super::positions_from::<R>(g, start, halves[0].channel);
+    let tile = Int8Tile {
+        positions: &positions,
+        ..*tile
+    };
+    // SAFETY: the CPU has AVX2 (`store_layer`'s features); the tile's
+    // positions are the output's, its channels the convolution's, and
+    // `pairs` was made for its geometry.
+    let sums = unsafe { windows::sums::<Avx2, R, 1>(&tile, &pairs.input, &pairs.weights, 0) };
+    let c_out = g.out_channels;
+    each_row!(R, r => {
+        if r >= skip {
+            let row = &mut out[(start + r) * c_out..][..c_out];
+            // Each row reads the steps from where they are (`Steps8::blocks`).
+            let halves = core::hint::black_box(halves);
+            let Avx2(low, high) = sums[r][0];
+            for (steps, sum) in halves.iter().zip([low, high]) {
+                // SAFETY: as above.
+                unsafe { steps.store(row, steps.apply(sum)) };
+            }
+        }
+    });
 }

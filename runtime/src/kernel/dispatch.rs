@@ -171,7 +171,9 @@ mod x86 {
 /// The nest of an expression with a matrix product, over `out`: the units
 /// of the tiles' axis from `first` on ([`Plan::UNIT_LEN`](super::Plan)).
 /// Small products run the target's nest inline: the run-time choice costs
-/// more than it gains there ([`Plan::AT_SELECTED_LEVEL`](super::Plan)).
+/// more than it gains there ([`Plan::AT_SELECTED_LEVEL`](super::Plan)); an
+/// int8 layer the runtime's kernels store runs the target's nest out of
+/// line, where they decline ([`Plan::LAYER_KERNELS`](super::Plan)).
 #[inline(always)]
 pub(super) fn drive_tiles<T: Element, O: Shape, E: Expr<T>, X: Slot<T>>(
     out: &mut [X],
@@ -181,6 +183,11 @@ pub(super) fn drive_tiles<T: Element, O: Shape, E: Expr<T>, X: Slot<T>>(
     let nest = TiledNest::<T, O>(PhantomData);
     if super::Plan::<T, O, E>::AT_SELECTED_LEVEL {
         at_expression_level(nest, out, e, first);
+    } else if super::Plan::<T, O, E>::LAYER_KERNELS {
+        // An int8 layer's nest, where the layer kernels decline: out of
+        // line, as at the selected level, so that its stack is not its
+        // caller's.
+        tiles_out_of_line::<T, O, E, X>(out, e, first);
     } else {
         at_target(nest, out, e, first);
     }

@@ -231,9 +231,22 @@ impl<T, O: Shape, E: Expr<T>> Plan<T, O, E> {
         && Self::TILE_AXIS == O::RANK - 2;
     /// Whether the walk runs at the selected instruction-set level
     /// ([`runs_at_selected_level`]); otherwise the compile-time target's
-    /// nest runs, inline.
+    /// nest runs, inline. Not for an int8 layer that the runtime's layer
+    /// kernels store at every level from AVX2 ([`Self::LAYER_KERNELS`]):
+    /// its nest runs only where they decline (below AVX2, constants past
+    /// their range), so its copies for AVX2 and AVX-512 would serve only
+    /// those.
     pub(crate) const AT_SELECTED_LEVEL: bool =
-        runs_at_selected_level(O::LEN, Self::READING, Self::WALK);
+        runs_at_selected_level(O::LEN, Self::READING, Self::WALK) && !Self::LAYER_KERNELS;
+    /// Whether the tree is an int8 layer ([`Stage::Stored`]) the runtime's
+    /// layer kernels store whole, in one piece: they exist in this build
+    /// (an allocator, and run-time detection on x86-64: `cfg(vnni_kernel)`),
+    /// no split across threads gives the nest the parts, and the nest is
+    /// tiled (its target's copy is out of line, `dispatch::drive_tiles`).
+    pub(crate) const LAYER_KERNELS: bool = matches!(E::OWN.layer, Stage::Stored)
+        && cfg!(all(feature = "alloc", vnni_kernel))
+        && !(cfg!(feature = "rayon") && Self::PARALLEL)
+        && matches!(Self::WALK, Walk::Tiles);
 }
 
 /// Whether a walk `walk` over `elements` output elements of a tree that

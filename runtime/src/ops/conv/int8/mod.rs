@@ -797,11 +797,14 @@ mod vnni {
         let sums =
             unsafe { super::windows::sums::<Quads, R, V>(&tile, &packed.input, &packed.bytes, 0) };
         let c_out = g.out_channels;
+        // One block's steps stay in registers across the tile's rows; two
+        // blocks' do not fit beside their sums, so each row reads them
+        // from where they are (`Steps::blocks`).
+        let tile_steps = core::hint::black_box(steps);
         each_row!(R, r => {
             if r >= skip {
                 let row = &mut out[(start + r) * c_out..][..c_out];
-                // Each row reads the steps from where they are (`Steps::blocks`).
-                let steps = core::hint::black_box(steps);
+                let steps = if V == 1 { tile_steps } else { core::hint::black_box(steps) };
                 for (sum, steps) in sums[r].iter().zip(steps) {
                     steps.store(row, steps.apply(sum.0));
                 }

@@ -120,9 +120,18 @@ mod vnni {
                     _ => 16,
                 };
                 let out = &mut out[first * stride + column..];
+                // Left bytes plus 128 are the flipped bytes themselves: no
+                // column sums to take off (a layer after a ReLU at -128).
+                let flipped_only = tile.offsets[first..first + taken].iter().all(|&o| o == 128);
                 match (taken, wide) {
-                    (2, 64) => block_64::<2>(tile, first, column, out, stride),
-                    (1, 64) => block_64::<1>(tile, first, column, out, stride),
+                    (2, 64) if flipped_only => {
+                        block_64::<2, false>(tile, first, column, out, stride)
+                    }
+                    (1, 64) if flipped_only => {
+                        block_64::<1, false>(tile, first, column, out, stride)
+                    }
+                    (2, 64) => block_64::<2, true>(tile, first, column, out, stride),
+                    (1, 64) => block_64::<1, true>(tile, first, column, out, stride),
                     (8, 32) => block::<8, 32>(tile, first, column, out, stride),
                     (4, 32) => block::<4, 32>(tile, first, column, out, stride),
                     (2, 32) => block::<2, 32>(tile, first, column, out, stride),
@@ -217,10 +226,11 @@ mod vnni {
     /// right operand are four whole vectors, interleaved by byte and by
     /// pair within each 128-bit lane (8 shuffles for 64 columns, where
     /// [`interleaved_32`] takes 8 for 32), and the sums' columns put back
-    /// in order once, at the end.
+    /// in order once, at the end. Without `COLUMN_SUMS` (every row's
+    /// offset 128, which the flip itself adds) no column sums are taken.
     #[inline]
     #[target_feature(enable = "avx512f,avx512bw,avx512vnni,avx2")]
-    fn block_64<const R: usize>(
+    fn block_64<const R: usize, const COLUMN_SUMS: bool>(
         tile: &ProductTile,
         first: usize,
         column: usize,
@@ -247,8 +257,10 @@ mod vnni {
                     core::array::from_fn(|r| left[r].add(kk).cast::<i32>().read_unaligned());
                 (interleaved_64([r0, r1, r2, r3]), four)
             };
-            for (sum, &right) in column_sums.iter_mut().zip(&right) {
-                *sum = _mm512_dpbusd_epi32(*sum, ones, right);
+            if COLUMN_SUMS {
+                for (sum, &right) in column_sums.iter_mut().zip(&right) {
+                    *sum = _mm512_dpbusd_epi32(*sum, ones, right);
+                }
             }
             for (sums, &four) in sums.iter_mut().zip(&four) {
                 // The top bits flipped as in `block`.
@@ -262,7 +274,11 @@ mod vnni {
         for (r, (sums, &offset)) in sums.iter().zip(offsets).enumerate() {
             let scale = _mm512_set1_epi32(128i32.wrapping_sub(offset));
             let corrected: [__m512i; 4] = core::array::from_fn(|q| {
-                _mm512_sub_epi32(sums[q], _mm512_mullo_epi32(column_sums[q], scale))
+                if COLUMN_SUMS {
+                    _mm512_sub_epi32(sums[q], _mm512_mullo_epi32(column_sums[q], scale))
+                } else {
+                    sums[q]
+                }
             });
             // Vector `q`'s 128-bit lane `L` holds columns `16 L + 4 q ..+ 4`:
             // the 16 columns from `16 L` are lane `L` of the four, in order.
@@ -427,15 +443,23 @@ mod tests {
     }
 
     /// One to three rows by 96 to 192 columns (the 64-column blocks of one
-    /// or two rows, then the narrower ones), over a longer contraction:
-    /// the kernel's sums where it runs are the plain sums.
+    /// or two rows, with and without column sums, then the narrower ones),
+    /// over a longer contraction: the kernel's sums where it runs are the
+    /// plain sums.
     #[test]
     fn rows_of_a_dense_layer_take_64_columns_a_step() {
-        for (rows, columns, k) in [(1, 128, 40), (2, 192, 12), (3, 96, 64), (1, 80, 8)] {
+        // The last two: every offset 128 (no column sums taken).
+        let cases = [(1, 128, 40, false), (2, 192, 12, false), (3, 96, 64, false)];
+        let cases = cases
+            .into_iter()
+            .chain([(1, 96, 8, true), (2, 128, 20, true)]);
+        for (rows, columns, k, flipped_only) in cases {
             let stride = columns + 16;
             let left_rows: Vec<Vec<i8>> = (0..rows).map(|r| bytes(k, r + 3)).collect();
             let left: Vec<&[i8]> = left_rows.iter().map(|row| &row[..]).collect();
-            let offsets: Vec<i32> = (0..rows).map(|r| [5, -128, 127][r]).collect();
+            let offsets: Vec<i32> = (0..rows)
+                .map(|r| if flipped_only { 128 } else { [5, -128, 127][r] })
+                .collect();
             let right = bytes(k * stride, 11);
             let tile = ProductTile {
                 left: &left,
@@ -448,7 +472,9 @@ mod tests {
             };
             let mut out = vec![i32::MIN; rows * columns];
             if !sums(&tile, columns, &mut out, columns) {
-                return;
+                #[cfg(vnni_kernel)]
+                assert!(crate::isa::selected() < crate::isa::Level::Avx512Vnni);
+                continue;
             }
             for (r, row) in left.iter().enumerate() {
                 for j in 0..columns {

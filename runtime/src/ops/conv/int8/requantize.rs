@@ -142,23 +142,9 @@ impl Steps {
         factor: i32,
         c_out: usize,
     ) -> &'s [Steps] {
-        let count = c_out.div_ceil(LANES);
-        blocks.clear();
-        blocks.reserve(count);
-        for (block, slot) in blocks.spare_capacity_mut()[..count].iter_mut().enumerate() {
-            // Written in place: a `Steps` made aside and moved is a frame's
-            // worth of stack more.
-            slot.write(Steps::new(
-                epilogue,
-                weight_sums,
-                factor,
-                block * LANES,
-                c_out,
-            ));
-        }
-        // SAFETY: the first `count` elements were written above.
-        unsafe { blocks.set_len(count) };
-        blocks
+        write_blocks(blocks, c_out.div_ceil(LANES), |block| {
+            Steps::new(epilogue, weight_sums, factor, block * LANES, c_out)
+        })
     }
 
     /// The steps applied to the 16 sums `sums` (`fixed_point`'s
@@ -227,6 +213,22 @@ impl Steps {
             };
         }
     }
+}
+
+/// `blocks` emptied, then `count` blocks' steps written into it, block `b`
+/// made by `make(b)`: in place (a value of 500 bytes or so made aside and
+/// moved is a frame's worth of stack more), within a capacity the caller
+/// allocated where it does not.
+#[inline(always)]
+fn write_blocks<S>(blocks: &mut Vec<S>, count: usize, mut make: impl FnMut(usize) -> S) -> &[S] {
+    blocks.clear();
+    blocks.reserve(count);
+    for (block, slot) in blocks.spare_capacity_mut()[..count].iter_mut().enumerate() {
+        slot.write(make(block));
+    }
+    // SAFETY: the first `count` elements were written above.
+    unsafe { blocks.set_len(count) };
+    blocks
 }
 
 /// The lanes of one block of [`Steps8`]: 8 channels.
@@ -333,21 +335,9 @@ impl Steps8 {
         factor: i32,
         c_out: usize,
     ) -> &'s [Steps8] {
-        let count = c_out.div_ceil(LANES_8);
-        blocks.clear();
-        blocks.reserve(count);
-        for (block, slot) in blocks.spare_capacity_mut()[..count].iter_mut().enumerate() {
-            slot.write(Steps8::new(
-                epilogue,
-                weight_sums,
-                factor,
-                block * LANES_8,
-                c_out,
-            ));
-        }
-        // SAFETY: the first `count` elements were written above.
-        unsafe { blocks.set_len(count) };
-        blocks
+        write_blocks(blocks, c_out.div_ceil(LANES_8), |block| {
+            Steps8::new(epilogue, weight_sums, factor, block * LANES_8, c_out)
+        })
     }
 
     /// [`Steps::apply`] to the 8 sums `sums`.

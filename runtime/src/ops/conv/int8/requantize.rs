@@ -22,8 +22,6 @@ pub(super) struct Steps {
     pub(super) channel: usize,
     /// The block's channels inside the output (16, or fewer in the last).
     lanes: usize,
-    /// The store's mask of those channels.
-    mask: __mmask16,
     /// The correction for the input bytes' 128, plus the bias.
     add: __m512i,
     /// `requantize`'s left shift, each lane's count below 32.
@@ -103,7 +101,6 @@ impl Steps {
         Steps {
             channel,
             lanes,
-            mask,
             add: _mm512_add_epi32(
                 _mm512_mullo_epi32(weight_sums, _mm512_set1_epi32(factor)),
                 values(epilogue.bias),
@@ -206,11 +203,14 @@ impl Steps {
             // SAFETY: `whole` is 16 writable bytes; the store is unaligned.
             unsafe { _mm_storeu_si128(whole.as_mut_ptr().cast(), _mm512_cvtsepi32_epi8(values)) };
         } else {
-            // SAFETY: the mask's lanes are `lanes`' writable bytes; masked
-            // lanes touch no memory; the store is unaligned.
-            unsafe {
-                _mm512_mask_cvtsepi32_storeu_epi8(lanes.as_mut_ptr().cast(), self.mask, values)
-            };
+            // The bytes narrowed in a register, then stored under a mask
+            // of bytes (a masked narrowing store to memory takes more
+            // micro-ops).
+            let bytes = _mm512_castsi128_si512(_mm512_cvtsepi32_epi8(values));
+            let mask: __mmask64 = (1 << self.lanes) - 1;
+            // SAFETY: the mask's bytes are `lanes`' writable bytes; masked
+            // bytes touch no memory; the store is unaligned.
+            unsafe { _mm512_mask_storeu_epi8(lanes.as_mut_ptr().cast(), mask, bytes) };
         }
     }
 }

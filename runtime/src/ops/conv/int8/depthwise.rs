@@ -180,10 +180,11 @@ fn tile<const R: usize>(
             });
         }
     }
+    // The steps stay in registers across the tile's rows, read once from
+    // where they are (`Steps::blocks`).
+    let steps = core::hint::black_box(steps);
     each_row!(R, r => {
         let row = &mut out[(start + r) * channels..][..channels];
-        // Each row reads the steps from where they are (`Steps::blocks`).
-        let steps = core::hint::black_box(steps);
         unsafe { steps.store(row, steps.apply(sums[r])) };
     });
 }

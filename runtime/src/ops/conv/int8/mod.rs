@@ -754,6 +754,8 @@ mod vnni {
             channels: (g.out_channels - channel).min(CHANNEL_BLOCK * V),
             ..*layer
         };
+        // Each layer kernel writes this walk out: one helper taking the
+        // tile as a closure, inlined, measured 5-8% slower in all of them.
         let mut done = 0;
         if total >= 8 {
             while done < total {

@@ -3,14 +3,17 @@
 //!
 //! With AVX-512 VNNI (detected at run time, `std` on x86-64), one
 //! `vpdpbusd` multiplies 64 pairs of bytes and adds them, four at a time,
-//! into 16 `i32` sums: a tile of `R` rows by 16 or 32 columns takes four
-//! rows of the right operand at a time, interleaved so that each column's
-//! four bytes are adjacent, and each row of the left operand contributes
-//! four bytes broadcast. `vpdpbusd` takes unsigned bytes on the left: each
-//! left byte is read as `x + 128` (its top bit flipped), and `128 - offset`
+//! into 16 `i32` sums: a tile of `R` rows by 16 or 32 columns (64 for one
+//! or two rows, a dense layer's: the interleave, which bounds such a
+//! product, then takes half the shuffles per column) takes four rows of
+//! the right operand at a time, interleaved so that each column's four
+//! bytes are adjacent, and each row of the left operand contributes four
+//! bytes broadcast. `vpdpbusd` takes unsigned bytes on the left: each left
+//! byte is read as `x + 128` (its top bit flipped), and `128 - offset`
 //! times each column's sum is taken off at the end (the column sums come
-//! from the same instruction over bytes of 1), which also applies the left
-//! operand's offset (`cast::<i32>(x) - zx`). (Flipping the right operand's
+//! from the same instruction over bytes of 1; none are taken where every
+//! offset is 128), which also applies the left operand's offset
+//! (`cast::<i32>(x) - zx`). (Flipping the right operand's
 //! bytes instead, once per four rows, needs each left row's sum, which
 //! costs more than the flips it saves.) Without `std`, the kernel is
 //! used where the compile-time target has those instructions. Elsewhere

@@ -6,11 +6,53 @@
 //! keyword-spotting CNN and its depthwise-separable variant, a 64-tap
 //! FIR filter; then the MLP, a Kalman step and MLPerf Tiny's int8 keyword
 //! spotter as programs with planned memory (`#[tensor_expr::program]`),
-//! each with its arena's size and the stack a call takes.
+//! each with its arena's size, the stack a call takes and the heap (the
+//! int8 kernels' packed weights and padded inputs).
 //!
 //! `cargo run --release --example programs`
 
+use std::alloc::{GlobalAlloc, Layout, System};
+use std::cell::Cell;
 use tensor_expr::prelude::*;
+
+/// The system allocator, counting the bytes live on each thread and their
+/// peak ([`heap_high_water`]).
+struct Measured;
+
+thread_local! {
+    static LIVE: Cell<usize> = const { Cell::new(0) };
+    static PEAK: Cell<usize> = const { Cell::new(0) };
+}
+
+// SAFETY: every call is forwarded to the system allocator unchanged.
+unsafe impl GlobalAlloc for Measured {
+    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+        let live = LIVE.with(|live| {
+            live.set(live.get() + layout.size());
+            live.get()
+        });
+        PEAK.with(|peak| peak.set(peak.get().max(live)));
+        // SAFETY: the caller's contract is the system allocator's.
+        unsafe { System.alloc(layout) }
+    }
+    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+        LIVE.with(|live| live.set(live.get().saturating_sub(layout.size())));
+        // SAFETY: `ptr` came from `alloc` above, with this layout.
+        unsafe { System.dealloc(ptr, layout) }
+    }
+}
+
+#[global_allocator]
+static GLOBAL: Measured = Measured;
+
+/// The most heap `f` had allocated at once on this thread beyond what was
+/// live before it.
+fn heap_high_water(f: impl FnOnce()) -> usize {
+    let before = LIVE.with(Cell::get);
+    PEAK.with(|peak| peak.set(before));
+    f();
+    PEAK.with(Cell::get) - before
+}
 
 fn pseudo(seed: usize) -> f32 {
     ((seed.wrapping_mul(2654435761) >> 7) % 1000) as f32 / 1000.0 - 0.5
@@ -223,8 +265,11 @@ fn planned_programs_on_a_large_stack(layers: Layers) {
     let lent = stack_high_water(&mut || {
         black_box(classify_one_in(black_box(&image), layers, &mut arena));
     });
+    let heap = heap_high_water(|| {
+        black_box(classify_one_in(black_box(&image), layers, &mut arena));
+    });
     println!(
-        "  MLP 784 -> 128 -> 10: arena {CLASSIFY_ONE_ARENA_BYTES} B, stack {planned} B (arena lent: {lent} B)"
+        "  MLP 784 -> 128 -> 10: arena {CLASSIFY_ONE_ARENA_BYTES} B, stack {planned} B (arena lent: {lent} B), heap {heap} B"
     );
 
     let model = Kalman {
@@ -280,9 +325,14 @@ fn planned_programs_on_a_large_stack(layers: Layers) {
     let lent = stack_high_water(&mut || {
         black_box(kws::kws_in(black_box(&input), &model, &mut arena));
     });
+    // The int8 kernels' scratch: each layer's packed weights, padded input
+    // and epilogue vectors, freed after it.
+    let heap = heap_high_water(|| {
+        black_box(kws::kws_in(black_box(&input), &model, &mut arena));
+    });
     println!(
         "  keyword spotter (int8 DS-CNN): arena {} B (TFLite Micro's: 16000 B), stack {planned} B \
-         (arena lent: {lent} B; the statements run separately: {separate} B)",
+         (arena lent: {lent} B; the statements run separately: {separate} B), heap {heap} B",
         kws::KWS_ARENA_BYTES
     );
 }

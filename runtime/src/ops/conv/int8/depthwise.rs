@@ -19,7 +19,6 @@
 
 use super::requantize::{Steps, Steps8};
 use super::{Int8Tile, PaddedInput, CHANNEL_BLOCK};
-use crate::expr::Requantization;
 use crate::rules::conv::Geometry;
 use alloc::vec::Vec;
 use core::arch::x86_64::*;
@@ -36,6 +35,14 @@ pub(super) struct DepthwiseWeights {
     /// The input, padded, each byte plus 128, with 16 values to spare at
     /// its end (a last block's load reaches past the last pixel).
     input: PaddedInput<u8>,
+}
+
+impl DepthwiseWeights {
+    /// Each channel's weights summed (the epilogue's correction for the
+    /// input bytes' 128), a multiple of 16 of them.
+    pub(super) fn sums(&self) -> &[i32] {
+        &self.sums
+    }
 }
 
 /// Whether `g` is a depthwise convolution channels last of one input and
@@ -106,20 +113,18 @@ pub(super) fn pack(layer: &Int8Tile) -> DepthwiseWeights {
 /// [`super::store_layer`] for a depthwise convolution: for each block of
 /// 16 channels, tiles of 8 positions (the last one ending at the last
 /// position, some of its positions computed again; one at a time where
-/// there are fewer than 8), the epilogue's vectors in `steps`
-/// ([`Steps::blocks`]).
+/// there are fewer than 8), the epilogue's vectors `steps`, a block's
+/// each ([`Steps::blocks`], over [`DepthwiseWeights::sums`]).
 #[target_feature(enable = "avx512f,avx512bw,avx512vnni")]
 pub(super) fn store_layer(
     layer: &Int8Tile,
     packed: &DepthwiseWeights,
-    epilogue: &Requantization<'_>,
-    steps: &mut Vec<Steps>,
+    steps: &[Steps],
     out: &mut [MaybeUninit<i8>],
 ) {
     let g = layer.geometry;
     let total = g.batch * g.output[0] * g.output[1];
-    let factor = layer.x_offset.wrapping_sub(128);
-    for steps in Steps::blocks(steps, epilogue, &packed.sums, factor, g.out_channels) {
+    for steps in steps {
         if total >= 8 {
             let mut done = 0;
             while done < total {
@@ -193,19 +198,17 @@ fn tile<const R: usize>(
 /// the packed weights' blocks), tiles of 8 positions, each tap one
 /// widening load and one `vpmaddwd` (an input byte, zero-extended, times
 /// its weight; the upper halves' product is zero) and an add per position,
-/// the epilogue in registers ([`Steps8`], in `steps`).
+/// the epilogue in registers (`steps`, 8 channels' each, [`Steps8`]).
 #[target_feature(enable = "avx2")]
 pub(super) fn store_layer_avx2(
     layer: &Int8Tile,
     packed: &DepthwiseWeights,
-    epilogue: &Requantization<'_>,
-    steps: &mut Vec<Steps8>,
+    steps: &[Steps8],
     out: &mut [MaybeUninit<i8>],
 ) {
     let g = layer.geometry;
     let total = g.batch * g.output[0] * g.output[1];
-    let factor = layer.x_offset.wrapping_sub(128);
-    for steps in Steps8::blocks(steps, epilogue, &packed.sums, factor, g.out_channels) {
+    for steps in steps {
         if total >= 8 {
             let mut done = 0;
             while done < total {

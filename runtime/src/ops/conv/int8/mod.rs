@@ -81,6 +81,8 @@ use super::Position;
 use crate::rules::conv::Geometry;
 #[cfg(feature = "alloc")]
 use alloc::vec::Vec;
+#[cfg(all(feature = "alloc", vnni_kernel))]
+use requantize::{Steps, Steps8};
 
 /// The most output positions of one tile.
 pub(crate) const TILE_ROWS: usize = 8;
@@ -399,39 +401,47 @@ pub(crate) fn store_layer(
                 .all(|values| values.covers(g.out_channels));
         // The weights are packed here, not in the tiles' shared cell (one
         // call packs them; the cell's calls would be frames below it), and
-        // the epilogue's vectors allocated here, in a shallow frame.
-        let blocks = |lanes: usize| g.out_channels.div_ceil(lanes);
+        // the epilogue's vectors built here, in a shallow frame, for the
+        // kernel to read.
+        let c_out = g.out_channels;
+        let factor = layer.x_offset.wrapping_sub(128);
         if !fits {
             return false;
         } else if depthwise::runs(layer) {
-            let mut steps = Vec::with_capacity(blocks(CHANNEL_BLOCK));
+            let mut steps = Vec::with_capacity(c_out.div_ceil(CHANNEL_BLOCK));
             // SAFETY: `depthwise::runs` holds only where the CPU has AVX-512
             // F, BW and VNNI (the selected level is at most the CPU's); the
             // weights are made for this geometry, whose inputs and output
             // `out` holds.
             unsafe {
-                depthwise::store_layer(layer, &depthwise::pack(layer), epilogue, &mut steps, out)
-            };
+                let packed = depthwise::pack(layer);
+                let steps = Steps::blocks(&mut steps, epilogue, packed.sums(), factor, c_out);
+                depthwise::store_layer(layer, &packed, steps, out);
+            }
         } else if vnni_runs(layer) {
-            let mut steps = Vec::with_capacity(blocks(CHANNEL_BLOCK));
+            let mut steps = Vec::with_capacity(c_out.div_ceil(CHANNEL_BLOCK));
             // SAFETY: as above (`vnni_runs`).
-            unsafe { vnni::store_layer(layer, &vnni::pack(layer), epilogue, &mut steps, out) };
+            unsafe {
+                let packed = vnni::pack(layer);
+                let steps = Steps::blocks(&mut steps, epilogue, &packed.sums, factor, c_out);
+                vnni::store_layer(layer, &packed, steps, out);
+            }
         } else if pairs::layer_runs(layer) {
-            let mut steps = Vec::with_capacity(blocks(CHANNEL_BLOCK / 2));
-            // SAFETY: as above (`pairs::layer_runs`: AVX2).
-            unsafe { pairs::store_layer(layer, &pairs::pack(layer), epilogue, &mut steps, out) };
+            let mut steps = Vec::with_capacity(c_out.div_ceil(CHANNEL_BLOCK / 2));
+            // SAFETY: as above (`pairs::layer_runs`: AVX2). The padded input
+            // holds its constant: no correction (`factor` 0, no sums read).
+            unsafe {
+                let steps = Steps8::blocks(&mut steps, epilogue, &[], 0, c_out);
+                pairs::store_layer(layer, &pairs::pack(layer), steps, out);
+            }
         } else if depthwise::runs_avx2(layer) {
-            let mut steps = Vec::with_capacity(blocks(CHANNEL_BLOCK / 2));
+            let mut steps = Vec::with_capacity(c_out.div_ceil(CHANNEL_BLOCK / 2));
             // SAFETY: as above (`depthwise::runs_avx2`: AVX2).
             unsafe {
-                depthwise::store_layer_avx2(
-                    layer,
-                    &depthwise::pack(layer),
-                    epilogue,
-                    &mut steps,
-                    out,
-                )
-            };
+                let packed = depthwise::pack(layer);
+                let steps = Steps8::blocks(&mut steps, epilogue, packed.sums(), factor, c_out);
+                depthwise::store_layer_avx2(layer, &packed, steps, out);
+            }
         } else {
             return false;
         }
@@ -572,8 +582,6 @@ mod vnni {
     use super::requantize::Steps;
     use super::windows::Groups;
     use super::{form, Form, Int8Tile, PaddedInput, SumsOut, VnniWeights, CHANNEL_BLOCK};
-    use crate::expr::Requantization;
-    use alloc::vec::Vec;
     use core::arch::x86_64::*;
     use core::mem::MaybeUninit;
 
@@ -706,20 +714,16 @@ mod vnni {
     /// blocks of 16 channels, tiles of 8 positions (the last one ending at
     /// the last position, its positions before the ones not yet stored
     /// computed again; one at a time where there are fewer than 8), each
-    /// tile's sums through the epilogue (its vectors in `steps`,
-    /// [`Steps::blocks`]) and stored as bytes.
+    /// tile's sums through the epilogue (its vectors `steps`, a block's
+    /// each, [`Steps::blocks`]) and stored as bytes.
     #[target_feature(enable = "avx512f,avx512bw,avx512vnni,avx2")]
     pub(super) fn store_layer(
         layer: &Int8Tile,
         packed: &VnniWeights,
-        epilogue: &Requantization<'_>,
-        steps: &mut Vec<Steps>,
+        steps: &[Steps],
         out: &mut [MaybeUninit<i8>],
     ) {
-        let c_out = layer.geometry.out_channels;
-        let blocks = c_out.div_ceil(CHANNEL_BLOCK);
-        let factor = layer.x_offset.wrapping_sub(128);
-        let steps = Steps::blocks(steps, epilogue, &packed.sums, factor, c_out);
+        let blocks = layer.geometry.out_channels.div_ceil(CHANNEL_BLOCK);
         let mut block = 0;
         while block < blocks {
             if blocks - block >= 2 {

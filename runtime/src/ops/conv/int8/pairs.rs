@@ -282,23 +282,18 @@ pub(super) fn layer_runs(layer: &Int8Tile) -> bool {
 /// of 4 positions (the last one ending at the last position, its positions
 /// before the ones not yet stored computed again; one at a time where
 /// there are fewer than 4), each tile's sums through the epilogue in
-/// registers ([`Steps8`], two a block, in `steps`) and stored as bytes.
-/// The input's constant is in its padded copy, so the epilogue adds only
-/// the bias.
+/// registers (`steps`, [`Steps8`], two a block) and stored as bytes. The
+/// input's constant is in its padded copy, so the steps add only the bias.
 #[cfg(vnni_kernel)]
 #[target_feature(enable = "avx2,fma")]
 pub(super) fn store_layer(
     layer: &Int8Tile,
     pairs: &Pairs,
-    epilogue: &crate::expr::Requantization<'_>,
-    steps: &mut Vec<Steps8>,
+    steps: &[Steps8],
     out: &mut [core::mem::MaybeUninit<i8>],
 ) {
     let g = layer.geometry;
     let (c_out, total) = (g.out_channels, g.batch * g.output[0] * g.output[1]);
-    let blocks = c_out.div_ceil(CHANNEL_BLOCK);
-    let no_sums = alloc::vec![0; blocks * CHANNEL_BLOCK];
-    let steps = Steps8::blocks(steps, epilogue, &no_sums, 0, c_out);
     for (block, halves) in steps.chunks(2).enumerate() {
         let tile = Int8Tile {
             channels: (c_out - block * CHANNEL_BLOCK).min(CHANNEL_BLOCK),

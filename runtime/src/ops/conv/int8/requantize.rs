@@ -262,10 +262,13 @@ pub(super) struct Steps8 {
 }
 
 impl Steps8 {
-    /// [`Steps::new`] for channels `channel ..+ 8`.
+    /// [`Steps::new`] for channels `channel ..+ 8`; `weight_sums` is read
+    /// only where `factor` is not 0 (the `pairs` kernel's input holds its
+    /// constant: no correction).
     ///
     /// # Panics
-    /// If `weight_sums` or a per-channel parameter is shorter than that.
+    /// If `weight_sums` (where read) or a per-channel parameter is shorter
+    /// than that.
     #[inline]
     #[target_feature(enable = "avx2")]
     pub(super) fn new(
@@ -288,11 +291,16 @@ impl Steps8 {
             // SAFETY: 8 readable `i32`s; the load is unaligned.
             unsafe { _mm256_loadu_si256(block.as_ptr().cast()) }
         };
-        let weight_sums: &[i32; LANES_8] = weight_sums[channel..channel + LANES_8]
-            .try_into()
-            .unwrap_or_else(|_| unreachable!());
-        // SAFETY: 8 readable `i32`s; the load is unaligned.
-        let weight_sums = unsafe { _mm256_loadu_si256(weight_sums.as_ptr().cast()) };
+        let correction = if factor == 0 {
+            _mm256_setzero_si256()
+        } else {
+            let weight_sums: &[i32; LANES_8] = weight_sums[channel..channel + LANES_8]
+                .try_into()
+                .unwrap_or_else(|_| unreachable!());
+            // SAFETY: 8 readable `i32`s; the load is unaligned.
+            let weight_sums = unsafe { _mm256_loadu_si256(weight_sums.as_ptr().cast()) };
+            _mm256_mullo_epi32(weight_sums, _mm256_set1_epi32(factor))
+        };
         let (multiplier, shift) = (values(epilogue.multiplier), values(epilogue.shift));
         let zero = _mm256_setzero_si256();
         let right = _mm256_min_epi32(
@@ -305,10 +313,7 @@ impl Steps8 {
         Steps8 {
             channel,
             lanes,
-            add: _mm256_add_epi32(
-                _mm256_mullo_epi32(weight_sums, _mm256_set1_epi32(factor)),
-                values(epilogue.bias),
-            ),
+            add: _mm256_add_epi32(correction, values(epilogue.bias)),
             left: _mm256_and_si256(_mm256_max_epi32(shift, zero), _mm256_set1_epi32(31)),
             shifts_left: _mm256_movemask_epi8(_mm256_cmpgt_epi32(shift, zero)) != 0,
             multiplier,

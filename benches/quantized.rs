@@ -43,6 +43,40 @@ fn requantize_one(acc: i32, m: i32, s: i32, zy: i32) -> i8 {
     (acc.requantize(m, s) + zy).clamp(-128, 127) as i8
 }
 
+/// The keyword spotter's `[1, 25, 5, 64]` activations channels first
+/// (`[1, 64, 25, 5]`), an output for them, and the per-channel bias,
+/// multiplier and shift as `[64, 1, 1]` columns.
+#[allow(clippy::type_complexity)]
+fn channels_first(
+    x: &Tensor<i8, Shape![1, 25, 5, 64]>,
+    bias: &Tensor<i32, Shape![64]>,
+    m: &Tensor<i32, Shape![64]>,
+    s: &Tensor<i32, Shape![64]>,
+) -> (
+    Tensor<i8, Shape![1, 64, 25, 5]>,
+    Tensor<i8, Shape![1, 64, 25, 5]>,
+    [Tensor<i32, Shape![64, 1, 1]>; 3],
+) {
+    let x_first = Tensor::<i8, Shape![1, 64, 25, 5]>::from_fn(|[_, c, h, w]| {
+        x.as_slice()[(h * 5 + w) * 64 + c]
+    });
+    let column = |v: &Tensor<i32, Shape![64]>| {
+        Tensor::<i32, Shape![64, 1, 1]>::from_fn(|[c, _, _]| v.as_slice()[c])
+    };
+    (
+        x_first,
+        Tensor::zeros(),
+        [column(bias), column(m), column(s)],
+    )
+}
+
+/// `y` (`[1, 64, 25, 5]`) channels last, as a `Vec`.
+fn channels_last(y: &Tensor<i8, Shape![1, 64, 25, 5]>) -> Vec<i8> {
+    (0..125 * 64)
+        .map(|i| y.as_slice()[(i % 64) * 125 + i / 64])
+        .collect()
+}
+
 /// An int8 dense layer `[1, 64] @ [64, 32]` (TFLite's, per-channel).
 fn dense_layer() {
     let x = int8::<Shape![1, 64]>(1);
@@ -258,6 +292,8 @@ fn pointwise_conv() {
     let mut out = Tensor::<i8, Shape![1, 25, 5, 64]>::zeros();
     let mut out_product = Tensor::<i8, Shape![125, 64]>::zeros();
     let mut hand = vec![0i8; 125 * 64];
+    let (x_first, mut out_first, [bias_c, m_c, s_c]) = channels_first(&x, &bias, &m, &s);
+    let w_first = w.view().reshaped::<Shape![64, 64, 1, 1]>();
     let times = compare(
         1,
         5_000,
@@ -298,6 +334,21 @@ fn pointwise_conv() {
             },
             &mut || {
                 let (x, w, bias, m, s) = (
+                    black_box(&x_first),
+                    black_box(&w_first),
+                    black_box(&bias_c),
+                    black_box(&m_c),
+                    black_box(&s_c),
+                );
+                tensor_expr!(
+                    out_first = saturating_cast::<i8>(
+                        requantize(conv2d(cast::<i32>(x) - zx, cast::<i32>(w)) + bias, m, s) + zy
+                    )
+                );
+                black_box(&out_first);
+            },
+            &mut || {
+                let (x, w, bias, m, s) = (
                     black_box(x.as_slice()),
                     black_box(w.as_slice()),
                     black_box(bias.as_slice()),
@@ -319,10 +370,11 @@ fn pointwise_conv() {
     );
     assert_eq!(out.as_slice(), &hand[..], "the hand loop disagrees");
     assert_eq!(out_product.as_slice(), &hand[..], "the product disagrees");
+    assert_eq!(channels_last(&out_first), hand, "channels first disagrees");
     print(
         "int8 pointwise conv2d 64->64 1x1 25x5 nhwc",
         &times,
-        &["", "as @", "hand"],
+        &["", "as @", "nchw", "hand"],
     );
 }
 
@@ -339,6 +391,8 @@ fn depthwise_conv() {
     let (zx, zy) = (-128i32, -2i32);
     let mut out = Tensor::<i8, Shape![1, 25, 5, 64]>::zeros();
     let mut hand = vec![0i8; 25 * 5 * 64];
+    let (x_first, mut out_first, [bias_c, m_c, s_c]) = channels_first(&x, &bias, &m, &s);
+    let w_first = w.view().reshaped::<Shape![64, 1, 3, 3]>();
     let times = compare(
         1,
         5_000,
@@ -367,6 +421,30 @@ fn depthwise_conv() {
                     )
                 );
                 black_box(&out);
+            },
+            &mut || {
+                let (x, w, bias, m, s) = (
+                    black_box(&x_first),
+                    black_box(&w_first),
+                    black_box(&bias_c),
+                    black_box(&m_c),
+                    black_box(&s_c),
+                );
+                tensor_expr!(
+                    out_first = saturating_cast::<i8>(
+                        requantize(
+                            conv2d(
+                                cast::<i32>(x) - zx,
+                                cast::<i32>(w),
+                                padding = same,
+                                groups = 64
+                            ) + bias,
+                            m,
+                            s
+                        ) + zy
+                    )
+                );
+                black_box(&out_first);
             },
             &mut || {
                 let (x, w, bias, m, s) = (
@@ -406,10 +484,11 @@ fn depthwise_conv() {
         ],
     );
     assert_eq!(out.as_slice(), &hand[..], "the hand loop disagrees");
+    assert_eq!(channels_last(&out_first), hand, "channels first disagrees");
     print(
         "int8 depthwise conv2d 64 3x3 25x5 nhwc",
         &times,
-        &["", "hand"],
+        &["", "nchw", "hand"],
     );
 }
 

@@ -510,10 +510,11 @@ fn channel_params<const C: usize>(seed: u64) -> [Tensor<i32, Shape![C]>; 3] {
 
 /// `sums` through an int8 layer's epilogue by the definitions of its steps
 /// (`requantize_reference`, then `i32`'s wrapping add, the clamps in order,
-/// the saturation), channels last (`c` the index modulo the channels).
+/// the saturation), `channel` giving each index's channel (channels last,
+/// the index modulo the channels).
 fn layer_reference(
     sums: &[i32],
-    channels: usize,
+    channel: impl Fn(usize) -> usize,
     step: impl Fn(i32, usize) -> (i32, i32, i32),
     offset: i32,
     clamps: &[(i32, i32)],
@@ -521,8 +522,7 @@ fn layer_reference(
     sums.iter()
         .enumerate()
         .map(|(i, &acc)| {
-            let c = i % channels;
-            let (bias, m, s) = step(acc, c);
+            let (bias, m, s) = step(acc, channel(i));
             let mut y = requantize_reference(acc.wrapping_add(bias), m, s).wrapping_add(offset);
             for &(lo, hi) in clamps {
                 y = y.max(lo).min(hi);
@@ -562,7 +562,13 @@ fn int8_layers_match_their_definition() {
         lo
     )));
     let per_channel = |_acc: i32, c: usize| (bias.as_slice()[c], m.as_slice()[c], s.as_slice()[c]);
-    let expected = layer_reference(sums.as_slice(), 64, per_channel, zy, &[(lo, i32::MAX)]);
+    let expected = layer_reference(
+        sums.as_slice(),
+        |i| i % 64,
+        per_channel,
+        zy,
+        &[(lo, i32::MAX)],
+    );
     assert_eq!(y.as_slice(), &expected[..], "pointwise, per channel");
 
     // 24 channels (16 and 8), 5 positions (4 and 1), no bias, one
@@ -594,7 +600,7 @@ fn int8_layers_match_their_definition() {
     )));
     let expected = layer_reference(
         sums.as_slice(),
-        24,
+        |i| i % 24,
         |_, _| (0, m, shift),
         -128,
         &[(-100, 90)],
@@ -651,7 +657,7 @@ fn int8_layers_match_their_definition() {
     )));
     let expected = layer_reference(
         sums.as_slice(),
-        40,
+        |i| i % 40,
         |_, c| (1000, m.as_slice()[c], s.as_slice()[c]),
         7,
         &[(0, i32::MAX), (i32::MIN, 100)],
@@ -690,7 +696,13 @@ fn int8_layers_match_their_definition() {
         -120
     )));
     let per_channel = |_acc: i32, c: usize| (bias.as_slice()[c], m.as_slice()[c], s.as_slice()[c]);
-    let expected = layer_reference(sums.as_slice(), 24, per_channel, -3, &[(-120, i32::MAX)]);
+    let expected = layer_reference(
+        sums.as_slice(),
+        |i| i % 24,
+        per_channel,
+        -3,
+        &[(-120, i32::MAX)],
+    );
     assert_eq!(y.as_slice(), &expected[..], "depthwise, stride 2");
 
     let x = bytes::<Shape![2, 5, 5, 40]>(29);
@@ -720,7 +732,7 @@ fn int8_layers_match_their_definition() {
         ) + 10
     ));
     let per_channel = |_acc: i32, c: usize| (bias.as_slice()[c], m.as_slice()[c], s.as_slice()[c]);
-    let expected = layer_reference(sums.as_slice(), 40, per_channel, 10, &[]);
+    let expected = layer_reference(sums.as_slice(), |i| i % 40, per_channel, 10, &[]);
     assert_eq!(y.as_slice(), &expected[..], "depthwise, dilation 2");
 
     let (x, w) = (
@@ -747,12 +759,254 @@ fn int8_layers_match_their_definition() {
     ))));
     let expected = layer_reference(
         sums.as_slice(),
-        16,
+        |i| i % 16,
         |_, _| (0, 1_200_000_000, -3),
         0,
         &[(0, i32::MAX)],
     );
     assert_eq!(y.as_slice(), &expected[..], "depthwise, 5 positions");
+}
+
+/// Whole int8 layers channels first (PyTorch's layout, the default), which
+/// the layer kernels store through copies channels last: each kind
+/// against the epilogue's definition over the convolution's sums (the
+/// general path's, channels first). A 1x1 layer and a depthwise one (their
+/// weights the same bytes in both layouts), a 3x3 layer of 8 input
+/// channels with stride 2 and a batch (its weights reordered), the rows
+/// form (one input channel, the keyword spotter's first layer; three
+/// input channels), and a 1-D layer; channel 0's weights zero (its bias
+/// `i32::MIN`, as above). CI runs this at every
+/// instruction-set level.
+#[test]
+fn int8_layers_channels_first_match_their_definition() {
+    /// Asserts the layer over `conv` (its sums `sums`, `channels` output
+    /// channels of `positions` each, per image) with `bias`, `m`, `s`
+    /// per channel, zero point `zy` and a floor `lo`.
+    fn check<const C: usize>(
+        what: &str,
+        y: &[i8],
+        sums: &[i32],
+        positions: usize,
+        [bias, m, s]: &[Tensor<i32, Shape![C]>; 3],
+        zy: i32,
+        lo: i32,
+    ) {
+        let per_channel =
+            |_acc: i32, c: usize| (bias.as_slice()[c], m.as_slice()[c], s.as_slice()[c]);
+        let channel = |i: usize| (i / positions) % C;
+        let expected = layer_reference(sums, channel, per_channel, zy, &[(lo, i32::MAX)]);
+        assert_eq!(y, &expected[..], "{what}");
+    }
+
+    let x = bytes::<Shape![1, 64, 25, 5]>(41);
+    let mut w = bytes::<Shape![64, 64, 1, 1]>(42);
+    w.as_mut_slice()[..64].fill(0);
+    let params = channel_params::<64>(5);
+    let [bias, m, s] = &params;
+    let (mc, sc) = (
+        m.view().reshaped::<Shape![64, 1, 1]>(),
+        s.view().reshaped::<Shape![64, 1, 1]>(),
+    );
+    let sums = tensor_expr!(conv2d(cast::<i32>(x) + 128, cast::<i32>(w)));
+    let y = tensor_expr!(saturating_cast::<i8>(max(
+        requantize(
+            conv2d(cast::<i32>(x) + 128, cast::<i32>(w)) + in_dims(bias, [1]),
+            mc,
+            sc
+        ) - 128,
+        -128
+    )));
+    check(
+        "pointwise",
+        y.as_slice(),
+        sums.as_slice(),
+        125,
+        &params,
+        -128,
+        -128,
+    );
+
+    // A bias along the rows (the last dim, longer than the channels), not
+    // the channels: the layer reads it per position, as the general path's
+    // sums with it do.
+    let (x4, w4) = (
+        bytes::<Shape![1, 8, 6, 16]>(52),
+        bytes::<Shape![4, 8, 1, 1]>(53),
+    );
+    let along_rows = Tensor::<i32, Shape![16]>::from_fn(|[i]| i as i32 * 1000 - 2000);
+    let sums = tensor_expr!(conv2d(cast::<i32>(x4) + 128, cast::<i32>(w4)) + along_rows);
+    let y = tensor_expr!(saturating_cast::<i8>(
+        requantize(
+            conv2d(cast::<i32>(x4) + 128, cast::<i32>(w4)) + along_rows,
+            1 << 30,
+            -6
+        ) - 128
+    ));
+    let none = [
+        Tensor::<i32, Shape![4]>::zeros(),
+        Tensor::full(1 << 30),
+        Tensor::full(-6),
+    ];
+    check(
+        "a bias along the rows",
+        y.as_slice(),
+        sums.as_slice(),
+        96,
+        &none,
+        -128,
+        -128,
+    );
+
+    let mut w = bytes::<Shape![64, 1, 3, 3]>(43);
+    w.as_mut_slice()[..9].fill(0);
+    let sums = tensor_expr!(conv2d(
+        cast::<i32>(x) - 3,
+        cast::<i32>(w),
+        padding = same,
+        groups = 64
+    ));
+    let y = tensor_expr!(saturating_cast::<i8>(max(
+        requantize(
+            conv2d(
+                cast::<i32>(x) - 3,
+                cast::<i32>(w),
+                padding = same,
+                groups = 64
+            ) + in_dims(bias, [1]),
+            mc,
+            sc
+        ) + 5,
+        -100
+    )));
+    check(
+        "depthwise",
+        y.as_slice(),
+        sums.as_slice(),
+        125,
+        &params,
+        5,
+        -100,
+    );
+
+    let x = bytes::<Shape![2, 8, 7, 6]>(44);
+    let mut w = bytes::<Shape![24, 8, 3, 3]>(45);
+    w.as_mut_slice()[..72].fill(0);
+    let params = channel_params::<24>(6);
+    let [bias, m, s] = &params;
+    let (mc, sc) = (
+        m.view().reshaped::<Shape![24, 1, 1]>(),
+        s.view().reshaped::<Shape![24, 1, 1]>(),
+    );
+    let sums = tensor_expr!(conv2d(
+        cast::<i32>(x) + 9,
+        cast::<i32>(w),
+        stride = 2,
+        padding = 1
+    ));
+    let y = tensor_expr!(saturating_cast::<i8>(max(
+        requantize(
+            conv2d(cast::<i32>(x) + 9, cast::<i32>(w), stride = 2, padding = 1)
+                + in_dims(bias, [1]),
+            mc,
+            sc
+        ) - 7,
+        -128
+    )));
+    check(
+        "3x3, 8 input channels, stride 2",
+        y.as_slice(),
+        sums.as_slice(),
+        12,
+        &params,
+        -7,
+        -128,
+    );
+
+    let x = bytes::<Shape![1, 1, 49, 10]>(46);
+    let mut w = bytes::<Shape![64, 1, 10, 4]>(47);
+    w.as_mut_slice()[..40].fill(0);
+    let params = channel_params::<64>(7);
+    let [bias, m, s] = &params;
+    let (mc, sc) = (
+        m.view().reshaped::<Shape![64, 1, 1]>(),
+        s.view().reshaped::<Shape![64, 1, 1]>(),
+    );
+    let sums = tensor_expr!(conv2d(
+        cast::<i32>(x) - 83,
+        cast::<i32>(w),
+        stride = 2,
+        padding = [[4, 5], [1, 1]]
+    ));
+    let y = tensor_expr!(saturating_cast::<i8>(max(
+        requantize(
+            conv2d(
+                cast::<i32>(x) - 83,
+                cast::<i32>(w),
+                stride = 2,
+                padding = [[4, 5], [1, 1]]
+            ) + in_dims(bias, [1]),
+            mc,
+            sc
+        ) - 128,
+        -128
+    )));
+    check(
+        "rows, one input channel",
+        y.as_slice(),
+        sums.as_slice(),
+        125,
+        &params,
+        -128,
+        -128,
+    );
+
+    let x = bytes::<Shape![1, 3, 9, 9]>(48);
+    let mut w = bytes::<Shape![16, 3, 3, 3]>(49);
+    w.as_mut_slice()[..27].fill(0);
+    let params = channel_params::<16>(8);
+    let [bias, m, s] = &params;
+    let (mc, sc) = (
+        m.view().reshaped::<Shape![16, 1, 1]>(),
+        s.view().reshaped::<Shape![16, 1, 1]>(),
+    );
+    let sums = tensor_expr!(conv2d(cast::<i32>(x) + 1, cast::<i32>(w), padding = same));
+    let y = tensor_expr!(saturating_cast::<i8>(max(
+        requantize(
+            conv2d(cast::<i32>(x) + 1, cast::<i32>(w), padding = same) + in_dims(bias, [1]),
+            mc,
+            sc
+        ) + 1,
+        -128
+    )));
+    check(
+        "rows, three input channels",
+        y.as_slice(),
+        sums.as_slice(),
+        81,
+        &params,
+        1,
+        -128,
+    );
+
+    let x = bytes::<Shape![2, 16, 9]>(50);
+    let mut w = bytes::<Shape![24, 16, 3]>(51);
+    w.as_mut_slice()[..48].fill(0);
+    let params = channel_params::<24>(9);
+    let [bias, m, s] = &params;
+    let (mc, sc) = (
+        m.view().reshaped::<Shape![24, 1]>(),
+        s.view().reshaped::<Shape![24, 1]>(),
+    );
+    let sums = tensor_expr!(conv1d(cast::<i32>(x) - 2, cast::<i32>(w), padding = 1));
+    let y = tensor_expr!(saturating_cast::<i8>(max(
+        requantize(
+            conv1d(cast::<i32>(x) - 2, cast::<i32>(w), padding = 1) + in_dims(bias, [1]),
+            mc,
+            sc
+        ) - 1,
+        -128
+    )));
+    check("1-D", y.as_slice(), sums.as_slice(), 9, &params, -1, -128);
 }
 
 /// How a convolution slides: stride, padding before the first element and

@@ -245,26 +245,31 @@ pub struct Int8Layer<'a> {
     pub source: &'a dyn Int8Source,
     /// What the sums go through.
     pub epilogue: Requantization<'a>,
+    /// The output's dim along which the channels run: the last channels
+    /// last, the one after the batch channels first.
+    pub channel_axis: usize,
 }
 
 impl core::fmt::Debug for Int8Layer<'_> {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
         f.debug_struct("Int8Layer")
             .field("epilogue", &self.epilogue)
+            .field("channel_axis", &self.channel_axis)
             .finish_non_exhaustive()
     }
 }
 
 impl<'a> Int8Layer<'a> {
     /// The layer with one more step of its epilogue (a node's above the
-    /// child that gave it), where `step` gives one.
+    /// child that gave it), where `step` gives one from the epilogue so
+    /// far and the channels' dim ([`Self::channel_axis`]).
     #[inline(always)]
     pub fn then(
         self,
-        step: impl FnOnce(Requantization<'a>) -> Option<Requantization<'a>>,
+        step: impl FnOnce(Requantization<'a>, usize) -> Option<Requantization<'a>>,
     ) -> Option<Self> {
         Some(Int8Layer {
-            epilogue: step(self.epilogue)?,
+            epilogue: step(self.epilogue, self.channel_axis)?,
             ..self
         })
     }

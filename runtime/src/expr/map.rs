@@ -164,7 +164,7 @@ unsafe impl<T: Element, F: UnaryFunction<T>, A: Expr<T>, S: Shape> Expr<T> for M
         if const { matches!(Self::OWN.layer, Stage::None) } {
             return None;
         }
-        self.a.int8_layer::<O>()?.then(|e| match F::LAYER_STEP {
+        self.a.int8_layer::<O>()?.then(|e, _| match F::LAYER_STEP {
             LayerStep::Relu => Some(e.max(0)),
             _ => None,
         })
@@ -225,10 +225,10 @@ unsafe impl<T: Element, F: BinaryFunction<T>, A: Expr<T>, B: Expr<T>, S: Shape> 
         if const { matches!(Self::OWN.layer, Stage::None) } {
             return None;
         }
-        self.a.int8_layer::<O>()?.then(|e| {
+        self.a.int8_layer::<O>()?.then(|e, axis| {
             Some(match (A::OWN.layer, F::LAYER_STEP) {
                 (Stage::Sums, LayerStep::None) => Requantization {
-                    bias: per_channel::<T, O, B>(&self.b)?,
+                    bias: per_channel::<T, O, B>(&self.b, axis)?,
                     ..e
                 },
                 (Stage::Requantized, LayerStep::None) => {
@@ -327,11 +327,11 @@ where
         if const { matches!(Self::OWN.layer, Stage::None) } {
             return None;
         }
-        self.a.int8_layer::<O>()?.then(|e| {
+        self.a.int8_layer::<O>()?.then(|e, axis| {
             Some(match F::LAYER_STEP {
                 LayerStep::Requantize => Requantization {
-                    multiplier: per_channel::<T, O, B>(&self.b)?,
-                    shift: per_channel::<T, O, C>(&self.c)?,
+                    multiplier: per_channel::<T, O, B>(&self.b, axis)?,
+                    shift: per_channel::<T, O, C>(&self.c, axis)?,
                     ..e
                 },
                 LayerStep::Clamp => e
@@ -393,15 +393,17 @@ fn constant<T: Element, O: Shape, B: Expr<T>>(b: &B) -> Option<i32> {
     b.row::<O>([0; MAX_RANK]).get(0, T::ZERO).to_i32()
 }
 
-/// `b` as an int8 layer's epilogue reads it per output channel: a
-/// constant, or one stored row of `i32` every row of `O` reads (a bias, a
-/// per-channel multiplier).
+/// `b` as an int8 layer's epilogue reads it per output channel, the
+/// channels along dim `axis` of `O`: a constant, or stored `i32`s read
+/// along that dim alone (a bias, a per-channel multiplier).
 #[inline(always)]
-fn per_channel<T: Element, O: Shape, B: Expr<T>>(b: &B) -> Option<PerChannel<'_>> {
+fn per_channel<T: Element, O: Shape, B: Expr<T>>(b: &B, axis: usize) -> Option<PerChannel<'_>> {
     if let Some(value) = constant::<T, O, B>(b) {
         return Some(PerChannel::All(value));
     }
-    Some(PerChannel::Each(T::i32_slice(b.broadcast_row::<O>()?)?))
+    Some(PerChannel::Each(T::i32_slice(
+        b.broadcast_along::<O>(axis)?,
+    )?))
 }
 
 /// `F` applied to the readers of the children: a row reader over child rows, or

@@ -141,13 +141,15 @@ pub unsafe trait Expr<T>: Shaped {
         self.row::<Self::Shape>([0; MAX_RANK])
     }
 
-    /// The one row every row of `O` reads, as the stored elements
-    /// themselves, where the node is stored data broadcast along every dim
-    /// of `O` but the last and contiguous along it (a bias, or a
-    /// per-channel multiplier, against a layer's rows): what an int8
-    /// layer's epilogue reads per channel ([`Expr::int8_layer`]).
+    /// The elements every position of `O` reads along its dim `axis`, as
+    /// the stored elements themselves, where the node is stored data
+    /// broadcast along every other dim of `O` and contiguous along `axis`
+    /// (a bias, or a per-channel multiplier, against a layer's channels:
+    /// the last dim channels last, `in_dims(b, [1])` channels first): what
+    /// an int8 layer's epilogue reads per channel ([`Expr::int8_layer`]).
     #[inline(always)]
-    fn broadcast_row<O: Shape>(&self) -> Option<&[T]> {
+    fn broadcast_along<O: Shape>(&self, axis: usize) -> Option<&[T]> {
+        let _ = axis;
         None
     }
 

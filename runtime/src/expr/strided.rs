@@ -201,11 +201,17 @@ unsafe impl<T: Element, L: Layout> Expr<T> for StridedLeaf<'_, T, L> {
     };
 
     #[inline(always)]
-    fn broadcast_row<O: Shape>(&self) -> Option<&[T]> {
-        if const { !ReadStrides::<L, O>::ONE_ROW || O::RANK == 0 } {
+    fn broadcast_along<O: Shape>(&self, axis: usize) -> Option<&[T]> {
+        // Every other dim's stride 0 (or its size 1): each position reads
+        // the element of its index along `axis`.
+        let strides = ReadStrides::<L, O>::STRIDES;
+        let along = axis < O::RANK
+            && !O::RUN_TIME_ROW
+            && (0..O::RANK).all(|k| strides[k] == usize::from(k == axis) || O::DIMS[k] == 1);
+        if !along {
             return None;
         }
-        self.stored_row::<O>([0; MAX_RANK])
+        self.data.get(..O::DIMS[axis])
     }
 
     #[inline(always)]

@@ -215,7 +215,7 @@ where
         }
         self.input
             .int8_layer::<O>()?
-            .then(|e| Some(e.max(i32::from(i8::MIN)).min(i32::from(i8::MAX))))
+            .then(|e, _| Some(e.max(i32::from(i8::MIN)).min(i32::from(i8::MAX))))
     }
 
     #[inline(always)]

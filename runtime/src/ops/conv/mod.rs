@@ -389,7 +389,7 @@ unsafe impl<T: Element, C: ConvSpec, Xr: Reader<T>, Wr: Reader<T>> Expr<T>
 
     // The sums of an int8 layer, where the int8 kernels sum it.
     const OWN: Own = Own {
-        layer: if (Self::INT8_TILES || Self::INT8_DEPTHWISE) && cfg!(feature = "alloc") {
+        layer: if Self::INT8_LAYER && cfg!(feature = "alloc") {
             Stage::Sums
         } else {
             Stage::None
@@ -417,9 +417,16 @@ unsafe impl<T: Element, C: ConvSpec, Xr: Reader<T>, Wr: Reader<T>> Expr<T>
         } {
             return None;
         }
+        // Counted from the right: `[N?, C, H?, W]` or `[N?, H?, W, C]`.
+        let channel_axis = if Self::G.channels_last {
+            O::RANK - 1
+        } else {
+            O::RANK - 1 - Self::G.spatial
+        };
         Some(Int8Layer {
             source: self,
             epilogue: Requantization::SUMS,
+            channel_axis,
         })
     }
 
@@ -470,7 +477,7 @@ impl<T: Element, C: ConvSpec, Xr: Reader<T>, Wr: Reader<T>> Int8Source
     /// The int8 kernels' layer (`int8::store_layer`) over the stored
     /// bytes; false for a convolution they do not sum.
     fn store(&self, epilogue: &Requantization<'_>, out: &mut [MaybeUninit<i8>]) -> bool {
-        if const { !Self::INT8_TILES && !Self::INT8_DEPTHWISE } {
+        if const { !Self::INT8_LAYER } {
             return false;
         }
         self.int8_tile_of(&[], Self::G.out_channels)
@@ -651,10 +658,11 @@ impl<'a, T: Element, C: ConvSpec, Xr: Reader<T>, Wr: Reader<T>> Convolution<'a, 
     const INT8_TILES: bool = Xr::INT8 && Wr::INT8 && int8::form(&Self::G).is_some();
 
     /// Whether a whole layer over this convolution may be stored by the
-    /// int8 depthwise kernel ([`int8::store_layer`]): both inputs `i8`
-    /// data read as `i32`, one input and one output channel a group,
-    /// channels last. (Its tiles keep the general path.)
-    const INT8_DEPTHWISE: bool = Xr::INT8 && Wr::INT8 && Self::G.channels_last && Self::DEPTHWISE;
+    /// int8 layer kernels ([`int8::store_layer`]): both inputs `i8` data
+    /// read as `i32`, the convolution of one of the tiles' forms or
+    /// depthwise, in either layout. (Channels first, and depthwise, its
+    /// tiles keep the general path.)
+    const INT8_LAYER: bool = Xr::INT8 && Wr::INT8 && int8::layer_kernels_take(&Self::G);
 
     /// A channels-last tile of the `R` positions `rows` (of one channel)
     /// by `CC` channels, summed by the int8 kernels ([`int8::block`]):

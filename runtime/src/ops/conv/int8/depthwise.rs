@@ -18,7 +18,7 @@
 //! [`Steps8`]) and the bytes stored.
 
 use super::requantize::{Steps, Steps8};
-use super::{Int8Tile, PaddedInput, CHANNEL_BLOCK};
+use super::{is_depthwise, Int8Tile, PaddedInput, CHANNEL_BLOCK};
 use crate::rules::conv::Geometry;
 use alloc::vec::Vec;
 use core::arch::x86_64::*;
@@ -43,12 +43,6 @@ impl DepthwiseWeights {
     pub(super) fn sums(&self) -> &[i32] {
         &self.sums
     }
-}
-
-/// Whether `g` is a depthwise convolution channels last of one input and
-/// one output channel a group.
-pub(super) const fn is_depthwise(g: &Geometry) -> bool {
-    g.channels_last && g.groups > 0 && g.groups == g.in_channels && g.groups == g.out_channels
 }
 
 /// Whether the kernel stores `layer`'s convolution: depthwise, AVX-512

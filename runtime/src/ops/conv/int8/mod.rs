@@ -61,11 +61,14 @@
 //! the VNNI kernel for the forms (with AVX2 alone, the [`pairs`] kernel's
 //! sums), by the [`depthwise`] layer kernels for a depthwise convolution
 //! (there, without a tile's plumbing or the expression's epilogue, a
-//! kernel compiled once is the faster).
+//! kernel compiled once is the faster); a layer channels first by the
+//! same kernels over copies channels last ([`channels_first`]).
 
 #[cfg(all(feature = "alloc", target_arch = "x86_64"))]
 #[macro_use]
 mod windows; // first: its `each_row!` is the other kernels' too
+#[cfg(all(feature = "alloc", vnni_kernel))]
+mod channels_first;
 #[cfg(all(feature = "alloc", vnni_kernel))]
 mod depthwise;
 #[cfg(all(feature = "alloc", target_arch = "x86_64"))]
@@ -372,16 +375,40 @@ pub(crate) fn block(tile: &Int8Tile, out: &mut SumsOut) -> bool {
     }
 }
 
+/// Whether the layer kernels ([`store_layer`]) take a layer over a
+/// convolution of `g`, in either layout: one of the [`Form`]s, or
+/// depthwise (one input and one output channel a group).
+pub(crate) const fn layer_kernels_take(g: &Geometry) -> bool {
+    let last = channels_last(g);
+    form(&last).is_some() || is_depthwise(&last)
+}
+
+/// `g` channels last: the same convolution over the input, weights and
+/// output in TFLite's layout.
+const fn channels_last(g: &Geometry) -> Geometry {
+    Geometry {
+        channels_last: true,
+        ..*g
+    }
+}
+
+/// Whether `g` is a depthwise convolution channels last of one input and
+/// one output channel a group.
+const fn is_depthwise(g: &Geometry) -> bool {
+    g.channels_last && g.groups > 0 && g.groups == g.in_channels && g.groups == g.out_channels
+}
+
 /// Stores a whole int8 layer over `layer`'s convolution (its tile of no
 /// positions names the inputs and the geometry) into `out`: every
 /// position's channels, each tile's sums through `epilogue` in registers
 /// and stored as bytes (module [`crate::expr::layer`]): by the VNNI kernel
 /// for a convolution of a form, by the [`depthwise`] kernels (AVX-512 VNNI,
-/// or AVX2) for a depthwise one. False, `out` untouched, where none of them
-/// runs (a level below theirs, an input constant they cannot pad with, no
-/// allocator, no run-time detection), or the inputs, `out` or the
-/// epilogue's per-channel values are shorter than the geometry's: the
-/// expression's nest computes it then.
+/// or AVX2) for a depthwise one; channels first, by the same kernels over
+/// copies channels last ([`channels_first`]). False, `out` untouched,
+/// where none of them runs (a level below theirs, an input constant they
+/// cannot pad with, no allocator, no run-time detection), or the inputs,
+/// `out` or the epilogue's per-channel values are shorter than the
+/// geometry's: the expression's nest computes it then.
 pub(crate) fn store_layer(
     layer: &Int8Tile,
     epilogue: &crate::expr::Requantization<'_>,
@@ -399,58 +426,112 @@ pub(crate) fn store_layer(
             && [epilogue.bias, epilogue.multiplier, epilogue.shift]
                 .iter()
                 .all(|values| values.covers(g.out_channels));
-        // The weights are packed here, not in the tiles' shared cell (one
-        // call packs them; the cell's calls would be frames below it), and
-        // the epilogue's vectors built here, in a shallow frame, for the
-        // kernel to read.
-        let c_out = g.out_channels;
-        let factor = layer.x_offset.wrapping_sub(128);
         if !fits {
             return false;
-        } else if depthwise::runs(layer) {
-            let mut steps = Vec::with_capacity(c_out.div_ceil(CHANNEL_BLOCK));
-            // SAFETY: `depthwise::runs` holds only where the CPU has AVX-512
-            // F, BW and VNNI (the selected level is at most the CPU's); the
-            // weights are made for this geometry, whose inputs and output
-            // `out` holds.
-            unsafe {
-                let packed = depthwise::pack(layer);
-                let steps = Steps::blocks(&mut steps, epilogue, packed.sums(), factor, c_out);
-                depthwise::store_layer(layer, &packed, steps, out);
-            }
-        } else if vnni_runs(layer) {
-            let mut steps = Vec::with_capacity(c_out.div_ceil(CHANNEL_BLOCK));
-            // SAFETY: as above (`vnni_runs`).
-            unsafe {
-                let packed = vnni::pack(layer);
-                let steps = Steps::blocks(&mut steps, epilogue, &packed.sums, factor, c_out);
-                vnni::store_layer(layer, &packed, steps, out);
-            }
-        } else if pairs::layer_runs(layer) {
-            let mut steps = Vec::with_capacity(c_out.div_ceil(CHANNEL_BLOCK / 2));
-            // SAFETY: as above (`pairs::layer_runs`: AVX2). The padded input
-            // holds its constant: no correction (`factor` 0, no sums read).
-            unsafe {
-                let steps = Steps8::blocks(&mut steps, epilogue, &[], 0, c_out);
-                pairs::store_layer(layer, &pairs::pack(layer), steps, out);
-            }
-        } else if depthwise::runs_avx2(layer) {
-            let mut steps = Vec::with_capacity(c_out.div_ceil(CHANNEL_BLOCK / 2));
-            // SAFETY: as above (`depthwise::runs_avx2`: AVX2).
-            unsafe {
-                let packed = depthwise::pack(layer);
-                let steps = Steps8::blocks(&mut steps, epilogue, packed.sums(), factor, c_out);
-                depthwise::store_layer_avx2(layer, &packed, steps, out);
-            }
-        } else {
-            return false;
+        } else if !g.channels_last {
+            return channels_first::store_layer(layer, epilogue, out);
         }
+        let Some(kernel) = LayerKernel::of(layer) else {
+            return false;
+        };
+        kernel.store(layer, epilogue, out);
         true
     }
     #[cfg(not(all(feature = "alloc", vnni_kernel)))]
     {
         let _ = (layer, epilogue, out);
         false
+    }
+}
+
+/// The kernel that stores a layer channels last ([`store_layer`]).
+#[cfg(all(feature = "alloc", vnni_kernel))]
+#[derive(Clone, Copy, Debug)]
+enum LayerKernel {
+    /// [`depthwise::store_layer`] (AVX-512 VNNI).
+    Depthwise,
+    /// [`vnni::store_layer`] (AVX-512 VNNI), a [`Form`].
+    Vnni,
+    /// [`pairs::store_layer`] (AVX2), a [`Form`].
+    Pairs,
+    /// [`depthwise::store_layer_avx2`] (AVX2).
+    DepthwiseAvx2,
+}
+
+#[cfg(all(feature = "alloc", vnni_kernel))]
+impl LayerKernel {
+    /// The kernel that stores `layer` (channels last) at the selected
+    /// level, if one does.
+    fn of(layer: &Int8Tile) -> Option<LayerKernel> {
+        if depthwise::runs(layer) {
+            Some(LayerKernel::Depthwise)
+        } else if vnni_runs(layer) {
+            Some(LayerKernel::Vnni)
+        } else if pairs::layer_runs(layer) {
+            Some(LayerKernel::Pairs)
+        } else if depthwise::runs_avx2(layer) {
+            Some(LayerKernel::DepthwiseAvx2)
+        } else {
+            None
+        }
+    }
+
+    /// Stores `layer` (channels last; it fits its inputs, `out` and the
+    /// epilogue, [`store_layer`]) by this kernel, [`Self::of`] it. The
+    /// weights are packed here, not in the tiles' shared cell (one call
+    /// packs them; the cell's calls would be frames below it), and the
+    /// epilogue's vectors built here, in a shallow frame, for the kernel to
+    /// read.
+    fn store(
+        self,
+        layer: &Int8Tile,
+        epilogue: &crate::expr::Requantization<'_>,
+        out: &mut [core::mem::MaybeUninit<i8>],
+    ) {
+        let c_out = layer.geometry.out_channels;
+        let factor = layer.x_offset.wrapping_sub(128);
+        match self {
+            LayerKernel::Depthwise => {
+                let mut steps = Vec::with_capacity(c_out.div_ceil(CHANNEL_BLOCK));
+                // SAFETY: `depthwise::runs` (`Self::of`) holds only where the
+                // CPU has AVX-512 F, BW and VNNI (the selected level is at
+                // most the CPU's); the weights are made for this geometry,
+                // whose inputs and output `out` holds.
+                unsafe {
+                    let packed = depthwise::pack(layer);
+                    let steps = Steps::blocks(&mut steps, epilogue, packed.sums(), factor, c_out);
+                    depthwise::store_layer(layer, &packed, steps, out);
+                }
+            }
+            LayerKernel::Vnni => {
+                let mut steps = Vec::with_capacity(c_out.div_ceil(CHANNEL_BLOCK));
+                // SAFETY: as above (`vnni_runs`).
+                unsafe {
+                    let packed = vnni::pack(layer);
+                    let steps = Steps::blocks(&mut steps, epilogue, &packed.sums, factor, c_out);
+                    vnni::store_layer(layer, &packed, steps, out);
+                }
+            }
+            LayerKernel::Pairs => {
+                let mut steps = Vec::with_capacity(c_out.div_ceil(CHANNEL_BLOCK / 2));
+                // SAFETY: as above (`pairs::layer_runs`: AVX2). The padded
+                // input holds its constant: no correction (`factor` 0, no
+                // sums read).
+                unsafe {
+                    let steps = Steps8::blocks(&mut steps, epilogue, &[], 0, c_out);
+                    pairs::store_layer(layer, &pairs::pack(layer), steps, out);
+                }
+            }
+            LayerKernel::DepthwiseAvx2 => {
+                let mut steps = Vec::with_capacity(c_out.div_ceil(CHANNEL_BLOCK / 2));
+                // SAFETY: as above (`depthwise::runs_avx2`: AVX2).
+                unsafe {
+                    let packed = depthwise::pack(layer);
+                    let steps = Steps8::blocks(&mut steps, epilogue, packed.sums(), factor, c_out);
+                    depthwise::store_layer_avx2(layer, &packed, steps, out);
+                }
+            }
+        }
     }
 }
 

@@ -81,18 +81,26 @@ pub(super) fn pack(layer: &Int8Tile) -> DepthwiseWeights {
     let blocks = channels.div_ceil(CHANNEL_BLOCK);
     let mut weights = alloc::vec![0i32; blocks * taps * CHANNEL_BLOCK];
     let mut sums = alloc::vec![0i32; blocks * CHANNEL_BLOCK];
-    for (channel, (taps_of, sum)) in layer.w.chunks_exact(taps).zip(&mut sums).enumerate() {
-        let (block, lane) = (channel / CHANNEL_BLOCK, channel % CHANNEL_BLOCK);
-        let block = &mut weights[block * taps * CHANNEL_BLOCK..][..taps * CHANNEL_BLOCK];
-        for (weight, &w) in block
-            .iter_mut()
-            .skip(lane)
-            .step_by(CHANNEL_BLOCK)
-            .zip(taps_of)
-        {
-            *weight = i32::from(w);
+    // Block by block, tap by tap: each tap's 16 weights written side by
+    // side and added to the channels' sums in the same pass.
+    let w = &layer.w[..channels * taps];
+    for (block, (weights, sums)) in weights
+        .chunks_exact_mut(taps * CHANNEL_BLOCK)
+        .zip(sums.chunks_exact_mut(CHANNEL_BLOCK))
+        .enumerate()
+    {
+        let first = block * CHANNEL_BLOCK;
+        let lanes = (channels - first).min(CHANNEL_BLOCK);
+        for (tap, weights) in weights.chunks_exact_mut(CHANNEL_BLOCK).enumerate() {
+            for ((weight, sum), channel) in weights
+                .iter_mut()
+                .zip(sums.iter_mut())
+                .zip(first..first + lanes)
+            {
+                *weight = i32::from(w[channel * taps + tap]);
+                *sum += *weight;
+            }
         }
-        *sum = taps_of.iter().map(|&w| i32::from(w)).sum();
     }
     // The zero point `-c`, plus 128.
     let padding = (layer.x_offset.wrapping_neg() as u8) ^ 0x80;

@@ -325,15 +325,17 @@ fn planned_programs_on_a_large_stack(layers: Layers) {
     let lent = stack_high_water(&mut || {
         black_box(kws::kws_in(black_box(&input), &model, &mut arena));
     });
-    // The int8 kernels' scratch: each layer's packed weights, padded input
-    // and epilogue vectors, freed after it.
+    // The int8 kernels' scratch (each layer's packed weights, padded input
+    // and epilogue vectors) is in the arena: none on the heap.
     let heap = heap_high_water(|| {
         black_box(kws::kws_in(black_box(&input), &model, &mut arena));
     });
     println!(
-        "  keyword spotter (int8 DS-CNN): arena {} B (TFLite Micro's: 16000 B), stack {planned} B \
-         (arena lent: {lent} B; the statements run separately: {separate} B), heap {heap} B",
-        kws::KWS_ARENA_BYTES
+        "  keyword spotter (int8 DS-CNN): arena {} B: tensors {} B (TFLite Micro's activations: \
+         16000 B), the kernels' scratch the rest; stack {planned} B (arena lent: {lent} B; the \
+         statements run separately: {separate} B), heap {heap} B",
+        kws::KWS_ARENA_BYTES,
+        kws::KWS_TENSOR_BYTES
     );
 }
 

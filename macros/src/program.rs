@@ -54,6 +54,15 @@ impl syn::parse::Parse for Arguments {
     }
 }
 
+/// The program's result, `tensor_expr!(e)` as the body's last
+/// expression: returned, not in the arena, but its kernels' scratch is.
+struct Tail {
+    /// Its index among the body's statements.
+    statement: usize,
+    /// The parsed `tensor_expr!` statement.
+    expression: ast::Statement,
+}
+
 /// One planned tensor: the statement that writes it and its binding.
 struct Planned {
     /// Its index among the body's statements.
@@ -73,25 +82,34 @@ pub fn expand(args: TokenStream, item: TokenStream) -> syn::Result<TokenStream> 
     check_signature(&function.sig)?;
     let statements = &function.block.stmts;
     let planned = planned_statements(statements)?;
+    let tail = tail_statement(statements)?;
 
     let name = &function.sig.ident;
     let upper = name.to_string().to_uppercase();
     let arena_bytes = format_ident!("{upper}_ARENA_BYTES", span = name.span());
+    let tensor_bytes = format_ident!("{upper}_TENSOR_BYTES", span = name.span());
+    let tensors = planned.len();
     let lifetimes = format_ident!("__TENSOR_EXPR_{upper}_LIFETIMES");
     let plan = format_ident!("__TENSOR_EXPR_{upper}_PLAN");
     let witness = format_ident!("__tensor_expr_{name}_witness");
     let lifetimes_of = format_ident!("__tensor_expr_{name}_lifetimes");
     let name_in = format_ident!("{name}_in", span = name.span());
     let rt = quote!(::tensor_expr::__private::program);
-    let count = planned.len();
+    // Each planned tensor, then each one's statement's kernel scratch
+    // (alive while the statement runs), then the result's.
+    let count = 2 * planned.len() + usize::from(tail.is_some());
 
-    let witness_fn = witness_function(&function, &planned, &witness);
-    let entries = planned.iter().enumerate().map(|(k, p)| {
+    let witness_fn = witness_function(&function, &planned, tail.as_ref(), &witness);
+    let spans = planned
+        .iter()
+        .map(|p| (p.statement, p.last))
+        .chain(planned.iter().map(|p| (p.statement, p.statement)))
+        .chain(tail.iter().map(|t| (t.statement, t.statement)));
+    let entries = spans.enumerate().map(|(k, (first, last))| {
         let list = (0..k).fold(
             quote!(W),
             |list, _| quote!(<#list as #rt::Footprints>::Rest),
         );
-        let (first, last) = (p.statement, p.last);
         quote!(#rt::Lifetime {
             bytes: <#list as #rt::Footprints>::HEAD.bytes,
             align: <#list as #rt::Footprints>::HEAD.align,
@@ -99,7 +117,11 @@ pub fn expand(args: TokenStream, item: TokenStream) -> syn::Result<TokenStream> 
             last: #last,
         })
     });
-    let names = planned.iter().map(|p| p.name.to_string());
+    let names = planned
+        .iter()
+        .map(|p| p.name.to_string())
+        .chain(planned.iter().map(|p| format!("scratch of {}", p.name)))
+        .chain(tail.iter().map(|_| "scratch of the result".to_string()));
     let budget_check = options.ram.as_ref().map(|ram| {
         let program = name.to_string();
         quote_spanned!(ram.span()=>
@@ -124,10 +146,20 @@ pub fn expand(args: TokenStream, item: TokenStream) -> syn::Result<TokenStream> 
         let ty = &typed.ty;
         quote!(#argument: #ty)
     });
-    let body_in = body(statements, &planned, Body::Placed(&lifetimes, &plan));
+    let body_in = body(
+        statements,
+        &planned,
+        tail.as_ref(),
+        Body::Placed(&lifetimes, &plan),
+    );
     let doc_in = format!(
         " [`{name}`] with its tensors in `arena`, which the caller lends (a `static` \
          on a microcontroller): [`{arena_bytes}`] bytes."
+    );
+    let doc_tensor_bytes = format!(
+        " The bytes of [`{arena_bytes}`] the tensors of [`{name}`] take, planned alone: \
+         the arena without its kernels' scratch (what TensorFlow Lite Micro reports as \
+         its activations)."
     );
     let doc_bytes =
         format!(" The bytes of the arena [`{name}`]'s tensors live in, as its plan places them.");
@@ -148,6 +180,9 @@ pub fn expand(args: TokenStream, item: TokenStream) -> syn::Result<TokenStream> 
         const #plan: #rt::Plan<#count> = #rt::plan(&#lifetimes);
         #[doc = #doc_bytes]
         #vis const #arena_bytes: usize = #plan.bytes;
+        #[doc = #doc_tensor_bytes]
+        #vis const #tensor_bytes: usize =
+            #rt::plan(&#rt::first::<#tensors, #count>(&#lifetimes)).bytes;
         #budget_check
 
         #(#attrs)*
@@ -237,6 +272,30 @@ fn planned_statements(statements: &[syn::Stmt]) -> syn::Result<Vec<Planned>> {
     Ok(planned)
 }
 
+/// The body's last statement where it is `tensor_expr!(e)` (no `;`), a
+/// value the program returns.
+fn tail_statement(statements: &[syn::Stmt]) -> syn::Result<Option<Tail>> {
+    let Some(syn::Stmt::Expr(syn::Expr::Macro(call), None)) = statements.last() else {
+        return Ok(None);
+    };
+    if call
+        .mac
+        .path
+        .segments
+        .last()
+        .is_none_or(|last| last.ident != "tensor_expr")
+    {
+        return Ok(None);
+    }
+    let expression = syn::parse2::<ast::Statement>(call.mac.tokens.clone())?;
+    crate::validate::validate(&expression)?;
+    let expression = crate::definitions::expand(expression)?;
+    Ok(crate::expand::placeable(&expression).then(|| Tail {
+        statement: statements.len() - 1,
+        expression,
+    }))
+}
+
 /// `let name = tensor_expr!(..);` (or `let mut name: Type = ..`): the name
 /// and the macro's tokens.
 fn planned_let(statement: &syn::Stmt) -> Option<(Ident, TokenStream)> {
@@ -322,7 +381,12 @@ enum Body<'a> {
 }
 
 /// The body with each planned statement evaluated into its slot.
-fn body(statements: &[syn::Stmt], planned: &[Planned], form: Body) -> TokenStream {
+fn body(
+    statements: &[syn::Stmt],
+    planned: &[Planned],
+    tail: Option<&Tail>,
+    form: Body,
+) -> TokenStream {
     let rt = quote!(::tensor_expr::__private::program);
     let slots_name = format_ident!("__tensor_expr_slots");
     let mut out = match form {
@@ -349,25 +413,43 @@ fn body(statements: &[syn::Stmt], planned: &[Planned], form: Body) -> TokenStrea
             })
             .collect();
         let k = planned.iter().position(|p| p.statement == index);
+        if let Some(tail) = tail.filter(|t| t.statement == index) {
+            out.extend(result(planned, tail, &form));
+            continue;
+        }
         let syn::Stmt::Local(local) = statement else {
             out.extend(statement.to_token_stream());
             out.extend(ends);
             continue;
         };
+        let scratch = k.map(|k| format_ident!("__tensor_expr_scratch{k}"));
         let value = match k {
             Some(k) => {
-                let slot = match form {
-                    Body::Witness => quote!(unsafe { #slots_name.slot(0, 0) }),
-                    // SAFETY: the plan places tensors alive at one
-                    // statement apart; each binding ends after its last
-                    // reader (`end`).
-                    Body::Placed(lifetimes, plan) => quote!(unsafe {
-                        #slots_name.slot(#plan.offsets[#k], #lifetimes[#k].bytes)
-                    }),
+                // The statement's kernel scratch: bytes of the arena of
+                // its own while it runs (`planned.len() + k` in the plan).
+                let lent = planned.len() + k;
+                let (slot, lent) = match form {
+                    Body::Witness => (
+                        quote!(unsafe { #slots_name.slot(0, 0) }),
+                        quote!(#rt::Lent::none()),
+                    ),
+                    // SAFETY: the plan places tensors (and scratch) alive
+                    // at one statement apart; each binding ends after its
+                    // last reader (`end`).
+                    Body::Placed(lifetimes, plan) => (
+                        quote!(unsafe {
+                            #slots_name.slot(#plan.offsets[#k], #lifetimes[#k].bytes)
+                        }),
+                        quote!(unsafe {
+                            #slots_name.lent(#plan.offsets[#lent], #lifetimes[#lent].bytes)
+                        }),
+                    ),
                 };
+                out.extend(quote!(let mut #scratch = #lent;));
+                let slot = quote!((#slot, &mut #scratch));
                 Some(crate::expand::expand_into(
                     &planned[k].expression,
-                    Some(&slot),
+                    Some(crate::expand::Destination::Slot(&slot)),
                 ))
             }
             None => local.init.as_ref().map(|init| init.expr.to_token_stream()),
@@ -404,18 +486,68 @@ fn body(statements: &[syn::Stmt], planned: &[Planned], form: Body) -> TokenStrea
         }
         if let (Body::Witness, Some(k)) = (&form, k) {
             let footprint = format_ident!("__tensor_expr_footprint{k}");
+            let scratch_footprint = format_ident!("__tensor_expr_scratch_footprint{k}");
             let name = &planned[k].name;
             out.extend(quote!(let #footprint = #rt::footprint(&*#name);));
-            if k + 1 == planned.len() {
-                let list = (0..planned.len()).rev().fold(quote!(#rt::End), |rest, k| {
-                    let footprint = format_ident!("__tensor_expr_footprint{k}");
-                    quote!((#footprint, #rest))
-                });
-                out.extend(quote!(__tensor_expr_footprints = ::core::option::Option::Some(#list);));
+            out.extend(quote!(let #scratch_footprint = #rt::scratch_footprint(&#scratch);));
+            if k + 1 == planned.len() && tail.is_none() {
+                out.extend(footprint_list(planned.len(), false));
             }
         }
     }
     out
+}
+
+/// The witness's assignment of its [`Footprints`] list: the `count`
+/// planned tensors', their statements' scratch, and the result's scratch
+/// where the body ends in one (`with_result`), each a variable the body
+/// defined.
+fn footprint_list(count: usize, with_result: bool) -> TokenStream {
+    let rt = quote!(::tensor_expr::__private::program);
+    let tensors = (0..count).map(|k| format_ident!("__tensor_expr_footprint{k}"));
+    let scratch = (0..count).map(|k| format_ident!("__tensor_expr_scratch_footprint{k}"));
+    let result = with_result.then(|| format_ident!("__tensor_expr_result_footprint"));
+    let all: Vec<Ident> = tensors.chain(scratch).chain(result).collect();
+    let list = all.iter().rev().fold(
+        quote!(#rt::End),
+        |rest, footprint| quote!((#footprint, #rest)),
+    );
+    quote!(__tensor_expr_footprints = ::core::option::Option::Some(#list);)
+}
+
+/// The body's last expression, the result, evaluated with its kernels'
+/// scratch in the arena (its entry after the planned tensors' and their
+/// scratch); in the witness, its scratch's footprint ends the list.
+fn result(planned: &[Planned], tail: &Tail, form: &Body) -> TokenStream {
+    let rt = quote!(::tensor_expr::__private::program);
+    let slots_name = format_ident!("__tensor_expr_slots");
+    let scratch = format_ident!("__tensor_expr_result_scratch");
+    let lent = quote!(&mut #scratch);
+    let value = crate::expand::expand_into(
+        &tail.expression,
+        Some(crate::expand::Destination::Result(&lent)),
+    );
+    let entry = 2 * planned.len();
+    match form {
+        Body::Witness => {
+            let list = footprint_list(planned.len(), true);
+            quote!({
+                let mut #scratch = #rt::Lent::none();
+                let __tensor_expr_result = #value;
+                let __tensor_expr_result_footprint = #rt::scratch_footprint(&#scratch);
+                #list
+                __tensor_expr_result
+            })
+        }
+        // SAFETY: the plan gives the result's scratch bytes of their own
+        // while it is evaluated.
+        Body::Placed(lifetimes, plan) => quote!({
+            let mut #scratch = unsafe {
+                #slots_name.lent(#plan.offsets[#entry], #lifetimes[#entry].bytes)
+            };
+            #value
+        }),
+    }
 }
 
 /// The binding of a planned tensor: the name, a `&mut` to the type written
@@ -434,8 +566,13 @@ fn placed_binding(pattern: &syn::Pat) -> TokenStream {
 }
 
 /// The witness: never called; its return type lists the planned tensors'
-/// types (see the module's header).
-fn witness_function(function: &syn::ItemFn, planned: &[Planned], witness: &Ident) -> TokenStream {
+/// types and the statements' scratch (see the module's header).
+fn witness_function(
+    function: &syn::ItemFn,
+    planned: &[Planned],
+    tail: Option<&Tail>,
+    witness: &Ident,
+) -> TokenStream {
     let rt = quote!(::tensor_expr::__private::program);
     let inputs = function.sig.inputs.iter().map(|input| {
         let syn::FnArg::Typed(typed) = input else {
@@ -451,9 +588,8 @@ fn witness_function(function: &syn::ItemFn, planned: &[Planned], witness: &Ident
         }
         _ => quote!(),
     };
-    let body = body(&function.block.stmts, planned, Body::Witness);
-    let end = planned
-        .is_empty()
+    let body = body(&function.block.stmts, planned, tail, Body::Witness);
+    let end = (planned.is_empty() && tail.is_none())
         .then(|| quote!(__tensor_expr_footprints = ::core::option::Option::Some(#rt::End);));
     let span = Span::call_site();
     quote_spanned! {span=>

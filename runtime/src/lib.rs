@@ -11,8 +11,9 @@
 //! needs no allocator; the interop features add their own crate each.
 //!
 //! The modules form layers, each using only its own and those before it:
-//! [`dim`], [`shape`], [`error`], [`rules`] (the shape rules), [`isa`] and
-//! `arrays` (arrays built by a loop); [`access`]
+//! [`dim`], [`shape`], [`error`], [`rules`] (the shape rules), [`isa`],
+//! `arrays` (arrays built by a loop) and [`scratch`] (kernel scratch lent by
+//! a caller); [`access`]
 //! (how expressions read and write containers); [`element`], [`fixed_point`], [`math`],
 //! [`fmt`], `lanes` (the order of a fold along a row) and the element-type rule; [`expr`] (the nodes), [`ops`] (the operations
 //! besides operators and functions) and [`kernel`] (the loop nest); the containers ([`tensor`], [`view`], `heap` over its
@@ -56,6 +57,7 @@ pub mod placement;
 pub mod program;
 pub mod rows;
 pub mod rules;
+pub mod scratch;
 pub mod shape;
 pub mod slice;
 pub mod staged;

@@ -52,6 +52,19 @@ pub trait Evaluate: Placement {
     /// Evaluates `e` into a new tensor of its shape, each element written once.
     fn evaluate<T: Element, E: Expr<T>>(self, e: E) -> Self::Tensor<T, E::Shape>;
 
+    /// [`Self::evaluate`], the kernels' buffers from `scratch` where it
+    /// holds them (a program's result: [`crate::program::evaluate_result`]); a
+    /// placement that cannot pass them on evaluates as without.
+    #[inline]
+    fn evaluate_with<T: Element, E: Expr<T>>(
+        self,
+        e: E,
+        scratch: &mut crate::scratch::Scratch<'_>,
+    ) -> Self::Tensor<T, E::Shape> {
+        let _ = scratch;
+        self.evaluate(e)
+    }
+
     /// A part evaluated first (a stage): always a tensor, which the rest of
     /// the expression reads.
     type Stage<T: Element, S: Shape>;
@@ -71,6 +84,19 @@ impl Evaluate for Stack {
         // the tile nest each row of each block of every matrix).
         unsafe {
             Tensor::from_uninit(|slots| crate::kernel::drive_into_new_tensor::<T, E>(slots, &e))
+        }
+    }
+    #[inline]
+    fn evaluate_with<T: Element, E: Expr<T>>(
+        self,
+        e: E,
+        scratch: &mut crate::scratch::Scratch<'_>,
+    ) -> Tensor<T, E::Shape> {
+        // SAFETY: as `evaluate`'s (`drive_into_uninit_in` writes every slot).
+        unsafe {
+            Tensor::from_uninit(|slots| {
+                crate::kernel::drive_into_uninit_in::<T, E>(slots, &e, scratch)
+            })
         }
     }
     type Stage<T: Element, S: Shape> = Tensor<T, S>;

@@ -18,6 +18,8 @@ use crate::access::Heap;
 use crate::access::Stack;
 use crate::element::Element;
 use crate::expr::Expr;
+use crate::placement::Evaluate;
+use crate::scratch::{KernelScratch, Scratch, SCRATCH_ALIGN};
 use crate::tensor::Tensor;
 use core::marker::PhantomData;
 use core::mem::{align_of, size_of, MaybeUninit};
@@ -156,6 +158,23 @@ pub const fn plan<const K: usize>(tensors: &[Lifetime; K]) -> Plan<K> {
     Plan { offsets, bytes }
 }
 
+/// The first `K` of `N` lifetimes (a program's tensors, before their
+/// statements' scratch).
+pub const fn first<const K: usize, const N: usize>(lifetimes: &[Lifetime; N]) -> [Lifetime; K] {
+    let mut first = [Lifetime {
+        bytes: 0,
+        align: 1,
+        first: 0,
+        last: 0,
+    }; K];
+    let mut k = 0;
+    while k < K {
+        first[k] = lifetimes[k];
+        k += 1;
+    }
+    first
+}
+
 /// The tensors' indices, largest first; of equal sizes, the one written
 /// first first.
 const fn by_size<const K: usize>(tensors: &[Lifetime; K]) -> [usize; K] {
@@ -250,18 +269,20 @@ pub const fn check_ram_budget<const K: usize>(
     let (statement, live) = peak_statement(tensors);
     message.number(live);
     message.push(" B, where `");
+    // The tensor written there (the tensors come before their statements'
+    // scratch).
     let mut k = 0;
-    while k < K {
-        if tensors[k].first == statement {
-            message.push(names[k]);
-        }
+    while k < K && tensors[k].first != statement {
         k += 1;
+    }
+    if k < K {
+        message.push(names[k]);
     }
     message.push("` is written:");
     let mut k = 0;
     let mut first = true;
     while k < K {
-        if tensors[k].first <= statement && statement <= tensors[k].last {
+        if tensors[k].first <= statement && statement <= tensors[k].last && tensors[k].bytes > 0 {
             message.push(if first { " `" } else { ", `" });
             message.push(names[k]);
             message.push("` (");
@@ -436,6 +457,65 @@ impl<'a> Slots<'a> {
             _arena: PhantomData,
         }
     }
+
+    /// The `bytes` bytes at `offset`, lent to the kernels of the statement
+    /// whose expression's [`Expr::KernelScratch`] is `S` (inferred there)
+    /// for their scratch ([`Scratch`]).
+    ///
+    /// # Safety
+    /// While the statement runs, no other live reference points into these
+    /// bytes: the plan gives a statement's scratch bytes of its own while
+    /// the statement runs (its lifetime is the statement's).
+    #[inline(always)]
+    pub unsafe fn lent<S>(&self, offset: usize, bytes: usize) -> Lent<'a, S> {
+        Lent {
+            // SAFETY: the caller's.
+            slot: unsafe { self.slot(offset, bytes) },
+            expression: PhantomData,
+        }
+    }
+}
+
+/// A statement's kernel scratch in a program's arena ([`Slots::lent`]),
+/// typed by the [`Expr::KernelScratch`] `S` of the expression it is lent
+/// to (a type without the expression's borrows, which the witness lists:
+/// [`scratch_footprint`]).
+pub struct Lent<'a, S> {
+    slot: Slot<'a>,
+    expression: PhantomData<S>,
+}
+
+impl<S> Lent<'static, S> {
+    /// No bytes: the witness's (never called).
+    pub fn none() -> Self {
+        Lent {
+            slot: Slot {
+                start: core::ptr::NonNull::dangling().as_ptr(),
+                bytes: 0,
+                _arena: PhantomData,
+            },
+            expression: PhantomData,
+        }
+    }
+}
+
+/// A statement's kernel scratch as a [`Footprints`] entry: `S` is the
+/// expression's [`Expr::KernelScratch`], a type without its borrows.
+pub struct ScratchOf<S>(PhantomData<S>);
+
+impl<S: KernelScratch, R: Footprints> Footprints for (ScratchOf<S>, R) {
+    const HEAD: Footprint = Footprint {
+        bytes: S::BYTES,
+        align: SCRATCH_ALIGN,
+    };
+    type Rest = R;
+}
+
+/// The scratch footprint of the statement `lent` is lent to, for the
+/// witness's [`Footprints`] list.
+#[inline(always)]
+pub fn scratch_footprint<S>(_lent: &Lent<'_, S>) -> ScratchOf<S> {
+    ScratchOf(PhantomData)
 }
 
 /// The bytes of one tensor of a program.
@@ -463,11 +543,12 @@ impl InArena for Stack {}
 #[cfg(feature = "alloc")]
 impl InArena for Heap {}
 
-/// Evaluates `e` into `slot`: the program form of
-/// [`evaluate`](crate::placement::evaluate), each element written once.
+/// Evaluates `e` into `slot`, its kernels' scratch in `lent`: the program
+/// form of [`evaluate`](crate::placement::evaluate), each element written
+/// once.
 #[inline]
 pub fn evaluate_in<'a, P: InArena, T: Element, E: Expr<T>>(
-    slot: Slot<'a>,
+    (slot, lent): (Slot<'a>, &mut Lent<'_, E::KernelScratch>),
     _placement: P,
     e: E,
 ) -> &'a mut Tensor<T, E::Shape> {
@@ -482,10 +563,37 @@ pub fn evaluate_in<'a, P: InArena, T: Element, E: Expr<T>>(
     // (`Slots::slot`); a `Tensor` is `LEN` consecutive `T`s
     // (`Tensor::from_uninit` says why).
     let slots = unsafe { core::slice::from_raw_parts_mut(start, <E::Shape as crate::Shape>::LEN) };
-    crate::kernel::drive_into_uninit::<T, E>(slots, &e);
-    // SAFETY: every slot was written (`drive_into_uninit`); `Tensor` is
+    crate::kernel::drive_into_uninit_in::<T, E>(slots, &e, &mut lent.scratch());
+    // SAFETY: every slot was written (`drive_into_uninit_in`); `Tensor` is
     // `repr(transparent)` over its nested array of those elements.
     unsafe { &mut *slot.start.cast::<Tensor<T, E::Shape>>() }
+}
+
+/// Evaluates `e`, a program's result, into a new tensor on `placement`
+/// (returned, not in the arena), its kernels' scratch in `lent`.
+#[inline]
+pub fn evaluate_result<P: Evaluate, T: Element, E: Expr<T>>(
+    lent: &mut Lent<'_, E::KernelScratch>,
+    placement: P,
+    e: E,
+) -> P::Tensor<T, E::Shape> {
+    placement.evaluate_with(e, &mut lent.scratch())
+}
+
+impl<S> Lent<'_, S> {
+    /// The lent bytes as scratch.
+    #[inline(always)]
+    fn scratch(&mut self) -> Scratch<'_> {
+        // SAFETY: the lent bytes lie in the arena (`Slots::slot` checked
+        // them), apart from every live tensor's while the statement runs
+        // (`Slots::lent`); the scratch borrows `self` mutably.
+        Scratch::new(unsafe {
+            core::slice::from_raw_parts_mut(
+                self.slot.start.cast::<MaybeUninit<u8>>(),
+                self.slot.bytes,
+            )
+        })
+    }
 }
 
 #[cfg(test)]

@@ -54,7 +54,7 @@ fn runtime_modules_have_no_cycles_but_the_designed_one() {
 /// element-type rule, sits with the element types it is about), else by its
 /// first segment.
 const LAYERS: &[&[&str]] = &[
-    &["dim", "error", "shape", "rules", "isa", "arrays"],
+    &["dim", "error", "shape", "rules", "isa", "arrays", "scratch"],
     &["access"],
     &[
         "element",

@@ -1099,8 +1099,11 @@ impl<'g, 'a> Writer<'g, 'a> {
         }
         let _ = write!(
             out,
-            "\n/// The arena `invoke_in` takes: every intermediate tensor, placed by lifetime.\n\
-             pub const ARENA_BYTES: usize = INVOKE_ARENA_BYTES;\n\n"
+            "\n/// The arena `invoke_in` takes: every intermediate tensor, placed by lifetime,\n\
+             /// and each statement's kernel scratch.\n\
+             pub const ARENA_BYTES: usize = INVOKE_ARENA_BYTES;\n             /// The bytes of the arena the intermediate tensors take, planned alone (what\n\
+             /// TensorFlow Lite Micro reports as its activations).\n\
+             pub const TENSOR_BYTES: usize = INVOKE_TENSOR_BYTES;\n\n"
         );
         // A model of no weights (pools, activations) reads none.
         if !self.weights.is_empty() {

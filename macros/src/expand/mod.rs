@@ -44,10 +44,20 @@ pub fn placeable(statement: &Statement) -> bool {
     }
 }
 
-/// [`expand`], the new tensor evaluated into the program's `slot` (an
-/// expression of type `program::Slot`) where one is given: the value is then
-/// a `&mut Tensor` in the arena. Only for a [`placeable`] statement.
-pub fn expand_into(statement: &Statement, slot: Option<&TokenStream>) -> TokenStream {
+/// Where a program's statement puts its new tensor ([`expand_into`]).
+pub enum Destination<'a> {
+    /// A planned tensor: an expression of type `(program::Slot,
+    /// &mut program::Lent)`, its slot in the arena and its kernels'
+    /// scratch; the value is then a `&mut Tensor` there.
+    Slot(&'a TokenStream),
+    /// The program's result: an expression of type `&mut program::Lent`,
+    /// its kernels' scratch; the value is a new tensor, returned.
+    Result(&'a TokenStream),
+}
+
+/// [`expand`], the new tensor evaluated into a program's `slot` where one
+/// is given. Only for a [`placeable`] statement.
+pub fn expand_into(statement: &Statement, slot: Option<Destination<'_>>) -> TokenStream {
     let strict = statement.strict;
     let (value, target) = match &statement.form {
         Form::Evaluate(expr) => (expr, None),
@@ -96,8 +106,11 @@ pub fn expand_into(statement: &Statement, slot: Option<&TokenStream>) -> TokenSt
             let (span, root, placement) = builder.evaluation(&value);
             let rt = runtime(span);
             match slot {
-                Some(slot) => builder.finish(
+                Some(Destination::Slot(slot)) => builder.finish(
                     quote_spanned!(span=> #rt::program::evaluate_in(#slot, #placement, #root)),
+                ),
+                Some(Destination::Result(lent)) => builder.finish(
+                    quote_spanned!(span=> #rt::program::evaluate_result(#lent, #placement, #root)),
                 ),
                 None => builder
                     .finish(quote_spanned!(span=> #rt::placement::evaluate(#placement, #root))),

@@ -285,6 +285,7 @@ impl<T, E: Shaped> Shaped for Shared<T, E> {
 
 unsafe impl<T: Element, E: Expr<T>> Expr<T> for Shared<T, E> {
     type Children = (E,);
+    type KernelScratch = crate::scratch::NoScratch;
     #[inline(always)]
     fn children(&self) -> (&E,) {
         (&self.expr,)
@@ -444,6 +445,7 @@ impl<E: Shaped> Shaped for &E {
 /// See the [`Shaped`] impl above.
 unsafe impl<T, E: Expr<T>> Expr<T> for &E {
     type Children = (E,);
+    type KernelScratch = crate::scratch::NoScratch;
     #[inline(always)]
     fn children(&self) -> (&E,) {
         (*self,)

@@ -342,6 +342,7 @@ unsafe impl<T: Element, H: Expr<T>, Steps: FoldSteps<T>, S: Shape> Expr<T>
     for Fold<T, H, Steps, S>
 {
     type Children = (H, StepsOf<Steps>);
+    type KernelScratch = crate::scratch::NoScratch;
     #[inline(always)]
     fn children(&self) -> (&H, &Steps) {
         (&self.head, &self.steps)

@@ -21,6 +21,7 @@
 //! scalar zero point) are read at run time, where a tree whose operands do
 //! not fit gives no layer.
 
+use crate::scratch::Scratch;
 use core::mem::MaybeUninit;
 
 /// How much of an int8 layer's chain a subtree is, from its sums up
@@ -233,10 +234,16 @@ impl<'a> Requantization<'a> {
 /// epilogue: the int8 convolution's node.
 pub trait Int8Source {
     /// Writes the layer's output (`i8`, in the node's own layout) into
-    /// `out` through `epilogue`; false, `out` untouched, where the int8
-    /// kernels do not run here (no VNNI, no allocator) or `out` is not the
-    /// output's length.
-    fn store(&self, epilogue: &Requantization<'_>, out: &mut [MaybeUninit<i8>]) -> bool;
+    /// `out` through `epilogue`, the kernels' buffers from `scratch` where
+    /// it holds them; false, `out` untouched, where the int8 kernels do not
+    /// run here (no VNNI, no allocator) or `out` is not the output's
+    /// length.
+    fn store(
+        &self,
+        epilogue: &Requantization<'_>,
+        out: &mut [MaybeUninit<i8>],
+        scratch: &mut Scratch<'_>,
+    ) -> bool;
 }
 
 /// An int8 layer ([`Stage::Stored`]): its sums' source and its epilogue.
@@ -274,10 +281,11 @@ impl<'a> Int8Layer<'a> {
         })
     }
 
-    /// Stores the layer into `out` through the int8 kernels; false where
-    /// they decline ([`Int8Source::store`]).
+    /// Stores the layer into `out` through the int8 kernels, their
+    /// buffers from `scratch` where it holds them; false where they
+    /// decline ([`Int8Source::store`]).
     #[inline(always)]
-    pub fn store(&self, out: &mut [MaybeUninit<i8>]) -> bool {
-        self.source.store(&self.epilogue, out)
+    pub fn store(&self, out: &mut [MaybeUninit<i8>], scratch: &mut Scratch<'_>) -> bool {
+        self.source.store(&self.epilogue, out, scratch)
     }
 }

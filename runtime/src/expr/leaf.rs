@@ -41,6 +41,7 @@ impl<const V: i128> Shaped for IntLiteral<V> {
 unsafe impl<T: Element, const V: i128> Expr<T> for IntLiteral<V> {
     /// A literal: no children, no rows of its own.
     type Children = ();
+    type KernelScratch = crate::scratch::NoScratch;
     #[inline(always)]
     fn children(&self) {}
 
@@ -82,6 +83,7 @@ impl Shaped for FloatLiteral {
 unsafe impl<T: Element> Expr<T> for FloatLiteral {
     /// A literal: no children, no rows of its own.
     type Children = ();
+    type KernelScratch = crate::scratch::NoScratch;
     #[inline(always)]
     fn children(&self) {}
 
@@ -122,6 +124,7 @@ impl<S: Shape> Shaped for TargetLeaf<S> {
 unsafe impl<T: Element, S: Shape> Expr<T> for TargetLeaf<S> {
     /// The target is the output, whose rows the walk counts itself.
     type Children = ();
+    type KernelScratch = crate::scratch::NoScratch;
     #[inline(always)]
     fn children(&self) {}
 

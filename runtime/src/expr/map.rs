@@ -150,6 +150,8 @@ impl<T, F, A, B, C, S: Shape> Shaped for Map3<T, F, A, B, C, S> {
 
 unsafe impl<T: Element, F: UnaryFunction<T>, A: Expr<T>, S: Shape> Expr<T> for Map1<T, F, A, S> {
     type Children = (A,);
+    // An int8 layer's chain runs through `A`.
+    type KernelScratch = A::KernelScratch;
     #[inline(always)]
     fn children(&self) -> (&A,) {
         (&self.a,)
@@ -207,6 +209,7 @@ unsafe impl<T: Element, F: BinaryFunction<T>, A: Expr<T>, B: Expr<T>, S: Shape> 
     for Map2<T, F, A, B, S>
 {
     type Children = (A, B);
+    type KernelScratch = A::KernelScratch;
     #[inline(always)]
     fn children(&self) -> (&A, &B) {
         (&self.a, &self.b)
@@ -313,6 +316,7 @@ where
     S: Shape,
 {
     type Children = (A, B, C);
+    type KernelScratch = A::KernelScratch;
     #[inline(always)]
     fn children(&self) -> (&A, &B, &C) {
         (&self.a, &self.b, &self.c)

@@ -107,6 +107,12 @@ pub unsafe trait Expr<T>: Shaped {
     /// cache from the walk and its rows from the chunk walk's check.
     type Children: Children<T>;
 
+    /// The scratch its kernels take ([`crate::scratch::KernelScratch`]),
+    /// as a type without the tree's borrows, so that a program's plan can
+    /// reserve it ([`crate::program`]): an int8 layer's, through the nodes
+    /// of its chain; [`NoScratch`](crate::scratch::NoScratch) elsewhere.
+    type KernelScratch: crate::scratch::KernelScratch;
+
     /// The children, borrowed in the order of [`Expr::Children`].
     fn children(&self) -> <Self::Children as Children<T>>::Refs<'_>;
 

@@ -186,6 +186,7 @@ const fn is_row_major(strides: &[usize; MAX_RANK], dims: &[usize]) -> bool {
 unsafe impl<T: Element, L: Layout> Expr<T> for StridedLeaf<'_, T, L> {
     /// Its data's rows, where they are counted at run time.
     type Children = StoredRows;
+    type KernelScratch = crate::scratch::NoScratch;
     #[inline(always)]
     fn children(&self) -> Option<usize> {
         Self::RUN_TIME_ROWS.then(|| self.rows())

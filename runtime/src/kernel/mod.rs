@@ -41,6 +41,7 @@ pub(crate) use tiles::MOST_TILE_ROWS;
 
 use crate::element::Element;
 use crate::expr::{reading, Expr, Reading, Stage, Walk};
+use crate::scratch::Scratch;
 use crate::shape::{len_unless_run_time, Shape, MAX_RANK};
 use core::marker::PhantomData;
 use core::mem::size_of;
@@ -49,9 +50,21 @@ use core::mem::MaybeUninit;
 /// Evaluates `e` into uninitialised slots (at least `E::Shape::LEN` of them),
 /// writing each exactly once: the nest behind
 /// [`Evaluate::evaluate`](crate::placement::Evaluate::evaluate).
+#[cfg(feature = "alloc")]
 #[inline]
 pub(crate) fn drive_into_uninit<T: Element, E: Expr<T>>(out: &mut [MaybeUninit<T>], e: &E) {
     drive::<T, E::Shape, E, _>(out, e);
+}
+
+/// [`drive_into_uninit`] with kernel scratch lent (a program's statement:
+/// [`crate::program::evaluate_in`]).
+#[inline]
+pub(crate) fn drive_into_uninit_in<T: Element, E: Expr<T>>(
+    out: &mut [MaybeUninit<T>],
+    e: &E,
+    scratch: &mut Scratch<'_>,
+) {
+    drive_in::<T, E::Shape, E, _>(out, e, scratch);
 }
 
 /// [`drive_into_uninit`] for the storage of a new stack tensor, which the
@@ -137,6 +150,17 @@ impl<T: Element> Slot<T> for MaybeUninit<T> {
 /// large output is split into parts walked on all cores ([`parallel`]).
 #[inline(always)]
 pub(crate) fn drive<T: Element, O: Shape, E: Expr<T>, X: Slot<T>>(out: &mut [X], e: &E) {
+    drive_in::<T, O, E, X>(out, e, &mut Scratch::none());
+}
+
+/// [`drive`], the kernels' buffers from `scratch` where it holds them
+/// (else from the heap).
+#[inline(always)]
+pub(crate) fn drive_in<T: Element, O: Shape, E: Expr<T>, X: Slot<T>>(
+    out: &mut [X],
+    e: &E,
+    scratch: &mut Scratch<'_>,
+) {
     let out = &mut out[..O::LEN];
     // A walk split across threads first: an int8 layer's kernel runs on
     // one.
@@ -144,7 +168,9 @@ pub(crate) fn drive<T: Element, O: Shape, E: Expr<T>, X: Slot<T>>(out: &mut [X],
     if Plan::<T, O, E>::PARALLEL && parallel::drive_parts::<T, O, E, X>(out, e) {
         return;
     }
-    if const { matches!(E::OWN.layer, Stage::Stored) } && store_int8_layer::<T, O, E, X>(out, e) {
+    if const { matches!(E::OWN.layer, Stage::Stored) }
+        && store_int8_layer::<T, O, E, X>(out, e, scratch)
+    {
         return;
     }
     drive_part::<T, O, E, X>(out, e, 0);
@@ -155,9 +181,13 @@ pub(crate) fn drive<T: Element, O: Shape, E: Expr<T>, X: Slot<T>>(out: &mut [X],
 /// nest to compute it. Out of line, so that the nest's stack is not the
 /// kernels' too.
 #[inline(never)]
-fn store_int8_layer<T: Element, O: Shape, E: Expr<T>, X: Slot<T>>(out: &mut [X], e: &E) -> bool {
+fn store_int8_layer<T: Element, O: Shape, E: Expr<T>, X: Slot<T>>(
+    out: &mut [X],
+    e: &E,
+    scratch: &mut Scratch<'_>,
+) -> bool {
     match (e.int8_layer::<O>(), X::int8_slots(out)) {
-        (Some(layer), Some(bytes)) => layer.store(bytes),
+        (Some(layer), Some(bytes)) => layer.store(bytes, scratch),
         _ => false,
     }
 }

@@ -237,6 +237,7 @@ impl<E: Shaped, const B: usize> Shaped for Rebased<'_, E, B> {
 // tree does.
 unsafe impl<T: Element, E: Expr<T>, const B: usize> Expr<T> for Rebased<'_, E, B> {
     type Children = (E,);
+    type KernelScratch = crate::scratch::NoScratch;
     #[inline(always)]
     fn children(&self) -> (&E,) {
         (self.e,)

@@ -182,6 +182,25 @@ impl<Rd, F, K> Converted<Rd, F, K> {
     }
 }
 
+/// The kernel scratch of a conversion ([`Expr::KernelScratch`]): its
+/// input's where it narrows an `i32` layer's chain to `i8` by saturation
+/// (the whole int8 layer), none otherwise.
+pub struct StoredLayer<U, F, K, S>(PhantomData<(U, F, K, S)>);
+
+impl<U, F, K, S> crate::scratch::KernelScratch for StoredLayer<U, F, K, S>
+where
+    U: Element + Cast<F>,
+    F: Element,
+    K: Conversion<F, U>,
+    S: crate::scratch::KernelScratch,
+{
+    const BYTES: usize = if F::IS_I32 && U::IS_INT8 && K::SATURATES {
+        S::BYTES
+    } else {
+        0
+    };
+}
+
 unsafe impl<U, F, K, E> Expr<U> for Convert<U, F, K, E>
 where
     U: Element + Cast<F>,
@@ -190,6 +209,8 @@ where
     E: Expr<F>,
 {
     type Children = (OfElements<F, E>,);
+    // `saturating_cast::<i8>` of an `i32` layer's chain stores the layer.
+    type KernelScratch = StoredLayer<U, F, K, E::KernelScratch>;
     #[inline(always)]
     fn children(&self) -> (&E,) {
         (&self.input,)

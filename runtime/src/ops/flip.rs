@@ -98,6 +98,7 @@ impl<X: Shape, K: Shape, O: Shape> Mirror<X, K, O> {
 unsafe impl<T: Element, X: Shape, K: Shape> Expr<T> for Flip<'_, T, X, K> {
     /// Its input has a static shape (`X: Shape`): no run-time rows.
     type Children = ();
+    type KernelScratch = crate::scratch::NoScratch;
     #[inline(always)]
     fn children(&self) {}
 

@@ -218,6 +218,7 @@ where
 {
     /// Its ids and table have static shapes: no run-time rows.
     type Children = ();
+    type KernelScratch = crate::scratch::NoScratch;
     #[inline(always)]
     fn children(&self) {}
 
@@ -329,6 +330,7 @@ unsafe impl<T: Element, P: Id, X: Shape, Y: Shape, const A: usize> Expr<T>
 {
     /// Its input and ids have static shapes (`X`, `Y: Shape`): no run-time rows.
     type Children = ();
+    type KernelScratch = crate::scratch::NoScratch;
     #[inline(always)]
     fn children(&self) {}
 
@@ -475,6 +477,7 @@ unsafe impl<T: Element, P: Id, X: Shape, I: GatherIndex<X>, const A: usize> Expr
 {
     /// Its input and index have static shapes: no run-time rows.
     type Children = ();
+    type KernelScratch = crate::scratch::NoScratch;
     #[inline(always)]
     fn children(&self) {}
 

@@ -351,6 +351,7 @@ impl<T: Element, C: PoolSpec, R: Reader<T>> Pool<'_, T, C, R> {
 unsafe impl<T: Element, C: PoolSpec, R: Reader<T>> Expr<T> for Pool<'_, T, C, R> {
     /// Its input has a static shape (the rule computes every size): no run-time rows.
     type Children = ();
+    type KernelScratch = crate::scratch::NoScratch;
     #[inline(always)]
     fn children(&self) {}
 

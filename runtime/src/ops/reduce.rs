@@ -518,6 +518,7 @@ where
     R: Shape,
 {
     type Children = (Fresh<E>,);
+    type KernelScratch = crate::scratch::NoScratch;
     #[inline(always)]
     fn children(&self) -> (&Fresh<E>,) {
         (&self.expr,)

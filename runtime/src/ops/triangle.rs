@@ -142,6 +142,7 @@ impl<X: Shape, O: Shape> MatrixRead<X, O> {
 unsafe impl<T: Element, X: Shape, S: Side, K: OffsetValue> Expr<T> for Triangle<'_, T, X, S, K> {
     /// Its input has a static shape (`X: Shape`): no run-time rows.
     type Children = ();
+    type KernelScratch = crate::scratch::NoScratch;
     #[inline(always)]
     fn children(&self) {}
 

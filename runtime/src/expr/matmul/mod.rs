@@ -391,6 +391,7 @@ where
     P: ProductLayout,
 {
     type Children = (Fresh<A>, Fresh<B>);
+    type KernelScratch = crate::scratch::NoScratch;
     #[inline(always)]
     fn children(&self) -> (&Fresh<A>, &Fresh<B>) {
         (&self.a, &self.b)

@@ -42,6 +42,7 @@ use crate::expr::{
     TileOrigin, TileRows,
 };
 use crate::rules::conv::{ConvRule, Geometry};
+use crate::scratch::Scratch;
 use crate::shape::{Shape, MAX_RANK};
 use core::marker::PhantomData;
 use core::mem::MaybeUninit;
@@ -379,11 +380,27 @@ const fn layout_position(g: &Geometry, index: [usize; MAX_RANK]) -> Position {
     Position { n, channel, oh, ow }
 }
 
+/// The kernel scratch of a convolution ([`Expr::KernelScratch`]): the int8
+/// layer kernels' for a layer over it (`int8::layer_scratch_bytes`),
+/// where they take one (stored `i8` inputs read as `i32`).
+pub struct LayerScratch<T, C, Xr, Wr>(PhantomData<(T, C, Xr, Wr)>);
+
+impl<T, C: ConvSpec, Xr: Reader<T>, Wr: Reader<T>> crate::scratch::KernelScratch
+    for LayerScratch<T, C, Xr, Wr>
+{
+    const BYTES: usize = if Xr::INT8 && Wr::INT8 && int8::layer_kernels_take(&C::GEOMETRY) {
+        int8::layer_scratch_bytes(&C::GEOMETRY)
+    } else {
+        0
+    };
+}
+
 unsafe impl<T: Element, C: ConvSpec, Xr: Reader<T>, Wr: Reader<T>> Expr<T>
     for Convolution<'_, T, C, Xr, Wr>
 {
     /// Its input and weight have static shapes (the rule computes every size): no run-time rows.
     type Children = ();
+    type KernelScratch = LayerScratch<T, C, Xr, Wr>;
     #[inline(always)]
     fn children(&self) {}
 
@@ -476,12 +493,17 @@ impl<T: Element, C: ConvSpec, Xr: Reader<T>, Wr: Reader<T>> Int8Source
 {
     /// The int8 kernels' layer (`int8::store_layer`) over the stored
     /// bytes; false for a convolution they do not sum.
-    fn store(&self, epilogue: &Requantization<'_>, out: &mut [MaybeUninit<i8>]) -> bool {
+    fn store(
+        &self,
+        epilogue: &Requantization<'_>,
+        out: &mut [MaybeUninit<i8>],
+        scratch: &mut Scratch<'_>,
+    ) -> bool {
         if const { !Self::INT8_LAYER } {
             return false;
         }
         self.int8_tile_of(&[], Self::G.out_channels)
-            .is_some_and(|layer| int8::store_layer(&layer, epilogue, out))
+            .is_some_and(|layer| int8::store_layer(&layer, epilogue, out, scratch))
     }
 }
 

@@ -360,6 +360,7 @@ unsafe impl<T: Element, C: ConvSpec, Xr: Reader<T>, Wr: Reader<T>> Expr<T>
 {
     /// Its input and weight have static shapes (the rule computes every size): no run-time rows.
     type Children = ();
+    type KernelScratch = crate::scratch::NoScratch;
     #[inline(always)]
     fn children(&self) {}
 

@@ -15,16 +15,20 @@
 
 use super::{channels_last, Int8Tile, LayerKernel};
 use crate::expr::Requantization;
-use alloc::vec::Vec;
+use crate::rules::conv::Geometry;
+use crate::scratch::{scratch_len, Scratch};
 use core::mem::MaybeUninit;
 
 /// [`super::store_layer`] channels first, for a layer that fits its
 /// inputs, `out` and the epilogue: false, `out` untouched, where no layer
-/// kernel stores the convolution channels last.
+/// kernel stores the convolution channels last. The copies, then the
+/// kernel's buffers, come from `scratch` ([`scratch_bytes`] and the
+/// kernel's).
 pub(super) fn store_layer(
     layer: &Int8Tile,
     epilogue: &Requantization<'_>,
     out: &mut [MaybeUninit<i8>],
+    scratch: &mut Scratch<'_>,
 ) -> bool {
     let g = layer.geometry;
     let last = channels_last(g);
@@ -34,35 +38,41 @@ pub(super) fn store_layer(
     }) else {
         return false;
     };
+    let [x_len, w_len, out_len] = copies(g);
     let (pixels, positions) = (g.input[0] * g.input[1], g.output[0] * g.output[1]);
-    let x = &layer.x[..g.batch * g.in_channels * pixels];
-    let mut x_last = Vec::with_capacity(x.len());
-    for image in x.chunks_exact(g.in_channels * pixels) {
-        push_transposed(&mut x_last, image, g.in_channels, pixels);
+    let mut x_last = scratch.uninit(x_len);
+    for (image, to) in layer.x[..x_len]
+        .chunks_exact(g.in_channels * pixels)
+        .zip(x_last.slots().chunks_exact_mut(g.in_channels * pixels))
+    {
+        transpose(image, to, g.in_channels, pixels);
     }
+    // SAFETY: each image's bytes were written above.
+    let x_last = unsafe { x_last.assume_init() };
     let (per_group, taps) = (g.in_channels / g.groups, g.kernel[0] * g.kernel[1]);
-    let w = &layer.w[..g.out_channels * per_group * taps];
-    let mut w_last = Vec::new();
-    if per_group > 1 && taps > 1 {
-        w_last.reserve_exact(w.len());
-        for channel in w.chunks_exact(per_group * taps) {
-            push_transposed(&mut w_last, channel, per_group, taps);
-        }
+    let mut w_last = scratch.uninit(w_len);
+    for (channel, to) in layer.w[..w_len]
+        .chunks_exact(per_group * taps)
+        .zip(w_last.slots().chunks_exact_mut(per_group * taps))
+    {
+        transpose(channel, to, per_group, taps);
     }
-    let mut out_last = Vec::with_capacity(out.len());
+    // SAFETY: each channel's bytes were written above.
+    let w_last = unsafe { w_last.assume_init() };
+    let mut out_last = scratch.uninit(out_len);
     kernel.store(
         &Int8Tile {
             x: &x_last,
-            w: if w_last.is_empty() { w } else { &w_last },
+            w: if w_len == 0 { layer.w } else { &w_last },
             geometry: &last,
             ..*layer
         },
         epilogue,
-        &mut out_last.spare_capacity_mut()[..out.len()],
+        out_last.slots(),
+        scratch,
     );
-    // SAFETY: the kernel stored every position's channels: each of the
-    // `out.len()` bytes.
-    unsafe { out_last.set_len(out.len()) };
+    // SAFETY: the kernel stored every position's channels: each byte.
+    let out_last = unsafe { out_last.assume_init() };
     for (image, to) in out_last
         .chunks_exact(positions * g.out_channels)
         .zip(out.chunks_exact_mut(positions * g.out_channels))
@@ -72,19 +82,28 @@ pub(super) fn store_layer(
     true
 }
 
-/// Appends `from`, a `rows` by `columns` matrix (row-major), to `to`
-/// transposed.
-fn push_transposed(to: &mut Vec<i8>, from: &[i8], rows: usize, columns: usize) {
-    let len = to.len();
-    to.reserve(rows * columns);
-    transpose(
-        from,
-        &mut to.spare_capacity_mut()[..rows * columns],
-        rows,
-        columns,
-    );
-    // SAFETY: `transpose` wrote each of the `rows * columns` bytes.
-    unsafe { to.set_len(len + rows * columns) };
+/// The bytes of the copies of a layer over `g` (channels first): the
+/// input, the weights (none where both layouts are the same bytes: a 1x1
+/// or a depthwise kernel) and the output.
+const fn copies(g: &Geometry) -> [usize; 3] {
+    let (per_group, taps) = (g.in_channels / g.groups, g.kernel[0] * g.kernel[1]);
+    let weights = if per_group > 1 && taps > 1 {
+        g.out_channels * per_group * taps
+    } else {
+        0
+    };
+    [
+        g.batch * g.in_channels * g.input[0] * g.input[1],
+        weights,
+        g.batch * g.out_channels * g.output[0] * g.output[1],
+    ]
+}
+
+/// The scratch of the copies of a layer over `g` (channels first), beside
+/// the kernel's own.
+pub(super) const fn scratch_bytes(g: &Geometry) -> usize {
+    let [x, w, out] = copies(g);
+    scratch_len(x) + scratch_len(w) + scratch_len(out)
 }
 
 /// The side of the square blocks [`transpose`] moves in registers.

@@ -20,24 +20,28 @@
 use super::requantize::{Steps, Steps8};
 use super::{is_depthwise, Int8Tile, PaddedInput, CHANNEL_BLOCK};
 use crate::rules::conv::Geometry;
-use alloc::vec::Vec;
+use crate::scratch::{Buf, Scratch};
 use core::arch::x86_64::*;
 use core::mem::MaybeUninit;
 
 /// A depthwise convolution's weights and input in the kernel's layout,
 /// made once per evaluation.
-pub(super) struct DepthwiseWeights {
+pub(super) struct DepthwiseWeights<'s> {
     /// For each block of 16 channels and each tap (row by row), the 16
     /// channels' weights (channels past `C` zero).
-    weights: Vec<i32>,
+    weights: Buf<'s, i32>,
     /// Each channel's weights summed (a multiple of 16 of them).
-    sums: Vec<i32>,
+    sums: Buf<'s, i32>,
     /// The input, padded, each byte plus 128, with 16 values to spare at
     /// its end (a last block's load reaches past the last pixel).
-    input: PaddedInput<u8>,
+    input: PaddedInput<'s, u8>,
 }
 
-impl DepthwiseWeights {
+/// The values past the padded input's last pixel: a last block's load of
+/// 16 bytes reaches past it.
+pub(super) const SPARE: usize = CHANNEL_BLOCK;
+
+impl DepthwiseWeights<'_> {
     /// Each channel's weights summed (the epilogue's correction for the
     /// input bytes' 128), a multiple of 16 of them.
     pub(super) fn sums(&self) -> &[i32] {
@@ -71,7 +75,7 @@ pub(super) fn runs_avx2(layer: &Int8Tile) -> bool {
 /// # Panics
 /// If the weights or the input are shorter than the geometry's.
 #[target_feature(enable = "avx2")]
-pub(super) fn pack(layer: &Int8Tile) -> DepthwiseWeights {
+pub(super) fn pack<'s>(layer: &Int8Tile, scratch: &mut Scratch<'s>) -> DepthwiseWeights<'s> {
     let g = layer.geometry;
     let (channels, taps) = (g.out_channels, g.kernel[0] * g.kernel[1]);
     assert!(
@@ -79,8 +83,8 @@ pub(super) fn pack(layer: &Int8Tile) -> DepthwiseWeights {
         "int8 weights shorter than their geometry"
     );
     let blocks = channels.div_ceil(CHANNEL_BLOCK);
-    let mut weights = alloc::vec![0i32; blocks * taps * CHANNEL_BLOCK];
-    let mut sums = alloc::vec![0i32; blocks * CHANNEL_BLOCK];
+    let mut weights = scratch.filled(blocks * taps * CHANNEL_BLOCK, 0i32);
+    let mut sums = scratch.filled(blocks * CHANNEL_BLOCK, 0i32);
     // Block by block, tap by tap: each tap's 16 weights written side by
     // side and added to the channels' sums in the same pass.
     let w = &layer.w[..channels * taps];
@@ -104,7 +108,7 @@ pub(super) fn pack(layer: &Int8Tile) -> DepthwiseWeights {
     }
     // The zero point `-c`, plus 128.
     let padding = (layer.x_offset.wrapping_neg() as u8) ^ 0x80;
-    let input = PaddedInput::new(layer.x, g, padding, CHANNEL_BLOCK, |x| (x as u8) ^ 0x80);
+    let input = PaddedInput::new(layer.x, g, padding, SPARE, |x| (x as u8) ^ 0x80, scratch);
     DepthwiseWeights {
         weights,
         sums,

@@ -82,8 +82,16 @@ mod requantize;
 use super::input_at;
 use super::Position;
 use crate::rules::conv::Geometry;
+#[cfg(all(feature = "alloc", vnni_kernel))]
+use crate::scratch::scratch_len;
+#[cfg(all(test, feature = "alloc", vnni_kernel))]
+use crate::scratch::SCRATCH_ALIGN;
+#[cfg(feature = "alloc")]
+use crate::scratch::{Buf, Scratch};
 #[cfg(feature = "alloc")]
 use alloc::vec::Vec;
+#[cfg(all(feature = "alloc", vnni_kernel))]
+use core::mem::size_of;
 #[cfg(all(feature = "alloc", vnni_kernel))]
 use requantize::{Steps, Steps8};
 
@@ -124,7 +132,7 @@ impl core::fmt::Debug for PackedWeights {
 enum Packed {
     /// The VNNI kernel's ([`VnniWeights`]).
     #[cfg(vnni_kernel)]
-    Vnni(VnniWeights),
+    Vnni(VnniWeights<'static>),
     /// The [`portable`] kernel's: for each block of 16 output channels and
     /// each weight of a window (tap by tap, input channels innermost), the
     /// 16 channels' weights plus the weights' constant, as `i32`
@@ -133,21 +141,21 @@ enum Packed {
     /// The [`pairs`] kernel's: the input padded, the weights in pairs, as
     /// `i16`.
     #[cfg(target_arch = "x86_64")]
-    Pairs(pairs::Pairs),
+    Pairs(pairs::Pairs<'static>),
 }
 
 /// The weights in the VNNI kernel's layout and each channel's sum.
 #[cfg(all(feature = "alloc", vnni_kernel))]
-struct VnniWeights {
+struct VnniWeights<'s> {
     /// For each block of 16 output channels and each four bytes of a row
     /// of the window, 16 times the channel's four bytes (bytes past the
     /// row and channels past `C_out` zero).
-    bytes: Vec<i8>,
+    bytes: Buf<'s, i8>,
     /// Each channel's weights summed, over every tap and input channel
     /// (a multiple of 16 of them, those past `C_out` zero).
-    sums: Vec<i32>,
+    sums: Buf<'s, i32>,
     /// The input, padded, each byte plus 128 ([`PaddedInput`]).
-    input: PaddedInput<u8>,
+    input: PaddedInput<'s, u8>,
 }
 
 /// The input of a convolution copied once per evaluation for the VNNI and
@@ -159,8 +167,8 @@ struct VnniWeights {
 /// first pixel, with no check of the padding, and four bytes (two `i16`s)
 /// one broadcast from memory.
 #[cfg(all(feature = "alloc", target_arch = "x86_64"))]
-struct PaddedInput<E> {
-    values: Vec<E>,
+struct PaddedInput<'s, E> {
+    values: Buf<'s, E>,
     /// `Hp`: the rows every window of the output spans.
     rows: usize,
     /// `Wp`: the columns every window of the output spans.
@@ -168,7 +176,7 @@ struct PaddedInput<E> {
 }
 
 #[cfg(all(feature = "alloc", target_arch = "x86_64"))]
-impl<E: Copy> PaddedInput<E> {
+impl<'s, E: Copy> PaddedInput<'s, E> {
     /// `x` (`[N, H, W, C_in]`) for a convolution of `g`: each byte as
     /// `value` makes it, `padding` around, and `spare` values more at the
     /// end (the last broadcast of a window's row may reach past the last
@@ -181,12 +189,17 @@ impl<E: Copy> PaddedInput<E> {
     /// VNNI kernel's `pack`) has them, and LLVM does not inline it into a
     /// function without them; out of line, it is a call per byte.
     #[inline(always)]
-    fn new(x: &[i8], g: &Geometry, padding: E, spare: usize, value: impl Fn(i8) -> E) -> Self {
-        let extent = |axis: usize| {
-            (g.output[axis] - 1) * g.stride[axis] + (g.kernel[axis] - 1) * g.dilation[axis] + 1
-        };
-        let (rows, columns, c_in) = (extent(0), extent(1), g.in_channels);
-        let mut values = alloc::vec![padding; g.batch * rows * columns * c_in + spare];
+    fn new(
+        x: &[i8],
+        g: &Geometry,
+        padding: E,
+        spare: usize,
+        value: impl Fn(i8) -> E,
+        scratch: &mut Scratch<'s>,
+    ) -> Self {
+        let (rows, columns) = Self::extent(g);
+        let c_in = g.in_channels;
+        let mut values = scratch.filled(Self::len(g, spare), padding);
         // The input's columns that windows read: those left of `Wp - pad`.
         let inside = columns.saturating_sub(g.pad[1]).min(g.input[1]) * c_in;
         for n in 0..g.batch {
@@ -209,6 +222,21 @@ impl<E: Copy> PaddedInput<E> {
         }
     }
 
+    /// `Hp` and `Wp`: the rows and columns every window of the output
+    /// spans.
+    const fn extent(g: &Geometry) -> (usize, usize) {
+        const fn along(g: &Geometry, axis: usize) -> usize {
+            (g.output[axis] - 1) * g.stride[axis] + (g.kernel[axis] - 1) * g.dilation[axis] + 1
+        }
+        (along(g, 0), along(g, 1))
+    }
+
+    /// The values of the copy of an input of `g` with `spare` more.
+    const fn len(g: &Geometry, spare: usize) -> usize {
+        let (rows, columns) = Self::extent(g);
+        g.batch * rows * columns * g.in_channels + spare
+    }
+
     /// The index of position `p`'s window's first value.
     #[inline(always)]
     fn window(&self, g: &Geometry, p: &Position) -> usize {
@@ -229,11 +257,11 @@ impl PackedWeights {
             if vnni_runs(tile) {
                 // SAFETY: `vnni_runs` holds only where the CPU has AVX-512
                 // F, BW and VNNI (the selected level is at most the CPU's).
-                return Packed::Vnni(unsafe { vnni::pack(tile) });
+                return Packed::Vnni(unsafe { vnni::pack(tile, &mut Scratch::none()) });
             }
             #[cfg(target_arch = "x86_64")]
             if form(tile.geometry).is_some() && pairs::runs(tile) {
-                return Packed::Pairs(pairs::pack(tile));
+                return Packed::Pairs(pairs::pack(tile, &mut Scratch::none()));
             }
             Packed::Wide(portable::pack(tile.w, tile.geometry, tile.w_offset))
         })
@@ -408,11 +436,14 @@ const fn is_depthwise(g: &Geometry) -> bool {
 /// where none of them runs (a level below theirs, an input constant they
 /// cannot pad with, no allocator, no run-time detection), or the inputs,
 /// `out` or the epilogue's per-channel values are shorter than the
-/// geometry's: the expression's nest computes it then.
+/// geometry's: the expression's nest computes it then. The kernels'
+/// buffers come from `scratch` where it holds them
+/// ([`layer_scratch_bytes`]), else from the heap.
 pub(crate) fn store_layer(
     layer: &Int8Tile,
     epilogue: &crate::expr::Requantization<'_>,
     out: &mut [core::mem::MaybeUninit<i8>],
+    scratch: &mut crate::scratch::Scratch<'_>,
 ) -> bool {
     #[cfg(all(feature = "alloc", vnni_kernel))]
     {
@@ -429,17 +460,17 @@ pub(crate) fn store_layer(
         if !fits {
             return false;
         } else if !g.channels_last {
-            return channels_first::store_layer(layer, epilogue, out);
+            return channels_first::store_layer(layer, epilogue, out, scratch);
         }
         let Some(kernel) = LayerKernel::of(layer) else {
             return false;
         };
-        kernel.store(layer, epilogue, out);
+        kernel.store(layer, epilogue, out, scratch);
         true
     }
     #[cfg(not(all(feature = "alloc", vnni_kernel)))]
     {
-        let _ = (layer, epilogue, out);
+        let _ = (layer, epilogue, out, scratch);
         false
     }
 }
@@ -477,7 +508,8 @@ impl LayerKernel {
     }
 
     /// Stores `layer` (channels last; it fits its inputs, `out` and the
-    /// epilogue, [`store_layer`]) by this kernel, [`Self::of`] it. The
+    /// epilogue, [`store_layer`]) by this kernel, [`Self::of`] it, its
+    /// buffers from `scratch` ([`Self::scratch_bytes`] of them). The
     /// weights are packed here, not in the tiles' shared cell (one call
     /// packs them; the cell's calls would be frames below it), and the
     /// epilogue's vectors built here, in a shallow frame, for the kernel to
@@ -487,51 +519,111 @@ impl LayerKernel {
         layer: &Int8Tile,
         epilogue: &crate::expr::Requantization<'_>,
         out: &mut [core::mem::MaybeUninit<i8>],
+        scratch: &mut Scratch<'_>,
     ) {
         let c_out = layer.geometry.out_channels;
         let factor = layer.x_offset.wrapping_sub(128);
         match self {
-            LayerKernel::Depthwise => {
-                let mut steps = Vec::with_capacity(c_out.div_ceil(CHANNEL_BLOCK));
-                // SAFETY: `depthwise::runs` (`Self::of`) holds only where the
-                // CPU has AVX-512 F, BW and VNNI (the selected level is at
-                // most the CPU's); the weights are made for this geometry,
-                // whose inputs and output `out` holds.
-                unsafe {
-                    let packed = depthwise::pack(layer);
-                    let steps = Steps::blocks(&mut steps, epilogue, packed.sums(), factor, c_out);
-                    depthwise::store_layer(layer, &packed, steps, out);
-                }
-            }
+            // SAFETY (each kernel): `Self::of` chose it where its `runs`
+            // holds, only where the CPU has its features (AVX-512 F, BW and
+            // VNNI; AVX2 for `Pairs` and `DepthwiseAvx2`: the selected
+            // level is at most the CPU's); the weights are made for this
+            // geometry, whose inputs and output `out` holds.
+            LayerKernel::Depthwise => unsafe {
+                let packed = depthwise::pack(layer, scratch);
+                let steps = Steps::blocks(scratch, epilogue, packed.sums(), factor, c_out);
+                depthwise::store_layer(layer, &packed, &steps, out);
+            },
+            LayerKernel::Vnni => unsafe {
+                let packed = vnni::pack(layer, scratch);
+                let steps = Steps::blocks(scratch, epilogue, &packed.sums, factor, c_out);
+                vnni::store_layer(layer, &packed, &steps, out);
+            },
+            // The padded input holds its constant: no correction (`factor`
+            // 0, no sums read).
+            LayerKernel::Pairs => unsafe {
+                let packed = pairs::pack(layer, scratch);
+                let steps = Steps8::blocks(scratch, epilogue, &[], 0, c_out);
+                pairs::store_layer(layer, &packed, &steps, out);
+            },
+            LayerKernel::DepthwiseAvx2 => unsafe {
+                let packed = depthwise::pack(layer, scratch);
+                let steps = Steps8::blocks(scratch, epilogue, packed.sums(), factor, c_out);
+                depthwise::store_layer_avx2(layer, &packed, &steps, out);
+            },
+        }
+    }
+
+    /// The scratch [`Self::store`] takes for a layer over `g` (channels
+    /// last): its buffers' [`scratch_len`]s, as the packing makes them.
+    const fn scratch_bytes(self, g: &Geometry) -> usize {
+        let blocks = g.out_channels.div_ceil(CHANNEL_BLOCK);
+        let taps = g.kernel[0] * g.kernel[1];
+        let steps = blocks * size_of::<Steps>();
+        let steps8 = g.out_channels.div_ceil(CHANNEL_BLOCK / 2) * size_of::<Steps8>();
+        let depthwise = scratch_len(blocks * taps * CHANNEL_BLOCK * size_of::<i32>())
+            + scratch_len(blocks * CHANNEL_BLOCK * size_of::<i32>())
+            + scratch_len(PaddedInput::<u8>::len(g, depthwise::SPARE));
+        match self {
+            LayerKernel::Depthwise => depthwise + scratch_len(steps),
+            LayerKernel::DepthwiseAvx2 => depthwise + scratch_len(steps8),
             LayerKernel::Vnni => {
-                let mut steps = Vec::with_capacity(c_out.div_ceil(CHANNEL_BLOCK));
-                // SAFETY: as above (`vnni_runs`).
-                unsafe {
-                    let packed = vnni::pack(layer);
-                    let steps = Steps::blocks(&mut steps, epilogue, &packed.sums, factor, c_out);
-                    vnni::store_layer(layer, &packed, steps, out);
-                }
+                scratch_len(blocks * windows::block_len(g, 4))
+                    + scratch_len(blocks * CHANNEL_BLOCK * size_of::<i32>())
+                    + scratch_len(PaddedInput::<u8>::len(g, vnni::SPARE))
+                    + scratch_len(steps)
             }
             LayerKernel::Pairs => {
-                let mut steps = Vec::with_capacity(c_out.div_ceil(CHANNEL_BLOCK / 2));
-                // SAFETY: as above (`pairs::layer_runs`: AVX2). The padded
-                // input holds its constant: no correction (`factor` 0, no
-                // sums read).
-                unsafe {
-                    let steps = Steps8::blocks(&mut steps, epilogue, &[], 0, c_out);
-                    pairs::store_layer(layer, &pairs::pack(layer), steps, out);
-                }
-            }
-            LayerKernel::DepthwiseAvx2 => {
-                let mut steps = Vec::with_capacity(c_out.div_ceil(CHANNEL_BLOCK / 2));
-                // SAFETY: as above (`depthwise::runs_avx2`: AVX2).
-                unsafe {
-                    let packed = depthwise::pack(layer);
-                    let steps = Steps8::blocks(&mut steps, epilogue, packed.sums(), factor, c_out);
-                    depthwise::store_layer_avx2(layer, &packed, steps, out);
-                }
+                scratch_len(blocks * windows::block_len(g, 2) * size_of::<i16>())
+                    + scratch_len(PaddedInput::<i16>::len(g, pairs::SPARE) * size_of::<i16>())
+                    + scratch_len(steps8)
             }
         }
+    }
+}
+
+/// The scratch the layer kernels take for a layer over a convolution of
+/// `g`, in either layout: the most of those that may store it
+/// ([`LayerKernel`]; which one runs is known at run time), channels first
+/// plus its copies ([`channels_first`]). 0 where no layer kernel takes it
+/// (or none exists in this build).
+pub(crate) const fn layer_scratch_bytes(g: &Geometry) -> usize {
+    #[cfg(all(feature = "alloc", vnni_kernel))]
+    {
+        let last = channels_last(g);
+        let kernels = if form(&last).is_some() {
+            max(
+                LayerKernel::Vnni.scratch_bytes(&last),
+                LayerKernel::Pairs.scratch_bytes(&last),
+            )
+        } else if is_depthwise(&last) {
+            max(
+                LayerKernel::Depthwise.scratch_bytes(&last),
+                LayerKernel::DepthwiseAvx2.scratch_bytes(&last),
+            )
+        } else {
+            return 0;
+        };
+        if g.channels_last {
+            kernels
+        } else {
+            kernels + channels_first::scratch_bytes(g)
+        }
+    }
+    #[cfg(not(all(feature = "alloc", vnni_kernel)))]
+    {
+        let _ = g;
+        0
+    }
+}
+
+/// The larger of `a` and `b`, in a `const fn`.
+#[cfg(all(feature = "alloc", vnni_kernel))]
+const fn max(a: usize, b: usize) -> usize {
+    if a > b {
+        a
+    } else {
+        b
     }
 }
 
@@ -662,9 +754,13 @@ fn by_blocks_aside(
 mod vnni {
     use super::requantize::Steps;
     use super::windows::Groups;
-    use super::{form, Form, Int8Tile, PaddedInput, SumsOut, VnniWeights, CHANNEL_BLOCK};
+    use super::{form, Form, Int8Tile, PaddedInput, Scratch, SumsOut, VnniWeights, CHANNEL_BLOCK};
     use core::arch::x86_64::*;
     use core::mem::MaybeUninit;
+
+    /// The values past the padded input's last pixel: a row's last
+    /// broadcast of four bytes reaches at most three past it.
+    pub(super) const SPARE: usize = 3;
 
     /// [`super::block`] with AVX-512 VNNI: the tile's channels (at most
     /// `blocks`, 1 or 2, blocks of 16 from its first, a multiple of 16),
@@ -906,7 +1002,7 @@ mod vnni {
     /// # Panics
     /// If `w` or `x` is shorter than the geometry's.
     #[target_feature(enable = "avx512f,avx512bw,avx512vnni,avx2")]
-    pub(super) fn pack(tile: &Int8Tile) -> VnniWeights {
+    pub(super) fn pack<'s>(tile: &Int8Tile, scratch: &mut Scratch<'s>) -> VnniWeights<'s> {
         let (w, g) = (tile.w, tile.geometry);
         let c_out = g.out_channels;
         let per_channel = g.kernel[0] * g.kernel[1] * g.in_channels;
@@ -915,18 +1011,17 @@ mod vnni {
             "int8 weights shorter than their geometry"
         );
         let blocks = c_out.div_ceil(CHANNEL_BLOCK);
-        let mut sums = alloc::vec![0i32; blocks * CHANNEL_BLOCK];
+        let mut sums = scratch.filled(blocks * CHANNEL_BLOCK, 0i32);
         for (sum, weights) in sums.iter_mut().zip(w.chunks_exact(per_channel)) {
             *sum = weights.iter().map(|&b| i32::from(b)).sum();
         }
         let (rows, row_len) = (g.kernel[0], g.kernel[1] * g.in_channels);
-        let mut bytes = alloc::vec![0i8; blocks * CHANNEL_BLOCK * rows * row_len.div_ceil(4) * 4];
+        let mut bytes = scratch.filled(blocks * super::windows::block_len(g, 4), 0i8);
         // SAFETY: the CPU has this function's features.
         unsafe { pack_quads_apart(w, c_out, rows, row_len, &mut bytes) };
-        debug_assert_eq!(bytes.len(), blocks * super::windows::block_len(g, 4));
         // The zero point `-c`, plus 128.
         let padding = (tile.x_offset.wrapping_neg() as u8) ^ 0x80;
-        let input = PaddedInput::new(tile.x, g, padding, 3, |x| (x as u8) ^ 0x80);
+        let input = PaddedInput::new(tile.x, g, padding, SPARE, |x| (x as u8) ^ 0x80, scratch);
         VnniWeights { bytes, sums, input }
     }
 
@@ -1082,5 +1177,97 @@ mod vnni {
         let values: &[i32; 16] = values[..16].try_into().unwrap_or_else(|_| unreachable!());
         // SAFETY: 16 readable `i32`s; the load is unaligned.
         unsafe { _mm512_loadu_si512(values.as_ptr().cast()) }
+    }
+}
+
+#[cfg(all(test, feature = "alloc", vnni_kernel))]
+mod tests {
+    use super::*;
+    use crate::expr::{PerChannel, Requantization};
+    use crate::isa::{selected, Level};
+    use core::mem::MaybeUninit;
+
+    /// A geometry of one image channels last.
+    fn geometry(
+        [c_in, c_out, groups]: [usize; 3],
+        input: [usize; 2],
+        kernel: [usize; 2],
+        stride: usize,
+        pad: usize,
+    ) -> Geometry {
+        let output = [0, 1].map(|a| (input[a] + 2 * pad - kernel[a]) / stride + 1);
+        Geometry {
+            spatial: 2,
+            batched: true,
+            batch: 1,
+            in_channels: c_in,
+            out_channels: c_out,
+            groups,
+            channels_last: true,
+            input,
+            kernel,
+            output,
+            stride: [stride; 2],
+            dilation: [1; 2],
+            pad: [pad; 2],
+        }
+    }
+
+    /// Each layer kernel the CPU runs takes from the scratch it is lent
+    /// exactly the bytes `scratch_bytes` counts for it: none from the heap,
+    /// none left over (the plan reserves what `layer_scratch_bytes` says,
+    /// the most of them). The pixels form, the rows form and a depthwise
+    /// layer, channel counts that leave a partial block.
+    #[test]
+    fn each_layer_kernel_takes_exactly_the_scratch_it_counts() {
+        let layers = [
+            geometry([16, 24, 1], [5, 7], [1, 1], 1, 0),
+            geometry([8, 40, 1], [9, 6], [3, 3], 2, 1),
+            geometry([1, 16, 1], [13, 10], [5, 4], 2, 2),
+            geometry([24, 24, 24], [7, 6], [3, 3], 1, 1),
+        ];
+        let mut kernels = Vec::new();
+        if selected() >= Level::Avx512Vnni {
+            kernels.extend([LayerKernel::Vnni, LayerKernel::Depthwise]);
+        }
+        if selected() >= Level::Avx2 {
+            kernels.extend([LayerKernel::Pairs, LayerKernel::DepthwiseAvx2]);
+        }
+        let epilogue = Requantization {
+            multiplier: PerChannel::All(1 << 30),
+            shift: PerChannel::All(-6),
+            ..Requantization::SUMS
+        };
+        for g in &layers {
+            let depthwise = is_depthwise(g);
+            let x = alloc::vec![3i8; g.batch * g.input[0] * g.input[1] * g.in_channels];
+            let per_channel = g.kernel[0] * g.kernel[1] * g.in_channels / g.groups;
+            let w = alloc::vec![-2i8; g.out_channels * per_channel];
+            let packed = PackedWeights::default();
+            let layer = Int8Tile {
+                x: &x,
+                w: &w,
+                packed: &packed,
+                x_offset: 7,
+                w_offset: 0,
+                geometry: g,
+                positions: &[],
+                channels: g.out_channels,
+            };
+            for kernel in kernels.iter().filter(|k| {
+                depthwise == matches!(k, LayerKernel::Depthwise | LayerKernel::DepthwiseAvx2)
+            }) {
+                let bytes = kernel.scratch_bytes(g);
+                // An aligned start, as a program's arena gives.
+                let mut lent = alloc::vec![MaybeUninit::<u8>::uninit(); bytes + SCRATCH_ALIGN];
+                let skip = lent.as_ptr().align_offset(SCRATCH_ALIGN);
+                let mut scratch = Scratch::new(&mut lent[skip..][..bytes]);
+                let positions = g.batch * g.output[0] * g.output[1];
+                let mut out = alloc::vec![MaybeUninit::uninit(); positions * g.out_channels];
+                kernel.store(&layer, &epilogue, &mut out, &mut scratch);
+                assert!(!scratch.used_heap(), "{kernel:?} over {g:?}: the heap");
+                assert_eq!(scratch.unused(), 0, "{kernel:?} over {g:?}: bytes left");
+            }
+        }
     }
 }

@@ -37,21 +37,25 @@
 use super::requantize::Steps8;
 use super::windows::{self, Groups};
 use super::{Int8Tile, PaddedInput, SumsOut, CHANNEL_BLOCK};
-use alloc::vec::Vec;
+use crate::scratch::{Buf, Scratch};
 use core::arch::x86_64::*;
 
 /// A convolution's input and weights in the kernel's layout (the module's
 /// header), made for one evaluation.
-pub(super) struct Pairs {
+pub(super) struct Pairs<'s> {
     /// For each block of 16 output channels and each pair of a window's
     /// row, 16 times the channel's two weights (zero past a row and past
     /// `C_out`).
-    weights: Vec<i16>,
+    weights: Buf<'s, i16>,
     /// The input plus its constant, padded with zeros, and one value more
     /// (a row's last pair may reach past the last pixel; its weight is
     /// zero).
-    input: PaddedInput<i16>,
+    input: PaddedInput<'s, i16>,
 }
+
+/// The values past the padded input's last pixel: a row's last pair may
+/// reach one past it.
+pub(super) const SPARE: usize = 1;
 
 /// The values `x + offset` of bytes `x` take, if they all fit `i16`.
 const fn fits_i16(offset: i32) -> bool {
@@ -70,12 +74,12 @@ pub(super) fn runs(tile: &Int8Tile) -> bool {
 /// The kernel's copies of the tile's convolution's input and weights (the
 /// module's header). The tile fits its convolution ([`super::block`]
 /// checked it): `x` and `w` hold the geometry's elements.
-pub(super) fn pack(tile: &Int8Tile) -> Pairs {
+pub(super) fn pack<'s>(tile: &Int8Tile, scratch: &mut Scratch<'s>) -> Pairs<'s> {
     let g = tile.geometry;
     let ([kh_len, kw_len], c_in, c_out) = (g.kernel, g.in_channels, g.out_channels);
     let row_len = kw_len * c_in;
     let (row_pairs, block_len) = (windows::row_groups(g, 2), windows::block_len(g, 2));
-    let mut weights = alloc::vec![0i16; c_out.div_ceil(CHANNEL_BLOCK) * block_len];
+    let mut weights = scratch.filled(c_out.div_ceil(CHANNEL_BLOCK) * block_len, 0i16);
     // `runs` checked that every weight plus the constant fits.
     let w_offset = tile.w_offset as i16;
     for (channel, w) in tile
@@ -95,7 +99,7 @@ pub(super) fn pack(tile: &Int8Tile) -> Pairs {
     }
     // `runs` checked that every input plus the constant fits.
     let x_offset = tile.x_offset as i16;
-    let input = PaddedInput::new(tile.x, g, 0, 1, |x| i16::from(x) + x_offset);
+    let input = PaddedInput::new(tile.x, g, 0, SPARE, |x| i16::from(x) + x_offset, scratch);
     Pairs { weights, input }
 }
 

@@ -6,7 +6,7 @@
 //! [`Requantization::apply`], lane by lane.
 
 use crate::expr::{PerChannel, Requantization};
-use alloc::vec::Vec;
+use crate::scratch::{Buf, Scratch};
 use core::arch::x86_64::*;
 use core::mem::MaybeUninit;
 
@@ -17,6 +17,7 @@ const LANES: usize = 16;
 /// lane's sum `acc` becomes `min(max(requantize(acc + add, multiplier,
 /// shift) + offset, lo), hi)` ([`Requantization::apply`]), where `add`
 /// holds the `vpdpbusd` correction and the bias.
+#[derive(Clone, Copy)]
 pub(super) struct Steps {
     /// The block's first channel.
     pub(super) channel: usize,
@@ -133,13 +134,13 @@ impl Steps {
     /// stack slots).
     #[target_feature(enable = "avx512f,avx512bw")]
     pub(super) fn blocks<'s>(
-        blocks: &'s mut Vec<Steps>,
+        scratch: &mut Scratch<'s>,
         epilogue: &Requantization<'_>,
         weight_sums: &[i32],
         factor: i32,
         c_out: usize,
-    ) -> &'s [Steps] {
-        write_blocks(blocks, c_out.div_ceil(LANES), |block| {
+    ) -> Buf<'s, Steps> {
+        scratch.made_by(c_out.div_ceil(LANES), |block| {
             Steps::new(epilogue, weight_sums, factor, block * LANES, c_out)
         })
     }
@@ -215,28 +216,13 @@ impl Steps {
     }
 }
 
-/// `blocks` emptied, then `count` blocks' steps written into it, block `b`
-/// made by `make(b)`: in place (a value of 500 bytes or so made aside and
-/// moved is a frame's worth of stack more), within a capacity the caller
-/// allocated where it does not.
-#[inline(always)]
-fn write_blocks<S>(blocks: &mut Vec<S>, count: usize, mut make: impl FnMut(usize) -> S) -> &[S] {
-    blocks.clear();
-    blocks.reserve(count);
-    for (block, slot) in blocks.spare_capacity_mut()[..count].iter_mut().enumerate() {
-        slot.write(make(block));
-    }
-    // SAFETY: the first `count` elements were written above.
-    unsafe { blocks.set_len(count) };
-    blocks
-}
-
 /// The lanes of one block of [`Steps8`]: 8 channels.
 const LANES_8: usize = 8;
 
 /// [`Steps`] for a block of 8 channels in AVX2 vectors (no mask
 /// registers: comparisons give lanes of all ones, which a subtraction
 /// turns into one more).
+#[derive(Clone, Copy)]
 pub(super) struct Steps8 {
     /// The block's first channel.
     pub(super) channel: usize,
@@ -334,13 +320,13 @@ impl Steps8 {
     /// [`Steps::blocks`] for blocks of 8 channels.
     #[target_feature(enable = "avx2")]
     pub(super) fn blocks<'s>(
-        blocks: &'s mut Vec<Steps8>,
+        scratch: &mut Scratch<'s>,
         epilogue: &Requantization<'_>,
         weight_sums: &[i32],
         factor: i32,
         c_out: usize,
-    ) -> &'s [Steps8] {
-        write_blocks(blocks, c_out.div_ceil(LANES_8), |block| {
+    ) -> Buf<'s, Steps8> {
+        scratch.made_by(c_out.div_ceil(LANES_8), |block| {
             Steps8::new(epilogue, weight_sums, factor, block * LANES_8, c_out)
         })
     }
@@ -444,7 +430,7 @@ mod tests {
             3 << 29,
             -(3 << 29),
         ];
-        let shifts: Vec<i32> = (-31..=31).collect();
+        let shifts: alloc::vec::Vec<i32> = (-31..=31).collect();
         let mut multipliers = alloc::vec![i32::MIN, i32::MAX, 1 << 30, -(1 << 30)];
         multipliers.extend((0..12).map(|_| next() as i32));
         for &multiplier in &multipliers {

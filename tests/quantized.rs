@@ -664,6 +664,67 @@ fn int8_layers_match_their_definition() {
     );
     assert_eq!(y.as_slice(), &expected[..], "rows form");
 
+    // The pixels form padded, band by band: 40 rows of 16 positions of 32
+    // channels (a layer kernel copies 12 rows' windows at a time: bands of
+    // 12, 12, 12 and 4 rows), a batch of 2; then TensorFlow's SAME with a
+    // stride of 2 over 64 x 16 (bands of 7 rows), whose padding is all
+    // after the input (its windows reach past it: the input cannot be read
+    // in place).
+    let (x, w) = (
+        bytes::<Shape![2, 40, 16, 32]>(31),
+        bytes::<Shape![16, 3, 3, 32]>(32),
+    );
+    // A bias of 1000: near the ends of `i32`, a debug build's nest (at
+    // SSE2, no layer kernel) would overflow these larger sums.
+    let [_, m, s] = channel_params::<16>(5);
+    let sums = tensor_expr!(conv2d(
+        cast::<i32>(x) + 9,
+        cast::<i32>(w),
+        padding = same,
+        layout = nhwc
+    ));
+    let y = tensor_expr!(saturating_cast::<i8>(
+        requantize(
+            conv2d(
+                cast::<i32>(x) + 9,
+                cast::<i32>(w),
+                padding = same,
+                layout = nhwc
+            ) + 1000,
+            m,
+            s
+        ) + 11
+    ));
+    let per_channel = |_acc: i32, c: usize| (1000, m.as_slice()[c], s.as_slice()[c]);
+    let expected = layer_reference(sums.as_slice(), |i| i % 16, per_channel, 11, &[]);
+    assert_eq!(y.as_slice(), &expected[..], "pixels form, bands of rows");
+    let (x, w) = (
+        bytes::<Shape![1, 64, 16, 32]>(33),
+        bytes::<Shape![16, 3, 3, 32]>(34),
+    );
+    let sums = tensor_expr!(conv2d(
+        cast::<i32>(x) - 2,
+        cast::<i32>(w),
+        stride = 2,
+        padding = same,
+        layout = nhwc
+    ));
+    let y = tensor_expr!(saturating_cast::<i8>(
+        requantize(
+            conv2d(
+                cast::<i32>(x) - 2,
+                cast::<i32>(w),
+                stride = 2,
+                padding = same,
+                layout = nhwc
+            ) + 1000,
+            m,
+            s
+        ) + 11
+    ));
+    let expected = layer_reference(sums.as_slice(), |i| i % 16, per_channel, 11, &[]);
+    assert_eq!(y.as_slice(), &expected[..], "SAME, stride 2, padding after");
+
     // Depthwise layers (channel 0's weights zero, as above): 24 channels
     // (16 and 8), stride 2, SAME, 12 positions (the last tile
     // overlapping); 40 channels, dilation 2, a batch of 2; 5 positions of

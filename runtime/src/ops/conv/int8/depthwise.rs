@@ -5,17 +5,19 @@
 //!
 //! Each output position reads one pixel of its input channel per tap, so
 //! the channels are the vector: for each block of 16 channels, the taps'
-//! weights widened to `i32` once per evaluation ([`DepthwiseWeights`]),
-//! and for each tap of each position one load of the pixel's 16 bytes
-//! from a padded copy of the input (each byte plus 128, as the VNNI
-//! kernel's, so that no tap checks the padding), widened, multiplied and
-//! added by one `vpdpwssd` (each `i32` lane read as a pair of `i16`, the
-//! byte and zero against the weight and its sign). With AVX2 (and at
-//! AVX-512 without VNNI) each half of a block is 8 lanes, and the tap a
+//! weights widened once per evaluation ([`DepthwiseWeights`]: each `i32`
+//! lane the weight as `i16` and zero above it), and for each tap of each
+//! position one load of the pixel's 16 bytes from the input as the other
+//! kernels read it ([`PaddedInput`]: in place, or a padded copy, so that
+//! no tap checks the padding), each byte sign-extended to a lane,
+//! multiplied and added by one `vpdpwssd` (each lane read as a pair of
+//! `i16`: the byte times the weight, its sign times zero). With AVX2 (and
+//! at AVX-512 without VNNI) each half of a block is 8 lanes, and the tap a
 //! `vpmaddwd` and an add ([`store_layer_avx2`]).
 //! Eight positions at a time keep eight sums in flight; the correction for
-//! the 128 and the epilogue are applied in registers ([`Steps`],
-//! [`Steps8`]) and the bytes stored.
+//! the input's constant (which cancels the padding's zero points) and the
+//! epilogue are applied in registers ([`Steps`], [`Steps8`]) and the bytes
+//! stored.
 
 use super::requantize::{Steps, Steps8};
 use super::{is_depthwise, Int8Tile, PaddedInput, CHANNEL_BLOCK};
@@ -24,26 +26,34 @@ use crate::scratch::{Buf, Scratch};
 use core::arch::x86_64::*;
 use core::mem::MaybeUninit;
 
-/// A depthwise convolution's weights and input in the kernel's layout,
-/// made once per evaluation.
+/// A depthwise convolution's weights in the kernel's layout, made once
+/// per evaluation.
 pub(super) struct DepthwiseWeights<'s> {
     /// For each block of 16 channels and each tap (row by row), the 16
-    /// channels' weights (channels past `C` zero).
+    /// channels' weights, each the low half of its lane (channels past `C`
+    /// zero).
     weights: Buf<'s, i32>,
     /// Each channel's weights summed (a multiple of 16 of them).
     sums: Buf<'s, i32>,
-    /// The input, padded, each byte plus 128, with 16 values to spare at
-    /// its end (a last block's load reaches past the last pixel).
-    input: PaddedInput<'s, u8>,
 }
 
 /// The values past the padded input's last pixel: a last block's load of
 /// 16 bytes reaches past it.
 pub(super) const SPARE: usize = CHANNEL_BLOCK;
 
+/// The values a tap's load of a block reaches past the last pixel's
+/// channels: none where the channels are whole blocks.
+pub(super) const fn spare(g: &Geometry) -> usize {
+    if g.in_channels.is_multiple_of(CHANNEL_BLOCK) {
+        0
+    } else {
+        SPARE
+    }
+}
+
 impl DepthwiseWeights<'_> {
     /// Each channel's weights summed (the epilogue's correction for the
-    /// input bytes' 128), a multiple of 16 of them.
+    /// input's constant), a multiple of 16 of them.
     pub(super) fn sums(&self) -> &[i32] {
         &self.sums
     }
@@ -69,11 +79,11 @@ pub(super) fn runs_avx2(layer: &Int8Tile) -> bool {
         && crate::isa::selected() >= crate::isa::Level::Avx2
 }
 
-/// The weights of `layer`'s convolution in the kernels' layout, their
-/// sums, and its input padded.
+/// The weights of `layer`'s convolution in the kernels' layout, and their
+/// sums.
 ///
 /// # Panics
-/// If the weights or the input are shorter than the geometry's.
+/// If the weights are shorter than the geometry's.
 #[target_feature(enable = "avx2")]
 pub(super) fn pack<'s>(layer: &Int8Tile, scratch: &mut Scratch<'s>) -> DepthwiseWeights<'s> {
     let g = layer.geometry;
@@ -96,24 +106,20 @@ pub(super) fn pack<'s>(layer: &Int8Tile, scratch: &mut Scratch<'s>) -> Depthwise
         let first = block * CHANNEL_BLOCK;
         let lanes = (channels - first).min(CHANNEL_BLOCK);
         for (tap, weights) in weights.chunks_exact_mut(CHANNEL_BLOCK).enumerate() {
-            for ((weight, sum), channel) in weights
+            for ((packed, sum), channel) in weights
                 .iter_mut()
                 .zip(sums.iter_mut())
                 .zip(first..first + lanes)
             {
-                *weight = i32::from(w[channel * taps + tap]);
-                *sum += *weight;
+                let weight = w[channel * taps + tap];
+                // The weight in the lane's low `i16`, zero above: the
+                // sign-extended byte's upper half adds nothing.
+                *packed = i32::from(weight as i16 as u16);
+                *sum += i32::from(weight);
             }
         }
     }
-    // The zero point `-c`, plus 128.
-    let padding = (layer.x_offset.wrapping_neg() as u8) ^ 0x80;
-    let input = PaddedInput::new(layer.x, g, padding, SPARE, |x| (x as u8) ^ 0x80, scratch);
-    DepthwiseWeights {
-        weights,
-        sums,
-        input,
-    }
+    DepthwiseWeights { weights, sums }
 }
 
 /// [`super::store_layer`] for a depthwise convolution: for each block of
@@ -125,6 +131,7 @@ pub(super) fn pack<'s>(layer: &Int8Tile, scratch: &mut Scratch<'s>) -> Depthwise
 pub(super) fn store_layer(
     layer: &Int8Tile,
     packed: &DepthwiseWeights,
+    input: &PaddedInput,
     steps: &[Steps],
     out: &mut [MaybeUninit<i8>],
 ) {
@@ -135,12 +142,12 @@ pub(super) fn store_layer(
             let mut done = 0;
             while done < total {
                 let start = done.min(total - 8);
-                tile::<8>(g, packed, steps, out, start);
+                tile::<8>(g, packed, input, steps, out, start);
                 done = start + 8;
             }
         } else {
             for start in 0..total {
-                tile::<1>(g, packed, steps, out, start);
+                tile::<1>(g, packed, input, steps, out, start);
             }
         }
     }
@@ -155,13 +162,13 @@ pub(super) fn store_layer(
 fn tile<const R: usize>(
     g: &Geometry,
     packed: &DepthwiseWeights,
+    input: &PaddedInput,
     steps: &Steps,
     out: &mut [MaybeUninit<i8>],
     start: usize,
 ) {
     let ([kh_len, kw_len], channels) = (g.kernel, g.out_channels);
     let taps = kh_len * kw_len;
-    let input = &packed.input;
     let row_step = g.dilation[0] * input.columns * channels;
     let tap_step = g.dilation[1] * channels;
     // Each position's window from the block's first channel, checked
@@ -186,7 +193,7 @@ fn tile<const R: usize>(
             let offset = kh * row_step + kw * tap_step;
             each_row!(R, r => {
                 // SAFETY: `offset + 16 <= span`, the window's values.
-                let x = unsafe { _mm512_cvtepu8_epi32(_mm_loadu_si128(windows[r].add(offset).cast())) };
+                let x = unsafe { _mm512_cvtepi8_epi32(_mm_loadu_si128(windows[r].add(offset).cast())) };
                 sums[r] = unsafe { _mm512_dpwssd_epi32(sums[r], x, w) };
             });
         }
@@ -202,13 +209,14 @@ fn tile<const R: usize>(
 
 /// [`store_layer`] with AVX2: for each block of 8 channels (half of one of
 /// the packed weights' blocks), tiles of 8 positions, each tap one
-/// widening load and one `vpmaddwd` (an input byte, zero-extended, times
+/// widening load and one `vpmaddwd` (an input byte, sign-extended, times
 /// its weight; the upper halves' product is zero) and an add per position,
 /// the epilogue in registers (`steps`, 8 channels' each, [`Steps8`]).
 #[target_feature(enable = "avx2")]
 pub(super) fn store_layer_avx2(
     layer: &Int8Tile,
     packed: &DepthwiseWeights,
+    input: &PaddedInput,
     steps: &[Steps8],
     out: &mut [MaybeUninit<i8>],
 ) {
@@ -219,12 +227,12 @@ pub(super) fn store_layer_avx2(
             let mut done = 0;
             while done < total {
                 let start = done.min(total - 8);
-                tile_avx2::<8>(g, packed, steps, out, start);
+                tile_avx2::<8>(g, packed, input, steps, out, start);
                 done = start + 8;
             }
         } else {
             for start in 0..total {
-                tile_avx2::<1>(g, packed, steps, out, start);
+                tile_avx2::<1>(g, packed, input, steps, out, start);
             }
         }
     }
@@ -236,6 +244,7 @@ pub(super) fn store_layer_avx2(
 fn tile_avx2<const R: usize>(
     g: &Geometry,
     packed: &DepthwiseWeights,
+    input: &PaddedInput,
     steps: &Steps8,
     out: &mut [MaybeUninit<i8>],
     start: usize,
@@ -243,7 +252,6 @@ fn tile_avx2<const R: usize>(
     const LANES: usize = 8;
     let ([kh_len, kw_len], channels) = (g.kernel, g.out_channels);
     let taps = kh_len * kw_len;
-    let input = &packed.input;
     let row_step = g.dilation[0] * input.columns * channels;
     let tap_step = g.dilation[1] * channels;
     // Each position's window from the block's first channel, checked
@@ -270,7 +278,7 @@ fn tile_avx2<const R: usize>(
             let offset = kh * row_step + kw * tap_step;
             each_row!(R, r => {
                 // SAFETY: `offset + 8 <= span`, the window's values.
-                let x = unsafe { _mm256_cvtepu8_epi32(_mm_loadl_epi64(windows[r].add(offset).cast())) };
+                let x = unsafe { _mm256_cvtepi8_epi32(_mm_loadl_epi64(windows[r].add(offset).cast())) };
                 sums[r] = unsafe { _mm256_add_epi32(sums[r], _mm256_madd_epi16(x, w)) };
             });
         }

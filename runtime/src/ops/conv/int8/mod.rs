@@ -21,8 +21,8 @@
 //! run time, `std` on x86-64; or the compile-time target's), weights
 //! without a constant and an input whose zero point is a byte, the VNNI
 //! kernel below; else, on x86-64 with AVX2 or AVX-512 selected, the
-//! [`pairs`] kernel (`vpmaddwd` on 16-bit pairs, from a padded copy of the
-//! input as the VNNI kernel's); otherwise the [`portable`] one, at the
+//! [`pairs`] kernel (`vpmaddwd` on bytes widened to 16-bit pairs, the
+//! input read as the VNNI kernel reads it); otherwise the [`portable`] one, at the
 //! selected instruction-set level. A tile of up to 8 output positions (any: each
 //! its own) by up to 32 channels is summed as one or two whole blocks of 16
 //! channels ([`by_blocks`]).
@@ -35,17 +35,18 @@
 //! `vpdpbusd` multiplies by. For each four bytes of a window, one
 //! `vpdpbusd` per position and vector multiplies the position's four input
 //! bytes (broadcast) by the 16 channels' weights and adds them. `vpdpbusd`
-//! takes unsigned bytes on the left: each input byte is read as `x + 128`,
-//! and `(128 - c)` times each channel's weight sum is taken off at the end,
-//! where `c` is the constant added to the input (`-zx`). A tap in the
-//! padding reads bytes equal to `-c` (the zero point), whose term the same
-//! correction cancels, so the padding contributes zero as TFLite's does.
-//! The input is copied once per evaluation, padded and each byte plus 128
-//! ([`PaddedInput`]), so that a tap (or, in the rows form, a window's row)
-//! is read at a constant offset from its position's first pixel, with no
-//! check of the padding, and each four bytes are one broadcast from
-//! memory. A row's last four bytes may reach past it; their weights are
-//! zero.
+//! takes unsigned bytes on the left: each input byte is read as `x + 128`
+//! (its sign bit flipped as it is broadcast), and `(128 - c)` times each
+//! channel's weight sum is taken off at the end, where `c` is the constant
+//! added to the input (`-zx`). A tap in the padding reads bytes equal to
+//! `-c` (the zero point), whose term the same correction cancels, so the
+//! padding contributes zero as TFLite's does. The input is read in place
+//! where no window reaches past it, else from a padded copy
+//! ([`PaddedInput`]; a whole layer's a band of rows at a time), so that a
+//! tap (or, in the rows form, a window's row) is read at a constant offset
+//! from its position's first pixel, with no check of the padding, and
+//! each four bytes are one broadcast from memory. A row's last four bytes
+//! may reach past it; their weights are zero.
 //!
 //! A depthwise convolution is not among the forms: each output takes one
 //! input channel's 9 or 25 taps, so a tile's cost is its addressing more
@@ -130,18 +131,17 @@ impl core::fmt::Debug for PackedWeights {
 /// The weights in one kernel's layout.
 #[cfg(feature = "alloc")]
 enum Packed {
-    /// The VNNI kernel's ([`VnniWeights`]).
+    /// The VNNI kernel's ([`VnniWeights`]), and the input padded.
     #[cfg(vnni_kernel)]
-    Vnni(VnniWeights<'static>),
+    Vnni(VnniWeights<'static>, PaddedInput<'static>),
     /// The [`portable`] kernel's: for each block of 16 output channels and
     /// each weight of a window (tap by tap, input channels innermost), the
     /// 16 channels' weights plus the weights' constant, as `i32`
     /// (channels past `C_out` zero).
     Wide(Vec<i32>),
-    /// The [`pairs`] kernel's: the input padded, the weights in pairs, as
-    /// `i16`.
+    /// The [`pairs`] kernel's weights in pairs, and the input padded.
     #[cfg(target_arch = "x86_64")]
-    Pairs(pairs::Pairs<'static>),
+    Pairs(pairs::Pairs<'static>, PaddedInput<'static>),
 }
 
 /// The weights in the VNNI kernel's layout and each channel's sum.
@@ -154,71 +154,225 @@ struct VnniWeights<'s> {
     /// Each channel's weights summed, over every tap and input channel
     /// (a multiple of 16 of them, those past `C_out` zero).
     sums: Buf<'s, i32>,
-    /// The input, padded, each byte plus 128 ([`PaddedInput`]).
-    input: PaddedInput<'s, u8>,
 }
 
-/// The input of a convolution copied once per evaluation for the VNNI and
-/// [`pairs`] kernels: `[N, Hp, Wp, C_in]` values, each input byte as the
-/// kernel multiplies it (plus 128, the unsigned byte `vpdpbusd` takes; or
-/// plus the input's constant, as `i16`), padded with what the zero point
-/// becomes so, and `Hp` and `Wp` the extent every window of the output
-/// spans. A tap is then one load at a constant offset from its position's
-/// first pixel, with no check of the padding, and four bytes (two `i16`s)
-/// one broadcast from memory.
+/// The input of a convolution as the VNNI, [`pairs`] and [`depthwise`]
+/// kernels read it: `[N, Hp, Wp, C_in]` bytes as stored (each kernel
+/// makes them the values it multiplies in registers), `Hp` and `Wp` the
+/// extent every window of the output spans, padded with the zero point,
+/// whose term the kernels' correction for the input's constant cancels.
+/// A tap is then one load at a constant offset from its position's first
+/// pixel, with no check of the padding, and a group of values one
+/// broadcast from memory.
+///
+/// Where no window reaches into the padding or past the input's last
+/// value ([`reads_in_place`]), the input itself (a 1x1 layer's, a valid
+/// convolution's). Else a copy: a layer kernel copies a band of output
+/// rows' windows at a time ([`Self::for_layer`], [`Self::store_bands`]),
+/// the tiles of an expression the whole input once an evaluation
+/// ([`Self::whole`]).
 #[cfg(all(feature = "alloc", target_arch = "x86_64"))]
-struct PaddedInput<'s, E> {
-    values: Buf<'s, E>,
-    /// `Hp`: the rows every window of the output spans.
+struct PaddedInput<'s> {
+    values: InputBytes<'s>,
+    /// The rows of one image in `values`: `Hp`, a band's, or `H` in place.
     rows: usize,
-    /// `Wp`: the columns every window of the output spans.
+    /// The columns of a row in `values`: `Wp`, or `W` in place.
     columns: usize,
 }
 
+/// The bytes of a [`PaddedInput`]: the input's own, or a copy.
 #[cfg(all(feature = "alloc", target_arch = "x86_64"))]
-impl<'s, E: Copy> PaddedInput<'s, E> {
-    /// `x` (`[N, H, W, C_in]`) for a convolution of `g`: each byte as
-    /// `value` makes it, `padding` around, and `spare` values more at the
-    /// end (the last broadcast of a window's row may reach past the last
-    /// pixel; its weights are zero).
+enum InputBytes<'s> {
+    InPlace(&'s [i8]),
+    Copy(Buf<'s, i8>),
+}
+
+#[cfg(all(feature = "alloc", target_arch = "x86_64"))]
+impl core::ops::Deref for InputBytes<'_> {
+    type Target = [i8];
+    #[inline(always)]
+    fn deref(&self) -> &[i8] {
+        match self {
+            InputBytes::InPlace(values) => values,
+            InputBytes::Copy(values) => values,
+        }
+    }
+}
+
+/// Whether a kernel whose reads reach `spare` values past a window's last
+/// one reads the input of `g` in place: no padding on either side (every
+/// window inside the input) and no such reach.
+#[cfg(all(feature = "alloc", target_arch = "x86_64"))]
+const fn reads_in_place(g: &Geometry, spare: usize) -> bool {
+    let (rows, columns) = PaddedInput::extent(g);
+    g.pad[0] == 0 && g.pad[1] == 0 && rows <= g.input[0] && columns <= g.input[1] && spare == 0
+}
+
+/// The bytes of input a band of a layer's output rows takes where more
+/// rows than a band's least fit ([`band_rows`]): few bands, each
+/// adding two or so rows read twice, in the scratch a small layer takes
+/// anyway.
+#[cfg(all(feature = "alloc", target_arch = "x86_64"))]
+const BAND_BYTES: usize = 8 * 1024;
+
+/// The output rows a layer kernel stores at a time from one band of its
+/// padded input ([`PaddedInput::store_bands`]), at most the output's: a
+/// whole number of tiles of 8 positions where the rows allow it, at least
+/// 32 positions, more while their input fits [`BAND_BYTES`], and an
+/// image's last band either as long or of a tile at least (so that the
+/// bands sum no more tiles than the whole image does).
+#[cfg(all(feature = "alloc", target_arch = "x86_64"))]
+const fn band_rows(g: &Geometry) -> usize {
+    let [oh, ow] = g.output;
+    // The fewest rows whose positions are a multiple of 8.
+    let mut whole = 1;
+    while whole < TILE_ROWS && !(whole * ow).is_multiple_of(TILE_ROWS) {
+        whole += 1;
+    }
+    let mut rows = whole * (32usize.div_ceil(whole * ow));
+    let row_bytes = PaddedInput::extent(g).1 * g.in_channels;
+    while rows < oh && band_input_rows(g, rows + whole) * row_bytes <= BAND_BYTES {
+        rows += whole;
+    }
+    while rows < oh && oh % rows != 0 && (oh % rows) * ow < TILE_ROWS {
+        rows += whole;
+    }
+    if rows < oh {
+        rows
+    } else {
+        oh
+    }
+}
+
+/// The rows of the padded input that `rows` output rows of `g` read.
+#[cfg(all(feature = "alloc", target_arch = "x86_64"))]
+const fn band_input_rows(g: &Geometry, rows: usize) -> usize {
+    (rows - 1) * g.stride[0] + (g.kernel[0] - 1) * g.dilation[0] + 1
+}
+
+/// The bytes a layer kernel whose reads reach `spare` values past a
+/// window takes for its input over `g` ([`PaddedInput::for_layer`]).
+#[cfg(all(feature = "alloc", vnni_kernel))]
+const fn layer_input_bytes(g: &Geometry, spare: usize) -> usize {
+    if reads_in_place(g, spare) {
+        0
+    } else {
+        let (_, columns) = PaddedInput::extent(g);
+        scratch_len(band_input_rows(g, band_rows(g)) * columns * g.in_channels + spare)
+    }
+}
+
+#[cfg(all(feature = "alloc", target_arch = "x86_64"))]
+impl<'p> PaddedInput<'p> {
+    /// `x` (`[N, H, W, C_in]`) whole for a convolution of `g`, padded with
+    /// `padding` (the zero point), and `spare` values more at the end (the
+    /// last broadcast of a window's row may reach past the last pixel;
+    /// its weights are zero).
     ///
     /// # Panics
     /// If `x` is shorter than the geometry's input.
-    ///
-    /// Inlined: a closure written in a function with target features (the
-    /// VNNI kernel's `pack`) has them, and LLVM does not inline it into a
-    /// function without them; out of line, it is a call per byte.
-    #[inline(always)]
-    fn new(
-        x: &[i8],
-        g: &Geometry,
-        padding: E,
-        spare: usize,
-        value: impl Fn(i8) -> E,
-        scratch: &mut Scratch<'s>,
-    ) -> Self {
+    fn whole(x: &[i8], g: &Geometry, padding: i8, spare: usize, scratch: &mut Scratch<'p>) -> Self {
         let (rows, columns) = Self::extent(g);
-        let c_in = g.in_channels;
-        let mut values = scratch.filled(Self::len(g, spare), padding);
-        // The input's columns that windows read: those left of `Wp - pad`.
-        let inside = columns.saturating_sub(g.pad[1]).min(g.input[1]) * c_in;
-        for n in 0..g.batch {
-            for ih in 0..g.input[0] {
-                let row = ih + g.pad[0];
-                if row >= rows || inside == 0 {
-                    continue;
-                }
-                let from = &x[(n * g.input[0] + ih) * g.input[1] * c_in..][..inside];
-                let to = &mut values[((n * rows + row) * columns + g.pad[1]) * c_in..][..inside];
-                for (to, &x) in to.iter_mut().zip(from) {
-                    *to = value(x);
-                }
-            }
+        let image = rows * columns * g.in_channels;
+        let mut values = scratch.filled(g.batch * image + spare, padding);
+        for (n, to) in values.chunks_exact_mut(image).enumerate() {
+            copy_rows(x, g, n, 0, rows, columns, padding, to);
         }
         PaddedInput {
-            values,
+            values: InputBytes::Copy(values),
             rows,
             columns,
+        }
+    }
+
+    /// `x` for a layer kernel over `g` whose reads reach `spare` values past
+    /// a window: `x` itself where it reads it in place ([`reads_in_place`]),
+    /// else a buffer for one band's copy ([`Self::store_bands`] fills it),
+    /// [`layer_input_bytes`] of `scratch`.
+    fn for_layer<'s: 'p>(
+        x: &'p [i8],
+        g: &Geometry,
+        spare: usize,
+        scratch: &mut Scratch<'s>,
+    ) -> Self {
+        if reads_in_place(g, spare) {
+            return PaddedInput {
+                values: InputBytes::InPlace(x),
+                rows: g.input[0],
+                columns: g.input[1],
+            };
+        }
+        let (_, columns) = Self::extent(g);
+        let rows = band_input_rows(g, band_rows(g));
+        let values = scratch.filled(rows * columns * g.in_channels + spare, 0);
+        PaddedInput {
+            values: InputBytes::Copy(values),
+            rows,
+            columns,
+        }
+    }
+
+    /// Stores a layer over `layer`'s convolution into `out` by `store`
+    /// (a layer kernel's walk over every position of the geometry it is
+    /// given, reading this input): once over the whole of it where the
+    /// input is read in place, else band by band ([`band_rows`] output
+    /// rows of one image at a time), each band's input rows copied and
+    /// padded with `padding` first and `store` given the band as a
+    /// convolution of its own (one image, no padding) and its part of
+    /// `out`.
+    #[inline(always)]
+    fn store_bands<O>(
+        &mut self,
+        layer: &Int8Tile,
+        padding: i8,
+        out: &mut [O],
+        mut store: impl FnMut(&Int8Tile, &PaddedInput, &mut [O]),
+    ) {
+        let g = layer.geometry;
+        if let InputBytes::InPlace(_) = self.values {
+            store(layer, self, out);
+            return;
+        }
+        let (oh_len, ow_len, columns) = (g.output[0], g.output[1], self.columns);
+        let per_row = ow_len * g.out_channels;
+        for n in 0..g.batch {
+            let mut oh = 0;
+            while oh < oh_len {
+                let rows = band_rows(g).min(oh_len - oh);
+                let input_rows = band_input_rows(g, rows);
+                let InputBytes::Copy(values) = &mut self.values else {
+                    unreachable!("a copy, tested above")
+                };
+                let to = &mut values[..input_rows * columns * g.in_channels];
+                copy_rows(
+                    layer.x,
+                    g,
+                    n,
+                    oh * g.stride[0],
+                    input_rows,
+                    columns,
+                    padding,
+                    to,
+                );
+                let band = Geometry {
+                    batch: 1,
+                    input: [input_rows, columns],
+                    output: [rows, ow_len],
+                    pad: [0, 0],
+                    ..*g
+                };
+                self.rows = input_rows;
+                let first = (n * oh_len + oh) * per_row;
+                store(
+                    &Int8Tile {
+                        geometry: &band,
+                        ..*layer
+                    },
+                    self,
+                    &mut out[first..][..rows * per_row],
+                );
+                oh += rows;
+            }
         }
     }
 
@@ -231,16 +385,44 @@ impl<'s, E: Copy> PaddedInput<'s, E> {
         (along(g, 0), along(g, 1))
     }
 
-    /// The values of the copy of an input of `g` with `spare` more.
-    const fn len(g: &Geometry, spare: usize) -> usize {
-        let (rows, columns) = Self::extent(g);
-        g.batch * rows * columns * g.in_channels + spare
-    }
-
     /// The index of position `p`'s window's first value.
     #[inline(always)]
     fn window(&self, g: &Geometry, p: &Position) -> usize {
         ((p.n * self.rows + p.oh * g.stride[0]) * self.columns + p.ow * g.stride[1]) * g.in_channels
+    }
+}
+
+/// Writes rows `first ..+ rows` of image `n` of `x`, padded as `g` pads
+/// it with `padding`, into `to`: rows of `columns` pixels, each byte once.
+#[cfg(all(feature = "alloc", target_arch = "x86_64"))]
+#[allow(clippy::too_many_arguments)]
+fn copy_rows(
+    x: &[i8],
+    g: &Geometry,
+    n: usize,
+    first: usize,
+    rows: usize,
+    columns: usize,
+    padding: i8,
+    to: &mut [i8],
+) {
+    let c_in = g.in_channels;
+    let left = g.pad[1].min(columns) * c_in;
+    // The input's columns that windows read: those left of `Wp - pad`.
+    let inside = columns.saturating_sub(g.pad[1]).min(g.input[1]) * c_in;
+    for (row, to) in to.chunks_exact_mut(columns * c_in).take(rows).enumerate() {
+        let ih = (first + row)
+            .checked_sub(g.pad[0])
+            .filter(|&ih| ih < g.input[0]);
+        let Some(ih) = ih.filter(|_| inside > 0) else {
+            to.fill(padding);
+            continue;
+        };
+        let (before, rest) = to.split_at_mut(left);
+        let (values, after) = rest.split_at_mut(inside);
+        before.fill(padding);
+        values.copy_from_slice(&x[(n * g.input[0] + ih) * g.input[1] * c_in..][..inside]);
+        after.fill(padding);
     }
 }
 
@@ -257,15 +439,37 @@ impl PackedWeights {
             if vnni_runs(tile) {
                 // SAFETY: `vnni_runs` holds only where the CPU has AVX-512
                 // F, BW and VNNI (the selected level is at most the CPU's).
-                return Packed::Vnni(unsafe { vnni::pack(tile, &mut Scratch::none()) });
+                let weights = unsafe { vnni::pack(tile, &mut Scratch::none()) };
+                return Packed::Vnni(weights, whole_input(tile, vnni::SPARE));
             }
             #[cfg(target_arch = "x86_64")]
             if form(tile.geometry).is_some() && pairs::runs(tile) {
-                return Packed::Pairs(pairs::pack(tile, &mut Scratch::none()));
+                let weights = pairs::pack(tile, &mut Scratch::none());
+                return Packed::Pairs(weights, whole_input(tile, pairs::SPARE));
             }
             Packed::Wide(portable::pack(tile.w, tile.geometry, tile.w_offset))
         })
     }
+}
+
+/// The input of `tile`'s convolution padded whole on the heap, for
+/// every tile of an evaluation ([`PaddedInput::whole`]).
+#[cfg(all(feature = "alloc", target_arch = "x86_64"))]
+fn whole_input(tile: &Int8Tile, spare: usize) -> PaddedInput<'static> {
+    PaddedInput::whole(
+        tile.x,
+        tile.geometry,
+        zero_point(tile),
+        spare,
+        &mut Scratch::none(),
+    )
+}
+
+/// The byte the input's constant `c` cancels, `-c`: the padding's. The
+/// kernels that pad run only where it is a byte.
+#[cfg(all(feature = "alloc", target_arch = "x86_64"))]
+fn zero_point(tile: &Int8Tile) -> i8 {
+    tile.x_offset.wrapping_neg() as i8
 }
 
 /// Whether the VNNI kernel sums the tiles of `tile`'s convolution: it has
@@ -388,10 +592,12 @@ pub(crate) fn block(tile: &Int8Tile, out: &mut SumsOut) -> bool {
                 // BW and VNNI (`vnni_runs`); they were made for this geometry,
                 // and the tile fits it and `out`.
                 #[cfg(vnni_kernel)]
-                Packed::Vnni(weights) => unsafe { vnni::block(aligned, blocks, weights, out) },
+                Packed::Vnni(weights, input) => unsafe {
+                    vnni::block(aligned, blocks, weights, input, out)
+                },
                 Packed::Wide(weights) => portable::block(aligned, blocks, weights, out),
                 #[cfg(target_arch = "x86_64")]
-                Packed::Pairs(pairs) => pairs::block(aligned, blocks, pairs, out),
+                Packed::Pairs(pairs, input) => pairs::block(aligned, blocks, pairs, input, out),
             }
         });
         true
@@ -521,36 +727,58 @@ impl LayerKernel {
         out: &mut [core::mem::MaybeUninit<i8>],
         scratch: &mut Scratch<'_>,
     ) {
-        let c_out = layer.geometry.out_channels;
-        let factor = layer.x_offset.wrapping_sub(128);
+        let g = layer.geometry;
+        let (c_out, c) = (g.out_channels, layer.x_offset);
+        let padding = zero_point(layer);
+        let mut input = PaddedInput::for_layer(layer.x, g, self.spare(g), scratch);
         match self {
             // SAFETY (each kernel): `Self::of` chose it where its `runs`
             // holds, only where the CPU has its features (AVX-512 F, BW and
             // VNNI; AVX2 for `Pairs` and `DepthwiseAvx2`: the selected
-            // level is at most the CPU's); the weights are made for this
-            // geometry, whose inputs and output `out` holds.
+            // level is at most the CPU's); the weights and the input are
+            // made for this geometry, and each band's output is its part
+            // of `out`.
             LayerKernel::Depthwise => unsafe {
                 let packed = depthwise::pack(layer, scratch);
-                let steps = Steps::blocks(scratch, epilogue, packed.sums(), factor, c_out);
-                depthwise::store_layer(layer, &packed, &steps, out);
+                let steps = Steps::blocks(scratch, epilogue, packed.sums(), c, c_out);
+                input.store_bands(layer, padding, out, |band, input, out| {
+                    depthwise::store_layer(band, &packed, input, &steps, out)
+                });
             },
+            // `vpdpbusd` reads each byte as `x + 128`: the correction is
+            // `c - 128` times the weight sums.
             LayerKernel::Vnni => unsafe {
                 let packed = vnni::pack(layer, scratch);
+                let factor = c.wrapping_sub(128);
                 let steps = Steps::blocks(scratch, epilogue, &packed.sums, factor, c_out);
-                vnni::store_layer(layer, &packed, &steps, out);
+                input.store_bands(layer, padding, out, |band, input, out| {
+                    vnni::store_layer(band, &packed, input, &steps, out)
+                });
             },
-            // The padded input holds its constant: no correction (`factor`
-            // 0, no sums read).
             LayerKernel::Pairs => unsafe {
                 let packed = pairs::pack(layer, scratch);
-                let steps = Steps8::blocks(scratch, epilogue, &[], 0, c_out);
-                pairs::store_layer(layer, &packed, &steps, out);
+                let steps = Steps8::blocks(scratch, epilogue, packed.sums(), c, c_out);
+                input.store_bands(layer, padding, out, |band, input, out| {
+                    pairs::store_layer(band, &packed, input, &steps, out)
+                });
             },
             LayerKernel::DepthwiseAvx2 => unsafe {
                 let packed = depthwise::pack(layer, scratch);
-                let steps = Steps8::blocks(scratch, epilogue, packed.sums(), factor, c_out);
-                depthwise::store_layer_avx2(layer, &packed, &steps, out);
+                let steps = Steps8::blocks(scratch, epilogue, packed.sums(), c, c_out);
+                input.store_bands(layer, padding, out, |band, input, out| {
+                    depthwise::store_layer_avx2(band, &packed, input, &steps, out)
+                });
             },
+        }
+    }
+
+    /// The values this kernel's reads of the input of `g` reach past a
+    /// window's last one.
+    const fn spare(self, g: &Geometry) -> usize {
+        match self {
+            LayerKernel::Depthwise | LayerKernel::DepthwiseAvx2 => depthwise::spare(g),
+            LayerKernel::Vnni => vnni::spare(g),
+            LayerKernel::Pairs => pairs::spare(g),
         }
     }
 
@@ -561,22 +789,18 @@ impl LayerKernel {
         let taps = g.kernel[0] * g.kernel[1];
         let steps = blocks * size_of::<Steps>();
         let steps8 = g.out_channels.div_ceil(CHANNEL_BLOCK / 2) * size_of::<Steps8>();
-        let depthwise = scratch_len(blocks * taps * CHANNEL_BLOCK * size_of::<i32>())
-            + scratch_len(blocks * CHANNEL_BLOCK * size_of::<i32>())
-            + scratch_len(PaddedInput::<u8>::len(g, depthwise::SPARE));
+        let sums = scratch_len(blocks * CHANNEL_BLOCK * size_of::<i32>());
+        let input = layer_input_bytes(g, self.spare(g));
+        let depthwise =
+            scratch_len(blocks * taps * CHANNEL_BLOCK * size_of::<i32>()) + sums + input;
         match self {
             LayerKernel::Depthwise => depthwise + scratch_len(steps),
             LayerKernel::DepthwiseAvx2 => depthwise + scratch_len(steps8),
             LayerKernel::Vnni => {
-                scratch_len(blocks * windows::block_len(g, 4))
-                    + scratch_len(blocks * CHANNEL_BLOCK * size_of::<i32>())
-                    + scratch_len(PaddedInput::<u8>::len(g, vnni::SPARE))
-                    + scratch_len(steps)
+                scratch_len(blocks * windows::block_len(g, 4)) + sums + input + scratch_len(steps)
             }
             LayerKernel::Pairs => {
-                scratch_len(blocks * windows::block_len(g, 2) * size_of::<i16>())
-                    + scratch_len(PaddedInput::<i16>::len(g, pairs::SPARE) * size_of::<i16>())
-                    + scratch_len(steps8)
+                scratch_len(blocks * windows::block_len(g, 2)) + sums + input + scratch_len(steps8)
             }
         }
     }
@@ -755,6 +979,7 @@ mod vnni {
     use super::requantize::Steps;
     use super::windows::Groups;
     use super::{form, Form, Int8Tile, PaddedInput, Scratch, SumsOut, VnniWeights, CHANNEL_BLOCK};
+    use crate::rules::conv::Geometry;
     use core::arch::x86_64::*;
     use core::mem::MaybeUninit;
 
@@ -762,23 +987,39 @@ mod vnni {
     /// broadcast of four bytes reaches at most three past it.
     pub(super) const SPARE: usize = 3;
 
+    /// The values a window's reads of `g` reach past its last one: a row
+    /// rounded up to four bytes (none in the pixels form).
+    pub(super) const fn spare(g: &Geometry) -> usize {
+        if (g.kernel[1] * g.in_channels).is_multiple_of(4) {
+            0
+        } else {
+            SPARE
+        }
+    }
+
     /// [`super::block`] with AVX-512 VNNI: the tile's channels (at most
     /// `blocks`, 1 or 2, blocks of 16 from its first, a multiple of 16),
     /// for a tile that fits its convolution and `out`, and the weights
     /// packed for its geometry.
     #[target_feature(enable = "avx512f,avx512bw,avx512vnni,avx2")]
-    pub(super) fn block(tile: &Int8Tile, blocks: usize, packed: &VnniWeights, out: &mut SumsOut) {
+    pub(super) fn block(
+        tile: &Int8Tile,
+        blocks: usize,
+        packed: &VnniWeights,
+        input: &PaddedInput,
+        out: &mut SumsOut,
+    ) {
         macro_rules! by_size {
             ($kernel:ident) => {
                 match (tile.positions.len(), blocks) {
-                    (8, 2) => $kernel::<8, 2>(tile, packed, out),
-                    (4, 2) => $kernel::<4, 2>(tile, packed, out),
-                    (2, 2) => $kernel::<2, 2>(tile, packed, out),
-                    (1, 2) => $kernel::<1, 2>(tile, packed, out),
-                    (8, _) => $kernel::<8, 1>(tile, packed, out),
-                    (4, _) => $kernel::<4, 1>(tile, packed, out),
-                    (2, _) => $kernel::<2, 1>(tile, packed, out),
-                    (1, _) => $kernel::<1, 1>(tile, packed, out),
+                    (8, 2) => $kernel::<8, 2>(tile, packed, input, out),
+                    (4, 2) => $kernel::<4, 2>(tile, packed, input, out),
+                    (2, 2) => $kernel::<2, 2>(tile, packed, input, out),
+                    (1, 2) => $kernel::<1, 2>(tile, packed, input, out),
+                    (8, _) => $kernel::<8, 1>(tile, packed, input, out),
+                    (4, _) => $kernel::<4, 1>(tile, packed, input, out),
+                    (2, _) => $kernel::<2, 1>(tile, packed, input, out),
+                    (1, _) => $kernel::<1, 1>(tile, packed, input, out),
                     // Other counts, a position at a time.
                     (_, blocks) => {
                         for (r, p) in tile.positions.iter().enumerate() {
@@ -790,7 +1031,7 @@ mod vnni {
                                 data: &mut out.data[r * out.stride..],
                                 stride: out.stride,
                             };
-                            block(&one, blocks, packed, &mut row);
+                            block(&one, blocks, packed, input, &mut row);
                         }
                     }
                 }
@@ -802,13 +1043,13 @@ mod vnni {
         }
     }
 
-    /// The VNNI kernel's arithmetic: four bytes of the padded input (each
-    /// plus 128) broadcast, by `vpdpbusd`, on one vector of 16 sums.
+    /// The VNNI kernel's arithmetic: four bytes of the input broadcast,
+    /// each plus 128 (its sign bit flipped: the unsigned byte `vpdpbusd`
+    /// takes on the left), by `vpdpbusd`, on one vector of 16 sums.
     #[derive(Clone, Copy)]
     struct Quads(__m512i);
 
     impl Groups for Quads {
-        type Value = u8;
         type Weight = i8;
         const GROUP: usize = 4;
         #[inline(always)]
@@ -816,9 +1057,9 @@ mod vnni {
             Quads(_mm512_setzero_si512())
         }
         #[inline(always)]
-        unsafe fn broadcast(p: *const u8) -> Self {
-            // SAFETY: the caller's: four readable bytes.
-            Quads(unsafe { _mm512_set1_epi32(p.cast::<i32>().read_unaligned()) })
+        unsafe fn broadcast(p: *const i8) -> Self {
+            // SAFETY: the caller's: four readable bytes; the CPU has AVX-512 F.
+            Quads(unsafe { broadcast_flipped(p) })
         }
         #[inline(always)]
         unsafe fn load_weights(p: *const i8) -> Self {
@@ -831,6 +1072,32 @@ mod vnni {
         }
     }
 
+    /// The four bytes at `p` in every lane, each plus 128 (the sign bits
+    /// flipped): one `vpxord` with a broadcast from memory, written out,
+    /// as LLVM makes `xor(broadcast(a), broadcast(b))` a `vpxor` of `a` and
+    /// `b` and a `vpbroadcastd`, a vector operation more a broadcast.
+    ///
+    /// # Safety
+    /// Four readable bytes at `p`.
+    #[inline]
+    #[target_feature(enable = "avx512f")]
+    unsafe fn broadcast_flipped(p: *const i8) -> __m512i {
+        let signs = _mm512_set1_epi32(0x8080_8080_u32 as i32);
+        let quads: __m512i;
+        // SAFETY: the caller's: the instruction reads the four bytes at
+        // `p` and nothing else.
+        unsafe {
+            core::arch::asm!(
+                "vpxord {quads}, {signs}, dword ptr [{p}]{{1to16}}",
+                quads = lateout(zmm_reg) quads,
+                signs = in(zmm_reg) signs,
+                p = in(reg) p,
+                options(pure, readonly, nostack, preserves_flags),
+            );
+        }
+        quads
+    }
+
     /// The sums of `R` positions by `16 V` channels from the padded input
     /// ([`super::windows::sums`]), corrected for the bytes' 128 and
     /// written into `out`.
@@ -839,12 +1106,12 @@ mod vnni {
     fn windows<const R: usize, const V: usize>(
         tile: &Int8Tile,
         packed: &VnniWeights,
+        input: &PaddedInput,
         out: &mut SumsOut,
     ) {
         // SAFETY: the CPU has the features; the tile fits (`super::block`)
-        // and `packed` was made for its evaluation.
-        let sums =
-            unsafe { super::windows::sums::<Quads, R, V>(tile, &packed.input, &packed.bytes, 0) };
+        // and `packed` and `input` were made for its evaluation.
+        let sums = unsafe { super::windows::sums::<Quads, R, V>(tile, input, &packed.bytes, 0) };
         store_corrected(&sums, tile, packed, tile.x_offset.wrapping_sub(128), out);
     }
 
@@ -897,6 +1164,7 @@ mod vnni {
     pub(super) fn store_layer(
         layer: &Int8Tile,
         packed: &VnniWeights,
+        input: &PaddedInput,
         steps: &[Steps],
         out: &mut [MaybeUninit<i8>],
     ) {
@@ -907,13 +1175,13 @@ mod vnni {
                 let steps = (&steps[block..block + 2])
                     .try_into()
                     .unwrap_or_else(|_| unreachable!());
-                layer_blocks::<2>(layer, packed, steps, out);
+                layer_blocks::<2>(layer, packed, input, steps, out);
                 block += 2;
             } else {
                 let steps = (&steps[block..block + 1])
                     .try_into()
                     .unwrap_or_else(|_| unreachable!());
-                layer_blocks::<1>(layer, packed, steps, out);
+                layer_blocks::<1>(layer, packed, input, steps, out);
                 block += 1;
             }
         }
@@ -925,6 +1193,7 @@ mod vnni {
     fn layer_blocks<const V: usize>(
         layer: &Int8Tile,
         packed: &VnniWeights,
+        input: &PaddedInput,
         steps: &[Steps; V],
         out: &mut [MaybeUninit<i8>],
     ) {
@@ -941,7 +1210,7 @@ mod vnni {
         if total >= 8 {
             while done < total {
                 let start = done.min(total - 8);
-                layer_tile::<8, V>(&tile, packed, steps, out, start, done - start);
+                layer_tile::<8, V>(&tile, packed, input, steps, out, start, done - start);
                 done = start + 8;
             }
             return;
@@ -949,7 +1218,7 @@ mod vnni {
         // Fewer than 8 positions: one at a time (each tile height is code
         // of its own, and such layers are small).
         while done < total {
-            layer_tile::<1, V>(&tile, packed, steps, out, done, 0);
+            layer_tile::<1, V>(&tile, packed, input, steps, out, done, 0);
             done += 1;
         }
     }
@@ -963,6 +1232,7 @@ mod vnni {
     fn layer_tile<const R: usize, const V: usize>(
         tile: &Int8Tile,
         packed: &VnniWeights,
+        input: &PaddedInput,
         steps: &[Steps; V],
         out: &mut [MaybeUninit<i8>],
         start: usize,
@@ -976,9 +1246,9 @@ mod vnni {
         };
         // SAFETY: the CPU has the features; the tile's positions are the
         // output's (`start + R <= total`), its channels the
-        // convolution's, and `packed` was made for its geometry.
-        let sums =
-            unsafe { super::windows::sums::<Quads, R, V>(&tile, &packed.input, &packed.bytes, 0) };
+        // convolution's, and `packed` and `input` were made for its
+        // geometry.
+        let sums = unsafe { super::windows::sums::<Quads, R, V>(&tile, input, &packed.bytes, 0) };
         let c_out = g.out_channels;
         // One block's steps stay in registers across the tile's rows; two
         // blocks' do not fit beside their sums, so each row reads them
@@ -996,11 +1266,10 @@ mod vnni {
     }
 
     /// Copies the tile's convolution's weights into the kernel's layout
-    /// (the module's header) and sums each channel's, and pads its input
-    /// ([`PaddedInput`]).
+    /// (the module's header) and sums each channel's.
     ///
     /// # Panics
-    /// If `w` or `x` is shorter than the geometry's.
+    /// If `w` is shorter than the geometry's.
     #[target_feature(enable = "avx512f,avx512bw,avx512vnni,avx2")]
     pub(super) fn pack<'s>(tile: &Int8Tile, scratch: &mut Scratch<'s>) -> VnniWeights<'s> {
         let (w, g) = (tile.w, tile.geometry);
@@ -1019,10 +1288,7 @@ mod vnni {
         let mut bytes = scratch.filled(blocks * super::windows::block_len(g, 4), 0i8);
         // SAFETY: the CPU has this function's features.
         unsafe { pack_quads_apart(w, c_out, rows, row_len, &mut bytes) };
-        // The zero point `-c`, plus 128.
-        let padding = (tile.x_offset.wrapping_neg() as u8) ^ 0x80;
-        let input = PaddedInput::new(tile.x, g, padding, SPARE, |x| (x as u8) ^ 0x80, scratch);
-        VnniWeights { bytes, sums, input }
+        VnniWeights { bytes, sums }
     }
 
     /// The pixels' and rows' layout of `w` (`c_out` channels of `rows`
@@ -1213,6 +1479,49 @@ mod tests {
         }
     }
 
+    /// A layer's bands of output rows ([`band_rows`]): whole tiles of 8
+    /// positions where the rows allow it, the last band of an image a tile
+    /// at least, the input of all but the least band within
+    /// [`BAND_BYTES`]; `tests/quantized.rs` counts on 12 rows for its
+    /// banded layer.
+    #[test]
+    fn bands_hold_whole_tiles_and_fit_their_bytes() {
+        let banded = geometry([32, 16, 1], [40, 16], [3, 3], 1, 1);
+        assert_eq!(band_rows(&banded), 12);
+        let strided = geometry([32, 16, 1], [64, 16], [3, 3], 2, 0);
+        let strided = Geometry {
+            output: [32, 8],
+            ..strided
+        };
+        assert_eq!(band_rows(&strided), 7);
+        for (oh, ow, c, stride) in [
+            (25, 5, 64, 1),
+            (40, 16, 32, 1),
+            (31, 3, 8, 2),
+            (96, 96, 8, 1),
+        ] {
+            for rows in [oh, 1, 2, 7] {
+                let input = [(rows.max(1) - 1) * stride + 1, (ow - 1) * stride + 1];
+                let g = Geometry {
+                    output: [rows, ow],
+                    ..geometry([c, c, 1], [input[0] + 2, input[1] + 2], [3, 3], stride, 1)
+                };
+                let band = band_rows(&g);
+                let (last, row_bytes) = (rows % band, PaddedInput::extent(&g).1 * c);
+                assert!(band >= 1 && band <= rows, "{g:?}");
+                if band < rows {
+                    assert!((band * ow).is_multiple_of(TILE_ROWS) && band * ow >= 32);
+                    assert!(last == 0 || last * ow >= TILE_ROWS, "{g:?}: {band}");
+                }
+                if ow == 96 && rows == oh {
+                    // More rows than the least (1) while they fit.
+                    assert!(band > 1 && band_input_rows(&g, band) * row_bytes <= BAND_BYTES);
+                    assert!(band_input_rows(&g, band + 1) * row_bytes > BAND_BYTES);
+                }
+            }
+        }
+    }
+
     /// Each layer kernel the CPU runs takes from the scratch it is lent
     /// exactly the bytes `scratch_bytes` counts for it: none from the heap,
     /// none left over (the plan reserves what `layer_scratch_bytes` says,
@@ -1225,6 +1534,8 @@ mod tests {
             geometry([8, 40, 1], [9, 6], [3, 3], 2, 1),
             geometry([1, 16, 1], [13, 10], [5, 4], 2, 2),
             geometry([24, 24, 24], [7, 6], [3, 3], 1, 1),
+            geometry([32, 16, 1], [40, 16], [3, 3], 1, 1),
+            geometry([32, 32, 32], [60, 20], [3, 3], 2, 1),
         ];
         let mut kernels = Vec::new();
         if selected() >= Level::Avx512Vnni {

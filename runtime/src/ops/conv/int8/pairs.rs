@@ -3,20 +3,17 @@
 //! channels, two input values at a time by `vpmaddwd`, compiled once in
 //! the runtime.
 //!
-//! Two copies are made once per evaluation ([`pack`]), as the VNNI
-//! kernel's are, with 16-bit values in place of bytes:
-//!
-//! - **the input, padded**: `[N, Hp, Wp, C_in]` values `x + c` as `i16`
-//!   (`c` the constant added to each input byte), zeros in the padding, so
-//!   that every window of the output lies inside it and the padding adds
-//!   nothing, as TFLite reads it. A tap is a load at a constant offset
-//!   from its position's first pixel, with no check of the padding, and
-//!   two of a row's values are one 32-bit broadcast from memory.
-//! - **the weights**: for each block of 16 output channels and each two
-//!   values of a window's row (taps side by side, input channels innermost,
-//!   each row rounded up to two), every channel's two weights (plus the
-//!   weights' constant) side by side, so that one load gives the vector
-//!   `vpmaddwd` multiplies by.
+//! The input is read as the VNNI kernel reads it ([`PaddedInput`]: in
+//! place, or a padded copy of its bytes), two bytes a broadcast, each
+//! widened to `i16` in the register. The weights are copied once per
+//! evaluation ([`pack`]): for each block of 16 output channels and each
+//! two bytes of a window's row (taps side by side, input channels
+//! innermost, each row rounded up to two), every channel's two weights
+//! side by side, so that one load widened to `i16` gives the vector
+//! `vpmaddwd` multiplies by; and each channel's weights summed, for the
+//! input's constant `c`: the sums are of the bytes as stored, and `c`
+//! times each channel's weight sum is added to them (which cancels the
+//! padding's bytes, the zero point `-c`).
 //!
 //! The walk over each tile's windows is the VNNI kernel's
 //! ([`windows::sums`]); this kernel gives it its arithmetic ([`Groups`]
@@ -28,95 +25,114 @@
 //! into a 32-bit lane: one broadcast, one `vpmaddwd` and one add per
 //! position and 16 channels (two of each with AVX2's 8 lanes) sum 32
 //! multiply-adds, where the portable kernel's `i32` lanes take a multiply
-//! and an add per 16. A pair's sum wraps as `i32` addition does (only two
-//! products of `-2^15` by `-2^15` reach past it), as every sum here does,
-//! which is `i32` arithmetic in a release build. Inputs whose values plus
-//! their constants do not fit `i16` take the portable kernel.
+//! and an add per 16. Sums wrap as `i32` addition does, which is `i32`
+//! arithmetic in a release build. As for the VNNI kernel, weights with a
+//! constant added, and an input whose zero point is not a byte, take the
+//! portable kernel.
 
 #[cfg(vnni_kernel)]
 use super::requantize::Steps8;
 use super::windows::{self, Groups};
 use super::{Int8Tile, PaddedInput, SumsOut, CHANNEL_BLOCK};
+use crate::rules::conv::Geometry;
 use crate::scratch::{Buf, Scratch};
 use core::arch::x86_64::*;
 
-/// A convolution's input and weights in the kernel's layout (the module's
-/// header), made for one evaluation.
+/// A convolution's weights in the kernel's layout (the module's header),
+/// made for one evaluation.
 pub(super) struct Pairs<'s> {
     /// For each block of 16 output channels and each pair of a window's
     /// row, 16 times the channel's two weights (zero past a row and past
     /// `C_out`).
-    weights: Buf<'s, i16>,
-    /// The input plus its constant, padded with zeros, and one value more
-    /// (a row's last pair may reach past the last pixel; its weight is
-    /// zero).
-    input: PaddedInput<'s, i16>,
+    weights: Buf<'s, i8>,
+    /// Each channel's weights summed (a multiple of 16 of them, those past
+    /// `C_out` zero).
+    sums: Buf<'s, i32>,
 }
 
 /// The values past the padded input's last pixel: a row's last pair may
 /// reach one past it.
 pub(super) const SPARE: usize = 1;
 
-/// The values `x + offset` of bytes `x` take, if they all fit `i16`.
-const fn fits_i16(offset: i32) -> bool {
-    offset >= i16::MIN as i32 - i8::MIN as i32 && offset <= i16::MAX as i32 - i8::MAX as i32
+/// The values a window's reads of `g` reach past its last one: a row
+/// rounded up to two bytes.
+pub(super) const fn spare(g: &Geometry) -> usize {
+    if (g.kernel[1] * g.in_channels).is_multiple_of(2) {
+        0
+    } else {
+        SPARE
+    }
 }
 
 /// Whether the kernel sums the tiles of `tile`'s convolution: the selected
-/// level has AVX2, and each input and weight plus its constant fits `i16`.
-/// (The caller checks that the convolution has a form.)
+/// level has AVX2, the weights have no constant added, and the input's
+/// constant `c` leaves padding bytes `-c` that are bytes. (The caller
+/// checks that the convolution has a form.)
 pub(super) fn runs(tile: &Int8Tile) -> bool {
-    fits_i16(tile.x_offset)
-        && fits_i16(tile.w_offset)
+    tile.w_offset == 0
+        && (-127..=128).contains(&tile.x_offset)
         && crate::isa::selected() >= crate::isa::Level::Avx2
 }
 
-/// The kernel's copies of the tile's convolution's input and weights (the
-/// module's header). The tile fits its convolution ([`super::block`]
-/// checked it): `x` and `w` hold the geometry's elements.
+/// The kernel's copy of the tile's convolution's weights and their sums
+/// (the module's header). The tile fits its convolution ([`super::block`]
+/// checked it): `w` holds the geometry's elements.
 pub(super) fn pack<'s>(tile: &Int8Tile, scratch: &mut Scratch<'s>) -> Pairs<'s> {
     let g = tile.geometry;
     let ([kh_len, kw_len], c_in, c_out) = (g.kernel, g.in_channels, g.out_channels);
     let row_len = kw_len * c_in;
     let (row_pairs, block_len) = (windows::row_groups(g, 2), windows::block_len(g, 2));
-    let mut weights = scratch.filled(c_out.div_ceil(CHANNEL_BLOCK) * block_len, 0i16);
-    // `runs` checked that every weight plus the constant fits.
-    let w_offset = tile.w_offset as i16;
-    for (channel, w) in tile
+    let blocks = c_out.div_ceil(CHANNEL_BLOCK);
+    let mut weights = scratch.filled(blocks * block_len, 0i8);
+    let mut sums = scratch.filled(blocks * CHANNEL_BLOCK, 0i32);
+    for ((channel, w), sum) in tile
         .w
         .chunks_exact(kh_len * row_len)
         .take(c_out)
         .enumerate()
+        .zip(sums.iter_mut())
     {
+        *sum = w.iter().map(|&b| i32::from(b)).sum();
         let (block, lane) = (channel / CHANNEL_BLOCK, channel % CHANNEL_BLOCK);
         let to = &mut weights[block * block_len..][..block_len];
         for (row, w) in w.chunks_exact(row_len).enumerate() {
             for (k, &weight) in w.iter().enumerate() {
                 let pair = row * row_pairs + k / 2;
-                to[pair * 2 * CHANNEL_BLOCK + 2 * lane + k % 2] = i16::from(weight) + w_offset;
+                to[pair * 2 * CHANNEL_BLOCK + 2 * lane + k % 2] = weight;
             }
         }
     }
-    // `runs` checked that every input plus the constant fits.
-    let x_offset = tile.x_offset as i16;
-    let input = PaddedInput::new(tile.x, g, 0, SPARE, |x| i16::from(x) + x_offset, scratch);
-    Pairs { weights, input }
+    Pairs { weights, sums }
+}
+
+impl Pairs<'_> {
+    /// Each channel's weights summed (the correction for the input's
+    /// constant), a multiple of 16 of them.
+    pub(super) fn sums(&self) -> &[i32] {
+        &self.sums
+    }
 }
 
 /// Writes the tile's sums (its channels: at most `blocks`, 1 or 2, blocks
 /// of 16 from its first, a multiple of 16) into `out`, with AVX-512 where
 /// the selected level has it, else AVX2. The tile fits its convolution and
 /// `out` ([`super::block`] checked it), and `pairs` was made for its
-/// evaluation where [`runs`] held.
-pub(super) fn block(tile: &Int8Tile, blocks: usize, pairs: &Pairs, out: &mut SumsOut) {
+/// evaluation where [`runs`] held, `input` for it.
+pub(super) fn block(
+    tile: &Int8Tile,
+    blocks: usize,
+    pairs: &Pairs,
+    input: &PaddedInput,
+    out: &mut SumsOut,
+) {
     use crate::isa::{selected, Level};
     if selected() >= Level::Avx512 {
         // SAFETY: the selected level is at most the CPU's (`isa::selected`),
         // and it has AVX-512 F and BW.
-        unsafe { avx512(tile, blocks, pairs, out) };
+        unsafe { avx512(tile, blocks, pairs, input, out) };
     } else {
         // SAFETY: as above, with AVX2 (`runs`).
-        unsafe { avx2(tile, blocks, pairs, out) };
+        unsafe { avx2(tile, blocks, pairs, input, out) };
     }
 }
 
@@ -125,13 +141,19 @@ pub(super) fn block(tile: &Int8Tile, blocks: usize, pairs: &Pairs, out: &mut Sum
 /// # Safety
 /// The CPU has AVX-512 F and BW.
 #[target_feature(enable = "avx512f,avx512bw,avx2,fma")]
-unsafe fn avx512(tile: &Int8Tile, blocks: usize, pairs: &Pairs, out: &mut SumsOut) {
+unsafe fn avx512(
+    tile: &Int8Tile,
+    blocks: usize,
+    pairs: &Pairs,
+    input: &PaddedInput,
+    out: &mut SumsOut,
+) {
     // SAFETY: the CPU has the features.
     unsafe {
         if blocks == 2 {
-            sums::<Avx512, 8, 2>(tile, pairs, out);
+            sums::<Avx512, 8, 2>(tile, pairs, input, out);
         } else {
-            sums::<Avx512, 8, 1>(tile, pairs, out);
+            sums::<Avx512, 8, 1>(tile, pairs, input, out);
         }
     }
 }
@@ -142,13 +164,19 @@ unsafe fn avx512(tile: &Int8Tile, blocks: usize, pairs: &Pairs, out: &mut SumsOu
 /// # Safety
 /// The CPU has AVX2.
 #[target_feature(enable = "avx2,fma")]
-unsafe fn avx2(tile: &Int8Tile, blocks: usize, pairs: &Pairs, out: &mut SumsOut) {
+unsafe fn avx2(
+    tile: &Int8Tile,
+    blocks: usize,
+    pairs: &Pairs,
+    input: &PaddedInput,
+    out: &mut SumsOut,
+) {
     // SAFETY: the CPU has the features.
     unsafe {
         if blocks == 2 {
-            sums::<Avx2, 2, 2>(tile, pairs, out);
+            sums::<Avx2, 2, 2>(tile, pairs, input, out);
         } else {
-            sums::<Avx2, 4, 1>(tile, pairs, out);
+            sums::<Avx2, 4, 1>(tile, pairs, input, out);
         }
     }
 }
@@ -158,22 +186,24 @@ unsafe fn avx2(tile: &Int8Tile, blocks: usize, pairs: &Pairs, out: &mut SumsOut)
 struct Avx512(__m512i);
 
 impl Groups for Avx512 {
-    type Value = i16;
-    type Weight = i16;
+    type Weight = i8;
     const GROUP: usize = 2;
     #[inline(always)]
     unsafe fn zero() -> Self {
         Avx512(_mm512_setzero_si512())
     }
     #[inline(always)]
-    unsafe fn broadcast(p: *const i16) -> Self {
-        // SAFETY: the caller's: two readable `i16`s.
-        Avx512(unsafe { _mm512_set1_epi32(p.cast::<i32>().read_unaligned()) })
+    unsafe fn broadcast(p: *const i8) -> Self {
+        // SAFETY: the caller's: two readable bytes.
+        let pair = unsafe { p.cast::<i16>().read_unaligned() };
+        Avx512(_mm512_cvtepi8_epi16(_mm256_set1_epi16(pair)))
     }
     #[inline(always)]
-    unsafe fn load_weights(p: *const i16) -> Self {
-        // SAFETY: the caller's; the load is unaligned.
-        Avx512(unsafe { _mm512_loadu_si512(p.cast()) })
+    unsafe fn load_weights(p: *const i8) -> Self {
+        // SAFETY: the caller's: 32 bytes; the load is unaligned.
+        Avx512(_mm512_cvtepi8_epi16(unsafe {
+            _mm256_loadu_si256(p.cast())
+        }))
     }
     #[inline(always)]
     unsafe fn multiply_add(acc: Self, x: Self, w: Self) -> Self {
@@ -186,26 +216,26 @@ impl Groups for Avx512 {
 struct Avx2(__m256i, __m256i);
 
 impl Groups for Avx2 {
-    type Value = i16;
-    type Weight = i16;
+    type Weight = i8;
     const GROUP: usize = 2;
     #[inline(always)]
     unsafe fn zero() -> Self {
         Avx2(_mm256_setzero_si256(), _mm256_setzero_si256())
     }
     #[inline(always)]
-    unsafe fn broadcast(p: *const i16) -> Self {
-        // SAFETY: the caller's: two readable `i16`s.
-        let pair = unsafe { _mm256_set1_epi32(p.cast::<i32>().read_unaligned()) };
+    unsafe fn broadcast(p: *const i8) -> Self {
+        // SAFETY: the caller's: two readable bytes.
+        let pair = unsafe { p.cast::<i16>().read_unaligned() };
+        let pair = _mm256_cvtepi8_epi16(_mm_set1_epi16(pair));
         Avx2(pair, pair)
     }
     #[inline(always)]
-    unsafe fn load_weights(p: *const i16) -> Self {
-        // SAFETY: the caller's: 32 `i16`s; the loads are unaligned.
+    unsafe fn load_weights(p: *const i8) -> Self {
+        // SAFETY: the caller's: 32 bytes; the loads are unaligned.
         unsafe {
             Avx2(
-                _mm256_loadu_si256(p.cast()),
-                _mm256_loadu_si256(p.add(16).cast()),
+                _mm256_cvtepi8_epi16(_mm_loadu_si128(p.cast())),
+                _mm256_cvtepi8_epi16(_mm_loadu_si128(p.add(16).cast())),
             )
         }
     }
@@ -251,25 +281,35 @@ impl ToArray for Avx2 {
 }
 
 /// The sums of the tile's positions, `P` at a time ([`windows::sums`]),
-/// by `V` blocks of 16 channels from its first, into `out`.
+/// by `V` blocks of 16 channels from its first, plus the input's constant
+/// times each channel's weight sum, into `out`.
 ///
 /// # Safety
 /// The CPU has the features of `L`'s level.
 #[inline(always)]
-unsafe fn sums<L: Groups<Value = i16, Weight = i16> + ToArray, const P: usize, const V: usize>(
+unsafe fn sums<L: Groups<Weight = i8> + ToArray, const P: usize, const V: usize>(
     tile: &Int8Tile,
     pairs: &Pairs,
+    input: &PaddedInput,
     out: &mut SumsOut,
 ) {
+    let weight_sums = &pairs.sums[tile.positions[0].channel..][..tile.channels];
     for first in (0..tile.positions.len()).step_by(P) {
-        // SAFETY: the caller's; `pairs` was made for the tile's evaluation.
-        let sums = unsafe { windows::sums::<L, P, V>(tile, &pairs.input, &pairs.weights, first) };
+        // SAFETY: the caller's; `pairs` and `input` were made for the
+        // tile's evaluation.
+        let sums = unsafe { windows::sums::<L, P, V>(tile, input, &pairs.weights, first) };
         for (r, sums) in sums.iter().enumerate().take(tile.positions.len() - first) {
             let row = out.row(first + r, 0, tile.channels);
-            for (to, sum) in row.chunks_mut(CHANNEL_BLOCK).zip(sums) {
+            for ((to, sum), weight_sums) in row
+                .chunks_mut(CHANNEL_BLOCK)
+                .zip(sums)
+                .zip(weight_sums.chunks(CHANNEL_BLOCK))
+            {
                 // SAFETY: the caller's.
                 let lanes = unsafe { sum.to_array() };
-                to.copy_from_slice(&lanes[..to.len()]);
+                for ((to, lane), &weight_sum) in to.iter_mut().zip(lanes).zip(weight_sums) {
+                    *to = lane.wrapping_add(tile.x_offset.wrapping_mul(weight_sum));
+                }
             }
         }
     }
@@ -286,13 +326,14 @@ pub(super) fn layer_runs(layer: &Int8Tile) -> bool {
 /// of 4 positions (the last one ending at the last position, its positions
 /// before the ones not yet stored computed again; one at a time where
 /// there are fewer than 4), each tile's sums through the epilogue in
-/// registers (`steps`, [`Steps8`], two a block) and stored as bytes. The
-/// input's constant is in its padded copy, so the steps add only the bias.
+/// registers (`steps`, [`Steps8`], two a block, whose correction is the
+/// input's constant times [`Pairs::sums`]) and stored as bytes.
 #[cfg(vnni_kernel)]
 #[target_feature(enable = "avx2,fma")]
 pub(super) fn store_layer(
     layer: &Int8Tile,
     pairs: &Pairs,
+    input: &PaddedInput,
     steps: &[Steps8],
     out: &mut [core::mem::MaybeUninit<i8>],
 ) {
@@ -307,12 +348,12 @@ pub(super) fn store_layer(
         if total >= 4 {
             while done < total {
                 let start = done.min(total - 4);
-                layer_tile::<4>(&tile, pairs, halves, out, start, done - start);
+                layer_tile::<4>(&tile, pairs, input, halves, out, start, done - start);
                 done = start + 4;
             }
         } else {
             while done < total {
-                layer_tile::<1>(&tile, pairs, halves, out, done, 0);
+                layer_tile::<1>(&tile, pairs, input, halves, out, done, 0);
                 done += 1;
             }
         }
@@ -327,6 +368,7 @@ pub(super) fn store_layer(
 fn layer_tile<const R: usize>(
     tile: &Int8Tile,
     pairs: &Pairs,
+    input: &PaddedInput,
     halves: &[Steps8],
     out: &mut [core::mem::MaybeUninit<i8>],
     start: usize,
@@ -340,8 +382,8 @@ fn layer_tile<const R: usize>(
     };
     // SAFETY: the CPU has AVX2 (`store_layer`'s features); the tile's
     // positions are the output's, its channels the convolution's, and
-    // `pairs` was made for its geometry.
-    let sums = unsafe { windows::sums::<Avx2, R, 1>(&tile, &pairs.input, &pairs.weights, 0) };
+    // `pairs` and `input` were made for its geometry.
+    let sums = unsafe { windows::sums::<Avx2, R, 1>(&tile, input, &pairs.weights, 0) };
     let c_out = g.out_channels;
     each_row!(R, r => {
         if r >= skip {

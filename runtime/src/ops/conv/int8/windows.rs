@@ -1,11 +1,10 @@
 //! The walk over a tile's windows that the VNNI kernel and the pairs
 //! kernel share: each position's window in the padded input
 //! ([`PaddedInput`]), checked once, then for each group of a window's
-//! values (four bytes, or two `i16`s: 32 bits either way) one broadcast
-//! per position and one multiply-add per position and block of 16
-//! channels, by the weights of that group (64 bytes a block). The kernels
-//! differ only in the arithmetic ([`Groups`]) and in what they do with the
-//! sums.
+//! bytes (four, or two) one broadcast per position, made the values the
+//! kernel multiplies, and one multiply-add per position and block of 16
+//! channels, by the weights of that group. The kernels differ only in the
+//! arithmetic ([`Groups`]) and in what they do with the sums.
 //!
 //! A row of a window whose taps are side by side in the input (no
 //! dilation along it) is read as one run of `kW C_in` values, rounded up
@@ -36,23 +35,22 @@ macro_rules! each_row {
 /// The CPU has the kernel's features; the methods are inlined into its
 /// functions, which enable them.
 pub(super) trait Groups: Copy {
-    /// An element of the padded input.
-    type Value: Copy;
     /// An element of the packed weights.
     type Weight: Copy;
-    /// The values of one group (one broadcast of 32 bits).
+    /// The input bytes of one group (one broadcast).
     const GROUP: usize;
     /// Zero in every lane.
     unsafe fn zero() -> Self;
-    /// The group of values at `p` in every lane.
+    /// The group of input bytes at `p` in every lane, as the kernel
+    /// multiplies them.
     ///
     /// # Safety
-    /// Also: `GROUP` readable values at `p`.
-    unsafe fn broadcast(p: *const Self::Value) -> Self;
-    /// A block's weights of one group: 64 bytes at `p`.
+    /// Also: `GROUP` readable bytes at `p`.
+    unsafe fn broadcast(p: *const i8) -> Self;
+    /// A block's weights of one group: 16 channels' `GROUP` weights at `p`.
     ///
     /// # Safety
-    /// Also: 64 readable bytes at `p`.
+    /// Also: that many readable weights at `p`.
     unsafe fn load_weights(p: *const Self::Weight) -> Self;
     /// `acc` plus, in each lane, the group of `x` times the lane's group
     /// of `w`, summed.
@@ -85,7 +83,7 @@ pub(super) const fn block_len(g: &Geometry, group: usize) -> usize {
 #[inline(always)]
 pub(super) unsafe fn sums<A: Groups, const R: usize, const V: usize>(
     tile: &Int8Tile,
-    input: &PaddedInput<A::Value>,
+    input: &PaddedInput,
     weights: &[A::Weight],
     first: usize,
 ) -> [[A; V]; R] {
@@ -98,7 +96,7 @@ pub(super) unsafe fn sums<A: Groups, const R: usize, const V: usize>(
     } else {
         (kw_len, c_in / A::GROUP, g.dilation[1] * c_in)
     };
-    // A group of a block's weights: 16 channels' groups, 64 bytes.
+    // A group of a block's weights: 16 channels' groups.
     let group_len = CHANNEL_BLOCK * A::GROUP;
     let block_len = block_len(g, A::GROUP);
     let first_block = tile.positions[0].channel / CHANNEL_BLOCK;
@@ -126,7 +124,7 @@ pub(super) unsafe fn sums<A: Groups, const R: usize, const V: usize>(
                 let mut w = [unsafe { A::zero() }; V];
                 for (w, block) in w.iter_mut().zip(&blocks) {
                     let group = &block[(first_group + q) * group_len..][..group_len];
-                    // SAFETY: `group_len` readable weights: 64 bytes.
+                    // SAFETY: `group_len` readable weights.
                     *w = unsafe { A::load_weights(group.as_ptr()) };
                 }
                 each_row!(R, r => {

@@ -665,11 +665,10 @@ fn int8_layers_match_their_definition() {
     assert_eq!(y.as_slice(), &expected[..], "rows form");
 
     // The pixels form padded, band by band: 40 rows of 16 positions of 32
-    // channels (a layer kernel copies 12 rows' windows at a time: bands of
-    // 12, 12, 12 and 4 rows), a batch of 2; then TensorFlow's SAME with a
-    // stride of 2 over 64 x 16 (bands of 7 rows), whose padding is all
-    // after the input (its windows reach past it: the input cannot be read
-    // in place).
+    // channels (a layer kernel copies 5 rows' windows at a time), a batch
+    // of 2; then TensorFlow's SAME with a stride of 2 over 64 x 16 (bands
+    // of 4 rows), whose padding is all after the input (its windows reach
+    // past it: the input cannot be read in place).
     let (x, w) = (
         bytes::<Shape![2, 40, 16, 32]>(31),
         bytes::<Shape![16, 3, 3, 32]>(32),

@@ -5,11 +5,12 @@
 //!
 //! Each output position reads one pixel of its input channel per tap, so
 //! the channels are the vector: for each block of 16 channels, the taps'
-//! weights widened once per evaluation ([`DepthwiseWeights`]: each `i32`
-//! lane the weight as `i16` and zero above it), and for each tap of each
-//! position one load of the pixel's 16 bytes from the input as the other
-//! kernels read it ([`PaddedInput`]: in place, or a padded copy, so that
-//! no tap checks the padding), each byte sign-extended to a lane,
+//! weights widened to `i16` once per evaluation ([`DepthwiseWeights`]) and
+//! to `i32` lanes as they are loaded (zero above the weight), and for each
+//! tap of each position one load of the pixel's 16 bytes from the input
+//! as the other kernels read it ([`PaddedInput`]: in place, or a padded
+//! copy, so that no tap checks the padding), each byte sign-extended to a
+//! lane,
 //! multiplied and added by one `vpdpwssd` (each lane read as a pair of
 //! `i16`: the byte times the weight, its sign times zero). With AVX2 (and
 //! at AVX-512 without VNNI) each half of a block is 8 lanes, and the tap a
@@ -30,9 +31,9 @@ use core::mem::MaybeUninit;
 /// per evaluation.
 pub(super) struct DepthwiseWeights<'s> {
     /// For each block of 16 channels and each tap (row by row), the 16
-    /// channels' weights, each the low half of its lane (channels past `C`
-    /// zero).
-    weights: Buf<'s, i32>,
+    /// channels' weights (channels past `C` zero), as `u16`: each the low
+    /// half of its lane once widened, zero above it.
+    weights: Buf<'s, u16>,
     /// Each channel's weights summed (a multiple of 16 of them).
     sums: Buf<'s, i32>,
 }
@@ -93,7 +94,7 @@ pub(super) fn pack<'s>(layer: &Int8Tile, scratch: &mut Scratch<'s>) -> Depthwise
         "int8 weights shorter than their geometry"
     );
     let blocks = channels.div_ceil(CHANNEL_BLOCK);
-    let mut weights = scratch.filled(blocks * taps * CHANNEL_BLOCK, 0i32);
+    let mut weights = scratch.filled(blocks * taps * CHANNEL_BLOCK, 0u16);
     let mut sums = scratch.filled(blocks * CHANNEL_BLOCK, 0i32);
     // Block by block, tap by tap: each tap's 16 weights written side by
     // side and added to the channels' sums in the same pass.
@@ -114,7 +115,7 @@ pub(super) fn pack<'s>(layer: &Int8Tile, scratch: &mut Scratch<'s>) -> Depthwise
                 let weight = w[channel * taps + tap];
                 // The weight in the lane's low `i16`, zero above: the
                 // sign-extended byte's upper half adds nothing.
-                *packed = i32::from(weight as i16 as u16);
+                *packed = weight as i16 as u16;
                 *sum += i32::from(weight);
             }
         }
@@ -188,8 +189,8 @@ fn tile<const R: usize>(
     for kh in 0..kh_len {
         for kw in 0..kw_len {
             let tap = &weights[(kh * kw_len + kw) * CHANNEL_BLOCK..][..CHANNEL_BLOCK];
-            // SAFETY: 16 readable `i32`s; the load is unaligned.
-            let w = unsafe { _mm512_loadu_si512(tap.as_ptr().cast()) };
+            // SAFETY: 16 readable `u16`s; the load is unaligned.
+            let w = unsafe { _mm512_cvtepu16_epi32(_mm256_loadu_si256(tap.as_ptr().cast())) };
             let offset = kh * row_step + kw * tap_step;
             each_row!(R, r => {
                 // SAFETY: `offset + 16 <= span`, the window's values.
@@ -273,8 +274,8 @@ fn tile_avx2<const R: usize>(
     for kh in 0..kh_len {
         for kw in 0..kw_len {
             let tap = &weights[(kh * kw_len + kw) * CHANNEL_BLOCK + half..][..LANES];
-            // SAFETY: 8 readable `i32`s; the load is unaligned.
-            let w = unsafe { _mm256_loadu_si256(tap.as_ptr().cast()) };
+            // SAFETY: 8 readable `u16`s; the load is unaligned.
+            let w = unsafe { _mm256_cvtepu16_epi32(_mm_loadu_si128(tap.as_ptr().cast())) };
             let offset = kh * row_step + kw * tap_step;
             each_row!(R, r => {
                 // SAFETY: `offset + 8 <= span`, the window's values.

@@ -814,7 +814,7 @@ impl LayerKernel {
         let sums = scratch_len(blocks * CHANNEL_BLOCK * size_of::<i32>());
         let input = layer_input_bytes(g, self.spare(g));
         let depthwise =
-            scratch_len(blocks * taps * CHANNEL_BLOCK * size_of::<i32>()) + sums + input;
+            scratch_len(blocks * taps * CHANNEL_BLOCK * size_of::<u16>()) + sums + input;
         match self {
             LayerKernel::Depthwise => depthwise + scratch_len(steps),
             LayerKernel::DepthwiseAvx2 => depthwise + scratch_len(steps8),

@@ -217,10 +217,9 @@ const BAND_BYTES: usize = 4 * 1024;
 /// The output rows a layer kernel stores at a time from one band of its
 /// padded input ([`PaddedInput::store_bands`]), at most the output's: a
 /// whole number of tiles of 8 positions where the rows allow it, at least
-/// 32 positions, more while their input fits [`BAND_BYTES`]. An image's
-/// last rows, where fewer than a tile's positions, join the band before
-/// them ([`band_most_rows`]), so that the bands sum no more tiles than
-/// the whole image does.
+/// 32 positions, more while their input fits [`BAND_BYTES`]. (An image's
+/// last band may hold fewer positions than a tile: the layer kernels
+/// store those one at a time, as they do a layer of so few.)
 #[cfg(all(feature = "alloc", target_arch = "x86_64"))]
 const fn band_rows(g: &Geometry) -> usize {
     let [oh, ow] = g.output;
@@ -241,31 +240,6 @@ const fn band_rows(g: &Geometry) -> usize {
     }
 }
 
-/// The output rows of the band of `g` that stores the output's `rest`
-/// last rows: [`band_rows`] of them, or all of them where the rows after
-/// those would hold fewer positions than a tile.
-#[cfg(all(feature = "alloc", target_arch = "x86_64"))]
-const fn band_from(g: &Geometry, rest: usize) -> usize {
-    let rows = band_rows(g);
-    if rest <= rows || (rest - rows) * g.output[1] < TILE_ROWS {
-        rest
-    } else {
-        rows
-    }
-}
-
-/// The most output rows one band of `g` takes ([`band_from`]).
-#[cfg(all(feature = "alloc", target_arch = "x86_64"))]
-const fn band_most_rows(g: &Geometry) -> usize {
-    let (oh, rows) = (g.output[0], band_rows(g));
-    let last = oh % rows;
-    if rows < oh && last * g.output[1] < TILE_ROWS {
-        rows + last
-    } else {
-        rows
-    }
-}
-
 /// The rows of the padded input that `rows` output rows of `g` read.
 #[cfg(all(feature = "alloc", target_arch = "x86_64"))]
 const fn band_input_rows(g: &Geometry, rows: usize) -> usize {
@@ -280,7 +254,7 @@ const fn layer_input_bytes(g: &Geometry, spare: usize) -> usize {
         0
     } else {
         let (_, columns) = PaddedInput::extent(g);
-        scratch_len(band_input_rows(g, band_most_rows(g)) * columns * g.in_channels + spare)
+        scratch_len(band_input_rows(g, band_rows(g)) * columns * g.in_channels + spare)
     }
 }
 
@@ -325,7 +299,7 @@ impl<'p> PaddedInput<'p> {
             };
         }
         let (_, columns) = Self::extent(g);
-        let rows = band_input_rows(g, band_most_rows(g));
+        let rows = band_input_rows(g, band_rows(g));
         let values = scratch.filled(rows * columns * g.in_channels + spare, 0);
         PaddedInput {
             values: InputBytes::Copy(values),
@@ -360,7 +334,7 @@ impl<'p> PaddedInput<'p> {
         for n in 0..g.batch {
             let mut oh = 0;
             while oh < oh_len {
-                let rows = band_from(g, oh_len - oh);
+                let rows = band_rows(g).min(oh_len - oh);
                 let input_rows = band_input_rows(g, rows);
                 let InputBytes::Copy(values) = &mut self.values else {
                     unreachable!("a copy, tested above")
@@ -1502,8 +1476,8 @@ mod tests {
     }
 
     /// A layer's bands of output rows ([`band_rows`]): whole tiles of 8
-    /// positions where the rows allow it, the last band of an image a tile
-    /// at least, the input of all but the least band within
+    /// positions where the rows allow it, the input of all but the least
+    /// band within
     /// [`BAND_BYTES`]; `tests/quantized.rs` counts on 5 and 4 rows for its
     /// banded layers.
     #[test]
@@ -1528,22 +1502,12 @@ mod tests {
                     output: [rows, ow],
                     ..geometry([c, c, 1], [input[0] + 2, input[1] + 2], [3, 3], stride, 1)
                 };
-                let (band, most) = (band_rows(&g), band_most_rows(&g));
+                let band = band_rows(&g);
                 let row_bytes = PaddedInput::extent(&g).1 * c;
-                assert!(band >= 1 && band <= most && most <= rows, "{g:?}");
+                assert!(band >= 1 && band <= rows, "{g:?}");
                 if band < rows {
                     assert!((band * ow).is_multiple_of(TILE_ROWS) && band * ow >= 32);
                 }
-                // The bands from the first: each `band` rows, the last of
-                // a tile at least (or the whole output), none past `most`.
-                let (mut done, mut last) = (0, 0);
-                while done < rows {
-                    last = band_from(&g, rows - done);
-                    assert!(last == band || done + last == rows, "{g:?}");
-                    assert!(last <= most, "{g:?}");
-                    done += last;
-                }
-                assert!(last * ow >= TILE_ROWS || last == rows, "{g:?}: {last}");
                 if ow == 96 && rows == oh {
                     // More rows than the least (1) while they fit.
                     assert!(band > 1 && band_input_rows(&g, band) * row_bytes <= BAND_BYTES);
@@ -1551,10 +1515,10 @@ mod tests {
                 }
             }
         }
-        // The keyword spotter's depthwise layers: bands of 8 rows, the
-        // last one's single row joining the band before it.
+        // The keyword spotter's depthwise layers: bands of 8 rows (the last
+        // of one row, 5 positions).
         let kws = geometry([64, 64, 64], [25, 5], [3, 3], 1, 1);
-        assert_eq!((band_rows(&kws), band_most_rows(&kws)), (8, 9));
+        assert_eq!(band_rows(&kws), 8);
     }
 
     /// Each layer kernel the CPU runs takes from the scratch it is lent

@@ -331,6 +331,13 @@ impl<'p> PaddedInput<'p> {
         }
         let (oh_len, ow_len, columns) = (g.output[0], g.output[1], self.columns);
         let per_row = ow_len * g.out_channels;
+        // One image, no padding: each band's rows set below.
+        let mut band = Geometry {
+            batch: 1,
+            input: [0, columns],
+            pad: [0, 0],
+            ..*g
+        };
         for n in 0..g.batch {
             let mut oh = 0;
             while oh < oh_len {
@@ -350,13 +357,7 @@ impl<'p> PaddedInput<'p> {
                     padding,
                     to,
                 );
-                let band = Geometry {
-                    batch: 1,
-                    input: [input_rows, columns],
-                    output: [rows, ow_len],
-                    pad: [0, 0],
-                    ..*g
-                };
+                (band.input[0], band.output[0]) = (input_rows, rows);
                 self.rows = input_rows;
                 let first = (n * oh_len + oh) * per_row;
                 store(

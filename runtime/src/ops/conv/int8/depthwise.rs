@@ -15,10 +15,10 @@
 //! `i16`: the byte times the weight, its sign times zero). With AVX2 (and
 //! at AVX-512 without VNNI) each half of a block is 8 lanes, and the tap a
 //! `vpmaddwd` and an add ([`store_layer_avx2`]).
-//! Eight positions at a time keep eight sums in flight; the correction for
-//! the input's constant (which cancels the padding's zero points) and the
-//! epilogue are applied in registers ([`Steps`], [`Steps8`]) and the bytes
-//! stored.
+//! Eight positions at a time (four with AVX2) keep as many sums in flight;
+//! the correction for the input's constant (which cancels the padding's
+//! zero points) and the epilogue are applied in registers ([`Steps`],
+//! [`Steps8`]) and the bytes stored.
 
 use super::requantize::{Steps, Steps8};
 use super::{is_depthwise, Int8Tile, PaddedInput, CHANNEL_BLOCK};
@@ -209,10 +209,12 @@ fn tile<const R: usize>(
 }
 
 /// [`store_layer`] with AVX2: for each block of 8 channels (half of one of
-/// the packed weights' blocks), tiles of 8 positions, each tap one
+/// the packed weights' blocks), tiles of 4 positions, each tap one
 /// widening load and one `vpmaddwd` (an input byte, sign-extended, times
 /// its weight; the upper halves' product is zero) and an add per position,
 /// the epilogue in registers (`steps`, 8 channels' each, [`Steps8`]).
+/// Four, not eight: AVX2's 16 registers hold four sums beside the
+/// epilogue's vectors (eight spilled, and were slower).
 #[target_feature(enable = "avx2")]
 pub(super) fn store_layer_avx2(
     layer: &Int8Tile,
@@ -224,12 +226,12 @@ pub(super) fn store_layer_avx2(
     let g = layer.geometry;
     let total = g.batch * g.output[0] * g.output[1];
     for steps in steps {
-        if total >= 8 {
+        if total >= 4 {
             let mut done = 0;
             while done < total {
-                let start = done.min(total - 8);
-                tile_avx2::<8>(g, packed, input, steps, out, start);
-                done = start + 8;
+                let start = done.min(total - 4);
+                tile_avx2::<4>(g, packed, input, steps, out, start);
+                done = start + 4;
             }
         } else {
             for start in 0..total {

@@ -63,14 +63,28 @@ pub(crate) trait Nest<X, E>: Sized {
 pub(crate) const EVERY_LEVEL: bool = !cfg!(dev_profile) || cfg!(feature = "every-level-in-debug");
 
 /// `nest.run` with the geometry of vectors of `$lanes` `f32`: tiles of
-/// `tile_rows` rows by two vectors, a single row by eight. Every level's
-/// geometry follows from its lanes here.
+/// `tile_rows` rows by two vectors, a single row by [`row_wide`]. Every
+/// level's geometry follows from its lanes here.
 macro_rules! run_with_lanes {
     ($nest:expr, $lanes:expr, $fuse:expr, $out:expr, $e:expr, $first:expr) => {
-        $nest.run::<{ $lanes }, { tile_rows($lanes) }, { 2 * $lanes }, { 8 * $lanes }, { $fuse }>(
+        $nest.run::<{ $lanes }, { tile_rows($lanes) }, { 2 * $lanes }, { row_wide($lanes) }, { $fuse }>(
             $out, $e, $first,
         )
     };
+}
+
+/// The columns of a single row's tile: eight vectors, so that its four
+/// chains of sums ([`accumulate_block`](crate::expr)) fill the registers;
+/// two in a runtime optimised for size (`cfg(size_profile)`), whose
+/// unrolled-less loops keep a tile's chains in the frame (four chains of
+/// eight AVX-512 vectors are 2 KiB of it). Each column's sum is the same
+/// in either: the chains run over `k` for every column alike.
+pub(crate) const fn row_wide(lanes: usize) -> usize {
+    if cfg!(size_profile) {
+        2 * lanes
+    } else {
+        8 * lanes
+    }
 }
 
 /// Runs an expression's `nest` at the selected level ([`at_selected_level`])
@@ -153,6 +167,7 @@ pub(super) fn at_target<X, E, N: Nest<X, E>>(nest: N, out: &mut [X], e: &E, firs
 #[cfg(all(feature = "std", target_arch = "x86_64"))]
 mod x86 {
     use super::super::tiles::tile_rows;
+    use super::row_wide;
     use super::Nest;
 
     /// AVX-512: 16 lanes, 8-row tiles of 32 columns (128 for a single row).

@@ -81,8 +81,14 @@ mod x86 {
         block: &mut [[f32; 32]; 8],
         b: &impl RightBlock<T, C>,
     ) {
+        let Ok(a_rows) = <&[Ra; 8]>::try_from(a_rows.as_slice()) else {
+            return;
+        };
         let zero = _mm512_setzero_ps();
         let mut sums: [[__m512; 2]; 8] = [[zero; 2]; 8];
+        // Rows by constant index, not by a loop: the 16 accumulators stay
+        // in registers at every optimisation level (at `opt-level = "s"` a
+        // loop over the rows is kept, and the tile with it in memory).
         for kk in 0..k {
             let row = b.load(kk);
             let row = (&row as &dyn Any)
@@ -96,20 +102,26 @@ mod x86 {
                     _mm512_loadu_ps(row.as_ptr().add(16)),
                 )
             };
-            for (sum, a_row) in sums.iter_mut().zip(a_rows) {
-                let a = a_row.get(kk, T::ZERO);
-                let a = _mm512_set1_ps(*(&a as &dyn Any).downcast_ref::<f32>().unwrap_or(&0.0));
-                sum[0] = _mm512_fmadd_ps(a, low, sum[0]);
-                sum[1] = _mm512_fmadd_ps(a, high, sum[1]);
+            macro_rules! fmadd_row {
+                ($($r:literal)*) => {$(
+                    let a = a_rows[$r].get(kk, T::ZERO);
+                    let a = _mm512_set1_ps(*(&a as &dyn Any).downcast_ref::<f32>().unwrap_or(&0.0));
+                    sums[$r][0] = _mm512_fmadd_ps(a, low, sums[$r][0]);
+                    sums[$r][1] = _mm512_fmadd_ps(a, high, sums[$r][1]);
+                )*};
             }
+            fmadd_row!(0 1 2 3 4 5 6 7);
         }
-        for (values, sum) in block.iter_mut().zip(sums) {
-            // SAFETY: 16 floats from element 0 and from element 16 of a
-            // 32-float array.
-            unsafe {
-                _mm512_storeu_ps(values.as_mut_ptr(), sum[0]);
-                _mm512_storeu_ps(values.as_mut_ptr().add(16), sum[1]);
-            }
+        macro_rules! store_row {
+            ($($r:literal)*) => {$(
+                // SAFETY: 16 floats from element 0 and from element 16 of
+                // a 32-float array.
+                unsafe {
+                    _mm512_storeu_ps(block[$r].as_mut_ptr(), sums[$r][0]);
+                    _mm512_storeu_ps(block[$r].as_mut_ptr().add(16), sums[$r][1]);
+                }
+            )*};
         }
+        store_row!(0 1 2 3 4 5 6 7);
     }
 }

@@ -1184,6 +1184,12 @@ mod vnni {
         }
     }
 
+    /// The positions of a tile of [`layer_blocks`]: 8, or 4 in a runtime
+    /// optimised for size (`cfg(size_profile)`), whose code keeps 16 sums
+    /// and their epilogue in registers less well (its frame was four times
+    /// as large).
+    const TILE: usize = if cfg!(size_profile) { 4 } else { 8 };
+
     /// The `V` blocks of 16 channels of `steps` of every position
     /// ([`store_layer`]).
     #[target_feature(enable = "avx512f,avx512bw,avx512vnni,avx2")]
@@ -1204,11 +1210,11 @@ mod vnni {
         // Each layer kernel writes this walk out: one helper taking the
         // tile as a closure, inlined, measured 5-8% slower in all of them.
         let mut done = 0;
-        if total >= 8 {
+        if total >= TILE {
             while done < total {
-                let start = done.min(total - 8);
-                layer_tile::<8, V>(&tile, packed, input, steps, out, start, done - start);
-                done = start + 8;
+                let start = done.min(total - TILE);
+                layer_tile::<TILE, V>(&tile, packed, input, steps, out, start, done - start);
+                done = start + TILE;
             }
             return;
         }
@@ -1256,7 +1262,9 @@ mod vnni {
                 let row = &mut out[(start + r) * c_out..][..c_out];
                 let steps = if V == 1 { tile_steps } else { core::hint::black_box(steps) };
                 for (sum, steps) in sums[r].iter().zip(steps) {
-                    steps.store(row, steps.apply(sum.0));
+                    // SAFETY: the CPU has AVX-512 F and BW (this
+                    // function's features).
+                    unsafe { steps.store(row, steps.apply(sum.0)) };
                 }
             }
         });
@@ -1310,7 +1318,7 @@ mod vnni {
                 (1 << valid) - 1
             };
             let first = block * CHANNEL_BLOCK * per_channel;
-            if valid == CHANNEL_BLOCK && row_len.is_multiple_of(64) {
+            if !cfg!(size_profile) && valid == CHANNEL_BLOCK && row_len.is_multiple_of(64) {
                 // Whole blocks of 16 quads: one 16 x 16 transpose of the
                 // channels' 64-byte runs each, where 16 gathers would wait
                 // on memory.

@@ -149,9 +149,14 @@ impl Steps {
     /// `multiply_by_quantized_multiplier`, in vectors: the 64-bit
     /// products of the even and the odd lanes apart), but for the
     /// saturation to bytes, which [`Steps::store`] makes.
-    #[inline]
-    #[target_feature(enable = "avx512f,avx512bw")]
-    pub(super) fn apply(&self, sums: __m512i) -> __m512i {
+    ///
+    /// # Safety
+    /// The CPU has AVX-512 F and BW. Always inlined, without target features of
+    /// its own: a layer kernel's tile calls it once per block of sums, and
+    /// a call (kept where optimised for size) would spill every sum of the
+    /// tile around it.
+    #[inline(always)]
+    pub(super) unsafe fn apply(&self, sums: __m512i) -> __m512i {
         let one = _mm512_set1_epi32(1);
         // Two steps most layers do not need are skipped by branches that
         // go the same way for every tile.
@@ -196,9 +201,11 @@ impl Steps {
     /// the bytes' range, into a position's channels `row`: a whole block as one 16-byte store (a masked
     /// narrowing store to memory takes several micro-ops on both machine
     /// kinds), a last partial block masked.
-    #[inline]
-    #[target_feature(enable = "avx512f,avx512bw")]
-    pub(super) fn store(&self, row: &mut [MaybeUninit<i8>], values: __m512i) {
+    ///
+    /// # Safety
+    /// The CPU has AVX-512 F and BW; always inlined as [`Self::apply`].
+    #[inline(always)]
+    pub(super) unsafe fn store(&self, row: &mut [MaybeUninit<i8>], values: __m512i) {
         let lanes = &mut row[self.channel..][..self.lanes];
         if let Ok(whole) = <&mut [MaybeUninit<i8>; LANES]>::try_from(&mut *lanes) {
             // SAFETY: `whole` is 16 writable bytes; the store is unaligned.
@@ -332,9 +339,14 @@ impl Steps8 {
     }
 
     /// [`Steps::apply`] to the 8 sums `sums`.
-    #[inline]
-    #[target_feature(enable = "avx2")]
-    pub(super) fn apply(&self, sums: __m256i) -> __m256i {
+    ///
+    /// # Safety
+    /// The CPU has AVX2. Always inlined, without target features of
+    /// its own: a layer kernel's tile calls it once per block of sums, and
+    /// a call (kept where optimised for size) would spill every sum of the
+    /// tile around it.
+    #[inline(always)]
+    pub(super) unsafe fn apply(&self, sums: __m256i) -> __m256i {
         let mut x = _mm256_add_epi32(sums, self.add);
         if self.shifts_left {
             x = _mm256_sllv_epi32(x, self.left);
@@ -372,9 +384,11 @@ impl Steps8 {
     /// [`Steps::store`]: the block's lanes of `values` as bytes, each
     /// saturated to the bytes' range (`i32` to `i16` to `i8`, each
     /// saturating), into a position's channels `row`.
-    #[inline]
-    #[target_feature(enable = "avx2")]
-    pub(super) fn store(&self, row: &mut [MaybeUninit<i8>], values: __m256i) {
+    ///
+    /// # Safety
+    /// The CPU has AVX2; always inlined as [`Self::apply`].
+    #[inline(always)]
+    pub(super) unsafe fn store(&self, row: &mut [MaybeUninit<i8>], values: __m256i) {
         // Each 128-bit lane's four values, as bytes, first in the lane.
         let words = _mm256_packs_epi32(values, values);
         let bytes = _mm256_packs_epi16(words, words);

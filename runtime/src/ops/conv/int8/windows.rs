@@ -121,19 +121,22 @@ pub(super) unsafe fn sums<A: Groups, const R: usize, const V: usize>(
             let offset = kh * row_step + piece * piece_step;
             let first_group = kh * row_groups + piece * piece_groups;
             for q in 0..piece_groups {
+                // Blocks by constant index too (`each_row!`), as rows: a
+                // loop over them, kept where optimised for size, would keep
+                // the sums in memory.
                 let mut w = [unsafe { A::zero() }; V];
-                for (w, block) in w.iter_mut().zip(&blocks) {
-                    let group = &block[(first_group + q) * group_len..][..group_len];
+                each_row!(V, v => {
+                    let group = &blocks[v][(first_group + q) * group_len..][..group_len];
                     // SAFETY: `group_len` readable weights.
-                    *w = unsafe { A::load_weights(group.as_ptr()) };
-                }
+                    w[v] = unsafe { A::load_weights(group.as_ptr()) };
+                });
                 each_row!(R, r => {
                     // SAFETY: `offset + GROUP (q + 1) <= span`, the
                     // window's values.
                     let x = unsafe { A::broadcast(windows[r].add(offset + A::GROUP * q)) };
-                    for (sum, &w) in sums[r].iter_mut().zip(&w) {
-                        *sum = unsafe { A::multiply_add(*sum, x, w) };
-                    }
+                    each_row!(V, v => {
+                        sums[r][v] = unsafe { A::multiply_add(sums[r][v], x, w[v]) };
+                    });
                 });
             }
         }

@@ -73,12 +73,13 @@ macro_rules! run_with_lanes {
     };
 }
 
-/// The columns of a single row's tile: eight vectors, so that its four
-/// chains of sums ([`accumulate_block`](crate::expr)) fill the registers;
-/// two in a runtime optimised for size (`cfg(size_profile)`), whose
-/// unrolled-less loops keep a tile's chains in the frame (four chains of
-/// eight AVX-512 vectors are 2 KiB of it). Each column's sum is the same
-/// in either: the chains run over `k` for every column alike.
+/// The columns of a single row's tile: eight vectors, so that the
+/// one-row product kernel's four chains of sums
+/// (`expr::matmul::kernel::accumulate_one_row`) fill the registers; two
+/// in a runtime optimised for size (`cfg(size_profile)`), where LLVM keeps
+/// the loops over a tile's columns and so the chains in the frame (four
+/// chains of eight AVX-512 vectors are 2 KiB of it). Each column's sum is
+/// the same in either: the chains run over `k` for every column alike.
 pub(crate) const fn row_wide(lanes: usize) -> usize {
     if cfg!(size_profile) {
         2 * lanes

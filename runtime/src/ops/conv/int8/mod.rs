@@ -1261,11 +1261,14 @@ mod vnni {
             if r >= skip {
                 let row = &mut out[(start + r) * c_out..][..c_out];
                 let steps = if V == 1 { tile_steps } else { core::hint::black_box(steps) };
-                for (sum, steps) in sums[r].iter().zip(steps) {
+                // Blocks by constant index, as the sums were made
+                // (`windows::sums`): a loop here, kept where optimised
+                // for size, would keep the whole tile in memory.
+                each_row!(V, v => {
                     // SAFETY: the CPU has AVX-512 F and BW (this
                     // function's features).
-                    unsafe { steps.store(row, steps.apply(sum.0)) };
-                }
+                    unsafe { steps[v].store(row, steps[v].apply(sums[r][v].0)) };
+                });
             }
         });
     }

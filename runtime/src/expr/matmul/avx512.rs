@@ -82,7 +82,7 @@ mod x86 {
         b: &impl RightBlock<T, C>,
     ) {
         let Ok(a_rows) = <&[Ra; 8]>::try_from(a_rows.as_slice()) else {
-            return;
+            unreachable!("an 8-row tile (the caller's downcast)")
         };
         let zero = _mm512_setzero_ps();
         let mut sums: [[__m512; 2]; 8] = [[zero; 2]; 8];

@@ -1185,9 +1185,8 @@ mod vnni {
     }
 
     /// The positions of a tile of [`layer_blocks`]: 8, or 4 in a runtime
-    /// optimised for size (`cfg(size_profile)`), whose code keeps 16 sums
-    /// and their epilogue in registers less well (its frame was four times
-    /// as large).
+    /// optimised for size (`cfg(size_profile)`), whose code spills a tile
+    /// of 8 positions' sums beside the epilogue's vectors.
     const TILE: usize = if cfg!(size_profile) { 4 } else { 8 };
 
     /// The `V` blocks of 16 channels of `steps` of every position

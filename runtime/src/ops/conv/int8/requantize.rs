@@ -151,10 +151,10 @@ impl Steps {
     /// saturation to bytes, which [`Steps::store`] makes.
     ///
     /// # Safety
-    /// The CPU has AVX-512 F and BW. Always inlined, without target features of
-    /// its own: a layer kernel's tile calls it once per block of sums, and
-    /// a call (kept where optimised for size) would spill every sum of the
-    /// tile around it.
+    /// The CPU has AVX-512 F and BW. Always inlined, without target
+    /// features of its own: a layer kernel's tile calls it once per block
+    /// of sums, and a call (kept where optimised for size) would spill
+    /// every sum of the tile around it.
     #[inline(always)]
     pub(super) unsafe fn apply(&self, sums: __m512i) -> __m512i {
         let one = _mm512_set1_epi32(1);

@@ -142,3 +142,76 @@ proptest! {
         prop_assert!(p.bytes >= peak(&tensors));
     }
 }
+
+type M = Shape![4, 4];
+
+/// A product chain's first product is a stage (`c @ b`, evaluated first);
+/// in a program it is placed in the arena, not on the stack, apart from
+/// the tensors alive at its statement: `c`, which it reads, and `d`, which
+/// reads it (128 B each).
+#[tensor_expr::program]
+fn one_stage(a: &Tensor<f64, M>, b: &Tensor<f64, M>) -> Tensor<f64, M> {
+    let c = tensor_expr!(a + 1.0);
+    let d = tensor_expr!(c @ b @ a);
+    tensor_expr!(d * 2.0)
+}
+
+/// Stages in planned statements and in the result, next to statements the
+/// plan does not place (a fallible product with `?`, an assignment, a
+/// statement whose operand block has a `return`), which run out of line.
+#[tensor_expr::program]
+fn staged(
+    a: &Tensor<f64, M>,
+    b: &Tensor<f64, M>,
+    v: &Tensor<f64, Shape![4]>,
+    out: &mut Tensor<f64, M>,
+) -> Result<Tensor<f64, M>, tensor_expr::LinalgError> {
+    let c = tensor_expr!(a @ b @ transpose(a) + b);
+    let d = tensor_expr!(softmax(c @ a, [1]) * 2.0 + b @ c @ a);
+    let e = tensor_expr!(c @ inv(d))?;
+    tensor_expr!(out = e @ b @ a + d);
+    let w = tensor_expr!(d @ v + v);
+    // Kept inline: a closure would change what `return` returns from.
+    tensor_expr!(
+        out += {
+            if v[[0]] > 1e9 {
+                return Ok(Tensor::zeros());
+            }
+            v
+        }
+    );
+    Ok(tensor_expr!(a @ e @ b + w))
+}
+
+fn staged_written_separately(
+    a: &Tensor<f64, M>,
+    b: &Tensor<f64, M>,
+    v: &Tensor<f64, Shape![4]>,
+    out: &mut Tensor<f64, M>,
+) -> Result<Tensor<f64, M>, tensor_expr::LinalgError> {
+    let c = tensor_expr!(a @ b @ transpose(a) + b);
+    let d = tensor_expr!(softmax(c @ a, [1]) * 2.0 + b @ c @ a);
+    let e = tensor_expr!(c @ inv(d))?;
+    tensor_expr!(out = e @ b @ a + d);
+    let w = tensor_expr!(d @ v + v);
+    tensor_expr!(out += v);
+    Ok(tensor_expr!(a @ e @ b + w))
+}
+
+#[test]
+fn stages_live_in_the_arena_and_other_statements_keep_their_meaning() {
+    let a =
+        Tensor::<f64, M>::from_fn(|[i, j]| ((i * 4 + j) as f64 * 0.37).sin() + f64::from(i == j));
+    let b = Tensor::<f64, M>::from_fn(|[i, j]| ((i + 2 * j) as f64 * 0.21).cos());
+    let v = Tensor::<f64, Shape![4]>::from_fn(|[i]| i as f64 - 1.5);
+    let (mut out, mut out_separately) = (Tensor::zeros(), Tensor::zeros());
+    let found = staged(&a, &b, &v, &mut out).unwrap();
+    let expected = staged_written_separately(&a, &b, &v, &mut out_separately).unwrap();
+    assert_eq!(found.as_slice(), expected.as_slice());
+    assert_eq!(out.as_slice(), out_separately.as_slice());
+
+    let expected = tensor_expr!((a + 1.0) @ b @ a * 2.0);
+    assert_eq!(one_stage(&a, &b).as_slice(), expected.as_slice());
+    assert_eq!(ONE_STAGE_TENSOR_BYTES, 2 * 128);
+    assert_eq!(ONE_STAGE_ARENA_BYTES, 3 * 128);
+}

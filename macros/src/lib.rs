@@ -49,9 +49,14 @@ pub fn tensor_expr(input: TokenStream) -> TokenStream {
 /// alive at one statement disjoint bytes, the largest placed first, each at
 /// the lowest offset that fits (TensorFlow Lite Micro's greedy planner).
 /// After its last statement the binding ends: a borrow of it kept longer
-/// does not compile. Everything else (assignments, `argmax`, fallible
-/// linear algebra, calls nested in blocks or loops, other statements) stays
-/// as written. A tensor's first dim cannot be `Dyn`.
+/// does not compile. The parts of such a statement evaluated first (its
+/// stages: `f @ p` in `f @ p @ transpose(f) + q`) and its kernels' scratch
+/// are in the arena too, as are the result's (a body ending in
+/// `tensor_expr!(e)`). A top-level `tensor_expr!` the plan does not place
+/// (an assignment, `argmax`, fallible linear algebra with `?`) runs out of
+/// line, its frames the stack's only while it runs; calls nested in blocks
+/// or loops and other statements stay as written. A tensor's first dim
+/// cannot be `Dyn`.
 ///
 /// `#[tensor_expr::program(ram <= BYTES)]` fails `cargo check` on the
 /// attribute when the arena exceeds `BYTES`, naming the tensors alive where

@@ -16,8 +16,13 @@
 //!   (`program::end`), so a borrow that would outlive it does not compile;
 //! - `kws(x)`: `kws_in` over an arena on its own stack.
 //!
-//! The other statements (and `tensor_expr!` calls nested in blocks, loops,
-//! assignments, `argmax`, fallible linear algebra) are kept as written.
+//! A planned statement's stages (the parts its expression evaluates first)
+//! are entries of the plan too, each a tensor and its kernels' scratch
+//! alive while the statement runs, as are the result's. A top-level
+//! `tensor_expr!` the plan does not place (an assignment, `argmax`,
+//! fallible linear algebra) runs in `program::statement`, out of line;
+//! other statements (and calls nested in blocks or loops) are kept as
+//! written.
 
 use crate::ast;
 use proc_macro2::{Ident, Span, TokenStream, TokenTree};
@@ -61,6 +66,8 @@ struct Tail {
     statement: usize,
     /// The parsed `tensor_expr!` statement.
     expression: ast::Statement,
+    /// How many of its stages are in the arena.
+    stages: usize,
 }
 
 /// One planned tensor: the statement that writes it and its binding.
@@ -73,6 +80,65 @@ struct Planned {
     last: usize,
     /// The parsed `tensor_expr!` statement.
     expression: ast::Statement,
+    /// How many of its stages are in the arena.
+    stages: usize,
+}
+
+/// How many of a planned statement's stages are in the arena.
+fn arena_stages(expression: &ast::Statement) -> usize {
+    crate::expand::stages_in_arena(expression)
+        .into_iter()
+        .filter(|&in_arena| in_arena)
+        .count()
+}
+
+/// The plan's entries for the stages in the arena, after the planned
+/// tensors', their statements' scratch and the result's scratch: for each
+/// planned statement in order, then the result, each stage's tensor and
+/// then its kernels' scratch.
+struct StageEntries {
+    /// The first stage entry's index.
+    first: usize,
+    /// Per planned statement (then the result), the index of its first
+    /// stage entry and its count of stages.
+    statements: Vec<(usize, usize)>,
+}
+
+impl StageEntries {
+    fn new(planned: &[Planned], tail: Option<&Tail>) -> Self {
+        let first = 2 * planned.len() + usize::from(tail.is_some());
+        let mut next = first;
+        let mut statements = Vec::new();
+        for stages in planned
+            .iter()
+            .map(|p| p.stages)
+            .chain(tail.map(|t| t.stages))
+        {
+            statements.push((next, stages));
+            next += 2 * stages;
+        }
+        StageEntries { first, statements }
+    }
+
+    /// All stage entries' count.
+    fn count(&self) -> usize {
+        self.statements.iter().map(|(_, stages)| 2 * stages).sum()
+    }
+}
+
+/// The local holding the place in the arena of stage `j` of the planned
+/// statement `k` (`k` = the count of planned statements: the result's).
+fn staged_name(k: usize, j: usize) -> Ident {
+    format_ident!("__tensor_expr_staged{k}_{j}")
+}
+
+/// The witness's locals of the footprints of stage `j` of statement `k`:
+/// its tensor's, then its scratch's.
+fn stage_footprint_names(k: usize, j: usize) -> [Ident; 2] {
+    [
+        format_ident!("__tensor_expr_stage_footprint{k}_{j}"),
+        format_ident!("__tensor_expr_stage_scratch_footprint{k}_{j}"),
+    ]
 }
 
 /// Expands the attribute over `item`.
@@ -96,15 +162,23 @@ pub fn expand(args: TokenStream, item: TokenStream) -> syn::Result<TokenStream> 
     let name_in = format_ident!("{name}_in", span = name.span());
     let rt = quote!(::tensor_expr::__private::program);
     // Each planned tensor, then each one's statement's kernel scratch
-    // (alive while the statement runs), then the result's.
-    let count = 2 * planned.len() + usize::from(tail.is_some());
+    // (alive while the statement runs), then the result's, then each
+    // statement's stages and their scratch (alive while it runs).
+    let stage_entries = StageEntries::new(&planned, tail.as_ref());
+    let count = stage_entries.first + stage_entries.count();
 
     let witness_fn = witness_function(&function, &planned, tail.as_ref(), &witness);
+    let stage_spans = planned
+        .iter()
+        .map(|p| (p.statement, p.stages))
+        .chain(tail.iter().map(|t| (t.statement, t.stages)))
+        .flat_map(|(statement, stages)| core::iter::repeat_n((statement, statement), 2 * stages));
     let spans = planned
         .iter()
         .map(|p| (p.statement, p.last))
         .chain(planned.iter().map(|p| (p.statement, p.statement)))
-        .chain(tail.iter().map(|t| (t.statement, t.statement)));
+        .chain(tail.iter().map(|t| (t.statement, t.statement)))
+        .chain(stage_spans);
     let entries = spans.enumerate().map(|(k, (first, last))| {
         let list = (0..k).fold(
             quote!(W),
@@ -121,7 +195,21 @@ pub fn expand(args: TokenStream, item: TokenStream) -> syn::Result<TokenStream> 
         .iter()
         .map(|p| p.name.to_string())
         .chain(planned.iter().map(|p| format!("scratch of {}", p.name)))
-        .chain(tail.iter().map(|_| "scratch of the result".to_string()));
+        .chain(tail.iter().map(|_| "scratch of the result".to_string()))
+        .chain(
+            planned
+                .iter()
+                .map(|p| (p.name.to_string(), p.stages))
+                .chain(tail.iter().map(|t| ("the result".to_string(), t.stages)))
+                .flat_map(|(name, stages)| {
+                    (0..stages).flat_map(move |j| {
+                        [
+                            format!("stage {j} of {name}"),
+                            format!("scratch of stage {j} of {name}"),
+                        ]
+                    })
+                }),
+        );
     let budget_check = options.ram.as_ref().map(|ram| {
         let program = name.to_string();
         quote_spanned!(ram.span()=>
@@ -150,6 +238,7 @@ pub fn expand(args: TokenStream, item: TokenStream) -> syn::Result<TokenStream> 
         statements,
         &planned,
         tail.as_ref(),
+        &stage_entries,
         Body::Placed(&lifetimes, &plan),
     );
     let doc_in = format!(
@@ -266,6 +355,7 @@ fn planned_statements(statements: &[syn::Stmt]) -> syn::Result<Vec<Planned>> {
             statement: index,
             name,
             last,
+            stages: arena_stages(&expression),
             expression,
         });
     }
@@ -292,6 +382,7 @@ fn tail_statement(statements: &[syn::Stmt]) -> syn::Result<Option<Tail>> {
     let expression = crate::definitions::expand(expression)?;
     Ok(crate::expand::placeable(&expression).then(|| Tail {
         statement: statements.len() - 1,
+        stages: arena_stages(&expression),
         expression,
     }))
 }
@@ -385,6 +476,7 @@ fn body(
     statements: &[syn::Stmt],
     planned: &[Planned],
     tail: Option<&Tail>,
+    stages: &StageEntries,
     form: Body,
 ) -> TokenStream {
     let rt = quote!(::tensor_expr::__private::program);
@@ -414,11 +506,23 @@ fn body(
             .collect();
         let k = planned.iter().position(|p| p.statement == index);
         if let Some(tail) = tail.filter(|t| t.statement == index) {
-            out.extend(result(planned, tail, &form));
+            out.extend(result(planned, tail, stages, &form));
             continue;
         }
         let syn::Stmt::Local(local) = statement else {
-            out.extend(statement.to_token_stream());
+            let kept = match statement {
+                syn::Stmt::Macro(call) if call.attrs.is_empty() => {
+                    out_of_line(&call.mac).map(|value| {
+                        let semi = &call.semi_token;
+                        quote!(#value #semi)
+                    })
+                }
+                syn::Stmt::Expr(syn::Expr::Macro(call), semi) if call.attrs.is_empty() => {
+                    out_of_line(&call.mac).map(|value| quote!(#value #semi))
+                }
+                _ => None,
+            };
+            out.extend(kept.unwrap_or_else(|| statement.to_token_stream()));
             out.extend(ends);
             continue;
         };
@@ -446,13 +550,30 @@ fn body(
                     ),
                 };
                 out.extend(quote!(let mut #scratch = #lent;));
+                let (staged_lets, staged) = staged_places(k, stages, &form);
+                out.extend(staged_lets);
                 let slot = quote!((#slot, &mut #scratch));
                 Some(crate::expand::expand_into(
                     &planned[k].expression,
                     Some(crate::expand::Destination::Slot(&slot)),
+                    &staged,
                 ))
             }
-            None => local.init.as_ref().map(|init| init.expr.to_token_stream()),
+            None => local.init.as_ref().map(|init| match &*init.expr {
+                syn::Expr::Macro(call) if call.attrs.is_empty() => {
+                    out_of_line(&call.mac).unwrap_or_else(|| init.expr.to_token_stream())
+                }
+                syn::Expr::Try(attempt) if attempt.attrs.is_empty() => match &*attempt.expr {
+                    syn::Expr::Macro(call) if call.attrs.is_empty() => out_of_line(&call.mac)
+                        .map(|value| {
+                            let question = &attempt.question_token;
+                            quote!(#value #question)
+                        })
+                        .unwrap_or_else(|| init.expr.to_token_stream()),
+                    _ => init.expr.to_token_stream(),
+                },
+                _ => init.expr.to_token_stream(),
+            }),
         };
         let attrs = &local.attrs;
         let binding = match k {
@@ -491,23 +612,67 @@ fn body(
             out.extend(quote!(let #footprint = #rt::footprint(&*#name);));
             out.extend(quote!(let #scratch_footprint = #rt::scratch_footprint(&#scratch);));
             if k + 1 == planned.len() && tail.is_none() {
-                out.extend(footprint_list(planned.len(), false));
+                out.extend(footprint_list(planned.len(), false, stages));
             }
         }
     }
     out
 }
 
+/// The places in the arena of the stages of statement `k` (the result's
+/// where `k` is the count of planned statements): locals bound to the
+/// plan's entries for them (in the witness, no bytes, and each one's
+/// footprints), and the names [`crate::expand::expand_into`] evaluates them
+/// into.
+fn staged_places(k: usize, stages: &StageEntries, form: &Body) -> (TokenStream, Vec<TokenStream>) {
+    let rt = quote!(::tensor_expr::__private::program);
+    let slots_name = format_ident!("__tensor_expr_slots");
+    let (first, count) = stages.statements[k];
+    let mut lets = TokenStream::new();
+    let mut names = Vec::new();
+    for j in 0..count {
+        let name = staged_name(k, j);
+        let (tensor, scratch) = (first + 2 * j, first + 2 * j + 1);
+        match form {
+            Body::Witness => {
+                let [footprint, scratch_footprint] = stage_footprint_names(k, j);
+                lets.extend(quote!(
+                    let #name = #rt::Staged::none();
+                    let #footprint = #rt::stage_footprint(&#name);
+                    let #scratch_footprint = #rt::stage_scratch_footprint(&#name);
+                ));
+            }
+            // SAFETY: the plan gives a stage's tensor and scratch bytes of
+            // their own while its statement runs.
+            Body::Placed(lifetimes, plan) => lets.extend(quote!(
+                let #name = unsafe {
+                    #slots_name.staged(
+                        (#plan.offsets[#tensor], #lifetimes[#tensor].bytes),
+                        (#plan.offsets[#scratch], #lifetimes[#scratch].bytes),
+                    )
+                };
+            )),
+        }
+        names.push(name.to_token_stream());
+    }
+    (lets, names)
+}
+
 /// The witness's assignment of its [`Footprints`] list: the `count`
-/// planned tensors', their statements' scratch, and the result's scratch
-/// where the body ends in one (`with_result`), each a variable the body
-/// defined.
-fn footprint_list(count: usize, with_result: bool) -> TokenStream {
+/// planned tensors', their statements' scratch, the result's scratch
+/// where the body ends in one (`with_result`), and the stages' tensors and
+/// scratch, each a variable the body defined.
+fn footprint_list(count: usize, with_result: bool, stages: &StageEntries) -> TokenStream {
     let rt = quote!(::tensor_expr::__private::program);
     let tensors = (0..count).map(|k| format_ident!("__tensor_expr_footprint{k}"));
     let scratch = (0..count).map(|k| format_ident!("__tensor_expr_scratch_footprint{k}"));
     let result = with_result.then(|| format_ident!("__tensor_expr_result_footprint"));
-    let all: Vec<Ident> = tensors.chain(scratch).chain(result).collect();
+    let staged = stages
+        .statements
+        .iter()
+        .enumerate()
+        .flat_map(|(k, &(_, count))| (0..count).flat_map(move |j| stage_footprint_names(k, j)));
+    let all: Vec<Ident> = tensors.chain(scratch).chain(result).chain(staged).collect();
     let list = all.iter().rev().fold(
         quote!(#rt::End),
         |rest, footprint| quote!((#footprint, #rest)),
@@ -518,20 +683,23 @@ fn footprint_list(count: usize, with_result: bool) -> TokenStream {
 /// The body's last expression, the result, evaluated with its kernels'
 /// scratch in the arena (its entry after the planned tensors' and their
 /// scratch); in the witness, its scratch's footprint ends the list.
-fn result(planned: &[Planned], tail: &Tail, form: &Body) -> TokenStream {
+fn result(planned: &[Planned], tail: &Tail, stages: &StageEntries, form: &Body) -> TokenStream {
     let rt = quote!(::tensor_expr::__private::program);
     let slots_name = format_ident!("__tensor_expr_slots");
     let scratch = format_ident!("__tensor_expr_result_scratch");
     let lent = quote!(&mut #scratch);
+    let (staged_lets, staged) = staged_places(planned.len(), stages, form);
     let value = crate::expand::expand_into(
         &tail.expression,
         Some(crate::expand::Destination::Result(&lent)),
+        &staged,
     );
     let entry = 2 * planned.len();
     match form {
         Body::Witness => {
-            let list = footprint_list(planned.len(), true);
+            let list = footprint_list(planned.len(), true, stages);
             quote!({
+                #staged_lets
                 let mut #scratch = #rt::Lent::none();
                 let __tensor_expr_result = #value;
                 let __tensor_expr_result_footprint = #rt::scratch_footprint(&#scratch);
@@ -542,12 +710,42 @@ fn result(planned: &[Planned], tail: &Tail, form: &Body) -> TokenStream {
         // SAFETY: the plan gives the result's scratch bytes of their own
         // while it is evaluated.
         Body::Placed(lifetimes, plan) => quote!({
+            #staged_lets
             let mut #scratch = unsafe {
                 #slots_name.lent(#plan.offsets[#entry], #lifetimes[#entry].bytes)
             };
             #value
         }),
     }
+}
+
+/// A `tensor_expr!` call the plan does not place (an assignment, a
+/// fallible product, `argmax`), run out of line
+/// (`program::statement`): its kernels' frames are then its own, alive
+/// while it runs, not part of the program's frame through every statement.
+/// `None` for another macro, or where its tokens name `return`, `?`,
+/// `break`, `continue` or `.await` (in a block operand), whose meaning a
+/// closure would change.
+fn out_of_line(call: &syn::Macro) -> Option<TokenStream> {
+    fn controls_flow(tokens: TokenStream) -> bool {
+        tokens.into_iter().any(|token| match token {
+            TokenTree::Ident(ident) => ["return", "break", "continue", "await", "yield"]
+                .iter()
+                .any(|word| ident == word),
+            TokenTree::Punct(punct) => punct.as_char() == '?',
+            TokenTree::Group(group) => controls_flow(group.stream()),
+            TokenTree::Literal(_) => false,
+        })
+    }
+    let is_tensor_expr = call
+        .path
+        .segments
+        .last()
+        .is_some_and(|last| last.ident == "tensor_expr");
+    if !is_tensor_expr || controls_flow(call.tokens.clone()) {
+        return None;
+    }
+    Some(quote!(::tensor_expr::__private::program::statement(|| #call)))
 }
 
 /// The binding of a planned tensor: the name, a `&mut` to the type written
@@ -588,7 +786,8 @@ fn witness_function(
         }
         _ => quote!(),
     };
-    let body = body(&function.block.stmts, planned, tail, Body::Witness);
+    let stages = StageEntries::new(planned, tail);
+    let body = body(&function.block.stmts, planned, tail, &stages, Body::Witness);
     let end = (planned.is_empty() && tail.is_none())
         .then(|| quote!(__tensor_expr_footprints = ::core::option::Option::Some(#rt::End);));
     let span = Span::call_site();

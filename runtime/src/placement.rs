@@ -367,6 +367,13 @@ impl<T, S: Shape> StackBytes for &Option<Tensor<T, S>> {
     const STACK_BYTES: usize = size_of::<Tensor<T, S>>();
 }
 
+/// A stage of a program's planned statement, in the program's arena
+/// ([`crate::program::evaluate_stage_in`]): no stack, and counted by the
+/// arena's plan instead.
+impl<T, S: Shape> StackBytes for &&mut Tensor<T, S> {
+    const STACK_BYTES: usize = 0;
+}
+
 #[cfg(feature = "alloc")]
 impl<T, S> StackBytes for &crate::HeapTensor<T, S> {
     const STACK_BYTES: usize = size_of::<crate::HeapTensor<T, S>>();

@@ -476,6 +476,92 @@ impl<'a> Slots<'a> {
     }
 }
 
+impl<'a> Slots<'a> {
+    /// A stage of a planned statement: the `bytes` bytes at `offset` for
+    /// its tensor, and the `scratch_bytes` at `scratch_offset` for its
+    /// kernels' scratch.
+    ///
+    /// # Safety
+    /// As [`Slots::slot`]'s and [`Slots::lent`]'s: the plan gives the
+    /// stage's tensor and scratch bytes of their own while the statement
+    /// runs.
+    #[inline(always)]
+    pub unsafe fn staged<X, S>(
+        &self,
+        (offset, bytes): (usize, usize),
+        (scratch_offset, scratch_bytes): (usize, usize),
+    ) -> Staged<'a, X, S> {
+        Staged {
+            // SAFETY: the caller's.
+            slot: unsafe { self.slot(offset, bytes) },
+            // SAFETY: the caller's.
+            lent: unsafe { self.lent(scratch_offset, scratch_bytes) },
+            tensor: PhantomData,
+        }
+    }
+}
+
+/// A stage of a planned statement (a part of its expression evaluated
+/// first, such as `f @ p` in `f @ p @ transpose(f) + q`) in a program's
+/// arena: the slot of its tensor `X` and its kernels' scratch, typed by the
+/// [`Expr::KernelScratch`] `S` of its expression. Both types are inferred
+/// where the stage is evaluated ([`evaluate_stage_in`]), so the witness
+/// lists them ([`stage_footprint`], [`stage_scratch_footprint`]).
+pub struct Staged<'a, X, S> {
+    slot: Slot<'a>,
+    lent: Lent<'a, S>,
+    tensor: PhantomData<X>,
+}
+
+impl<X, S> Staged<'static, X, S> {
+    /// No bytes: the witness's (never called).
+    pub fn none() -> Self {
+        Staged {
+            slot: Lent::<S>::none().slot,
+            lent: Lent::none(),
+            tensor: PhantomData,
+        }
+    }
+}
+
+/// The tensor of the stage `staged` will hold, for the witness's
+/// [`Footprints`] list.
+#[inline(always)]
+pub fn stage_footprint<X, S>(_staged: &Staged<'_, X, S>) -> PhantomData<X> {
+    PhantomData
+}
+
+/// The kernel scratch of the stage `staged` will hold, for the witness's
+/// [`Footprints`] list.
+#[inline(always)]
+pub fn stage_scratch_footprint<X, S>(_staged: &Staged<'_, X, S>) -> ScratchOf<S> {
+    ScratchOf(PhantomData)
+}
+
+/// Evaluates a stage of a planned statement into its bytes of the arena
+/// (`staged`), which the rest of the statement reads: the program form of
+/// [`evaluate_stage`](crate::placement::evaluate_stage), so a statement's
+/// stages are in the plan, not on the stack.
+#[inline]
+pub fn evaluate_stage_in<'a, P: InArena, T: Element, E: Expr<T>>(
+    staged: Staged<'a, Tensor<T, E::Shape>, E::KernelScratch>,
+    placement: P,
+    e: E,
+) -> &'a mut Tensor<T, E::Shape> {
+    let Staged { slot, mut lent, .. } = staged;
+    evaluate_in((slot, &mut lent), placement, e)
+}
+
+/// Runs a `tensor_expr!` statement of a program that the plan does not
+/// place (an assignment, a fallible product): never inlined, so the frames
+/// of its kernels (and its stages) are the stack's only while it runs,
+/// not part of the program function's frame for all of it. One call per
+/// statement.
+#[inline(never)]
+pub fn statement<R>(run: impl FnOnce() -> R) -> R {
+    run()
+}
+
 /// A statement's kernel scratch in a program's arena ([`Slots::lent`]),
 /// typed by the [`Expr::KernelScratch`] `S` of the expression it is lent
 /// to (a type without the expression's borrows, which the witness lists:
@@ -545,8 +631,11 @@ impl InArena for Heap {}
 
 /// Evaluates `e` into `slot`, its kernels' scratch in `lent`: the program
 /// form of [`evaluate`](crate::placement::evaluate), each element written
-/// once.
-#[inline]
+/// once. Out of line where the runtime is optimised for size
+/// (`cfg(size_profile)`): there LLVM does not overlap the frames of the
+/// statements' nests inlined into one program function.
+#[cfg_attr(not(size_profile), inline)]
+#[cfg_attr(size_profile, inline(never))]
 pub fn evaluate_in<'a, P: InArena, T: Element, E: Expr<T>>(
     (slot, lent): (Slot<'a>, &mut Lent<'_, E::KernelScratch>),
     _placement: P,
@@ -571,7 +660,8 @@ pub fn evaluate_in<'a, P: InArena, T: Element, E: Expr<T>>(
 
 /// Evaluates `e`, a program's result, into a new tensor on `placement`
 /// (returned, not in the arena), its kernels' scratch in `lent`.
-#[inline]
+#[cfg_attr(not(size_profile), inline)]
+#[cfg_attr(size_profile, inline(never))]
 pub fn evaluate_result<P: Evaluate, T: Element, E: Expr<T>>(
     lent: &mut Lent<'_, E::KernelScratch>,
     placement: P,

@@ -28,7 +28,7 @@ use tree::{Other, TreeBuilder};
 /// Expands a validated statement: its stages first ([`stage`]), each into a
 /// scratch tensor, then the statement over them.
 pub fn expand(statement: &Statement) -> TokenStream {
-    expand_into(statement, None)
+    expand_into(statement, None, &[])
 }
 
 /// Whether a program can place the statement's value in its arena: it
@@ -55,9 +55,30 @@ pub enum Destination<'a> {
     Result(&'a TokenStream),
 }
 
+/// Which of a [`placeable`] statement's stages a program evaluates into
+/// its arena (each an expression evaluated by the tree's nest; the
+/// operations computed whole by their functions stay on the stack), in the
+/// order [`expand_into`] takes their places.
+pub fn stages_in_arena(statement: &Statement) -> Vec<bool> {
+    let Form::Evaluate(expr) = &statement.form else {
+        return Vec::new();
+    };
+    let (_, stages) = stage::split(expr, None);
+    stages
+        .iter()
+        .map(|stage| !stage::is_matrix_operation(&stage.expr))
+        .collect()
+}
+
 /// [`expand`], the new tensor evaluated into a program's `slot` where one
-/// is given. Only for a [`placeable`] statement.
-pub fn expand_into(statement: &Statement, slot: Option<Destination<'_>>) -> TokenStream {
+/// is given, and each stage [`stages_in_arena`] names into its place in
+/// `staged` (an expression of type `program::Staged`, one for each `true`
+/// there, in order). Only for a [`placeable`] statement.
+pub fn expand_into(
+    statement: &Statement,
+    slot: Option<Destination<'_>>,
+    staged: &[TokenStream],
+) -> TokenStream {
     let strict = statement.strict;
     let (value, target) = match &statement.form {
         Form::Evaluate(expr) => (expr, None),
@@ -81,13 +102,18 @@ pub fn expand_into(statement: &Statement, slot: Option<Destination<'_>>) -> Toke
         ) if stage::computed_into(&last.expr, &target.to_string()) => Some((&last.name, target)),
         _ => None,
     };
+    let mut staged = staged.iter();
     let mut stage_lets: Vec<TokenStream> = stages
         .iter()
         .map(|stage| match into {
             Some((name, target)) if *name == stage.name => {
                 expand_stage_into(stage, strict, &stages, target)
             }
-            _ => expand_stage(stage, strict, &stages),
+            _ => {
+                let in_arena = !stage::is_matrix_operation(&stage.expr);
+                let place = in_arena.then(|| staged.next()).flatten();
+                expand_stage(stage, strict, &stages, place)
+            }
         })
         .collect();
     if !stages.is_empty() {
@@ -236,8 +262,14 @@ fn assignment(
 /// if one of them is on the heap, else the stack: the rule of
 /// `tensor_expr!(e)`'s own result), and that placement, which counts for the
 /// expression that reads it. `stages`: the whole list, of which it may read
-/// those before it.
-fn expand_stage(stage: &stage::Stage, strict: bool, stages: &[stage::Stage]) -> TokenStream {
+/// those before it. In a program's planned statement, `staged` is its place
+/// in the arena (a `program::Staged`), and the stage a `&mut Tensor` there.
+fn expand_stage(
+    stage: &stage::Stage,
+    strict: bool,
+    stages: &[stage::Stage],
+    staged: Option<&TokenStream>,
+) -> TokenStream {
     let mut builder = TreeBuilder::new(strict, &stage.expr, None, stages);
     let (name, stage_vote) = (&stage.name, stage_placement(&stage.name));
     if stage::is_matrix_operation(&stage.expr) {
@@ -259,10 +291,13 @@ fn expand_stage(stage: &stage::Stage, strict: bool, stages: &[stage::Stage]) -> 
     }
     let (span, root, placement) = builder.evaluation(&stage.expr);
     let rt = runtime(span);
-    let main = builder.finish(quote_spanned!(span=> (
-        #rt::placement::evaluate_stage(#placement, #root),
-        #placement,
-    )));
+    let value = match staged {
+        Some(staged) => {
+            quote_spanned!(span=> #rt::program::evaluate_stage_in(#staged, #placement, #root))
+        }
+        None => quote_spanned!(span=> #rt::placement::evaluate_stage(#placement, #root)),
+    };
+    let main = builder.finish(quote_spanned!(span=> (#value, #placement)));
     quote!(let (#name, #stage_vote) = #main;)
 }
 

@@ -19,13 +19,43 @@ const PARTIAL_SUMS: usize = 64;
 /// one array of 64, LLVM kept them in memory (each step a load and a store),
 /// at a third of the speed natively. A matrix times a vector (`[128, 784] @
 /// [784]`) ran at a seventh of a hand loop's speed as one chain.
+///
+/// A dot product shorter than a quarter of them (a Kalman filter's `[4, 2]
+/// @ [2]`) is those terms one after another, which is what the partial
+/// sums give it, without them: where the runtime is optimised for size
+/// (`cfg(size_profile)`) the longer path is out of line, since there LLVM
+/// keeps its arrays in the frame of the expression it is inlined into.
 #[inline(always)]
 pub(super) fn dot_of_rows<T: Element, Ra: Row<T>, Rb: Row<T>>(
     a: impl Fn() -> Ra,
     b: impl Fn() -> Rb,
     k: usize,
 ) -> T {
-    const QUARTER: usize = PARTIAL_SUMS / 4;
+    // The count of terms is hidden from the optimiser (`long_dot_of_rows`
+    // says why).
+    let k = core::hint::black_box(k);
+    if k < QUARTER {
+        let (a, b) = (a(), b());
+        let mut sum = T::ZERO;
+        for kk in 0..k {
+            sum = a.get(kk, T::ZERO).mul_add(b.get(kk, T::ZERO), sum);
+        }
+        return sum;
+    }
+    long_dot_of_rows(a, b, k)
+}
+
+/// A quarter of [`PARTIAL_SUMS`]: the length of each named array of them.
+const QUARTER: usize = PARTIAL_SUMS / 4;
+
+/// [`dot_of_rows`] of at least [`QUARTER`] terms.
+#[cfg_attr(size_profile, inline(never))]
+#[cfg_attr(not(size_profile), inline(always))]
+fn long_dot_of_rows<T: Element, Ra: Row<T>, Rb: Row<T>>(
+    a: impl Fn() -> Ra,
+    b: impl Fn() -> Rb,
+    k: usize,
+) -> T {
     let (mut q0, mut q1, mut q2, mut q3) = (
         [T::ZERO; QUARTER],
         [T::ZERO; QUARTER],
@@ -33,13 +63,13 @@ pub(super) fn dot_of_rows<T: Element, Ra: Row<T>, Rb: Row<T>>(
         [T::ZERO; QUARTER],
     );
     let mut kk = 0;
-    // The count of terms is hidden from the optimiser, so the loop stays a
-    // loop. Counted as a constant, LLVM's tuning for this CPU unrolled it
-    // whole and, for a matrix times a vector, hoisted every read of the
-    // vector out of the loop over rows, into 28 stack slots:
-    // `[128, 784] @ [784]` ran at 0.75 of a hand loop natively, and at 0.93
-    // with the count hidden (`cargo bench --bench matmul -- vector`).
-    let k = core::hint::black_box(k);
+    // The count of terms is hidden from the optimiser (by `dot_of_rows`),
+    // so the loop stays a loop. Counted as a constant, LLVM's tuning for
+    // this CPU unrolled it whole and, for a matrix times a vector, hoisted
+    // every read of the vector out of the loop over rows, into 28 stack
+    // slots: `[128, 784] @ [784]` ran at 0.75 of a hand loop natively, and
+    // at 0.93 with the count hidden (`cargo bench --bench matmul --
+    // vector`).
     while kk + PARTIAL_SUMS <= k {
         let (a, b) = (
             a().window::<PARTIAL_SUMS>(kk),

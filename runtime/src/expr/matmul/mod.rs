@@ -478,11 +478,13 @@ where
                 *sums = one[0];
             }
         } else {
-            let lefts: [_; R] =
-                crate::arrays::from_index_fn(|r| Self::product_row::<O>(at.row::<O>(r)).left);
-            // The rows of a tile are rows `i` of one matrix: they share its batch.
-            let batch = lefts[0];
-            let a_rows: [_; R] = crate::arrays::from_index_fn(|r| self.left_row(lefts[r]));
+            // The rows of a tile are rows `i` of one matrix: they share its
+            // batch. (Each row's index found where its row is read: an
+            // array of them stays in the frame at opt-level `s`.)
+            let batch = Self::product_row::<O>(at.row::<O>(0)).left;
+            let a_rows: [_; R] = crate::arrays::from_index_fn(|r| {
+                self.left_row(Self::product_row::<O>(at.row::<O>(r)).left)
+            });
             let right = RightRows {
                 node: self,
                 batch,

@@ -517,8 +517,10 @@ fn body(
                         quote!(#value #semi)
                     })
                 }
-                syn::Stmt::Expr(syn::Expr::Macro(call), semi) if call.attrs.is_empty() => {
-                    out_of_line(&call.mac).map(|value| quote!(#value #semi))
+                syn::Stmt::Expr(expr, semi) => {
+                    let mut expr = expr.clone();
+                    calls_out_of_line(&mut expr);
+                    Some(quote!(#expr #semi))
                 }
                 _ => None,
             };
@@ -553,26 +555,17 @@ fn body(
                 let (staged_lets, staged) = staged_places(k, stages, &form);
                 out.extend(staged_lets);
                 let slot = quote!((#slot, &mut #scratch));
-                Some(crate::expand::expand_into(
+                let value = crate::expand::expand_into(
                     &planned[k].expression,
                     Some(crate::expand::Destination::Slot(&slot)),
                     &staged,
-                ))
+                );
+                Some(value)
             }
-            None => local.init.as_ref().map(|init| match &*init.expr {
-                syn::Expr::Macro(call) if call.attrs.is_empty() => {
-                    out_of_line(&call.mac).unwrap_or_else(|| init.expr.to_token_stream())
-                }
-                syn::Expr::Try(attempt) if attempt.attrs.is_empty() => match &*attempt.expr {
-                    syn::Expr::Macro(call) if call.attrs.is_empty() => out_of_line(&call.mac)
-                        .map(|value| {
-                            let question = &attempt.question_token;
-                            quote!(#value #question)
-                        })
-                        .unwrap_or_else(|| init.expr.to_token_stream()),
-                    _ => init.expr.to_token_stream(),
-                },
-                _ => init.expr.to_token_stream(),
+            None => local.init.as_ref().map(|init| {
+                let mut expr = (*init.expr).clone();
+                calls_out_of_line(&mut expr);
+                expr.to_token_stream()
             }),
         };
         let attrs = &local.attrs;
@@ -719,6 +712,49 @@ fn result(planned: &[Planned], tail: &Tail, stages: &StageEntries, form: &Body) 
     }
 }
 
+/// Each `tensor_expr!` call in `expr` run out of line ([`out_of_line`]):
+/// the expression itself, or one in its operands, arguments and fields
+/// (`(*logits, tensor_expr!(softmax(logits, [1])))`, `tensor_expr!(..)?`),
+/// but not in a block, a loop or a closure, where it may run many times.
+fn calls_out_of_line(expr: &mut syn::Expr) {
+    use syn::Expr;
+    match expr {
+        Expr::Macro(call) if call.attrs.is_empty() => {
+            if let Some(wrapped) = out_of_line(&call.mac) {
+                *expr = Expr::Verbatim(wrapped);
+            }
+        }
+        Expr::Tuple(syn::ExprTuple { elems, .. })
+        | Expr::Array(syn::ExprArray { elems, .. })
+        | Expr::Call(syn::ExprCall { args: elems, .. }) => {
+            elems.iter_mut().for_each(calls_out_of_line);
+        }
+        Expr::MethodCall(call) => {
+            calls_out_of_line(&mut call.receiver);
+            call.args.iter_mut().for_each(calls_out_of_line);
+        }
+        Expr::Struct(fields) => fields
+            .fields
+            .iter_mut()
+            .for_each(|field| calls_out_of_line(&mut field.expr)),
+        Expr::Binary(binary) => {
+            calls_out_of_line(&mut binary.left);
+            calls_out_of_line(&mut binary.right);
+        }
+        Expr::Paren(syn::ExprParen { expr: inner, .. })
+        | Expr::Group(syn::ExprGroup { expr: inner, .. })
+        | Expr::Reference(syn::ExprReference { expr: inner, .. })
+        | Expr::Unary(syn::ExprUnary { expr: inner, .. })
+        | Expr::Try(syn::ExprTry { expr: inner, .. })
+        | Expr::Cast(syn::ExprCast { expr: inner, .. })
+        | Expr::Field(syn::ExprField { base: inner, .. })
+        | Expr::Return(syn::ExprReturn {
+            expr: Some(inner), ..
+        }) => calls_out_of_line(inner),
+        _ => {}
+    }
+}
+
 /// A `tensor_expr!` call the plan does not place (an assignment, a
 /// fallible product, `argmax`), run out of line
 /// (`program::statement`): its kernels' frames are then its own, alive
@@ -727,16 +763,6 @@ fn result(planned: &[Planned], tail: &Tail, stages: &StageEntries, form: &Body) 
 /// `break`, `continue` or `.await` (in a block operand), whose meaning a
 /// closure would change.
 fn out_of_line(call: &syn::Macro) -> Option<TokenStream> {
-    fn controls_flow(tokens: TokenStream) -> bool {
-        tokens.into_iter().any(|token| match token {
-            TokenTree::Ident(ident) => ["return", "break", "continue", "await", "yield"]
-                .iter()
-                .any(|word| ident == word),
-            TokenTree::Punct(punct) => punct.as_char() == '?',
-            TokenTree::Group(group) => controls_flow(group.stream()),
-            TokenTree::Literal(_) => false,
-        })
-    }
     let is_tensor_expr = call
         .path
         .segments
@@ -746,6 +772,19 @@ fn out_of_line(call: &syn::Macro) -> Option<TokenStream> {
         return None;
     }
     Some(quote!(::tensor_expr::__private::program::statement(|| #call)))
+}
+
+/// Whether `tokens` name `return`, `?`, `break`, `continue`, `.await` or
+/// `yield`, whose meaning a closure around them would change.
+fn controls_flow(tokens: TokenStream) -> bool {
+    tokens.into_iter().any(|token| match token {
+        TokenTree::Ident(ident) => ["return", "break", "continue", "await", "yield"]
+            .iter()
+            .any(|word| ident == word),
+        TokenTree::Punct(punct) => punct.as_char() == '?',
+        TokenTree::Group(group) => controls_flow(group.stream()),
+        TokenTree::Literal(_) => false,
+    })
 }
 
 /// The binding of a planned tensor: the name, a `&mut` to the type written

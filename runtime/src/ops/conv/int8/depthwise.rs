@@ -136,15 +136,18 @@ pub(super) fn store_layer(
     steps: &[Steps],
     out: &mut [MaybeUninit<i8>],
 ) {
+    // Where the runtime is optimised for size (`cfg(size_profile)`), whose
+    // code keeps a tile's sums in the frame, tiles of 4 positions.
+    const TILE: usize = if cfg!(size_profile) { 4 } else { 8 };
     let g = layer.geometry;
     let total = g.batch * g.output[0] * g.output[1];
     for steps in steps {
-        if total >= 8 {
+        if total >= TILE {
             let mut done = 0;
             while done < total {
-                let start = done.min(total - 8);
-                tile::<8>(g, packed, input, steps, out, start);
-                done = start + 8;
+                let start = done.min(total - TILE);
+                tile::<TILE>(g, packed, input, steps, out, start);
+                done = start + TILE;
             }
         } else {
             for start in 0..total {

@@ -47,7 +47,7 @@ static GLOBAL: Measured = Measured;
 
 /// The most heap `f` had allocated at once on this thread beyond what was
 /// live before it.
-fn heap_high_water(f: impl FnOnce()) -> usize {
+fn heap_high_water(f: &mut dyn FnMut()) -> usize {
     let before = LIVE.with(Cell::get);
     PEAK.with(|peak| peak.set(before));
     f();
@@ -57,14 +57,6 @@ fn heap_high_water(f: impl FnOnce()) -> usize {
 fn pseudo(seed: usize) -> f32 {
     ((seed.wrapping_mul(2654435761) >> 7) % 1000) as f32 / 1000.0 - 0.5
 }
-
-/// The classifier's layers: `[784, 128]`, `[128]`, `[128, 10]`, `[10]`.
-type Layers<'a> = (
-    &'a HeapTensor<f32, Shape![784, 128]>,
-    &'a Tensor<f32, Shape![128]>,
-    &'a HeapTensor<f32, Shape![128, 10]>,
-    &'a Tensor<f32, Shape![10]>,
-);
 
 /// The class of each image of a batch whose size is known at run time.
 fn classify(images: &HeapTensor<f32, Shape![Dyn, 784]>, (w1, b1, w2, b2): Layers) -> Vec<usize> {
@@ -167,176 +159,48 @@ fn main() {
     planned_programs(weights);
 }
 
-/// One image through the classifier as a program (`#[tensor_expr::program]`):
-/// the hidden layer and the logits live in one arena.
-#[tensor_expr::program]
-fn classify_one(image: &Tensor<f32, Shape![1, 784]>, layers: Layers) -> Tensor<f32, Shape![1, 10]> {
-    let (w1, b1, w2, b2) = layers;
-    let hidden = tensor_expr!(relu(image @ w1 + b1));
-    let logits = tensor_expr!(hidden @ w2 + b2);
-    tensor_expr!(softmax(logits, [1]))
-}
-
-/// The constant-velocity Kalman filter's model: `F`, `H`, `Q`, `R`.
-struct Kalman {
-    f: Tensor<f64, Shape![4, 4]>,
-    h: Tensor<f64, Shape![2, 4]>,
-    q: Tensor<f64, Shape![4, 4]>,
-    r: Tensor<f64, Shape![2, 2]>,
-}
-
-/// One step of the filter as a program: the prediction, the innovation and
-/// its covariance in one arena; `S`'s inverse (a `Result`) and the updates
-/// of the state stay as written.
-#[tensor_expr::program]
-fn kalman_step(
-    x: &mut Tensor<f64, Shape![4]>,
-    p: &mut Tensor<f64, Shape![4, 4]>,
-    z: &Tensor<f64, Shape![2]>,
-    model: &Kalman,
-) -> Result<(), tensor_expr::LinalgError> {
-    let Kalman { f, h, q, r } = model;
-    let predicted = tensor_expr!(f @ x);
-    let covariance = tensor_expr!(f @ p @ transpose(f) + q);
-    let s = tensor_expr!(h @ covariance @ transpose(h) + r);
-    let k = tensor_expr!(covariance @ transpose(h) @ inv(s))?;
-    let innovation = tensor_expr!(z - h @ predicted);
-    tensor_expr!(x = predicted + k @ innovation);
-    tensor_expr!(p = ({ Tensor::<f64, Shape![4, 4]>::eye() } - k @ h) @ covariance);
-    Ok(())
-}
-
-/// The deepest the stack went below this function's frame during `f`:
-/// the bytes below are painted first, and the lowest one `f` changed is
-/// found after (release builds; a debug build's frames are larger).
-#[inline(never)]
-fn stack_high_water(f: &mut dyn FnMut()) -> usize {
-    const DEPTH: usize = 256 * 1024;
-    const PAINT: u8 = 0xA5;
-    #[inline(never)]
-    fn paint() {
-        let mut area = [0u8; DEPTH];
-        for byte in area.iter_mut() {
-            // SAFETY: a byte of this frame; volatile so the writes stay.
-            unsafe { core::ptr::write_volatile(byte, PAINT) };
-        }
-        std::hint::black_box(&mut area);
-    }
-    let marker = 0u8;
-    let top = std::hint::black_box(&marker) as *const u8 as usize;
-    paint();
-    f();
-    (0..DEPTH)
-        .find(|&depth| {
-            // SAFETY: within this thread's stack (8 MiB, spawned below),
-            // which `paint` wrote; a measurement of the stack as memory.
-            unsafe { core::ptr::read_volatile((top - DEPTH + depth) as *const u8) != PAINT }
-        })
-        .map_or(0, |depth| DEPTH - depth)
-}
-
 #[path = "../tests/models/kws.rs"]
 #[allow(dead_code)]
 mod kws;
 
+#[path = "../tests/models/programs.rs"]
+mod planned;
+use planned::Layers;
+
 /// The MLP, a Kalman step and MLPerf Tiny's int8 keyword spotter as
-/// programs: the same values as the statements written separately, and
-/// the stack each takes (the arena on its own stack, or lent).
+/// programs: the same values as the statements written separately, the
+/// stack each takes (the arena on its own stack, or lent) and the heap.
 fn planned_programs(layers: Layers) {
-    std::thread::scope(|scope| {
-        std::thread::Builder::new()
-            .stack_size(8 << 20)
-            .spawn_scoped(scope, || planned_programs_on_a_large_stack(layers))
-            .unwrap();
-    });
-}
-
-fn planned_programs_on_a_large_stack(layers: Layers) {
-    use std::hint::black_box;
     println!("programs with planned memory (stack: release build; debug frames are larger):");
-    let (w1, b1, w2, b2) = layers;
-    let image = Tensor::<f32, Shape![1, 784]>::from_fn(|[_, k]| pseudo(k + 3));
-    let expected = tensor_expr!(softmax(relu(image @ w1 + b1) @ w2 + b2, [1]));
-    assert_eq!(classify_one(&image, layers).as_slice(), expected.as_slice());
-    let planned = stack_high_water(&mut || {
-        black_box(classify_one(black_box(&image), layers));
-    });
-    let mut arena = tensor_expr::Arena::<CLASSIFY_ONE_ARENA_BYTES>::new();
-    let lent = stack_high_water(&mut || {
-        black_box(classify_one_in(black_box(&image), layers, &mut arena));
-    });
-    let heap = heap_high_water(|| {
-        black_box(classify_one_in(black_box(&image), layers, &mut arena));
-    });
-    println!(
-        "  MLP 784 -> 128 -> 10: arena {CLASSIFY_ONE_ARENA_BYTES} B, stack {planned} B (arena lent: {lent} B), heap {heap} B"
-    );
-
-    let model = Kalman {
-        f: Tensor::<f64, Shape![4, 4]>::from_fn(|[i, j]| {
-            if i == j {
-                1.0
-            } else if j == i + 2 {
-                0.1
+    planned::on_a_large_stack(|| {
+        for memory in planned::memory_of_programs(layers, Some(&heap_high_water)) {
+            let lent = memory
+                .lent
+                .map_or(String::new(), |lent| format!(" (arena lent: {lent} B)"));
+            let heap = memory
+                .heap
+                .map_or(String::new(), |heap| format!(", heap {heap} B"));
+            let bound = if memory.within_bounds() {
+                ""
             } else {
-                0.0
-            }
-        }),
-        h: Tensor::<f64, Shape![2, 4]>::from_fn(|[i, j]| if i == j { 1.0 } else { 0.0 }),
-        q: tensor_expr!({ Tensor::<f64, Shape![4, 4]>::eye() } * 0.01),
-        r: tensor_expr!({ Tensor::<f64, Shape![2, 2]>::eye() } * 0.1),
-    };
-    let (mut x, mut p) = (
-        Tensor::<f64, Shape![4]>::zeros(),
-        Tensor::<f64, Shape![4, 4]>::eye(),
-    );
-    let (mut xs, mut ps) = (x, p);
-    for t in 0..50 {
-        let z = Tensor::<f64, Shape![2]>::new([t as f64 * 0.1, 2.0 - t as f64 * 0.05]);
-        kalman_step(&mut x, &mut p, &z, &model).unwrap();
-        let Kalman { f, h, q, r } = &model;
-        tensor_expr!(xs = f @ xs);
-        tensor_expr!(ps = f @ ps @ transpose(f) + q);
-        let s = tensor_expr!(h @ ps @ transpose(h) + r);
-        let k = tensor_expr!(ps @ transpose(h) @ inv(s)).unwrap();
-        tensor_expr!(xs = xs + k @ (z - h @ xs));
-        tensor_expr!(ps = ({ Tensor::<f64, Shape![4, 4]>::eye() } - k @ h) @ ps);
-    }
-    assert_eq!((x.as_slice(), p.as_slice()), (xs.as_slice(), ps.as_slice()));
-    let z = Tensor::<f64, Shape![2]>::new([1.0, 2.0]);
-    let planned = stack_high_water(&mut || {
-        black_box(kalman_step(&mut x, &mut p, black_box(&z), &model)).unwrap();
+                " (over its bound: the arena plus 2,048 B)"
+            };
+            println!(
+                "  {}: arena {} B, stack {} B{lent}{heap}{bound}",
+                memory.program, memory.arena, memory.on_stack
+            );
+        }
+        let model = kws::Kws::load();
+        let input = Tensor::<i8, kws::Input>::from_flat_fn(|i| (i * 37 % 256) as i8);
+        let separate = planned::stack_high_water(&mut || {
+            std::hint::black_box(model.run(std::hint::black_box(&input)));
+        });
+        println!(
+            "  keyword spotter: tensors {} B of its arena (TFLite Micro's activations: 16000 B), \
+             the kernels' scratch the rest; the statements run separately: stack {separate} B",
+            kws::KWS_TENSOR_BYTES
+        );
     });
-    println!("  Kalman step: arena {KALMAN_STEP_ARENA_BYTES} B, stack {planned} B");
-
-    let model = kws::Kws::load();
-    let input = Tensor::<i8, kws::Input>::from_flat_fn(|i| (i * 37 % 256) as i8);
-    let (logits, probabilities) = model.run(&input);
-    let planned = kws::kws(&input, &model);
-    assert_eq!(planned.0.as_slice(), logits.as_slice());
-    assert_eq!(planned.1.as_slice(), probabilities.as_slice());
-    let separate = stack_high_water(&mut || {
-        black_box(model.run(black_box(&input)));
-    });
-    let planned = stack_high_water(&mut || {
-        black_box(kws::kws(black_box(&input), &model));
-    });
-    let mut arena = tensor_expr::Arena::<{ kws::KWS_ARENA_BYTES }>::new();
-    let lent = stack_high_water(&mut || {
-        black_box(kws::kws_in(black_box(&input), &model, &mut arena));
-    });
-    // The int8 kernels' scratch (each layer's packed weights, padded input
-    // and epilogue vectors) is in the arena: none on the heap.
-    let heap = heap_high_water(|| {
-        black_box(kws::kws_in(black_box(&input), &model, &mut arena));
-    });
-    println!(
-        "  keyword spotter (int8 DS-CNN): arena {} B: tensors {} B (TFLite Micro's activations: \
-         16000 B), the kernels' scratch the rest; stack {planned} B (arena lent: {lent} B; the \
-         statements run separately: {separate} B), heap {heap} B",
-        kws::KWS_ARENA_BYTES,
-        kws::KWS_TENSOR_BYTES
-    );
 }
 
 /// A plain convolution of one image `x` (`[c_in, h, w]`) by `w`

@@ -275,6 +275,9 @@ pub fn expand(args: TokenStream, item: TokenStream) -> syn::Result<TokenStream> 
         #budget_check
 
         #(#attrs)*
+        // Never inlined: the arena is then this function's frame alone, not
+        // a part of every caller's frame for all of its body.
+        #[inline(never)]
         #vis fn #name(#(#wrapper_inputs),*) #output {
             let mut arena = ::tensor_expr::Arena::<#arena_bytes>::new();
             #name_in(#(#arguments,)* &mut arena)

@@ -152,10 +152,7 @@ pub type HeapHighWater<'a> = &'a dyn Fn(&mut dyn FnMut()) -> usize;
 /// Each program run, checked against its statements written separately,
 /// and measured (on a thread of [`on_a_large_stack`]); `heap` gives the heap
 /// a call takes at its peak where the caller counts it.
-pub fn memory_of_programs(
-    layers: Layers,
-    heap: Option<HeapHighWater>,
-) -> Vec<Memory> {
+pub fn memory_of_programs(layers: Layers, heap: Option<HeapHighWater>) -> Vec<Memory> {
     let (w1, b1, w2, b2) = layers;
     let image = Tensor::<f32, Shape![1, 784]>::from_fn(|[_, k]| (k % 13) as f32 * 0.05 - 0.3);
     let expected = tensor_expr!(softmax(relu(image @ w1 + b1) @ w2 + b2, [1]));

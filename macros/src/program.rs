@@ -99,9 +99,20 @@ fn arena_stages(expression: &ast::Statement) -> usize {
 struct StageEntries {
     /// The first stage entry's index.
     first: usize,
-    /// Per planned statement (then the result), the index of its first
-    /// stage entry and its count of stages.
-    statements: Vec<(usize, usize)>,
+    /// Per planned statement (then the result), its stages' entries.
+    statements: Vec<StagesOf>,
+}
+
+/// The stages in the arena of one planned statement (or of the result).
+struct StagesOf {
+    /// The statement's index among the body's statements.
+    statement: usize,
+    /// What the budget error calls the statement's tensor.
+    name: String,
+    /// The index of its first stage's entry.
+    first: usize,
+    /// How many stages it has in the arena.
+    count: usize,
 }
 
 impl StageEntries {
@@ -109,20 +120,25 @@ impl StageEntries {
         let first = 2 * planned.len() + usize::from(tail.is_some());
         let mut next = first;
         let mut statements = Vec::new();
-        for stages in planned
+        let each = planned
             .iter()
-            .map(|p| p.stages)
-            .chain(tail.map(|t| t.stages))
-        {
-            statements.push((next, stages));
-            next += 2 * stages;
+            .map(|p| (p.statement, p.name.to_string(), p.stages))
+            .chain(tail.map(|t| (t.statement, "the result".to_string(), t.stages)));
+        for (statement, name, count) in each {
+            statements.push(StagesOf {
+                statement,
+                name,
+                first: next,
+                count,
+            });
+            next += 2 * count;
         }
         StageEntries { first, statements }
     }
 
     /// All stage entries' count.
     fn count(&self) -> usize {
-        self.statements.iter().map(|(_, stages)| 2 * stages).sum()
+        self.statements.iter().map(|stages| 2 * stages.count).sum()
     }
 }
 
@@ -168,11 +184,9 @@ pub fn expand(args: TokenStream, item: TokenStream) -> syn::Result<TokenStream> 
     let count = stage_entries.first + stage_entries.count();
 
     let witness_fn = witness_function(&function, &planned, tail.as_ref(), &witness);
-    let stage_spans = planned
-        .iter()
-        .map(|p| (p.statement, p.stages))
-        .chain(tail.iter().map(|t| (t.statement, t.stages)))
-        .flat_map(|(statement, stages)| core::iter::repeat_n((statement, statement), 2 * stages));
+    let stage_spans = stage_entries.statements.iter().flat_map(|stages| {
+        core::iter::repeat_n((stages.statement, stages.statement), 2 * stages.count)
+    });
     let spans = planned
         .iter()
         .map(|p| (p.statement, p.last))
@@ -196,20 +210,14 @@ pub fn expand(args: TokenStream, item: TokenStream) -> syn::Result<TokenStream> 
         .map(|p| p.name.to_string())
         .chain(planned.iter().map(|p| format!("scratch of {}", p.name)))
         .chain(tail.iter().map(|_| "scratch of the result".to_string()))
-        .chain(
-            planned
-                .iter()
-                .map(|p| (p.name.to_string(), p.stages))
-                .chain(tail.iter().map(|t| ("the result".to_string(), t.stages)))
-                .flat_map(|(name, stages)| {
-                    (0..stages).flat_map(move |j| {
-                        [
-                            format!("stage {j} of {name}"),
-                            format!("scratch of stage {j} of {name}"),
-                        ]
-                    })
-                }),
-        );
+        .chain(stage_entries.statements.iter().flat_map(|stages| {
+            (0..stages.count).flat_map(move |j| {
+                [
+                    format!("stage {j} of {}", stages.name),
+                    format!("scratch of stage {j} of {}", stages.name),
+                ]
+            })
+        }));
     let budget_check = options.ram.as_ref().map(|ram| {
         let program = name.to_string();
         quote_spanned!(ram.span()=>
@@ -623,7 +631,7 @@ fn body(
 fn staged_places(k: usize, stages: &StageEntries, form: &Body) -> (TokenStream, Vec<TokenStream>) {
     let rt = quote!(::tensor_expr::__private::program);
     let slots_name = format_ident!("__tensor_expr_slots");
-    let (first, count) = stages.statements[k];
+    let StagesOf { first, count, .. } = stages.statements[k];
     let mut lets = TokenStream::new();
     let mut names = Vec::new();
     for j in 0..count {
@@ -667,7 +675,7 @@ fn footprint_list(count: usize, with_result: bool, stages: &StageEntries) -> Tok
         .statements
         .iter()
         .enumerate()
-        .flat_map(|(k, &(_, count))| (0..count).flat_map(move |j| stage_footprint_names(k, j)));
+        .flat_map(|(k, stages)| (0..stages.count).flat_map(move |j| stage_footprint_names(k, j)));
     let all: Vec<Ident> = tensors.chain(scratch).chain(result).chain(staged).collect();
     let list = all.iter().rev().fold(
         quote!(#rt::End),

@@ -272,17 +272,22 @@ impl Steps8 {
         c_out: usize,
     ) -> Steps8 {
         let lanes = (c_out - channel).min(LANES_8);
+        // All ones in the block's lanes: `vpmaskmovd` loads those and
+        // touches no memory for the others (a copy through an array on the
+        // stack called `memcpy`, which spilled every vector around it).
+        let mask = _mm256_cmpgt_epi32(
+            _mm256_set1_epi32(lanes as i32),
+            _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7),
+        );
         // A parameter's values of the block's channels, zero past them.
-        let values = |parameter: PerChannel<'_>| {
-            let mut block = [0i32; LANES_8];
-            match parameter {
-                PerChannel::All(value) => block[..lanes].fill(value),
-                PerChannel::Each(values) => {
-                    block[..lanes].copy_from_slice(&values[channel..channel + lanes])
-                }
+        let values = |parameter: PerChannel<'_>| match parameter {
+            PerChannel::All(value) => _mm256_and_si256(mask, _mm256_set1_epi32(value)),
+            PerChannel::Each(values) => {
+                let values = &values[channel..channel + lanes];
+                // SAFETY: the mask's lanes are `values`' readable `i32`s;
+                // masked lanes touch no memory.
+                unsafe { _mm256_maskload_epi32(values.as_ptr(), mask) }
             }
-            // SAFETY: 8 readable `i32`s; the load is unaligned.
-            unsafe { _mm256_loadu_si256(block.as_ptr().cast()) }
         };
         let correction = if factor == 0 {
             _mm256_setzero_si256()

@@ -406,11 +406,36 @@ impl Steps8 {
             // SAFETY: `whole` is 8 writable bytes; the store is unaligned.
             unsafe { _mm_storel_epi64(whole.as_mut_ptr().cast(), both) };
         } else {
-            let mut block = [0i8; 16];
-            // SAFETY: 16 writable bytes; the store is unaligned.
-            unsafe { _mm_storeu_si128(block.as_mut_ptr().cast(), both) };
-            for (to, &b) in lanes.iter_mut().zip(&block) {
-                to.write(b);
+            // The block's bytes from a general register, by at most three
+            // stores of 4, 2 and 1 bytes: a copy through an array became a
+            // call of `memcpy`, around which every vector of the kernel's
+            // tile was spilled, and a loop over the bytes a vectorised one
+            // as costly.
+            let mut bytes = _mm_cvtsi128_si64(both) as u64;
+            let mut at = 0;
+            if lanes.len() & 4 != 0 {
+                // SAFETY: `at + 4 <= lanes.len()`; the store is unaligned.
+                unsafe {
+                    lanes
+                        .as_mut_ptr()
+                        .cast::<u32>()
+                        .write_unaligned(bytes as u32)
+                };
+                (bytes, at) = (bytes >> 32, 4);
+            }
+            if lanes.len() & 2 != 0 {
+                // SAFETY: `at + 2 <= lanes.len()`; the store is unaligned.
+                unsafe {
+                    lanes
+                        .as_mut_ptr()
+                        .add(at)
+                        .cast::<u16>()
+                        .write_unaligned(bytes as u16)
+                };
+                (bytes, at) = (bytes >> 16, at + 2);
+            }
+            if lanes.len() & 1 != 0 {
+                lanes[at].write(bytes as i8);
             }
         }
     }
@@ -500,6 +525,45 @@ mod tests {
                 got
             }
         });
+    }
+
+    /// A block of 1 to 8 channels stores exactly its lanes, each
+    /// saturated to a byte, and no byte after them.
+    #[test]
+    fn steps_of_8_lanes_store_exactly_their_lanes() {
+        if selected() < Level::Avx2 {
+            return;
+        }
+        let values = [-300, -128, -1, 0, 1, 127, 300, 5];
+        let epilogue = Requantization {
+            bias: PerChannel::All(0),
+            multiplier: PerChannel::All(1 << 30),
+            shift: PerChannel::All(0),
+            offset: 0,
+            lo: i32::MIN,
+            hi: i32::MAX,
+        };
+        for lanes in 1..=LANES_8 {
+            let mut row = [MaybeUninit::new(99i8); 12];
+            // SAFETY: the CPU has AVX2 (the selected level); 8 readable
+            // `i32`s.
+            unsafe {
+                let steps = Steps8::new(&epilogue, &[0; LANES_8], 0, 0, lanes);
+                steps.store(&mut row, _mm256_loadu_si256(values.as_ptr().cast()));
+            }
+            // SAFETY: every byte of `row` was initialised above.
+            let row = row.map(|b| unsafe { b.assume_init() });
+            let expected: alloc::vec::Vec<i8> = (0..12)
+                .map(|l| {
+                    if l < lanes {
+                        values[l].clamp(-128, 127) as i8
+                    } else {
+                        99
+                    }
+                })
+                .collect();
+            assert_eq!(row.as_slice(), expected.as_slice(), "{lanes} lanes");
+        }
     }
 
     #[test]

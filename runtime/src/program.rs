@@ -474,9 +474,7 @@ impl<'a> Slots<'a> {
             expression: PhantomData,
         }
     }
-}
 
-impl<'a> Slots<'a> {
     /// A stage of a planned statement: the `bytes` bytes at `offset` for
     /// its tensor, and the `scratch_bytes` at `scratch_offset` for its
     /// kernels' scratch.

@@ -562,16 +562,29 @@ fn body(
                         }),
                     ),
                 };
-                out.extend(quote!(let mut #scratch = #lent;));
                 let (staged_lets, staged) = staged_places(k, stages, &form);
-                out.extend(staged_lets);
                 let slot = quote!((#slot, &mut #scratch));
                 let value = crate::expand::expand_into(
                     &planned[k].expression,
                     Some(crate::expand::Destination::Slot(&slot)),
                     &staged,
                 );
-                Some(value)
+                match form {
+                    // The witness reads the scratch's and the stages'
+                    // footprints after the statement.
+                    Body::Witness => {
+                        out.extend(quote!(let mut #scratch = #lent; #staged_lets));
+                        Some(value)
+                    }
+                    // In a block of its own, so that the statement's locals
+                    // (its scratch's handle, its stages' places) end with it
+                    // and the function's frame holds one statement's.
+                    Body::Placed(..) => Some(quote!({
+                        let mut #scratch = #lent;
+                        #staged_lets
+                        #value
+                    })),
+                }
             }
             None => local.init.as_ref().map(|init| {
                 let mut expr = (*init.expr).clone();

@@ -547,7 +547,7 @@ pub fn evaluate_stage_in<'a, P: InArena, T: Element, E: Expr<T>>(
     e: E,
 ) -> &'a mut Tensor<T, E::Shape> {
     let Staged { slot, mut lent, .. } = staged;
-    evaluate_in((slot, &mut lent), placement, e)
+    evaluate_in((slot, &mut lent), placement, &e)
 }
 
 /// Runs a `tensor_expr!` statement of a program that the plan does not
@@ -631,13 +631,16 @@ impl InArena for Heap {}
 /// form of [`evaluate`](crate::placement::evaluate), each element written
 /// once. Out of line where the runtime is optimised for size
 /// (`cfg(size_profile)`): there LLVM does not overlap the frames of the
-/// statements' nests inlined into one program function.
+/// statements' nests inlined into one program function. The tree by
+/// reference: a tree moved in by value may be a local whose storage rustc's
+/// MIR copy propagation no longer ends, which then keeps its bytes in the
+/// program function's frame for the whole call.
 #[cfg_attr(not(size_profile), inline)]
 #[cfg_attr(size_profile, inline(never))]
 pub fn evaluate_in<'a, P: InArena, T: Element, E: Expr<T>>(
     (slot, lent): (Slot<'a>, &mut Lent<'_, E::KernelScratch>),
     _placement: P,
-    e: E,
+    e: &E,
 ) -> &'a mut Tensor<T, E::Shape> {
     assert!(
         size_of::<Tensor<T, E::Shape>>() <= slot.bytes
@@ -650,7 +653,7 @@ pub fn evaluate_in<'a, P: InArena, T: Element, E: Expr<T>>(
     // (`Slots::slot`); a `Tensor` is `LEN` consecutive `T`s
     // (`Tensor::from_uninit` says why).
     let slots = unsafe { core::slice::from_raw_parts_mut(start, <E::Shape as crate::Shape>::LEN) };
-    crate::kernel::drive_into_uninit_in::<T, E>(slots, &e, &mut lent.scratch());
+    crate::kernel::drive_into_uninit_in::<T, E>(slots, e, &mut lent.scratch());
     // SAFETY: every slot was written (`drive_into_uninit_in`); `Tensor` is
     // `repr(transparent)` over its nested array of those elements.
     unsafe { &mut *slot.start.cast::<Tensor<T, E::Shape>>() }

@@ -133,7 +133,7 @@ pub fn expand_into(
             let rt = runtime(span);
             match slot {
                 Some(Destination::Slot(slot)) => builder.finish(
-                    quote_spanned!(span=> #rt::program::evaluate_in(#slot, #placement, #root)),
+                    quote_spanned!(span=> #rt::program::evaluate_in(#slot, #placement, &#root)),
                 ),
                 Some(Destination::Result(lent)) => builder.finish(
                     quote_spanned!(span=> #rt::program::evaluate_result(#lent, #placement, #root)),

@@ -32,12 +32,13 @@ pub(super) fn store_layer(
 ) -> bool {
     let g = layer.geometry;
     let last = channels_last(g);
-    let Some(kernel) = LayerKernel::of(&Int8Tile {
+    let kernel = LayerKernel::of(&Int8Tile {
         geometry: &last,
         ..*layer
-    }) else {
+    });
+    if kernel.is_none() {
         return false;
-    };
+    }
     let [x_len, w_len, out_len] = copies(g);
     let (pixels, positions) = (g.input[0] * g.input[1], g.output[0] * g.output[1]);
     let mut x_last = scratch.uninit(x_len);
@@ -60,7 +61,9 @@ pub(super) fn store_layer(
     // SAFETY: each channel's bytes were written above.
     let w_last = unsafe { w_last.assume_init() };
     let mut out_last = scratch.uninit(out_len);
-    kernel.store(
+    // The layer channels last, by the kernel chosen above (the one place
+    // that calls the kernels, which it inlines).
+    let stored = super::store_layer(
         &Int8Tile {
             x: &x_last,
             w: if w_len == 0 { layer.w } else { &w_last },
@@ -71,6 +74,9 @@ pub(super) fn store_layer(
         out_last.slots(),
         scratch,
     );
+    if !stored {
+        return false;
+    }
     // SAFETY: the kernel stored every position's channels: each byte.
     let out_last = unsafe { out_last.assume_init() };
     for (image, to) in out_last

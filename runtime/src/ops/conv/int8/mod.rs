@@ -716,7 +716,9 @@ impl LayerKernel {
     /// weights are packed here, not in the tiles' shared cell (one call
     /// packs them; the cell's calls would be frames below it), and the
     /// epilogue's vectors built here, in a shallow frame, for the kernel to
-    /// read.
+    /// read. Inlined into [`store_layer`], its one caller outside the tests
+    /// (channels first calls that too): a frame less above the kernels.
+    #[inline(always)]
     fn store(
         self,
         layer: &Int8Tile,

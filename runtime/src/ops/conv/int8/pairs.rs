@@ -345,11 +345,11 @@ pub(super) fn store_layer(
             ..*layer
         };
         let mut done = 0;
-        if total >= 4 {
+        if total >= TILE {
             while done < total {
-                let start = done.min(total - 4);
-                layer_tile::<4>(&tile, pairs, input, halves, out, start, done - start);
-                done = start + 4;
+                let start = done.min(total - TILE);
+                layer_tile::<TILE>(&tile, pairs, input, halves, out, start, done - start);
+                done = start + TILE;
             }
         } else {
             while done < total {
@@ -359,6 +359,12 @@ pub(super) fn store_layer(
         }
     }
 }
+
+/// The positions of a tile of [`store_layer`]: 4, or 2 in a runtime
+/// optimised for size (`cfg(size_profile)`), whose code keeps part of a
+/// tile of 4 positions' sums in the frame beside the epilogue's vectors.
+#[cfg(vnni_kernel)]
+const TILE: usize = if cfg!(size_profile) { 2 } else { 4 };
 
 /// The `R` positions from `start` by the block of 16 channels of `halves`
 /// (its one or two [`Steps8`]): summed, through the steps, stored as bytes;

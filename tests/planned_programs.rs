@@ -8,9 +8,9 @@ use tensor_expr::prelude::*;
 
 type V = Shape![64];
 
-/// Four tensors of 256 B in a chain: each dies at the next statement but
-/// one, so two slots of 256 B and one more for the statement that reads
-/// two at once.
+/// Four tensors of 256 B in a chain, each of `b`, `c` and `d` elementwise
+/// over inputs of its size: `c` reads `b` last and `d` reads `a` last, so
+/// each is written in place of that input.
 #[tensor_expr::program]
 fn chain(x: &Tensor<f32, V>, w: &Tensor<f32, V>) -> Tensor<f32, V> {
     let a = tensor_expr!(x * 2.0 + w);
@@ -28,9 +28,9 @@ fn chain_written_separately(x: &Tensor<f32, V>, w: &Tensor<f32, V>) -> Tensor<f3
     tensor_expr!(d - x)
 }
 
-// Known to `cargo check`: a, b, c alive at `c`'s statement, then `b`'s
-// bytes reused by `d`.
-const _: () = assert!(CHAIN_ARENA_BYTES == 3 * 256);
+// Known to `cargo check`: `a` and `b` alive at `b`'s statement, then `c`
+// in `b`'s bytes (`a` alive) and `d` in `a`'s.
+const _: () = assert!(CHAIN_ARENA_BYTES == 2 * 256);
 
 #[test]
 fn a_program_computes_what_its_statements_compute() {
@@ -77,10 +77,10 @@ fn rebound_names_updates_and_other_statements_keep_their_meaning() {
     let (expected, m) = rebinding_written_separately(&x);
     assert_eq!(found.as_slice(), expected.as_slice());
     assert_eq!(n, m);
-    // a, a (the second reads the first), b, _unread: the first `a` ends
-    // as the second is written, so `b` takes its bytes; `_unread` needs a
-    // third slot while `a` and `b` live.
-    assert_eq!(REBINDING_ARENA_BYTES, 3 * 256);
+    // a, a (the second in the first's bytes: it reads it last, element by
+    // element), b (beside it: the result reads `a`), `_unread` (in `b`'s
+    // bytes, which it reads last): two slots.
+    assert_eq!(REBINDING_ARENA_BYTES, 2 * 256);
 }
 
 /// A local macro that names a tensor keeps it alive to the end: `first!()`
@@ -102,7 +102,8 @@ fn through_a_macro(x: &Tensor<f32, V>) -> f32 {
 fn a_tensor_named_by_a_local_macro_lives_to_the_end() {
     let x = Tensor::<f32, V>::full(1.0);
     assert_eq!(through_a_macro(&x), 2.0 + 6.0);
-    assert_eq!(THROUGH_A_MACRO_ARENA_BYTES, 3 * 256);
+    // `a` to the end, `c` in `b`'s bytes.
+    assert_eq!(THROUGH_A_MACRO_ARENA_BYTES, 2 * 256);
 }
 
 /// Twelve tensors of random sizes, alignments and lifetimes.
@@ -214,4 +215,83 @@ fn stages_live_in_the_arena_and_other_statements_keep_their_meaning() {
     assert_eq!(one_stage(&a, &b).as_slice(), expected.as_slice());
     assert_eq!(ONE_STAGE_TENSOR_BYTES, 2 * 128);
     assert_eq!(ONE_STAGE_ARENA_BYTES, 3 * 128);
+}
+
+/// Elementwise results in the bytes of an input of their size that they
+/// read last, as TinyEngine writes its layers in place: `b` in `a`'s, `c`
+/// (a shape with a leading one, the same elements in the same order) in
+/// `b`'s, and `e` in `c`'s, although `d` reads `c` after `e`'s statement.
+#[tensor_expr::program]
+fn in_place(x: &Tensor<f32, V>, row: &Tensor<f32, Shape![1, 64]>) -> Tensor<f32, Shape![1, 64]> {
+    let a = tensor_expr!(x * 0.5 - 1.0);
+    let b = tensor_expr!(exp(a) - max(a, 0.0) * a);
+    let c = tensor_expr!(b * row);
+    let d = tensor_expr!(-c);
+    let e = tensor_expr!(select(d > 0.0, c, d) + d);
+    tensor_expr!(e * 2.0)
+}
+
+/// Not in place: a result larger than its input (broadcast), a product's,
+/// a reduction's, and one whose input a later statement reads.
+#[tensor_expr::program]
+fn beside(
+    x: &Tensor<f32, V>,
+    m: &Tensor<f32, Shape![4, 64]>,
+    w: &Tensor<f32, Shape![64, 64]>,
+) -> Tensor<f32, Shape![4, 64]> {
+    let a = tensor_expr!(x + 1.0);
+    let b = tensor_expr!(a + m);
+    let c = tensor_expr!(b @ w);
+    let d = tensor_expr!(c - sum(c, [1], keepdim));
+    let e = tensor_expr!(d * 2.0);
+    tensor_expr!(e + d)
+}
+
+/// The same for integers: `b` in `a`'s bytes.
+#[tensor_expr::program]
+fn in_place_integers(x: &Tensor<i32, V>) -> Tensor<i32, V> {
+    let a = tensor_expr!(x * 3 + 1);
+    let b = tensor_expr!(max(a - 100, 0) >> 1);
+    tensor_expr!(b + x)
+}
+
+#[test]
+fn results_are_written_in_place_of_inputs_they_read_last_element_by_element() {
+    let x = Tensor::<f32, V>::from_fn(|[i]| i as f32 * 0.25 - 7.0);
+    let row = Tensor::<f32, Shape![1, 64]>::from_fn(|[_, j]| 1.5 - j as f32 * 0.0625);
+    let a = tensor_expr!(x * 0.5 - 1.0);
+    let b = tensor_expr!(exp(a) - max(a, 0.0) * a);
+    let c = tensor_expr!(b * row);
+    let d = tensor_expr!(-c);
+    let e = tensor_expr!(select(d > 0.0, c, d) + d);
+    assert_eq!(
+        in_place(&x, &row).as_slice(),
+        tensor_expr!(e * 2.0).as_slice()
+    );
+    // One slot for `a`, `b`, `c` and `e`, one for `d`.
+    assert_eq!(IN_PLACE_TENSOR_BYTES, 2 * 256);
+
+    let m = Tensor::<f32, Shape![4, 64]>::from_fn(|[i, j]| (i * 64 + j) as f32 * 0.01);
+    let w = Tensor::<f32, Shape![64, 64]>::from_fn(|[i, j]| (i as f32 - j as f32) * 0.001);
+    let a = tensor_expr!(x + 1.0);
+    let b = tensor_expr!(a + m);
+    let c = tensor_expr!(b @ w);
+    let d = tensor_expr!(c - sum(c, [1], keepdim));
+    let e = tensor_expr!(d * 2.0);
+    assert_eq!(
+        beside(&x, &m, &w).as_slice(),
+        tensor_expr!(e + d).as_slice()
+    );
+    // `a` and `b`, `b` and `c`, `c` and `d`, `d` and `e`: 1,024 B each
+    // but `a`, two at each statement.
+    assert_eq!(BESIDE_TENSOR_BYTES, 2 * 1024);
+
+    let n = Tensor::<i32, V>::from_fn(|[i]| i as i32 * 7 - 50);
+    let a = tensor_expr!(n * 3 + 1);
+    let b = tensor_expr!(max(a - 100, 0) >> 1);
+    assert_eq!(
+        in_place_integers(&n).as_slice(),
+        tensor_expr!(b + n).as_slice()
+    );
+    assert_eq!(IN_PLACE_INTEGERS_TENSOR_BYTES, 256);
 }

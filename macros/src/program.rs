@@ -92,6 +92,54 @@ fn arena_stages(expression: &ast::Statement) -> usize {
         .count()
 }
 
+/// The planned tensor (its index in `planned`) whose bytes statement `k`'s
+/// result may take, written in place as TinyEngine writes its elementwise
+/// layers: one that statement `k` reads last, as a plain operand of a value
+/// of elementwise operations alone (no product, no operation of the table,
+/// so no stage; not an assignment, not `argmax`), named in no other of its
+/// operands. Whether it does is a constant of the types: where the result
+/// has the tensor's size (`program::plan_taking`, `evaluate_in_place`).
+fn in_place_source(planned: &[Planned], k: usize) -> Option<usize> {
+    let statement = &planned[k].expression;
+    let ast::Form::Evaluate(value) = &statement.form else {
+        return None;
+    };
+    if statement.index_of.is_some() {
+        return None;
+    }
+    planned[..k].iter().position(|p| {
+        let mut read = false;
+        p.last == planned[k].statement && read_elementwise(value, &p.name, &mut read) && read
+    })
+}
+
+/// Whether `expr` is elementwise operations alone, over operands of which
+/// those that name `name` are `name` itself (`read` set where one is).
+fn read_elementwise(expr: &ast::Expr, name: &Ident, read: &mut bool) -> bool {
+    use ast::Expr;
+    match expr {
+        Expr::Binary { op, lhs, rhs, .. } => {
+            *op != ast::BinaryOp::MatMul
+                && read_elementwise(lhs, name, read)
+                && read_elementwise(rhs, name, read)
+        }
+        Expr::Negate { operand, .. } => read_elementwise(operand, name, read),
+        Expr::Call { args, .. } => {
+            !args.is_empty() && args.iter().all(|arg| read_elementwise(arg, name, read))
+        }
+        Expr::IntLiteral { .. } | Expr::FloatLiteral { .. } => true,
+        Expr::Operand(operand) => {
+            if *name == operand.tokens.to_string() {
+                *read = true;
+                true
+            } else {
+                !names(operand.tokens.clone(), name)
+            }
+        }
+        Expr::Op(_) => false,
+    }
+}
+
 /// The plan's entries for the stages in the arena, after the planned
 /// tensors', their statements' scratch and the result's scratch: for each
 /// planned statement in order, then the result, each stage's tensor and
@@ -218,11 +266,26 @@ pub fn expand(args: TokenStream, item: TokenStream) -> syn::Result<TokenStream> 
                 ]
             })
         }));
+    // The tensor whose bytes each entry may take (`program::plan_taking`).
+    let none = quote!(#rt::TAKES_NONE);
+    let takes: Vec<TokenStream> = (0..count)
+        .map(|k| {
+            match (k < tensors)
+                .then(|| in_place_source(&planned, k))
+                .flatten()
+            {
+                Some(source) => quote!(#source),
+                None => none.clone(),
+            }
+        })
+        .collect();
+    let tensor_takes = &takes[..tensors];
+    let takes_name = format_ident!("__TENSOR_EXPR_{upper}_TAKES");
     let budget_check = options.ram.as_ref().map(|ram| {
         let program = name.to_string();
         quote_spanned!(ram.span()=>
             const _: () = #rt::check_ram_budget(
-                #program, &[#(#names),*], &#lifetimes, #arena_bytes, #ram,
+                #program, &[#(#names),*], &#rt::merged(&#lifetimes, &#takes_name), #arena_bytes, #ram,
             );
         )
     });
@@ -274,12 +337,14 @@ pub fn expand(args: TokenStream, item: TokenStream) -> syn::Result<TokenStream> 
         #[doc(hidden)]
         const #lifetimes: [#rt::Lifetime; #count] = #lifetimes_of(#rt::list_of(#witness));
         #[doc(hidden)]
-        const #plan: #rt::Plan<#count> = #rt::plan(&#lifetimes);
+        const #takes_name: [usize; #count] = [#(#takes),*];
+        #[doc(hidden)]
+        const #plan: #rt::Plan<#count> = #rt::plan_taking(&#lifetimes, &#takes_name);
         #[doc = #doc_bytes]
         #vis const #arena_bytes: usize = #plan.bytes;
         #[doc = #doc_tensor_bytes]
         #vis const #tensor_bytes: usize =
-            #rt::plan(&#rt::first::<#tensors, #count>(&#lifetimes)).bytes;
+            #rt::plan_taking(&#rt::first::<#tensors, #count>(&#lifetimes), &[#(#tensor_takes),*]).bytes;
         #budget_check
 
         #(#attrs)*
@@ -497,11 +562,23 @@ fn body(
         Body::Placed(..) => quote!(let #slots_name = #rt::Slots::of(arena);),
     };
     for (index, statement) in statements.iter().enumerate() {
-        // The planned tensors whose last reader this is, ended after it.
+        let k = planned.iter().position(|p| p.statement == index);
+        // The planned tensor this statement's result may take the bytes of
+        // (`name_in` only: the witness evaluates each value into a slot of
+        // its own, whose type is the same).
+        let in_place = match form {
+            Body::Placed(..) => k.and_then(|k| in_place_source(planned, k)),
+            Body::Witness => None,
+        };
+        // The planned tensors whose last reader this is, ended after it
+        // (but one whose bytes the result takes, which it consumes).
         let ending: Vec<&Planned> = match form {
-            Body::Placed(..) if index + 1 < statements.len() => {
-                planned.iter().filter(|p| p.last == index).collect()
-            }
+            Body::Placed(..) if index + 1 < statements.len() => planned
+                .iter()
+                .enumerate()
+                .filter(|&(j, p)| p.last == index && Some(j) != in_place)
+                .map(|(_, p)| p)
+                .collect(),
             _ => Vec::new(),
         };
         let ends: TokenStream = ending
@@ -515,7 +592,6 @@ fn body(
                 quote_spanned!(span=> ::tensor_expr::__private::program::end(#name);)
             })
             .collect();
-        let k = planned.iter().position(|p| p.statement == index);
         if let Some(tail) = tail.filter(|t| t.statement == index) {
             out.extend(result(planned, tail, stages, &form));
             continue;
@@ -563,27 +639,45 @@ fn body(
                     ),
                 };
                 let (staged_lets, staged) = staged_places(k, stages, &form);
-                let slot = quote!((#slot, &mut #scratch));
-                let value = crate::expand::expand_into(
-                    &planned[k].expression,
-                    Some(crate::expand::Destination::Slot(&slot)),
-                    &staged,
-                );
-                match form {
-                    // The witness reads the scratch's and the stages'
-                    // footprints after the statement.
-                    Body::Witness => {
-                        out.extend(quote!(let mut #scratch = #lent; #staged_lets));
-                        Some(value)
-                    }
-                    // In a block of its own, so that the statement's locals
-                    // (its scratch's handle, its stages' places) end with it
-                    // and the function's frame holds one statement's.
-                    Body::Placed(..) => Some(quote!({
+                if let Some(source) = in_place {
+                    // Spanned on its read here: where a borrow of it that
+                    // lives on is reported.
+                    let name = &planned[source].name;
+                    let span =
+                        last_use(statement.to_token_stream(), name).unwrap_or_else(|| name.span());
+                    let value = crate::expand::expand_in_place(
+                        &planned[k].expression,
+                        &Ident::new(&name.to_string(), span),
+                        &slot,
+                        &quote!(&mut #scratch),
+                    );
+                    Some(quote!({
                         let mut #scratch = #lent;
-                        #staged_lets
                         #value
-                    })),
+                    }))
+                } else {
+                    let slot = quote!((#slot, &mut #scratch));
+                    let value = crate::expand::expand_into(
+                        &planned[k].expression,
+                        Some(crate::expand::Destination::Slot(&slot)),
+                        &staged,
+                    );
+                    match form {
+                        // The witness reads the scratch's and the stages'
+                        // footprints after the statement.
+                        Body::Witness => {
+                            out.extend(quote!(let mut #scratch = #lent; #staged_lets));
+                            Some(value)
+                        }
+                        // In a block of its own, so that the statement's locals
+                        // (its scratch's handle, its stages' places) end with it
+                        // and the function's frame holds one statement's.
+                        Body::Placed(..) => Some(quote!({
+                            let mut #scratch = #lent;
+                            #staged_lets
+                            #value
+                        })),
+                    }
                 }
             }
             None => local.init.as_ref().map(|init| {

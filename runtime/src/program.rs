@@ -158,6 +158,75 @@ pub const fn plan<const K: usize>(tensors: &[Lifetime; K]) -> Plan<K> {
     Plan { offsets, bytes }
 }
 
+/// No tensor: a [`plan_taking`] entry of a tensor that takes no other's
+/// bytes.
+pub const TAKES_NONE: usize = usize::MAX;
+
+/// [`plan`], where `takes[k]` names the tensor whose bytes tensor `k`
+/// takes ([`TAKES_NONE`] for none): a statement's result written in place
+/// of an input the statement reads last, element by element
+/// ([`evaluate_in_place`]). Such a pair is one entry of the plan
+/// ([`merged`]): alive from the first's statement to the last reader of
+/// the second, as large as the larger; both get its offset.
+///
+/// ```
+/// use tensor_expr_runtime::program::{plan_taking, Lifetime, TAKES_NONE};
+/// let t = |bytes, first, last| Lifetime { bytes, align: 4, first, last };
+/// // b = f(a) in a's bytes, then c = g(b) beside it.
+/// let tensors = [t(100, 0, 1), t(100, 1, 2), t(100, 2, 2)];
+/// let p = plan_taking(&tensors, &[TAKES_NONE, 0, TAKES_NONE]);
+/// assert_eq!((p.offsets, p.bytes), ([0, 0, 100], 200));
+/// ```
+pub const fn plan_taking<const K: usize>(tensors: &[Lifetime; K], takes: &[usize; K]) -> Plan<K> {
+    let (merged, owner) = merged_with_owners(tensors, takes);
+    let mut p = plan(&merged);
+    let mut k = 0;
+    while k < K {
+        p.offsets[k] = p.offsets[owner[k]];
+        k += 1;
+    }
+    p
+}
+
+/// The lifetimes of [`plan_taking`]'s entries: each tensor that takes
+/// another's bytes (`takes`) folded into the one that first held them,
+/// which lives until the last of them is read; the others' bytes 0. What
+/// a budget's peak is counted over.
+pub const fn merged<const K: usize>(tensors: &[Lifetime; K], takes: &[usize; K]) -> [Lifetime; K] {
+    merged_with_owners(tensors, takes).0
+}
+
+/// [`merged`], and for each tensor the one whose entry holds its bytes.
+const fn merged_with_owners<const K: usize>(
+    tensors: &[Lifetime; K],
+    takes: &[usize; K],
+) -> ([Lifetime; K], [usize; K]) {
+    let mut merged = *tensors;
+    let mut owner = [0; K];
+    let mut k = 0;
+    while k < K {
+        owner[k] = k;
+        let source = takes[k];
+        // Only an earlier tensor, whose last reader is this one's writer,
+        // and of the same size and alignment (the macro names such pairs;
+        // the sizes come from the types).
+        if source < k
+            && tensors[source].last == tensors[k].first
+            && tensors[source].bytes == tensors[k].bytes
+            && tensors[source].align == tensors[k].align
+        {
+            let root = owner[source];
+            owner[k] = root;
+            if merged[k].last > merged[root].last {
+                merged[root].last = merged[k].last;
+            }
+            merged[k].bytes = 0;
+        }
+        k += 1;
+    }
+    (merged, owner)
+}
+
 /// The first `K` of `N` lifetimes (a program's tensors, before their
 /// statements' scratch).
 pub const fn first<const K: usize, const N: usize>(lifetimes: &[Lifetime; N]) -> [Lifetime; K] {
@@ -659,6 +728,45 @@ pub fn evaluate_in<'a, P: InArena, T: Element, E: Expr<T>>(
     unsafe { &mut *slot.start.cast::<Tensor<T, E::Shape>>() }
 }
 
+/// Evaluates a planned statement whose result may take the bytes of
+/// `source`, a planned tensor its expression reads only element by element
+/// (at the top, in no operation but elementwise ones) and no later
+/// statement reads. Where the result has `source`'s size (its element
+/// type is `source`'s: the same elements in the same order, its shape
+/// `source`'s or that with leading ones), `in_place` (the same expression
+/// reading `source` through the output's own elements, as `out = e` reads
+/// its target) is written into `source`'s bytes, each element read before
+/// it is written, and the plan gives the result those bytes
+/// ([`plan_taking`]); else `otherwise` evaluates the expression reading
+/// `source` as an operand into the result's own slot ([`evaluate_in`]).
+#[cfg_attr(not(size_profile), inline)]
+#[cfg_attr(size_profile, inline(never))]
+pub fn evaluate_in_place<'a, 'l, T, S, B, L>(
+    source: &'a mut Tensor<T, S>,
+    lent: &mut Lent<'l, L>,
+    in_place: &B,
+    otherwise: impl FnOnce(&Tensor<T, S>, &mut Lent<'l, L>) -> &'a mut Tensor<T, B::Shape>,
+) -> &'a mut Tensor<T, B::Shape>
+where
+    T: Element,
+    S: crate::Shape,
+    B: Expr<T>,
+{
+    if const { size_of::<Tensor<T, B::Shape>>() == size_of::<Tensor<T, S>>() } {
+        crate::kernel::drive_in::<T, B::Shape, B, T>(
+            source.as_mut_slice(),
+            in_place,
+            &mut lent.scratch(),
+        );
+        // SAFETY: `Tensor` is `repr(transparent)` over its nested arrays of
+        // `T`; the two shapes have as many elements (equal sizes, one
+        // element type), so the two types are the same bytes.
+        unsafe { &mut *(source as *mut Tensor<T, S>).cast::<Tensor<T, B::Shape>>() }
+    } else {
+        otherwise(source, lent)
+    }
+}
+
 /// Evaluates `e`, a program's result, into a new tensor on `placement`
 /// (returned, not in the arena), its kernels' scratch in `lent`.
 #[cfg_attr(not(size_profile), inline)]
@@ -721,6 +829,30 @@ mod tests {
             }
         }
         assert_eq!(p.bytes, peak(&tensors));
+    }
+
+    #[test]
+    fn a_result_takes_the_bytes_of_an_input_it_reads_last_only_of_its_size() {
+        let none = TAKES_NONE;
+        // a; b from a in its bytes; c from b in them too (a chain, alive
+        // until c's last reader); d beside them.
+        let tensors = [
+            lifetime(64, 0, 1),
+            lifetime(64, 1, 2),
+            lifetime(64, 2, 4),
+            lifetime(32, 3, 4),
+        ];
+        let p = plan_taking(&tensors, &[none, 0, 1, none]);
+        assert_eq!(p.offsets[..3], [0, 0, 0]);
+        assert_eq!((p.offsets[3], p.bytes), (64, 96));
+        let m = merged(&tensors, &[none, 0, 1, none]);
+        assert_eq!((m[0].last, m[1].bytes, m[2].bytes), (4, 0, 0));
+        // Not taken: a source of another size, or read after the taker's
+        // statement: the plan is `plan`'s.
+        let other_size = [lifetime(64, 0, 1), lifetime(32, 1, 1)];
+        assert_eq!(plan_taking(&other_size, &[none, 0]), plan(&other_size));
+        let read_later = [lifetime(64, 0, 2), lifetime(64, 1, 2)];
+        assert_eq!(plan_taking(&read_later, &[none, 0]), plan(&read_later));
     }
 
     #[test]

@@ -21,7 +21,7 @@ mod tree;
 use crate::ast::{AssignOp, Expr, Form, IndexOf, Statement};
 use crate::stage;
 use proc_macro2::{Ident, Span, TokenStream};
-use quote::{quote, quote_spanned};
+use quote::{quote, quote_spanned, ToTokens};
 use tensor_expr_catalog::operation::Build;
 use tree::{Other, TreeBuilder};
 
@@ -177,6 +177,42 @@ pub fn expand_into(
             #main
         })
     }
+}
+
+/// A planned statement whose result may take the bytes of `source`, a
+/// planned tensor it reads last, only element by element (the program
+/// attribute checks that its value is elementwise operations alone, with
+/// `source` a plain operand, so it has no stage): `evaluate_in_place`
+/// over the value built twice, reading `source` through the output's own
+/// elements (as `out = e` reads its target) and, where the two are not the
+/// same size, as an operand evaluated into `slot` (the result's place in
+/// the arena) with its kernels' scratch in `lent` (a `program::Lent`).
+pub fn expand_in_place(
+    statement: &Statement,
+    source: &Ident,
+    slot: &TokenStream,
+    lent: &TokenStream,
+) -> TokenStream {
+    let Form::Evaluate(value) = &statement.form else {
+        unreachable!("the program attribute takes only a value in place")
+    };
+    let (value, stages) = stage::split(value, None);
+    debug_assert!(stages.is_empty(), "an elementwise value has no stage");
+    let strict = statement.strict;
+    let target = source.to_token_stream();
+    let mut in_place = TreeBuilder::new(strict, &value, Some(&target), &stages);
+    let (span, root, _) = in_place.evaluation(&value);
+    let rt = runtime(span);
+    let lent_name = at(&local("lent"), span);
+    let mut otherwise = TreeBuilder::new(strict, &value, None, &stages);
+    let (_, otherwise_root, placement) = otherwise.evaluation(&value);
+    let otherwise = otherwise.finish(quote_spanned!(span=>
+        #rt::program::evaluate_in((#slot, #lent_name), #placement, &#otherwise_root)
+    ));
+    let source_place = at(&local(TARGET_NAME), span);
+    in_place.finish(quote_spanned!(span=>
+        #rt::program::evaluate_in_place(#source_place, #lent, &#root, |#source, #lent_name| #otherwise)
+    ))
 }
 
 /// The last stage, where `value` (after staging) is exactly it and it is an

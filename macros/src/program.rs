@@ -96,7 +96,7 @@ fn arena_stages(expression: &ast::Statement) -> usize {
 /// result may take, written in place as TinyEngine writes its elementwise
 /// layers: one that statement `k` reads last, as a plain operand of a value
 /// of elementwise operations alone (no product, no operation of the table,
-/// so no stage; not an assignment, not `argmax`), named in no other of its
+/// no stage; not an assignment, not `argmax`), named in no other of its
 /// operands. Whether it does is a constant of the types: where the result
 /// has the tensor's size (`program::plan_taking`, `evaluate_in_place`).
 fn in_place_source(planned: &[Planned], k: usize) -> Option<usize> {
@@ -104,7 +104,9 @@ fn in_place_source(planned: &[Planned], k: usize) -> Option<usize> {
     let ast::Form::Evaluate(value) = &statement.form else {
         return None;
     };
-    if statement.index_of.is_some() {
+    // An elementwise value nested deeper than a type may be still has
+    // stages (`stage::split`'s deep parts).
+    if statement.index_of.is_some() || !crate::expand::stages_in_arena(statement).is_empty() {
         return None;
     }
     planned[..k].iter().position(|p| {

@@ -182,7 +182,7 @@ pub fn expand_into(
 /// A planned statement whose result may take the bytes of `source`, a
 /// planned tensor it reads last, only element by element (the program
 /// attribute checks that its value is elementwise operations alone, with
-/// `source` a plain operand, so it has no stage): `evaluate_in_place`
+/// `source` a plain operand, and has no stage): `evaluate_in_place`
 /// over the value built twice, reading `source` through the output's own
 /// elements (as `out = e` reads its target) and, where the two are not the
 /// same size, as an operand evaluated into `slot` (the result's place in
@@ -196,8 +196,8 @@ pub fn expand_in_place(
     let Form::Evaluate(value) = &statement.form else {
         unreachable!("the program attribute takes only a value in place")
     };
+    // No stage: the caller takes only values that have none.
     let (value, stages) = stage::split(value, None);
-    debug_assert!(stages.is_empty(), "an elementwise value has no stage");
     let strict = statement.strict;
     let target = source.to_token_stream();
     let mut in_place = TreeBuilder::new(strict, &value, Some(&target), &stages);

@@ -32,11 +32,11 @@ pub(super) fn store_layer(
 ) -> bool {
     let g = layer.geometry;
     let last = channels_last(g);
-    let kernel = LayerKernel::of(&Int8Tile {
+    let channels_last_layer = Int8Tile {
         geometry: &last,
         ..*layer
-    });
-    if kernel.is_none() {
+    };
+    if LayerKernel::of(&channels_last_layer).is_none() {
         return false;
     }
     let [x_len, w_len, out_len] = copies(g);
@@ -61,8 +61,8 @@ pub(super) fn store_layer(
     // SAFETY: each channel's bytes were written above.
     let w_last = unsafe { w_last.assume_init() };
     let mut out_last = scratch.uninit(out_len);
-    // The layer channels last, by the kernel chosen above (the one place
-    // that calls the kernels, which it inlines).
+    // The layer channels last, by the kernel `LayerKernel::of` chose
+    // (`store_layer` is the one place that calls the kernels).
     let stored = super::store_layer(
         &Int8Tile {
             x: &x_last,

@@ -75,14 +75,21 @@ macro_rules! run_with_lanes {
 
 /// The columns of a single row's tile: eight vectors, so that the
 /// one-row product kernel's four chains of sums
-/// (`expr::matmul::kernel::accumulate_one_row`) fill the registers; two
-/// in a runtime optimised for size (`cfg(size_profile)`), where LLVM keeps
-/// the loops over a tile's columns and so the chains in the frame (four
-/// chains of eight AVX-512 vectors are 2 KiB of it). Each column's sum is
-/// the same in either: the chains run over `k` for every column alike.
+/// (`expr::matmul::kernel::accumulate_one_row`) fill the registers; 32
+/// (eight SSE2 vectors of `f32`, two of AVX-512) in a runtime optimised
+/// for size (`cfg(size_profile)`), where LLVM keeps the loops over a
+/// tile's columns and so the chains in the frame (four chains of eight
+/// AVX-512 vectors are 2 KiB of it), and where a narrower tile than
+/// SSE2's eight vectors makes a short row's nest loop over tiles, each
+/// with its epilogue (more code). Each column's sum is the same in
+/// either: the chains run over `k` for every column alike.
 pub(crate) const fn row_wide(lanes: usize) -> usize {
     if cfg!(size_profile) {
-        2 * lanes
+        if 2 * lanes > 32 {
+            2 * lanes
+        } else {
+            32
+        }
     } else {
         8 * lanes
     }

@@ -165,9 +165,9 @@ pub const TAKES_NONE: usize = usize::MAX;
 /// [`plan`], where `takes[k]` names the tensor whose bytes tensor `k`
 /// takes ([`TAKES_NONE`] for none): a statement's result written in place
 /// of an input the statement reads last, element by element
-/// ([`evaluate_in_place`]). Such a pair is one entry of the plan
-/// ([`merged`]): alive from the first's statement to the last reader of
-/// the second, as large as the larger; both get its offset.
+/// ([`evaluate_in_place`]), of the same size. Such a pair is one entry of
+/// the plan ([`merged`]): alive from the first's statement to the last
+/// reader of the second; both get its offset.
 ///
 /// ```
 /// use tensor_expr_runtime::program::{plan_taking, Lifetime, TAKES_NONE};

@@ -82,6 +82,9 @@ struct Planned {
     expression: ast::Statement,
     /// How many of its stages are in the arena.
     stages: usize,
+    /// The planned tensor (its index) whose bytes its result may take
+    /// ([`in_place_source`]).
+    in_place: Option<usize>,
 }
 
 /// How many of a planned statement's stages are in the arena.
@@ -271,14 +274,9 @@ pub fn expand(args: TokenStream, item: TokenStream) -> syn::Result<TokenStream> 
     // The tensor whose bytes each entry may take (`program::plan_taking`).
     let none = quote!(#rt::TAKES_NONE);
     let takes: Vec<TokenStream> = (0..count)
-        .map(|k| {
-            match (k < tensors)
-                .then(|| in_place_source(&planned, k))
-                .flatten()
-            {
-                Some(source) => quote!(#source),
-                None => none.clone(),
-            }
+        .map(|k| match planned.get(k).and_then(|p| p.in_place) {
+            Some(source) => quote!(#source),
+            None => none.clone(),
         })
         .collect();
     let tensor_takes = &takes[..tensors];
@@ -312,7 +310,7 @@ pub fn expand(args: TokenStream, item: TokenStream) -> syn::Result<TokenStream> 
         &planned,
         tail.as_ref(),
         &stage_entries,
-        Body::Placed(&lifetimes, &plan),
+        Body::Placed(&lifetimes, &plan, &takes_name),
     );
     let doc_in = format!(
         " [`{name}`] with its tensors in `arena`, which the caller lends (a `static` \
@@ -435,7 +433,11 @@ fn planned_statements(statements: &[syn::Stmt]) -> syn::Result<Vec<Planned>> {
             last,
             stages: arena_stages(&expression),
             expression,
+            in_place: None,
         });
+    }
+    for k in 0..planned.len() {
+        planned[k].in_place = in_place_source(&planned, k);
     }
     Ok(planned)
 }
@@ -545,8 +547,8 @@ enum Body<'a> {
     /// The witness's: no bytes (it is never called).
     Witness,
     /// `name_in`'s: into the arena, at the plan's offsets (the names of the
-    /// lifetimes and plan constants).
-    Placed(&'a Ident, &'a Ident),
+    /// lifetimes, plan and in-place pairs' constants).
+    Placed(&'a Ident, &'a Ident, &'a Ident),
 }
 
 /// The body with each planned statement evaluated into its slot.
@@ -569,7 +571,7 @@ fn body(
         // (`name_in` only: the witness evaluates each value into a slot of
         // its own, whose type is the same).
         let in_place = match form {
-            Body::Placed(..) => k.and_then(|k| in_place_source(planned, k)),
+            Body::Placed(..) => k.and_then(|k| planned[k].in_place),
             Body::Witness => None,
         };
         // The planned tensors whose last reader this is, ended after it
@@ -631,7 +633,7 @@ fn body(
                     // SAFETY: the plan places tensors (and scratch) alive
                     // at one statement apart; each binding ends after its
                     // last reader (`end`).
-                    Body::Placed(lifetimes, plan) => (
+                    Body::Placed(lifetimes, plan, _) => (
                         quote!(unsafe {
                             #slots_name.slot(#plan.offsets[#k], #lifetimes[#k].bytes)
                         }),
@@ -641,15 +643,20 @@ fn body(
                     ),
                 };
                 let (staged_lets, staged) = staged_places(k, stages, &form);
-                if let Some(source) = in_place {
+                if let (Some(source), Body::Placed(lifetimes, _, takes)) = (in_place, &form) {
                     // Spanned on its read here: where a borrow of it that
                     // lives on is reported.
                     let name = &planned[source].name;
                     let span =
                         last_use(statement.to_token_stream(), name).unwrap_or_else(|| name.span());
+                    // Whether the plan gave the result the tensor's bytes:
+                    // the one decision, which the evaluation follows.
+                    let taken =
+                        quote!(#rt::InPlace::<{ #rt::takes_bytes(&#lifetimes, &#takes, #k) }>);
                     let value = crate::expand::expand_in_place(
                         &planned[k].expression,
                         &Ident::new(&name.to_string(), span),
+                        &taken,
                         &slot,
                         &quote!(&mut #scratch),
                     );
@@ -757,7 +764,7 @@ fn staged_places(k: usize, stages: &StageEntries, form: &Body) -> (TokenStream, 
             }
             // SAFETY: the plan gives a stage's tensor and scratch bytes of
             // their own while its statement runs.
-            Body::Placed(lifetimes, plan) => lets.extend(quote!(
+            Body::Placed(lifetimes, plan, _) => lets.extend(quote!(
                 let #name = unsafe {
                     #slots_name.staged(
                         (#plan.offsets[#tensor], #lifetimes[#tensor].bytes),
@@ -822,7 +829,7 @@ fn result(planned: &[Planned], tail: &Tail, stages: &StageEntries, form: &Body) 
         }
         // SAFETY: the plan gives the result's scratch bytes of their own
         // while it is evaluated.
-        Body::Placed(lifetimes, plan) => quote!({
+        Body::Placed(lifetimes, plan, _) => quote!({
             #staged_lets
             let mut #scratch = unsafe {
                 #slots_name.lent(#plan.offsets[#entry], #lifetimes[#entry].bytes)

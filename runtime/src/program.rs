@@ -196,6 +196,16 @@ pub const fn merged<const K: usize>(tensors: &[Lifetime; K], takes: &[usize; K])
     merged_with_owners(tensors, takes).0
 }
 
+/// Whether tensor `k` takes another's bytes in [`plan_taking`]'s plan:
+/// the one decision [`evaluate_in_place`] follows ([`InPlace`]).
+pub const fn takes_bytes<const K: usize>(
+    tensors: &[Lifetime; K],
+    takes: &[usize; K],
+    k: usize,
+) -> bool {
+    merged_with_owners(tensors, takes).1[k] != k
+}
+
 /// [`merged`], and for each tensor the one whose entry holds its bytes.
 const fn merged_with_owners<const K: usize>(
     tensors: &[Lifetime; K],
@@ -728,20 +738,26 @@ pub fn evaluate_in<'a, P: InArena, T: Element, E: Expr<T>>(
     unsafe { &mut *slot.start.cast::<Tensor<T, E::Shape>>() }
 }
 
+/// Whether a planned statement's result takes the bytes of the tensor it
+/// reads last ([`takes_bytes`] of its plan), as a type.
+#[derive(Clone, Copy, Debug)]
+pub struct InPlace<const TAKEN: bool>;
+
 /// Evaluates a planned statement whose result may take the bytes of
 /// `source`, a planned tensor its expression reads only element by element
 /// (at the top, in no operation but elementwise ones) and no later
-/// statement reads. Where the result has `source`'s size (its element
-/// type is `source`'s: the same elements in the same order, its shape
+/// statement reads. Where the plan gave the result those bytes (`TAKEN`,
+/// [`plan_taking`]: where the result has `source`'s size; its element type
+/// is `source`'s, so the same elements in the same order, its shape
 /// `source`'s or that with leading ones), `in_place` (the same expression
 /// reading `source` through the output's own elements, as `out = e` reads
 /// its target) is written into `source`'s bytes, each element read before
-/// it is written, and the plan gives the result those bytes
-/// ([`plan_taking`]); else `otherwise` evaluates the expression reading
+/// it is written; else `otherwise` evaluates the expression reading
 /// `source` as an operand into the result's own slot ([`evaluate_in`]).
 #[cfg_attr(not(size_profile), inline)]
 #[cfg_attr(size_profile, inline(never))]
-pub fn evaluate_in_place<'a, 'l, T, S, B, L>(
+pub fn evaluate_in_place<'a, 'l, const TAKEN: bool, T, S, B, L>(
+    _taken: InPlace<TAKEN>,
     source: &'a mut Tensor<T, S>,
     lent: &mut Lent<'l, L>,
     in_place: &B,
@@ -752,15 +768,21 @@ where
     S: crate::Shape,
     B: Expr<T>,
 {
-    if const { size_of::<Tensor<T, B::Shape>>() == size_of::<Tensor<T, S>>() } {
+    const {
+        assert!(
+            !TAKEN || size_of::<Tensor<T, B::Shape>>() == size_of::<Tensor<T, S>>(),
+            "a program's plan put a result in the bytes of a tensor of another size"
+        );
+    }
+    if const { TAKEN } {
         crate::kernel::drive_in::<T, B::Shape, B, T>(
             source.as_mut_slice(),
             in_place,
             &mut lent.scratch(),
         );
         // SAFETY: `Tensor` is `repr(transparent)` over its nested arrays of
-        // `T`; the two shapes have as many elements (equal sizes, one
-        // element type), so the two types are the same bytes.
+        // `T`; the two shapes have as many elements (equal sizes, asserted
+        // above; one element type), so the two types are the same bytes.
         unsafe { &mut *(source as *mut Tensor<T, S>).cast::<Tensor<T, B::Shape>>() }
     } else {
         otherwise(source, lent)

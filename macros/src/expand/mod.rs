@@ -186,10 +186,12 @@ pub fn expand_into(
 /// over the value built twice, reading `source` through the output's own
 /// elements (as `out = e` reads its target) and, where the two are not the
 /// same size, as an operand evaluated into `slot` (the result's place in
-/// the arena) with its kernels' scratch in `lent` (a `program::Lent`).
+/// the arena) with its kernels' scratch in `lent` (a `program::Lent`);
+/// `taken` is the plan's decision (a `program::InPlace`).
 pub fn expand_in_place(
     statement: &Statement,
     source: &Ident,
+    taken: &TokenStream,
     slot: &TokenStream,
     lent: &TokenStream,
 ) -> TokenStream {
@@ -211,7 +213,7 @@ pub fn expand_in_place(
     ));
     let source_place = at(&local(TARGET_NAME), span);
     in_place.finish(quote_spanned!(span=>
-        #rt::program::evaluate_in_place(#source_place, #lent, &#root, |#source, #lent_name| #otherwise)
+        #rt::program::evaluate_in_place(#taken, #source_place, #lent, &#root, |#source, #lent_name| #otherwise)
     ))
 }
 

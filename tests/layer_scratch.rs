@@ -224,3 +224,117 @@ fn int8_layers_take_their_scratch_from_the_arena() {
         );
     }
 }
+
+type Maps = Shape![2, 40, 6, 32];
+type Weights = Tensor<i8, Shape![32, 3, 3, 1]>;
+type Pointwise = Tensor<i8, Shape![32, 1, 1, 32]>;
+
+/// Layers written over their inputs, as TinyEngine writes its depthwise
+/// layers: two images of 40 rows (several bands each), a depthwise layer
+/// (3x3, SAME), a pointwise one keeping the channels, a dilated depthwise
+/// one, and a pointwise one whose input constant is no byte (the kernels
+/// decline it: the expression's nest computes it from a heap copy, into
+/// the same bytes). Every planned tensor then lives in one slot.
+#[tensor_expr::program]
+fn over_inputs(
+    x: &Tensor<i8, Maps>,
+    dw: &Weights,
+    pw: &Pointwise,
+    b: &Bias<32>,
+) -> Tensor<i8, Shape![2, 40, 6, 8]> {
+    let a = tensor_expr!(x / 2);
+    let d1 = tensor_expr!(saturating_cast::<i8>(max(
+        requantize(
+            conv2d(
+                cast::<i32>(a) + 3,
+                cast::<i32>(dw),
+                padding = same,
+                groups = 32,
+                layout = nhwc
+            ) + b,
+            1_200_000_000,
+            -6
+        ) - 20,
+        -128
+    )));
+    let p1 = tensor_expr!(saturating_cast::<i8>(
+        requantize(
+            conv2d(cast::<i32>(d1) - 7, cast::<i32>(pw), layout = nhwc) + b,
+            1_100_000_000,
+            -8
+        ) + 5
+    ));
+    let d2 = tensor_expr!(saturating_cast::<i8>(requantize(
+        conv2d(
+            cast::<i32>(p1) + 128,
+            cast::<i32>(dw),
+            padding = 2,
+            dilation = 2,
+            groups = 32,
+            layout = nhwc
+        ),
+        1_300_000_000,
+        -7
+    )));
+    let p2 = tensor_expr!(saturating_cast::<i8>(requantize(
+        conv2d(cast::<i32>(d2) + 1000, cast::<i32>(pw), layout = nhwc),
+        1_000_000_000,
+        -12
+    )));
+    tensor_expr!(p2.narrow::<3, 0, 8>() + 1)
+}
+
+#[test]
+fn layers_are_written_over_their_inputs() {
+    let (x, dw, pw) = (
+        bytes::<Maps>(8),
+        bytes::<Shape![32, 3, 3, 1]>(9),
+        bytes::<Shape![32, 1, 1, 32]>(10),
+    );
+    let b = Bias::<32>::from_fn(|[c]| c as i32 * 53 - 900);
+    let a = tensor_expr!(x / 2);
+    let d1 = tensor_expr!(saturating_cast::<i8>(max(
+        requantize(
+            conv2d(
+                cast::<i32>(a) + 3,
+                cast::<i32>(dw),
+                padding = same,
+                groups = 32,
+                layout = nhwc
+            ) + b,
+            1_200_000_000,
+            -6
+        ) - 20,
+        -128
+    )));
+    let p1 = tensor_expr!(saturating_cast::<i8>(
+        requantize(
+            conv2d(cast::<i32>(d1) - 7, cast::<i32>(pw), layout = nhwc) + b,
+            1_100_000_000,
+            -8
+        ) + 5
+    ));
+    let d2 = tensor_expr!(saturating_cast::<i8>(requantize(
+        conv2d(
+            cast::<i32>(p1) + 128,
+            cast::<i32>(dw),
+            padding = 2,
+            dilation = 2,
+            groups = 32,
+            layout = nhwc
+        ),
+        1_300_000_000,
+        -7
+    )));
+    let p2 = tensor_expr!(saturating_cast::<i8>(requantize(
+        conv2d(cast::<i32>(d2) + 1000, cast::<i32>(pw), layout = nhwc),
+        1_000_000_000,
+        -12
+    )));
+    let expected = tensor_expr!(p2.narrow::<3, 0, 8>() + 1);
+    assert_eq!(over_inputs(&x, &dw, &pw, &b), expected);
+    // `a`, `d1`, `p1`, `d2` and `p2` in one slot.
+    let maps = core::mem::size_of::<Tensor<i8, Maps>>();
+    let over = cfg!(target_arch = "x86_64");
+    assert_eq!(OVER_INPUTS_TENSOR_BYTES, if over { maps } else { 2 * maps });
+}

@@ -85,6 +85,9 @@ struct Planned {
     /// The planned tensor (its index) whose bytes its result may take
     /// ([`in_place_source`]).
     in_place: Option<usize>,
+    /// Whether its value is an int8 layer that may be written over that
+    /// tensor ([`reads_as_layer_input`]), not an elementwise value.
+    over_input: bool,
 }
 
 /// How many of a planned statement's stages are in the arena.
@@ -102,7 +105,12 @@ fn arena_stages(expression: &ast::Statement) -> usize {
 /// no stage; not an assignment, not `argmax`), named in no other of its
 /// operands. Whether it does is a constant of the types: where the result
 /// has the tensor's size (`program::plan_taking`, `evaluate_in_place`).
-fn in_place_source(planned: &[Planned], k: usize) -> Option<usize> {
+///
+/// Or, as TinyEngine writes its depthwise layers, an int8 layer whose
+/// convolution reads the tensor (`over_input`, [`reads_as_layer_input`]):
+/// whether it is written over it is a constant of the types
+/// (`KernelScratch::WRITES_OVER_INPUT`, which the plan's `takes` reads).
+fn in_place_source(planned: &[Planned], k: usize) -> Option<(usize, bool)> {
     let statement = &planned[k].expression;
     let ast::Form::Evaluate(value) = &statement.form else {
         return None;
@@ -112,10 +120,88 @@ fn in_place_source(planned: &[Planned], k: usize) -> Option<usize> {
     if statement.index_of.is_some() || !crate::expand::stages_in_arena(statement).is_empty() {
         return None;
     }
-    planned[..k].iter().position(|p| {
+    let last_read = |p: &Planned| p.last == planned[k].statement;
+    let elementwise = planned[..k].iter().position(|p| {
         let mut read = false;
-        p.last == planned[k].statement && read_elementwise(value, &p.name, &mut read) && read
-    })
+        last_read(p) && read_elementwise(value, &p.name, &mut read) && read
+    });
+    let layer = || {
+        planned[..k]
+            .iter()
+            .position(|p| last_read(p) && reads_as_layer_input(value, &p.name))
+    };
+    match elementwise {
+        Some(source) => Some((source, false)),
+        None => layer().map(|source| (source, true)),
+    }
+}
+
+/// Whether `value` is an int8 layer reading `name` as the README's recipe
+/// writes one: a conversion (`saturating_cast::<i8>(..)`) of elementwise
+/// operations over one convolution whose input is `cast::<i32>(name)`,
+/// plus or minus a constant, `name` named nowhere else.
+fn reads_as_layer_input(value: &ast::Expr, name: &Ident) -> bool {
+    let ast::Expr::Op(conversion) = value else {
+        return false;
+    };
+    let [chain] = &conversion.inputs[..] else {
+        return false;
+    };
+    let mut convolutions = 0;
+    conversion.op.reads.scopes_input_element_type()
+        && conversion.type_arg.is_some()
+        && epilogue_over_input(chain, name, &mut convolutions)
+        && convolutions == 1
+}
+
+/// Whether `expr` is elementwise operations over convolutions (counted in
+/// `convolutions`) that read `name` as their converted input, and over
+/// operands that do not name it.
+fn epilogue_over_input(expr: &ast::Expr, name: &Ident, convolutions: &mut usize) -> bool {
+    use ast::Expr;
+    match expr {
+        Expr::Binary { op, lhs, rhs, .. } => {
+            *op != ast::BinaryOp::MatMul
+                && epilogue_over_input(lhs, name, convolutions)
+                && epilogue_over_input(rhs, name, convolutions)
+        }
+        Expr::Negate { operand, .. } => epilogue_over_input(operand, name, convolutions),
+        Expr::Call { args, .. } => {
+            !args.is_empty()
+                && args
+                    .iter()
+                    .all(|arg| epilogue_over_input(arg, name, convolutions))
+        }
+        Expr::IntLiteral { .. } | Expr::FloatLiteral { .. } => true,
+        Expr::Operand(operand) => !names(operand.tokens.clone(), name),
+        Expr::Op(call) if matches!(call.op.name, "conv1d" | "conv2d") => {
+            *convolutions += 1;
+            let Some((input, rest)) = call.inputs.split_first() else {
+                return false;
+            };
+            let reads_name = input.widened_operand().is_some_and(|widened| {
+                matches!(&widened.cast.inputs[..], [Expr::Operand(x)] if *name == x.tokens.to_string())
+                    && widened
+                        .offset
+                        .is_none_or(|(_, constant)| !mentions(constant, name))
+            });
+            reads_name && rest.iter().all(|other| !mentions(other, name))
+        }
+        Expr::Op(_) => false,
+    }
+}
+
+/// Whether an operand of `expr` names `name`.
+fn mentions(expr: &ast::Expr, name: &Ident) -> bool {
+    use ast::Expr;
+    match expr {
+        Expr::Binary { lhs, rhs, .. } => mentions(lhs, name) || mentions(rhs, name),
+        Expr::Negate { operand, .. } => mentions(operand, name),
+        Expr::Call { args, .. } => args.iter().any(|arg| mentions(arg, name)),
+        Expr::Op(call) => call.inputs.iter().any(|input| mentions(input, name)),
+        Expr::IntLiteral { .. } | Expr::FloatLiteral { .. } => false,
+        Expr::Operand(operand) => names(operand.tokens.clone(), name),
+    }
 }
 
 /// Whether `expr` is elementwise operations alone, over operands of which
@@ -273,14 +359,33 @@ pub fn expand(args: TokenStream, item: TokenStream) -> syn::Result<TokenStream> 
         }));
     // The tensor whose bytes each entry may take (`program::plan_taking`).
     let none = quote!(#rt::TAKES_NONE);
+    // Every pair that may be in place; `program::choose_over_input` keeps
+    // the layers over their inputs that the types allow and that make the
+    // arena smaller.
     let takes: Vec<TokenStream> = (0..count)
         .map(|k| match planned.get(k).and_then(|p| p.in_place) {
             Some(source) => quote!(#source),
             None => none.clone(),
         })
         .collect();
-    let tensor_takes = &takes[..tensors];
+    // Each layer's scratch entry (`planned.len() + k`, its statement's).
+    let scratch_entries = (0..count).map(|k| match planned.get(k) {
+        Some(p) if p.over_input => {
+            let entry = planned.len() + k;
+            quote!(#entry)
+        }
+        _ => none.clone(),
+    });
+    let over_input_bytes = (0..count).map(|j| {
+        let list = (0..j).fold(
+            quote!(W),
+            |list, _| quote!(<#list as #rt::Footprints>::Rest),
+        );
+        quote!(<#list as #rt::Footprints>::HEAD.over_input_bytes)
+    });
     let takes_name = format_ident!("__TENSOR_EXPR_{upper}_TAKES");
+    let over_input_of = format_ident!("__tensor_expr_{name}_over_input");
+    let choice = format_ident!("__TENSOR_EXPR_{upper}_OVER_INPUT");
     let budget_check = options.ram.as_ref().map(|ram| {
         let program = name.to_string();
         quote_spanned!(ram.span()=>
@@ -335,16 +440,31 @@ pub fn expand(args: TokenStream, item: TokenStream) -> syn::Result<TokenStream> 
         }
 
         #[doc(hidden)]
-        const #lifetimes: [#rt::Lifetime; #count] = #lifetimes_of(#rt::list_of(#witness));
+        #[allow(non_snake_case, clippy::all)]
+        const fn #over_input_of<W: #rt::Footprints>(
+            _witness: ::core::marker::PhantomData<W>,
+        ) -> [usize; #count] {
+            [#(#over_input_bytes),*]
+        }
+
         #[doc(hidden)]
-        const #takes_name: [usize; #count] = [#(#takes),*];
+        const #choice: #rt::OverInputChoice<#count> = #rt::choose_over_input(
+            &#lifetimes_of(#rt::list_of(#witness)),
+            &[#(#takes),*],
+            &[#(#scratch_entries),*],
+            &#over_input_of(#rt::list_of(#witness)),
+        );
+        #[doc(hidden)]
+        const #lifetimes: [#rt::Lifetime; #count] = #choice.lifetimes;
+        #[doc(hidden)]
+        const #takes_name: [usize; #count] = #choice.takes;
         #[doc(hidden)]
         const #plan: #rt::Plan<#count> = #rt::plan_taking(&#lifetimes, &#takes_name);
         #[doc = #doc_bytes]
         #vis const #arena_bytes: usize = #plan.bytes;
         #[doc = #doc_tensor_bytes]
         #vis const #tensor_bytes: usize =
-            #rt::plan_taking(&#rt::first::<#tensors, #count>(&#lifetimes), &[#(#tensor_takes),*]).bytes;
+            #rt::plan_taking(&#rt::first::<#tensors, #count>(&#lifetimes), &#rt::first_takes::<#tensors, #count>(&#takes_name)).bytes;
         #budget_check
 
         #(#attrs)*
@@ -434,10 +554,13 @@ fn planned_statements(statements: &[syn::Stmt]) -> syn::Result<Vec<Planned>> {
             stages: arena_stages(&expression),
             expression,
             in_place: None,
+            over_input: false,
         });
     }
     for k in 0..planned.len() {
-        planned[k].in_place = in_place_source(&planned, k);
+        if let Some((source, over_input)) = in_place_source(&planned, k) {
+            (planned[k].in_place, planned[k].over_input) = (Some(source), over_input);
+        }
     }
     Ok(planned)
 }
@@ -570,9 +693,15 @@ fn body(
         // The planned tensor this statement's result may take the bytes of
         // (`name_in` only: the witness evaluates each value into a slot of
         // its own, whose type is the same).
+        // (The witness evaluates an elementwise value into a slot of its
+        // own, whose type is the same; a layer that may be written over its
+        // input as `name_in` does, its scratch's type being the two
+        // evaluations'.)
         let in_place = match form {
             Body::Placed(..) => k.and_then(|k| planned[k].in_place),
-            Body::Witness => None,
+            Body::Witness => k
+                .filter(|&k| planned[k].over_input)
+                .and_then(|k| planned[k].in_place),
         };
         // The planned tensors whose last reader this is, ended after it
         // (but one whose bytes the result takes, which it consumes).
@@ -643,27 +772,42 @@ fn body(
                     ),
                 };
                 let (staged_lets, staged) = staged_places(k, stages, &form);
-                if let (Some(source), Body::Placed(lifetimes, _, takes)) = (in_place, &form) {
+                if let Some(source) = in_place {
                     // Spanned on its read here: where a borrow of it that
                     // lives on is reported.
                     let name = &planned[source].name;
                     let span =
                         last_use(statement.to_token_stream(), name).unwrap_or_else(|| name.span());
+                    let name = Ident::new(&name.to_string(), span);
                     // Whether the plan gave the result the tensor's bytes:
                     // the one decision, which the evaluation follows.
-                    let taken =
-                        quote!(#rt::InPlace::<{ #rt::takes_bytes(&#lifetimes, &#takes, #k) }>);
-                    let value = crate::expand::expand_in_place(
-                        &planned[k].expression,
-                        &Ident::new(&name.to_string(), span),
-                        &taken,
-                        &slot,
-                        &quote!(&mut #scratch),
-                    );
-                    Some(quote!({
-                        let mut #scratch = #lent;
-                        #value
-                    }))
+                    let taken = match &form {
+                        Body::Placed(lifetimes, _, takes) => quote!(
+                            #rt::InPlace::<{ #rt::takes_bytes(&#lifetimes, &#takes, #k) }>
+                        ),
+                        Body::Witness => quote!(#rt::InPlace::<false>),
+                    };
+                    let expression = &planned[k].expression;
+                    let lent_ref = quote!(&mut #scratch);
+                    let value = if planned[k].over_input {
+                        crate::expand::expand_layer_over_input(
+                            expression, &name, &taken, &slot, &lent_ref,
+                        )
+                    } else {
+                        crate::expand::expand_in_place(expression, &name, &taken, &slot, &lent_ref)
+                    };
+                    match form {
+                        // The witness reads the scratch's footprint after
+                        // the statement.
+                        Body::Witness => {
+                            out.extend(quote!(let mut #scratch = #lent;));
+                            Some(value)
+                        }
+                        Body::Placed(..) => Some(quote!({
+                            let mut #scratch = #lent;
+                            #value
+                        })),
+                    }
                 } else {
                     let slot = quote!((#slot, &mut #scratch));
                     let value = crate::expand::expand_into(

@@ -254,6 +254,18 @@ pub const fn first<const K: usize, const N: usize>(lifetimes: &[Lifetime; N]) ->
     first
 }
 
+/// The first `K` of `N` entries of [`plan_taking`]'s `takes`, for
+/// [`first`]'s lifetimes.
+pub const fn first_takes<const K: usize, const N: usize>(takes: &[usize; N]) -> [usize; K] {
+    let mut first = [TAKES_NONE; K];
+    let mut k = 0;
+    while k < K {
+        first[k] = takes[k];
+        k += 1;
+    }
+    first
+}
+
 /// The tensors' indices, largest first; of equal sizes, the one written
 /// first first.
 const fn by_size<const K: usize>(tensors: &[Lifetime; K]) -> [usize; K] {
@@ -447,6 +459,10 @@ pub struct Footprint {
     pub bytes: usize,
     /// `align_of`.
     pub align: usize,
+    /// A statement's scratch where its int8 layer is written over its
+    /// input, 0 where it cannot be (a scratch entry's:
+    /// [`OverInputScratch`]); [`choose_over_input`] reads it.
+    pub over_input_bytes: usize,
 }
 
 /// A list of tensor types, built by the witness (one `(PhantomData<T>,
@@ -463,7 +479,11 @@ pub trait Footprints {
 pub struct End;
 
 impl Footprints for End {
-    const HEAD: Footprint = Footprint { bytes: 0, align: 1 };
+    const HEAD: Footprint = Footprint {
+        bytes: 0,
+        align: 1,
+        over_input_bytes: 0,
+    };
     type Rest = End;
 }
 
@@ -471,6 +491,7 @@ impl<T, R: Footprints> Footprints for (PhantomData<T>, R) {
     const HEAD: Footprint = Footprint {
         bytes: size_of::<T>(),
         align: align_of::<T>(),
+        over_input_bytes: 0,
     };
     type Rest = R;
 }
@@ -670,6 +691,7 @@ impl<S: KernelScratch, R: Footprints> Footprints for (ScratchOf<S>, R) {
     const HEAD: Footprint = Footprint {
         bytes: S::BYTES,
         align: SCRATCH_ALIGN,
+        over_input_bytes: S::OVER_INPUT_BYTES,
     };
     type Rest = R;
 }
@@ -789,6 +811,210 @@ where
     }
 }
 
+/// The kernel scratch of a statement that may write an int8 layer over
+/// its input ([`evaluate_layer_over_input`]): `Apart`'s, the expression's
+/// written apart, and where `Over` (the layer's over its input) writes so,
+/// [`KernelScratch::OVER_INPUT_BYTES`] for both (the kernels may decline
+/// at run time, [`evaluate_layer_over_input`]).
+pub struct OverInputScratch<Over, Apart>(PhantomData<(Over, Apart)>);
+
+impl<Over: KernelScratch, Apart: KernelScratch> KernelScratch for OverInputScratch<Over, Apart> {
+    const BYTES: usize = Apart::BYTES;
+    const OVER_INPUT_BYTES: usize = if !Over::WRITES_OVER_INPUT {
+        0
+    } else if Over::BYTES > Apart::BYTES {
+        Over::BYTES
+    } else {
+        Apart::BYTES
+    };
+}
+
+/// A program's lifetimes and [`plan_taking`]'s `takes` with its layers
+/// written over their inputs where that makes the arena no larger:
+/// [`choose_over_input`].
+#[derive(Clone, Copy, Debug)]
+pub struct OverInputChoice<const K: usize> {
+    /// The entries' lifetimes, a statement's scratch as its layer is
+    /// written.
+    pub lifetimes: [Lifetime; K],
+    /// The tensor whose bytes each takes ([`TAKES_NONE`] for none).
+    pub takes: [usize; K],
+}
+
+/// Which layers a program writes over their inputs. `takes` names every
+/// pair that may be (elementwise results in place, and layers over their
+/// inputs: those with a `scratch_entry`, the index of their statement's
+/// scratch entry, whose footprint's [`Footprint::over_input_bytes`] are
+/// `over_input_bytes[entry]`). A layer over its input keeps one tensor
+/// where there were two but takes more scratch (two bands of the input
+/// copied), so each is kept only where dropping it would make the arena
+/// larger: all are taken first, then each in turn is written apart where
+/// the arena is then no larger (the layer kernels read a 1x1 layer's input
+/// in place apart, with no copy). The one decision [`evaluate_layer_over_input`]
+/// follows, through [`takes_bytes`].
+///
+/// ```
+/// use tensor_expr_runtime::program::{choose_over_input, Lifetime, TAKES_NONE};
+/// let t = |bytes, first, last| Lifetime { bytes, align: 64, first, last };
+/// // a (1,000 B), then b = layer(a) (1,000 B, its scratch 64 B apart or
+/// // 256 B over `a`), then c reads b.
+/// let lifetimes = [t(1000, 0, 1), t(1000, 1, 2), t(64, 1, 1), t(64, 2, 2)];
+/// let takes = [TAKES_NONE, 0, TAKES_NONE, TAKES_NONE];
+/// let entry = [TAKES_NONE, 2, TAKES_NONE, TAKES_NONE];
+/// let choice = choose_over_input(&lifetimes, &takes, &entry, &[0, 0, 256, 0]);
+/// // Over its input: 1,024 B and 256 B of scratch, not 2,048 B and 64.
+/// assert_eq!((choice.takes[1], choice.lifetimes[2].bytes), (0, 256));
+/// ```
+pub const fn choose_over_input<const K: usize>(
+    lifetimes: &[Lifetime; K],
+    takes: &[usize; K],
+    scratch_entry: &[usize; K],
+    over_input_bytes: &[usize; K],
+) -> OverInputChoice<K> {
+    let mut choice = OverInputChoice {
+        lifetimes: *lifetimes,
+        takes: *takes,
+    };
+    let mut k = 0;
+    while k < K {
+        let entry = scratch_entry[k];
+        if entry != TAKES_NONE {
+            if takes[k] != TAKES_NONE && over_input_bytes[entry] > 0 {
+                choice.lifetimes[entry].bytes = over_input_bytes[entry];
+            } else {
+                choice.takes[k] = TAKES_NONE;
+            }
+        }
+        k += 1;
+    }
+    let mut best = plan_taking(&choice.lifetimes, &choice.takes).bytes;
+    let mut k = 0;
+    while k < K {
+        let entry = scratch_entry[k];
+        if entry != TAKES_NONE && choice.takes[k] != TAKES_NONE {
+            let mut apart = choice;
+            apart.takes[k] = TAKES_NONE;
+            apart.lifetimes[entry].bytes = lifetimes[entry].bytes;
+            let bytes = plan_taking(&apart.lifetimes, &apart.takes).bytes;
+            if bytes <= best {
+                (choice, best) = (apart, bytes);
+            }
+        }
+        k += 1;
+    }
+    choice
+}
+
+impl<'l, Over, Apart> Lent<'l, OverInputScratch<Over, Apart>> {
+    /// The same bytes lent to the expression written apart.
+    fn apart(&mut self) -> Lent<'_, Apart> {
+        Lent {
+            slot: Slot {
+                start: self.slot.start,
+                bytes: self.slot.bytes,
+                _arena: PhantomData,
+            },
+            expression: PhantomData,
+        }
+    }
+}
+
+#[cfg(feature = "alloc")]
+impl<'a> Slot<'a> {
+    /// The bytes of `tensor`, as a slot to write a tensor of its size
+    /// into.
+    fn over<T, S: crate::Shape>(tensor: &'a mut Tensor<T, S>) -> Self {
+        Slot {
+            start: (tensor as *mut Tensor<T, S>).cast::<u8>(),
+            bytes: size_of::<Tensor<T, S>>(),
+            _arena: PhantomData,
+        }
+    }
+}
+
+/// Evaluates a planned statement whose value is an int8 layer whose
+/// convolution reads `source`, a planned tensor no later statement reads
+/// (`cast::<i32>(source) - zx`). Where the plan gave the result `source`'s
+/// bytes (`TAKEN`: where the layer's geometry lets the int8 kernels write
+/// it over its input, [`KernelScratch::WRITES_OVER_INPUT`], so the two
+/// have one size), `over_input` (the same expression reading `source` as
+/// the destination it is written over) is stored over `source` by the
+/// int8 kernels, with the scratch for two bands of its input. Else
+/// `apart` evaluates the expression reading `source` as an operand into
+/// `slot`, the result's own place. Where the kernels decline at run time
+/// (an epilogue they do not take), `apart` reads a heap copy of `source`
+/// and writes into its bytes.
+#[inline(never)]
+#[allow(clippy::type_complexity)]
+pub fn evaluate_layer_over_input<'a, 'l, const TAKEN: bool, S, B, Apart>(
+    _taken: InPlace<TAKEN>,
+    source: &'a mut Tensor<i8, S>,
+    slot: Slot<'a>,
+    lent: &mut Lent<'l, OverInputScratch<B::KernelScratch, Apart>>,
+    over_input: &B,
+    apart: impl FnOnce(&Tensor<i8, S>, Slot<'a>, &mut Lent<'_, Apart>) -> &'a mut Tensor<i8, B::Shape>,
+) -> &'a mut Tensor<i8, B::Shape>
+where
+    S: crate::Shape,
+    B: Expr<i8>,
+{
+    const {
+        assert!(
+            !TAKEN || size_of::<Tensor<i8, B::Shape>>() == size_of::<Tensor<i8, S>>(),
+            "a program's plan put a result in the bytes of a tensor of another size"
+        );
+    }
+    if const { !TAKEN } {
+        return apart(source, slot, &mut lent.apart());
+    }
+    let stored = over_input
+        .int8_layer::<B::Shape>()
+        .is_some_and(|layer| layer.store_over_input(source.as_mut_slice(), &mut lent.scratch()));
+    if stored {
+        // SAFETY: `Tensor` is `repr(transparent)` over its nested arrays of
+        // `i8`; the two shapes have as many elements (equal sizes, asserted
+        // above), so the two types are the same bytes.
+        return unsafe { &mut *(source as *mut Tensor<i8, S>).cast::<Tensor<i8, B::Shape>>() };
+    }
+    over_input_on_the_heap(source, lent, apart)
+}
+
+/// [`evaluate_layer_over_input`] where the kernels declined: `apart` over
+/// a heap copy of `source`, into `source`'s bytes.
+#[cfg(feature = "alloc")]
+#[inline(never)]
+fn over_input_on_the_heap<'a, 'l, S, O, Over, Apart>(
+    source: &'a mut Tensor<i8, S>,
+    lent: &mut Lent<'l, OverInputScratch<Over, Apart>>,
+    apart: impl FnOnce(&Tensor<i8, S>, Slot<'a>, &mut Lent<'_, Apart>) -> &'a mut Tensor<i8, O>,
+) -> &'a mut Tensor<i8, O>
+where
+    S: crate::Shape,
+    O: crate::Shape,
+{
+    let copy = source.as_slice().to_vec();
+    // SAFETY: `Tensor<i8, S>` is `repr(transparent)` over nested arrays of
+    // `S::LEN` bytes (alignment 1), which the copy holds.
+    let copy = unsafe { &*copy.as_ptr().cast::<Tensor<i8, S>>() };
+    apart(copy, Slot::over(source), &mut lent.apart())
+}
+
+/// Without an allocator no layer is written over its input
+/// ([`KernelScratch::WRITES_OVER_INPUT`] is false), so the plan never
+/// takes this path.
+#[cfg(not(feature = "alloc"))]
+fn over_input_on_the_heap<'a, 'l, S, O, Over, Apart>(
+    _source: &'a mut Tensor<i8, S>,
+    _lent: &mut Lent<'l, OverInputScratch<Over, Apart>>,
+    _apart: impl FnOnce(&Tensor<i8, S>, Slot<'a>, &mut Lent<'_, Apart>) -> &'a mut Tensor<i8, O>,
+) -> &'a mut Tensor<i8, O>
+where
+    S: crate::Shape,
+    O: crate::Shape,
+{
+    unreachable!("a layer is written over its input only with an allocator")
+}
+
 /// Evaluates `e`, a program's result, into a new tensor on `placement`
 /// (returned, not in the arena), its kernels' scratch in `lent`.
 #[cfg_attr(not(size_profile), inline)]
@@ -875,6 +1101,46 @@ mod tests {
         assert_eq!(plan_taking(&other_size, &[none, 0]), plan(&other_size));
         let read_later = [lifetime(64, 0, 2), lifetime(64, 1, 2)];
         assert_eq!(plan_taking(&read_later, &[none, 0]), plan(&read_later));
+    }
+
+    #[test]
+    fn a_layer_is_written_over_its_input_only_where_the_arena_is_then_smaller() {
+        let none = TAKES_NONE;
+        // a (1,000 B); b = layer(a) (1,000 B; its scratch: entry 3);
+        // c = layer(b) (entry 4); c read at statement 3.
+        let lifetimes = [
+            lifetime(1000, 0, 1),
+            lifetime(1000, 1, 2),
+            lifetime(1000, 2, 3),
+            lifetime(0, 1, 1),
+            lifetime(0, 2, 2),
+        ];
+        let takes = [none, 0, 1, none, none];
+        let entries = [none, 3, 4, none, none];
+        // Over its input each layer takes 300 B of scratch: both are taken,
+        // one tensor and its scratch at each statement.
+        let choice = choose_over_input(&lifetimes, &takes, &entries, &[0, 0, 0, 300, 300]);
+        assert_eq!(choice.takes, takes);
+        assert_eq!(plan_taking(&choice.lifetimes, &choice.takes).bytes, 1300);
+        // 1,500 B over its input for c's layer (2,500 B at its statement):
+        // b's written apart leaves that peak (2,500 B), so it is, then c's
+        // apart makes 2,000 B.
+        let choice = choose_over_input(&lifetimes, &takes, &entries, &[0, 0, 0, 300, 1500]);
+        assert_eq!((choice.takes[1], choice.takes[2]), (none, none));
+        assert_eq!(choice.lifetimes[4].bytes, 0);
+        assert_eq!(plan_taking(&choice.lifetimes, &choice.takes).bytes, 2000);
+        // 1,500 B for b's: b's apart is smaller (2,000 B at its statement,
+        // 1,300 at c's); then c's apart is no larger (2,000 B), and apart
+        // is the choice of a tie (a 1x1 layer then reads its input in
+        // place, with no copy).
+        let choice = choose_over_input(&lifetimes, &takes, &entries, &[0, 0, 0, 1500, 300]);
+        assert_eq!((choice.takes[1], choice.takes[2]), (none, none));
+        // No footprint over the input (the types do not allow it): apart.
+        let choice = choose_over_input(&lifetimes, &takes, &entries, &[0; 5]);
+        assert_eq!((choice.takes[1], choice.takes[2]), (none, none));
+        // An elementwise pair (no scratch entry) stays.
+        let choice = choose_over_input(&lifetimes, &takes, &[none; 5], &[0; 5]);
+        assert_eq!(choice.takes, takes);
     }
 
     #[test]

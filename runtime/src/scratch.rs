@@ -37,6 +37,14 @@ pub const fn scratch_len(bytes: usize) -> usize {
 pub trait KernelScratch {
     /// The bytes, counted as [`Scratch`] takes them from an aligned start.
     const BYTES: usize;
+    /// Whether the expression stores its result over its input: an int8
+    /// layer built over its destination (a planned program's statement,
+    /// [`crate::program::evaluate_layer_over_input`]) whose geometry
+    /// allows it.
+    const WRITES_OVER_INPUT: bool = false;
+    /// The bytes where a statement's layer is written over its input, 0
+    /// where it cannot be ([`crate::program::OverInputScratch`]).
+    const OVER_INPUT_BYTES: usize = 0;
 }
 
 /// No kernel scratch.

@@ -217,6 +217,47 @@ pub fn expand_in_place(
     ))
 }
 
+/// A planned statement whose value is an int8 layer that may be written
+/// over `source`, the planned tensor its convolution reads (converted)
+/// and no later statement reads (the program attribute checks the form:
+/// one convolution, `source` its input alone, no stage):
+/// `evaluate_layer_over_input` over the value built twice, its
+/// convolution reading `source` as the destination it is written over,
+/// and reading it as an operand, evaluated into a slot (the result's own,
+/// `slot`, or where the kernels decline, `source`'s bytes) with its
+/// kernels' scratch in `lent`; `taken` is the plan's decision (a
+/// `program::InPlace`).
+pub fn expand_layer_over_input(
+    statement: &Statement,
+    source: &Ident,
+    taken: &TokenStream,
+    slot: &TokenStream,
+    lent: &TokenStream,
+) -> TokenStream {
+    let Form::Evaluate(value) = &statement.form else {
+        unreachable!("the program attribute takes only a value over its input")
+    };
+    let (value, stages) = stage::split(value, None);
+    let strict = statement.strict;
+    let target = source.to_token_stream();
+    let mut over_input = TreeBuilder::new(strict, &value, Some(&target), &stages);
+    let (span, root, _) = over_input.evaluation(&value);
+    let rt = runtime(span);
+    let lent_name = at(&local("lent"), span);
+    let slot_name = at(&local("slot"), span);
+    let mut apart = TreeBuilder::new(strict, &value, None, &stages);
+    let (_, apart_root, placement) = apart.evaluation(&value);
+    let apart = apart.finish(quote_spanned!(span=>
+        #rt::program::evaluate_in((#slot_name, #lent_name), #placement, &#apart_root)
+    ));
+    let source_place = at(&local(TARGET_NAME), span);
+    over_input.finish(quote_spanned!(span=>
+        #rt::program::evaluate_layer_over_input(
+            #taken, #source_place, #slot, #lent, &#root, |#source, #slot_name, #lent_name| #apart
+        )
+    ))
+}
+
 /// The last stage, where `value` (after staging) is exactly it and it is an
 /// operation computed whole by its own function.
 fn whole_stage<'a>(value: &Expr, stages: &'a [stage::Stage]) -> Option<&'a stage::Stage> {

@@ -244,6 +244,17 @@ pub trait Int8Source {
         out: &mut [MaybeUninit<i8>],
         scratch: &mut Scratch<'_>,
     ) -> bool;
+
+    /// Writes the layer's output over its input, `data`, where the node
+    /// reads its destination ([`crate::ops::conv::Destination`]) and the
+    /// int8 kernels store the layer so; false, `data` untouched, where
+    /// they do not.
+    fn store_over_input(
+        &self,
+        epilogue: &Requantization<'_>,
+        data: &mut [i8],
+        scratch: &mut Scratch<'_>,
+    ) -> bool;
 }
 
 /// An int8 layer ([`Stage::Stored`]): its sums' source and its epilogue.
@@ -287,5 +298,12 @@ impl<'a> Int8Layer<'a> {
     #[inline(always)]
     pub fn store(&self, out: &mut [MaybeUninit<i8>], scratch: &mut Scratch<'_>) -> bool {
         self.source.store(&self.epilogue, out, scratch)
+    }
+
+    /// Stores the layer over its input, `data`, through the int8 kernels;
+    /// false where they decline ([`Int8Source::store_over_input`]).
+    #[inline(always)]
+    pub fn store_over_input(&self, data: &mut [i8], scratch: &mut Scratch<'_>) -> bool {
+        self.source.store_over_input(&self.epilogue, data, scratch)
     }
 }

@@ -199,6 +199,7 @@ where
     } else {
         0
     };
+    const WRITES_OVER_INPUT: bool = F::IS_I32 && U::IS_INT8 && K::SATURATES && S::WRITES_OVER_INPUT;
 }
 
 unsafe impl<U, F, K, E> Expr<U> for Convert<U, F, K, E>

@@ -14,7 +14,7 @@
 
 use crate::access::{Contiguous, Layout};
 use crate::element::Element;
-use crate::expr::{BinaryFunction, Expr, Map2, Row, Shaped, StridedLeaf};
+use crate::expr::{BinaryFunction, Expr, Map2, Row, Shaped, StridedLeaf, TargetLeaf};
 use crate::ops::convert::{Conversion, Convert};
 use crate::shape::{Shape, MAX_RANK};
 use core::marker::PhantomData;
@@ -52,6 +52,44 @@ pub trait Reader<T>: Copy {
     fn float(self, _data: &[Self::Stored]) -> Option<&[f32]> {
         None
     }
+
+    /// Whether the input is the destination the expression is written
+    /// over ([`Destination`]): an int8 layer's, stored over it by the
+    /// int8 kernels, never read element by element.
+    const IS_DESTINATION: bool = false;
+}
+
+/// The input of an int8 layer written over it (a planned program's
+/// statement, [`crate::program::evaluate_layer_over_input`]): `R` reads
+/// the destination's bytes, which the convolution's node does not hold
+/// (its data is empty); the kernels read them from the destination.
+pub struct Destination<R>(R);
+
+impl<R: Clone> Clone for Destination<R> {
+    fn clone(&self) -> Self {
+        Destination(self.0.clone())
+    }
+}
+
+impl<R: Copy> Copy for Destination<R> {}
+
+impl<T, R: Reader<T>> Reader<T> for Destination<R> {
+    type Stored = R::Stored;
+    type Packed = R::Packed;
+    #[inline(always)]
+    fn read(self, stored: R::Stored) -> T {
+        self.0.read(stored)
+    }
+    const INT8: bool = R::INT8;
+    #[inline(always)]
+    fn packed(cell: &Self::Packed) -> Option<&super::int8::PackedWeights> {
+        R::packed(cell)
+    }
+    #[inline(always)]
+    fn int8(self, data: &[R::Stored]) -> Option<(&[i8], i32)> {
+        self.0.int8(data)
+    }
+    const IS_DESTINATION: bool = true;
 }
 
 /// Stored elements read as they are.
@@ -248,5 +286,63 @@ where
             types: PhantomData,
         };
         (converted.into_input().data(), reader)
+    }
+}
+
+/// `cast::<U>(d)` of the destination `d` a layer is written over
+/// ([`Destination`]): no data of its own.
+#[diagnostic::do_not_recommend]
+impl<'a, U, N, K, S> ConvInput<'a, U> for Convert<U, N, K, TargetLeaf<S>>
+where
+    U: Element,
+    N: Element,
+    K: Conversion<N, U>,
+    S: Shape,
+{
+    type Shape = S;
+    type Reader = Destination<Widen<N, K, NoOffset>>;
+    #[inline(always)]
+    fn parts(self) -> (&'a [N], Self::Reader) {
+        let reader = Widen {
+            offset: NoOffset,
+            types: PhantomData,
+        };
+        (&[], Destination(reader))
+    }
+}
+
+/// `cast::<U>(d) + c` or `- c` of the destination `d` a layer is written
+/// over ([`Destination`]): no data of its own.
+#[diagnostic::do_not_recommend]
+impl<'a, T, F, N, K, S, C, S2> ConvInput<'a, T>
+    for Map2<T, F, Convert<T, N, K, TargetLeaf<S>>, C, S2>
+where
+    T: Element,
+    F: BinaryFunction<T>,
+    N: Element,
+    K: Conversion<N, T>,
+    S: Shape,
+    C: Expr<T> + Shaped<Shape = ()>,
+{
+    type Shape = S;
+    type Reader = Destination<Widen<N, K, Constant<T, F>>>;
+    #[inline(always)]
+    fn parts(self) -> (&'a [N], Self::Reader) {
+        const {
+            assert!(
+                F::OFFSET_SIGN != 0,
+                "the node adds or subtracts its constant"
+            )
+        };
+        let (_, constant) = self.into_operands();
+        let value = constant.row::<()>([0; MAX_RANK]).get(0, T::ZERO);
+        let reader = Widen {
+            offset: Constant {
+                value,
+                function: PhantomData,
+            },
+            types: PhantomData,
+        };
+        (&[], Destination(reader))
     }
 }

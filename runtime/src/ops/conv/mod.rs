@@ -388,11 +388,17 @@ pub struct LayerScratch<T, C, Xr, Wr>(PhantomData<(T, C, Xr, Wr)>);
 impl<T, C: ConvSpec, Xr: Reader<T>, Wr: Reader<T>> crate::scratch::KernelScratch
     for LayerScratch<T, C, Xr, Wr>
 {
-    const BYTES: usize = if Xr::INT8 && Wr::INT8 && int8::layer_kernels_take(&C::GEOMETRY) {
+    const BYTES: usize = if !(Xr::INT8 && Wr::INT8) {
+        0
+    } else if Xr::IS_DESTINATION {
+        int8::over_input_scratch_bytes(&C::GEOMETRY)
+    } else if int8::layer_kernels_take(&C::GEOMETRY) {
         int8::layer_scratch_bytes(&C::GEOMETRY)
     } else {
         0
     };
+    const WRITES_OVER_INPUT: bool =
+        Xr::IS_DESTINATION && Xr::INT8 && Wr::INT8 && int8::writes_over_input(&C::GEOMETRY);
 }
 
 unsafe impl<T: Element, C: ConvSpec, Xr: Reader<T>, Wr: Reader<T>> Expr<T>
@@ -499,11 +505,26 @@ impl<T: Element, C: ConvSpec, Xr: Reader<T>, Wr: Reader<T>> Int8Source
         out: &mut [MaybeUninit<i8>],
         scratch: &mut Scratch<'_>,
     ) -> bool {
-        if const { !Self::INT8_LAYER } {
+        if const { !Self::INT8_LAYER || Xr::IS_DESTINATION } {
             return false;
         }
         self.int8_tile_of(&[], Self::G.out_channels)
             .is_some_and(|layer| int8::store_layer(&layer, epilogue, out, scratch))
+    }
+
+    /// The int8 kernels' layer over its input (`int8::store_layer_over_input`),
+    /// where that input is the destination `data`; false for any other.
+    fn store_over_input(
+        &self,
+        epilogue: &Requantization<'_>,
+        data: &mut [i8],
+        scratch: &mut Scratch<'_>,
+    ) -> bool {
+        if const { !Self::INT8_LAYER || !Xr::IS_DESTINATION } {
+            return false;
+        }
+        self.int8_tile_of(&[], Self::G.out_channels)
+            .is_some_and(|layer| int8::store_layer_over_input(&layer, epilogue, data, scratch))
     }
 }
 

@@ -72,6 +72,8 @@ mod windows; // first: its `each_row!` is the other kernels' too
 mod channels_first;
 #[cfg(all(feature = "alloc", vnni_kernel))]
 mod depthwise;
+#[cfg(all(feature = "alloc", vnni_kernel))]
+mod over_input;
 #[cfg(all(feature = "alloc", target_arch = "x86_64"))]
 mod pairs;
 #[cfg(feature = "alloc")]
@@ -253,8 +255,7 @@ const fn layer_input_bytes(g: &Geometry, spare: usize) -> usize {
     if reads_in_place(g, spare) {
         0
     } else {
-        let (_, columns) = PaddedInput::extent(g);
-        scratch_len(band_input_rows(g, band_rows(g)) * columns * g.in_channels + spare)
+        over_input::band_copy_bytes(g, spare)
     }
 }
 
@@ -298,6 +299,13 @@ impl<'p> PaddedInput<'p> {
                 columns: g.input[1],
             };
         }
+        Self::band_copy(g, spare, scratch)
+    }
+
+    /// A buffer for one band's copy of the input of `g` (for a kernel
+    /// whose reads reach `spare` values past a window), from `scratch`:
+    /// [`over_input::band_copy_bytes`].
+    fn band_copy<'s: 'p>(g: &Geometry, spare: usize, scratch: &mut Scratch<'s>) -> Self {
         let (_, columns) = Self::extent(g);
         let rows = band_input_rows(g, band_rows(g));
         let values = scratch.filled(rows * columns * g.in_channels + spare, 0);
@@ -668,13 +676,92 @@ pub(crate) fn store_layer(
         let Some(kernel) = LayerKernel::of(layer) else {
             return false;
         };
-        kernel.store(layer, epilogue, out, scratch);
+        let input = PaddedInput::for_layer(layer.x, g, kernel.spare(g), scratch);
+        kernel.store(layer, epilogue, Apart(input, out), scratch);
         true
     }
     #[cfg(not(all(feature = "alloc", vnni_kernel)))]
     {
         let _ = (layer, epilogue, out, scratch);
         false
+    }
+}
+
+/// Whether a layer over a convolution of `g` can be written over its
+/// input ([`over_input`]; never where the layer kernels do not exist).
+pub(crate) const fn writes_over_input(g: &Geometry) -> bool {
+    #[cfg(all(feature = "alloc", vnni_kernel))]
+    {
+        over_input::writes_over_input(g)
+    }
+    #[cfg(not(all(feature = "alloc", vnni_kernel)))]
+    {
+        let _ = g;
+        false
+    }
+}
+
+/// The scratch [`store_layer_over_input`] takes for a layer over `g` (0
+/// where it is not [`writes_over_input`]).
+pub(crate) const fn over_input_scratch_bytes(g: &Geometry) -> usize {
+    #[cfg(all(feature = "alloc", vnni_kernel))]
+    if over_input::writes_over_input(g) {
+        return over_input::scratch_bytes(g);
+    }
+    let _ = g;
+    0
+}
+
+/// Stores a whole int8 layer over `layer`'s convolution (channels last;
+/// its input is `data`, not `layer.x`) through `epilogue` into `data`
+/// itself ([`over_input`]), the buffers from `scratch`; false, `data`
+/// untouched, where it cannot ([`over_input::store_layer_over_input`]).
+pub(crate) fn store_layer_over_input(
+    layer: &Int8Tile,
+    epilogue: &crate::expr::Requantization<'_>,
+    data: &mut [i8],
+    scratch: &mut crate::scratch::Scratch<'_>,
+) -> bool {
+    #[cfg(all(feature = "alloc", vnni_kernel))]
+    {
+        over_input::store_layer_over_input(layer, epilogue, data, scratch)
+    }
+    #[cfg(not(all(feature = "alloc", vnni_kernel)))]
+    {
+        let _ = (layer, epilogue, data, scratch);
+        false
+    }
+}
+
+/// A layer kernel's walk over the bands of a layer's output: into an
+/// output of its own ([`Apart`]), or over the input ([`over_input::Bands`]).
+#[cfg(all(feature = "alloc", vnni_kernel))]
+trait BandWalk {
+    /// Stores the layer over `layer`'s convolution by `store`, given each
+    /// band (a convolution of its own), its input and its part of the
+    /// output; the input padded with `padding`.
+    fn store_bands(
+        &mut self,
+        layer: &Int8Tile,
+        padding: i8,
+        store: impl FnMut(&Int8Tile, &PaddedInput, &mut [core::mem::MaybeUninit<i8>]),
+    );
+}
+
+/// A layer into an output of its own: [`PaddedInput::store_bands`].
+#[cfg(all(feature = "alloc", vnni_kernel))]
+struct Apart<'p, 'o>(PaddedInput<'p>, &'o mut [core::mem::MaybeUninit<i8>]);
+
+#[cfg(all(feature = "alloc", vnni_kernel))]
+impl BandWalk for Apart<'_, '_> {
+    #[inline(always)]
+    fn store_bands(
+        &mut self,
+        layer: &Int8Tile,
+        padding: i8,
+        store: impl FnMut(&Int8Tile, &PaddedInput, &mut [core::mem::MaybeUninit<i8>]),
+    ) {
+        self.0.store_bands(layer, padding, self.1, store);
     }
 }
 
@@ -718,18 +805,19 @@ impl LayerKernel {
     /// epilogue's vectors built here, in a shallow frame, for the kernel to
     /// read. Inlined into [`store_layer`], its one caller outside the tests
     /// (channels first calls that too): a frame less above the kernels.
+    /// `input` is the walk over the bands ([`BandWalk`]), its input's
+    /// buffers made for this kernel's reads ([`Self::spare`]).
     #[inline(always)]
     fn store(
         self,
         layer: &Int8Tile,
         epilogue: &crate::expr::Requantization<'_>,
-        out: &mut [core::mem::MaybeUninit<i8>],
+        mut input: impl BandWalk,
         scratch: &mut Scratch<'_>,
     ) {
         let g = layer.geometry;
         let (c_out, c) = (g.out_channels, layer.x_offset);
         let padding = zero_point(layer);
-        let mut input = PaddedInput::for_layer(layer.x, g, self.spare(g), scratch);
         match self {
             // SAFETY (each kernel): `Self::of` chose it where its `runs`
             // holds, only where the CPU has its features (AVX-512 F, BW and
@@ -740,7 +828,7 @@ impl LayerKernel {
             LayerKernel::Depthwise => unsafe {
                 let packed = depthwise::pack(layer, scratch);
                 let steps = Steps::blocks(scratch, epilogue, packed.sums(), c, c_out);
-                input.store_bands(layer, padding, out, |band, input, out| {
+                input.store_bands(layer, padding, |band, input, out| {
                     depthwise::store_layer(band, &packed, input, &steps, out)
                 });
             },
@@ -750,21 +838,21 @@ impl LayerKernel {
                 let packed = vnni::pack(layer, scratch);
                 let factor = c.wrapping_sub(128);
                 let steps = Steps::blocks(scratch, epilogue, &packed.sums, factor, c_out);
-                input.store_bands(layer, padding, out, |band, input, out| {
+                input.store_bands(layer, padding, |band, input, out| {
                     vnni::store_layer(band, &packed, input, &steps, out)
                 });
             },
             LayerKernel::Pairs => unsafe {
                 let packed = pairs::pack(layer, scratch);
                 let steps = Steps8::blocks(scratch, epilogue, packed.sums(), c, c_out);
-                input.store_bands(layer, padding, out, |band, input, out| {
+                input.store_bands(layer, padding, |band, input, out| {
                     pairs::store_layer(band, &packed, input, &steps, out)
                 });
             },
             LayerKernel::DepthwiseAvx2 => unsafe {
                 let packed = depthwise::pack(layer, scratch);
                 let steps = Steps8::blocks(scratch, epilogue, packed.sums(), c, c_out);
-                input.store_bands(layer, padding, out, |band, input, out| {
+                input.store_bands(layer, padding, |band, input, out| {
                     depthwise::store_layer_avx2(band, &packed, input, &steps, out)
                 });
             },
@@ -782,14 +870,20 @@ impl LayerKernel {
     }
 
     /// The scratch [`Self::store`] takes for a layer over `g` (channels
-    /// last): its buffers' [`scratch_len`]s, as the packing makes them.
-    const fn scratch_bytes(self, g: &Geometry) -> usize {
+    /// last), written apart or over its input (`over_input`: two band
+    /// copies, [`over_input::Bands`]): its buffers' [`scratch_len`]s, as
+    /// the packing makes them.
+    const fn scratch_bytes(self, g: &Geometry, over_input: bool) -> usize {
         let blocks = g.out_channels.div_ceil(CHANNEL_BLOCK);
         let taps = g.kernel[0] * g.kernel[1];
         let steps = blocks * size_of::<Steps>();
         let steps8 = g.out_channels.div_ceil(CHANNEL_BLOCK / 2) * size_of::<Steps8>();
         let sums = scratch_len(blocks * CHANNEL_BLOCK * size_of::<i32>());
-        let input = layer_input_bytes(g, self.spare(g));
+        let input = if over_input {
+            2 * over_input::band_copy_bytes(g, self.spare(g))
+        } else {
+            layer_input_bytes(g, self.spare(g))
+        };
         let depthwise =
             scratch_len(blocks * taps * CHANNEL_BLOCK * size_of::<u16>()) + sums + input;
         match self {
@@ -816,13 +910,13 @@ pub(crate) const fn layer_scratch_bytes(g: &Geometry) -> usize {
         let last = channels_last(g);
         let kernels = if form(&last).is_some() {
             max(
-                LayerKernel::Vnni.scratch_bytes(&last),
-                LayerKernel::Pairs.scratch_bytes(&last),
+                LayerKernel::Vnni.scratch_bytes(&last, false),
+                LayerKernel::Pairs.scratch_bytes(&last, false),
             )
         } else if is_depthwise(&last) {
             max(
-                LayerKernel::Depthwise.scratch_bytes(&last),
-                LayerKernel::DepthwiseAvx2.scratch_bytes(&last),
+                LayerKernel::Depthwise.scratch_bytes(&last, false),
+                LayerKernel::DepthwiseAvx2.scratch_bytes(&last, false),
             )
         } else {
             return 0;
@@ -1186,10 +1280,10 @@ mod vnni {
         }
     }
 
-    /// The positions of a tile of [`layer_blocks`]: 8, or 4 in a runtime
+    /// The positions of a tile of [`layer_blocks`]: 8, or 2 in a runtime
     /// optimised for size (`cfg(size_profile)`), whose code spills a tile
     /// of 8 positions' sums beside the epilogue's vectors.
-    const TILE: usize = if cfg!(size_profile) { 4 } else { 8 };
+    const TILE: usize = if cfg!(size_profile) { 2 } else { 8 };
 
     /// The `V` blocks of 16 channels of `steps` of every position
     /// ([`store_layer`]).
@@ -1580,16 +1674,43 @@ mod tests {
             for kernel in kernels.iter().filter(|k| {
                 depthwise == matches!(k, LayerKernel::Depthwise | LayerKernel::DepthwiseAvx2)
             }) {
-                let bytes = kernel.scratch_bytes(g);
-                // An aligned start, as a program's arena gives.
-                let mut lent = alloc::vec![MaybeUninit::<u8>::uninit(); bytes + SCRATCH_ALIGN];
-                let skip = lent.as_ptr().align_offset(SCRATCH_ALIGN);
-                let mut scratch = Scratch::new(&mut lent[skip..][..bytes]);
-                let positions = g.batch * g.output[0] * g.output[1];
-                let mut out = alloc::vec![MaybeUninit::uninit(); positions * g.out_channels];
-                kernel.store(&layer, &epilogue, &mut out, &mut scratch);
-                assert!(!scratch.used_heap(), "{kernel:?} over {g:?}: the heap");
-                assert_eq!(scratch.unused(), 0, "{kernel:?} over {g:?}: bytes left");
+                // Into an output of its own, and over the input where the
+                // geometry allows it.
+                for over_input in [false, true] {
+                    if over_input && !over_input::writes_over_input(g) {
+                        continue;
+                    }
+                    let bytes = kernel.scratch_bytes(g, over_input);
+                    // An aligned start, as a program's arena gives.
+                    let mut lent = alloc::vec![MaybeUninit::<u8>::uninit(); bytes + SCRATCH_ALIGN];
+                    let skip = lent.as_ptr().align_offset(SCRATCH_ALIGN);
+                    let mut scratch = Scratch::new(&mut lent[skip..][..bytes]);
+                    let positions = g.batch * g.output[0] * g.output[1];
+                    let mut out = alloc::vec![MaybeUninit::uninit(); positions * g.out_channels];
+                    let mut data = x.clone();
+                    if over_input {
+                        let bands =
+                            over_input::Bands::new(g, kernel.spare(g), &mut data, &mut scratch);
+                        kernel.store(&layer, &epilogue, bands, &mut scratch);
+                    } else {
+                        let input = PaddedInput::for_layer(&x, g, kernel.spare(g), &mut scratch);
+                        kernel.store(&layer, &epilogue, Apart(input, &mut out), &mut scratch);
+                    }
+                    let what = if over_input {
+                        "over its input"
+                    } else {
+                        "apart"
+                    };
+                    assert!(
+                        !scratch.used_heap(),
+                        "{kernel:?} over {g:?} {what}: the heap"
+                    );
+                    assert_eq!(
+                        scratch.unused(),
+                        0,
+                        "{kernel:?} over {g:?} {what}: bytes left"
+                    );
+                }
             }
         }
     }

@@ -1,0 +1,273 @@
+//! An int8 layer channels last written over its own input, as TinyEngine
+//! writes its depthwise layers: the planned program's way of holding one
+//! tensor where a layer reads one and writes another of the same size (a
+//! depthwise or 1x1 convolution keeping the channels).
+//!
+//! The layer kernels already read the input a band of output rows at a
+//! time, from a padded copy of the rows the band's windows span
+//! ([`PaddedInput::store_bands`]). Over the input, two such copies
+//! alternate: band `b + 1`'s rows are copied before band `b` is stored,
+//! so a band's output overwrites only input rows that every later band
+//! either has in its copy or does not read. Whether that holds is a
+//! constant of the geometry ([`writes_over_input`]): the output's rows
+//! hold the input's bytes (one image's output as large as its input) and
+//! no band's output reaches the first input row of the band after next.
+//!
+//! Where no layer kernel runs (a level below AVX2, an input constant
+//! whose padding is not a byte, weights with a constant), a portable
+//! kernel sums each output from the same copies ([`store_band_portable`]):
+//! the layer is written over its input at every level.
+
+use super::{band_input_rows, band_rows, layer_kernels_take, LayerKernel, PaddedInput};
+use super::{BandWalk, InputBytes, Int8Tile};
+use crate::expr::Requantization;
+use crate::rules::conv::Geometry;
+use crate::scratch::{scratch_len, Scratch};
+use core::mem::MaybeUninit;
+
+/// Whether a layer over `g` (channels last, one the layer kernels take)
+/// can be written over its input: each image's output has the input's
+/// bytes, and the bands' walk with two copies never overwrites a row
+/// that a band not yet copied reads (the module's header).
+pub(crate) const fn writes_over_input(g: &Geometry) -> bool {
+    let in_row = g.input[1] * g.in_channels;
+    let out_row = g.output[1] * g.out_channels;
+    if !g.channels_last
+        || !layer_kernels_take(g)
+        || g.output[0] == 0
+        || g.input[0] * in_row != g.output[0] * out_row
+    {
+        return false;
+    }
+    let rows = band_rows(g);
+    // `end`: the output rows stored after band b; the band after next, if
+    // any, starts its copy at input row `next_end * stride - pad`.
+    let mut end = rows;
+    while end + rows < g.output[0] {
+        let next_end = end + rows;
+        let first_read = (next_end * g.stride[0]).saturating_sub(g.pad[0]);
+        if end * out_row > first_read * in_row {
+            return false;
+        }
+        end = next_end;
+    }
+    true
+}
+
+/// The bytes of one band's padded copy of the input of `g` for a kernel
+/// whose reads reach `spare` values past a window.
+pub(super) const fn band_copy_bytes(g: &Geometry, spare: usize) -> usize {
+    let (_, columns) = PaddedInput::extent(g);
+    scratch_len(band_input_rows(g, band_rows(g)) * columns * g.in_channels + spare)
+}
+
+/// The scratch [`store_layer_over_input`] takes for a layer over `g`
+/// ([`writes_over_input`]): the most of the layer kernels' (two band
+/// copies each, [`LayerKernel::scratch_bytes`]) and the portable kernel's
+/// (two copies).
+pub(crate) const fn scratch_bytes(g: &Geometry) -> usize {
+    let kernels = if super::is_depthwise(g) {
+        super::max(
+            LayerKernel::Depthwise.scratch_bytes(g, true),
+            LayerKernel::DepthwiseAvx2.scratch_bytes(g, true),
+        )
+    } else {
+        super::max(
+            LayerKernel::Vnni.scratch_bytes(g, true),
+            LayerKernel::Pairs.scratch_bytes(g, true),
+        )
+    };
+    super::max(kernels, 2 * band_copy_bytes(g, 0))
+}
+
+/// Stores the layer over `layer`'s convolution (channels last; its input
+/// is `data`, not `layer.x`) through `epilogue` into `data` itself, its
+/// buffers from `scratch` ([`scratch_bytes`] of them): by the layer kernel
+/// [`LayerKernel::of`] it, else by the portable one. False, `data`
+/// untouched, where the geometry does not allow it
+/// ([`writes_over_input`]), `data`, the weights or the epilogue's values
+/// do not fit it, or the input's constant leaves padding that is not a
+/// byte.
+pub(crate) fn store_layer_over_input(
+    layer: &Int8Tile,
+    epilogue: &Requantization<'_>,
+    data: &mut [i8],
+    scratch: &mut Scratch<'_>,
+) -> bool {
+    let g = layer.geometry;
+    let fits = writes_over_input(g)
+        && data.len() == g.batch * g.input[0] * g.input[1] * g.in_channels
+        && layer.w.len() >= g.out_channels * g.kernel[0] * g.kernel[1] * (g.in_channels / g.groups)
+        && (-127..=128).contains(&layer.x_offset)
+        && [epilogue.bias, epilogue.multiplier, epilogue.shift]
+            .iter()
+            .all(|values| values.covers(g.out_channels));
+    if !fits {
+        return false;
+    }
+    match LayerKernel::of(layer) {
+        Some(kernel) => {
+            let bands = Bands::new(g, kernel.spare(g), data, scratch);
+            kernel.store(layer, epilogue, bands, scratch);
+        }
+        None => store_portable(layer, epilogue, data, scratch),
+    }
+    true
+}
+
+/// [`store_layer_over_input`] by the portable kernel. Out of line: the
+/// frame above the layer kernels is then theirs alone.
+#[inline(never)]
+fn store_portable(
+    layer: &Int8Tile,
+    epilogue: &Requantization<'_>,
+    data: &mut [i8],
+    scratch: &mut Scratch<'_>,
+) {
+    let mut bands = Bands::new(layer.geometry, 0, data, scratch);
+    bands.store_bands(layer, super::zero_point(layer), |band, input, out| {
+        store_band_portable(band, input, epilogue, out)
+    });
+}
+
+/// The walk over a layer's bands whose output overwrites its input: two
+/// padded copies, the current band's and the next one's.
+pub(super) struct Bands<'p, 'd> {
+    current: PaddedInput<'p>,
+    next: PaddedInput<'p>,
+    data: &'d mut [i8],
+}
+
+impl<'p, 'd> Bands<'p, 'd> {
+    /// The walk over `data` (a layer's input, `g`'s) for a kernel whose
+    /// reads reach `spare` values past a window, its two copies from
+    /// `scratch` ([`band_copy_bytes`] each).
+    pub(super) fn new<'s: 'p>(
+        g: &Geometry,
+        spare: usize,
+        data: &'d mut [i8],
+        scratch: &mut Scratch<'s>,
+    ) -> Self {
+        Bands {
+            current: PaddedInput::band_copy(g, spare, scratch),
+            next: PaddedInput::band_copy(g, spare, scratch),
+            data,
+        }
+    }
+}
+
+impl BandWalk for Bands<'_, '_> {
+    /// Each band's rows copied (padded with `padding`) before the band
+    /// before it is stored over them.
+    #[inline(always)]
+    fn store_bands(
+        &mut self,
+        layer: &Int8Tile,
+        padding: i8,
+        mut store: impl FnMut(&Int8Tile, &PaddedInput, &mut [MaybeUninit<i8>]),
+    ) {
+        let g = layer.geometry;
+        let (oh_len, per_row) = (g.output[0], g.output[1] * g.out_channels);
+        let mut band = Geometry {
+            batch: 1,
+            input: [0, self.current.columns],
+            pad: [0, 0],
+            ..*g
+        };
+        let step = band_rows(g);
+        let next_of = |(n, oh): (usize, usize)| {
+            if oh + step < oh_len {
+                Some((n, oh + step))
+            } else if n + 1 < g.batch {
+                Some((n + 1, 0))
+            } else {
+                None
+            }
+        };
+        let mut at = Some((0, 0));
+        self.current.copy_band(self.data, g, (0, 0), padding);
+        while let Some((n, oh)) = at {
+            let next = next_of((n, oh));
+            if let Some(next) = next {
+                self.next.copy_band(self.data, g, next, padding);
+            }
+            let rows = step.min(oh_len - oh);
+            (band.input[0], band.output[0]) = (self.current.rows, rows);
+            let first = (n * oh_len + oh) * per_row;
+            let out = &mut self.data[first..][..rows * per_row];
+            // SAFETY: `MaybeUninit<i8>` has `i8`'s layout, and the kernels
+            // write only initialised bytes into it, so `data` stays
+            // initialised.
+            let out = unsafe { &mut *(out as *mut [i8] as *mut [MaybeUninit<i8>]) };
+            store(
+                &Int8Tile {
+                    geometry: &band,
+                    ..*layer
+                },
+                &self.current,
+                out,
+            );
+            core::mem::swap(&mut self.current, &mut self.next);
+            at = next;
+        }
+    }
+}
+
+impl PaddedInput<'_> {
+    /// Copies the rows band `(n, oh)` of a layer over `g` reads (output
+    /// rows from `oh` of image `n`) from `x`, padded with `padding`.
+    fn copy_band(&mut self, x: &[i8], g: &Geometry, (n, oh): (usize, usize), padding: i8) {
+        let rows = band_rows(g).min(g.output[0] - oh);
+        let input_rows = band_input_rows(g, rows);
+        let columns = self.columns;
+        let InputBytes::Copy(values) = &mut self.values else {
+            unreachable!("a band's copy")
+        };
+        let to = &mut values[..input_rows * columns * g.in_channels];
+        super::copy_rows(x, g, n, oh * g.stride[0], input_rows, columns, padding, to);
+        self.rows = input_rows;
+    }
+}
+
+/// Stores a band (a convolution of one image, no padding, over `input`'s
+/// copy) through `epilogue` one output at a time: each output channel's
+/// sum over its window's taps and its group's input channels of
+/// `(x + c) * (w + c_w)`, wrapping as `i32` arithmetic does in a release
+/// build. The padding's bytes are `-c`, whose terms are zero.
+fn store_band_portable(
+    band: &Int8Tile,
+    input: &PaddedInput,
+    epilogue: &Requantization<'_>,
+    out: &mut [MaybeUninit<i8>],
+) {
+    let g = band.geometry;
+    let per_group = g.in_channels / g.groups;
+    let out_per_group = g.out_channels / g.groups;
+    let [kh_len, kw_len] = g.kernel;
+    let outputs = out.chunks_exact_mut(g.out_channels);
+    for (position, out) in outputs.enumerate() {
+        let (oh, ow) = (position / g.output[1], position % g.output[1]);
+        for (co, out) in out.iter_mut().enumerate() {
+            let first = co / out_per_group * per_group;
+            let mut acc = 0i32;
+            for kh in 0..kh_len {
+                let row = oh * g.stride[0] + kh * g.dilation[0];
+                for kw in 0..kw_len {
+                    let column = ow * g.stride[1] + kw * g.dilation[1];
+                    let pixel = (row * input.columns + column) * g.in_channels + first;
+                    let weights = ((co * kh_len + kh) * kw_len + kw) * per_group;
+                    let taps = input.values[pixel..][..per_group]
+                        .iter()
+                        .zip(&band.w[weights..][..per_group]);
+                    for (&x, &w) in taps {
+                        let x = i32::from(x).wrapping_add(band.x_offset);
+                        let w = i32::from(w).wrapping_add(band.w_offset);
+                        acc = acc.wrapping_add(x.wrapping_mul(w));
+                    }
+                }
+            }
+            // Within `i8`: the epilogue ends with the saturation.
+            out.write(epilogue.apply(acc, co) as i8);
+        }
+    }
+}

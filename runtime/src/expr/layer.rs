@@ -246,7 +246,7 @@ pub trait Int8Source {
     ) -> bool;
 
     /// Writes the layer's output over its input, `data`, where the node
-    /// reads its destination ([`crate::ops::conv::Destination`]) and the
+    /// reads its destination ([`crate::ops::conv::inputs::Destination`]) and the
     /// int8 kernels store the layer so; false, `data` untouched, where
     /// they do not.
     fn store_over_input(

@@ -63,7 +63,9 @@
 //! sums), by the [`depthwise`] layer kernels for a depthwise convolution
 //! (there, without a tile's plumbing or the expression's epilogue, a
 //! kernel compiled once is the faster); a layer channels first by the
-//! same kernels over copies channels last ([`channels_first`]).
+//! same kernels over copies channels last ([`channels_first`]); a
+//! program's layer over its own input by the same kernels, or a portable
+//! one, over two copies of a band of rows ([`over_input`]).
 
 #[cfg(all(feature = "alloc", target_arch = "x86_64"))]
 #[macro_use]

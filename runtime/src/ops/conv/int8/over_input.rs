@@ -271,3 +271,211 @@ fn store_band_portable(
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::expr::PerChannel;
+    use crate::isa::{selected, Level};
+    use crate::ops::conv::int8::PackedWeights;
+    use alloc::vec::Vec;
+
+    /// A channels-last geometry: `[C_in, C_out, groups]`, `[H, W]`, a
+    /// square kernel, `stride`, `dilation`, TensorFlow's SAME padding at
+    /// stride 1 (`pad` before), `batch` images.
+    fn geometry(
+        [c_in, c_out, groups]: [usize; 3],
+        input: [usize; 2],
+        kernel: usize,
+        [stride, dilation, pad, batch]: [usize; 4],
+    ) -> Geometry {
+        let span = (kernel - 1) * dilation + 1;
+        let output = input.map(|i| (i + 2 * pad - span) / stride + 1);
+        Geometry {
+            spatial: 2,
+            batched: true,
+            batch,
+            in_channels: c_in,
+            out_channels: c_out,
+            groups,
+            channels_last: true,
+            input,
+            kernel: [kernel; 2],
+            output,
+            stride: [stride; 2],
+            dilation: [dilation; 2],
+            pad: [pad; 2],
+        }
+    }
+
+    /// Deterministic bytes.
+    fn bytes(len: usize, seed: u32) -> Vec<i8> {
+        let mut state = seed.wrapping_mul(2_654_435_761) | 1;
+        (0..len)
+            .map(|_| {
+                state ^= state << 13;
+                state ^= state >> 17;
+                state ^= state << 5;
+                (state >> 24) as u8 as i8
+            })
+            .collect()
+    }
+
+    /// The layer by its definition: each output's sum of `(x + c) * w`
+    /// over the taps inside the input, through the epilogue.
+    fn reference(g: &Geometry, x: &[i8], w: &[i8], c: i32, epilogue: &Requantization) -> Vec<i8> {
+        let (per_group, out_per_group) = (g.in_channels / g.groups, g.out_channels / g.groups);
+        let mut out = Vec::new();
+        for n in 0..g.batch {
+            for oh in 0..g.output[0] {
+                for ow in 0..g.output[1] {
+                    for co in 0..g.out_channels {
+                        let mut acc = 0i32;
+                        for kh in 0..g.kernel[0] {
+                            for kw in 0..g.kernel[1] {
+                                let ih =
+                                    (oh * g.stride[0] + kh * g.dilation[0]).wrapping_sub(g.pad[0]);
+                                let iw =
+                                    (ow * g.stride[1] + kw * g.dilation[1]).wrapping_sub(g.pad[1]);
+                                if ih >= g.input[0] || iw >= g.input[1] {
+                                    continue;
+                                }
+                                for ci in 0..per_group {
+                                    let channel = co / out_per_group * per_group + ci;
+                                    let pixel =
+                                        ((n * g.input[0] + ih) * g.input[1] + iw) * g.in_channels;
+                                    let weight = ((co * g.kernel[0] + kh) * g.kernel[1] + kw)
+                                        * per_group
+                                        + ci;
+                                    let x = i32::from(x[pixel + channel]) + c;
+                                    acc = acc.wrapping_add(x.wrapping_mul(i32::from(w[weight])));
+                                }
+                            }
+                        }
+                        out.push(epilogue.apply(acc, co) as i8);
+                    }
+                }
+            }
+        }
+        out
+    }
+
+    /// Every layer written over its input ([`writes_over_input`]) by each
+    /// kernel the CPU runs and the portable one equals its definition:
+    /// depthwise layers (SAME, dilated, several bands, two images), 1x1
+    /// layers keeping the channels, and strided layers of four times the
+    /// channels (whose output rows are twice their input's, so a band's
+    /// output reaches rows the next band reads).
+    #[test]
+    fn layers_written_over_their_inputs_equal_their_definition() {
+        let bias: Vec<i32> = (0..64).map(|c| c * 37 - 1000).collect();
+        let epilogue = Requantization {
+            bias: PerChannel::Each(&bias),
+            multiplier: PerChannel::All(1_200_000_000),
+            shift: PerChannel::All(-7),
+            offset: -5,
+            ..Requantization::SUMS
+        }
+        .max(-128)
+        .min(127);
+        let mut layers = Vec::new();
+        for (c, input) in [(16, [40, 6]), (24, [13, 9]), (64, [25, 5]), (32, [3, 1])] {
+            for batch in [1, 2] {
+                layers.push(geometry([c, c, c], input, 3, [1, 1, 1, batch]));
+                layers.push(geometry([c, c, c], input, 3, [1, 2, 2, batch]));
+                layers.push(geometry([c, c, c], input, 5, [1, 1, 2, batch]));
+                layers.push(geometry([c, c, 1], input, 1, [1, 1, 0, batch]));
+            }
+        }
+        // Not written over its input (the test below): kept, so that a
+        // rule that let it would fail here.
+        layers.push(geometry([16, 16, 16], [20, 32], 5, [1, 4, 8, 1]));
+        for input in [[16, 16], [40, 8], [9, 9]] {
+            layers.push(geometry([8, 32, 1], input, 3, [2, 1, 1, 1]));
+            layers.push(geometry([16, 64, 1], input, 1, [2, 1, 0, 2]));
+        }
+        let mut kernels = Vec::new();
+        if selected() >= Level::Avx512Vnni {
+            kernels.extend([LayerKernel::Vnni, LayerKernel::Depthwise]);
+        }
+        if selected() >= Level::Avx2 {
+            kernels.extend([LayerKernel::Pairs, LayerKernel::DepthwiseAvx2]);
+        }
+        let mut written = 0;
+        for (i, g) in layers.iter().enumerate() {
+            if !writes_over_input(g) {
+                continue;
+            }
+            written += 1;
+            let x = bytes(g.batch * g.input[0] * g.input[1] * g.in_channels, i as u32);
+            let per_channel = g.kernel[0] * g.kernel[1] * g.in_channels / g.groups;
+            let w = bytes(g.out_channels * per_channel, 100 + i as u32);
+            let expected = reference(g, &x, &w, 3, &epilogue);
+            let packed = PackedWeights::default();
+            let layer = Int8Tile {
+                x: &[],
+                w: &w,
+                packed: &packed,
+                x_offset: 3,
+                w_offset: 0,
+                geometry: g,
+                positions: &[],
+                channels: g.out_channels,
+            };
+            let depthwise = super::super::is_depthwise(g);
+            let runs = kernels.iter().filter(|k| {
+                depthwise == matches!(k, LayerKernel::Depthwise | LayerKernel::DepthwiseAvx2)
+            });
+            for kernel in runs.map(Some).chain([None]) {
+                let mut data = x.clone();
+                let mut scratch = Scratch::none();
+                match kernel {
+                    Some(kernel) => {
+                        let bands = Bands::new(g, kernel.spare(g), &mut data, &mut scratch);
+                        kernel.store(&layer, &epilogue, bands, &mut scratch);
+                    }
+                    None => store_portable(&layer, &epilogue, &mut data, &mut scratch),
+                }
+                assert!(data == expected, "{kernel:?} over {g:?}");
+            }
+        }
+        assert!(
+            written >= 30,
+            "{written} of the layers written over their inputs"
+        );
+    }
+
+    /// Layers whose output does not have their input's bytes, or whose
+    /// bands' output would reach rows a band not yet copied reads, are
+    /// not written over their inputs.
+    #[test]
+    fn a_layer_is_written_over_its_input_only_where_no_row_is_lost() {
+        // Stride 2 to the same channels: a quarter of the bytes.
+        assert!(!writes_over_input(&geometry(
+            [16, 16, 16],
+            [20, 20],
+            3,
+            [2, 1, 1, 1]
+        )));
+        // A valid 3x3 (no padding): two rows fewer.
+        assert!(!writes_over_input(&geometry(
+            [16, 16, 16],
+            [20, 8],
+            3,
+            [1, 1, 0, 1]
+        )));
+        // Channels first.
+        let g = geometry([16, 16, 16], [20, 8], 3, [1, 1, 1, 1]);
+        assert!(writes_over_input(&g));
+        assert!(!writes_over_input(&Geometry {
+            channels_last: false,
+            ..g
+        }));
+        // A window of 17 rows (5 taps, dilation 4), padded by 8, in bands
+        // of one row: band b's output overwrites input row b, which the
+        // bands up to b + 8 read.
+        let tall = geometry([16, 16, 16], [20, 32], 5, [1, 4, 8, 1]);
+        assert_eq!((tall.output, band_rows(&tall)), ([20, 32], 1));
+        assert!(!writes_over_input(&tall));
+    }
+}

@@ -846,8 +846,8 @@ pub struct OverInputChoice<const K: usize> {
 /// inputs: those with a `scratch_entry`, the index of their statement's
 /// scratch entry, whose footprint's [`Footprint::over_input_bytes`] are
 /// `over_input_bytes[entry]`). A layer over its input keeps one tensor
-/// where there were two but takes more scratch (two bands of the input
-/// copied), so each is kept only where dropping it would make the arena
+/// where there were two but may take more scratch (a band of the input
+/// copied, and a halo of rows), so each is kept only where dropping it would make the arena
 /// larger: all are taken first, then each in turn is written apart where
 /// the arena is then no larger (the layer kernels read a 1x1 layer's input
 /// in place apart, with no copy). The one decision [`evaluate_layer_over_input`]
@@ -939,7 +939,7 @@ impl<'a> Slot<'a> {
 /// it over its input, [`KernelScratch::WRITES_OVER_INPUT`], so the two
 /// have one size), `over_input` (the same expression reading `source` as
 /// the destination it is written over) is stored over `source` by the
-/// int8 kernels, with the scratch for two bands of its input. Else
+/// int8 kernels, with the scratch for a band of its input and a halo. Else
 /// `apart` evaluates the expression reading `source` as an operand into
 /// `slot`, the result's own place. Where the kernels decline at run time
 /// (an epilogue they do not take), `apart` reads a heap copy of `source`

@@ -65,7 +65,7 @@
 //! kernel compiled once is the faster); a layer channels first by the
 //! same kernels over copies channels last ([`channels_first`]); a
 //! program's layer over its own input by the same kernels, or a portable
-//! one, over two copies of a band of rows ([`over_input`]).
+//! one, over a copy of a band of rows and a halo ([`over_input`]).
 
 #[cfg(all(feature = "alloc", target_arch = "x86_64"))]
 #[macro_use]
@@ -872,9 +872,9 @@ impl LayerKernel {
     }
 
     /// The scratch [`Self::store`] takes for a layer over `g` (channels
-    /// last), written apart or over its input (`over_input`: two band
-    /// copies, [`over_input::Bands`]): its buffers' [`scratch_len`]s, as
-    /// the packing makes them.
+    /// last), written apart or over its input (`over_input`: a band's
+    /// copy and a halo of rows, [`over_input::Bands`]): its buffers'
+    /// [`scratch_len`]s, as the packing makes them.
     const fn scratch_bytes(self, g: &Geometry, over_input: bool) -> usize {
         let blocks = g.out_channels.div_ceil(CHANNEL_BLOCK);
         let taps = g.kernel[0] * g.kernel[1];
@@ -882,7 +882,7 @@ impl LayerKernel {
         let steps8 = g.out_channels.div_ceil(CHANNEL_BLOCK / 2) * size_of::<Steps8>();
         let sums = scratch_len(blocks * CHANNEL_BLOCK * size_of::<i32>());
         let input = if over_input {
-            2 * over_input::band_copy_bytes(g, self.spare(g))
+            over_input::band_copy_bytes(g, self.spare(g)) + over_input::halo_bytes(g)
         } else {
             layer_input_bytes(g, self.spare(g))
         };

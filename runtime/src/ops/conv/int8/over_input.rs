@@ -5,13 +5,13 @@
 //!
 //! The layer kernels already read the input a band of output rows at a
 //! time, from a padded copy of the rows the band's windows span
-//! ([`PaddedInput::store_bands`]). Over the input, two such copies
-//! alternate: band `b + 1`'s rows are copied before band `b` is stored,
-//! so a band's output overwrites only input rows that every later band
-//! either has in its copy or does not read. Whether that holds is a
-//! constant of the geometry ([`writes_over_input`]): the output's rows
-//! hold the input's bytes (one image's output as large as its input) and
-//! no band's output reaches the first input row of the band after next.
+//! ([`PaddedInput::store_bands`]). Over the input, before band `b` is
+//! stored, the input rows it overwrites that band `b + 1` reads (its
+//! window's rows above: a 3x3 layer's one) are saved in a halo of a few
+//! rows, which band `b + 1`'s copy then reads in their place ([`Bands`]).
+//! Whether that serves every band is a constant of the geometry
+//! ([`writes_over_input`]): each image's output has the input's bytes,
+//! and no band's output reaches the first row the band after next reads.
 //!
 //! Where no layer kernel runs (a level below AVX2, an input constant
 //! whose padding is not a byte, weights with a constant), a portable
@@ -22,14 +22,21 @@ use super::{band_input_rows, band_rows, layer_kernels_take, LayerKernel, PaddedI
 use super::{BandWalk, InputBytes, Int8Tile};
 use crate::expr::Requantization;
 use crate::rules::conv::Geometry;
-use crate::scratch::{scratch_len, Scratch};
+use crate::scratch::{scratch_len, Buf, Scratch};
 use core::mem::MaybeUninit;
 
 /// Whether a layer over `g` (channels last, one the layer kernels take)
 /// can be written over its input: each image's output has the input's
-/// bytes, and the bands' walk with two copies never overwrites a row
-/// that a band not yet copied reads (the module's header).
+/// bytes, and no band's output reaches a row that a band after the next
+/// reads (the module's header; [`halo_rows`]).
 pub(crate) const fn writes_over_input(g: &Geometry) -> bool {
+    halo_rows(g).is_some()
+}
+
+/// The most input rows of `g` one band's store overwrites that the next
+/// band reads ([`Bands`] saves them first); `None` where the layer cannot
+/// be written over its input ([`writes_over_input`]).
+const fn halo_rows(g: &Geometry) -> Option<usize> {
     let in_row = g.input[1] * g.in_channels;
     let out_row = g.output[1] * g.out_channels;
     if !g.channels_last
@@ -37,21 +44,31 @@ pub(crate) const fn writes_over_input(g: &Geometry) -> bool {
         || g.output[0] == 0
         || g.input[0] * in_row != g.output[0] * out_row
     {
-        return false;
+        return None;
     }
-    let rows = band_rows(g);
-    // `end`: the output rows stored after band b; the band after next, if
-    // any, starts its copy at input row `next_end * stride - pad`.
+    let (rows, oh) = (band_rows(g), g.output[0]);
+    let mut halo = 0;
+    // `end`: the output rows stored after band b, which overwrite the
+    // input's rows below `overwritten`.
     let mut end = rows;
-    while end + rows < g.output[0] {
-        let next_end = end + rows;
-        let first_read = (next_end * g.stride[0]).saturating_sub(g.pad[0]);
-        if end * out_row > first_read * in_row {
-            return false;
+    while end < oh {
+        let overwritten = (end * out_row).div_ceil(in_row);
+        // The first input rows bands b + 1 and b + 2 read.
+        let next = first_read(g, end);
+        if overwritten > next && overwritten - next > halo {
+            halo = overwritten - next;
         }
-        end = next_end;
+        if end + rows < oh && overwritten > first_read(g, end + rows) {
+            return None;
+        }
+        end += rows;
     }
-    true
+    Some(halo)
+}
+
+/// The first input row the band from output row `oh` of `g` reads.
+const fn first_read(g: &Geometry, oh: usize) -> usize {
+    (oh * g.stride[0]).saturating_sub(g.pad[0])
 }
 
 /// The bytes of one band's padded copy of the input of `g` for a kernel
@@ -61,10 +78,19 @@ pub(super) const fn band_copy_bytes(g: &Geometry, spare: usize) -> usize {
     scratch_len(band_input_rows(g, band_rows(g)) * columns * g.in_channels + spare)
 }
 
+/// The bytes of the halo of a layer over `g` written over its input
+/// ([`halo_rows`] input rows).
+pub(super) const fn halo_bytes(g: &Geometry) -> usize {
+    match halo_rows(g) {
+        Some(rows) => scratch_len(rows * g.input[1] * g.in_channels),
+        None => 0,
+    }
+}
+
 /// The scratch [`store_layer_over_input`] takes for a layer over `g`
-/// ([`writes_over_input`]): the most of the layer kernels' (two band
-/// copies each, [`LayerKernel::scratch_bytes`]) and the portable kernel's
-/// (two copies).
+/// ([`writes_over_input`]): the most of the layer kernels' (a band's copy
+/// and the halo each, [`LayerKernel::scratch_bytes`]) and the portable
+/// kernel's.
 pub(crate) const fn scratch_bytes(g: &Geometry) -> usize {
     let kernels = if super::is_depthwise(g) {
         super::max(
@@ -77,7 +103,7 @@ pub(crate) const fn scratch_bytes(g: &Geometry) -> usize {
             LayerKernel::Pairs.scratch_bytes(g, true),
         )
     };
-    super::max(kernels, 2 * band_copy_bytes(g, 0))
+    super::max(kernels, band_copy_bytes(g, 0) + halo_bytes(g))
 }
 
 /// Stores the layer over `layer`'s convolution (channels last; its input
@@ -130,35 +156,91 @@ fn store_portable(
     });
 }
 
-/// The walk over a layer's bands whose output overwrites its input: two
-/// padded copies, the current band's and the next one's.
+/// The walk over a layer's bands whose output overwrites its input: a
+/// band's padded copy, and the halo of the input rows the band before
+/// overwrote (the module's header).
 pub(super) struct Bands<'p, 'd> {
-    current: PaddedInput<'p>,
-    next: PaddedInput<'p>,
+    input: PaddedInput<'p>,
+    halo: Buf<'p, i8>,
+    /// The input rows the halo holds, from row `.0` of image `.1`: `.2`.
+    saved: (usize, usize, usize),
     data: &'d mut [i8],
 }
 
 impl<'p, 'd> Bands<'p, 'd> {
     /// The walk over `data` (a layer's input, `g`'s) for a kernel whose
-    /// reads reach `spare` values past a window, its two copies from
-    /// `scratch` ([`band_copy_bytes`] each).
+    /// reads reach `spare` values past a window, its copy and halo from
+    /// `scratch` ([`band_copy_bytes`] and [`halo_bytes`]).
     pub(super) fn new<'s: 'p>(
         g: &Geometry,
         spare: usize,
         data: &'d mut [i8],
         scratch: &mut Scratch<'s>,
     ) -> Self {
+        let input = PaddedInput::band_copy(g, spare, scratch);
+        let halo_len = halo_rows(g).unwrap_or(0) * g.input[1] * g.in_channels;
         Bands {
-            current: PaddedInput::band_copy(g, spare, scratch),
-            next: PaddedInput::band_copy(g, spare, scratch),
+            input,
+            halo: scratch.filled(halo_len, 0),
+            saved: (0, 0, 0),
             data,
         }
+    }
+
+    /// Copies the rows band `(n, oh)` of a layer over `g` reads (output
+    /// rows from `oh` of image `n`), padded with `padding`: from the data,
+    /// and those the halo holds from it.
+    fn copy_band(&mut self, g: &Geometry, (n, oh): (usize, usize), padding: i8) {
+        let rows = band_rows(g).min(g.output[0] - oh);
+        let input_rows = band_input_rows(g, rows);
+        let columns = self.input.columns;
+        let InputBytes::Copy(values) = &mut self.input.values else {
+            unreachable!("a band's copy")
+        };
+        let row_len = columns * g.in_channels;
+        let to = &mut values[..input_rows * row_len];
+        let first = oh * g.stride[0];
+        super::copy_rows(self.data, g, n, first, input_rows, columns, padding, to);
+        self.input.rows = input_rows;
+        // The rows overwritten since, from the halo: where `copy_rows`
+        // put them (past the left padding, as many values as it copied).
+        let (saved_first, image, count) = self.saved;
+        if image != n || count == 0 {
+            return;
+        }
+        let row_bytes = g.input[1] * g.in_channels;
+        let left = g.pad[1].min(columns) * g.in_channels;
+        let inside = columns.saturating_sub(g.pad[1]).min(g.input[1]) * g.in_channels;
+        for ih in saved_first..saved_first + count {
+            let Some(row) = (ih + g.pad[0])
+                .checked_sub(first)
+                .filter(|&r| r < input_rows)
+            else {
+                continue;
+            };
+            let saved = &self.halo[(ih - saved_first) * row_bytes..][..inside];
+            to[row * row_len + left..][..inside].copy_from_slice(saved);
+        }
+    }
+
+    /// Saves the input rows of image `n` that storing output rows up to
+    /// `end` overwrites and the band from output row `next` reads.
+    fn save_halo(&mut self, g: &Geometry, n: usize, end: usize, next: usize) {
+        let row_bytes = g.input[1] * g.in_channels;
+        let overwritten = (end * g.output[1] * g.out_channels).div_ceil(row_bytes);
+        let first = first_read(g, next);
+        let count = overwritten.min(g.input[0]).saturating_sub(first);
+        let image = n * g.input[0] * row_bytes;
+        let rows = &self.data[image + first * row_bytes..][..count * row_bytes];
+        self.halo[..count * row_bytes].copy_from_slice(rows);
+        self.saved = (first, n, count);
     }
 }
 
 impl BandWalk for Bands<'_, '_> {
-    /// Each band's rows copied (padded with `padding`) before the band
-    /// before it is stored over them.
+    /// Each band's rows copied (padded with `padding`, those overwritten
+    /// from the halo), then the rows the next band reads that its store
+    /// overwrites saved in the halo, then the band stored.
     #[inline(always)]
     fn store_bands(
         &mut self,
@@ -170,62 +252,38 @@ impl BandWalk for Bands<'_, '_> {
         let (oh_len, per_row) = (g.output[0], g.output[1] * g.out_channels);
         let mut band = Geometry {
             batch: 1,
-            input: [0, self.current.columns],
+            input: [0, self.input.columns],
             pad: [0, 0],
             ..*g
         };
         let step = band_rows(g);
-        let next_of = |(n, oh): (usize, usize)| {
-            if oh + step < oh_len {
-                Some((n, oh + step))
-            } else if n + 1 < g.batch {
-                Some((n + 1, 0))
-            } else {
-                None
+        for n in 0..g.batch {
+            self.saved = (0, n, 0);
+            let mut oh = 0;
+            while oh < oh_len {
+                let rows = step.min(oh_len - oh);
+                self.copy_band(g, (n, oh), padding);
+                if oh + rows < oh_len {
+                    self.save_halo(g, n, oh + rows, oh + rows);
+                }
+                (band.input[0], band.output[0]) = (self.input.rows, rows);
+                let first = (n * oh_len + oh) * per_row;
+                let out = &mut self.data[first..][..rows * per_row];
+                // SAFETY: `MaybeUninit<i8>` has `i8`'s layout, and the
+                // kernels write only initialised bytes into it, so `data`
+                // stays initialised.
+                let out = unsafe { &mut *(out as *mut [i8] as *mut [MaybeUninit<i8>]) };
+                store(
+                    &Int8Tile {
+                        geometry: &band,
+                        ..*layer
+                    },
+                    &self.input,
+                    out,
+                );
+                oh += rows;
             }
-        };
-        let mut at = Some((0, 0));
-        self.current.copy_band(self.data, g, (0, 0), padding);
-        while let Some((n, oh)) = at {
-            let next = next_of((n, oh));
-            if let Some(next) = next {
-                self.next.copy_band(self.data, g, next, padding);
-            }
-            let rows = step.min(oh_len - oh);
-            (band.input[0], band.output[0]) = (self.current.rows, rows);
-            let first = (n * oh_len + oh) * per_row;
-            let out = &mut self.data[first..][..rows * per_row];
-            // SAFETY: `MaybeUninit<i8>` has `i8`'s layout, and the kernels
-            // write only initialised bytes into it, so `data` stays
-            // initialised.
-            let out = unsafe { &mut *(out as *mut [i8] as *mut [MaybeUninit<i8>]) };
-            store(
-                &Int8Tile {
-                    geometry: &band,
-                    ..*layer
-                },
-                &self.current,
-                out,
-            );
-            core::mem::swap(&mut self.current, &mut self.next);
-            at = next;
         }
-    }
-}
-
-impl PaddedInput<'_> {
-    /// Copies the rows band `(n, oh)` of a layer over `g` reads (output
-    /// rows from `oh` of image `n`) from `x`, padded with `padding`.
-    fn copy_band(&mut self, x: &[i8], g: &Geometry, (n, oh): (usize, usize), padding: i8) {
-        let rows = band_rows(g).min(g.output[0] - oh);
-        let input_rows = band_input_rows(g, rows);
-        let columns = self.columns;
-        let InputBytes::Copy(values) = &mut self.values else {
-            unreachable!("a band's copy")
-        };
-        let to = &mut values[..input_rows * columns * g.in_channels];
-        super::copy_rows(x, g, n, oh * g.stride[0], input_rows, columns, padding, to);
-        self.rows = input_rows;
     }
 }
 
@@ -477,5 +535,13 @@ mod tests {
         let tall = geometry([16, 16, 16], [20, 32], 5, [1, 4, 8, 1]);
         assert_eq!((tall.output, band_rows(&tall)), ([20, 32], 1));
         assert!(!writes_over_input(&tall));
+        // The keyword spotter's depthwise layers save the one row above
+        // each band; its 1x1 layers none.
+        let depthwise = geometry([64, 64, 64], [25, 5], 3, [1, 1, 1, 1]);
+        let pointwise = geometry([64, 64, 1], [25, 5], 1, [1, 1, 0, 1]);
+        assert_eq!(
+            (halo_rows(&depthwise), halo_rows(&pointwise)),
+            (Some(1), Some(0))
+        );
     }
 }

@@ -789,13 +789,14 @@ fn body(
                     };
                     let expression = &planned[k].expression;
                     let lent_ref = quote!(&mut #scratch);
-                    let value = if planned[k].over_input {
-                        crate::expand::expand_layer_over_input(
-                            expression, &name, &taken, &slot, &lent_ref,
-                        )
-                    } else {
-                        crate::expand::expand_in_place(expression, &name, &taken, &slot, &lent_ref)
-                    };
+                    let value = crate::expand::expand_in_place(
+                        expression,
+                        &name,
+                        planned[k].over_input,
+                        &taken,
+                        &slot,
+                        &lent_ref,
+                    );
                     match form {
                         // The witness reads the scratch's footprint after
                         // the statement.

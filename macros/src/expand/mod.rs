@@ -180,17 +180,26 @@ pub fn expand_into(
 }
 
 /// A planned statement whose result may take the bytes of `source`, a
-/// planned tensor it reads last, only element by element (the program
-/// attribute checks that its value is elementwise operations alone, with
-/// `source` a plain operand, and has no stage): `evaluate_in_place`
-/// over the value built twice, reading `source` through the output's own
-/// elements (as `out = e` reads its target) and, where the two are not the
-/// same size, as an operand evaluated into `slot` (the result's place in
-/// the arena) with its kernels' scratch in `lent` (a `program::Lent`);
-/// `taken` is the plan's decision (a `program::InPlace`).
+/// planned tensor it reads last (the program attribute checks the value's
+/// form, and that it has no stage), as `over_input` says:
+///
+/// - `false`: its value is elementwise operations alone, `source` a plain
+///   operand; `evaluate_in_place` over the value built twice, reading
+///   `source` through the output's own elements (as `out = e` reads its
+///   target) and, where the two are not the same size, as an operand
+///   evaluated into `slot` (the result's place in the arena).
+/// - `true`: an int8 layer whose one convolution reads `source`
+///   (converted); `evaluate_layer_over_input` over the value built twice,
+///   its convolution reading `source` as the destination it is written
+///   over, and reading it as an operand, evaluated into a slot (the
+///   result's own, `slot`, or where the kernels decline, `source`'s bytes).
+///
+/// The kernels' scratch is `lent` (a `program::Lent`); `taken` is the
+/// plan's decision (a `program::InPlace`).
 pub fn expand_in_place(
     statement: &Statement,
     source: &Ident,
+    over_input: bool,
     taken: &TokenStream,
     slot: &TokenStream,
     lent: &TokenStream,
@@ -206,56 +215,31 @@ pub fn expand_in_place(
     let (span, root, _) = in_place.evaluation(&value);
     let rt = runtime(span);
     let lent_name = at(&local("lent"), span);
-    let mut otherwise = TreeBuilder::new(strict, &value, None, &stages);
-    let (_, otherwise_root, placement) = otherwise.evaluation(&value);
-    let otherwise = otherwise.finish(quote_spanned!(span=>
-        #rt::program::evaluate_in((#slot, #lent_name), #placement, &#otherwise_root)
-    ));
-    let source_place = at(&local(TARGET_NAME), span);
-    in_place.finish(quote_spanned!(span=>
-        #rt::program::evaluate_in_place(#taken, #source_place, #lent, &#root, |#source, #lent_name| #otherwise)
-    ))
-}
-
-/// A planned statement whose value is an int8 layer that may be written
-/// over `source`, the planned tensor its convolution reads (converted)
-/// and no later statement reads (the program attribute checks the form:
-/// one convolution, `source` its input alone, no stage):
-/// `evaluate_layer_over_input` over the value built twice, its
-/// convolution reading `source` as the destination it is written over,
-/// and reading it as an operand, evaluated into a slot (the result's own,
-/// `slot`, or where the kernels decline, `source`'s bytes) with its
-/// kernels' scratch in `lent`; `taken` is the plan's decision (a
-/// `program::InPlace`).
-pub fn expand_layer_over_input(
-    statement: &Statement,
-    source: &Ident,
-    taken: &TokenStream,
-    slot: &TokenStream,
-    lent: &TokenStream,
-) -> TokenStream {
-    let Form::Evaluate(value) = &statement.form else {
-        unreachable!("the program attribute takes only a value over its input")
-    };
-    let (value, stages) = stage::split(value, None);
-    let strict = statement.strict;
-    let target = source.to_token_stream();
-    let mut over_input = TreeBuilder::new(strict, &value, Some(&target), &stages);
-    let (span, root, _) = over_input.evaluation(&value);
-    let rt = runtime(span);
-    let lent_name = at(&local("lent"), span);
     let slot_name = at(&local("slot"), span);
+    // A layer's evaluation apart is given its slot: the result's own, or
+    // where the kernels decline, `source`'s bytes.
+    let apart_slot = if over_input {
+        slot_name.to_token_stream()
+    } else {
+        slot.clone()
+    };
     let mut apart = TreeBuilder::new(strict, &value, None, &stages);
     let (_, apart_root, placement) = apart.evaluation(&value);
     let apart = apart.finish(quote_spanned!(span=>
-        #rt::program::evaluate_in((#slot_name, #lent_name), #placement, &#apart_root)
+        #rt::program::evaluate_in((#apart_slot, #lent_name), #placement, &#apart_root)
     ));
     let source_place = at(&local(TARGET_NAME), span);
-    over_input.finish(quote_spanned!(span=>
-        #rt::program::evaluate_layer_over_input(
-            #taken, #source_place, #slot, #lent, &#root, |#source, #slot_name, #lent_name| #apart
+    in_place.finish(if over_input {
+        quote_spanned!(span=>
+            #rt::program::evaluate_layer_over_input(
+                #taken, #source_place, #slot, #lent, &#root, |#source, #slot_name, #lent_name| #apart
+            )
         )
-    ))
+    } else {
+        quote_spanned!(span=>
+            #rt::program::evaluate_in_place(#taken, #source_place, #lent, &#root, |#source, #lent_name| #apart)
+        )
+    })
 }
 
 /// The last stage, where `value` (after staging) is exactly it and it is an

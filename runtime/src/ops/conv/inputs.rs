@@ -270,22 +270,32 @@ where
     type Reader = Widen<N, K, Constant<T, F>>;
     #[inline(always)]
     fn parts(self) -> (&'a [N], Widen<N, K, Constant<T, F>>) {
-        const {
-            assert!(
-                F::OFFSET_SIGN != 0,
-                "the node adds or subtracts its constant"
-            )
-        };
         let (converted, constant) = self.into_operands();
-        let value = constant.row::<()>([0; MAX_RANK]).get(0, T::ZERO);
-        let reader = Widen {
-            offset: Constant {
-                value,
-                function: PhantomData,
-            },
-            types: PhantomData,
-        };
-        (converted.into_input().data(), reader)
+        (converted.into_input().data(), offset_reader(constant))
+    }
+}
+
+/// The reader of `cast::<T>(x) + c` or `- c` (`F` says which), `c` the
+/// scalar node `constant`.
+#[inline(always)]
+fn offset_reader<T, F, N, K, C>(constant: C) -> Widen<N, K, Constant<T, F>>
+where
+    T: Element,
+    F: BinaryFunction<T>,
+    C: Expr<T> + Shaped<Shape = ()>,
+{
+    const {
+        assert!(
+            F::OFFSET_SIGN != 0,
+            "the node adds or subtracts its constant"
+        )
+    };
+    Widen {
+        offset: Constant {
+            value: constant.row::<()>([0; MAX_RANK]).get(0, T::ZERO),
+            function: PhantomData,
+        },
+        types: PhantomData,
     }
 }
 
@@ -328,21 +338,7 @@ where
     type Reader = Destination<Widen<N, K, Constant<T, F>>>;
     #[inline(always)]
     fn parts(self) -> (&'a [N], Self::Reader) {
-        const {
-            assert!(
-                F::OFFSET_SIGN != 0,
-                "the node adds or subtracts its constant"
-            )
-        };
         let (_, constant) = self.into_operands();
-        let value = constant.row::<()>([0; MAX_RANK]).get(0, T::ZERO);
-        let reader = Widen {
-            offset: Constant {
-                value,
-                function: PhantomData,
-            },
-            types: PhantomData,
-        };
-        (&[], Destination(reader))
+        (&[], Destination(offset_reader(constant)))
     }
 }

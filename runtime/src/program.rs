@@ -847,11 +847,12 @@ pub struct OverInputChoice<const K: usize> {
 /// scratch entry, whose footprint's [`Footprint::over_input_bytes`] are
 /// `over_input_bytes[entry]`). A layer over its input keeps one tensor
 /// where there were two but may take more scratch (a band of the input
-/// copied, and a halo of rows), so each is kept only where dropping it would make the arena
-/// larger: all are taken first, then each in turn is written apart where
-/// the arena is then no larger (the layer kernels read a 1x1 layer's input
-/// in place apart, with no copy). The one decision [`evaluate_layer_over_input`]
-/// follows, through [`takes_bytes`].
+/// copied, and a halo of rows), so each is kept only where dropping it
+/// would make the arena larger: all are taken first, then each in turn is
+/// written apart where the arena is then no larger (apart, the layer
+/// kernels read a 1x1 layer's input in place, with no copy). The one
+/// decision [`evaluate_layer_over_input`] follows, through
+/// [`takes_bytes`].
 ///
 /// ```
 /// use tensor_expr_runtime::program::{choose_over_input, Lifetime, TAKES_NONE};
@@ -992,10 +993,10 @@ where
     S: crate::Shape,
     O: crate::Shape,
 {
-    let copy = source.as_slice().to_vec();
+    let bytes = source.as_slice().to_vec();
     // SAFETY: `Tensor<i8, S>` is `repr(transparent)` over nested arrays of
-    // `S::LEN` bytes (alignment 1), which the copy holds.
-    let copy = unsafe { &*copy.as_ptr().cast::<Tensor<i8, S>>() };
+    // `S::LEN` bytes (alignment 1), which `bytes` holds for the call.
+    let copy = unsafe { &*bytes.as_ptr().cast::<Tensor<i8, S>>() };
     apart(copy, Slot::over(source), &mut lent.apart())
 }
 

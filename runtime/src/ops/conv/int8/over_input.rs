@@ -13,10 +13,13 @@
 //! ([`writes_over_input`]): each image's output has the input's bytes,
 //! and no band's output reaches the first row the band after next reads.
 //!
-//! Where no layer kernel runs (a level below AVX2, an input constant
-//! whose padding is not a byte, weights with a constant), a portable
-//! kernel sums each output from the same copies ([`store_band_portable`]):
-//! the layer is written over its input at every level.
+//! Where no layer kernel runs (a level below AVX2, weights with a
+//! constant), a portable kernel sums each output from the same copies
+//! ([`store_band_portable`]): the layer is written over its input at every
+//! level. An input constant whose padding is not a byte (`-c` outside
+//! `i8`), which the copies cannot hold, is declined
+//! ([`store_layer_over_input`]; the program then evaluates the layer from
+//! a heap copy of its input).
 
 use super::{band_input_rows, band_rows, layer_kernels_take, LayerKernel, PaddedInput};
 use super::{BandWalk, InputBytes, Int8Tile};

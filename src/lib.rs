@@ -398,6 +398,7 @@ macro_rules! catalogue_entry {
 #[doc = catalogue_entry!("argmax_two_axes", "One axis per index reduction, as in NumPy.")]
 #[doc = "\n## Programs (`#[tensor_expr::program]`)\n"]
 #[doc = catalogue_entry!("program_over_its_ram_budget", "The arena the plan needs exceeds `ram <= N` (reported by `cargo check`): the message names the statement where the most bytes are alive and the tensors alive there; end a tensor's use sooner, or split a layer.")]
+#[doc = catalogue_entry!("program_in_place_over_its_ram_budget", "The same where a result is written in the bytes of a tensor it reads last (an elementwise result, or an int8 layer over its input): the two are one entry, named `b over a` at the statement that writes `b`.")]
 #[doc = catalogue_entry!("program_stage_over_its_ram_budget", "The same where a statement's stage (a part it evaluates first, such as `a @ b` in `a @ b @ a`) is alive at the peak: it is named `stage N of` the statement's tensor and counts as a tensor alive while that statement runs; end other tensors sooner, or split the work.")]
 #[doc = catalogue_entry!("program_borrow_outlives_its_tensor", "A program's tensor ends after the last statement that names it, and a later tensor takes its bytes: copy a value out (`let first = a[[0]];`) instead of keeping a reference.")]
 #[doc = catalogue_entry!("program_borrow_outlives_a_shadowed_tensor", "The same where a `let` rebinds the name: the old tensor ends as the new one is bound.")]

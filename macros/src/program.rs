@@ -390,7 +390,7 @@ pub fn expand(args: TokenStream, item: TokenStream) -> syn::Result<TokenStream> 
         let program = name.to_string();
         quote_spanned!(ram.span()=>
             const _: () = #rt::check_ram_budget(
-                #program, &[#(#names),*], &#rt::merged(&#lifetimes, &#takes_name), #arena_bytes, #ram,
+                #program, &[#(#names),*], &#lifetimes, &#takes_name, #arena_bytes, #ram,
             );
         )
     });

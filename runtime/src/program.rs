@@ -338,17 +338,20 @@ const fn live_bytes<const K: usize>(tensors: &[Lifetime; K], statement: usize) -
 /// Fails compilation, at the program's name, when its arena exceeds the
 /// budget of `#[tensor_expr::program(ram <= N)]`: the message names the
 /// arena's size, the budget, and the tensors alive where the most bytes
-/// are, with their sizes.
+/// are, with their sizes (a result written over a tensor it reads last,
+/// [`plan_taking`]'s `takes`, named with it: "`b` over `a`").
 pub const fn check_ram_budget<const K: usize>(
     program: &str,
     names: &[&str; K],
     tensors: &[Lifetime; K],
+    takes: &[usize; K],
     bytes: usize,
     budget: usize,
 ) {
     if bytes <= budget {
         return;
     }
+    let (merged, owner) = merged_with_owners(tensors, takes);
     let mut message = Message::new();
     message.push("program `");
     message.push(program);
@@ -357,7 +360,7 @@ pub const fn check_ram_budget<const K: usize>(
     message.push(" B of arena, over its budget of ");
     message.number(budget);
     message.push(" B; the most alive at one statement: ");
-    let (statement, live) = peak_statement(tensors);
+    let (statement, live) = peak_statement(&merged);
     message.number(live);
     message.push(" B, where `");
     // The tensor written there (the tensors come before their statements'
@@ -373,11 +376,24 @@ pub const fn check_ram_budget<const K: usize>(
     let mut k = 0;
     let mut first = true;
     while k < K {
-        if tensors[k].first <= statement && statement <= tensors[k].last && tensors[k].bytes > 0 {
+        if merged[k].first <= statement && statement <= merged[k].last && merged[k].bytes > 0 {
             message.push(if first { " `" } else { ", `" });
-            message.push(names[k]);
+            // The entry's tensors alive there: one, or the one written
+            // over the other.
+            let mut j = K;
+            let mut named = false;
+            while j > 0 {
+                j -= 1;
+                if owner[j] == k && tensors[j].first <= statement && statement <= tensors[j].last {
+                    if named {
+                        message.push("` over `");
+                    }
+                    message.push(names[j]);
+                    named = true;
+                }
+            }
             message.push("` (");
-            message.number(tensors[k].bytes);
+            message.number(merged[k].bytes);
             message.push(" B)");
             first = false;
         }

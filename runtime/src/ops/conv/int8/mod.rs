@@ -1644,6 +1644,10 @@ mod tests {
             geometry([24, 24, 24], [7, 6], [3, 3], 1, 1),
             geometry([32, 16, 1], [40, 16], [3, 3], 1, 1),
             geometry([32, 32, 32], [60, 20], [3, 3], 2, 1),
+            // 1x1 layers keeping the channels (written over their inputs
+            // too), one with a partial block.
+            geometry([64, 64, 1], [25, 5], [1, 1], 1, 0),
+            geometry([24, 24, 1], [7, 6], [1, 1], 1, 0),
         ];
         let mut kernels = Vec::new();
         if selected() >= Level::Avx512Vnni {

@@ -313,7 +313,7 @@ pub fn expand(args: TokenStream, item: TokenStream) -> syn::Result<TokenStream> 
     let lifetimes = format_ident!("__TENSOR_EXPR_{upper}_LIFETIMES");
     let plan = format_ident!("__TENSOR_EXPR_{upper}_PLAN");
     let witness = format_ident!("__tensor_expr_{name}_witness");
-    let lifetimes_of = format_ident!("__tensor_expr_{name}_lifetimes");
+    let footprints_of = format_ident!("__tensor_expr_{name}_footprints");
     let name_in = format_ident!("{name}_in", span = name.span());
     let rt = quote!(::tensor_expr::__private::program);
     // Each planned tensor, then each one's statement's kernel scratch
@@ -332,18 +332,16 @@ pub fn expand(args: TokenStream, item: TokenStream) -> syn::Result<TokenStream> 
         .chain(planned.iter().map(|p| (p.statement, p.statement)))
         .chain(tail.iter().map(|t| (t.statement, t.statement)))
         .chain(stage_spans);
-    let entries = spans.enumerate().map(|(k, (first, last))| {
+    // Each entry's footprint, the witness's list's `k`th, and the
+    // statements it is alive over.
+    let heads = (0..count).map(|k| {
         let list = (0..k).fold(
             quote!(W),
             |list, _| quote!(<#list as #rt::Footprints>::Rest),
         );
-        quote!(#rt::Lifetime {
-            bytes: <#list as #rt::Footprints>::HEAD.bytes,
-            align: <#list as #rt::Footprints>::HEAD.align,
-            first: #first,
-            last: #last,
-        })
+        quote!(<#list as #rt::Footprints>::HEAD)
     });
+    let spans = spans.map(|(first, last)| quote!((#first, #last)));
     let names = planned
         .iter()
         .map(|p| p.name.to_string())
@@ -376,15 +374,7 @@ pub fn expand(args: TokenStream, item: TokenStream) -> syn::Result<TokenStream> 
         }
         _ => none.clone(),
     });
-    let over_input_bytes = (0..count).map(|j| {
-        let list = (0..j).fold(
-            quote!(W),
-            |list, _| quote!(<#list as #rt::Footprints>::Rest),
-        );
-        quote!(<#list as #rt::Footprints>::HEAD.over_input_bytes)
-    });
     let takes_name = format_ident!("__TENSOR_EXPR_{upper}_TAKES");
-    let over_input_of = format_ident!("__tensor_expr_{name}_over_input");
     let choice = format_ident!("__TENSOR_EXPR_{upper}_OVER_INPUT");
     let budget_check = options.ram.as_ref().map(|ram| {
         let program = name.to_string();
@@ -433,26 +423,18 @@ pub fn expand(args: TokenStream, item: TokenStream) -> syn::Result<TokenStream> 
 
         #[doc(hidden)]
         #[allow(non_snake_case, clippy::all)]
-        const fn #lifetimes_of<W: #rt::Footprints>(
+        const fn #footprints_of<W: #rt::Footprints>(
             _witness: ::core::marker::PhantomData<W>,
-        ) -> [#rt::Lifetime; #count] {
-            [#(#entries),*]
-        }
-
-        #[doc(hidden)]
-        #[allow(non_snake_case, clippy::all)]
-        const fn #over_input_of<W: #rt::Footprints>(
-            _witness: ::core::marker::PhantomData<W>,
-        ) -> [usize; #count] {
-            [#(#over_input_bytes),*]
+        ) -> [#rt::Footprint; #count] {
+            [#(#heads),*]
         }
 
         #[doc(hidden)]
         const #choice: #rt::OverInputChoice<#count> = #rt::choose_over_input(
-            &#lifetimes_of(#rt::list_of(#witness)),
+            &#footprints_of(#rt::list_of(#witness)),
+            &[#(#spans),*],
             &[#(#takes),*],
             &[#(#scratch_entries),*],
-            &#over_input_of(#rt::list_of(#witness)),
         );
         #[doc(hidden)]
         const #lifetimes: [#rt::Lifetime; #count] = #choice.lifetimes;

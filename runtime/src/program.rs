@@ -857,47 +857,66 @@ pub struct OverInputChoice<const K: usize> {
     pub takes: [usize; K],
 }
 
-/// Which layers a program writes over their inputs. `takes` names every
-/// pair that may be (elementwise results in place, and layers over their
+/// A program's lifetimes, from its entries' `footprints` (the witness's
+/// list) and the statements each is alive over (`spans`, first and last),
+/// and which layers it writes over their inputs. `takes` names every pair
+/// that may be in place (elementwise results, and layers over their
 /// inputs: those with a `scratch_entry`, the index of their statement's
-/// scratch entry, whose footprint's [`Footprint::over_input_bytes`] are
-/// `over_input_bytes[entry]`). A layer over its input keeps one tensor
-/// where there were two but may take more scratch (a band of the input
-/// copied, and a halo of rows), so each is kept only where dropping it
-/// would make the arena larger: all are taken first, then each in turn is
-/// written apart where the arena is then no larger (apart, the layer
-/// kernels read a 1x1 layer's input in place, with no copy). The one
-/// decision [`evaluate_layer_over_input`] follows, through
-/// [`takes_bytes`].
+/// scratch entry, whose footprint's [`Footprint::over_input_bytes`] is
+/// not 0). A layer over its input keeps one tensor where there were two
+/// but may take more scratch (a band of the input copied, and a halo of
+/// rows), so each is kept only where dropping it would make the arena
+/// larger: all are taken first, then each in turn is written apart where
+/// the arena is then no larger (apart, the layer kernels read a 1x1
+/// layer's input in place, with no copy). The one decision
+/// [`evaluate_layer_over_input`] follows, through [`takes_bytes`].
 ///
 /// ```
-/// use tensor_expr_runtime::program::{choose_over_input, Lifetime, TAKES_NONE};
-/// let t = |bytes, first, last| Lifetime { bytes, align: 64, first, last };
+/// use tensor_expr_runtime::program::{choose_over_input, Footprint, TAKES_NONE};
+/// let f = |bytes, over_input_bytes| Footprint { bytes, align: 64, over_input_bytes };
 /// // a (1,000 B), then b = layer(a) (1,000 B, its scratch 64 B apart or
 /// // 256 B over `a`), then c reads b.
-/// let lifetimes = [t(1000, 0, 1), t(1000, 1, 2), t(64, 1, 1), t(64, 2, 2)];
+/// let footprints = [f(1000, 0), f(1000, 0), f(64, 256), f(64, 0)];
+/// let spans = [(0, 1), (1, 2), (1, 1), (2, 2)];
 /// let takes = [TAKES_NONE, 0, TAKES_NONE, TAKES_NONE];
 /// let entry = [TAKES_NONE, 2, TAKES_NONE, TAKES_NONE];
-/// let choice = choose_over_input(&lifetimes, &takes, &entry, &[0, 0, 256, 0]);
+/// let choice = choose_over_input(&footprints, &spans, &takes, &entry);
 /// // Over its input: 1,024 B and 256 B of scratch, not 2,048 B and 64.
 /// assert_eq!((choice.takes[1], choice.lifetimes[2].bytes), (0, 256));
 /// ```
 pub const fn choose_over_input<const K: usize>(
-    lifetimes: &[Lifetime; K],
+    footprints: &[Footprint; K],
+    spans: &[(usize, usize); K],
     takes: &[usize; K],
     scratch_entry: &[usize; K],
-    over_input_bytes: &[usize; K],
 ) -> OverInputChoice<K> {
+    let mut lifetimes = [Lifetime {
+        bytes: 0,
+        align: 1,
+        first: 0,
+        last: 0,
+    }; K];
+    let mut k = 0;
+    while k < K {
+        lifetimes[k] = Lifetime {
+            bytes: footprints[k].bytes,
+            align: footprints[k].align,
+            first: spans[k].0,
+            last: spans[k].1,
+        };
+        k += 1;
+    }
     let mut choice = OverInputChoice {
-        lifetimes: *lifetimes,
+        lifetimes,
         takes: *takes,
     };
     let mut k = 0;
     while k < K {
         let entry = scratch_entry[k];
         if entry != TAKES_NONE {
-            if takes[k] != TAKES_NONE && over_input_bytes[entry] > 0 {
-                choice.lifetimes[entry].bytes = over_input_bytes[entry];
+            let over_input_bytes = footprints[entry].over_input_bytes;
+            if takes[k] != TAKES_NONE && over_input_bytes > 0 {
+                choice.lifetimes[entry].bytes = over_input_bytes;
             } else {
                 choice.takes[k] = TAKES_NONE;
             }
@@ -1124,25 +1143,28 @@ mod tests {
     fn a_layer_is_written_over_its_input_only_where_the_arena_is_then_smaller() {
         let none = TAKES_NONE;
         // a (1,000 B); b = layer(a) (1,000 B; its scratch: entry 3);
-        // c = layer(b) (entry 4); c read at statement 3.
-        let lifetimes = [
-            lifetime(1000, 0, 1),
-            lifetime(1000, 1, 2),
-            lifetime(1000, 2, 3),
-            lifetime(0, 1, 1),
-            lifetime(0, 2, 2),
-        ];
+        // c = layer(b) (entry 4); c read at statement 3. Its scratch over
+        // its input (`over`, entries 3 and 4) or none apart.
+        let spans = [(0, 1), (1, 2), (2, 3), (1, 1), (2, 2)];
+        let choose_over_input = |takes: &[usize; 5], entries: &[usize; 5], over: &[usize; 5]| {
+            let footprints = [0, 1, 2, 3, 4].map(|k| Footprint {
+                bytes: if k < 3 { 1000 } else { 0 },
+                align: 4,
+                over_input_bytes: over[k],
+            });
+            super::choose_over_input(&footprints, &spans, takes, entries)
+        };
         let takes = [none, 0, 1, none, none];
         let entries = [none, 3, 4, none, none];
         // Over its input each layer takes 300 B of scratch: both are taken,
         // one tensor and its scratch at each statement.
-        let choice = choose_over_input(&lifetimes, &takes, &entries, &[0, 0, 0, 300, 300]);
+        let choice = choose_over_input(&takes, &entries, &[0, 0, 0, 300, 300]);
         assert_eq!(choice.takes, takes);
         assert_eq!(plan_taking(&choice.lifetimes, &choice.takes).bytes, 1300);
         // 1,500 B over its input for c's layer (2,500 B at its statement):
         // b's written apart leaves that peak (2,500 B), so it is, then c's
         // apart makes 2,000 B.
-        let choice = choose_over_input(&lifetimes, &takes, &entries, &[0, 0, 0, 300, 1500]);
+        let choice = choose_over_input(&takes, &entries, &[0, 0, 0, 300, 1500]);
         assert_eq!((choice.takes[1], choice.takes[2]), (none, none));
         assert_eq!(choice.lifetimes[4].bytes, 0);
         assert_eq!(plan_taking(&choice.lifetimes, &choice.takes).bytes, 2000);
@@ -1150,13 +1172,13 @@ mod tests {
         // 1,300 at c's); then c's apart is no larger (2,000 B), and apart
         // is the choice of a tie (a 1x1 layer then reads its input in
         // place, with no copy).
-        let choice = choose_over_input(&lifetimes, &takes, &entries, &[0, 0, 0, 1500, 300]);
+        let choice = choose_over_input(&takes, &entries, &[0, 0, 0, 1500, 300]);
         assert_eq!((choice.takes[1], choice.takes[2]), (none, none));
         // No footprint over the input (the types do not allow it): apart.
-        let choice = choose_over_input(&lifetimes, &takes, &entries, &[0; 5]);
+        let choice = choose_over_input(&takes, &entries, &[0; 5]);
         assert_eq!((choice.takes[1], choice.takes[2]), (none, none));
         // An elementwise pair (no scratch entry) stays.
-        let choice = choose_over_input(&lifetimes, &takes, &[none; 5], &[0; 5]);
+        let choice = choose_over_input(&takes, &[none; 5], &[0; 5]);
         assert_eq!(choice.takes, takes);
     }
 

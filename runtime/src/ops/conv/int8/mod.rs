@@ -399,6 +399,26 @@ impl<'p> PaddedInput<'p> {
     }
 }
 
+/// Where [`copy_rows`] puts an input row's values in a padded row of
+/// `columns` pixels of `g`: after `.0` values of padding, `.1` of them
+/// (the input's columns that windows read: those left of `Wp - pad`).
+#[cfg(all(feature = "alloc", target_arch = "x86_64"))]
+const fn row_values(g: &Geometry, columns: usize) -> (usize, usize) {
+    let c_in = g.in_channels;
+    let left = if g.pad[1] < columns {
+        g.pad[1]
+    } else {
+        columns
+    };
+    let inside = columns.saturating_sub(g.pad[1]);
+    let inside = if inside < g.input[1] {
+        inside
+    } else {
+        g.input[1]
+    };
+    (left * c_in, inside * c_in)
+}
+
 /// Writes rows `first ..+ rows` of image `n` of `x`, padded as `g` pads
 /// it with `padding`, into `to`: rows of `columns` pixels, each byte once.
 #[cfg(all(feature = "alloc", target_arch = "x86_64"))]
@@ -414,9 +434,7 @@ fn copy_rows(
     to: &mut [i8],
 ) {
     let c_in = g.in_channels;
-    let left = g.pad[1].min(columns) * c_in;
-    // The input's columns that windows read: those left of `Wp - pad`.
-    let inside = columns.saturating_sub(g.pad[1]).min(g.input[1]) * c_in;
+    let (left, inside) = row_values(g, columns);
     for (row, to) in to.chunks_exact_mut(columns * c_in).take(rows).enumerate() {
         let ih = (first + row)
             .checked_sub(g.pad[0])

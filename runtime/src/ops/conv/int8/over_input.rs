@@ -205,15 +205,14 @@ impl<'p, 'd> Bands<'p, 'd> {
         let first = oh * g.stride[0];
         super::copy_rows(self.data, g, n, first, input_rows, columns, padding, to);
         self.input.rows = input_rows;
-        // The rows overwritten since, from the halo: where `copy_rows`
-        // put them (past the left padding, as many values as it copied).
+        // The rows overwritten since, from the halo, where `copy_rows`
+        // puts a row's values (`row_values`).
         let (saved_first, image, count) = self.saved;
         if image != n || count == 0 {
             return;
         }
         let row_bytes = g.input[1] * g.in_channels;
-        let left = g.pad[1].min(columns) * g.in_channels;
-        let inside = columns.saturating_sub(g.pad[1]).min(g.input[1]) * g.in_channels;
+        let (left, inside) = super::row_values(g, columns);
         for ih in saved_first..saved_first + count {
             let Some(row) = (ih + g.pad[0])
                 .checked_sub(first)

@@ -123,7 +123,10 @@ type Once<T> = core::cell::OnceCell<T>;
 #[derive(Default)]
 pub struct PackedWeights {
     #[cfg(feature = "alloc")]
-    once: Once<Packed>,
+    /// Boxed: the cell sits in every int8 convolution's node, and so in
+    /// the frames that build the trees (a program's function among them),
+    /// where the weights' layouts inline took some 140 bytes.
+    once: Once<alloc::boxed::Box<Packed>>,
 }
 
 impl core::fmt::Debug for PackedWeights {
@@ -459,7 +462,17 @@ impl PackedWeights {
     /// Every tile of an evaluation has the same weights, geometry and
     /// constants.
     fn get(&self, tile: &Int8Tile) -> &Packed {
-        self.once.get_or_init(|| {
+        self.once
+            .get_or_init(|| alloc::boxed::Box::new(Packed::of(tile)))
+    }
+}
+
+#[cfg(feature = "alloc")]
+impl Packed {
+    /// The weights of `tile`'s convolution in the layout of the kernel
+    /// that sums it ([`PackedWeights::get`]).
+    fn of(tile: &Int8Tile) -> Packed {
+        {
             #[cfg(vnni_kernel)]
             if vnni_runs(tile) {
                 // SAFETY: `vnni_runs` holds only where the CPU has AVX-512
@@ -473,7 +486,7 @@ impl PackedWeights {
                 return Packed::Pairs(weights, whole_input(tile, pairs::SPARE));
             }
             Packed::Wide(portable::pack(tile.w, tile.geometry, tile.w_offset))
-        })
+        }
     }
 }
 

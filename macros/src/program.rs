@@ -109,7 +109,8 @@ fn arena_stages(expression: &ast::Statement) -> usize {
 /// Or, as TinyEngine writes its depthwise layers, an int8 layer whose
 /// convolution reads the tensor (`over_input`, [`reads_as_layer_input`]):
 /// whether it is written over it is a constant of the types
-/// (`KernelScratch::WRITES_OVER_INPUT`, which the plan's `takes` reads).
+/// (`KernelScratch::OVER_INPUT_BYTES` in the witness's footprints, which
+/// `program::choose_over_input` reads).
 fn in_place_source(planned: &[Planned], k: usize) -> Option<(usize, bool)> {
     let statement = &planned[k].expression;
     let ast::Form::Evaluate(value) = &statement.form else {

@@ -1016,8 +1016,9 @@ where
 }
 
 /// [`evaluate_layer_over_input`] where the kernels declined: `apart` over
-/// a heap copy of `source`, into `source`'s bytes.
-#[cfg(feature = "alloc")]
+/// a heap copy of `source`, into `source`'s bytes. Without an allocator
+/// no layer is written over its input ([`KernelScratch::WRITES_OVER_INPUT`]
+/// is false), so the plan never takes this path.
 #[inline(never)]
 fn over_input_on_the_heap<'a, 'l, S, O, Over, Apart>(
     source: &'a mut Tensor<i8, S>,
@@ -1028,27 +1029,19 @@ where
     S: crate::Shape,
     O: crate::Shape,
 {
-    let bytes = source.as_slice().to_vec();
-    // SAFETY: `Tensor<i8, S>` is `repr(transparent)` over nested arrays of
-    // `S::LEN` bytes (alignment 1), which `bytes` holds for the call.
-    let copy = unsafe { &*bytes.as_ptr().cast::<Tensor<i8, S>>() };
-    apart(copy, Slot::over(source), &mut lent.apart())
-}
-
-/// Without an allocator no layer is written over its input
-/// ([`KernelScratch::WRITES_OVER_INPUT`] is false), so the plan never
-/// takes this path.
-#[cfg(not(feature = "alloc"))]
-fn over_input_on_the_heap<'a, 'l, S, O, Over, Apart>(
-    _source: &'a mut Tensor<i8, S>,
-    _lent: &mut Lent<'l, OverInputScratch<Over, Apart>>,
-    _apart: impl FnOnce(&Tensor<i8, S>, Slot<'a>, &mut Lent<'_, Apart>) -> &'a mut Tensor<i8, O>,
-) -> &'a mut Tensor<i8, O>
-where
-    S: crate::Shape,
-    O: crate::Shape,
-{
-    unreachable!("a layer is written over its input only with an allocator")
+    #[cfg(feature = "alloc")]
+    {
+        let bytes = source.as_slice().to_vec();
+        // SAFETY: `Tensor<i8, S>` is `repr(transparent)` over nested arrays
+        // of `S::LEN` bytes (alignment 1), which `bytes` holds for the call.
+        let copy = unsafe { &*bytes.as_ptr().cast::<Tensor<i8, S>>() };
+        apart(copy, Slot::over(source), &mut lent.apart())
+    }
+    #[cfg(not(feature = "alloc"))]
+    {
+        let _ = (source, lent, apart);
+        unreachable!("a layer is written over its input only with an allocator")
+    }
 }
 
 /// Evaluates `e`, a program's result, into a new tensor on `placement`

@@ -123,10 +123,11 @@ pub(super) fn pack<'s>(layer: &Int8Tile, scratch: &mut Scratch<'s>) -> Depthwise
     DepthwiseWeights { weights, sums }
 }
 
-/// [`super::store_layer`] for a depthwise convolution: for each block of
-/// 16 channels, tiles of 8 positions (the last one ending at the last
-/// position, some of its positions computed again; one at a time where
-/// there are fewer than 8), the epilogue's vectors `steps`, a block's
+/// [`super::store_layer`] for a depthwise convolution: tiles of 8
+/// positions (the last one ending at the last position, some of its
+/// positions computed again; one at a time where there are fewer than 8),
+/// each tile's windows found once and each block of 16 channels of them
+/// summed and stored through the epilogue's vectors `steps`, a block's
 /// each ([`Steps::blocks`], over [`DepthwiseWeights::sums`]).
 #[target_feature(enable = "avx512f,avx512bw,avx512vnni")]
 pub(super) fn store_layer(
@@ -141,63 +142,98 @@ pub(super) fn store_layer(
     const TILE: usize = if cfg!(size_profile) { 4 } else { 8 };
     let g = layer.geometry;
     let total = g.batch * g.output[0] * g.output[1];
-    for steps in steps {
-        if total >= TILE {
-            let mut done = 0;
-            while done < total {
-                let start = done.min(total - TILE);
-                tile::<TILE>(g, packed, input, steps, out, start);
-                done = start + TILE;
+    if total >= TILE {
+        let mut done = 0;
+        while done < total {
+            let start = done.min(total - TILE);
+            let windows = Windows::<TILE>::new(g, input, start, CHANNEL_BLOCK);
+            for steps in steps {
+                tile(g, packed, &windows, steps, out, start);
             }
-        } else {
-            for start in 0..total {
-                tile::<1>(g, packed, input, steps, out, start);
+            done = start + TILE;
+        }
+    } else {
+        for start in 0..total {
+            let windows = Windows::<1>::new(g, input, start, CHANNEL_BLOCK);
+            for steps in steps {
+                tile(g, packed, &windows, steps, out, start);
             }
         }
     }
 }
 
-/// The `R` positions from `start` (counted across the batch, rows and
-/// columns of the output) by the block of 16 channels of `steps`: summed
-/// tap by tap, through `steps`, stored as bytes. Inlined into
-/// [`store_layer`] (a function with target features is not always
-/// inlined where it is called, and this one measured 5% slower so).
+/// The windows of `R` output positions from `start` (counted across the
+/// batch, rows and columns of the output) in the padded input, each
+/// checked once to hold every tap's bytes of every block of channels: the
+/// tiles of each block read them from its first channel.
+struct Windows<const R: usize> {
+    /// Each position's window's first byte.
+    starts: [*const i8; R],
+    /// The input's values between a tap and the next row's.
+    row_step: usize,
+    /// The input's values between a tap and the next column's.
+    tap_step: usize,
+}
+
+impl<const R: usize> Windows<R> {
+    /// The windows of the `R` positions from `start`; a tap of a block
+    /// reads `lanes` bytes.
+    ///
+    /// # Panics
+    /// If a window's last block's bytes lie past the input's values.
+    #[inline(always)]
+    fn new(g: &Geometry, input: &PaddedInput, start: usize, lanes: usize) -> Self {
+        let ([kh_len, kw_len], channels) = (g.kernel, g.out_channels);
+        let row_step = g.dilation[0] * input.columns * channels;
+        let tap_step = g.dilation[1] * channels;
+        // From the window's first value to past its last block's last tap.
+        let last_block = (channels - 1) / lanes * lanes;
+        let span = (kh_len - 1) * row_step + (kw_len - 1) * tap_step + last_block + lanes;
+        let mut starts = [input.values.as_ptr(); R];
+        for (window, p) in starts
+            .iter_mut()
+            .zip(&super::positions_from::<R>(g, start, 0))
+        {
+            *window = input.values[input.window(g, p)..][..span].as_ptr();
+        }
+        Windows {
+            starts,
+            row_step,
+            tap_step,
+        }
+    }
+}
+
+/// The `R` positions of `windows` from `start` by the block of 16
+/// channels of `steps`: summed tap by tap, through `steps`, stored as
+/// bytes. Inlined into [`store_layer`] (a function with target features
+/// is not always inlined where it is called, and this one measured 5%
+/// slower so).
 #[inline(always)]
 fn tile<const R: usize>(
     g: &Geometry,
     packed: &DepthwiseWeights,
-    input: &PaddedInput,
+    windows: &Windows<R>,
     steps: &Steps,
     out: &mut [MaybeUninit<i8>],
     start: usize,
 ) {
     let ([kh_len, kw_len], channels) = (g.kernel, g.out_channels);
     let taps = kh_len * kw_len;
-    let row_step = g.dilation[0] * input.columns * channels;
-    let tap_step = g.dilation[1] * channels;
-    // Each position's window from the block's first channel, checked
-    // once: every tap's 16 bytes lie inside it.
-    let span = (kh_len - 1) * row_step + (kw_len - 1) * tap_step + CHANNEL_BLOCK;
-    let mut windows = [input.values.as_ptr(); R];
-    for (window, p) in windows
-        .iter_mut()
-        .zip(&super::positions_from::<R>(g, start, 0))
-    {
-        *window = input.values[input.window(g, p) + steps.channel..][..span].as_ptr();
-    }
     let block = steps.channel / CHANNEL_BLOCK;
     let weights = &packed.weights[block * taps * CHANNEL_BLOCK..][..taps * CHANNEL_BLOCK];
     // SAFETY (every block below but the loads'): `store_layer`'s features.
-    let mut sums = [unsafe { _mm512_setzero_si512() }; R];
+    let mut sums = [unsafe { steps.first() }; R];
     for kh in 0..kh_len {
         for kw in 0..kw_len {
             let tap = &weights[(kh * kw_len + kw) * CHANNEL_BLOCK..][..CHANNEL_BLOCK];
             // SAFETY: 16 readable `u16`s; the load is unaligned.
             let w = unsafe { _mm512_cvtepu16_epi32(_mm256_loadu_si256(tap.as_ptr().cast())) };
-            let offset = kh * row_step + kw * tap_step;
+            let offset = kh * windows.row_step + kw * windows.tap_step + steps.channel;
             each_row!(R, r => {
-                // SAFETY: `offset + 16 <= span`, the window's values.
-                let x = unsafe { _mm512_cvtepi8_epi32(_mm_loadu_si128(windows[r].add(offset).cast())) };
+                // SAFETY: the tap's 16 bytes of the block lie in the
+                // window (`Windows::new`).
+                let x = unsafe { _mm512_cvtepi8_epi32(_mm_loadu_si128(windows.starts[r].add(offset).cast())) };
                 sums[r] = unsafe { _mm512_dpwssd_epi32(sums[r], x, w) };
             });
         }
@@ -211,13 +247,14 @@ fn tile<const R: usize>(
     });
 }
 
-/// [`store_layer`] with AVX2: for each block of 8 channels (half of one of
-/// the packed weights' blocks), tiles of 4 positions, each tap one
-/// widening load and one `vpmaddwd` (an input byte, sign-extended, times
-/// its weight; the upper halves' product is zero) and an add per position,
-/// the epilogue in registers (`steps`, 8 channels' each, [`Steps8`]).
-/// Four, not eight: AVX2's 16 registers hold four sums beside the
-/// epilogue's vectors (eight spilled, and were slower).
+/// [`store_layer`] with AVX2: tiles of 4 positions, each tile's windows
+/// found once and each block of 8 channels of them (half of one of the
+/// packed weights' blocks) summed, each tap one widening load and one
+/// `vpmaddwd` (an input byte, sign-extended, times its weight; the upper
+/// halves' product is zero) and an add per position, the epilogue in
+/// registers (`steps`, 8 channels' each, [`Steps8`]). Four, not eight:
+/// AVX2's 16 registers hold four sums beside the epilogue's vectors
+/// (eight spilled, and were slower).
 #[target_feature(enable = "avx2")]
 pub(super) fn store_layer_avx2(
     layer: &Int8Tile,
@@ -226,31 +263,36 @@ pub(super) fn store_layer_avx2(
     steps: &[Steps8],
     out: &mut [MaybeUninit<i8>],
 ) {
+    const LANES: usize = 8;
     let g = layer.geometry;
     let total = g.batch * g.output[0] * g.output[1];
-    for steps in steps {
-        if total >= 4 {
-            let mut done = 0;
-            while done < total {
-                let start = done.min(total - 4);
-                tile_avx2::<4>(g, packed, input, steps, out, start);
-                done = start + 4;
+    if total >= 4 {
+        let mut done = 0;
+        while done < total {
+            let start = done.min(total - 4);
+            let windows = Windows::<4>::new(g, input, start, LANES);
+            for steps in steps {
+                tile_avx2(g, packed, &windows, steps, out, start);
             }
-        } else {
-            for start in 0..total {
-                tile_avx2::<1>(g, packed, input, steps, out, start);
+            done = start + 4;
+        }
+    } else {
+        for start in 0..total {
+            let windows = Windows::<1>::new(g, input, start, LANES);
+            for steps in steps {
+                tile_avx2(g, packed, &windows, steps, out, start);
             }
         }
     }
 }
 
-/// [`tile`] for [`store_layer_avx2`]: the `R` positions from `start` by
-/// the 8 channels of `steps`.
+/// [`tile`] for [`store_layer_avx2`]: the `R` positions of `windows` from
+/// `start` by the 8 channels of `steps`.
 #[inline(always)]
 fn tile_avx2<const R: usize>(
     g: &Geometry,
     packed: &DepthwiseWeights,
-    input: &PaddedInput,
+    windows: &Windows<R>,
     steps: &Steps8,
     out: &mut [MaybeUninit<i8>],
     start: usize,
@@ -258,33 +300,22 @@ fn tile_avx2<const R: usize>(
     const LANES: usize = 8;
     let ([kh_len, kw_len], channels) = (g.kernel, g.out_channels);
     let taps = kh_len * kw_len;
-    let row_step = g.dilation[0] * input.columns * channels;
-    let tap_step = g.dilation[1] * channels;
-    // Each position's window from the block's first channel, checked
-    // once: every tap's 8 bytes lie inside it.
-    let span = (kh_len - 1) * row_step + (kw_len - 1) * tap_step + LANES;
-    let mut windows = [input.values.as_ptr(); R];
-    for (window, p) in windows
-        .iter_mut()
-        .zip(&super::positions_from::<R>(g, start, 0))
-    {
-        *window = input.values[input.window(g, p) + steps.channel..][..span].as_ptr();
-    }
     // The packed block of 16 holding these 8 channels, and which half.
     let (block, half) = (steps.channel / CHANNEL_BLOCK, steps.channel % CHANNEL_BLOCK);
     let weights = &packed.weights[block * taps * CHANNEL_BLOCK..][..taps * CHANNEL_BLOCK];
     // SAFETY (every block below but the loads'): `store_layer_avx2`'s
     // features.
-    let mut sums = [unsafe { _mm256_setzero_si256() }; R];
+    let mut sums = [unsafe { steps.first() }; R];
     for kh in 0..kh_len {
         for kw in 0..kw_len {
             let tap = &weights[(kh * kw_len + kw) * CHANNEL_BLOCK + half..][..LANES];
             // SAFETY: 8 readable `u16`s; the load is unaligned.
             let w = unsafe { _mm256_cvtepu16_epi32(_mm_loadu_si128(tap.as_ptr().cast())) };
-            let offset = kh * row_step + kw * tap_step;
+            let offset = kh * windows.row_step + kw * windows.tap_step + steps.channel;
             each_row!(R, r => {
-                // SAFETY: `offset + 8 <= span`, the window's values.
-                let x = unsafe { _mm256_cvtepi8_epi32(_mm_loadl_epi64(windows[r].add(offset).cast())) };
+                // SAFETY: the tap's 8 bytes of the block lie in the window
+                // (`Windows::new`).
+                let x = unsafe { _mm256_cvtepi8_epi32(_mm_loadl_epi64(windows.starts[r].add(offset).cast())) };
                 sums[r] = unsafe { _mm256_add_epi32(sums[r], _mm256_madd_epi16(x, w)) };
             });
         }

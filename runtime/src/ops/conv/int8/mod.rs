@@ -1237,7 +1237,9 @@ mod vnni {
     ) {
         // SAFETY: the CPU has the features; the tile fits (`super::block`)
         // and `packed` and `input` were made for its evaluation.
-        let sums = unsafe { super::windows::sums::<Quads, R, V>(tile, input, &packed.bytes, 0) };
+        let sums = unsafe {
+            super::windows::sums::<Quads, R, V>(tile, input, &packed.bytes, 0, [Quads::zero(); V])
+        };
         store_corrected(&sums, tile, packed, tile.x_offset.wrapping_sub(128), out);
     }
 
@@ -1375,11 +1377,15 @@ mod vnni {
             positions: &positions,
             ..*tile
         };
+        // Each block's sums start at its steps' first value.
+        // SAFETY: the CPU has AVX-512 F (this function's features).
+        let initial = core::array::from_fn(|v| Quads(unsafe { steps[v].first() }));
         // SAFETY: the CPU has the features; the tile's positions are the
         // output's (`start + R <= total`), its channels the
         // convolution's, and `packed` and `input` were made for its
         // geometry.
-        let sums = unsafe { super::windows::sums::<Quads, R, V>(&tile, input, &packed.bytes, 0) };
+        let sums =
+            unsafe { super::windows::sums::<Quads, R, V>(&tile, input, &packed.bytes, 0, initial) };
         let c_out = g.out_channels;
         // One block's steps stay in registers across the tile's rows; two
         // blocks' do not fit beside their sums, so each row reads them

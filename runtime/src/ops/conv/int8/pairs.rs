@@ -297,7 +297,8 @@ unsafe fn sums<L: Groups<Weight = i8> + ToArray, const P: usize, const V: usize>
     for first in (0..tile.positions.len()).step_by(P) {
         // SAFETY: the caller's; `pairs` and `input` were made for the
         // tile's evaluation.
-        let sums = unsafe { windows::sums::<L, P, V>(tile, input, &pairs.weights, first) };
+        let sums =
+            unsafe { windows::sums::<L, P, V>(tile, input, &pairs.weights, first, [L::zero(); V]) };
         for (r, sums) in sums.iter().enumerate().take(tile.positions.len() - first) {
             let row = out.row(first + r, 0, tile.channels);
             for ((to, sum), weight_sums) in row
@@ -389,7 +390,16 @@ fn layer_tile<const R: usize>(
     // SAFETY: the CPU has AVX2 (`store_layer`'s features); the tile's
     // positions are the output's, its channels the convolution's, and
     // `pairs` and `input` were made for its geometry.
-    let sums = unsafe { windows::sums::<Avx2, R, 1>(&tile, input, &pairs.weights, 0) };
+    // Each half's sums start at its steps' first value (a block of 8
+    // channels or fewer has no second half: its lanes are not stored).
+    // SAFETY: as below.
+    let initial = unsafe {
+        let high = halves
+            .get(1)
+            .map_or(_mm256_setzero_si256(), |high| high.first());
+        Avx2(halves[0].first(), high)
+    };
+    let sums = unsafe { windows::sums::<Avx2, R, 1>(&tile, input, &pairs.weights, 0, [initial]) };
     let c_out = g.out_channels;
     each_row!(R, r => {
         if r >= skip {

@@ -16,7 +16,8 @@ const LANES: usize = 16;
 /// An epilogue's steps for one block of 16 channels, as vectors: each
 /// lane's sum `acc` becomes `min(max(requantize(acc + add, multiplier,
 /// shift) + offset, lo), hi)` ([`Requantization::apply`]), where `add`
-/// holds the `vpdpbusd` correction and the bias.
+/// holds the `vpdpbusd` correction and the bias. The kernels start each
+/// sum at `add` ([`Steps::first`]): one addition fewer per block.
 #[derive(Clone, Copy)]
 pub(super) struct Steps {
     /// The block's first channel.
@@ -38,9 +39,8 @@ pub(super) struct Steps {
     multiplier_min: __mmask16,
     /// The right shift, 0 to 31.
     right: __m512i,
-    /// `2^right - 1`: the bits the right shift drops.
-    dropped: __m512i,
-    /// `dropped / 2`: the remainder a positive value rounds up above.
+    /// `2^(right - 1)`, or 0 where `right` is 0: what a magnitude's half
+    /// adds before the shift, rounding it half up.
     half: __m512i,
     /// The zero point added after the requantisation, and the clamp's
     /// bounds: one value each for every lane (read as a broadcast from
@@ -97,8 +97,7 @@ impl Steps {
             _mm512_max_epi32(_mm512_sub_epi32(zero, shift), zero),
             _mm512_set1_epi32(31),
         );
-        let one = _mm512_set1_epi32(1);
-        let dropped = _mm512_sub_epi32(_mm512_sllv_epi32(one, right), one);
+        let half = _mm512_srli_epi32::<1>(_mm512_sllv_epi32(_mm512_set1_epi32(1), right));
         Steps {
             channel,
             lanes,
@@ -116,8 +115,7 @@ impl Steps {
                 _mm512_set1_epi32(i32::MIN),
             ),
             right,
-            dropped,
-            half: _mm512_srli_epi32::<1>(dropped),
+            half,
             offset: epilogue.offset,
             lo: epilogue.lo,
             hi: epilogue.hi,
@@ -145,7 +143,18 @@ impl Steps {
         })
     }
 
-    /// The steps applied to the 16 sums `sums` (`fixed_point`'s
+    /// The value each lane's sum starts at: the correction and the bias
+    /// that [`Steps::apply`] takes as added.
+    ///
+    /// # Safety
+    /// The CPU has AVX-512 F; always inlined as [`Self::apply`].
+    #[inline(always)]
+    pub(super) unsafe fn first(&self) -> __m512i {
+        self.add
+    }
+
+    /// The steps applied to the 16 sums `sums`, each started at
+    /// [`Steps::first`] (`fixed_point`'s
     /// `multiply_by_quantized_multiplier`, in vectors: the 64-bit
     /// products of the even and the odd lanes apart), but for the
     /// saturation to bytes, which [`Steps::store`] makes.
@@ -157,10 +166,9 @@ impl Steps {
     /// every sum of the tile around it.
     #[inline(always)]
     pub(super) unsafe fn apply(&self, sums: __m512i) -> __m512i {
-        let one = _mm512_set1_epi32(1);
         // Two steps most layers do not need are skipped by branches that
         // go the same way for every tile.
-        let mut x = _mm512_add_epi32(sums, self.add);
+        let mut x = sums;
         if self.shifts_left {
             x = _mm512_sllv_epi32(x, self.left);
         }
@@ -179,15 +187,23 @@ impl Steps {
         } else {
             let overflow =
                 _mm512_cmpeq_epi32_mask(x, _mm512_set1_epi32(i32::MIN)) & self.multiplier_min;
-            _mm512_mask_sub_epi32(high, overflow, high, one)
+            _mm512_mask_sub_epi32(high, overflow, high, _mm512_set1_epi32(1))
         };
-        // `high / 2^right`, rounded half away from zero.
-        let remainder = _mm512_and_si512(high, self.dropped);
-        let threshold = _mm512_sub_epi32(self.half, _mm512_srai_epi32::<31>(high));
-        let quotient = _mm512_srav_epi32(high, self.right);
-        let round_up = _mm512_cmpgt_epi32_mask(remainder, threshold);
-        let quotient = _mm512_mask_add_epi32(quotient, round_up, quotient, one);
-        let mut y = _mm512_add_epi32(quotient, _mm512_set1_epi32(self.offset));
+        // `high / 2^right`, rounded half away from zero: the magnitude
+        // rounded half up (as `u32`, `|MIN| + half` has no carry out), its
+        // sign put back where the zero point is added.
+        let magnitude = _mm512_srlv_epi32(
+            _mm512_add_epi32(_mm512_abs_epi32(high), self.half),
+            self.right,
+        );
+        let offset = _mm512_set1_epi32(self.offset);
+        let negative = _mm512_cmplt_epi32_mask(high, _mm512_setzero_si512());
+        let mut y = _mm512_mask_sub_epi32(
+            _mm512_add_epi32(offset, magnitude),
+            negative,
+            offset,
+            magnitude,
+        );
         if self.clamps_lo {
             y = _mm512_max_epi32(y, _mm512_set1_epi32(self.lo));
         }
@@ -245,7 +261,6 @@ pub(super) struct Steps8 {
     multiplier_min: __m256i,
     any_multiplier_min: bool,
     right: __m256i,
-    dropped: __m256i,
     half: __m256i,
     offset: i32,
     lo: i32,
@@ -305,8 +320,7 @@ impl Steps8 {
             _mm256_max_epi32(_mm256_sub_epi32(zero, shift), zero),
             _mm256_set1_epi32(31),
         );
-        let one = _mm256_set1_epi32(1);
-        let dropped = _mm256_sub_epi32(_mm256_sllv_epi32(one, right), one);
+        let half = _mm256_srli_epi32::<1>(_mm256_sllv_epi32(_mm256_set1_epi32(1), right));
         let multiplier_min = _mm256_cmpeq_epi32(multiplier, _mm256_set1_epi32(i32::MIN));
         Steps8 {
             channel,
@@ -319,8 +333,7 @@ impl Steps8 {
             multiplier_min,
             any_multiplier_min: _mm256_movemask_epi8(multiplier_min) != 0,
             right,
-            dropped,
-            half: _mm256_srli_epi32::<1>(dropped),
+            half,
             offset: epilogue.offset,
             lo: epilogue.lo,
             hi: epilogue.hi,
@@ -343,7 +356,17 @@ impl Steps8 {
         })
     }
 
-    /// [`Steps::apply`] to the 8 sums `sums`.
+    /// [`Steps::first`]: the value each lane's sum starts at.
+    ///
+    /// # Safety
+    /// The CPU has AVX2; always inlined as [`Self::apply`].
+    #[inline(always)]
+    pub(super) unsafe fn first(&self) -> __m256i {
+        self.add
+    }
+
+    /// [`Steps::apply`] to the 8 sums `sums`, each started at
+    /// [`Steps8::first`].
     ///
     /// # Safety
     /// The CPU has AVX2. Always inlined, without target features of
@@ -352,7 +375,7 @@ impl Steps8 {
     /// tile around it.
     #[inline(always)]
     pub(super) unsafe fn apply(&self, sums: __m256i) -> __m256i {
-        let mut x = _mm256_add_epi32(sums, self.add);
+        let mut x = sums;
         if self.shifts_left {
             x = _mm256_sllv_epi32(x, self.left);
         }
@@ -371,11 +394,14 @@ impl Steps8 {
             );
             high = _mm256_add_epi32(high, overflow);
         }
-        // `high / 2^right`, rounded half away from zero.
-        let remainder = _mm256_and_si256(high, self.dropped);
-        let threshold = _mm256_sub_epi32(self.half, _mm256_srai_epi32::<31>(high));
-        let quotient = _mm256_srav_epi32(high, self.right);
-        let quotient = _mm256_sub_epi32(quotient, _mm256_cmpgt_epi32(remainder, threshold));
+        // `high / 2^right`, rounded half away from zero: the magnitude
+        // rounded half up (as `u32`), its sign put back (`vpsignd`: zero
+        // stays zero).
+        let magnitude = _mm256_srlv_epi32(
+            _mm256_add_epi32(_mm256_abs_epi32(high), self.half),
+            self.right,
+        );
+        let quotient = _mm256_sign_epi32(magnitude, high);
         let mut y = _mm256_add_epi32(quotient, _mm256_set1_epi32(self.offset));
         if self.clamps_lo {
             y = _mm256_max_epi32(y, _mm256_set1_epi32(self.lo));
@@ -519,7 +545,9 @@ mod tests {
             // 16 readable and writable `i32`s.
             unsafe {
                 let steps = Steps::new(epilogue, &[0; LANES], 0, 0, c_out);
-                let v = steps.apply(_mm512_loadu_si512(sums.as_ptr().cast()));
+                let sums =
+                    _mm512_add_epi32(steps.first(), _mm512_loadu_si512(sums.as_ptr().cast()));
+                let v = steps.apply(sums);
                 let mut got = [0; LANES];
                 _mm512_storeu_si512(got.as_mut_ptr().cast(), v);
                 got
@@ -576,7 +604,9 @@ mod tests {
             // writable `i32`s.
             unsafe {
                 let steps = Steps8::new(epilogue, &[0; LANES_8], 0, 0, c_out);
-                let v = steps.apply(_mm256_loadu_si256(sums.as_ptr().cast()));
+                let sums =
+                    _mm256_add_epi32(steps.first(), _mm256_loadu_si256(sums.as_ptr().cast()));
+                let v = steps.apply(sums);
                 let mut got = [0; LANES];
                 _mm256_storeu_si256(got.as_mut_ptr().cast(), v);
                 got

@@ -74,7 +74,9 @@ pub(super) const fn block_len(g: &Geometry, group: usize) -> usize {
 /// channels from its first (a position past the tile's last sums its
 /// position `first` again, for the caller not to store), from the padded
 /// `input` and the packed `weights`: for each block of 16 output channels
-/// and each group of a window's row, 16 times the channel's group.
+/// and each group of a window's row, 16 times the channel's group; each
+/// block's sums start at `initial`'s (zero, or a layer's epilogue's
+/// first addition).
 ///
 /// # Safety
 /// The CPU has the features of `A`'s kernel. The tile fits its convolution
@@ -86,6 +88,7 @@ pub(super) unsafe fn sums<A: Groups, const R: usize, const V: usize>(
     input: &PaddedInput,
     weights: &[A::Weight],
     first: usize,
+    initial: [A; V],
 ) -> [[A; V]; R] {
     let g = tile.geometry;
     let ([kh_len, kw_len], c_in) = (g.kernel, g.in_channels);
@@ -114,8 +117,7 @@ pub(super) unsafe fn sums<A: Groups, const R: usize, const V: usize>(
         let p = positions.get(first + r).unwrap_or(&positions[first]);
         *window = input.values[input.window(g, p)..][..span].as_ptr();
     }
-    // SAFETY (every block below): the CPU has the features (the caller's).
-    let mut sums = [[unsafe { A::zero() }; V]; R];
+    let mut sums = [initial; R];
     for kh in 0..kh_len {
         for piece in 0..pieces {
             let offset = kh * row_step + piece * piece_step;
@@ -124,6 +126,8 @@ pub(super) unsafe fn sums<A: Groups, const R: usize, const V: usize>(
                 // Blocks by constant index too (`each_row!`), as rows: a
                 // loop over them, kept where optimised for size, would keep
                 // the sums in memory.
+                // SAFETY (every block below): the CPU has the features
+                // (the caller's).
                 let mut w = [unsafe { A::zero() }; V];
                 each_row!(V, v => {
                     let group = &blocks[v][(first_group + q) * group_len..][..group_len];

@@ -96,8 +96,9 @@ pub(super) fn pack<'s>(layer: &Int8Tile, scratch: &mut Scratch<'s>) -> Depthwise
     let blocks = channels.div_ceil(CHANNEL_BLOCK);
     let mut weights = scratch.filled(blocks * taps * CHANNEL_BLOCK, 0u16);
     let mut sums = scratch.filled(blocks * CHANNEL_BLOCK, 0i32);
-    // Block by block, tap by tap: each tap's 16 weights written side by
-    // side and added to the channels' sums in the same pass.
+    // Channel by channel (each channel's taps are side by side in `w`):
+    // each weight written into its tap's row of the block, the channel's
+    // sum kept in a register.
     let w = &layer.w[..channels * taps];
     for (block, (weights, sums)) in weights
         .chunks_exact_mut(taps * CHANNEL_BLOCK)
@@ -105,17 +106,15 @@ pub(super) fn pack<'s>(layer: &Int8Tile, scratch: &mut Scratch<'s>) -> Depthwise
         .enumerate()
     {
         let first = block * CHANNEL_BLOCK;
-        let lanes = (channels - first).min(CHANNEL_BLOCK);
-        for (tap, weights) in weights.chunks_exact_mut(CHANNEL_BLOCK).enumerate() {
-            for ((packed, sum), channel) in weights
-                .iter_mut()
-                .zip(sums.iter_mut())
-                .zip(first..first + lanes)
-            {
-                let weight = w[channel * taps + tap];
+        for ((lane, sum), channel_weights) in sums
+            .iter_mut()
+            .enumerate()
+            .zip(w[first * taps..].chunks_exact(taps))
+        {
+            for (row, &weight) in weights.chunks_exact_mut(CHANNEL_BLOCK).zip(channel_weights) {
                 // The weight in the lane's low `i16`, zero above: the
                 // sign-extended byte's upper half adds nothing.
-                *packed = weight as i16 as u16;
+                row[lane] = weight as i16 as u16;
                 *sum += i32::from(weight);
             }
         }

@@ -96,27 +96,22 @@ pub(super) fn pack<'s>(layer: &Int8Tile, scratch: &mut Scratch<'s>) -> Depthwise
     let blocks = channels.div_ceil(CHANNEL_BLOCK);
     let mut weights = scratch.filled(blocks * taps * CHANNEL_BLOCK, 0u16);
     let mut sums = scratch.filled(blocks * CHANNEL_BLOCK, 0i32);
-    // Channel by channel (each channel's taps are side by side in `w`):
-    // each weight written into its tap's row of the block, the channel's
-    // sum kept in a register.
+    // Each channel's sum over its taps, side by side in `w`; then each
+    // channel's taps written into its lane of the tap's rows of its block.
     let w = &layer.w[..channels * taps];
-    for (block, (weights, sums)) in weights
-        .chunks_exact_mut(taps * CHANNEL_BLOCK)
-        .zip(sums.chunks_exact_mut(CHANNEL_BLOCK))
-        .enumerate()
-    {
-        let first = block * CHANNEL_BLOCK;
-        for ((lane, sum), channel_weights) in sums
-            .iter_mut()
-            .enumerate()
-            .zip(w[first * taps..].chunks_exact(taps))
-        {
-            for (row, &weight) in weights.chunks_exact_mut(CHANNEL_BLOCK).zip(channel_weights) {
-                // The weight in the lane's low `i16`, zero above: the
-                // sign-extended byte's upper half adds nothing.
-                row[lane] = weight as i16 as u16;
-                *sum += i32::from(weight);
-            }
+    for (sum, channel_weights) in sums.iter_mut().zip(w.chunks_exact(taps)) {
+        *sum = channel_weights
+            .iter()
+            .map(|&weight| i32::from(weight))
+            .sum();
+    }
+    for (channel, channel_weights) in w.chunks_exact(taps).enumerate() {
+        let (block, lane) = (channel / CHANNEL_BLOCK, channel % CHANNEL_BLOCK);
+        let block = &mut weights[block * taps * CHANNEL_BLOCK..][..taps * CHANNEL_BLOCK];
+        for (row, &weight) in block.chunks_exact_mut(CHANNEL_BLOCK).zip(channel_weights) {
+            // The weight in the lane's low `i16`, zero above: the
+            // sign-extended byte's upper half adds nothing.
+            row[lane] = weight as i16 as u16;
         }
     }
     DepthwiseWeights { weights, sums }
@@ -137,8 +132,8 @@ pub(super) fn store_layer(
     out: &mut [MaybeUninit<i8>],
 ) {
     // Where the runtime is optimised for size (`cfg(size_profile)`), whose
-    // code keeps a tile's sums in the frame, tiles of 4 positions.
-    const TILE: usize = if cfg!(size_profile) { 4 } else { 8 };
+    // code keeps a tile's sums in the frame, tiles of 2 positions.
+    const TILE: usize = if cfg!(size_profile) { 2 } else { 8 };
     let g = layer.geometry;
     let total = g.batch * g.output[0] * g.output[1];
     if total >= TILE {
@@ -253,7 +248,8 @@ fn tile<const R: usize>(
 /// halves' product is zero) and an add per position, the epilogue in
 /// registers (`steps`, 8 channels' each, [`Steps8`]). Four, not eight:
 /// AVX2's 16 registers hold four sums beside the epilogue's vectors
-/// (eight spilled, and were slower).
+/// (eight spilled, and were slower); two where the runtime is optimised
+/// for size, whose code keeps a tile's sums in the frame.
 #[target_feature(enable = "avx2")]
 pub(super) fn store_layer_avx2(
     layer: &Int8Tile,
@@ -263,17 +259,18 @@ pub(super) fn store_layer_avx2(
     out: &mut [MaybeUninit<i8>],
 ) {
     const LANES: usize = 8;
+    const TILE: usize = if cfg!(size_profile) { 2 } else { 4 };
     let g = layer.geometry;
     let total = g.batch * g.output[0] * g.output[1];
-    if total >= 4 {
+    if total >= TILE {
         let mut done = 0;
         while done < total {
-            let start = done.min(total - 4);
-            let windows = Windows::<4>::new(g, input, start, LANES);
+            let start = done.min(total - TILE);
+            let windows = Windows::<TILE>::new(g, input, start, LANES);
             for steps in steps {
                 tile_avx2(g, packed, &windows, steps, out, start);
             }
-            done = start + 4;
+            done = start + TILE;
         }
     } else {
         for start in 0..total {

@@ -1282,12 +1282,13 @@ mod vnni {
         }
     }
 
-    /// [`super::store_layer`] by the VNNI kernel: for each one or two
-    /// blocks of 16 channels, tiles of 8 positions (the last one ending at
-    /// the last position, its positions before the ones not yet stored
-    /// computed again; one at a time where there are fewer than 8), each
-    /// tile's sums through the epilogue (its vectors `steps`, a block's
-    /// each, [`Steps::blocks`]) and stored as bytes.
+    /// [`super::store_layer`] by the VNNI kernel: tiles of 8 positions (the
+    /// last one ending at the last position, its positions before the ones
+    /// not yet stored computed again; one at a time where there are fewer
+    /// than 8), each tile's windows found once and its blocks of 16
+    /// channels summed two at a time (the last one alone where the blocks
+    /// are odd), through the epilogue (its vectors `steps`, a block's each,
+    /// [`Steps::blocks`]) and stored as bytes.
     #[target_feature(enable = "avx512f,avx512bw,avx512vnni,avx2")]
     pub(super) fn store_layer(
         layer: &Int8Tile,
@@ -1296,54 +1297,15 @@ mod vnni {
         steps: &[Steps],
         out: &mut [MaybeUninit<i8>],
     ) {
-        let blocks = layer.geometry.out_channels.div_ceil(CHANNEL_BLOCK);
-        let mut block = 0;
-        while block < blocks {
-            if blocks - block >= 2 {
-                let steps = (&steps[block..block + 2])
-                    .try_into()
-                    .unwrap_or_else(|_| unreachable!());
-                layer_blocks::<2>(layer, packed, input, steps, out);
-                block += 2;
-            } else {
-                let steps = (&steps[block..block + 1])
-                    .try_into()
-                    .unwrap_or_else(|_| unreachable!());
-                layer_blocks::<1>(layer, packed, input, steps, out);
-                block += 1;
-            }
-        }
-    }
-
-    /// The positions of a tile of [`layer_blocks`]: 8, or 2 in a runtime
-    /// optimised for size (`cfg(size_profile)`), whose code spills a tile
-    /// of 8 positions' sums beside the epilogue's vectors.
-    const TILE: usize = if cfg!(size_profile) { 2 } else { 8 };
-
-    /// The `V` blocks of 16 channels of `steps` of every position
-    /// ([`store_layer`]).
-    #[target_feature(enable = "avx512f,avx512bw,avx512vnni,avx2")]
-    fn layer_blocks<const V: usize>(
-        layer: &Int8Tile,
-        packed: &VnniWeights,
-        input: &PaddedInput,
-        steps: &[Steps; V],
-        out: &mut [MaybeUninit<i8>],
-    ) {
         let g = layer.geometry;
         let total = g.batch * g.output[0] * g.output[1];
-        let channel = steps[0].channel;
-        let tile = Int8Tile {
-            channels: (g.out_channels - channel).min(CHANNEL_BLOCK * V),
-            ..*layer
-        };
         // Each layer kernel writes this walk out: one helper taking the
         // tile as a closure, inlined, measured 5-8% slower in all of them.
         let mut done = 0;
         if total >= TILE {
             while done < total {
                 let start = done.min(total - TILE);
-                layer_tile::<TILE, V>(&tile, packed, input, steps, out, start, done - start);
+                layer_tile::<TILE>(layer, packed, input, steps, out, start, done - start);
                 done = start + TILE;
             }
             return;
@@ -1351,19 +1313,65 @@ mod vnni {
         // Fewer than 8 positions: one at a time (each tile height is code
         // of its own, and such layers are small).
         while done < total {
-            layer_tile::<1, V>(&tile, packed, input, steps, out, done, 0);
+            layer_tile::<1>(layer, packed, input, steps, out, done, 0);
             done += 1;
         }
     }
 
+    /// The positions of a tile of [`store_layer`]: 8, or 2 in a runtime
+    /// optimised for size (`cfg(size_profile)`), whose code spills a tile
+    /// of 8 positions' sums beside the epilogue's vectors.
+    const TILE: usize = if cfg!(size_profile) { 2 } else { 8 };
+
     /// The `R` positions from `start` (counted across the batch, rows and
-    /// columns of the output) by `V` blocks of 16 channels of `tile`'s
-    /// first: summed, through `steps`, stored as bytes; the first `skip`
-    /// of them not stored (a last tile's, already stored).
-    #[inline]
-    #[target_feature(enable = "avx512f,avx512bw,avx512vnni,avx2")]
-    fn layer_tile<const R: usize, const V: usize>(
-        tile: &Int8Tile,
+    /// columns of the output) by every block of 16 channels, two at a time
+    /// ([`layer_blocks`]) over windows found once; the first `skip` of
+    /// them not stored (a last tile's, already stored). Inlined into
+    /// [`store_layer`]: a frame of its own beside the walk's deepened a
+    /// program's stack.
+    #[inline(always)]
+    fn layer_tile<const R: usize>(
+        layer: &Int8Tile,
+        packed: &VnniWeights,
+        input: &PaddedInput,
+        steps: &[Steps],
+        out: &mut [MaybeUninit<i8>],
+        start: usize,
+        skip: usize,
+    ) {
+        let positions = super::positions_from::<R>(layer.geometry, start, 0);
+        let tile = Int8Tile {
+            positions: &positions,
+            ..*layer
+        };
+        let windows = super::windows::windows::<R>(&tile, input, 0, Quads::GROUP);
+        let blocks = steps.len();
+        let mut block = 0;
+        while block < blocks {
+            if blocks - block >= 2 {
+                let steps = (&steps[block..block + 2])
+                    .try_into()
+                    .unwrap_or_else(|_| unreachable!());
+                layer_blocks::<R, 2>(&windows, layer, packed, input, steps, out, start, skip);
+                block += 2;
+            } else {
+                let steps = (&steps[block..block + 1])
+                    .try_into()
+                    .unwrap_or_else(|_| unreachable!());
+                layer_blocks::<R, 1>(&windows, layer, packed, input, steps, out, start, skip);
+                block += 1;
+            }
+        }
+    }
+
+    /// The `R` positions of `windows` from `start` by the `V` blocks of 16
+    /// channels of `steps`: summed, through `steps`, stored as bytes; the
+    /// first `skip` of them not stored.
+    #[inline(always)]
+    #[allow(clippy::too_many_arguments)]
+    fn layer_blocks<const R: usize, const V: usize>(
+        windows: &[*const i8; R],
+        layer: &Int8Tile,
         packed: &VnniWeights,
         input: &PaddedInput,
         steps: &[Steps; V],
@@ -1371,21 +1379,23 @@ mod vnni {
         start: usize,
         skip: usize,
     ) {
-        let g = tile.geometry;
-        let positions = super::positions_from::<R>(g, start, steps[0].channel);
-        let tile = Int8Tile {
-            positions: &positions,
-            ..*tile
-        };
+        let g = layer.geometry;
         // Each block's sums start at its steps' first value.
-        // SAFETY: the CPU has AVX-512 F (this function's features).
+        // SAFETY: the CPU has AVX-512 F (the caller's features).
         let initial = core::array::from_fn(|v| Quads(unsafe { steps[v].first() }));
-        // SAFETY: the CPU has the features; the tile's positions are the
-        // output's (`start + R <= total`), its channels the
-        // convolution's, and `packed` and `input` were made for its
-        // geometry.
-        let sums =
-            unsafe { super::windows::sums::<Quads, R, V>(&tile, input, &packed.bytes, 0, initial) };
+        // SAFETY: the CPU has the features; the windows are the tile's, its
+        // blocks the convolution's, and `packed` and `input` were made for
+        // its geometry.
+        let sums = unsafe {
+            super::windows::sums_at::<Quads, R, V>(
+                windows,
+                g,
+                input,
+                &packed.bytes,
+                steps[0].channel / CHANNEL_BLOCK,
+                initial,
+            )
+        };
         let c_out = g.out_channels;
         // One block's steps stay in registers across the tile's rows; two
         // blocks' do not fit beside their sums, so each row reads them
@@ -1399,8 +1409,8 @@ mod vnni {
                 // (`windows::sums`): a loop here, kept where optimised
                 // for size, would keep the whole tile in memory.
                 each_row!(V, v => {
-                    // SAFETY: the CPU has AVX-512 F and BW (this
-                    // function's features).
+                    // SAFETY: the CPU has AVX-512 F and BW (the caller's
+                    // features).
                     unsafe { steps[v].store(row, steps[v].apply(sums[r][v].0)) };
                 });
             }

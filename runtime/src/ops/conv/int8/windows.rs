@@ -70,6 +70,50 @@ pub(super) const fn block_len(g: &Geometry, group: usize) -> usize {
     g.kernel[0] * row_groups(g, group) * CHANNEL_BLOCK * group
 }
 
+/// A row of a window as the walk reads it: `.0` pieces of `.1` groups
+/// each, `.2` values apart (one piece where the row's taps are side by
+/// side in the input).
+#[inline(always)]
+fn pieces(g: &Geometry, group: usize) -> (usize, usize, usize) {
+    if g.kernel[1] == 1 || g.dilation[1] == 1 {
+        (1, row_groups(g, group), 0)
+    } else {
+        (
+            g.kernel[1],
+            g.in_channels / group,
+            g.dilation[1] * g.in_channels,
+        )
+    }
+}
+
+/// The windows in the padded `input` of the tile's positions `first ..+ R`
+/// (`R` at most 8; a position past the tile's last takes position
+/// `first`'s), each checked once to hold every group a kernel of `group`
+/// bytes reads of it: what [`sums_at`] reads, for any block of output
+/// channels.
+///
+/// # Panics
+/// If a window's groups lie past the input's values.
+#[inline(always)]
+pub(super) fn windows<const R: usize>(
+    tile: &Int8Tile,
+    input: &PaddedInput,
+    first: usize,
+    group: usize,
+) -> [*const i8; R] {
+    let g = tile.geometry;
+    let (pieces, piece_groups, piece_step) = pieces(g, group);
+    let row_step = g.dilation[0] * input.columns * g.in_channels;
+    let span = (g.kernel[0] - 1) * row_step + (pieces - 1) * piece_step + group * piece_groups;
+    let positions = tile.positions;
+    let mut windows = [input.values.as_ptr(); R];
+    for (r, window) in windows.iter_mut().enumerate() {
+        let p = positions.get(first + r).unwrap_or(&positions[first]);
+        *window = input.values[input.window(g, p)..][..span].as_ptr();
+    }
+    windows
+}
+
 /// The sums of the tile's positions `first ..+ R` (`R` at most 8) by `V` blocks of 16
 /// channels from its first (a position past the tile's last sums its
 /// position `first` again, for the caller not to store), from the padded
@@ -90,33 +134,48 @@ pub(super) unsafe fn sums<A: Groups, const R: usize, const V: usize>(
     first: usize,
     initial: [A; V],
 ) -> [[A; V]; R] {
-    let g = tile.geometry;
-    let ([kh_len, kw_len], c_in) = (g.kernel, g.in_channels);
+    let windows = windows::<R>(tile, input, first, A::GROUP);
+    let first_block = tile.positions[0].channel / CHANNEL_BLOCK;
+    // SAFETY: the caller's; the windows are the tile's ([`windows`]).
+    unsafe {
+        sums_at(
+            &windows,
+            tile.geometry,
+            input,
+            weights,
+            first_block,
+            initial,
+        )
+    }
+}
+
+/// [`sums`] over windows already found: `windows` ([`windows`] of a tile
+/// of `g` and `input`, for `A::GROUP`), by the `V` blocks of 16 channels
+/// from block `first_block`.
+///
+/// # Safety
+/// As [`sums`]; `windows` are [`windows`] of a tile of `g` and `input`,
+/// and the `V` blocks from `first_block` are the convolution's.
+#[inline(always)]
+pub(super) unsafe fn sums_at<A: Groups, const R: usize, const V: usize>(
+    windows: &[*const i8; R],
+    g: &Geometry,
+    input: &PaddedInput,
+    weights: &[A::Weight],
+    first_block: usize,
+    initial: [A; V],
+) -> [[A; V]; R] {
+    let kh_len = g.kernel[0];
     let row_groups = row_groups(g, A::GROUP);
-    // The pieces of a window's row: (count, groups each, values apart).
-    let (pieces, piece_groups, piece_step) = if kw_len == 1 || g.dilation[1] == 1 {
-        (1, row_groups, 0)
-    } else {
-        (kw_len, c_in / A::GROUP, g.dilation[1] * c_in)
-    };
+    let (pieces, piece_groups, piece_step) = pieces(g, A::GROUP);
     // A group of a block's weights: 16 channels' groups.
     let group_len = CHANNEL_BLOCK * A::GROUP;
     let block_len = block_len(g, A::GROUP);
-    let first_block = tile.positions[0].channel / CHANNEL_BLOCK;
     let mut blocks: [&[A::Weight]; V] = [&[]; V];
     for (v, block) in blocks.iter_mut().enumerate() {
         *block = &weights[(first_block + v) * block_len..][..block_len];
     }
-    let row_step = g.dilation[0] * input.columns * c_in;
-    // Each position's window, checked once: every piece's groups lie
-    // inside it.
-    let span = (kh_len - 1) * row_step + (pieces - 1) * piece_step + A::GROUP * piece_groups;
-    let positions = tile.positions;
-    let mut windows = [input.values.as_ptr(); R];
-    for (r, window) in windows.iter_mut().enumerate() {
-        let p = positions.get(first + r).unwrap_or(&positions[first]);
-        *window = input.values[input.window(g, p)..][..span].as_ptr();
-    }
+    let row_step = g.dilation[0] * input.columns * g.in_channels;
     let mut sums = [initial; R];
     for kh in 0..kh_len {
         for piece in 0..pieces {
@@ -136,7 +195,7 @@ pub(super) unsafe fn sums<A: Groups, const R: usize, const V: usize>(
                 });
                 each_row!(R, r => {
                     // SAFETY: `offset + GROUP (q + 1) <= span`, the
-                    // window's values.
+                    // window's values (`windows`).
                     let x = unsafe { A::broadcast(windows[r].add(offset + A::GROUP * q)) };
                     each_row!(V, v => {
                         sums[r][v] = unsafe { A::multiply_add(sums[r][v], x, w[v]) };

@@ -278,7 +278,7 @@ impl<'p> PaddedInput<'p> {
         let image = rows * columns * g.in_channels;
         let mut values = scratch.filled(g.batch * image + spare, padding);
         for (n, to) in values.chunks_exact_mut(image).enumerate() {
-            copy_rows(x, g, n, 0, rows, columns, padding, to);
+            copy_rows(x, g, n, 0, rows, columns, padding, false, to);
         }
         PaddedInput {
             values: InputBytes::Copy(values),
@@ -351,6 +351,8 @@ impl<'p> PaddedInput<'p> {
             pad: [0, 0],
             ..*g
         };
+        // The first band's copy writes the padding columns, which keep it.
+        let mut columns_padded = false;
         for n in 0..g.batch {
             let mut oh = 0;
             while oh < oh_len {
@@ -368,8 +370,10 @@ impl<'p> PaddedInput<'p> {
                     input_rows,
                     columns,
                     padding,
+                    columns_padded,
                     to,
                 );
+                columns_padded = true;
                 (band.input[0], band.output[0]) = (input_rows, rows);
                 self.rows = input_rows;
                 let first = (n * oh_len + oh) * per_row;
@@ -423,7 +427,13 @@ const fn row_values(g: &Geometry, columns: usize) -> (usize, usize) {
 }
 
 /// Writes rows `first ..+ rows` of image `n` of `x`, padded as `g` pads
-/// it with `padding`, into `to`: rows of `columns` pixels, each byte once.
+/// it with `padding`, into `to`: rows of `columns` pixels. Where
+/// `columns_padded`, the padding columns of `to`'s rows hold `padding`
+/// already (a band's copy after the first into the same buffer: no band
+/// writes a value there), and only the values and the rows of padding are
+/// written. Rows without padding columns that are whole rows of `x` are
+/// copied as one run: the pieces of a padded row are a few hundred bytes,
+/// for which a call of `memcpy` or `memset` each costs more than the copy.
 #[cfg(all(feature = "alloc", target_arch = "x86_64"))]
 #[allow(clippy::too_many_arguments)]
 fn copy_rows(
@@ -434,11 +444,26 @@ fn copy_rows(
     rows: usize,
     columns: usize,
     padding: i8,
+    columns_padded: bool,
     to: &mut [i8],
 ) {
     let c_in = g.in_channels;
+    let row_len = columns * c_in;
     let (left, inside) = row_values(g, columns);
-    for (row, to) in to.chunks_exact_mut(columns * c_in).take(rows).enumerate() {
+    if left == 0 && inside == row_len && columns == g.input[1] {
+        // The rows above the image, those inside it (one run of `x`), and
+        // those below it.
+        let above = g.pad[0].saturating_sub(first).min(rows);
+        let ih = first + above - g.pad[0];
+        let inside_rows = g.input[0].saturating_sub(ih).min(rows - above);
+        let (above, rest) = to[..rows * row_len].split_at_mut(above * row_len);
+        let (values, below) = rest.split_at_mut(inside_rows * row_len);
+        above.fill(padding);
+        values.copy_from_slice(&x[(n * g.input[0] + ih) * row_len..][..values.len()]);
+        below.fill(padding);
+        return;
+    }
+    for (row, to) in to.chunks_exact_mut(row_len).take(rows).enumerate() {
         let ih = (first + row)
             .checked_sub(g.pad[0])
             .filter(|&ih| ih < g.input[0]);
@@ -448,9 +473,11 @@ fn copy_rows(
         };
         let (before, rest) = to.split_at_mut(left);
         let (values, after) = rest.split_at_mut(inside);
-        before.fill(padding);
+        if !columns_padded {
+            before.fill(padding);
+            after.fill(padding);
+        }
         values.copy_from_slice(&x[(n * g.input[0] + ih) * g.input[1] * c_in..][..inside]);
-        after.fill(padding);
     }
 }
 

@@ -192,8 +192,15 @@ impl<'p, 'd> Bands<'p, 'd> {
 
     /// Copies the rows band `(n, oh)` of a layer over `g` reads (output
     /// rows from `oh` of image `n`), padded with `padding`: from the data,
-    /// and those the halo holds from it.
-    fn copy_band(&mut self, g: &Geometry, (n, oh): (usize, usize), padding: i8) {
+    /// and those the halo holds from it. Where `columns_padded`, the
+    /// copy's padding columns hold `padding` already (`copy_rows`).
+    fn copy_band(
+        &mut self,
+        g: &Geometry,
+        (n, oh): (usize, usize),
+        padding: i8,
+        columns_padded: bool,
+    ) {
         let rows = band_rows(g).min(g.output[0] - oh);
         let input_rows = band_input_rows(g, rows);
         let columns = self.input.columns;
@@ -203,7 +210,17 @@ impl<'p, 'd> Bands<'p, 'd> {
         let row_len = columns * g.in_channels;
         let to = &mut values[..input_rows * row_len];
         let first = oh * g.stride[0];
-        super::copy_rows(self.data, g, n, first, input_rows, columns, padding, to);
+        super::copy_rows(
+            self.data,
+            g,
+            n,
+            first,
+            input_rows,
+            columns,
+            padding,
+            columns_padded,
+            to,
+        );
         self.input.rows = input_rows;
         // The rows overwritten since, from the halo, where `copy_rows`
         // puts a row's values (`row_values`).
@@ -259,12 +276,15 @@ impl BandWalk for Bands<'_, '_> {
             ..*g
         };
         let step = band_rows(g);
+        // The first band's copy writes the padding columns, which keep it.
+        let mut columns_padded = false;
         for n in 0..g.batch {
             self.saved = (0, n, 0);
             let mut oh = 0;
             while oh < oh_len {
                 let rows = step.min(oh_len - oh);
-                self.copy_band(g, (n, oh), padding);
+                self.copy_band(g, (n, oh), padding, columns_padded);
+                columns_padded = true;
                 if oh + rows < oh_len {
                     self.save_halo(g, n, oh + rows, oh + rows);
                 }

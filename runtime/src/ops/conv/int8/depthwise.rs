@@ -96,25 +96,144 @@ pub(super) fn pack<'s>(layer: &Int8Tile, scratch: &mut Scratch<'s>) -> Depthwise
     let blocks = channels.div_ceil(CHANNEL_BLOCK);
     let mut weights = scratch.filled(blocks * taps * CHANNEL_BLOCK, 0u16);
     let mut sums = scratch.filled(blocks * CHANNEL_BLOCK, 0i32);
-    // Each channel's sum over its taps, side by side in `w`; then each
-    // channel's taps written into its lane of the tap's rows of its block.
     let w = &layer.w[..channels * taps];
-    for (sum, channel_weights) in sums.iter_mut().zip(w.chunks_exact(taps)) {
+    for (block, (weights, sums)) in weights
+        .chunks_exact_mut(taps * CHANNEL_BLOCK)
+        .zip(sums.chunks_exact_mut(CHANNEL_BLOCK))
+        .enumerate()
+    {
+        // Where the runtime is optimised for size, whose code keeps the
+        // transpose's vectors in the frame, channel by channel.
+        if taps <= CHANNEL_BLOCK && !cfg!(size_profile) {
+            pack_block_by_transpose(w, taps, block * CHANNEL_BLOCK, weights, sums);
+        } else {
+            pack_block(w, taps, block * CHANNEL_BLOCK, weights, sums);
+        }
+    }
+    DepthwiseWeights { weights, sums }
+}
+
+/// Packs the block of 16 channels from `first` of the weights `w` (each
+/// channel's `taps` side by side) into `weights` (each tap's 16 lanes, as
+/// [`DepthwiseWeights`] holds them) and their sums into `sums`, channel by
+/// channel: where a kernel has more taps than one transpose takes.
+fn pack_block(w: &[i8], taps: usize, first: usize, weights: &mut [u16], sums: &mut [i32]) {
+    for ((lane, sum), channel_weights) in sums
+        .iter_mut()
+        .enumerate()
+        .zip(w[first * taps..].chunks_exact(taps))
+    {
         *sum = channel_weights
             .iter()
             .map(|&weight| i32::from(weight))
             .sum();
-    }
-    for (channel, channel_weights) in w.chunks_exact(taps).enumerate() {
-        let (block, lane) = (channel / CHANNEL_BLOCK, channel % CHANNEL_BLOCK);
-        let block = &mut weights[block * taps * CHANNEL_BLOCK..][..taps * CHANNEL_BLOCK];
-        for (row, &weight) in block.chunks_exact_mut(CHANNEL_BLOCK).zip(channel_weights) {
+        for (row, &weight) in weights.chunks_exact_mut(CHANNEL_BLOCK).zip(channel_weights) {
             // The weight in the lane's low `i16`, zero above: the
             // sign-extended byte's upper half adds nothing.
             row[lane] = weight as i16 as u16;
         }
     }
-    DepthwiseWeights { weights, sums }
+}
+
+/// [`pack_block`] for at most 16 taps, 8 channels at a time: their rows
+/// of taps, one 16-byte load each, transposed as an 8 x 16 matrix of
+/// bytes, so that each tap's 8 weights are half a vector, widened and
+/// stored, and summed into the channels' sums (a channel at a time, the
+/// packing took a few cycles a weight, on every evaluation). Eight rows,
+/// not 16: the transpose of 16 did not fit AVX2's registers and its
+/// frame was on the deepest path of a program's stack.
+#[target_feature(enable = "avx2")]
+fn pack_block_by_transpose(
+    w: &[i8],
+    taps: usize,
+    first: usize,
+    weights: &mut [u16],
+    sums: &mut [i32],
+) {
+    const HALF: usize = CHANNEL_BLOCK / 2;
+    let lanes = (w.len() / taps - first).min(CHANNEL_BLOCK);
+    for half in 0..2 {
+        let rows: [__m128i; HALF] = core::array::from_fn(|row| {
+            let lane = HALF * half + row;
+            let at = (first + lane) * taps;
+            if lane >= lanes {
+                _mm_setzero_si128()
+            } else if let Some(row) = w.get(at..at + CHANNEL_BLOCK) {
+                // SAFETY: 16 readable bytes; the load is unaligned.
+                unsafe { _mm_loadu_si128(row.as_ptr().cast()) }
+            } else {
+                // The last rows of `w`: a load of 16 would read past it.
+                let mut row = [0i8; CHANNEL_BLOCK];
+                row[..taps].copy_from_slice(&w[at..at + taps]);
+                // SAFETY: 16 readable bytes; the load is unaligned.
+                unsafe { _mm_loadu_si128(row.as_ptr().cast()) }
+            }
+        });
+        let columns = transpose_8x16_bytes(rows);
+        let mut total = _mm_setzero_si128();
+        for (tap, row) in weights.chunks_exact_mut(CHANNEL_BLOCK).enumerate() {
+            // Tap `tap`'s 8 weights: a half of a pair of columns.
+            let pair = columns[tap / 2];
+            let column = if tap % 2 == 0 {
+                pair
+            } else {
+                _mm_unpackhi_epi64(pair, pair)
+            };
+            // Each weight in its lane's low `i16`, sign-extended: the
+            // kernels widen it to 32 bits with zeros above (`vpmovzxwd`).
+            let widened = _mm_cvtepi8_epi16(column);
+            let row: &mut [u16; HALF] = (&mut row[HALF * half..][..HALF])
+                .try_into()
+                .unwrap_or_else(|_| unreachable!());
+            // SAFETY: 8 writable `u16`s; the store is unaligned.
+            unsafe { _mm_storeu_si128(row.as_mut_ptr().cast(), widened) };
+            total = _mm_add_epi16(total, widened);
+        }
+        let sums: &mut [i32; HALF] = (&mut sums[HALF * half..][..HALF])
+            .try_into()
+            .unwrap_or_else(|_| unreachable!());
+        // SAFETY: 8 writable `i32`s; the store is unaligned. (At most 16
+        // taps of at most 128 each: the `i16` sums do not overflow.)
+        unsafe { _mm256_storeu_si256(sums.as_mut_ptr().cast(), _mm256_cvtepi16_epi32(total)) };
+    }
+}
+
+/// The transpose of 8 rows of 16 bytes: result `p` holds column `2p`'s 8
+/// bytes (one from each row, in order), then column `2p + 1`'s. Pairs of
+/// rows interleave by 8 bits, then by 16 and 32.
+#[inline]
+#[target_feature(enable = "avx2")]
+fn transpose_8x16_bytes(r: [__m128i; 8]) -> [__m128i; 8] {
+    // `t[2i]`, `t[2i + 1]`: columns 0-7 and 8-15 of rows 2i and 2i + 1,
+    // interleaved.
+    let t: [__m128i; 8] = core::array::from_fn(|i| {
+        let (a, b) = (r[i & !1], r[i | 1]);
+        if i % 2 == 0 {
+            _mm_unpacklo_epi8(a, b)
+        } else {
+            _mm_unpackhi_epi8(a, b)
+        }
+    });
+    // `u[4j + m]`: columns 4m ..+ 4 of rows 4j ..+ 4, each column's 4
+    // bytes side by side.
+    let u: [__m128i; 8] = core::array::from_fn(|i| {
+        let (j, m) = (i / 4, i % 4);
+        let (a, b) = (t[4 * j + m / 2], t[4 * j + m / 2 + 2]);
+        if m % 2 == 0 {
+            _mm_unpacklo_epi16(a, b)
+        } else {
+            _mm_unpackhi_epi16(a, b)
+        }
+    });
+    // Columns 4m + 2k and 4m + 2k + 1 of all 8 rows.
+    core::array::from_fn(|p| {
+        let (m, k) = (p / 2, p % 2);
+        if k == 0 {
+            _mm_unpacklo_epi32(u[m], u[4 + m])
+        } else {
+            _mm_unpackhi_epi32(u[m], u[4 + m])
+        }
+    })
 }
 
 /// [`super::store_layer`] for a depthwise convolution: tiles of 8

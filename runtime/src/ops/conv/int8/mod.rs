@@ -190,6 +190,8 @@ struct PaddedInput<'s> {
 /// The bytes of a [`PaddedInput`]: the input's own, or a copy.
 #[cfg(all(feature = "alloc", target_arch = "x86_64"))]
 enum InputBytes<'s> {
+    /// The input itself, read by the layer kernels (`vnni_kernel`).
+    #[cfg_attr(not(vnni_kernel), allow(dead_code))]
     InPlace(&'s [i8]),
     Copy(Buf<'s, i8>),
 }
@@ -209,7 +211,7 @@ impl core::ops::Deref for InputBytes<'_> {
 /// Whether a kernel whose reads reach `spare` values past a window's last
 /// one reads the input of `g` in place: no padding on either side (every
 /// window inside the input) and no such reach.
-#[cfg(all(feature = "alloc", target_arch = "x86_64"))]
+#[cfg(all(feature = "alloc", vnni_kernel))]
 const fn reads_in_place(g: &Geometry, spare: usize) -> bool {
     let (rows, columns) = PaddedInput::extent(g);
     g.pad[0] == 0 && g.pad[1] == 0 && rows <= g.input[0] && columns <= g.input[1] && spare == 0
@@ -218,7 +220,7 @@ const fn reads_in_place(g: &Geometry, spare: usize) -> bool {
 /// The bytes of input a band of a layer's output rows takes where more
 /// rows than a band's least fit ([`band_rows`]): a few rows' halo read
 /// twice per band against the scratch a band adds to the plan.
-#[cfg(all(feature = "alloc", target_arch = "x86_64"))]
+#[cfg(all(feature = "alloc", vnni_kernel))]
 const BAND_BYTES: usize = 4 * 1024;
 
 /// The output rows a layer kernel stores at a time from one band of its
@@ -227,7 +229,7 @@ const BAND_BYTES: usize = 4 * 1024;
 /// 32 positions, more while their input fits [`BAND_BYTES`]. (An image's
 /// last band may hold fewer positions than a tile: the layer kernels
 /// store those one at a time, as they do a layer of so few.)
-#[cfg(all(feature = "alloc", target_arch = "x86_64"))]
+#[cfg(all(feature = "alloc", vnni_kernel))]
 const fn band_rows(g: &Geometry) -> usize {
     let [oh, ow] = g.output;
     // The fewest rows whose positions are a multiple of 8.
@@ -248,7 +250,7 @@ const fn band_rows(g: &Geometry) -> usize {
 }
 
 /// The rows of the padded input that `rows` output rows of `g` read.
-#[cfg(all(feature = "alloc", target_arch = "x86_64"))]
+#[cfg(all(feature = "alloc", vnni_kernel))]
 const fn band_input_rows(g: &Geometry, rows: usize) -> usize {
     (rows - 1) * g.stride[0] + (g.kernel[0] - 1) * g.dilation[0] + 1
 }
@@ -291,6 +293,7 @@ impl<'p> PaddedInput<'p> {
     /// a window: `x` itself where it reads it in place ([`reads_in_place`]),
     /// else a buffer for one band's copy ([`Self::store_bands`] fills it),
     /// [`layer_input_bytes`] of `scratch`.
+    #[cfg(vnni_kernel)]
     fn for_layer<'s: 'p>(
         x: &'p [i8],
         g: &Geometry,
@@ -310,6 +313,7 @@ impl<'p> PaddedInput<'p> {
     /// A buffer for one band's copy of the input of `g` (for a kernel
     /// whose reads reach `spare` values past a window), from `scratch`:
     /// [`over_input::band_copy_bytes`].
+    #[cfg(vnni_kernel)]
     fn band_copy<'s: 'p>(g: &Geometry, spare: usize, scratch: &mut Scratch<'s>) -> Self {
         let (_, columns) = Self::extent(g);
         let rows = band_input_rows(g, band_rows(g));
@@ -329,6 +333,7 @@ impl<'p> PaddedInput<'p> {
     /// padded with `padding` first and `store` given the band as a
     /// convolution of its own (one image, no padding) and its part of
     /// `out`.
+    #[cfg(vnni_kernel)]
     #[inline(always)]
     fn store_bands<O>(
         &mut self,

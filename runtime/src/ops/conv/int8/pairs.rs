@@ -34,7 +34,6 @@
 use super::requantize::Steps8;
 use super::windows::{self, Groups};
 use super::{Int8Tile, PaddedInput, SumsOut, CHANNEL_BLOCK};
-use crate::rules::conv::Geometry;
 use crate::scratch::{Buf, Scratch};
 use core::arch::x86_64::*;
 
@@ -56,7 +55,8 @@ pub(super) const SPARE: usize = 1;
 
 /// The values a window's reads of `g` reach past its last one: a row
 /// rounded up to two bytes.
-pub(super) const fn spare(g: &Geometry) -> usize {
+#[cfg(vnni_kernel)]
+pub(super) const fn spare(g: &crate::rules::conv::Geometry) -> usize {
     if (g.kernel[1] * g.in_channels).is_multiple_of(2) {
         0
     } else {
@@ -105,6 +105,7 @@ pub(super) fn pack<'s>(tile: &Int8Tile, scratch: &mut Scratch<'s>) -> Pairs<'s> 
     Pairs { weights, sums }
 }
 
+#[cfg(vnni_kernel)]
 impl Pairs<'_> {
     /// Each channel's weights summed (the correction for the input's
     /// constant), a multiple of 16 of them.

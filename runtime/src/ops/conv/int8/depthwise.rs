@@ -25,6 +25,7 @@ use super::{is_depthwise, Int8Tile, PaddedInput, CHANNEL_BLOCK};
 use crate::rules::conv::Geometry;
 use crate::scratch::{Buf, Scratch};
 use core::arch::x86_64::*;
+use core::marker::PhantomData;
 use core::mem::MaybeUninit;
 
 /// A depthwise convolution's weights in the kernel's layout, made once
@@ -278,24 +279,26 @@ pub(super) fn store_layer(
 /// The windows of `R` output positions from `start` (counted across the
 /// batch, rows and columns of the output) in the padded input, each
 /// checked once to hold every tap's bytes of every block of channels: the
-/// tiles of each block read them from its first channel.
-struct Windows<const R: usize> {
+/// tiles of each block read them from its first channel. Borrows the
+/// input (`'x`) for as long as the pointers are read.
+struct Windows<'x, const R: usize> {
     /// Each position's window's first byte.
     starts: [*const i8; R],
     /// The input's values between a tap and the next row's.
     row_step: usize,
     /// The input's values between a tap and the next column's.
     tap_step: usize,
+    input: PhantomData<&'x [i8]>,
 }
 
-impl<const R: usize> Windows<R> {
+impl<'x, const R: usize> Windows<'x, R> {
     /// The windows of the `R` positions from `start`; a tap of a block
     /// reads `lanes` bytes.
     ///
     /// # Panics
     /// If a window's last block's bytes lie past the input's values.
     #[inline(always)]
-    fn new(g: &Geometry, input: &PaddedInput, start: usize, lanes: usize) -> Self {
+    fn new(g: &Geometry, input: &'x PaddedInput, start: usize, lanes: usize) -> Self {
         let ([kh_len, kw_len], channels) = (g.kernel, g.out_channels);
         let row_step = g.dilation[0] * input.columns * channels;
         let tap_step = g.dilation[1] * channels;
@@ -313,6 +316,7 @@ impl<const R: usize> Windows<R> {
             starts,
             row_step,
             tap_step,
+            input: PhantomData,
         }
     }
 }
@@ -326,7 +330,7 @@ impl<const R: usize> Windows<R> {
 fn tile<const R: usize>(
     g: &Geometry,
     packed: &DepthwiseWeights,
-    windows: &Windows<R>,
+    windows: &Windows<'_, R>,
     steps: &Steps,
     out: &mut [MaybeUninit<i8>],
     start: usize,
@@ -407,7 +411,7 @@ pub(super) fn store_layer_avx2(
 fn tile_avx2<const R: usize>(
     g: &Geometry,
     packed: &DepthwiseWeights,
-    windows: &Windows<R>,
+    windows: &Windows<'_, R>,
     steps: &Steps8,
     out: &mut [MaybeUninit<i8>],
     start: usize,

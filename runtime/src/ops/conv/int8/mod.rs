@@ -458,9 +458,10 @@ fn copy_rows(
     if left == 0 && inside == row_len && columns == g.input[1] {
         // The rows above the image, those inside it (one run of `x`), and
         // those below it.
+        // (A band wholly above or below the image has no rows inside it.)
         let above = g.pad[0].saturating_sub(first).min(rows);
-        let ih = first + above - g.pad[0];
-        let inside_rows = g.input[0].saturating_sub(ih).min(rows - above);
+        let ih = (first + above).saturating_sub(g.pad[0]).min(g.input[0]);
+        let inside_rows = (g.input[0] - ih).min(rows - above);
         let (above, rest) = to[..rows * row_len].split_at_mut(above * row_len);
         let (values, below) = rest.split_at_mut(inside_rows * row_len);
         above.fill(padding);
@@ -1660,6 +1661,66 @@ mod tests {
             stride: [stride; 2],
             dilation: [1; 2],
             pad: [pad; 2],
+        }
+    }
+
+    /// [`copy_rows`] writes each row of a band as the padded input holds it
+    /// (the padding's rows and columns, the image's values), for bands from
+    /// wholly above the image to wholly below it, of layers with and
+    /// without padding columns (the run of whole rows), in the last image
+    /// too, whether the padding columns hold the padding already or not.
+    #[test]
+    fn copy_rows_writes_each_row_of_a_band_as_padded() {
+        let (h, w, c, batch, padding) = (4, 5, 3, 2, -9i8);
+        let x: Vec<i8> = (0..batch * h * w * c).map(|v| v as i8).collect();
+        for (kernel, pad) in [
+            ([1, 1], [0, 0]),
+            ([1, 1], [5, 0]),
+            ([3, 3], [1, 1]),
+            ([3, 1], [2, 0]),
+        ] {
+            let g = Geometry {
+                batch,
+                pad,
+                output: [0, 1].map(|a| [h, w][a] + 2 * pad[a] - kernel[a] + 1),
+                ..geometry([c, c, 1], [h, w], kernel, 1, 0)
+            };
+            let (all_rows, columns) = PaddedInput::extent(&g);
+            for (n, first) in (0..batch).flat_map(|n| (0..all_rows).map(move |f| (n, f))) {
+                for rows in 1..=all_rows - first {
+                    for columns_padded in [false, true] {
+                        // Garbage where nothing was written yet; the padding
+                        // where `columns_padded` says it is.
+                        let mut to = alloc::vec![if columns_padded { padding } else { 77 }; rows * columns * c];
+                        copy_rows(
+                            &x,
+                            &g,
+                            n,
+                            first,
+                            rows,
+                            columns,
+                            padding,
+                            columns_padded,
+                            &mut to,
+                        );
+                        for (at, &got) in to.iter().enumerate() {
+                            let (r, col, ch) = (at / (columns * c), at / c % columns, at % c);
+                            let (ih, iw) =
+                                ((first + r).checked_sub(pad[0]), col.checked_sub(pad[1]));
+                            let expected = match (ih, iw) {
+                                (Some(ih), Some(iw)) if ih < h && iw < w => {
+                                    x[((n * h + ih) * w + iw) * c + ch]
+                                }
+                                _ => padding,
+                            };
+                            assert_eq!(
+                                got, expected,
+                                "{kernel:?} pad {pad:?} image {n} rows {first}..+{rows} at {at}"
+                            );
+                        }
+                    }
+                }
+            }
         }
     }
 

@@ -15,10 +15,11 @@
 //! `i16`: the byte times the weight, its sign times zero). With AVX2 (and
 //! at AVX-512 without VNNI) each half of a block is 8 lanes, and the tap a
 //! `vpmaddwd` and an add ([`store_layer_avx2`]).
-//! Eight positions at a time (four with AVX2) keep as many sums in flight;
-//! the correction for the input's constant (which cancels the padding's
-//! zero points) and the epilogue are applied in registers ([`Steps`],
-//! [`Steps8`]) and the bytes stored.
+//! Eight positions at a time (four with AVX2) keep as many sums in flight,
+//! their windows found once for every block of channels; each sum starts
+//! at the correction for the input's constant (which cancels the padding's
+//! zero points) and the bias, and the epilogue is applied in registers
+//! ([`Steps`], [`Steps8`]) and the bytes stored.
 
 use super::requantize::{Steps, Steps8};
 use super::{is_depthwise, Int8Tile, PaddedInput, CHANNEL_BLOCK};

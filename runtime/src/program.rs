@@ -85,6 +85,15 @@ pub struct Lifetime {
 }
 
 impl Lifetime {
+    /// No bytes, alive at statement 0 alone: what an array of lifetimes
+    /// holds before a `const fn` fills it.
+    pub const NONE: Lifetime = Lifetime {
+        bytes: 0,
+        align: 1,
+        first: 0,
+        last: 0,
+    };
+
     /// Whether the two are alive at one statement (a statement's output
     /// and its inputs are).
     pub const fn overlaps_in_time(&self, other: &Lifetime) -> bool {
@@ -240,12 +249,7 @@ const fn merged_with_owners<const K: usize>(
 /// The first `K` of `N` lifetimes (a program's tensors, before their
 /// statements' scratch).
 pub const fn first<const K: usize, const N: usize>(lifetimes: &[Lifetime; N]) -> [Lifetime; K] {
-    let mut first = [Lifetime {
-        bytes: 0,
-        align: 1,
-        first: 0,
-        last: 0,
-    }; K];
+    let mut first = [Lifetime::NONE; K];
     let mut k = 0;
     while k < K {
         first[k] = lifetimes[k];
@@ -890,12 +894,7 @@ pub const fn choose_over_input<const K: usize>(
     takes: &[usize; K],
     scratch_entry: &[usize; K],
 ) -> OverInputChoice<K> {
-    let mut lifetimes = [Lifetime {
-        bytes: 0,
-        align: 1,
-        first: 0,
-        last: 0,
-    }; K];
+    let mut lifetimes = [Lifetime::NONE; K];
     let mut k = 0;
     while k < K {
         lifetimes[k] = Lifetime {

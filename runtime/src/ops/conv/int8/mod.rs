@@ -185,6 +185,11 @@ struct PaddedInput<'s> {
     rows: usize,
     /// The columns of a row in `values`: `Wp`, or `W` in place.
     columns: usize,
+    /// Whether the padding columns of a band's copy hold the padding: a
+    /// band after the first leaves them as they are ([`copy_rows`]). Read
+    /// by the layer kernels' band walks (`vnni_kernel`).
+    #[cfg_attr(not(vnni_kernel), allow(dead_code))]
+    columns_padded: bool,
 }
 
 /// The bytes of a [`PaddedInput`]: the input's own, or a copy.
@@ -286,6 +291,7 @@ impl<'p> PaddedInput<'p> {
             values: InputBytes::Copy(values),
             rows,
             columns,
+            columns_padded: true,
         }
     }
 
@@ -305,6 +311,7 @@ impl<'p> PaddedInput<'p> {
                 values: InputBytes::InPlace(x),
                 rows: g.input[0],
                 columns: g.input[1],
+                columns_padded: true,
             };
         }
         Self::band_copy(g, spare, scratch)
@@ -322,7 +329,42 @@ impl<'p> PaddedInput<'p> {
             values: InputBytes::Copy(values),
             rows,
             columns,
+            columns_padded: false,
         }
+    }
+
+    /// Copies `rows` input rows of image `n` of `x` from padded row
+    /// `first`, padded as `g` pads them with `padding`, into this band's
+    /// copy ([`copy_rows`]; the padding columns only the first time), and
+    /// gives those rows of the copy.
+    #[cfg(vnni_kernel)]
+    #[allow(clippy::too_many_arguments)]
+    fn copy_band_rows(
+        &mut self,
+        x: &[i8],
+        g: &Geometry,
+        n: usize,
+        first: usize,
+        rows: usize,
+        padding: i8,
+    ) -> &mut [i8] {
+        let InputBytes::Copy(values) = &mut self.values else {
+            unreachable!("a band's copy")
+        };
+        let to = &mut values[..rows * self.columns * g.in_channels];
+        copy_rows(
+            x,
+            g,
+            n,
+            first,
+            rows,
+            self.columns,
+            padding,
+            self.columns_padded,
+            to,
+        );
+        (self.rows, self.columns_padded) = (rows, true);
+        to
     }
 
     /// Stores a layer over `layer`'s convolution into `out` by `store`
@@ -356,31 +398,13 @@ impl<'p> PaddedInput<'p> {
             pad: [0, 0],
             ..*g
         };
-        // The first band's copy writes the padding columns, which keep it.
-        let mut columns_padded = false;
         for n in 0..g.batch {
             let mut oh = 0;
             while oh < oh_len {
                 let rows = band_rows(g).min(oh_len - oh);
                 let input_rows = band_input_rows(g, rows);
-                let InputBytes::Copy(values) = &mut self.values else {
-                    unreachable!("a copy, tested above")
-                };
-                let to = &mut values[..input_rows * columns * g.in_channels];
-                copy_rows(
-                    layer.x,
-                    g,
-                    n,
-                    oh * g.stride[0],
-                    input_rows,
-                    columns,
-                    padding,
-                    columns_padded,
-                    to,
-                );
-                columns_padded = true;
+                self.copy_band_rows(layer.x, g, n, oh * g.stride[0], input_rows, padding);
                 (band.input[0], band.output[0]) = (input_rows, rows);
-                self.rows = input_rows;
                 let first = (n * oh_len + oh) * per_row;
                 store(
                     &Int8Tile {

@@ -22,7 +22,7 @@
 //! a heap copy of its input).
 
 use super::{band_input_rows, band_rows, layer_kernels_take, LayerKernel, PaddedInput};
-use super::{BandWalk, InputBytes, Int8Tile};
+use super::{BandWalk, Int8Tile};
 use crate::expr::Requantization;
 use crate::rules::conv::Geometry;
 use crate::scratch::{scratch_len, Buf, Scratch};
@@ -192,36 +192,16 @@ impl<'p, 'd> Bands<'p, 'd> {
 
     /// Copies the rows band `(n, oh)` of a layer over `g` reads (output
     /// rows from `oh` of image `n`), padded with `padding`: from the data,
-    /// and those the halo holds from it. Where `columns_padded`, the
-    /// copy's padding columns hold `padding` already (`copy_rows`).
-    fn copy_band(
-        &mut self,
-        g: &Geometry,
-        (n, oh): (usize, usize),
-        padding: i8,
-        columns_padded: bool,
-    ) {
+    /// and those the halo holds from it.
+    fn copy_band(&mut self, g: &Geometry, (n, oh): (usize, usize), padding: i8) {
         let rows = band_rows(g).min(g.output[0] - oh);
         let input_rows = band_input_rows(g, rows);
         let columns = self.input.columns;
-        let InputBytes::Copy(values) = &mut self.input.values else {
-            unreachable!("a band's copy")
-        };
         let row_len = columns * g.in_channels;
-        let to = &mut values[..input_rows * row_len];
         let first = oh * g.stride[0];
-        super::copy_rows(
-            self.data,
-            g,
-            n,
-            first,
-            input_rows,
-            columns,
-            padding,
-            columns_padded,
-            to,
-        );
-        self.input.rows = input_rows;
+        let to = self
+            .input
+            .copy_band_rows(self.data, g, n, first, input_rows, padding);
         // The rows overwritten since, from the halo, where `copy_rows`
         // puts a row's values (`row_values`).
         let (saved_first, image, count) = self.saved;
@@ -276,15 +256,12 @@ impl BandWalk for Bands<'_, '_> {
             ..*g
         };
         let step = band_rows(g);
-        // The first band's copy writes the padding columns, which keep it.
-        let mut columns_padded = false;
         for n in 0..g.batch {
             self.saved = (0, n, 0);
             let mut oh = 0;
             while oh < oh_len {
                 let rows = step.min(oh_len - oh);
-                self.copy_band(g, (n, oh), padding, columns_padded);
-                columns_padded = true;
+                self.copy_band(g, (n, oh), padding);
                 if oh + rows < oh_len {
                     self.save_halo(g, n, oh + rows, oh + rows);
                 }

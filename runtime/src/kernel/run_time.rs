@@ -38,6 +38,11 @@ use core::marker::PhantomData;
 /// The rows of a full chunk: a block of the tiled walk's rows.
 const CHUNK_ROWS: usize = 64;
 
+/// The rows of a chunk where an expression's nests are compiled once,
+/// unoptimised (a build of the dev profile, [`EVERY_LEVEL`](super::dispatch::EVERY_LEVEL)),
+/// the rest in single rows: two nests to compile, not four.
+const DEV_CHUNK_ROWS: usize = 16;
+
 /// Evaluates `e` into `out`, of output shape `O`, each slot written once:
 /// `run_time_rows` rows where `O`'s first dim is counted at run time, else
 /// `O`'s own (a static result of an expression over run-time rows: a
@@ -115,6 +120,17 @@ impl<T: Element, O: Shape, E: Expr<T>, X: Slot<T>> Nest<X, E> for ChunksNest<T, 
     fn run<const LANES: usize, const ROWS: usize, const WIDE: usize, const ROW_WIDE: usize, const FUSE: bool>(self, out: &mut [X], e: &E, start: usize) {
         let rows = self.rows;
         let mut done = 0;
+        if const { !super::dispatch::EVERY_LEVEL } {
+            while rows - done >= DEV_CHUNK_ROWS {
+                drive_chunk::<T, O, E, X, DEV_CHUNK_ROWS, LANES, ROWS, WIDE, ROW_WIDE, FUSE>(out, e, start, done);
+                done += DEV_CHUNK_ROWS;
+            }
+            while rows - done >= 1 {
+                drive_chunk::<T, O, E, X, 1, LANES, ROWS, WIDE, ROW_WIDE, FUSE>(out, e, start, done);
+                done += 1;
+            }
+            return;
+        }
         while rows - done >= CHUNK_ROWS {
             drive_chunk::<T, O, E, X, CHUNK_ROWS, LANES, ROWS, WIDE, ROW_WIDE, FUSE>(out, e, start, done);
             done += CHUNK_ROWS;

@@ -102,14 +102,15 @@ fn drive_matrix_rows<T: Element, O: Shape, E: Expr<T>, X: Slot<T>, const ROWS: u
     let axis = super::Plan::<T, O, E>::TILE_AXIS;
     let (start, end) = (range.start, range.end);
     let mut i = start;
-    if const { WHOLE && overlaps_its_tail::<T, O, E>(ROWS) } {
-        // One call of the block (each call inlines the whole tile): the
-        // last block starts at `end - ROWS`, its rows before `i` computed
-        // again and not stored.
-        while i < end {
-            let from = i.min(end - ROWS);
-            drive_blocks_at::<T, O, E, X, ROWS, WIDE, WIDE, LANES, FUSE>(&mut rows[(from - start) * row_stride..], row_stride, e, &mut outer, axis, from, i - from);
-            i = from + ROWS;
+    if const { WHOLE && (ONE_TILE_SIZE || overlaps_its_tail::<T, O, E>(ROWS)) } {
+        // One block height, the last block overlapping the one before
+        // (each height inlines the whole tile): the tallest that fits.
+        if const { super::Plan::<T, O, E>::MATRIX_ROWS >= ROWS } {
+            drive_overlapping_blocks::<T, O, E, X, ROWS, WIDE, WIDE, LANES, FUSE>(rows, row_stride, e, &mut outer, axis, start..end);
+        } else if const { ROWS > 4 && super::Plan::<T, O, E>::MATRIX_ROWS >= 4 } {
+            drive_overlapping_blocks::<T, O, E, X, 4, WIDE, WIDE, LANES, FUSE>(rows, row_stride, e, &mut outer, axis, start..end);
+        } else {
+            drive_overlapping_blocks::<T, O, E, X, 1, ROW_WIDE, WIDE, LANES, FUSE>(rows, row_stride, e, &mut outer, axis, start..end);
         }
         return;
     }
@@ -128,6 +129,34 @@ fn drive_matrix_rows<T: Element, O: Shape, E: Expr<T>, X: Slot<T>, const ROWS: u
             drive_blocks_at::<T, O, E, X, 1, ROW_WIDE, WIDE, LANES, FUSE>(&mut rows[(i - start) * row_stride..], row_stride, e, &mut outer, axis, i, 0);
             i += 1;
         }
+    }
+}
+
+/// Whether a whole matrix is walked in one block height and one tile width,
+/// the last block and tile of each overlapping the one before it (computed
+/// again, stored once; [`drive_overlapping_blocks`], [`drive_row_block`])
+/// rather than in blocks of 4 and single rows and tiles of every narrower
+/// width: where an expression's nests are compiled once, unoptimised
+/// (a build of the dev profile, [`EVERY_LEVEL`](super::dispatch::EVERY_LEVEL)).
+/// Each height and width is a copy of the whole tile with its epilogue;
+/// there, compiling fewer of them is worth more than the work computed
+/// twice at the edges. The bits of each element are the same either way:
+/// its sum runs over `k` alike in every tile.
+const ONE_TILE_SIZE: bool = !super::dispatch::EVERY_LEVEL;
+
+/// The rows `range` of one whole matrix (`rows` holding them) in blocks of
+/// `R` rows, the last block starting at `range.end - R` and its rows
+/// before the ones not yet stored computed again and not stored. The
+/// range holds at least `R` rows.
+#[inline(always)]
+#[rustfmt::skip]
+fn drive_overlapping_blocks<T: Element, O: Shape, E: Expr<T>, X: Slot<T>, const R: usize, const ROW_WIDE: usize, const WIDE: usize, const LANES: usize, const FUSE: bool>(rows: &mut [X], row_stride: usize, e: &E, outer: &mut [usize; MAX_RANK], axis: usize, range: Range<usize>) {
+    let (start, end) = (range.start, range.end);
+    let mut i = start;
+    while i < end {
+        let from = i.min(end - R);
+        drive_blocks_at::<T, O, E, X, R, ROW_WIDE, WIDE, LANES, FUSE>(&mut rows[(from - start) * row_stride..], row_stride, e, outer, axis, from, i - from);
+        i = from + R;
     }
 }
 
@@ -261,37 +290,69 @@ fn drive_blocks_at<T: Element, O: Shape, E: Expr<T>, X: Slot<T>, const R: usize,
 #[rustfmt::skip]
 pub(super) fn drive_row_block<T: Element, O: Shape, E: Expr<T>, X: Slot<T>, const R: usize, const FIRST: usize, const WIDE: usize, const LANES: usize, const FUSE: bool, const WHOLE: bool>(block: &mut [X], row_stride: usize, e: &E, at: TileOrigin, columns: Range<usize>, skip: usize) {
     let (mut j, end) = (columns.start, columns.end);
+    if const { WHOLE && ONE_TILE_SIZE } {
+        // One width, the widest that fits ([`ONE_TILE_SIZE`]).
+        if const { FIRST > WIDE && O::ROW_LEN >= FIRST } {
+            store_overlapping_tiles::<T, O, E, X, R, FIRST, FUSE>(block, row_stride, e, at, columns, skip);
+        } else if const { O::ROW_LEN >= WIDE } {
+            store_overlapping_tiles::<T, O, E, X, R, WIDE, FUSE>(block, row_stride, e, at, columns, skip);
+        } else if const { LANES < WIDE && O::ROW_LEN >= LANES } {
+            store_overlapping_tiles::<T, O, E, X, R, LANES, FUSE>(block, row_stride, e, at, columns, skip);
+        } else if const { LANES > 8 && O::ROW_LEN >= 8 } {
+            store_overlapping_tiles::<T, O, E, X, R, 8, FUSE>(block, row_stride, e, at, columns, skip);
+        } else if const { LANES > 4 && O::ROW_LEN >= 4 } {
+            store_overlapping_tiles::<T, O, E, X, R, 4, FUSE>(block, row_stride, e, at, columns, skip);
+        } else {
+            store_overlapping_tiles::<T, O, E, X, R, 1, FUSE>(block, row_stride, e, at, columns, skip);
+        }
+        return;
+    }
     if const { FIRST > WIDE && (!WHOLE || column_cuts(O::ROW_LEN, FIRST, WIDE, LANES)[0]) } {
         while j + FIRST <= end {
-            store_tile::<T, O, X, R, FIRST>(block, row_stride, e.tile::<O, R, FIRST, FUSE>(at, j), j, skip);
+            store_tile::<T, O, X, R, FIRST>(block, row_stride, e.tile::<O, R, FIRST, FUSE>(at, j), j, (skip, 0));
             j += FIRST;
         }
     }
     if const { !WHOLE || column_cuts(O::ROW_LEN, FIRST, WIDE, LANES)[1] } {
         while j + WIDE <= end {
-            store_tile::<T, O, X, R, WIDE>(block, row_stride, e.tile::<O, R, WIDE, FUSE>(at, j), j, skip);
+            store_tile::<T, O, X, R, WIDE>(block, row_stride, e.tile::<O, R, WIDE, FUSE>(at, j), j, (skip, 0));
             j += WIDE;
         }
     }
     if const { LANES < WIDE && (!WHOLE || column_cuts(O::ROW_LEN, FIRST, WIDE, LANES)[2]) } {
         while j + LANES <= end {
-            store_tile::<T, O, X, R, LANES>(block, row_stride, e.tile::<O, R, LANES, FUSE>(at, j), j, skip);
+            store_tile::<T, O, X, R, LANES>(block, row_stride, e.tile::<O, R, LANES, FUSE>(at, j), j, (skip, 0));
             j += LANES;
         }
     }
     if const { LANES > 8 && (!WHOLE || column_cuts(O::ROW_LEN, FIRST, WIDE, LANES)[3]) } && j + 8 <= end {
-        store_tile::<T, O, X, R, 8>(block, row_stride, e.tile::<O, R, 8, FUSE>(at, j), j, skip);
+        store_tile::<T, O, X, R, 8>(block, row_stride, e.tile::<O, R, 8, FUSE>(at, j), j, (skip, 0));
         j += 8;
     }
     if const { LANES > 4 && (!WHOLE || column_cuts(O::ROW_LEN, FIRST, WIDE, LANES)[4]) } && j + 4 <= end {
-        store_tile::<T, O, X, R, 4>(block, row_stride, e.tile::<O, R, 4, FUSE>(at, j), j, skip);
+        store_tile::<T, O, X, R, 4>(block, row_stride, e.tile::<O, R, 4, FUSE>(at, j), j, (skip, 0));
         j += 4;
     }
     if const { !WHOLE || column_cuts(O::ROW_LEN, FIRST, WIDE, LANES)[5] } {
         while j < end {
-            store_tile::<T, O, X, R, 1>(block, row_stride, e.tile::<O, R, 1, FUSE>(at, j), j, skip);
+            store_tile::<T, O, X, R, 1>(block, row_stride, e.tile::<O, R, 1, FUSE>(at, j), j, (skip, 0));
             j += 1;
         }
+    }
+}
+
+/// The tiles of `C` columns of one block over `columns` (at least `C`),
+/// the last one ending at `columns.end` and its columns before the ones not
+/// yet stored computed again and not stored; the first `skip` rows of
+/// each computed and not stored.
+#[inline(always)]
+#[rustfmt::skip]
+fn store_overlapping_tiles<T: Element, O: Shape, E: Expr<T>, X: Slot<T>, const R: usize, const C: usize, const FUSE: bool>(block: &mut [X], row_stride: usize, e: &E, at: TileOrigin, columns: Range<usize>, skip: usize) {
+    let (mut j, end) = (columns.start, columns.end);
+    while j < end {
+        let from = j.min(end - C);
+        store_tile::<T, O, X, R, C>(block, row_stride, e.tile::<O, R, C, FUSE>(at, from), from, (skip, j - from));
+        j = from + C;
     }
 }
 
@@ -303,8 +364,8 @@ const fn column_cuts(len: usize, first: usize, wide: usize, lanes: usize) -> [bo
 }
 
 /// Writes an `R x C` tile at column `j0` of a block of rows `row_stride`
-/// elements apart, but for its first `skip` rows: each row of the tile
-/// computed into an array, then stored.
+/// elements apart, but for its first `skip.0` rows and `skip.1` columns:
+/// each row of the tile computed into an array, then stored.
 /// (Stored element by element from the tile, a product whose result a
 /// tensor is added to, `x @ w + b`, has its whole `k` loop scalarised by
 /// LLVM at opt-level 3, some 20x slower. A runtime optimised for size
@@ -317,9 +378,9 @@ fn store_tile<T: Element, O: Shape, X: Slot<T>, const R: usize, const C: usize>(
     row_stride: usize,
     tile: impl Tile<T>,
     j0: usize,
-    skip: usize,
+    (skip_rows, skip_columns): (usize, usize),
 ) {
-    for r in skip..R {
+    for r in skip_rows..R {
         let row = &mut block[r * row_stride..][..O::ROW_LEN];
         let Ok(slots) = <&mut [X; C]>::try_from(&mut row[j0..j0 + C]) else {
             unreachable!("a slice of `C` elements")
@@ -328,7 +389,7 @@ fn store_tile<T: Element, O: Shape, X: Slot<T>, const R: usize, const C: usize>(
         // element stored as it is computed: no array of the row and no
         // copy of it.
         if const { cfg!(size_profile) } {
-            for (j, slot) in slots.iter_mut().enumerate() {
+            for (j, slot) in slots.iter_mut().enumerate().skip(skip_columns) {
                 let value = tile.get(r, j, slot.current());
                 slot.set(value);
             }
@@ -342,7 +403,7 @@ fn store_tile<T: Element, O: Shape, X: Slot<T>, const R: usize, const C: usize>(
         for (j, value) in values.iter_mut().enumerate() {
             *value = tile.get(r, j, slots[j].current());
         }
-        for (slot, value) in slots.iter_mut().zip(values) {
+        for (slot, value) in slots.iter_mut().zip(values).skip(skip_columns) {
             slot.set(value);
         }
     }

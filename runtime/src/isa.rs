@@ -11,7 +11,7 @@
 //! (`-C target-cpu=native`) compiles its nests once, for the target; so
 //! does a build of the dev profile, whose expressions are not optimised
 //! (unless the feature `every-level-in-debug` is on), while the kernels
-//! compiled in the runtime keep every level (`kernel::dispatch::EVERY_LEVEL`).
+//! compiled in the runtime keep every level (`EVERY_LEVEL`).
 //!
 //! The level is the highest one the CPU has, detected once. The environment
 //! variable `TENSOR_EXPR_ISA` (`sse2`, `avx2`, `avx512` or `avx512vnni`),
@@ -73,6 +73,18 @@ impl Level {
         Level::Sse2
     };
 }
+
+/// Whether each expression's nests are compiled for the levels above the
+/// compile-time target's too. Not in a build of the dev profile
+/// (`cfg(dev_profile)`: `cargo build`, `cargo test`), where an expression's
+/// code is not optimised and a wider level's nest runs no faster, while
+/// it would double or triple the code each expression compiles; the
+/// kernels compiled in the runtime (products of stored floats, int8
+/// products and convolutions, folds) run at the selected level there
+/// too. The feature `every-level-in-debug` compiles every level in such a
+/// build as well (a dev profile that optimises the user's crate, and this
+/// project's tests of each level's nests).
+pub(crate) const EVERY_LEVEL: bool = !cfg!(dev_profile) || cfg!(feature = "every-level-in-debug");
 
 /// The highest level the CPU has: detected at run time with `std` on
 /// x86-64, else the compile-time target's ([`Level::TARGET`]).

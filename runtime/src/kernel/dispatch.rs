@@ -50,18 +50,6 @@ pub(crate) trait Nest<X, E>: Sized {
     const FUSES: bool;
 }
 
-/// Whether each expression's nests are compiled for the levels above the
-/// compile-time target's too. Not in a build of the dev profile
-/// (`cfg(dev_profile)`: `cargo build`, `cargo test`), where an expression's
-/// code is not optimised and a wider level's nest runs no faster, while
-/// it would double or triple the code each expression compiles; the
-/// kernels compiled in the runtime (products of stored floats, int8
-/// products and convolutions, folds) run at the selected level there
-/// too. The feature `every-level-in-debug` compiles every level in such a
-/// build as well (a dev profile that optimises the user's crate, and this
-/// project's tests of each level's nests).
-pub(crate) const EVERY_LEVEL: bool = !cfg!(dev_profile) || cfg!(feature = "every-level-in-debug");
-
 /// `nest.run` with the geometry of vectors of `$lanes` `f32`: tiles of
 /// `tile_rows` rows by two vectors, a single row by [`row_wide`]. Every
 /// level's geometry follows from its lanes here.
@@ -96,7 +84,7 @@ pub(crate) const fn row_wide(lanes: usize) -> usize {
 }
 
 /// Runs an expression's `nest` at the selected level ([`at_selected_level`])
-/// where its levels above the target's are compiled ([`EVERY_LEVEL`]);
+/// where its levels above the target's are compiled ([`EVERY_LEVEL`](crate::isa::EVERY_LEVEL));
 /// otherwise once, compiled for the target, with the widest level's tile
 /// geometry (tiles of 8 x 32: the runtime's kernels, which sum a tile per
 /// call, are called as often as in a release build with AVX-512, and
@@ -110,7 +98,7 @@ pub(crate) fn at_expression_level<X, E, N: Nest<X, E>>(
     e: &E,
     first: usize,
 ) {
-    if const { EVERY_LEVEL } {
+    if const { crate::isa::EVERY_LEVEL } {
         at_selected_level(nest, out, e, first);
     } else if const { N::FUSES && !cfg!(target_feature = "fma") }
         && crate::isa::selected() >= crate::isa::Level::Avx2

@@ -39,7 +39,7 @@ use core::marker::PhantomData;
 const CHUNK_ROWS: usize = 64;
 
 /// The rows of a chunk where an expression's nests are compiled once,
-/// unoptimised (a build of the dev profile, [`EVERY_LEVEL`](super::dispatch::EVERY_LEVEL)),
+/// unoptimised (a build of the dev profile, [`EVERY_LEVEL`](crate::isa::EVERY_LEVEL)),
 /// the rest in single rows: two nests to compile, not four.
 const DEV_CHUNK_ROWS: usize = 16;
 
@@ -120,7 +120,7 @@ impl<T: Element, O: Shape, E: Expr<T>, X: Slot<T>> Nest<X, E> for ChunksNest<T, 
     fn run<const LANES: usize, const ROWS: usize, const WIDE: usize, const ROW_WIDE: usize, const FUSE: bool>(self, out: &mut [X], e: &E, start: usize) {
         let rows = self.rows;
         let mut done = 0;
-        if const { !super::dispatch::EVERY_LEVEL } {
+        if const { !crate::isa::EVERY_LEVEL } {
             while rows - done >= DEV_CHUNK_ROWS {
                 drive_chunk::<T, O, E, X, DEV_CHUNK_ROWS, LANES, ROWS, WIDE, ROW_WIDE, FUSE>(out, e, start, done);
                 done += DEV_CHUNK_ROWS;

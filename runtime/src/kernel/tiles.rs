@@ -137,12 +137,12 @@ fn drive_matrix_rows<T: Element, O: Shape, E: Expr<T>, X: Slot<T>, const ROWS: u
 /// again, stored once; [`drive_overlapping_blocks`], [`drive_row_block`])
 /// rather than in blocks of 4 and single rows and tiles of every narrower
 /// width: where an expression's nests are compiled once, unoptimised
-/// (a build of the dev profile, [`EVERY_LEVEL`](super::dispatch::EVERY_LEVEL)).
+/// (a build of the dev profile, [`EVERY_LEVEL`](crate::isa::EVERY_LEVEL)).
 /// Each height and width is a copy of the whole tile with its epilogue;
 /// there, compiling fewer of them is worth more than the work computed
 /// twice at the edges. The bits of each element are the same either way:
 /// its sum runs over `k` alike in every tile.
-const ONE_TILE_SIZE: bool = !super::dispatch::EVERY_LEVEL;
+const ONE_TILE_SIZE: bool = !crate::isa::EVERY_LEVEL;
 
 /// The rows `range` of one whole matrix (`rows` holding them) in blocks of
 /// `R` rows, the last block starting at `range.end - R` and its rows

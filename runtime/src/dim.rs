@@ -82,17 +82,23 @@ pub(crate) mod sealed {
         /// (Here, not in `Dim`, so that an impl of `Dim` outside the crate
         /// gets the one error that `Dim` is sealed.)
         type Lead<Static, RunTimeLed>;
+        /// How a borrow of a shape led by this dim holds its length
+        /// ([`Shape::DataLen`](crate::Shape::DataLen)).
+        type DataLen: crate::shape::DataLen;
     }
 }
 
 impl<const N: usize> sealed::Sealed for D<N> {
     type Lead<Static, RunTimeLed> = Static;
+    type DataLen = ();
 }
 impl sealed::Sealed for One {
     type Lead<Static, RunTimeLed> = Static;
+    type DataLen = ();
 }
 impl sealed::Sealed for RunTime {
     type Lead<Static, RunTimeLed> = RunTimeLed;
+    type DataLen = usize;
 }
 
 /// A type-level dimension: its size and its storage as an array level. (Every

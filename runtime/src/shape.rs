@@ -95,6 +95,11 @@ pub trait Shape:
     type Spelled;
     /// A multi-index: `[usize; RANK]`.
     type Index: Copy + Debug + Default + PartialEq + AsRef<[usize]> + AsMut<[usize]> + 'static;
+    /// What a borrow of the shape's elements holds besides where they start
+    /// ([`DataLen`]): nothing where the length is a constant, the length
+    /// where the first dim is [`RunTime`](crate::RunTime).
+    #[doc(hidden)]
+    type DataLen: DataLen;
 
     /// Builds the storage, calling `f` with each flat (row-major) position in order.
     fn storage_from_fn<T>(f: impl FnMut(usize) -> T) -> Self::Storage<T>;
@@ -240,6 +245,15 @@ macro_rules! chunk {
     ($b:ident; $first:ident $($rest:ident)*) => { (D<$b>, $($rest,)*) };
 }
 
+macro_rules! data_len {
+    () => {
+        ()
+    };
+    ($first:ident $($rest:ident)*) => {
+        <$first as crate::dim::sealed::Sealed>::DataLen
+    };
+}
+
 macro_rules! spelled {
     ($s:ty;) => { () };
     ($s:ty; $first:ident $($rest:ident)*) => {
@@ -260,6 +274,7 @@ macro_rules! impl_shape {
             type Chunk<const B: usize> = chunk!(B; $($d)*);
             type Spelled = spelled!(($($d,)*); $($d)*);
             type Row<X> = last_dim!(X; One $($d)*);
+            type DataLen = data_len!($($d)*);
 
             fn row_from_fn<X>(f: impl FnMut(usize) -> X) -> Self::Row<X> {
                 <last_dim!(One $($d)*) as Dim>::array_from_fn(f)
@@ -291,6 +306,43 @@ impl_shape!(3; A0 A1 A2);
 impl_shape!(4; A0 A1 A2 A3);
 impl_shape!(5; A0 A1 A2 A3 A4);
 impl_shape!(6; A0 A1 A2 A3 A4 A5);
+
+/// The length of a borrow of a shape's elements as the borrow holds it
+/// ([`Shape::DataLen`]): `()` where the shape's length is a constant, which
+/// [`DataLen::len`] returns, so a leaf of an expression tree over a static
+/// shape is one pointer, and `usize` where the first dim is
+/// [`RunTime`](crate::RunTime).
+#[doc(hidden)]
+pub trait DataLen: Copy + Debug + Send + Sync + 'static {
+    /// Whether the length is held (`usize`), not a constant (`()`).
+    const HELD: bool;
+    /// The length `len` as held.
+    fn hold(len: usize) -> Self;
+    /// The length: the one held, or `constant`.
+    fn len(self, constant: usize) -> usize;
+}
+
+impl DataLen for () {
+    const HELD: bool = false;
+    #[inline(always)]
+    fn hold(_len: usize) -> Self {}
+    #[inline(always)]
+    fn len(self, constant: usize) -> usize {
+        constant
+    }
+}
+
+impl DataLen for usize {
+    const HELD: bool = true;
+    #[inline(always)]
+    fn hold(len: usize) -> Self {
+        len
+    }
+    #[inline(always)]
+    fn len(self, _constant: usize) -> usize {
+        self
+    }
+}
 
 /// The product of `dims[from..]`.
 const fn product(dims: &[usize], from: usize) -> usize {

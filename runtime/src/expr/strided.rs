@@ -14,31 +14,50 @@ use super::{Expr, Flat, Own, Row, Shaped, StoredMatrix, StoredRows, Tile, TileOr
 use crate::access::{Layout, Operand, RowMajor};
 use crate::element::Element;
 use crate::rules::broadcast::aligned_strides;
-use crate::shape::{len_unless_run_time, Shape, MAX_RANK};
+use crate::shape::{len_unless_run_time, DataLen, Shape, MAX_RANK};
 use core::marker::PhantomData;
+use core::ptr::NonNull;
+
+/// How a leaf of layout `L` holds its data's length.
+type DataLenOf<L> = <<L as Layout>::Shape as Shape>::DataLen;
 
 /// An operand's elements read through the strides of layout `L`, broadcast
 /// into the output (stride 0 on the dims it has as size 1 or lacks).
-pub struct StridedLeaf<'a, T, L> {
-    /// Exactly `L::DATA_LEN` elements, or every row's where the layout's
-    /// first dim is [`RunTime`](crate::RunTime) (see [`StridedLeaf::new`]); `row`
-    /// relies on it.
-    data: &'a [T],
+///
+/// Held as where the elements start and, only where the layout's first dim
+/// is [`RunTime`](crate::RunTime), how many there are ([`DataLen`]): a
+/// tree's leaves are built in the caller's frame and passed to a walk out
+/// of line, and a leaf of a static shape as a slice (pointer and constant
+/// length) took twice the stack and a store of the constant per leaf.
+pub struct StridedLeaf<'a, T, L: Layout> {
+    /// The first of exactly `L::DATA_LEN` elements, or of `len` (every
+    /// row's) where the layout's first dim is [`RunTime`](crate::RunTime)
+    /// (see [`StridedLeaf::new`]); `row` relies on it.
+    start: NonNull<T>,
+    len: <L::Shape as Shape>::DataLen,
+    /// The borrow `start` and `len` come from.
+    data: PhantomData<&'a [T]>,
     layout: PhantomData<L>,
 }
 
-impl<T, L> Clone for StridedLeaf<'_, T, L> {
+impl<T, L: Layout> Clone for StridedLeaf<'_, T, L> {
     fn clone(&self) -> Self {
         *self
     }
 }
 
-impl<T, L> Copy for StridedLeaf<'_, T, L> {}
+impl<T, L: Layout> Copy for StridedLeaf<'_, T, L> {}
 
-impl<T: core::fmt::Debug, L> core::fmt::Debug for StridedLeaf<'_, T, L> {
+// SAFETY: a leaf is a shared borrow of `[T]` and a layout marker, as
+// `(&[T], PhantomData<L>)` is.
+unsafe impl<T: Sync, L: Layout + Send> Send for StridedLeaf<'_, T, L> {}
+// SAFETY: as for `Send`.
+unsafe impl<T: Sync, L: Layout + Sync> Sync for StridedLeaf<'_, T, L> {}
+
+impl<T: core::fmt::Debug, L: Layout> core::fmt::Debug for StridedLeaf<'_, T, L> {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
         f.debug_struct("StridedLeaf")
-            .field("data", &self.data)
+            .field("data", &self.data())
             .finish()
     }
 }
@@ -50,20 +69,29 @@ impl<'a, T, L: Layout> StridedLeaf<'a, T, L> {
     /// the same element count and row-major order.)
     #[inline]
     pub fn new(data: &'a [T]) -> Self {
+        let data = if <DataLenOf<L> as DataLen>::HELD {
+            data
+        } else {
+            &data[..L::DATA_LEN]
+        };
         StridedLeaf {
-            data: if Self::RUN_TIME_ROWS {
-                data
-            } else {
-                &data[..L::DATA_LEN]
-            },
+            start: NonNull::from(data).cast(),
+            len: DataLen::hold(data.len()),
+            data: PhantomData,
             layout: PhantomData,
         }
     }
 
-    /// The operand's elements (what a convolution reads in place).
+    /// The operand's elements: exactly those `new` was given, or the first
+    /// `L::DATA_LEN` of them.
     #[inline(always)]
     pub(crate) fn data(self) -> &'a [T] {
-        self.data
+        let len = self.len.len(L::DATA_LEN);
+        // SAFETY: `start` and the length are those of a `&'a [T]` that
+        // `new` took (where the length is not held, `new` cut the slice to
+        // `L::DATA_LEN`, the constant `len` returns), and the leaf keeps
+        // that borrow for `'a`.
+        unsafe { core::slice::from_raw_parts(self.start.as_ptr(), len) }
     }
 
     /// Whether the layout's first dim is [`RunTime`](crate::RunTime): its data is
@@ -74,18 +102,14 @@ impl<'a, T, L: Layout> StridedLeaf<'a, T, L> {
     /// of the layout's other dims.
     #[inline(always)]
     fn rows(&self) -> usize {
-        self.data.len() / <L::Shape as Shape>::ITEM_LEN
+        self.data().len() / <L::Shape as Shape>::ITEM_LEN
     }
 
     /// The elements a row may read up to: the constant `DATA_LEN`, or the
     /// data's length where the rows are counted at run time.
     #[inline(always)]
     fn limit(&self) -> usize {
-        if Self::RUN_TIME_ROWS {
-            self.data.len()
-        } else {
-            L::DATA_LEN
-        }
+        self.len.len(L::DATA_LEN)
     }
 }
 
@@ -212,7 +236,7 @@ unsafe impl<T: Element, L: Layout> Expr<T> for StridedLeaf<'_, T, L> {
         if !along {
             return None;
         }
-        self.data.get(..O::DIMS[axis])
+        self.data().get(..O::DIMS[axis])
     }
 
     #[inline(always)]
@@ -221,7 +245,7 @@ unsafe impl<T: Element, L: Layout> Expr<T> for StridedLeaf<'_, T, L> {
             return None;
         }
         let offset = row_offset::<O>(&ReadStrides::<L, O>::STRIDES, outer);
-        self.data.get(offset..offset + O::ROW_LEN)
+        self.data().get(offset..offset + O::ROW_LEN)
     }
 
     #[inline(always)]
@@ -235,7 +259,7 @@ unsafe impl<T: Element, L: Layout> Expr<T> for StridedLeaf<'_, T, L> {
         }
         let offset = row_offset::<O>(&ReadStrides::<L, O>::STRIDES, outer);
         Some(StoredMatrix {
-            data: self.data.get(offset..)?,
+            data: self.data().get(offset..)?,
             stride: ReadStrides::<L, O>::STRIDES[axis],
         })
     }
@@ -243,7 +267,7 @@ unsafe impl<T: Element, L: Layout> Expr<T> for StridedLeaf<'_, T, L> {
     #[inline(always)]
     fn flat_row(&self) -> impl Row<T> + '_ {
         FlatRow::<T, L> {
-            data: &self.data[..FlatRead::<L>::SPAN],
+            data: &self.data()[..FlatRead::<L>::SPAN],
             layout: PhantomData,
         }
     }
@@ -334,7 +358,7 @@ impl<'a, T: Element, L: Layout> StridedLeaf<'a, T, L> {
         // item's length (`WITHIN_ITEMS`, given the indices just checked), so
         // `offset + span <= (outer[0] + 1) * ITEM_LEN <= rows() * ITEM_LEN
         // <= data.len()`.
-        let row = unsafe { self.data.get_unchecked(offset..offset + span) };
+        let row = unsafe { self.data().get_unchecked(offset..offset + span) };
         StridedRow::<T, L, O> {
             row,
             layout: PhantomData,
@@ -519,6 +543,32 @@ mod tests {
         let read = |tile: &dyn Tile<i32>| [[0, 0], [1, 0], [1, 1]].map(|[r, j]| tile.get(r, j, 0));
         assert_eq!(read(&m_tile), [1, 11, 12]);
         assert_eq!(read(&v_tile), [101, 101, 102]);
+    }
+
+    /// A leaf of a static shape is one pointer; one whose first dim is
+    /// counted at run time holds the data's length too. The data it gives
+    /// back is exactly the operand's, cut to the layout's length.
+    #[test]
+    fn a_leaf_holds_a_length_only_where_it_is_counted_at_run_time() {
+        use crate::dim::RunTime;
+        use core::mem::size_of;
+        assert_eq!(
+            size_of::<StridedLeaf<'_, f32, RowMajor<(D<2>, D<3>)>>>(),
+            size_of::<usize>()
+        );
+        assert_eq!(
+            size_of::<StridedLeaf<'_, f32, RowMajor<()>>>(),
+            size_of::<usize>()
+        );
+        assert_eq!(
+            size_of::<StridedLeaf<'_, f32, RowMajor<(RunTime, D<3>)>>>(),
+            2 * size_of::<usize>()
+        );
+        let data = [1.0f32, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0];
+        let fixed = StridedLeaf::<'_, f32, RowMajor<(D<2>, D<3>)>>::new(&data);
+        assert_eq!(fixed.data(), &data[..6]);
+        let rows = StridedLeaf::<'_, f32, RowMajor<(RunTime, D<3>)>>::new(&data[..6]);
+        assert_eq!((rows.data(), rows.rows()), (&data[..6], 2));
     }
 
     /// `row` is safe to call with any index: one past the last row panics

@@ -528,6 +528,14 @@ impl<T: Element, C: ConvSpec, Xr: Reader<T>, Wr: Reader<T>> Int8Source
     }
 }
 
+/// Whether a tile some of whose rows' taps fall in the padding and others
+/// not has a variant of its loops without the padding checks, for the tiles
+/// that need none: not in a build of the dev profile
+/// ([`EVERY_LEVEL`](crate::isa::EVERY_LEVEL) false), whose code is not
+/// optimised, so that there a convolution compiles one variant (the one
+/// that checks) unless every tile is interior.
+const INTERIOR_VARIANT: bool = crate::isa::EVERY_LEVEL;
+
 impl<'a, T: Element, C: ConvSpec, Xr: Reader<T>, Wr: Reader<T>> Convolution<'a, T, C, Xr, Wr> {
     /// A tile of the positions `rows` (each at its first column `j0` of
     /// `at`) by `CC` columns, by the loop that suits the layout and the
@@ -585,7 +593,9 @@ impl<'a, T: Element, C: ConvSpec, Xr: Reader<T>, Wr: Reader<T>> Convolution<'a, 
             && (const { R == 1 } || channels)
         {
             // (One row is always a tile of consecutive channels.)
-            if const { Self::always_interior::<CC>() } || Self::interior::<CC>(first.ow) {
+            if const { Self::always_interior::<CC>() }
+                || const { INTERIOR_VARIANT } && Self::interior::<CC>(first.ow)
+            {
                 self.channel_rows::<R, CC, FUSE, true>(rows, block);
             } else {
                 self.channel_rows::<R, CC, FUSE, false>(rows, block);
@@ -593,7 +603,9 @@ impl<'a, T: Element, C: ConvSpec, Xr: Reader<T>, Wr: Reader<T>> Convolution<'a, 
         } else if const { Self::columns_are_own::<O>() && !Self::G.channels_last && Self::G.spatial == 2 }
             && spatial
         {
-            if const { Self::always_interior::<CC>() } || Self::interior::<CC>(first.ow) {
+            if const { Self::always_interior::<CC>() }
+                || const { INTERIOR_VARIANT } && Self::interior::<CC>(first.ow)
+            {
                 self.spatial_rows::<R, CC, FUSE, true>(rows, block);
             } else {
                 self.spatial_rows::<R, CC, FUSE, false>(rows, block);

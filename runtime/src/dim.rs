@@ -84,7 +84,7 @@ pub(crate) mod sealed {
         type Lead<Static, RunTimeLed>;
         /// How a borrow of a shape led by this dim holds its length
         /// ([`Shape::DataLen`](crate::Shape::DataLen)).
-        type DataLen: crate::shape::DataLen;
+        type DataLen: super::DataLen;
     }
 }
 
@@ -99,6 +99,43 @@ impl sealed::Sealed for One {
 impl sealed::Sealed for RunTime {
     type Lead<Static, RunTimeLed> = RunTimeLed;
     type DataLen = usize;
+}
+
+/// The length of a borrow of a shape's elements as the borrow holds it
+/// ([`Shape::DataLen`](crate::Shape::DataLen), chosen by the shape's first
+/// dim): `()` where the shape's length is a constant, which
+/// [`DataLen::len`] returns, so a leaf of an expression tree over a static
+/// shape is one pointer, and `usize` where the first dim is [`RunTime`].
+#[doc(hidden)]
+pub trait DataLen: Copy + core::fmt::Debug + Send + Sync + 'static {
+    /// Whether the length is held (`usize`), not a constant (`()`).
+    const HELD: bool;
+    /// The length `len` as held.
+    fn hold(len: usize) -> Self;
+    /// The length: the one held, or `constant`.
+    fn len(self, constant: usize) -> usize;
+}
+
+impl DataLen for () {
+    const HELD: bool = false;
+    #[inline(always)]
+    fn hold(_len: usize) -> Self {}
+    #[inline(always)]
+    fn len(self, constant: usize) -> usize {
+        constant
+    }
+}
+
+impl DataLen for usize {
+    const HELD: bool = true;
+    #[inline(always)]
+    fn hold(len: usize) -> Self {
+        len
+    }
+    #[inline(always)]
+    fn len(self, _constant: usize) -> usize {
+        self
+    }
 }
 
 /// A type-level dimension: its size and its storage as an array level. (Every

@@ -10,7 +10,7 @@
 //! written over `Shape`, and `Shape` names them as supertraits so that code
 //! generic over a shape may broadcast it with itself and a scalar.
 
-use crate::dim::{Dim, One, D, RUN_TIME};
+use crate::dim::{DataLen, Dim, One, D, RUN_TIME};
 use crate::rules::broadcast::Broadcast;
 use crate::rules::in_place::BroadcastInto;
 use core::fmt::Debug;
@@ -306,43 +306,6 @@ impl_shape!(3; A0 A1 A2);
 impl_shape!(4; A0 A1 A2 A3);
 impl_shape!(5; A0 A1 A2 A3 A4);
 impl_shape!(6; A0 A1 A2 A3 A4 A5);
-
-/// The length of a borrow of a shape's elements as the borrow holds it
-/// ([`Shape::DataLen`]): `()` where the shape's length is a constant, which
-/// [`DataLen::len`] returns, so a leaf of an expression tree over a static
-/// shape is one pointer, and `usize` where the first dim is
-/// [`RunTime`](crate::RunTime).
-#[doc(hidden)]
-pub trait DataLen: Copy + Debug + Send + Sync + 'static {
-    /// Whether the length is held (`usize`), not a constant (`()`).
-    const HELD: bool;
-    /// The length `len` as held.
-    fn hold(len: usize) -> Self;
-    /// The length: the one held, or `constant`.
-    fn len(self, constant: usize) -> usize;
-}
-
-impl DataLen for () {
-    const HELD: bool = false;
-    #[inline(always)]
-    fn hold(_len: usize) -> Self {}
-    #[inline(always)]
-    fn len(self, constant: usize) -> usize {
-        constant
-    }
-}
-
-impl DataLen for usize {
-    const HELD: bool = true;
-    #[inline(always)]
-    fn hold(len: usize) -> Self {
-        len
-    }
-    #[inline(always)]
-    fn len(self, _constant: usize) -> usize {
-        self
-    }
-}
 
 /// The product of `dims[from..]`.
 const fn product(dims: &[usize], from: usize) -> usize {

@@ -12,9 +12,10 @@
 use super::context::Context;
 use super::{Expr, Flat, Own, Row, Shaped, StoredMatrix, StoredRows, Tile, TileOrigin};
 use crate::access::{Layout, Operand, RowMajor};
+use crate::dim::DataLen;
 use crate::element::Element;
 use crate::rules::broadcast::aligned_strides;
-use crate::shape::{len_unless_run_time, DataLen, Shape, MAX_RANK};
+use crate::shape::{len_unless_run_time, Shape, MAX_RANK};
 use core::marker::PhantomData;
 use core::ptr::NonNull;
 

@@ -421,8 +421,8 @@ struct Apply1<F, A> {
 /// `x @ w + b` holds the product's sums, an array read at a variable
 /// index, and an index into an array only reaches forward, so LLVM knows
 /// such a read does not see the other children's readers stored before
-/// it and drops their stores (the int8 dense layer of PERFORMANCE.md,
-/// "Code size and stack of small dense layers", 77 B smaller at `s`).
+/// it and drops their stores (PERFORMANCE.md, "Code size and stack of
+/// small dense layers", measures the int8 dense layer's code).
 #[repr(C)]
 struct Apply2<F, A, B> {
     b: B,

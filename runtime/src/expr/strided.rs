@@ -70,6 +70,8 @@ impl<'a, T, L: Layout> StridedLeaf<'a, T, L> {
     /// the same element count and row-major order.)
     #[inline]
     pub fn new(data: &'a [T]) -> Self {
+        // Both follow from the first dim being `RunTime`.
+        const { assert!(<DataLenOf<L> as DataLen>::HELD == Self::RUN_TIME_ROWS) };
         let data = if <DataLenOf<L> as DataLen>::HELD {
             data
         } else {

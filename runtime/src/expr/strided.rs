@@ -89,12 +89,11 @@ impl<'a, T, L: Layout> StridedLeaf<'a, T, L> {
     /// `L::DATA_LEN` of them.
     #[inline(always)]
     pub(crate) fn data(self) -> &'a [T] {
-        let len = self.len.len(L::DATA_LEN);
-        // SAFETY: `start` and the length are those of a `&'a [T]` that
-        // `new` took (where the length is not held, `new` cut the slice to
-        // `L::DATA_LEN`, the constant `len` returns), and the leaf keeps
+        // SAFETY: `start` and `limit()` are those of a `&'a [T]` that `new`
+        // took (where the length is not held, `new` cut the slice to
+        // `L::DATA_LEN`, the constant `limit` returns), and the leaf keeps
         // that borrow for `'a`.
-        unsafe { core::slice::from_raw_parts(self.start.as_ptr(), len) }
+        unsafe { core::slice::from_raw_parts(self.start.as_ptr(), self.limit()) }
     }
 
     /// Whether the layout's first dim is [`RunTime`](crate::RunTime): its data is
@@ -105,11 +104,12 @@ impl<'a, T, L: Layout> StridedLeaf<'a, T, L> {
     /// of the layout's other dims.
     #[inline(always)]
     fn rows(&self) -> usize {
-        self.data().len() / <L::Shape as Shape>::ITEM_LEN
+        self.limit() / <L::Shape as Shape>::ITEM_LEN
     }
 
-    /// The elements a row may read up to: the constant `DATA_LEN`, or the
-    /// data's length where the rows are counted at run time.
+    /// The data's length, which a row may read up to: the constant
+    /// `DATA_LEN`, or the length held where the rows are counted at run
+    /// time.
     #[inline(always)]
     fn limit(&self) -> usize {
         self.len.len(L::DATA_LEN)

@@ -380,6 +380,12 @@ fn store_tile<T: Element, O: Shape, X: Slot<T>, const R: usize, const C: usize>(
     j0: usize,
     (skip_rows, skip_columns): (usize, usize),
 ) {
+    // Columns are skipped only by the overlapping last tile of
+    // [`ONE_TILE_SIZE`]; elsewhere the store is the plain loop over the
+    // whole row (an iterator's `skip`, even of a constant 0, kept LLVM
+    // from holding a small product's tile in registers: a 4x4 product
+    // several times slower).
+    let first = if ONE_TILE_SIZE { skip_columns } else { 0 };
     for r in skip_rows..R {
         let row = &mut block[r * row_stride..][..O::ROW_LEN];
         let Ok(slots) = <&mut [X; C]>::try_from(&mut row[j0..j0 + C]) else {
@@ -389,7 +395,7 @@ fn store_tile<T: Element, O: Shape, X: Slot<T>, const R: usize, const C: usize>(
         // element stored as it is computed: no array of the row and no
         // copy of it.
         if const { cfg!(size_profile) } {
-            for (j, slot) in slots.iter_mut().enumerate().skip(skip_columns) {
+            for (j, slot) in slots.iter_mut().enumerate().skip(first) {
                 let value = tile.get(r, j, slot.current());
                 slot.set(value);
             }
@@ -403,8 +409,14 @@ fn store_tile<T: Element, O: Shape, X: Slot<T>, const R: usize, const C: usize>(
         for (j, value) in values.iter_mut().enumerate() {
             *value = tile.get(r, j, slots[j].current());
         }
-        for (slot, value) in slots.iter_mut().zip(values).skip(skip_columns) {
-            slot.set(value);
+        if const { ONE_TILE_SIZE } {
+            for (slot, value) in slots.iter_mut().zip(values).skip(first) {
+                slot.set(value);
+            }
+        } else {
+            for (slot, value) in slots.iter_mut().zip(values) {
+                slot.set(value);
+            }
         }
     }
 }

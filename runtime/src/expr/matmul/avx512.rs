@@ -90,8 +90,8 @@ mod x86 {
         // constant index: at `opt-level = "s"` a loop over the rows is
         // kept, and the tile with it in memory. Elsewhere the loop, which
         // LLVM unrolls and schedules better: written out there, large
-        // products ran at 0.8-0.9x their speed (PERFORMANCE.md, "Matrix
-        // products").
+        // products ran at 0.8-0.9x their speed (PERFORMANCE.md, "Release
+        // speed since the build-cost work").
         for kk in 0..k {
             let row = b.load(kk);
             let row = (&row as &dyn Any)

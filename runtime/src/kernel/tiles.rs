@@ -385,6 +385,10 @@ fn store_tile<T: Element, O: Shape, X: Slot<T>, const R: usize, const C: usize>(
     // whole row (an iterator's `skip`, even of a constant 0, kept LLVM
     // from holding a small product's tile in registers: a 4x4 product
     // several times slower).
+    debug_assert!(
+        ONE_TILE_SIZE || skip_columns == 0,
+        "columns skipped outside the one-size walk"
+    );
     let first = if ONE_TILE_SIZE { skip_columns } else { 0 };
     for r in skip_rows..R {
         let row = &mut block[r * row_stride..][..O::ROW_LEN];
